@@ -1,0 +1,1 @@
+"""ecarte-sim analysis layer: experiments, statistics, reports and the ``ecarte-sim`` CLI."""

@@ -1,0 +1,123 @@
+"""``ecarte-sim bench``: throughput of each kernel on the same deals, and start-up costs.
+
+Every figure is measured in the run that prints it; nothing here is asserted
+on wall time (tests only check the report's shape).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+import numba
+import numpy as np
+
+_COLD_SNIPPET = """
+import time
+t = time.perf_counter()
+from engine.ecarte.simulate import simulate_counts
+for mode in ("deal", "exact", "point-vole"):
+    simulate_counts(0, 0, 64, mode)
+print(time.perf_counter() - t)
+"""
+
+_SOLVE_ARGS = ["solve", "QH AH 7H KS KD", "KH JH 9H 8H 9C", "--trump", "TH", "--json"]
+
+
+def _rate(fn, n: int) -> tuple[float, float]:
+    t = time.perf_counter()
+    fn()
+    dt = time.perf_counter() - t
+    return n / dt, dt
+
+
+def _startup_times() -> dict:
+    """Cold compile (fresh numba cache) and warm `ecarte-sim solve` end to end."""
+    with tempfile.TemporaryDirectory(prefix="ecarte-bench-cache-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        t = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", _COLD_SNIPPET], env=env, check=True,
+                             capture_output=True, text=True)
+        cold_total = time.perf_counter() - t
+        compile_s = float(out.stdout.strip().splitlines()[-1])
+        cli = [sys.executable, "-m", "analysis.cli", *_SOLVE_ARGS]
+        subprocess.run(cli, env=env, check=True, capture_output=True)  # fills the cache
+        warm = []
+        for _ in range(3):
+            t = time.perf_counter()
+            subprocess.run(cli, env=env, check=True, capture_output=True)
+            warm.append(time.perf_counter() - t)
+    return {"cold_compile_s": compile_s, "cold_process_s": cold_total,
+            "warm_solve_cli_s": min(warm)}
+
+
+def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool = True,
+              log=None) -> dict:
+    from engine.ecarte import reference
+    from engine.ecarte.simulate import simulate_counts
+
+    say = log or (lambda *_: None)
+    say("warming up the kernels (compiles on a cold cache) ...")
+    for mode in ("deal", "exact", "point-vole"):
+        simulate_counts(seed, 0, 1000, mode)
+
+    kernels = {}
+    for mode in ("deal", "exact", "point-vole"):
+        say(f"timing {mode} on {n_deals} deals ...")
+        counts = None
+
+        def run(mode=mode):
+            nonlocal counts
+            counts = simulate_counts(seed, 0, n_deals, mode)
+
+        rate, seconds = _rate(run, n_deals)
+        kernels[mode] = {"deals": n_deals, "seconds": seconds, "deals_per_s": rate}
+
+    say(f"timing the pure-Python reference on {reference_deals} deals ...")
+
+    def run_reference():
+        for i in range(reference_deals):
+            d = reference.deal(seed, i)
+            reference.solve(d.elder, d.dealer, d.turn_up >> 3)
+
+    ref_rate, ref_seconds = _rate(run_reference, reference_deals)
+    report = {
+        "machine": {"python": platform.python_version(), "numba": numba.__version__,
+                    "numpy": np.__version__, "cpus": os.cpu_count(),
+                    "threads": numba.get_num_threads()},
+        "seed": seed,
+        "kernels": kernels,
+        "reference": {"deals": reference_deals, "seconds": ref_seconds, "deals_per_s": ref_rate},
+        "speedup_exact_vs_reference": kernels["exact"]["deals_per_s"] / ref_rate,
+    }
+    if startup:
+        say("measuring cold compile and warm start-up (subprocesses) ...")
+        report["startup"] = _startup_times()
+    return report
+
+
+def format_report(r: dict) -> str:
+    m = r["machine"]
+    lines = [f"ecarte-sim bench: Python {m['python']}, numba {m['numba']}, "
+             f"{m['threads']} threads of {m['cpus']} CPUs, seed {r['seed']}",
+             f"{'kernel':<28}{'deals':>12}{'seconds':>10}{'deals/s':>16}"]
+    names = {"deal": "deal only", "exact": "deal + exact double-dummy",
+             "point-vole": "deal + point/vole answer"}
+    for mode, k in r["kernels"].items():
+        lines.append(f"{names[mode]:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
+                     f"{k['deals_per_s']:>16,.0f}")
+    ref = r["reference"]
+    lines.append(f"{'pure-Python reference':<28}{ref['deals']:>12}{ref['seconds']:>10.3f}"
+                 f"{ref['deals_per_s']:>16,.1f}")
+    lines.append(f"speed-up of the exact kernel over the reference: "
+                 f"{r['speedup_exact_vs_reference']:,.0f}x")
+    if "startup" in r:
+        s = r["startup"]
+        lines.append(f"JIT compile, cold cache: {s['cold_compile_s']:.1f} s "
+                     f"(whole process {s['cold_process_s']:.1f} s)")
+        lines.append(f"warm `ecarte-sim solve` end to end: {s['warm_solve_cli_s']:.2f} s")
+    return "\n".join(lines)

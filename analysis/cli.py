@@ -1,0 +1,304 @@
+"""``ecarte-sim``: the command line of ecarte-sim.
+
+Bad input (a card, a hand, a seed, a count) ends with a one-line error and
+exit code 2, never a traceback. ``--json`` prints exactly one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from engine.cards import CardError
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class EcarteGroup(click.Group):
+    """Turns the engine's input errors into click usage errors (exit code 2)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (CardError, ValueError) as exc:
+            if isinstance(exc, click.ClickException):
+                raise
+            raise click.UsageError(str(exc)) from None
+
+
+def run(argv: list[str] | None = None) -> None:
+    """Console entry point: every error is one line on stderr (``Error: ...``).
+
+    Usage errors and bad input exit with code 2, as click does, but without the
+    usage banner, so that a script sees exactly one line.
+    """
+    try:
+        main.main(args=argv, prog_name="ecarte-sim", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        hint = ""
+        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+            hint = f" (see '{exc.ctx.command_path} --help')"
+        click.echo(f"Error: {exc.format_message()}{hint}", err=True)
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+
+
+def _emit(obj: dict) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def _progress(enabled: bool, total: int, label: str):
+    """A click progress bar on stderr, or a silent stand-in."""
+    if enabled and sys.stderr.isatty():
+        return click.progressbar(length=total, label=label, file=sys.stderr)
+
+    class _Silent:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def update(self, n):
+            pass
+
+    return _Silent()
+
+
+def _set_threads(threads: int | None) -> None:
+    if threads is None:
+        return
+    import numba
+    limit = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= threads <= limit:
+        raise click.BadParameter(f"must lie in [1, {limit}] (NUMBA_NUM_THREADS)",
+                                 param_hint="--threads")
+    numba.set_num_threads(threads)
+
+
+@click.group(cls=EcarteGroup, context_settings=CONTEXT)
+@click.version_option(package_name="ecarte-sim")
+def main():
+    """Simulate and solve Écarté deals (Club Code laws, seed texts in shared/seeds).
+
+    Cards are written rank then suit: KS, 10H or TH, qh, Q♥, 7♣. A hand is five
+    cards separated by spaces or commas (quote it). Rank order in Écarté:
+    K Q J A 10 9 8 7.
+    """
+
+
+# --------------------------------------------------------------------------- solve
+
+def _solve_one(elder_text: str, dealer_text: str, trump_text: str, forced_trump: bool,
+               ws) -> dict:
+    from engine.cards import cards_of, format_card
+    from engine.ecarte.deal import parse_deal
+    from engine.ecarte.solver import move_values
+
+    elder, dealer, trump, _ = parse_deal(elder_text, dealer_text, trump_text)
+    values = move_values(elder, dealer, trump, forced_trump=forced_trump, ws=ws)
+    return {"elder_tricks": max(values.values()),
+            "moves": {format_card(c): values[c] for c in cards_of(sum(1 << c for c in values))}}
+
+
+def _solve_batch(path: str, forced_trump: bool) -> int:
+    """One JSON object per input line; returns the number of bad lines."""
+    from engine.ecarte.solver import new_workspace
+
+    ws = new_workspace()
+    bad = 0
+    stream = click.open_file(path, "rb")
+    with stream:
+        for number, raw in enumerate(stream, start=1):
+            try:
+                line = raw.decode("utf-8").strip()
+                if not line or line.startswith("#"):
+                    continue
+                if "\x00" in line:
+                    raise CardError("line holds a NUL byte", "\\x00")
+                fields = line.split("|")
+                if len(fields) != 3:
+                    raise CardError(f"expected 'ELDER | DEALER | TRUMP', got {line[:60]!r}",
+                                    line[:60])
+                result = _solve_one(*fields, forced_trump=forced_trump, ws=ws)
+                result = {"line": number, **result}
+            except UnicodeDecodeError:
+                bad += 1
+                result = {"line": number, "error": "line is not valid UTF-8"}
+            except CardError as exc:
+                bad += 1
+                result = {"line": number, "error": str(exc)}
+            _emit(result)
+    return bad
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("elder", required=False)
+@click.argument("dealer", required=False)
+@click.option("--trump", "-t", "trump", metavar="T",
+              help="Trump suit (S, ♠, spades) or the turned-up card (e.g. TH).")
+@click.option("--batch", "batch", metavar="FILE", type=click.Path(allow_dash=True, exists=True, dir_okay=False),
+              help="Solve one deal per line, 'ELDER | DEALER | TRUMP' ('-' = stdin).")
+@click.option("--no-forced-trump", "forced_trump", flag_value=False, default=True,
+              help="Variant: a player void in the suit led need not trump.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def solve(elder, dealer, trump, batch, forced_trump, as_json):
+    """Exact double-dummy value of a deal with the elder to lead (no exchange).
+
+    Both players see all cards and play perfectly under Law 43 (follow suit,
+    win the trick if able, trump when void). Prints the elder's tricks and the
+    value of each possible first lead.
+
+    \b
+    Example:
+      ecarte-sim solve "QH AH 7H KS KD" "KH JH 9H 8H 9C" --trump TH --json
+      {"elder_tricks": 2, "moves": {"KS": 2, ...}}
+
+    With --batch, every line of FILE gets one JSON object (with its line
+    number) in order; a bad line gets {"line": N, "error": "..."} and the
+    others are still solved. The exit code is 2 if any line was bad.
+    """
+    if batch is not None:
+        if elder or dealer or trump:
+            raise click.UsageError("--batch takes no ELDER, DEALER or --trump")
+        if _solve_batch(batch, forced_trump):
+            sys.exit(2)
+        return
+    if not elder or not dealer or trump is None:
+        raise click.UsageError("solve needs ELDER, DEALER and --trump (or --batch FILE)")
+    from engine.ecarte.solver import new_workspace
+
+    result = _solve_one(elder, dealer, trump, forced_trump, new_workspace())
+    if as_json:
+        _emit(result)
+        return
+    tricks = result["elder_tricks"]
+    verdict = ("elder vole" if tricks == 5 else "elder point" if tricks >= 3
+               else "dealer vole" if tricks == 0 else "dealer point")
+    click.echo(f"elder takes {tricks} trick{'s' if tricks != 1 else ''} with best play "
+               f"({verdict})")
+    for card, value in sorted(result["moves"].items(), key=lambda kv: -kv[1]):
+        click.echo(f"  lead {card:<3} -> {value}")
+
+
+# --------------------------------------------------------------------------- deal
+
+@main.command(context_settings=CONTEXT)
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
+              help="Seed in [0, 2^64).")
+@click.option("--index", type=click.IntRange(0, 2**44 - 1), required=True,
+              help="Deal index in [0, 2^44).")
+@click.option("--pretty", is_flag=True, help="Suit symbols (K♠ 10♥) instead of ASCII.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def deal(seed, index, pretty, as_json):
+    """Show deal INDEX of SEED: both hands, the turn-up and the stock in draw order.
+
+    Deal i of seed s is a pure function of (s, i): the same on any machine,
+    thread count or batch split.
+    """
+    from engine.cards import ECARTE, format_card, format_cards, format_hand
+    from engine.ecarte.deal import deal as make_deal
+
+    d = make_deal(seed, index)
+    if as_json:
+        _emit({"elder": format_hand(d.elder, ECARTE), "dealer": format_hand(d.dealer, ECARTE),
+               "turn_up": format_card(d.turn_up, ECARTE),
+               "stock": format_cards(d.stock, ECARTE)})
+        return
+    click.echo(f"deal {index} of seed {seed}")
+    click.echo(f"  elder   : {format_hand(d.elder, ECARTE, pretty)}")
+    click.echo(f"  dealer  : {format_hand(d.dealer, ECARTE, pretty)}")
+    click.echo(f"  turn-up : {format_card(d.turn_up, ECARTE, pretty)}")
+    click.echo(f"  stock   : {format_cards(d.stock, ECARTE, pretty)}")
+
+
+# --------------------------------------------------------------------------- simulate
+
+@main.command(context_settings=CONTEXT)
+@click.option("--deals", "n_deals", type=click.IntRange(1, 2**44), required=True,
+              help="Number of deals.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed in [0, 2^64).")
+@click.option("--start", type=click.IntRange(0, 2**44 - 1), default=0, show_default=True,
+              help="First deal index (deals start .. start+N-1).")
+@click.option("--chunk", type=click.IntRange(1, 2**30), default=4096, show_default=True,
+              help="Deals per parallel task (does not change the result).")
+@click.option("--threads", type=int, default=None,
+              help="Worker threads (default: all; does not change the result).")
+@click.option("--no-forced-trump", "forced_trump", flag_value=False, default=True,
+              help="Variant: a player void in the suit led need not trump.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate(n_deals, seed, start, chunk, threads, forced_trump, quiet, as_json):
+    """Deal N hands and solve each double-dummy, with no exchange.
+
+    Both sides see all cards (this measures the cards, not realistic play).
+    Reports the distribution of the elder's tricks and the elder's point rate
+    with its 95% Wilson interval. Results are bit-identical for any --threads
+    and --chunk.
+    """
+    from analysis.stats import wilson_interval
+    from engine.ecarte.simulate import simulate_counts
+    from engine.rng import MAX_DEAL_INDEX
+
+    if start + n_deals > MAX_DEAL_INDEX:
+        raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
+    _set_threads(threads)
+    with _progress(not quiet and not as_json, n_deals, "solving") as bar:
+        counts = simulate_counts(seed, start, start + n_deals, "exact", forced_trump,
+                                 chunk=chunk, progress=bar.update)
+    tricks = [int(c) for c in counts[:6]]
+    points = sum(tricks[3:])
+    lo, hi = wilson_interval(points, n_deals)
+    result = {"deals": n_deals, "seed": seed, "start": start, "forced_trump": forced_trump,
+              "tricks": tricks, "point_rate": points / n_deals, "ci95": [lo, hi],
+              "elder_vole_rate": tricks[5] / n_deals, "dealer_vole_rate": tricks[0] / n_deals}
+    if as_json:
+        _emit(result)
+        return
+    click.echo(f"{n_deals} deals, seed {seed} (indices {start}..{start + n_deals - 1}), "
+               "double-dummy, no exchange")
+    for k, c in enumerate(tricks):
+        click.echo(f"  elder takes {k}: {c:>12}  ({c / n_deals:.4%})")
+    click.echo(f"  elder point rate {points / n_deals:.4f}  95% CI [{lo:.4f}, {hi:.4f}]  "
+               f"n={n_deals}")
+
+
+# --------------------------------------------------------------------------- bench
+
+@main.command(context_settings=CONTEXT)
+@click.option("--deals", "n_deals", type=click.IntRange(1000, 2**40), default=2_000_000,
+              show_default=True, help="Deals for each kernel.")
+@click.option("--reference-deals", type=click.IntRange(10, 10**6), default=300,
+              show_default=True, help="Deals for the pure-Python reference.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
+@click.option("--threads", type=int, default=None, help="Worker threads (default: all).")
+@click.option("--no-startup", is_flag=True,
+              help="Skip the cold-compile and warm start-up measurements (subprocesses).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench(n_deals, reference_deals, seed, threads, no_startup, as_json):
+    """Measure throughput: deal only, deal + exact double-dummy, deal + point/vole,
+    and the pure-Python reference, on the same deals; plus JIT compile time
+    (cold cache) and warm start-up of `ecarte-sim solve`.
+
+    Figures are wall-clock measurements of this run on this machine.
+    """
+    from analysis.bench import format_report, run_bench
+
+    _set_threads(threads)
+    report = run_bench(n_deals, reference_deals, seed, startup=not no_startup,
+                       log=None if as_json else click.echo)
+    if as_json:
+        _emit(report)
+    else:
+        click.echo(format_report(report))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

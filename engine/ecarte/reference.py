@@ -1,0 +1,571 @@
+"""A slow, plain, independent Écarté reference: the deal, the trick rules, double dummy.
+
+This module is written to be read beside the laws (``seeds/000`` and ``seeds/002``,
+the Club Code as quoted in Hoyle's Games Modernized) and the rules summary of
+``seeds/001``.  It exists to check the fast engine (``engine.ecarte.deal``,
+``engine.ecarte.tricks``, ``engine.ecarte.solver``) against something that anyone
+can verify by eye, so it deliberately shares **no code** with that engine: its
+only project import is the card notation of :mod:`engine.cards` (the card
+numbering, the parsers and :class:`~engine.cards.CardError`).
+
+Inside, a card is a :class:`Card` ``(suit, rank)`` and a hand is a
+``frozenset`` of cards; there are no bit masks.  At the public boundary cards are
+the shared integer indices ``suit * 8 + rank`` (suits 0 = ♠, 1 = ♥, 2 = ♦,
+3 = ♣; Écarté ranks 0..7 = 7 8 9 10 A J Q K, "the king is the highest card, the
+ace ranking between the knave and the ten", seed 002), so the results can be
+compared with the fast engine directly.
+
+Contents
+
+* :func:`deal` — SplitMix64 and the Fisher–Yates shuffle, bit-for-bit the same
+  deal as the fast engine (Law 8: five cards each; Law 10 / seed 001 rule 7:
+  the eleventh card is turned up for trumps; the rest is the stock).
+* :func:`legal_replies`, :func:`leader_wins`, :func:`trick_winner`,
+  :func:`legal_moves`, :func:`play` — the trick rules of Law 43 and seed 001.
+* :func:`solve`, :func:`move_values` — plain double-dummy minimax (a memo, no
+  pruning), the elder maximising his own trick count and the dealer minimising it.
+* :func:`playout_lines`, :func:`playouts`, :func:`best_and_worst` — every legal
+  continuation, for claims such as "he must lose the point, no matter how Y
+  plays".
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Iterable, Iterator, NamedTuple
+
+from engine.cards import CardError, cards_of, format_card, parse_suit
+
+__all__ = [
+    "ELDER", "DEALER", "HAND_SIZE", "Card", "ReferenceDeal", "Position",
+    "GAMMA", "mix64", "splitmix64_output", "WordStream", "draw_batch",
+    "SHUFFLE_BATCHES", "shuffle", "deal",
+    "legal_replies", "leader_wins", "trick_winner", "legal_moves", "play",
+    "make_position", "solve", "move_values", "playout_lines", "playouts",
+    "best_and_worst",
+]
+
+ELDER = 0    #: the non-dealer, who leads to the first trick
+DEALER = 1
+HAND_SIZE = 5
+N_SUITS = 4
+N_RANKS = 8
+N_CARDS = 32
+
+
+# ---------------------------------------------------------------------------
+# Cards
+# ---------------------------------------------------------------------------
+
+class Card(NamedTuple):
+    """One card: ``suit`` 0..3 (♠ ♥ ♦ ♣) and Écarté ``rank`` 0..7 (7 8 9 10 A J Q K)."""
+
+    suit: int
+    rank: int
+
+    @classmethod
+    def from_index(cls, index: int) -> "Card":
+        """The card with the shared index ``suit * 8 + rank``."""
+        return cls(index // N_RANKS, index % N_RANKS)
+
+    @property
+    def index(self) -> int:
+        """The shared integer index ``suit * 8 + rank`` (see :mod:`engine.cards`)."""
+        return self.suit * N_RANKS + self.rank
+
+    def __str__(self) -> str:
+        return format_card(self.index, pretty=True)
+
+
+def _card_index(value, what: str) -> int:
+    """Check one public card value (an int 0..31) and return it as a plain int."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise CardError(f"{what}: not a card index: {value!r}", repr(value))
+    index = int(value)
+    if not 0 <= index < N_CARDS:
+        raise CardError(f"{what}: card index {index} is outside 0..31", str(index))
+    return index
+
+
+def _hand_indices(cards, what: str) -> frozenset[int]:
+    """A public hand (an iterable of card indices, or a 32-bit mask) as a frozenset.
+
+    A card written twice in the iterable is an error (it cannot be held twice).
+    """
+    if isinstance(cards, numbers.Integral) and not isinstance(cards, bool):
+        mask = int(cards)
+        if not 0 <= mask < 1 << N_CARDS:
+            raise CardError(f"{what}: mask {mask:#x} is not a 32-bit hand", hex(mask))
+        return frozenset(cards_of(mask))
+    seen: set[int] = set()
+    for value in cards:
+        index = _card_index(value, what)
+        if index in seen:
+            token = format_card(index)
+            raise CardError(f"{what}: card {token!r} is written twice", token)
+        seen.add(index)
+    return frozenset(seen)
+
+
+def _to_cards(indices: Iterable[int]) -> frozenset[Card]:
+    return frozenset(Card.from_index(i) for i in indices)
+
+
+def _to_indices(cards: Iterable[Card]) -> frozenset[int]:
+    return frozenset(c.index for c in cards)
+
+
+def _trump_suit(trump) -> int:
+    """A trump suit given as 0..3 or as text (``"D"``, ``"♦"``, ``"diamonds"``)."""
+    if isinstance(trump, str):
+        return parse_suit(trump)
+    if isinstance(trump, bool) or not isinstance(trump, numbers.Integral) \
+            or not 0 <= int(trump) < N_SUITS:
+        raise CardError(f"trump suit must be 0..3, got {trump!r}", repr(trump))
+    return int(trump)
+
+
+# ---------------------------------------------------------------------------
+# The deal: SplitMix64 and a forward Fisher–Yates shuffle
+# ---------------------------------------------------------------------------
+
+MASK64 = (1 << 64) - 1
+TWO64 = 1 << 64
+#: The SplitMix64 increment (the golden ratio in 64-bit fixed point).
+GAMMA = 0x9E3779B97F4A7C15
+#: Each deal owns its own run of 2**20 words of the seed's stream.
+WORDS_PER_DEAL = 1 << 20
+
+
+def mix64(z: int) -> int:
+    """SplitMix64's finaliser (Stafford's "Mix13"), on Python integers mod 2**64."""
+    z &= MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def splitmix64_output(seed: int, position: int) -> int:
+    """Output number ``position`` (0-based) of SplitMix64 started from ``seed``.
+
+    The generator's state after ``p + 1`` steps is ``seed + (p + 1) * GAMMA``,
+    so any output can be computed directly, without running the ones before it.
+    """
+    return mix64((seed + (position + 1) * GAMMA) & MASK64)
+
+
+class WordStream:
+    """The 64-bit words of deal ``index`` of ``seed``: word k is output ``index * 2**20 + k``."""
+
+    def __init__(self, seed: int, index: int):
+        self.seed = seed & MASK64
+        self.first_position = index * WORDS_PER_DEAL
+        self.words_used = 0
+
+    def next_word(self) -> int:
+        word = splitmix64_output(self.seed, self.first_position + self.words_used)
+        self.words_used += 1
+        return word
+
+    __call__ = next_word
+
+
+def draw_batch(next_word, bounds: Iterable[int]) -> list[int]:
+    """Several unbiased draws ``d_j`` in ``[0, b_j)`` from one 64-bit word.
+
+    Multiply the word by each bound in turn: the high 64 bits of the product
+    are the draw, the low 64 bits are kept for the next bound.  The batch is
+    exact (every outcome equally likely) once the words whose final remainder
+    falls below ``2**64 mod (b_1 * ... * b_m)`` are rejected; a rejected word
+    is thrown away and the whole batch is drawn again from the next word.
+    ``next_word`` is any callable returning the next word of the stream.
+    """
+    bounds = list(bounds)
+    product = 1
+    for b in bounds:
+        product *= b
+    threshold = TWO64 % product
+    while True:
+        x = next_word()
+        draws = []
+        for b in bounds:
+            t = x * b
+            draws.append(t >> 64)
+            x = t & MASK64
+        if x >= threshold:
+            return draws
+
+
+#: The 31 Fisher–Yates draws for 32 cards (bounds 32, 31, ..., 2) in three
+#: batches whose products fit in 64 bits: 32..22, 21..8 and 7..2.
+SHUFFLE_BATCHES = (tuple(range(32, 21, -1)), tuple(range(21, 7, -1)), tuple(range(7, 1, -1)))
+
+
+def shuffle(seed: int, index: int) -> list[int]:
+    """The shuffled pack of deal ``index`` of ``seed``, as card indices, top first.
+
+    Forward Fisher–Yates: for position ``i = 0 .. 30`` draw ``r`` uniform in
+    ``[0, 32 - i)`` and swap ``pack[i]`` with ``pack[i + r]``.
+    """
+    words = WordStream(seed, index)
+    draws = [d for bounds in SHUFFLE_BATCHES for d in draw_batch(words, bounds)]
+    pack = list(range(N_CARDS))
+    for i, r in enumerate(draws):
+        pack[i], pack[i + r] = pack[i + r], pack[i]
+    return pack
+
+
+@dataclass(frozen=True)
+class ReferenceDeal:
+    """One deal: the two hands (card indices), the turn-up, the stock top first."""
+
+    elder: frozenset[int]
+    dealer: frozenset[int]
+    turn_up: int
+    stock: tuple[int, ...]
+
+    @property
+    def trump(self) -> int:
+        """The trump suit is the suit of the turn-up (Law 10)."""
+        return self.turn_up // N_RANKS
+
+
+def deal(seed: int, index: int) -> ReferenceDeal:
+    """Deal ``index`` (0, 1, 2, ...) of ``seed``.
+
+    The pack after :func:`shuffle` is dealt from the top: the first five cards
+    to the elder (the non-dealer), the next five to the dealer (Law 8 gives
+    each five cards; handing them out by twos and threes only reorders the same
+    ten cards, so one block of five each is the same deal), the eleventh is
+    turned up for trumps (Law 10: "the dealer must turn up for trumps the top
+    card of those remaining"), and the 21 cards left are the stock, top first.
+    The seed is taken modulo 2**64.
+    """
+    if isinstance(index, bool) or not isinstance(index, numbers.Integral) or index < 0:
+        raise ValueError(f"deal index must be a non-negative integer, got {index!r}")
+    pack = shuffle(int(seed), int(index))
+    return ReferenceDeal(elder=frozenset(pack[0:5]), dealer=frozenset(pack[5:10]),
+                         turn_up=pack[10], stock=tuple(pack[11:32]))
+
+
+# ---------------------------------------------------------------------------
+# The trick (Law 43; seed 001: "the second must follow suit, or win the trick
+# if he can; otherwise he may throw any card he chooses")
+# ---------------------------------------------------------------------------
+
+def _legal_replies(hand: frozenset[Card], led: Card, trump: int,
+                   forced_trump: bool) -> frozenset[Card]:
+    """The cards the second player may play to ``led`` (see :func:`legal_replies`)."""
+    same_suit = {c for c in hand if c.suit == led.suit}
+    if same_suit:
+        # Law 43: renouncing while holding the suit led is a revoke, and
+        # "fail[ing] to win the trick when able" is an offence too.
+        higher = {c for c in same_suit if c.rank > led.rank}
+        return frozenset(higher or same_suit)
+    trumps = {c for c in hand if c.suit == trump}
+    if forced_trump and trumps:
+        # Void in the suit led: any trump wins the trick, so a player able to
+        # trump is "able to win the trick" and must do it.
+        return frozenset(trumps)
+    return frozenset(hand)
+
+
+def _leader_wins(led: Card, reply: Card, trump: int) -> bool:
+    """Does the leader win the trick ``led`` / ``reply``?
+
+    The follower wins with a higher card of the suit led, or with a trump on a
+    card that is not a trump ("a seven of trumps can take the king of another
+    suit", seed 002); a higher trump beats a lower one because it is then a
+    higher card of the suit led.  Anything else leaves the trick to the leader.
+    """
+    if reply.suit == led.suit:
+        return reply.rank < led.rank
+    return reply.suit != trump
+
+
+def legal_replies(hand, led: int, trump, forced_trump: bool = True) -> frozenset[int]:
+    """The cards of ``hand`` the second player may play to the card ``led``.
+
+    Law 43 and seed 001: he must follow suit; following, he must win the trick
+    if he can (play a higher card of the suit led when he has one); void in the
+    suit led he must trump if he has a trump (``forced_trump=True``, "fail to
+    win the trick when able"; with ``False`` a void player may play anything);
+    otherwise he may play any card.
+
+    ``hand`` is an iterable of card indices (or a 32-bit mask), ``led`` a card
+    index, ``trump`` the trump suit 0..3.
+    """
+    cards = _to_cards(_hand_indices(hand, "hand"))
+    led_card = Card.from_index(_card_index(led, "led card"))
+    return _to_indices(_legal_replies(cards, led_card, _trump_suit(trump), forced_trump))
+
+
+def leader_wins(led: int, reply: int, trump) -> bool:
+    """True when the card ``led`` wins the trick against ``reply`` (see :func:`trick_winner`)."""
+    return _leader_wins(Card.from_index(_card_index(led, "led card")),
+                        Card.from_index(_card_index(reply, "reply")), _trump_suit(trump))
+
+
+def trick_winner(led: int, reply: int, trump) -> str:
+    """``'leader'`` or ``'follower'``: who wins the trick ``led`` / ``reply``."""
+    return "leader" if leader_wins(led, reply, trump) else "follower"
+
+
+# ---------------------------------------------------------------------------
+# Positions
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Position:
+    """A position in the play of one hand (all cards as indices).
+
+    ``elder`` and ``dealer`` are the cards each still holds; ``leader`` (0 =
+    elder, 1 = dealer) leads the current trick; ``elder_tricks`` is how many
+    tricks the elder has already won; ``led`` is the card already led to the
+    current trick (no longer in the leader's hand) or ``None``.  Build one with
+    :func:`make_position`, which checks it.
+    """
+
+    elder: frozenset[int]
+    dealer: frozenset[int]
+    trump: int
+    leader: int = ELDER
+    elder_tricks: int = 0
+    led: int | None = None
+    forced_trump: bool = True
+
+    @property
+    def to_move(self) -> int:
+        """The player to play a card: the leader, or the follower once a card is led."""
+        return self.leader if self.led is None else 1 - self.leader
+
+    @property
+    def finished(self) -> bool:
+        return self.led is None and not self.elder and not self.dealer
+
+    def hand(self, player: int) -> frozenset[int]:
+        return self.elder if player == ELDER else self.dealer
+
+
+def make_position(elder, dealer, trump, leader=ELDER, elder_tricks=0, led=None,
+                  forced_trump=True) -> Position:
+    """Check a position and return it as a :class:`Position`.
+
+    Raises :class:`CardError` for an inconsistent position: a card that is not
+    a card, a card held twice or by both players, a led card still in a hand,
+    hands of more than five cards, hands of unequal size with nothing led, a
+    led card when the leader does not hold exactly one card fewer than the
+    follower, a leader other than 0/1, or more tricks won than played.
+    """
+    e = _hand_indices(elder, "elder hand")
+    d = _hand_indices(dealer, "dealer hand")
+    for card in sorted(e & d):
+        token = format_card(card)
+        raise CardError(f"card {token!r} is in both the elder and the dealer hand", token)
+    suit = _trump_suit(trump)
+    if isinstance(leader, bool) or leader not in (ELDER, DEALER):
+        raise CardError(f"leader must be 0 (elder) or 1 (dealer), got {leader!r}", repr(leader))
+    if max(len(e), len(d)) > HAND_SIZE:
+        raise CardError(f"hands of {len(e)} and {len(d)} cards: at most five each", None)
+    led_card = None
+    if led is None:
+        if len(e) != len(d):
+            raise CardError(f"nothing led, yet the hands hold {len(e)} and {len(d)} cards", None)
+        tricks_left = len(e)
+    else:
+        led_card = _card_index(led, "led card")
+        token = format_card(led_card)
+        if led_card in e or led_card in d:
+            raise CardError(f"led card {token!r} is still in a hand", token)
+        n_leader, n_follower = (len(e), len(d)) if leader == ELDER else (len(d), len(e))
+        if n_leader != n_follower - 1:
+            raise CardError(f"with {token!r} led the leader must hold one card fewer than "
+                            f"the follower ({n_leader} and {n_follower} held)", token)
+        tricks_left = n_follower
+    tricks_played = HAND_SIZE - tricks_left
+    if isinstance(elder_tricks, bool) or not isinstance(elder_tricks, numbers.Integral) \
+            or not 0 <= elder_tricks <= tricks_played:
+        raise CardError(f"elder_tricks={elder_tricks!r} but only {tricks_played} tricks "
+                        f"have been played", repr(elder_tricks))
+    return Position(e, d, suit, int(leader), int(elder_tricks), led_card, bool(forced_trump))
+
+
+def legal_moves(position: Position) -> frozenset[int]:
+    """The cards the player to move may play: any card to lead, else :func:`legal_replies`."""
+    hand = position.hand(position.to_move)
+    if position.led is None:
+        return hand
+    return _to_indices(_legal_replies(_to_cards(hand), Card.from_index(position.led),
+                                      position.trump, position.forced_trump))
+
+
+def play(position: Position, card: int) -> Position:
+    """The position after the player to move plays ``card`` (which must be legal)."""
+    card = _card_index(card, "card played")
+    if card not in legal_moves(position):
+        token = format_card(card)
+        raise CardError(f"{token!r} is not a legal move here", token)
+    mover = position.to_move
+    hands = {ELDER: set(position.elder), DEALER: set(position.dealer)}
+    hands[mover].discard(card)
+    if position.led is None:
+        return Position(frozenset(hands[ELDER]), frozenset(hands[DEALER]), position.trump,
+                        position.leader, position.elder_tricks, card, position.forced_trump)
+    # The trick is complete: its winner leads to the next one.
+    if _leader_wins(Card.from_index(position.led), Card.from_index(card), position.trump):
+        winner = position.leader
+    else:
+        winner = mover
+    return Position(frozenset(hands[ELDER]), frozenset(hands[DEALER]), position.trump,
+                    winner, position.elder_tricks + (winner == ELDER), None,
+                    position.forced_trump)
+
+
+# ---------------------------------------------------------------------------
+# Double dummy: plain minimax over the tricks still to play
+# ---------------------------------------------------------------------------
+
+def _without(hands: tuple, player: int, card: Card) -> tuple:
+    """``hands`` (elder's, dealer's) with ``card`` taken out of ``player``'s hand."""
+    rest = list(hands)
+    rest[player] = hands[player] - {card}
+    return tuple(rest)
+
+
+def _best_for(player: int, outcomes: Iterable[int]) -> int:
+    """The elder plays for the most tricks, the dealer for the fewest."""
+    return max(outcomes) if player == ELDER else min(outcomes)
+
+
+class _Search:
+    """Minimax with both hands seen, one trick at a time.
+
+    Every value is the number of tricks the elder will still win from that
+    point on; the tricks already won do not change what happens next, so the
+    memo on the state at the start of a trick, ``(hands, leader)``, is exact.
+    (States in the middle of a trick need no memo: each is reached from
+    exactly one start-of-trick state.)  One instance serves one call: one
+    trump suit, one trumping rule.
+    """
+
+    def __init__(self, trump: int, forced_trump: bool):
+        self.trump = trump
+        self.forced_trump = forced_trump
+        self.memo: dict = {}
+
+    def replies(self, hands: tuple, leader: int, led: Card) -> frozenset[Card]:
+        return _legal_replies(hands[1 - leader], led, self.trump, self.forced_trump)
+
+    def value(self, hands: tuple, leader: int) -> int:
+        """``leader`` is about to lead; ``hands`` are the cards both still hold."""
+        if not hands[leader]:
+            return 0                      # all five tricks have been played
+        key = (hands, leader)
+        if key not in self.memo:
+            self.memo[key] = _best_for(leader, (
+                self.after_lead(_without(hands, leader, card), leader, card)
+                for card in hands[leader]))
+        return self.memo[key]
+
+    def after_lead(self, hands: tuple, leader: int, led: Card) -> int:
+        """``led`` is on the table (out of the leader's hand); the follower replies."""
+        return _best_for(1 - leader, (self.after_reply(hands, leader, led, reply)
+                                      for reply in self.replies(hands, leader, led)))
+
+    def after_reply(self, hands: tuple, leader: int, led: Card, reply: Card) -> int:
+        """The follower plays ``reply`` to ``led``: the winner takes the trick and leads."""
+        follower = 1 - leader
+        winner = leader if _leader_wins(led, reply, self.trump) else follower
+        rest = _without(hands, follower, reply)
+        return (winner == ELDER) + self.value(rest, winner)
+
+
+def _start(position: Position):
+    hands = (_to_cards(position.elder), _to_cards(position.dealer))
+    led = None if position.led is None else Card.from_index(position.led)
+    return _Search(position.trump, position.forced_trump), hands, led
+
+
+def solve(elder, dealer, trump, leader=ELDER, elder_tricks=0, led=None,
+          forced_trump=True) -> int:
+    """The elder's total tricks for the hand (0–5) with best play by both, both hands seen.
+
+    ``elder`` and ``dealer`` are the cards each still holds (iterables of card
+    indices, or 32-bit masks); ``trump`` is the trump suit 0..3; ``leader`` is
+    0 (elder) or 1 (dealer), the player leading the current trick;
+    ``elder_tricks`` the tricks the elder has already won; ``led`` the card
+    already led to the current trick (removed from the leader's hand) or
+    ``None``.  ``forced_trump`` selects the Law 43 reading (a void player able
+    to trump must trump) or the variant where he may play anything.
+    """
+    position = make_position(elder, dealer, trump, leader, elder_tricks, led, forced_trump)
+    search, hands, led_card = _start(position)
+    if led_card is None:
+        future = search.value(hands, position.leader)
+    else:
+        future = search.after_lead(hands, position.leader, led_card)
+    return position.elder_tricks + future
+
+
+def move_values(elder, dealer, trump, leader=ELDER, elder_tricks=0, led=None,
+                forced_trump=True) -> dict[int, int]:
+    """For each legal move of the player to move, the elder's total tricks after it.
+
+    The player to move is the leader when ``led`` is None, otherwise the
+    follower; each value assumes best play by both afterwards.  Arguments as
+    for :func:`solve`.
+    """
+    position = make_position(elder, dealer, trump, leader, elder_tricks, led, forced_trump)
+    search, hands, led_card = _start(position)
+    leader = position.leader
+    if led_card is None:
+        future = {card: search.after_lead(_without(hands, leader, card), leader, card)
+                  for card in hands[leader]}
+    else:
+        future = {reply: search.after_reply(hands, leader, led_card, reply)
+                  for reply in search.replies(hands, leader, led_card)}
+    return {card.index: position.elder_tricks + future[card] for card in sorted(future)}
+
+
+# ---------------------------------------------------------------------------
+# Every continuation
+# ---------------------------------------------------------------------------
+
+def _lines(position: Position, so_far: tuple) -> Iterator[tuple[tuple, int]]:
+    if position.finished:
+        yield so_far, position.elder_tricks
+        return
+    for card in sorted(legal_moves(position)):
+        yield from _lines(play(position, card), so_far + ((position.to_move, card),))
+
+
+def playout_lines(elder, dealer, trump, leader=ELDER, elder_tricks=0, led=None,
+                  forced_trump=True) -> Iterator[tuple[tuple[tuple[int, int], ...], int]]:
+    """Every legal way to finish the hand, with the elder's total tricks at the end.
+
+    Yields ``(plays, total)`` where ``plays`` is the sequence of ``(player,
+    card)`` played from the given position on.  A full five-card hand has at
+    most (5!)**2 = 14,400 lines.  Arguments as for :func:`solve`.
+    """
+    position = make_position(elder, dealer, trump, leader, elder_tricks, led, forced_trump)
+    yield from _lines(position, ())
+
+
+def playouts(elder, dealer, trump, leader=ELDER, elder_tricks=0, led=None,
+             forced_trump=True) -> Iterator[int]:
+    """The elder's final trick total over every legal continuation (one per line).
+
+    ``max(playouts(...)) <= 2`` says "the elder loses the point however either
+    side plays".  Arguments as for :func:`solve`.
+    """
+    for _, total in playout_lines(elder, dealer, trump, leader, elder_tricks, led,
+                                  forced_trump):
+        yield total
+
+
+def best_and_worst(elder, dealer, trump, leader=ELDER, elder_tricks=0, led=None,
+                   forced_trump=True) -> tuple[int, int]:
+    """``(fewest, most)`` elder tricks over all legal continuations (no best play assumed)."""
+    totals = list(playouts(elder, dealer, trump, leader, elder_tricks, led, forced_trump))
+    return min(totals), max(totals)

@@ -1,0 +1,325 @@
+"""Exact double-dummy search for an Écarté hand (both players see all cards).
+
+Value of a position = the total number of tricks the elder ends the hand with
+(0–5) when the elder maximises it and the dealer minimises it, both following
+Law 43 (:mod:`engine.ecarte.tricks`). A position is any moment of the play:
+who leads the current trick, how many tricks the elder has already won, and
+optionally the card already led to it (removed from the leader's hand).
+
+The search is alpha-beta over plies (a lead, then a reply), written as a loop
+over an explicit stack — recursive ``cache=True`` kernels crash when loaded
+from numba's cache (numba #6061, see ``shared/NOTES.md``). Exact cuts:
+
+* equivalent cards — two cards of one hand that are adjacent in rank within a
+  suit once the played cards are gone (no card of the other hand, nor the card
+  led, between them) give the same value, so only the highest is tried;
+* bounds after each trick — stop when the tricks already won reach ``beta`` or
+  all the tricks still to play cannot lift the elder above ``alpha``;
+* the last trick is forced and scored directly.
+
+``alpha``/``beta`` windows give fast answers to the questions asked most:
+"does the elder make the point (≥ 3)?" is a null-window search on (2, 3).
+
+The scratch array ``ws`` (``new_workspace()``) is owned by the caller so that a
+batch kernel allocates it once per chunk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.cards import (CardError, above_in_suit, bit_index, lowest_bit, popcount32,
+                          suit_mask)
+from engine.ecarte.tricks import DEALER, ELDER, leader_wins, legal_replies
+
+MAX_PLIES = 11
+# Fields of one ply of the explicit stack.
+_ELDER, _DEALER, _LEADER, _TRICKS, _LED, _ALPHA, _BETA, _BEST, _MOVES, _MAXIMISE = range(10)
+_N_FIELDS = 10
+
+# Outcomes of point_vole().
+DEALER_VOLE, DEALER_POINT, ELDER_POINT, ELDER_VOLE = 0, 1, 2, 3
+
+
+def new_workspace() -> np.ndarray:
+    return np.zeros((MAX_PLIES, _N_FIELDS), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _distinct_moves(moves, own, other, led):
+    """Drop from ``moves`` every card whose next higher remaining card of its
+    suit is also the mover's: they are equivalent, the highest stands for all."""
+    remaining = np.uint32(own) | np.uint32(other)
+    if led >= 0:
+        remaining |= np.uint32(1) << np.uint32(led)
+    kept = np.uint32(moves)
+    rest = kept
+    while rest:
+        bit = lowest_bit(rest)
+        rest ^= bit
+        above = remaining & above_in_suit(bit_index(bit))
+        if above and (lowest_bit(above) & np.uint32(own)):
+            kept ^= bit
+    return kept
+
+
+@njit(cache=True, inline="always")
+def _legal(hand, led, trump, forced_trump):
+    if led < 0:
+        return np.uint32(hand)
+    return legal_replies(hand, led, trump, forced_trump)
+
+
+@njit(cache=True, inline="always")
+def _enter(elder, dealer, leader, led, trump, forced_trump):
+    """Moves to try, whether the elder moves (maximises), and the initial best."""
+    mover = leader if led < 0 else 1 - leader
+    own = elder if mover == ELDER else dealer
+    other = dealer if mover == ELDER else elder
+    moves = _distinct_moves(_legal(own, led, trump, forced_trump), own, other, led)
+    if mover == ELDER:
+        return moves, True, -1
+    return moves, False, 6
+
+
+@njit(cache=True, inline="always")
+def _absorb(value, maximise, best, alpha, beta, moves):
+    """Fold a child's value into a node (fail-soft alpha-beta); a cut empties ``moves``."""
+    if maximise:
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+    elif value < best:
+        best = value
+        if value < beta:
+            beta = value
+    if alpha >= beta:
+        moves = np.uint32(0)
+    return best, alpha, beta, moves
+
+
+@njit(cache=True, inline="always")
+def _last_trick_to_elder(elder, dealer, leader, trump):
+    """1 if the elder wins the last trick (one card each, all play forced)."""
+    e = bit_index(np.uint32(elder))
+    d = bit_index(np.uint32(dealer))
+    if leader == ELDER:
+        return 1 if leader_wins(e, d, trump) else 0
+    return 0 if leader_wins(d, e, trump) else 1
+
+
+@njit(cache=True, inline="always")
+def _next_move(moves):
+    """Move order: highest card (bit) first."""
+    x = np.uint32(moves)
+    x |= x >> np.uint32(1)
+    x |= x >> np.uint32(2)
+    x |= x >> np.uint32(4)
+    x |= x >> np.uint32(8)
+    x |= x >> np.uint32(16)
+    return x ^ (x >> np.uint32(1))
+
+
+@njit(cache=True)
+def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta, ws):
+    """Fail-soft alpha-beta value of a position (total elder tricks).
+
+    Exact when the result lies strictly inside ``(alpha, beta)``; otherwise a
+    bound on the same side. The mover must hold at least one card. The node
+    being searched lives in local variables; ``ws[p]`` keeps its ancestors.
+    """
+    e = np.uint32(elder)
+    d = np.uint32(dealer)
+    lead_by = np.int64(leader)
+    won = np.int64(tricks)
+    led_card = np.int64(led)
+    alpha = np.int64(alpha)
+    beta = np.int64(beta)
+    moves, maximise, best = _enter(e, d, lead_by, led_card, trump, forced_trump)
+    p = 0
+    while True:
+        if moves == 0:
+            if p == 0:
+                return best
+            value = best
+            p -= 1
+            e = np.uint32(ws[p, _ELDER])
+            d = np.uint32(ws[p, _DEALER])
+            lead_by = ws[p, _LEADER]
+            won = ws[p, _TRICKS]
+            led_card = ws[p, _LED]
+            alpha = ws[p, _ALPHA]
+            beta = ws[p, _BETA]
+            best = ws[p, _BEST]
+            moves = np.uint32(ws[p, _MOVES])
+            maximise = ws[p, _MAXIMISE] != 0
+            best, alpha, beta, moves = _absorb(value, maximise, best, alpha, beta, moves)
+            continue
+        bit = _next_move(moves)
+        moves ^= bit
+        card = bit_index(bit)
+        mover = lead_by if led_card < 0 else 1 - lead_by
+        e2 = e ^ bit if mover == ELDER else e
+        d2 = d if mover == ELDER else d ^ bit
+        if led_card < 0:
+            child_leader = lead_by
+            child_won = won
+            child_led = card
+        else:
+            # The reply completes the trick.
+            winner = lead_by if leader_wins(led_card, card, trump) else 1 - lead_by
+            child_won = won + 1 if winner == ELDER else won
+            left = popcount32(e2)
+            if left <= 1 or child_won >= beta or child_won + left <= alpha:
+                if left == 1 and alpha < child_won + 1 and child_won < beta:
+                    value = child_won + _last_trick_to_elder(e2, d2, winner, trump)
+                elif child_won >= beta:
+                    value = child_won
+                else:
+                    value = child_won + left
+                best, alpha, beta, moves = _absorb(value, maximise, best, alpha, beta, moves)
+                continue
+            child_leader = winner
+            child_led = -1
+        ws[p, _ELDER] = e
+        ws[p, _DEALER] = d
+        ws[p, _LEADER] = lead_by
+        ws[p, _TRICKS] = won
+        ws[p, _LED] = led_card
+        ws[p, _ALPHA] = alpha
+        ws[p, _BETA] = beta
+        ws[p, _BEST] = best
+        ws[p, _MOVES] = moves
+        ws[p, _MAXIMISE] = maximise
+        p += 1
+        e = e2
+        d = d2
+        lead_by = child_leader
+        won = child_won
+        led_card = child_led
+        moves, maximise, best = _enter(e, d, lead_by, led_card, trump, forced_trump)
+
+
+@njit(cache=True)
+def value_after(elder, dealer, leader, tricks, led, trump, forced_trump, card, ws):
+    """Exact value once the player to move has played ``card`` (assumed legal)."""
+    e = np.uint32(elder)
+    d = np.uint32(dealer)
+    bit = np.uint32(1) << np.uint32(card)
+    mover = leader if led < 0 else 1 - leader
+    if mover == ELDER:
+        e ^= bit
+    else:
+        d ^= bit
+    if led < 0:
+        return search(e, d, leader, tricks, card, trump, forced_trump, -1, 6, ws)
+    winner = leader if leader_wins(led, card, trump) else 1 - leader
+    if winner == ELDER:
+        tricks += 1
+    if e == 0:
+        return tricks
+    return search(e, d, winner, tricks, -1, trump, forced_trump, -1, 6, ws)
+
+
+@njit(cache=True)
+def solve_kernel(elder, dealer, trump, forced_trump, ws):
+    """Exact elder tricks from the first lead (elder leads, Law 42's 'elder hand')."""
+    return search(elder, dealer, ELDER, 0, -1, trump, forced_trump, -1, 6, ws)
+
+
+@njit(cache=True)
+def point_vole(elder, dealer, trump, forced_trump, ws):
+    """Who wins the point and is it a vole, by two null-window searches.
+
+    Returns DEALER_VOLE (0), DEALER_POINT (1), ELDER_POINT (2) or ELDER_VOLE (3).
+    """
+    if search(elder, dealer, ELDER, 0, -1, trump, forced_trump, 2, 3, ws) >= 3:
+        if search(elder, dealer, ELDER, 0, -1, trump, forced_trump, 4, 5, ws) >= 5:
+            return ELDER_VOLE
+        return ELDER_POINT
+    if search(elder, dealer, ELDER, 0, -1, trump, forced_trump, 0, 1, ws) <= 0:
+        return DEALER_VOLE
+    return DEALER_POINT
+
+
+# ---------------------------------------------------------------------------
+# Python API (validation, conversion). Same signatures as engine.ecarte.reference.
+# ---------------------------------------------------------------------------
+
+def _mask(cards) -> int:
+    """A hand given as a mask or as card indices; raises CardError when malformed."""
+    if isinstance(cards, (int, np.integer)):
+        if not 0 <= int(cards) < 1 << 32:
+            raise CardError(f"not a 32-bit hand mask: {cards!r}", str(cards))
+        return int(cards)
+    mask = 0
+    for c in cards:
+        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < 32:
+            raise CardError(f"not a card index (0-31): {c!r}", str(c))
+        if mask >> int(c) & 1:
+            raise CardError(f"card {c} listed twice", str(c))
+        mask |= 1 << int(c)
+    return mask
+
+
+def _check_position(elder, dealer, trump, leader, elder_tricks, led):
+    """Validate a position; return (elder mask, dealer mask, led or -1)."""
+    from engine.cards import check_disjoint, format_card
+    e, d = _mask(elder), _mask(dealer)
+    check_disjoint([("elder hand", e), ("dealer hand", d)])
+    if not 0 <= int(trump) <= 3:
+        raise CardError(f"trump suit must be 0-3, got {trump!r}", str(trump))
+    if leader not in (ELDER, DEALER):
+        raise CardError(f"leader must be 0 (elder) or 1 (dealer), got {leader!r}", str(leader))
+    n_e, n_d = bin(e).count("1"), bin(d).count("1")
+    led_card = -1
+    if led is not None:
+        led_card = int(led)
+        if not 0 <= led_card < 32:
+            raise CardError(f"not a card index (0-31): {led!r}", str(led))
+        token = format_card(led_card)
+        if (e | d) >> led_card & 1:
+            raise CardError(f"led card {token!r} is still in a hand", token)
+        n_leader, n_follower = (n_e, n_d) if leader == ELDER else (n_d, n_e)
+        if n_follower != n_leader + 1:
+            raise CardError(f"with {token!r} led the leader must hold one card fewer", token)
+    elif n_e != n_d:
+        raise CardError(f"hands hold {n_e} and {n_d} cards; they must be equal", None)
+    if max(n_e, n_d) > 5 or elder_tricks < 0 or elder_tricks + max(n_e, n_d) > 5:
+        raise CardError(f"impossible position: {n_e}+{n_d} cards with {elder_tricks} tricks won",
+                        str(elder_tricks))
+    return e, d, led_card
+
+
+def solve(elder, dealer, trump, leader=ELDER, elder_tricks=0, led=None, forced_trump=True,
+          ws=None) -> int:
+    """Total elder tricks with best play by both, from the given position."""
+    e, d, led_card = _check_position(elder, dealer, trump, leader, elder_tricks, led)
+    if e == 0 and d == 0:
+        return int(elder_tricks)
+    ws = new_workspace() if ws is None else ws
+    return int(search(np.uint32(e), np.uint32(d), leader, elder_tricks, led_card, trump,
+                      bool(forced_trump), -1, 6, ws))
+
+
+def move_values(elder, dealer, trump, leader=ELDER, elder_tricks=0, led=None,
+                forced_trump=True, ws=None) -> dict[int, int]:
+    """For each legal move of the player to move, total elder tricks after it."""
+    e, d, led_card = _check_position(elder, dealer, trump, leader, elder_tricks, led)
+    mover = leader if led_card < 0 else 1 - leader
+    hand = e if mover == ELDER else d
+    legal = hand if led_card < 0 else int(legal_replies(np.uint32(hand), led_card, trump,
+                                                        bool(forced_trump)))
+    ws = new_workspace() if ws is None else ws
+    return {c: int(value_after(np.uint32(e), np.uint32(d), leader, elder_tricks, led_card,
+                               trump, bool(forced_trump), c, ws))
+            for c in range(32) if legal >> c & 1}
+
+
+def is_point(elder, dealer, trump, forced_trump=True) -> bool:
+    """Does the elder make the point (≥ 3 tricks) from the first lead?"""
+    e, d, _ = _check_position(elder, dealer, trump, ELDER, 0, None)
+    return point_vole(np.uint32(e), np.uint32(d), trump, bool(forced_trump),
+                      new_workspace()) >= ELDER_POINT

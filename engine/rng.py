@@ -1,0 +1,172 @@
+"""Counter-based randomness: every random word is a pure function of (seed, deal index, k).
+
+Generator
+    SplitMix64 (Steele, Lea & Flood 2014; reference C by Vigna): output ``p`` of
+    the generator seeded with ``s`` is ``mix64(s + (p + 1) * GAMMA)`` (mod 2**64).
+    That formula is what makes it counter-based: any output can be computed
+    directly, without running the generator from the start.
+
+Sub-streams
+    Deal ``i`` of seed ``s`` owns the outputs at positions
+    ``i * WORDS_PER_DEAL + k`` for ``k`` in ``[0, WORDS_PER_DEAL)``. Positions of
+    different deals never coincide (``GAMMA`` is odd and ``mix64`` a bijection),
+    so the words of different deals are distinct outputs of one SplitMix64
+    stream, and deal ``i`` is the same whatever thread, chunk or machine
+    computes it. Deal 0, word ``k`` is exactly output ``k`` of the reference
+    generator seeded with ``s`` — the test oracle.
+
+Unbiased bounded draws
+    Several draws in ``[0, b_1) x [0, b_2) x ...`` come from one 64-bit word
+    by the batched form of Lemire's nearly-divisionless method (Brackett-Rozinsky
+    & Lemire, "Batched ranged random integer generation", 2024): multiply the
+    word by each bound in turn keeping the low 64 bits, each high part is a draw;
+    the final low part ``L`` satisfies ``x * P = D * 2**64 + L`` with ``P`` the
+    product of the bounds and ``D`` the draws read as a mixed-radix number, and
+    the word is rejected (a fresh one taken) when ``L < 2**64 mod P``. Each
+    tuple of draws then has exactly ``floor(2**64 / P)`` accepted words: no
+    modulo bias.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MASK64 = (1 << 64) - 1
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+#: Words reserved for each deal index (the deal uses the first few; later
+#: stages of a deal — exchanges, sampled worlds — use further offsets).
+WORDS_PER_DEAL_BITS = 20
+WORDS_PER_DEAL = 1 << WORDS_PER_DEAL_BITS
+#: Largest deal index + 1 (so that index * WORDS_PER_DEAL fits in 64 bits).
+MAX_DEAL_INDEX = 1 << (64 - WORDS_PER_DEAL_BITS)
+MAX_SEED = MASK64
+
+
+@njit(cache=True, inline="always")
+def mix64(z):
+    """SplitMix64's output function (a bijection of 64-bit words)."""
+    z = np.uint64(z)
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def splitmix64_at(seed, position):
+    """Output number ``position`` (0-based) of SplitMix64 seeded with ``seed``."""
+    return mix64(np.uint64(seed) + (np.uint64(position) + np.uint64(1)) * GAMMA)
+
+
+@njit(cache=True, inline="always")
+def stream_word(seed, index, k):
+    """Word ``k`` of deal ``index``'s sub-stream under ``seed``."""
+    position = (np.uint64(index) << np.uint64(WORDS_PER_DEAL_BITS)) + np.uint64(k)
+    return splitmix64_at(seed, position)
+
+
+@njit(cache=True, inline="always")
+def mul_small(x, b):
+    """``x * b`` for a 64-bit ``x`` and ``b < 2**32``, as (high 64 bits, low 64 bits)."""
+    x = np.uint64(x)
+    b = np.uint64(b)
+    low_product = (x & _LOW32) * b
+    middle = (x >> np.uint64(32)) * b + (low_product >> np.uint64(32))
+    high = middle >> np.uint64(32)
+    low = (middle << np.uint64(32)) | (low_product & _LOW32)
+    return high, low
+
+
+@njit(cache=True)
+def draw_descending(seed, index, k, top, count, threshold, out, offset):
+    """Fill ``out[offset + j]`` with a uniform draw from ``[0, top - j)``, j < count.
+
+    ``threshold`` is ``2**64 mod P`` for ``P = top * (top-1) * ... * (top-count+1)``
+    (see :func:`batch_threshold`). Reads words ``k, k+1, ...`` of deal
+    ``index``'s sub-stream and returns the next unread ``k``.
+    """
+    while True:
+        x = stream_word(seed, index, k)
+        k += 1
+        for j in range(count):
+            high, x = mul_small(x, top - j)
+            out[offset + j] = np.int64(high)
+        if x >= np.uint64(threshold):
+            return k
+
+
+def batch_product(top: int, count: int) -> int:
+    p = 1
+    for j in range(count):
+        p *= top - j
+    return p
+
+
+def batch_threshold(top: int, count: int) -> int:
+    """``2**64 mod P`` with ``P`` the product of the bounds ``top, top-1, ...``."""
+    p = batch_product(top, count)
+    if p > MASK64:
+        raise ValueError(f"bounds {top}..{top - count + 1} do not fit one 64-bit word")
+    return (1 << 64) % p
+
+
+def shuffle_plan(n: int, groups: list[int]) -> np.ndarray:
+    """Batch plan for a forward Fisher–Yates shuffle of ``n`` items.
+
+    ``groups`` gives how many successive draws share one word (they must sum
+    to ``n - 1``). Row ``g`` of the result is ``(top, count, threshold)``.
+    The plan is part of the definition of a deal: changing it changes every deal.
+    """
+    if sum(groups) != n - 1:
+        raise ValueError("groups must cover n - 1 draws")
+    rows, top = [], n
+    for count in groups:
+        rows.append((top, count, batch_threshold(top, count)))
+        top -= count
+    return np.array(rows, dtype=np.uint64)
+
+
+@njit(cache=True)
+def shuffle_prefix(seed, index, plan, n_groups, perm, draws):
+    """Forward Fisher–Yates over ``perm`` (a permutation, usually the identity).
+
+    Only the first ``n_groups`` groups of ``plan`` are drawn, so positions
+    ``0 .. sum(counts of those groups) - 1`` are final and identical to those
+    of a full shuffle: a caller that needs only the first cards draws only
+    them. ``draws`` is scratch of length ``>= n - 1``. Returns the next unread
+    word number of the deal's sub-stream.
+    """
+    k = 0
+    position = 0
+    for g in range(n_groups):
+        top = np.int64(plan[g, 0])
+        count = np.int64(plan[g, 1])
+        k = draw_descending(seed, index, k, top, count, plan[g, 2], draws, position)
+        for j in range(count):
+            other = position + draws[position]
+            tmp = perm[position]
+            perm[position] = perm[other]
+            perm[other] = tmp
+            position += 1
+    return k
+
+
+def check_seed(seed: int) -> int:
+    """A seed is an integer in ``[0, 2**64)``."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"seed {seed} is outside [0, 2**64)")
+    return int(seed)
+
+
+def check_index_range(start: int, stop: int) -> tuple[int, int]:
+    """Deal indices form a half-open range inside ``[0, MAX_DEAL_INDEX)``."""
+    start, stop = int(start), int(stop)
+    if not 0 <= start <= stop <= MAX_DEAL_INDEX:
+        raise ValueError(f"deal indices [{start}, {stop}) must lie in [0, 2**44)")
+    return start, stop

@@ -1,0 +1,129 @@
+"""The double-dummy kernels against the independent reference, and against themselves."""
+
+import multiprocessing as mp
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.cards import CardError
+from engine.ecarte import reference, solver
+from engine.ecarte.deal import deal
+from engine.ecarte.simulate import simulate_counts
+from engine.ecarte.tricks import ELDER
+
+
+def _compare_deals(seed, start, stop, forced_trump=True):
+    """Solve deals [start, stop) both ways; return the list of disagreements."""
+    ws = solver.new_workspace()
+    bad = []
+    for i in range(start, stop):
+        d = deal(seed, i)
+        fast = solver.solve(d.elder, d.dealer, d.trump, forced_trump=forced_trump, ws=ws)
+        slow = reference.solve(d.elder, d.dealer, d.trump, forced_trump=forced_trump)
+        if fast != slow:
+            bad.append((i, fast, slow))
+    return bad
+
+
+def test_solver_equals_reference_on_20000_deals():
+    assert _compare_deals(20261122, 0, 20_000) == []
+
+
+def test_solver_equals_reference_without_forced_trumping():
+    assert _compare_deals(4, 0, 2_000, forced_trump=False) == []
+
+
+def _random_midhand(rng, seed, index, forced_trump):
+    """Play a random legal prefix (0-9 cards) of deal ``index``."""
+    d = deal(seed, index)
+    pos = reference.make_position([c for c in range(32) if d.elder >> c & 1],
+                                  [c for c in range(32) if d.dealer >> c & 1], d.trump,
+                                  forced_trump=forced_trump)
+    for _ in range(int(rng.integers(0, 10))):
+        pos = reference.play(pos, int(rng.choice(sorted(reference.legal_moves(pos)))))
+    return pos
+
+
+@pytest.mark.parametrize("forced_trump", [True, False])
+def test_midhand_values_and_moves_equal_reference(forced_trump):
+    """Any leader, any trick, with or without a card already led."""
+    rng = np.random.default_rng(7)
+    ws = solver.new_workspace()
+    for i in range(1500):
+        p = _random_midhand(rng, 99, i, forced_trump)
+        args = (p.elder, p.dealer, p.trump, p.leader, p.elder_tricks, p.led, forced_trump)
+        assert solver.solve(*args, ws=ws) == reference.solve(*args), p
+        assert solver.move_values(*args, ws=ws) == reference.move_values(*args), p
+
+
+@given(st.integers(0, 10**6), st.integers(-1, 5), st.integers(1, 6))
+def test_windowed_search_is_a_correct_bound(index, alpha, width):
+    """Fail-soft alpha-beta: exact inside the window, the right bound outside."""
+    beta = alpha + width
+    d = deal(31, index)
+    ws = solver.new_workspace()
+    exact = solver.solve(d.elder, d.dealer, d.trump, ws=ws)
+    v = int(solver.search(np.uint32(d.elder), np.uint32(d.dealer), ELDER, 0, -1, d.trump,
+                          True, alpha, beta, ws))
+    if v <= alpha:
+        assert exact <= v
+    elif v >= beta:
+        assert exact >= v
+    else:
+        assert exact == v
+
+
+def test_point_vole_answer_equals_exact_histogram():
+    n = 300_000
+    exact = simulate_counts(8, 0, n, "exact")
+    fast = simulate_counts(8, 0, n, "point-vole")
+    assert fast[solver.DEALER_VOLE] == exact[0]
+    assert fast[solver.DEALER_POINT] == exact[1:3].sum()
+    assert fast[solver.ELDER_POINT] == exact[3:5].sum()
+    assert fast[solver.ELDER_VOLE] == exact[5]
+
+
+def test_is_point_and_checks():
+    # seed 002: "A holds queen, ace, and seven of hearts (trumps), king of spades, king of
+    # diamonds ... Y holds king, knave, nine, and eight of hearts, and nine of clubs, and
+    # must win the point"
+    from engine.cards import parse_hand
+    assert not solver.is_point(parse_hand("QH AH 7H KS KD"), parse_hand("KH JH 9H 8H 9C"), 1)
+    with pytest.raises(CardError):
+        solver.solve([0, 1], [0, 2], 0)              # a card in both hands
+    with pytest.raises(CardError):
+        solver.solve([0, 1], [2], 0)                 # unequal hands, nothing led
+    with pytest.raises(CardError):
+        solver.solve([0, 32, 1], [2, 3, 4], 0)       # not a card
+    with pytest.raises(CardError):
+        solver.solve([0, 0, 1], [2, 3, 4], 0)        # listed twice
+    with pytest.raises(CardError):
+        solver.solve([0, 1], [2, 3], 0, led=5)       # led card but equal hands
+    assert solver.solve([], [], 2, elder_tricks=3) == 3
+
+
+def _compare_chunk(args):
+    seed, start, stop = args
+    return _compare_deals(seed, start, stop)
+
+
+@pytest.mark.slow
+def test_solver_equals_reference_on_a_million_deals():
+    n, step = 1_000_000, 20_000
+    jobs = [(555, lo, lo + step) for lo in range(0, n, step)]
+    with mp.get_context("spawn").Pool(os.cpu_count()) as pool:
+        bad = [b for chunk in pool.imap_unordered(_compare_chunk, jobs) for b in chunk]
+    assert bad == []
+
+
+@pytest.mark.slow
+def test_midhand_many_positions():
+    rng = np.random.default_rng(2)
+    ws = solver.new_workspace()
+    for i in range(50_000):
+        p = _random_midhand(rng, 3, i, True)
+        args = (p.elder, p.dealer, p.trump, p.leader, p.elder_tricks, p.led)
+        assert solver.move_values(*args, ws=ws) == reference.move_values(*args), p

@@ -81,7 +81,7 @@ def mul_small(x, b):
     return high, low
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_descending(seed, index, k, top, count, threshold, out, offset):
     """Fill ``out[offset + j]`` with a uniform draw from ``[0, top - j)``, j < count.
 
@@ -130,6 +130,17 @@ def shuffle_plan(n: int, groups: list[int]) -> np.ndarray:
     return np.array(rows, dtype=np.uint64)
 
 
+@njit(cache=True, inline="always")
+def swap_draws(perm, draws, start, count):
+    """Apply ``count`` forward Fisher–Yates steps from ``start``: position
+    ``i`` swaps with ``i + draws[i]``."""
+    for i in range(start, start + count):
+        other = i + draws[i]
+        tmp = perm[i]
+        perm[i] = perm[other]
+        perm[other] = tmp
+
+
 @njit(cache=True)
 def shuffle_prefix(seed, index, plan, n_groups, perm, draws):
     """Forward Fisher–Yates over ``perm`` (a permutation, usually the identity).
@@ -146,12 +157,8 @@ def shuffle_prefix(seed, index, plan, n_groups, perm, draws):
         top = np.int64(plan[g, 0])
         count = np.int64(plan[g, 1])
         k = draw_descending(seed, index, k, top, count, plan[g, 2], draws, position)
-        for j in range(count):
-            other = position + draws[position]
-            tmp = perm[position]
-            perm[position] = perm[other]
-            perm[other] = tmp
-            position += 1
+        swap_draws(perm, draws, position, count)
+        position += count
     return k
 
 

@@ -66,8 +66,8 @@ def test_hands_only_kernel_is_a_prefix_of_the_full_deal():
     perm_b = np.empty(32, dtype=np.int64)
     draws = np.empty(32, dtype=np.int64)
     for i in range(2000):
-        a = deal_hands(np.uint64(9), np.uint64(i), ECARTE_PLAN, perm_a, draws)
-        b = deal_full(np.uint64(9), np.uint64(i), ECARTE_PLAN, perm_b, draws)
+        a = deal_hands(np.uint64(9), np.uint64(i), perm_a, draws)
+        b = deal_full(np.uint64(9), np.uint64(i), perm_b, draws)
         assert a == b
         assert (perm_a[:11] == perm_b[:11]).all()
 

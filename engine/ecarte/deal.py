@@ -28,14 +28,18 @@ import numpy as np
 from numba import njit
 
 from engine.cards import ECARTE, N_CARDS, format_card, format_cards, format_hand, parse_hand
-from engine.rng import check_index_range, check_seed, shuffle_plan, shuffle_prefix
+from engine.rng import (check_index_range, check_seed, draw_descending, shuffle_plan,
+                        shuffle_prefix, swap_draws)
 
 HAND_SIZE = 5
 STOCK_SIZE = N_CARDS - 2 * HAND_SIZE - 1
 TURN_UP_POSITION = 2 * HAND_SIZE
 #: Draws per word: 32..22 (hands and turn-up), 21..8, 7..2.
 ECARTE_PLAN = shuffle_plan(N_CARDS, [11, 14, 6])
-_HAND_GROUPS = 1
+# The first batch as compile-time constants, for the hands-only kernel.
+_HAND_DRAWS = int(ECARTE_PLAN[0, 1])
+_HAND_THRESHOLD = np.uint64(ECARTE_PLAN[0, 2])
+assert _HAND_DRAWS == TURN_UP_POSITION + 1
 
 
 @njit(cache=True, inline="always")
@@ -55,22 +59,25 @@ def _hands_from(perm):
 
 
 @njit(cache=True)
-def deal_hands(seed, index, plan, perm, draws):
+def deal_hands(seed, index, perm, draws):
     """(elder mask, dealer mask, turn-up card) of deal ``index``; no stock drawn.
 
-    ``perm`` (32) and ``draws`` (31) are caller-owned int64 scratch arrays.
+    Draws only the first batch of ``ECARTE_PLAN`` (positions 0–10), so it is
+    the same deal as :func:`deal_full`. ``perm`` (32) and ``draws`` (32) are
+    caller-owned int64 scratch arrays.
     """
     _reset(perm)
-    shuffle_prefix(seed, index, plan, _HAND_GROUPS, perm, draws)
+    draw_descending(seed, index, 0, N_CARDS, _HAND_DRAWS, _HAND_THRESHOLD, draws, 0)
+    swap_draws(perm, draws, 0, _HAND_DRAWS)
     return _hands_from(perm)
 
 
 @njit(cache=True)
-def deal_full(seed, index, plan, perm, draws):
+def deal_full(seed, index, perm, draws):
     """Like :func:`deal_hands`, and leaves the whole shuffled pack in ``perm``
     (``perm[11:]`` is the stock, top first)."""
     _reset(perm)
-    shuffle_prefix(seed, index, plan, plan.shape[0], perm, draws)
+    shuffle_prefix(seed, index, ECARTE_PLAN, ECARTE_PLAN.shape[0], perm, draws)
     return _hands_from(perm)
 
 
@@ -103,8 +110,7 @@ def deal(seed: int, index: int) -> Deal:
     check_index_range(index, int(index) + 1)
     perm = np.empty(N_CARDS, dtype=np.int64)
     draws = np.empty(N_CARDS, dtype=np.int64)
-    elder, dealer, turn_up = deal_full(np.uint64(seed), np.uint64(index), ECARTE_PLAN,
-                                       perm, draws)
+    elder, dealer, turn_up = deal_full(np.uint64(seed), np.uint64(index), perm, draws)
     return Deal(seed, int(index), int(elder), int(dealer), int(turn_up),
                 tuple(int(c) for c in perm[TURN_UP_POSITION + 1:]))
 

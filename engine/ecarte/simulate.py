@@ -24,7 +24,7 @@ from numba import njit, prange
 
 from engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts
 from engine.cards import N_CARDS, popcount32, suit_mask
-from engine.ecarte.deal import ECARTE_PLAN, TURN_UP_POSITION, deal_full, deal_hands
+from engine.ecarte.deal import TURN_UP_POSITION, deal_full, deal_hands
 from engine.ecarte.solver import new_workspace, point_vole, solve_kernel
 from engine.rng import check_seed
 
@@ -35,7 +35,7 @@ _KING = 7
 
 
 @njit(cache=True, parallel=True)
-def simulate_rows(seed, start, count, rows, plan, forced_trump, mode, ws_template):
+def simulate_rows(seed, start, count, rows, forced_trump, mode, ws_template):
     """Counts for deals ``[start, start + count)`` split into ``rows`` rows."""
     counts = np.zeros((rows, WIDTH), dtype=np.int64)
     per = (count + rows - 1) // rows
@@ -46,7 +46,7 @@ def simulate_rows(seed, start, count, rows, plan, forced_trump, mode, ws_templat
         draws = np.empty(N_CARDS, dtype=np.int64)
         ws = ws_template.copy()
         for i in range(lo, hi):
-            elder, dealer, turn_up = deal_hands(seed, np.uint64(i), plan, perm, draws)
+            elder, dealer, turn_up = deal_hands(seed, np.uint64(i), perm, draws)
             trump = turn_up >> 3
             if mode == MODE_DEAL:
                 counts[r, popcount32(elder & suit_mask(trump))] += 1
@@ -60,7 +60,7 @@ def simulate_rows(seed, start, count, rows, plan, forced_trump, mode, ws_templat
 
 
 @njit(cache=True, parallel=True)
-def position_counts_rows(seed, start, count, rows, plan):
+def position_counts_rows(seed, start, count, rows):
     """``counts[r, position, card]``: how often each card lies at each position
     of the fully shuffled pack (for uniformity tests)."""
     counts = np.zeros((rows, N_CARDS, N_CARDS), dtype=np.int64)
@@ -71,7 +71,7 @@ def position_counts_rows(seed, start, count, rows, plan):
         perm = np.empty(N_CARDS, dtype=np.int64)
         draws = np.empty(N_CARDS, dtype=np.int64)
         for i in range(lo, hi):
-            deal_full(seed, np.uint64(i), plan, perm, draws)
+            deal_full(seed, np.uint64(i), perm, draws)
             for position in range(N_CARDS):
                 counts[r, position, perm[position]] += 1
     return counts
@@ -89,8 +89,8 @@ def simulate_counts(seed: int, start: int, stop: int, mode: str = "exact",
     ws = new_workspace()
 
     def run_block(lo, n, rows):
-        return simulate_rows(np.uint64(seed), np.int64(lo), n, rows, ECARTE_PLAN,
-                             bool(forced_trump), mode_id, ws)
+        return simulate_rows(np.uint64(seed), np.int64(lo), n, rows, bool(forced_trump),
+                             mode_id, ws)
 
     return reduce_counts(run_block, start, stop, WIDTH, chunk, block, progress)
 
@@ -100,7 +100,7 @@ def position_counts(seed: int, start: int, stop: int, chunk: int = DEFAULT_CHUNK
     seed = check_seed(seed)
 
     def run_block(lo, n, rows):
-        c = position_counts_rows(np.uint64(seed), np.int64(lo), n, rows, ECARTE_PLAN)
+        c = position_counts_rows(np.uint64(seed), np.int64(lo), n, rows)
         return c.reshape(rows, N_CARDS * N_CARDS)
 
     return reduce_counts(run_block, start, stop, N_CARDS * N_CARDS, chunk).reshape(

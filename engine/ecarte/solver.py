@@ -46,22 +46,29 @@ def new_workspace() -> np.ndarray:
     return np.zeros((MAX_PLIES, _N_FIELDS), dtype=np.int64)
 
 
+#: Every bit but the top card of each suit: ``(x >> 1) & _NOT_TOP`` moves each
+#: card to the next lower card of the same suit without crossing suits.
+_NOT_TOP = np.uint32(0x7F7F7F7F)
+
+
 @njit(cache=True, inline="always")
 def _distinct_moves(moves, own, other, led):
     """Drop from ``moves`` every card whose next higher remaining card of its
-    suit is also the mover's: they are equivalent, the highest stands for all."""
-    remaining = np.uint32(own) | np.uint32(other)
+    suit is also the mover's: they are equivalent, the highest stands for all.
+
+    Bit-parallel: ``reach`` marks the cards from which walking up the suit
+    through cards no longer in play (played, in the stock, turned up) arrives
+    at one of the mover's cards before any card of the opponent or the card led.
+    """
+    own = np.uint32(own)
+    in_play = own | np.uint32(other)
     if led >= 0:
-        remaining |= np.uint32(1) << np.uint32(led)
-    kept = np.uint32(moves)
-    rest = kept
-    while rest:
-        bit = lowest_bit(rest)
-        rest ^= bit
-        above = remaining & above_in_suit(bit_index(bit))
-        if above and (lowest_bit(above) & np.uint32(own)):
-            kept ^= bit
-    return kept
+        in_play |= np.uint32(1) << np.uint32(led)
+    gaps = ~in_play & np.uint32(0xFFFFFFFF)
+    reach = own
+    for _ in range(6):
+        reach |= (reach >> np.uint32(1)) & _NOT_TOP & gaps
+    return np.uint32(moves) & ~((reach >> np.uint32(1)) & _NOT_TOP)
 
 
 @njit(cache=True, inline="always")
@@ -101,18 +108,71 @@ def _absorb(value, maximise, best, alpha, beta, moves):
 
 
 @njit(cache=True, inline="always")
+def _trick_to_elder(led, reply, leader, trump):
+    """1 if the elder wins the trick in which ``leader`` led ``led`` and the other replied."""
+    if leader_wins(led, reply, trump):
+        return 1 if leader == ELDER else 0
+    return 0 if leader == ELDER else 1
+
+
+@njit(cache=True, inline="always")
 def _last_trick_to_elder(elder, dealer, leader, trump):
     """1 if the elder wins the last trick (one card each, all play forced)."""
     e = bit_index(np.uint32(elder))
     d = bit_index(np.uint32(dealer))
     if leader == ELDER:
-        return 1 if leader_wins(e, d, trump) else 0
-    return 0 if leader_wins(d, e, trump) else 1
+        return _trick_to_elder(e, d, ELDER, trump)
+    return _trick_to_elder(d, e, DEALER, trump)
 
 
 @njit(cache=True, inline="always")
-def _next_move(moves):
-    """Move order: highest card (bit) first."""
+def _two_tricks_to_elder(elder, dealer, leader, trump, forced_trump):
+    """Exact elder tricks in the last two tricks (two cards each): at most two
+    leads times two replies, then the last trick is forced."""
+    lead_hand = np.uint32(elder) if leader == ELDER else np.uint32(dealer)
+    reply_hand = np.uint32(dealer) if leader == ELDER else np.uint32(elder)
+    best = -1 if leader == ELDER else 3
+    leads = lead_hand
+    while leads:
+        lead_bit = lowest_bit(leads)
+        leads ^= lead_bit
+        led = bit_index(lead_bit)
+        worst = 3 if leader == ELDER else -1
+        replies = legal_replies(reply_hand, led, trump, forced_trump)
+        while replies:
+            reply_bit = lowest_bit(replies)
+            replies ^= reply_bit
+            reply = bit_index(reply_bit)
+            first = _trick_to_elder(led, reply, leader, trump)
+            winner = ELDER if (first == 1) else DEALER
+            last_lead = lead_hand ^ lead_bit
+            last_reply = reply_hand ^ reply_bit
+            if leader == ELDER:
+                total = first + _last_trick_to_elder(last_lead, last_reply, winner, trump)
+            else:
+                total = first + _last_trick_to_elder(last_reply, last_lead, winner, trump)
+            # the follower picks his reply to his own advantage
+            if leader == ELDER:
+                worst = min(worst, total)
+                if worst == 0:
+                    break
+            else:
+                worst = max(worst, total)
+                if worst == 2:
+                    break
+        if leader == ELDER:
+            best = max(best, worst)
+            if best == 2:
+                break
+        else:
+            best = min(best, worst)
+            if best == 0:
+                break
+    return best
+
+
+@njit(cache=True, inline="always")
+def _highest(moves):
     x = np.uint32(moves)
     x |= x >> np.uint32(1)
     x |= x >> np.uint32(2)
@@ -122,6 +182,72 @@ def _next_move(moves):
     return x ^ (x >> np.uint32(1))
 
 
+@njit(cache=True, inline="always")
+def _masters(own, other, trump):
+    """How many of ``own``'s trumps outrank every trump of ``other``: each of
+    them wins a trick whenever it is played (led, or played second)."""
+    own_trumps = np.uint32(own) & suit_mask(trump)
+    other_trumps = np.uint32(other) & suit_mask(trump)
+    if other_trumps == 0:
+        return popcount32(own_trumps)
+    top = _highest(other_trumps)
+    return popcount32(own_trumps & ~((top << np.uint32(1)) - np.uint32(1)))
+
+
+@njit(cache=True, inline="always")
+def _sure_for_leader(own, other, trump):
+    """Tricks the player about to lead can take in a row whatever happens.
+
+    His master trumps always win. If the opponent has no trump at all, so does
+    every trump of his and every plain card ranking above all the opponent's
+    cards of its suit: led one after another, none can be beaten."""
+    other_trumps = np.uint32(other) & suit_mask(trump)
+    if other_trumps:
+        return _masters(own, other, trump)
+    sure = popcount32(np.uint32(own) & suit_mask(trump))
+    for suit in range(4):
+        if suit == trump:
+            continue
+        mine = np.uint32(own) & suit_mask(suit)
+        if mine == 0:
+            continue
+        theirs = np.uint32(other) & suit_mask(suit)
+        if theirs == 0:
+            sure += popcount32(mine)
+        else:
+            top = _highest(theirs)
+            sure += popcount32(mine & ~((top << np.uint32(1)) - np.uint32(1)))
+    return sure
+
+
+@njit(cache=True, inline="always")
+def _future_bounds(elder, dealer, leader, trump):
+    """(lowest, highest) number of the remaining tricks the elder can end with,
+    at the start of a trick, from sure tricks alone."""
+    left = popcount32(elder)
+    if leader == ELDER:
+        return _sure_for_leader(elder, dealer, trump), left - _masters(dealer, elder, trump)
+    return _masters(elder, dealer, trump), left - _sure_for_leader(dealer, elder, trump)
+
+
+@njit(cache=True, inline="always")
+def _next_move(moves, led, trump):
+    """Move order (it changes the speed, never the value): a reply tries its
+    cheapest card first; a lead tries the highest plain-suit card first (kings
+    before queens, whatever the suit), trumps last, highest first. Measured on
+    5,000 deals this visits about a quarter fewer nodes than trumps first."""
+    if led >= 0:
+        return lowest_bit(moves)
+    m = np.uint32(moves)
+    plain = m & ~suit_mask(trump)
+    if plain:
+        for rank in range(7, -1, -1):
+            of_rank = plain & (np.uint32(0x01010101) << np.uint32(rank))
+            if of_rank:
+                return lowest_bit(of_rank)
+    return _highest(m)
+
+
 @njit(cache=True)
 def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta, ws):
     """Fail-soft alpha-beta value of a position (total elder tricks).
@@ -129,6 +255,8 @@ def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta,
     Exact when the result lies strictly inside ``(alpha, beta)``; otherwise a
     bound on the same side. The mover must hold at least one card. The node
     being searched lives in local variables; ``ws[p]`` keeps its ancestors.
+    A lead whose reply is forced (one distinct legal card) is played out at
+    once, and the last two tricks are solved directly.
     """
     e = np.uint32(elder)
     d = np.uint32(dealer)
@@ -137,6 +265,12 @@ def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta,
     led_card = np.int64(led)
     alpha = np.int64(alpha)
     beta = np.int64(beta)
+    if led_card < 0:
+        lowest, highest = _future_bounds(e, d, lead_by, trump)
+        if won + lowest >= beta or lowest == highest:
+            return won + lowest
+        if won + highest <= alpha:
+            return won + highest
     moves, maximise, best = _enter(e, d, lead_by, led_card, trump, forced_trump)
     p = 0
     while True:
@@ -157,49 +291,85 @@ def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta,
             maximise = ws[p, _MAXIMISE] != 0
             best, alpha, beta, moves = _absorb(value, maximise, best, alpha, beta, moves)
             continue
-        bit = _next_move(moves)
+        bit = _next_move(moves, led_card, trump)
         moves ^= bit
         card = bit_index(bit)
         mover = lead_by if led_card < 0 else 1 - lead_by
         e2 = e ^ bit if mover == ELDER else e
         d2 = d if mover == ELDER else d ^ bit
         if led_card < 0:
-            child_leader = lead_by
-            child_won = won
-            child_led = card
-        else:
-            # The reply completes the trick.
-            winner = lead_by if leader_wins(led_card, card, trump) else 1 - lead_by
-            child_won = won + 1 if winner == ELDER else won
-            left = popcount32(e2)
-            if left <= 1 or child_won >= beta or child_won + left <= alpha:
-                if left == 1 and alpha < child_won + 1 and child_won < beta:
-                    value = child_won + _last_trick_to_elder(e2, d2, winner, trump)
-                elif child_won >= beta:
-                    value = child_won
-                else:
-                    value = child_won + left
-                best, alpha, beta, moves = _absorb(value, maximise, best, alpha, beta, moves)
+            # A lead: look at the replies; push a reply node only if there is a choice.
+            follower_hand = d2 if mover == ELDER else e2
+            replies = _distinct_moves(legal_replies(follower_hand, card, trump, forced_trump),
+                                      follower_hand, e2 if mover == ELDER else d2, card)
+            if replies & (replies - np.uint32(1)):
+                ws[p, _ELDER] = e
+                ws[p, _DEALER] = d
+                ws[p, _LEADER] = lead_by
+                ws[p, _TRICKS] = won
+                ws[p, _LED] = led_card
+                ws[p, _ALPHA] = alpha
+                ws[p, _BETA] = beta
+                ws[p, _BEST] = best
+                ws[p, _MOVES] = moves
+                ws[p, _MAXIMISE] = maximise
+                p += 1
+                e = e2
+                d = d2
+                led_card = card
+                moves = replies
+                maximise = not maximise
+                best = 6 if maximise == False else -1  # noqa: E712
                 continue
-            child_leader = winner
-            child_led = -1
-        ws[p, _ELDER] = e
-        ws[p, _DEALER] = d
-        ws[p, _LEADER] = lead_by
-        ws[p, _TRICKS] = won
-        ws[p, _LED] = led_card
-        ws[p, _ALPHA] = alpha
-        ws[p, _BETA] = beta
-        ws[p, _BEST] = best
-        ws[p, _MOVES] = moves
-        ws[p, _MAXIMISE] = maximise
-        p += 1
-        e = e2
-        d = d2
-        lead_by = child_leader
-        won = child_won
-        led_card = child_led
-        moves, maximise, best = _enter(e, d, lead_by, led_card, trump, forced_trump)
+            trick_led = card
+            trick_reply = bit_index(replies)
+            if mover == ELDER:
+                d2 ^= replies
+            else:
+                e2 ^= replies
+        else:
+            trick_led = led_card
+            trick_reply = card
+        # The trick is complete.
+        winner = lead_by if leader_wins(trick_led, trick_reply, trump) else 1 - lead_by
+        child_won = won + 1 if winner == ELDER else won
+        left = popcount32(e2)
+        if left == 0 or child_won >= beta:
+            value = child_won
+        elif child_won + left <= alpha:
+            value = child_won + left
+        elif left == 1:
+            value = child_won + _last_trick_to_elder(e2, d2, winner, trump)
+        elif left == 2:
+            value = child_won + _two_tricks_to_elder(e2, d2, winner, trump, forced_trump)
+        else:
+            lowest, highest = _future_bounds(e2, d2, winner, trump)
+            if child_won + lowest >= beta or lowest == highest:
+                value = child_won + lowest
+            elif child_won + highest <= alpha:
+                value = child_won + highest
+            else:
+                value = -1
+        if value < 0:
+            ws[p, _ELDER] = e
+            ws[p, _DEALER] = d
+            ws[p, _LEADER] = lead_by
+            ws[p, _TRICKS] = won
+            ws[p, _LED] = led_card
+            ws[p, _ALPHA] = alpha
+            ws[p, _BETA] = beta
+            ws[p, _BEST] = best
+            ws[p, _MOVES] = moves
+            ws[p, _MAXIMISE] = maximise
+            p += 1
+            e = e2
+            d = d2
+            lead_by = winner
+            won = child_won
+            led_card = -1
+            moves, maximise, best = _enter(e, d, lead_by, led_card, trump, forced_trump)
+            continue
+        best, alpha, beta, moves = _absorb(value, maximise, best, alpha, beta, moves)
 
 
 @njit(cache=True)

@@ -14,6 +14,8 @@ import click
 from engine.cards import CardError
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+#: Characters that end a line (str.splitlines), shown escaped in an error message.
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
 
 
 class EcarteGroup(click.Group):
@@ -35,14 +37,17 @@ def run(argv: list[str] | None = None) -> None:
     usage banner, so that a script sees exactly one line.
     """
     try:
-        main.main(args=argv, prog_name="ecarte-sim", standalone_mode=False)
+        code = main.main(args=argv, prog_name="ecarte-sim", standalone_mode=False)
+        if isinstance(code, int) and code != 0:
+            sys.exit(code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
         hint = ""
         if isinstance(exc, click.UsageError) and exc.ctx is not None:
             hint = f" (see '{exc.ctx.command_path} --help')"
-        click.echo(f"Error: {exc.format_message()}{hint}", err=True)
+        message = f"{exc.format_message()}{hint}".translate(_LINE_BREAKS)
+        click.echo(f"Error: {message}", err=True)
         sys.exit(exc.exit_code)
     except click.Abort:
         click.echo("Aborted.", err=True)
@@ -82,7 +87,7 @@ def _set_threads(threads: int | None) -> None:
     numba.set_num_threads(threads)
 
 
-@click.group(cls=EcarteGroup, context_settings=CONTEXT)
+@click.group(cls=EcarteGroup, context_settings=CONTEXT, no_args_is_help=False)
 @click.version_option(package_name="ecarte-sim")
 def main():
     """Simulate and solve Écarté deals (Club Code laws, seed texts in shared/seeds).
@@ -118,6 +123,8 @@ def _solve_batch(path: str, forced_trump: bool) -> int:
         for number, raw in enumerate(stream, start=1):
             try:
                 line = raw.decode("utf-8").strip()
+                if number == 1:
+                    line = line.lstrip("\ufeff")  # a byte-order mark is not part of the deal
                 if not line or line.startswith("#"):
                     continue
                 if "\x00" in line:
@@ -165,9 +172,13 @@ def solve(elder, dealer, trump, batch, forced_trump, as_json):
     others are still solved. The exit code is 2 if any line was bad.
     """
     if batch is not None:
-        if elder or dealer or trump:
+        if elder is not None or dealer is not None or trump is not None:
             raise click.UsageError("--batch takes no ELDER, DEALER or --trump")
-        if _solve_batch(batch, forced_trump):
+        bad = _solve_batch(batch, forced_trump)
+        if bad:
+            source = "stdin" if batch == "-" else repr(batch)
+            click.echo(f"Error: {bad} bad line{'s' if bad != 1 else ''} in {source} "
+                       "(see their \"error\" objects)", err=True)
             sys.exit(2)
         return
     if not elder or not dealer or trump is None:
@@ -255,9 +266,10 @@ def simulate(n_deals, seed, start, chunk, threads, forced_trump, quiet, as_json)
                                  chunk=chunk, progress=bar.update)
     tricks = [int(c) for c in counts[:6]]
     points = sum(tricks[3:])
+    rate = points / n_deals
     lo, hi = wilson_interval(points, n_deals)
     result = {"deals": n_deals, "seed": seed, "start": start, "forced_trump": forced_trump,
-              "tricks": tricks, "point_rate": points / n_deals, "ci95": [lo, hi],
+              "tricks": tricks, "point_rate": rate, "ci95": [lo, hi],
               "elder_vole_rate": tricks[5] / n_deals, "dealer_vole_rate": tricks[0] / n_deals}
     if as_json:
         _emit(result)

@@ -17,4 +17,7 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # Exact ends: round-off must not push the bound past the estimate itself.
+    lo = 0.0 if successes == 0 else max(0.0, min(p, centre - half))
+    hi = 1.0 if successes == n else min(1.0, max(p, centre + half))
+    return lo, hi

@@ -111,11 +111,13 @@ def parse_suit(token: str) -> int:
     if not isinstance(token, str):
         raise CardError(f"not a suit: {token!r}", repr(token))
     t = token.strip()
-    key = t.upper()
-    if key in _SUIT_ALIASES:
-        return _SUIT_ALIASES[key]
-    if t.lower() in SUIT_NAMES:
-        return SUIT_NAMES.index(t.lower())
+    if t in _SUIT_ALIASES:                      # a symbol, or an upper-case letter
+        return _SUIT_ALIASES[t]
+    if t.isascii():                             # no case-folding look-alikes (ſ -> S)
+        if t.upper() in _SUIT_ALIASES:
+            return _SUIT_ALIASES[t.upper()]
+        if t.lower() in SUIT_NAMES:
+            return SUIT_NAMES.index(t.lower())
     raise CardError(f"unknown suit {t!r} (use S H D C or ♠ ♥ ♦ ♣)", t)
 
 
@@ -126,8 +128,10 @@ def parse_card(token: str, deck: Deck = ECARTE) -> int:
     t = token.strip()
     if len(t) < 2 or len(t) > 3:
         raise CardError(f"unknown card {t!r}", t)
-    rank_text, suit_text = t[:-1].upper(), t[-1].upper()
-    rank_symbol = _RANK_ALIASES.get(rank_text)
+    rank_text, suit_text = t[:-1], t[-1]
+    if suit_text.isascii():                     # upper-case ASCII only: 'ſ'.upper() == 'S'
+        suit_text = suit_text.upper()
+    rank_symbol = _RANK_ALIASES.get(rank_text.upper()) if rank_text.isascii() else None
     if rank_symbol is None or suit_text not in _SUIT_ALIASES:
         raise CardError(f"unknown card {t!r}", t)
     return card_index(_SUIT_ALIASES[suit_text], deck.rank_index(rank_symbol))

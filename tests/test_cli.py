@@ -267,9 +267,6 @@ def test_solve_missing_or_misplaced_arguments(capsys, args):
     one_line_error(cli(capsys, *args))
 
 
-@pytest.mark.xfail(strict=True, reason="engine/cards.py upper-cases with str.upper(): "
-                   "U+017F LATIN SMALL LETTER LONG S becomes 'S' (a look-alike accepted "
-                   "as spades); not fixable in analysis/cli.py")
 @pytest.mark.parametrize("elder, trump", [(ELDER.replace("KS", "Kſ"), "TH"), (ELDER, "ſ")])
 def test_solve_long_s_lookalike_is_rejected(capsys, elder, trump):
     one_line_error(cli(capsys, "solve", "--trump", trump, "--", elder, DEALER))
@@ -316,7 +313,7 @@ def ref_deal(elder: str, dealer: str, trump: str) -> tuple[int, int, int] | None
     return e, d, card >> 3
 
 
-# Look-alikes and control characters; U+017F (long s) is left to the xfail test above.
+# Look-alikes and control characters (U+017F, long s, has its own test above).
 NASTY_ALPHABET = ("KQJAT7891０SHDCshdckqjat♠♥♦♣♤♡♢♧КＱＳＨНСАЅΚΑ１K\x00\u200b\ufeff"
                   "|#,-'\" \t\n\u00a0\u3000\u2028ßﬅ")
 
@@ -772,3 +769,14 @@ def test_e2e_undecodable_and_hostile_argv():
         assert b"Traceback" not in p.stdout + p.stderr
         assert p.returncode == 2 and p.stdout == b""
         assert p.stderr.startswith(b"Error: ") and len(p.stderr.splitlines()) == 1, p.stderr
+
+
+def test_batch_byte_order_mark_on_the_first_line_is_ignored(capsys):
+    r = cli(capsys, "solve", "--batch", "-",
+            stdin="\ufeffQH AH 7H KS KD | KH JH 9H 8H 9C | TH\n".encode("utf-8"))
+    assert r.code == 0
+    assert json.loads(r.out)["elder_tricks"] == 2
+
+
+def test_batch_rejects_an_empty_trump_option(capsys):
+    one_line_error(cli(capsys, "solve", "--batch", "-", "--trump", "", stdin=b""))

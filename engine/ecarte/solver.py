@@ -241,10 +241,10 @@ def _next_move(moves, led, trump):
     m = np.uint32(moves)
     plain = m & ~suit_mask(trump)
     if plain:
-        for rank in range(7, -1, -1):
-            of_rank = plain & (np.uint32(0x01010101) << np.uint32(rank))
-            if of_rank:
-                return lowest_bit(of_rank)
+        ranks = (plain | (plain >> np.uint32(8)) | (plain >> np.uint32(16))
+                 | (plain >> np.uint32(24))) & np.uint32(0xFF)
+        top_rank = bit_index(_highest(ranks))
+        return lowest_bit(plain & (np.uint32(0x01010101) << np.uint32(top_rank)))
     return _highest(m)
 
 
@@ -405,11 +405,12 @@ def point_vole(elder, dealer, trump, forced_trump, ws):
 
     Returns DEALER_VOLE (0), DEALER_POINT (1), ELDER_POINT (2) or ELDER_VOLE (3).
     """
-    if search(elder, dealer, ELDER, 0, -1, trump, forced_trump, 2, 3, ws) >= 3:
-        if search(elder, dealer, ELDER, 0, -1, trump, forced_trump, 4, 5, ws) >= 5:
+    point = search(elder, dealer, ELDER, 0, -1, trump, forced_trump, 2, 3, ws)
+    if point >= 3:  # a fail-soft lower bound: 5 already proves the vole
+        if point >= 5 or search(elder, dealer, ELDER, 0, -1, trump, forced_trump, 4, 5, ws) >= 5:
             return ELDER_VOLE
         return ELDER_POINT
-    if search(elder, dealer, ELDER, 0, -1, trump, forced_trump, 0, 1, ws) <= 0:
+    if point <= 0 or search(elder, dealer, ELDER, 0, -1, trump, forced_trump, 0, 1, ws) <= 0:
         return DEALER_VOLE
     return DEALER_POINT
 

@@ -201,10 +201,10 @@ def check_disjoint(named_masks: list[tuple[str, int]], deck: Deck = ECARTE) -> N
 
 
 # ---------------------------------------------------------------------------
-# Bit helpers for kernels (pure, inlined by numba).
+# Bit helpers for kernels (pure; small enough for LLVM to inline them).
 # ---------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def popcount32(x):
     """Number of cards in a uint32 mask (SWAR bit count)."""
     x = np.uint32(x)
@@ -215,7 +215,7 @@ def popcount32(x):
     return np.int64(((x * np.uint32(0x01010101)) & np.uint32(0xFFFFFFFF)) >> np.uint32(24))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lowest_bit(x):
     """The lowest set bit of a non-zero uint32 mask, as a mask."""
     x = np.uint32(x)
@@ -228,19 +228,19 @@ _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                      dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bit_index(bit):
     """Index (0–31) of a single-bit uint32 mask (de Bruijn multiply)."""
     product = (np.uint32(bit) * np.uint32(0x077CB531)) & np.uint32(0xFFFFFFFF)
     return _DEBRUIJN[product >> np.uint32(27)]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def suit_mask(suit):
     return np.uint32(0xFF) << np.uint32(8 * suit)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def above_in_suit(card):
     """Mask of the cards of ``card``'s suit that rank above it."""
     c = np.uint32(card)

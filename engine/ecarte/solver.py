@@ -6,16 +6,27 @@ Law 43 (:mod:`engine.ecarte.tricks`). A position is any moment of the play:
 who leads the current trick, how many tricks the elder has already won, and
 optionally the card already led to it (removed from the leader's hand).
 
-The search is alpha-beta over plies (a lead, then a reply), written as a loop
-over an explicit stack — recursive ``cache=True`` kernels crash when loaded
-from numba's cache (numba #6061, see ``shared/NOTES.md``). Exact cuts:
+The search is fail-soft alpha-beta over plies (a lead, then a reply), written
+as a loop over an explicit stack — recursive ``cache=True`` kernels crash when
+loaded from numba's cache (numba #6061, see ``shared/NOTES.md``). The node
+being searched lives in local variables; ``ws[p]`` holds its ancestors. Every
+cut below is exact (it never changes a value, only the work):
 
 * equivalent cards — two cards of one hand that are adjacent in rank within a
   suit once the played cards are gone (no card of the other hand, nor the card
   led, between them) give the same value, so only the highest is tried;
-* bounds after each trick — stop when the tricks already won reach ``beta`` or
-  all the tricks still to play cannot lift the elder above ``alpha``;
-* the last trick is forced and scored directly.
+* a lead whose reply is forced (one distinct legal card) is played out at
+  once, without a reply node;
+* sure tricks at the start of each trick — a master trump (above all the
+  opponent's trumps) wins whenever it is played; against a player with no
+  trump, the leader also cashes every trump and every card above all the
+  opponent's cards of its suit — bound the elder's final count from both
+  sides, and the search stops when the bounds meet or leave the window;
+* the last two tricks are solved directly (two leads times two replies, the
+  last trick forced).
+
+Move order changes only the speed: replies cheapest first; leads highest
+plain card first, trumps last.
 
 ``alpha``/``beta`` windows give fast answers to the questions asked most:
 "does the elder make the point (≥ 3)?" is a null-window search on (2, 3).
@@ -29,11 +40,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.cards import (CardError, above_in_suit, bit_index, lowest_bit, popcount32,
+from engine.cards import (CardError, bit_index, lowest_bit, popcount32,
                           suit_mask)
 from engine.ecarte.tricks import DEALER, ELDER, leader_wins, legal_replies
 
-MAX_PLIES = 11
+#: Depth of the explicit stack (at most six plies are ever open: three tricks of
+#: lead and reply before the two-trick endgame); a little spare.
+MAX_PLIES = 8
 # Fields of one ply of the explicit stack.
 _ELDER, _DEALER, _LEADER, _TRICKS, _LED, _ALPHA, _BETA, _BEST, _MOVES, _MAXIMISE = range(10)
 _N_FIELDS = 10
@@ -51,7 +64,7 @@ def new_workspace() -> np.ndarray:
 _NOT_TOP = np.uint32(0x7F7F7F7F)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _distinct_moves(moves, own, other, led):
     """Drop from ``moves`` every card whose next higher remaining card of its
     suit is also the mover's: they are equivalent, the highest stands for all.
@@ -71,14 +84,14 @@ def _distinct_moves(moves, own, other, led):
     return np.uint32(moves) & ~((reach >> np.uint32(1)) & _NOT_TOP)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _legal(hand, led, trump, forced_trump):
     if led < 0:
         return np.uint32(hand)
     return legal_replies(hand, led, trump, forced_trump)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _enter(elder, dealer, leader, led, trump, forced_trump):
     """Moves to try, whether the elder moves (maximises), and the initial best."""
     mover = leader if led < 0 else 1 - leader
@@ -90,7 +103,7 @@ def _enter(elder, dealer, leader, led, trump, forced_trump):
     return moves, False, 6
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _absorb(value, maximise, best, alpha, beta, moves):
     """Fold a child's value into a node (fail-soft alpha-beta); a cut empties ``moves``."""
     if maximise:
@@ -107,7 +120,7 @@ def _absorb(value, maximise, best, alpha, beta, moves):
     return best, alpha, beta, moves
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _trick_to_elder(led, reply, leader, trump):
     """1 if the elder wins the trick in which ``leader`` led ``led`` and the other replied."""
     if leader_wins(led, reply, trump):
@@ -115,7 +128,7 @@ def _trick_to_elder(led, reply, leader, trump):
     return 0 if leader == ELDER else 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _last_trick_to_elder(elder, dealer, leader, trump):
     """1 if the elder wins the last trick (one card each, all play forced)."""
     e = bit_index(np.uint32(elder))
@@ -125,7 +138,7 @@ def _last_trick_to_elder(elder, dealer, leader, trump):
     return _trick_to_elder(d, e, DEALER, trump)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _two_tricks_to_elder(elder, dealer, leader, trump, forced_trump):
     """Exact elder tricks in the last two tricks (two cards each): at most two
     leads times two replies, then the last trick is forced."""
@@ -171,7 +184,7 @@ def _two_tricks_to_elder(elder, dealer, leader, trump, forced_trump):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _highest(moves):
     x = np.uint32(moves)
     x |= x >> np.uint32(1)
@@ -182,7 +195,7 @@ def _highest(moves):
     return x ^ (x >> np.uint32(1))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _masters(own, other, trump):
     """How many of ``own``'s trumps outrank every trump of ``other``: each of
     them wins a trick whenever it is played (led, or played second)."""
@@ -194,7 +207,7 @@ def _masters(own, other, trump):
     return popcount32(own_trumps & ~((top << np.uint32(1)) - np.uint32(1)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _sure_for_leader(own, other, trump):
     """Tricks the player about to lead can take in a row whatever happens.
 
@@ -220,7 +233,7 @@ def _sure_for_leader(own, other, trump):
     return sure
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _future_bounds(elder, dealer, leader, trump):
     """(lowest, highest) number of the remaining tricks the elder can end with,
     at the start of a trick, from sure tricks alone."""
@@ -230,7 +243,7 @@ def _future_bounds(elder, dealer, leader, trump):
     return _masters(elder, dealer, trump), left - _sure_for_leader(dealer, elder, trump)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _next_move(moves, led, trump):
     """Move order (it changes the speed, never the value): a reply tries its
     cheapest card first; a lead tries the highest plain-suit card first (kings

@@ -21,7 +21,7 @@ ELDER = 0
 DEALER = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def legal_replies(hand, led, trump, forced_trump):
     """Mask of the cards of ``hand`` that may be played to the card ``led`` (Law 43)."""
     hand = np.uint32(hand)
@@ -38,7 +38,7 @@ def legal_replies(hand, led, trump, forced_trump):
     return hand
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def leader_wins(led, reply, trump):
     """True when the card led beats the reply: a higher card of the suit led,
     or a trump, takes the trick; any other reply loses."""

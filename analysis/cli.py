@@ -305,7 +305,7 @@ def bench(n_deals, reference_deals, seed, threads, no_startup, as_json):
 
     _set_threads(threads)
     report = run_bench(n_deals, reference_deals, seed, startup=not no_startup,
-                       log=lambda line: click.echo(line, err=True))
+                       log=None if as_json else lambda line: click.echo(line, err=True))
     if as_json:
         _emit(report)
     else:

@@ -236,8 +236,8 @@ def deal(seed: int, index: int) -> ReferenceDeal:
 
     The pack after :func:`shuffle` is dealt from the top: the first five cards
     to the elder (the non-dealer), the next five to the dealer (Law 8 gives
-    each five cards; handing them out by twos and threes only reorders the same
-    ten cards, so one block of five each is the same deal), the eleventh is
+    each five cards; with a uniformly shuffled pack, handing them out by twos
+    and threes gives hands with the same distribution as one block of five each), the eleventh is
     turned up for trumps (Law 10: "the dealer must turn up for trumps the top
     card of those remaining"), and the 21 cards left are the stock, top first.
     The seed is taken modulo 2**64.

@@ -34,14 +34,20 @@ WIDTH = 8
 _KING = 7
 
 
+@njit(cache=True)
+def _row_range(start, count, rows, r):
+    """Deals ``[lo, hi)`` of row ``r`` when ``count`` deals from ``start`` are cut in ``rows``."""
+    per = (count + rows - 1) // rows
+    lo = start + r * per
+    return lo, min(lo + per, start + count)
+
+
 @njit(cache=True, parallel=True)
 def simulate_rows(seed, start, count, rows, forced_trump, mode, ws_template):
     """Counts for deals ``[start, start + count)`` split into ``rows`` rows."""
     counts = np.zeros((rows, WIDTH), dtype=np.int64)
-    per = (count + rows - 1) // rows
     for r in prange(rows):
-        lo = start + r * per
-        hi = min(lo + per, start + count)
+        lo, hi = _row_range(start, count, rows, r)
         perm = np.empty(N_CARDS, dtype=np.int64)
         draws = np.empty(N_CARDS, dtype=np.int64)
         ws = ws_template.copy()
@@ -64,10 +70,8 @@ def position_counts_rows(seed, start, count, rows):
     """``counts[r, position, card]``: how often each card lies at each position
     of the fully shuffled pack (for uniformity tests)."""
     counts = np.zeros((rows, N_CARDS, N_CARDS), dtype=np.int64)
-    per = (count + rows - 1) // rows
     for r in prange(rows):
-        lo = start + r * per
-        hi = min(lo + per, start + count)
+        lo, hi = _row_range(start, count, rows, r)
         perm = np.empty(N_CARDS, dtype=np.int64)
         draws = np.empty(N_CARDS, dtype=np.int64)
         for i in range(lo, hi):

@@ -261,6 +261,29 @@ def _next_move(moves, led, trump):
     return _highest(m)
 
 
+@njit(cache=True, inline="always")
+def _save(ws, p, e, d, lead_by, won, led_card, alpha, beta, best, moves, maximise):
+    """Keep a node on the stack while one of its children is searched (inlined at
+    numba's level: called as a function it cost about 5% of the search)."""
+    ws[p, _ELDER] = e
+    ws[p, _DEALER] = d
+    ws[p, _LEADER] = lead_by
+    ws[p, _TRICKS] = won
+    ws[p, _LED] = led_card
+    ws[p, _ALPHA] = alpha
+    ws[p, _BETA] = beta
+    ws[p, _BEST] = best
+    ws[p, _MOVES] = moves
+    ws[p, _MAXIMISE] = maximise
+
+
+@njit(cache=True, inline="always")
+def _restore(ws, p):
+    return (np.uint32(ws[p, _ELDER]), np.uint32(ws[p, _DEALER]), ws[p, _LEADER],
+            ws[p, _TRICKS], ws[p, _LED], ws[p, _ALPHA], ws[p, _BETA], ws[p, _BEST],
+            np.uint32(ws[p, _MOVES]), ws[p, _MAXIMISE] != 0)
+
+
 @njit(cache=True)
 def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta, ws):
     """Fail-soft alpha-beta value of a position (total elder tricks).
@@ -292,16 +315,7 @@ def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta,
                 return best
             value = best
             p -= 1
-            e = np.uint32(ws[p, _ELDER])
-            d = np.uint32(ws[p, _DEALER])
-            lead_by = ws[p, _LEADER]
-            won = ws[p, _TRICKS]
-            led_card = ws[p, _LED]
-            alpha = ws[p, _ALPHA]
-            beta = ws[p, _BETA]
-            best = ws[p, _BEST]
-            moves = np.uint32(ws[p, _MOVES])
-            maximise = ws[p, _MAXIMISE] != 0
+            e, d, lead_by, won, led_card, alpha, beta, best, moves, maximise = _restore(ws, p)
             best, alpha, beta, moves = _absorb(value, maximise, best, alpha, beta, moves)
             continue
         bit = _next_move(moves, led_card, trump)
@@ -316,23 +330,14 @@ def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta,
             replies = _distinct_moves(legal_replies(follower_hand, card, trump, forced_trump),
                                       follower_hand, e2 if mover == ELDER else d2, card)
             if replies & (replies - np.uint32(1)):
-                ws[p, _ELDER] = e
-                ws[p, _DEALER] = d
-                ws[p, _LEADER] = lead_by
-                ws[p, _TRICKS] = won
-                ws[p, _LED] = led_card
-                ws[p, _ALPHA] = alpha
-                ws[p, _BETA] = beta
-                ws[p, _BEST] = best
-                ws[p, _MOVES] = moves
-                ws[p, _MAXIMISE] = maximise
+                _save(ws, p, e, d, lead_by, won, led_card, alpha, beta, best, moves, maximise)
                 p += 1
                 e = e2
                 d = d2
                 led_card = card
                 moves = replies
                 maximise = not maximise
-                best = 6 if maximise == False else -1  # noqa: E712
+                best = -1 if maximise else 6
                 continue
             trick_led = card
             trick_reply = bit_index(replies)
@@ -364,16 +369,7 @@ def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta,
             else:
                 value = -1
         if value < 0:
-            ws[p, _ELDER] = e
-            ws[p, _DEALER] = d
-            ws[p, _LEADER] = lead_by
-            ws[p, _TRICKS] = won
-            ws[p, _LED] = led_card
-            ws[p, _ALPHA] = alpha
-            ws[p, _BETA] = beta
-            ws[p, _BEST] = best
-            ws[p, _MOVES] = moves
-            ws[p, _MAXIMISE] = maximise
+            _save(ws, p, e, d, lead_by, won, led_card, alpha, beta, best, moves, maximise)
             p += 1
             e = e2
             d = d2

@@ -24,7 +24,7 @@ from numba import njit, prange
 
 from engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts
 from engine.cards import N_CARDS, popcount32, suit_mask
-from engine.ecarte.deal import TURN_UP_POSITION, deal_full, deal_hands
+from engine.ecarte.deal import deal_full, deal_hands
 from engine.ecarte.solver import new_workspace, point_vole, solve_kernel
 from engine.rng import check_seed
 
@@ -111,4 +111,4 @@ def position_counts(seed: int, start: int, stop: int, chunk: int = DEFAULT_CHUNK
         N_CARDS, N_CARDS)
 
 
-__all__ = ["simulate_counts", "position_counts", "MODES", "WIDTH", "TURN_UP_POSITION"]
+__all__ = ["simulate_counts", "position_counts", "MODES", "WIDTH"]

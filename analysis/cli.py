@@ -198,6 +198,40 @@ def solve(elder, dealer, trump, batch, forced_trump, as_json):
         click.echo(f"  lead {card:<3} -> {value}")
 
 
+# --------------------------------------------------------------------------- classify
+
+@main.command(context_settings=CONTEXT)
+@click.argument("hand")
+@click.option("--trump", "-t", "trump", metavar="T", required=True,
+              help="Trump suit (S, ♠, spades) or the turned-up card (e.g. TH).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def classify(hand, trump, as_json):
+    """Is HAND a jeu de règle — a hand to play without proposing (seed 002)?
+
+    Names the rule of Hoyle's list that fits, first in the list's order:
+    three-trumps, two-trumps-one-suit, two-trumps-court-pair, one-trump-four-king,
+    one-trump-three-court, no-trump-three-queens, no-trump-four-courts.
+
+    \b
+    Example:
+      ecarte-sim classify "QH AH 7H KS KD" --trump TH --json
+      {"jeu_de_regle": true, "rule": "three-trumps"}
+    """
+    from engine.cards import parse_hand
+    from engine.ecarte.deal import HAND_SIZE, parse_trump
+    from engine.ecarte.regle import classify as classify_hand
+
+    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    suit, _ = parse_trump(trump, [("hand", mask)])
+    rule = classify_hand(mask, suit)
+    if as_json:
+        _emit({"jeu_de_regle": rule is not None, "rule": rule})
+    elif rule is None:
+        click.echo("not a jeu de règle: propose (by Hoyle's list)")
+    else:
+        click.echo(f"jeu de règle ({rule}): play without proposing")
+
+
 # --------------------------------------------------------------------------- deal
 
 @main.command(context_settings=CONTEXT)

@@ -113,7 +113,8 @@ def restore_threads():
 # --------------------------------------------------------------------------- help / misc
 
 @pytest.mark.parametrize("args", [["--help"], ["-h"], ["solve", "--help"], ["deal", "--help"],
-                                  ["simulate", "--help"], ["bench", "--help"], ["solve", "-h"]])
+                                  ["simulate", "--help"], ["bench", "--help"], ["solve", "-h"],
+                                  ["classify", "--help"]])
 def test_every_command_has_help(capsys, args):
     r = cli(capsys, *args)
     assert r.code == 0 and r.err == ""
@@ -780,3 +781,46 @@ def test_batch_byte_order_mark_on_the_first_line_is_ignored(capsys):
 
 def test_batch_rejects_an_empty_trump_option(capsys):
     one_line_error(cli(capsys, "solve", "--batch", "-", "--trump", "", stdin=b""))
+
+
+# --------------------------------------------------------------------------- classify
+
+@pytest.mark.parametrize("hand, trump, rule", [
+    ("QH AH 7H KS KD", "TH", "three-trumps"),
+    ("QH,AH,7H,KS,KD", "♥", "three-trumps"),
+    ("7H KS 9S 8S QD", "h", "one-trump-three-court"),
+    ("KS QS JS 8H 8D", "H", None),
+])
+def test_classify_json(capsys, hand, trump, rule):
+    obj = json_only(cli(capsys, "classify", hand, "--trump", trump, "--json"))
+    assert obj == {"jeu_de_regle": rule is not None, "rule": rule}
+
+
+def test_classify_text(capsys):
+    r = cli(capsys, "classify", "QH AH 7H KS KD", "--trump", "H")
+    assert r.code == 0 and "three-trumps" in r.out
+
+
+@pytest.mark.parametrize("hand, trump, token", [
+    ("QH AH 7H KS", "H", "QH AH 7H KS"),          # four cards
+    ("QH AH 7H KS KD 9C", "H", "QH AH 7H KS KD 9C"),
+    ("QH AH 7H KS КD", "H", "КD"),                # Cyrillic К
+    ("QH AH 7H KS KS", "H", "KS"),                # duplicate
+    ("QH AH 7H KS KD", "KD", "KD"),               # turn-up held
+    ("QH AH 7H KS KD", "X", "X"),
+    ("QH AH 7H KS KD", "", None),
+])
+def test_classify_bad_input(capsys, hand, trump, token):
+    message = one_line_error(cli(capsys, "classify", hand, "--trump", trump))
+    if token:
+        assert token in message
+
+
+@FIXTURE_OK
+@given(st.text(max_size=30), st.text(max_size=6))
+def test_classify_arbitrary_unicode_never_crashes(capsys, hand, trump):
+    r = cli(capsys, "classify", "--json", f"--trump={trump}", "--", hand)
+    if r.code == 0:
+        assert set(json_only(r)) == {"jeu_de_regle", "rule"}
+    else:
+        one_line_error(r)

@@ -115,24 +115,20 @@ def deal(seed: int, index: int) -> Deal:
                 tuple(int(c) for c in perm[TURN_UP_POSITION + 1:]))
 
 
-def parse_deal(elder_text: str, dealer_text: str, trump_text: str) -> tuple[int, int, int, int | None]:
-    """Parse a deal written as text: two 5-card hands and a trump.
+def parse_trump(trump_text: str, held: list[tuple[str, int]]) -> tuple[int, int | None]:
+    """A trump written as a suit (``S``, ``♠``, ``spades``) or as the turned-up card
+    (``TH``), which must then be in none of the ``held`` (name, mask) hands.
 
-    ``trump_text`` is a suit (``S``, ``♠``, ``spades``) or the turned-up card
-    (``TH``), which must then be in neither hand. Returns
-    ``(elder mask, dealer mask, trump suit, turn-up card or None)``; raises
+    Returns ``(trump suit, turn-up card or None)``; raises
     :class:`engine.cards.CardError` naming the bad token.
     """
     from engine.cards import CardError, check_disjoint, parse_card, parse_suit
 
-    elder = int(parse_hand(elder_text, HAND_SIZE, ECARTE, "elder hand"))
-    dealer = int(parse_hand(dealer_text, HAND_SIZE, ECARTE, "dealer hand"))
-    check_disjoint([("elder hand", elder), ("dealer hand", dealer)])
     if not isinstance(trump_text, str) or not trump_text.strip():
         raise CardError("missing trump (a suit such as S or the turned-up card such as TH)",
                         "")
     try:
-        return elder, dealer, parse_suit(trump_text), None
+        return parse_suit(trump_text), None
     except CardError:
         pass
     try:
@@ -141,6 +137,21 @@ def parse_deal(elder_text: str, dealer_text: str, trump_text: str) -> tuple[int,
         token = trump_text.strip()
         raise CardError(f"unknown trump {token!r}: give a suit (S H D C, ♠ ♥ ♦ ♣) "
                         "or the turned-up card", token) from None
-    check_disjoint([("elder hand", elder), ("dealer hand", dealer),
-                    ("turn-up", 1 << turn_up)])
-    return elder, dealer, turn_up >> 3, turn_up
+    check_disjoint([*held, ("turn-up", 1 << turn_up)])
+    return turn_up >> 3, turn_up
+
+
+def parse_deal(elder_text: str, dealer_text: str, trump_text: str) -> tuple[int, int, int, int | None]:
+    """Parse a deal written as text: two 5-card hands and a trump (see :func:`parse_trump`).
+
+    Returns ``(elder mask, dealer mask, trump suit, turn-up card or None)``; raises
+    :class:`engine.cards.CardError` naming the bad token.
+    """
+    from engine.cards import check_disjoint
+
+    elder = int(parse_hand(elder_text, HAND_SIZE, ECARTE, "elder hand"))
+    dealer = int(parse_hand(dealer_text, HAND_SIZE, ECARTE, "dealer hand"))
+    held = [("elder hand", elder), ("dealer hand", dealer)]
+    check_disjoint(held)
+    trump, turn_up = parse_trump(trump_text, held)
+    return elder, dealer, trump, turn_up

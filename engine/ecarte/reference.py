@@ -27,6 +27,7 @@ Contents
 * :func:`playout_lines`, :func:`playouts`, :func:`best_and_worst` — every legal
   continuation, for claims such as "he must lose the point, no matter how Y
   plays".
+* :func:`jeu_de_regle` — Hoyle's list of hands to play without proposing.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ __all__ = [
     "SHUFFLE_BATCHES", "shuffle", "deal",
     "legal_replies", "leader_wins", "trick_winner", "legal_moves", "play",
     "make_position", "solve", "move_values", "playout_lines", "playouts",
-    "best_and_worst",
+    "best_and_worst", "jeu_de_regle",
 ]
 
 ELDER = 0    #: the non-dealer, who leads to the first trick
@@ -569,3 +570,61 @@ def best_and_worst(elder, dealer, trump, leader=ELDER, elder_tricks=0, led=None,
     """``(fewest, most)`` elder tricks over all legal continuations (no best play assumed)."""
     totals = list(playouts(elder, dealer, trump, leader, elder_tricks, led, forced_trump))
     return min(totals), max(totals)
+
+
+# ---------------------------------------------------------------------------
+# Jeux de règle (seed 002): "hands which ought to be played without proposing"
+# ---------------------------------------------------------------------------
+
+KING, QUEEN, KNAVE = 7, 6, 5   # Écarté ranks (7 8 9 10 A J Q K = 0..7)
+
+
+def jeu_de_regle(hand, trump) -> str | None:
+    """The rule of Hoyle's list that makes a five-card hand a jeu de règle, or None.
+
+    Read plainly from seed 002 (names as in :mod:`engine.ecarte.regle`, which
+    documents the readings); the first rule of the list that fits names the hand.
+    """
+    cards = _to_cards(_hand_indices(hand, "hand"))
+    if len(cards) != HAND_SIZE:
+        raise CardError(f"a jeu de règle is judged on five cards, not {len(cards)}", None)
+    trump = _trump_suit(trump)
+    trumps = [c for c in cards if c.suit == trump]
+    plain = [c for c in cards if c.suit != trump]
+    plain_suits = {c.suit for c in plain}
+
+    def king_or_queen(card):          # "the king or queen"
+        return card.rank in (KING, QUEEN)
+
+    # "With three trumps, play without proposing."
+    if len(trumps) >= 3:
+        return "three-trumps"
+    if len(trumps) == 2:
+        # "Likewise with two trumps, if the other cards belong to one suit,"
+        if len(plain_suits) == 1:
+            return "two-trumps-one-suit"
+        # "or with two cards of one suit, one of which is the king or queen."
+        for suit in plain_suits:
+            of_suit = [c for c in plain if c.suit == suit]
+            if len(of_suit) >= 2 and any(king_or_queen(c) for c in of_suit):
+                return "two-trumps-court-pair"
+        return None
+    if len(trumps) == 1:
+        # "Play if holding only one trump, provided the other cards are four of one
+        # suit, one being a king,"
+        if len(plain_suits) == 1 and any(c.rank == KING for c in plain):
+            return "one-trump-four-king"
+        # "or three cards of one suit, one being a king or queen, and the fifth card
+        # being a king or queen."
+        for fifth in plain:
+            three = [c for c in plain if c != fifth]
+            if (king_or_queen(fifth) and len({c.suit for c in three}) == 1
+                    and any(king_or_queen(c) for c in three)):
+                return "one-trump-three-court"
+        return None
+    # "Play with no trump if three queens are held, or four court cards."
+    if sum(c.rank == QUEEN for c in cards) >= 3:
+        return "no-trump-three-queens"
+    if sum(c.rank in (KING, QUEEN, KNAVE) for c in cards) >= 4:
+        return "no-trump-four-courts"
+    return None

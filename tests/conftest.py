@@ -6,4 +6,8 @@ settings.register_profile("default", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+# ECARTE_HYPOTHESIS=long: a deeper fuzzing run (not part of CI).
+settings.register_profile("long", deadline=None, max_examples=3000,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("ECARTE_HYPOTHESIS")
+                      or ("ci" if os.environ.get("CI") else "default"))

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from engine.cards import ECARTE, N_CARDS, format_card, format_cards, format_hand, parse_hand
+from engine.cards import (ECARTE, N_CARDS, CardError, check_disjoint, format_card, format_cards,
+                          format_hand, parse_card, parse_hand, parse_suit)
 from engine.rng import (check_index_range, check_seed, draw_descending, shuffle_plan,
                         shuffle_prefix, swap_draws)
 
@@ -122,8 +123,6 @@ def parse_trump(trump_text: str, held: list[tuple[str, int]]) -> tuple[int, int 
     Returns ``(trump suit, turn-up card or None)``; raises
     :class:`engine.cards.CardError` naming the bad token.
     """
-    from engine.cards import CardError, check_disjoint, parse_card, parse_suit
-
     if not isinstance(trump_text, str) or not trump_text.strip():
         raise CardError("missing trump (a suit such as S or the turned-up card such as TH)",
                         "")
@@ -147,8 +146,6 @@ def parse_deal(elder_text: str, dealer_text: str, trump_text: str) -> tuple[int,
     Returns ``(elder mask, dealer mask, trump suit, turn-up card or None)``; raises
     :class:`engine.cards.CardError` naming the bad token.
     """
-    from engine.cards import check_disjoint
-
     elder = int(parse_hand(elder_text, HAND_SIZE, ECARTE, "elder hand"))
     dealer = int(parse_hand(dealer_text, HAND_SIZE, ECARTE, "dealer hand"))
     held = [("elder hand", elder), ("dealer hand", dealer)]

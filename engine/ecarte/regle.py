@@ -106,11 +106,9 @@ def regle_rule(hand, trump):
         if _court_pair_in(plain):
             return 3
         return NONE
-    if trumps == 1:
-        for suit in range(4):
-            cards = plain & suit_mask(suit)
-            if cards == plain and popcount32(cards) == 4 and cards & _KING:
-                return 4
+    if trumps == 1:  # four plain cards
+        if _one_suit(plain) and plain & _KING:
+            return 4
         if _three_court_and_court(plain):
             return 5
         return NONE

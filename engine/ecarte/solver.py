@@ -40,8 +40,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.cards import (CardError, bit_index, lowest_bit, popcount32,
-                          suit_mask)
+from engine.cards import (CardError, bit_index, check_disjoint, format_card, lowest_bit,
+                          popcount32, suit_mask)
 from engine.ecarte.tricks import DEALER, ELDER, leader_wins, legal_replies
 
 #: Depth of the explicit stack (at most six plies are ever open: three tricks of
@@ -446,7 +446,6 @@ def _mask(cards) -> int:
 
 def _check_position(elder, dealer, trump, leader, elder_tricks, led):
     """Validate a position; return (elder mask, dealer mask, led or -1)."""
-    from engine.cards import check_disjoint, format_card
     e, d = _mask(elder), _mask(dealer)
     check_disjoint([("elder hand", e), ("dealer hand", d)])
     if not 0 <= int(trump) <= 3:

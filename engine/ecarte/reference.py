@@ -28,6 +28,11 @@ Contents
   continuation, for claims such as "he must lose the point, no matter how Y
   plays".
 * :func:`jeu_de_regle` — Hoyle's list of hands to play without proposing.
+* :func:`whole_deal` — a whole deal from the turn-up to the marks, step by step
+  as ``engine/ecarte/rules_whole_deal.md`` says: the king turned (Law 22),
+  proposals and exchanges (Laws 26–27, 38), kings in hand (Laws 23, 47), the
+  play (Law 43) and the point (Laws 48–49), with the decisions fixed by a
+  :class:`Script` (or double-dummy play).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ __all__ = [
     "legal_replies", "leader_wins", "trick_winner", "legal_moves", "play",
     "make_position", "solve", "move_values", "playout_lines", "playouts",
     "best_and_worst", "jeu_de_regle",
+    "PLAYED_WITHOUT_PROPOSING", "REFUSED_FIRST", "Script", "WholeDeal", "whole_deal",
 ]
 
 ELDER = 0    #: the non-dealer, who leads to the first trick
@@ -628,3 +634,279 @@ def jeu_de_regle(hand, trump) -> str | None:
     if sum(c.rank in (KING, QUEEN, KNAVE) for c in cards) >= 4:
         return "no-trump-four-courts"
     return None
+
+
+# ---------------------------------------------------------------------------
+# The whole deal (engine/ecarte/rules_whole_deal.md): marks before anything,
+# proposals and exchanges, kings in hand, the play, the point
+# ---------------------------------------------------------------------------
+
+PLAYED_WITHOUT_PROPOSING = 1   #: ``first``: the elder played at once (Law 49)
+REFUSED_FIRST = 2              #: ``first``: the dealer refused the first proposal (Law 49)
+STOCK_SIZE = 21
+SCRIPT_ROUNDS = 24             #: rounds a :class:`Script` covers (21 exchanges at most happen)
+PLAY_MODELS = ("scripted", "dd")
+
+
+def _mask(cards: Iterable[Card]) -> int:
+    """The 32-bit mask of some cards (bit ``c`` set for the card of index ``c``)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+def _cards_in(mask: int) -> frozenset[Card]:
+    """The cards whose bits are set in ``mask``."""
+    return _to_cards(cards_of(mask))
+
+
+def _flag(value, what: str) -> int:
+    """A scripted decision: 0 or 1 (``True``/``False`` are accepted too)."""
+    if not isinstance(value, numbers.Integral) or int(value) not in (0, 1):
+        raise ValueError(f"{what} must be 0 or 1, got {value!r}")
+    return int(value)
+
+
+def _mask_value(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or not 0 <= int(value) < 1 << N_CARDS:
+        raise ValueError(f"{what} must be a 32-bit card mask, got {value!r}")
+    return int(value)
+
+
+def _count(value, what: str) -> int:
+    """A non-negative integer parameter (a score, a target, a number of proposals)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Script:
+    """Every decision of a whole deal, fixed in advance (for cross-checking).
+
+    For each round ``r`` (0..23): ``elder_propose[r]`` (0 play, 1 propose),
+    ``elder_discard[r]`` (a card mask; only the cards then in his hand count),
+    ``dealer_accept[r]`` (0 refuse, 1 accept), ``dealer_discard[r]`` (a mask,
+    likewise).  ``priority`` is a permutation of the 32 cards: a scripted
+    player plays the first card of it that he holds and may legally play.
+    The fields are checked and stored as tuples of plain ints.
+    """
+
+    elder_propose: tuple[int, ...]
+    elder_discard: tuple[int, ...]
+    dealer_accept: tuple[int, ...]
+    dealer_discard: tuple[int, ...]
+    priority: tuple[int, ...]
+
+    def __post_init__(self):
+        checks = (("elder_propose", _flag), ("elder_discard", _mask_value),
+                  ("dealer_accept", _flag), ("dealer_discard", _mask_value))
+        for name, check in checks:
+            values = tuple(getattr(self, name))
+            if len(values) != SCRIPT_ROUNDS:
+                raise ValueError(f"Script.{name} must give {SCRIPT_ROUNDS} rounds, "
+                                 f"got {len(values)}")
+            object.__setattr__(self, name, tuple(check(v, f"Script.{name}[{r}]")
+                                                 for r, v in enumerate(values)))
+        priority = tuple(self.priority)
+        if sorted(_card_index(c, "Script.priority") for c in priority) != list(range(N_CARDS)):
+            raise ValueError(f"Script.priority must be a permutation of the 32 cards, "
+                             f"got {priority!r}")
+        object.__setattr__(self, "priority", tuple(int(c) for c in priority))
+
+    @classmethod
+    def constant(cls, propose=0, elder_discard=0, accept=0, dealer_discard=0,
+                 priority=None) -> "Script":
+        """The same decisions in every round (``priority`` defaults to 0..31)."""
+        return cls((propose,) * SCRIPT_ROUNDS, (elder_discard,) * SCRIPT_ROUNDS,
+                   (accept,) * SCRIPT_ROUNDS, (dealer_discard,) * SCRIPT_ROUNDS,
+                   tuple(range(N_CARDS)) if priority is None else tuple(priority))
+
+
+@dataclass(frozen=True)
+class WholeDeal:
+    """The record of one whole deal; every hand or discard is a 32-bit mask.
+
+    ``elder0``/``dealer0``: the hands dealt; ``turn_up``: the turned card's index.
+    ``king_turned``: the turn-up is a king (the dealer marks 1, Law 22).
+    ``ended``: 1 when a target score was reached by a king mark and the deal
+    stopped there.  ``first``: 0, :data:`PLAYED_WITHOUT_PROPOSING` or
+    :data:`REFUSED_FIRST` (Law 49).  ``exchanges``: per accepted proposal,
+    ``(elder discard, elder drawn, dealer discard, dealer drawn)``.
+    ``elder_hand``/``dealer_hand``: the hands at the start of play (the hands
+    held when the deal stopped, if there was no play).  ``king_elder`` /
+    ``king_dealer``: a king of trumps held at the start of play (Laws 23, 47).
+    ``play``: the cards in the order played (empty without play);
+    ``elder_tricks``: tricks won by the elder.  ``points_*``: the point and
+    the vole (Laws 48, 49); ``marks_*``: kings plus points.
+    """
+
+    elder0: int
+    dealer0: int
+    turn_up: int
+    king_turned: int
+    ended: int
+    first: int
+    exchanges: tuple[tuple[int, int, int, int], ...]
+    elder_hand: int
+    dealer_hand: int
+    king_elder: int
+    king_dealer: int
+    play: tuple[int, ...]
+    elder_tricks: int
+    points_elder: int
+    points_dealer: int
+    marks_elder: int
+    marks_dealer: int
+
+
+def _weakness(card: Card, trump: int) -> int:
+    """The "weakest" order of the contract: plain 7s first ... plain kings, then trumps 7..K."""
+    return 32 * (card.suit == trump) + 4 * card.rank + card.suit
+
+
+def _weakest(cards: Iterable[Card], how_many: int, trump: int) -> frozenset[Card]:
+    """The ``how_many`` weakest of ``cards``."""
+    return frozenset(sorted(cards, key=lambda c: _weakness(c, trump))[:how_many])
+
+
+def _scripted_card(hand: frozenset[Card], allowed: frozenset[Card],
+                   priority: tuple[int, ...]) -> Card:
+    """The first card of the priority list that is in ``allowed`` (a subset of ``hand``)."""
+    for index in priority:
+        card = Card.from_index(index)
+        if card in allowed:
+            return card
+    raise AssertionError(f"no legal card among {sorted(hand)}")   # cannot happen
+
+
+def _dd_card(position: Position) -> Card:
+    """The mover's double-dummy best card: the elder maximises, the dealer minimises
+    the elder's tricks; equal values go to the lowest card index."""
+    values = move_values(position.elder, position.dealer, position.trump, position.leader,
+                         position.elder_tricks, position.led, position.forced_trump)
+    best = _best_for(position.to_move, values.values())
+    return Card.from_index(min(c for c, v in values.items() if v == best))
+
+
+def whole_deal(seed, index, script: Script, play_model="scripted", forced_trump=True,
+               max_proposals=0, dealer_min_one=False, elder_score=0, dealer_score=0,
+               target=0) -> WholeDeal:
+    """Deal ``index`` of ``seed`` played from the turn-up to the point, as ``script`` says.
+
+    Follows ``engine/ecarte/rules_whole_deal.md`` step by step (Laws 22–27,
+    38, 43, 47–49).  ``play_model`` is ``"scripted"`` (the script's priority
+    list) or ``"dd"`` (both players play double dummy).  ``max_proposals``
+    (0 = no limit; 1 = the single-exchange variant) caps the proposals;
+    ``dealer_min_one`` makes the dealer take at least one card;
+    ``forced_trump`` is the Law 43 trumping rule.  With ``target > 0`` the
+    scores before the deal say whether a king mark ends the game.
+    """
+    if not isinstance(script, Script):
+        raise ValueError(f"script must be a Script, got {type(script).__name__}")
+    if play_model not in PLAY_MODELS:
+        raise ValueError(f"play_model must be one of {PLAY_MODELS}, got {play_model!r}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    max_proposals = _count(max_proposals, "max_proposals")
+    elder_score = _count(elder_score, "elder_score")
+    dealer_score = _count(dealer_score, "dealer_score")
+    target = _count(target, "target")
+    forced_trump = bool(forced_trump)
+    dealer_min_one = bool(dealer_min_one)
+
+    dealt = deal(seed, index)
+    trump = dealt.trump
+    turn_up = Card.from_index(dealt.turn_up)
+    hands = {ELDER: _to_cards(dealt.elder), DEALER: _to_cards(dealt.dealer)}
+    stock = [Card.from_index(i) for i in dealt.stock]      # top first; the turn-up is not in it
+    record = dict(elder0=_mask(hands[ELDER]), dealer0=_mask(hands[DEALER]),
+                  turn_up=turn_up.index, first=0, exchanges=(), king_elder=0, king_dealer=0,
+                  play=(), elder_tricks=0, points_elder=0, points_dealer=0)
+
+    def stop(**fields) -> WholeDeal:
+        """The record, with the hands as they are now and the marks added up."""
+        record.update(fields)
+        record.update(elder_hand=_mask(hands[ELDER]), dealer_hand=_mask(hands[DEALER]))
+        record["marks_elder"] = record["king_elder"] + record["points_elder"]
+        record["marks_dealer"] = (record["king_turned"] + record["king_dealer"]
+                                  + record["points_dealer"])
+        return WholeDeal(**record)
+
+    # 0. A king turned up: the dealer marks it (Laws 22, 47), which may end the game.
+    record["king_turned"] = int(turn_up.rank == KING)
+    if record["king_turned"] and target > 0 and dealer_score + 1 >= target:
+        return stop(ended=1)
+
+    # 1. Proposals and exchanges (Laws 26, 27, 38).
+    exchanges = []
+    r = 0
+    while True:
+        must_play = not stock or (max_proposals > 0 and r >= max_proposals)
+        if must_play or not script.elder_propose[r]:
+            if r == 0:
+                record["first"] = PLAYED_WITHOUT_PROPOSING
+            break
+        if not script.dealer_accept[r]:
+            if r == 0:
+                record["first"] = REFUSED_FIRST
+            break
+        # The elder discards (at least one card; no more than the stock holds) and draws.
+        elder_discard = _cards_in(script.elder_discard[r]) & hands[ELDER]
+        if not elder_discard:
+            elder_discard = _weakest(hands[ELDER], 1, trump)
+        elder_discard = _weakest(elder_discard, len(stock), trump)     # Law 38
+        elder_drawn = frozenset(stock[:len(elder_discard)])
+        del stock[:len(elder_discard)]
+        hands[ELDER] = (hands[ELDER] - elder_discard) | elder_drawn
+        # Then the dealer (any number, maybe none; Law 38: what is left).
+        dealer_discard = _cards_in(script.dealer_discard[r]) & hands[DEALER]
+        if dealer_min_one and not dealer_discard:
+            dealer_discard = _weakest(hands[DEALER], 1, trump)
+        dealer_discard = _weakest(dealer_discard, len(stock), trump)   # Law 38
+        dealer_drawn = frozenset(stock[:len(dealer_discard)])
+        del stock[:len(dealer_discard)]
+        hands[DEALER] = (hands[DEALER] - dealer_discard) | dealer_drawn
+        exchanges.append((_mask(elder_discard), _mask(elder_drawn),
+                          _mask(dealer_discard), _mask(dealer_drawn)))
+        r += 1
+    record["exchanges"] = tuple(exchanges)
+
+    # 2. The king of trumps in hand (Laws 23, 47), the elder first; it may end the game.
+    king = Card(trump, KING)
+    if king != turn_up:
+        for player, score, field in ((ELDER, elder_score, "king_elder"),
+                                     (DEALER, dealer_score, "king_dealer")):
+            if king in hands[player]:
+                record[field] = 1
+                if target > 0 and score + 1 >= target:
+                    return stop(ended=1)
+
+    # 3. The play (Law 43): the elder leads first, the winner of a trick leads the next.
+    position = make_position(_to_indices(hands[ELDER]), _to_indices(hands[DEALER]), trump,
+                             forced_trump=forced_trump)
+    played = []
+    while not position.finished:
+        if play_model == "dd":
+            card = _dd_card(position)
+        else:
+            card = _scripted_card(_to_cards(position.hand(position.to_move)),
+                                  _to_cards(legal_moves(position)), script.priority)
+        played.append(card.index)
+        position = play(position, card.index)
+
+    # 4. The point and the vole (Laws 48, 49).
+    t = position.elder_tricks
+    points_elder = points_dealer = 0
+    if t == 5:
+        points_elder = 2
+    elif t >= 3:
+        points_elder = 2 if record["first"] == REFUSED_FIRST else 1
+    elif t == 0:
+        points_dealer = 2
+    else:
+        points_dealer = 2 if record["first"] == PLAYED_WITHOUT_PROPOSING else 1
+    return stop(ended=0, play=tuple(played), elder_tricks=t,
+                points_elder=points_elder, points_dealer=points_dealer)

@@ -1,0 +1,90 @@
+"""A game of five up (Law 46) from whole deals: the deal alternates, and the game ends the
+moment a mark reaches five — a king turned up at four wins before a card is played.
+
+Game ``g`` of seed ``s`` uses deal indices ``g * DEALS_PER_GAME + k`` (``k`` = 0, 1, ...),
+so a game is a pure function of ``(s, g)`` and games never share a deal. Player A deals
+the first deal of even-numbered games and player B of odd ones (standing in for the cut
+of Law 5). The order of marks inside a deal is the order of the laws: the dealer's
+turned king (Law 22), then the king in hand, elder first (Laws 23–24), then the point
+(Laws 48–49); every deal gives at least one mark, so a game lasts at most nine deals.
+
+Law 46's agreement "the game may count a treble if the adversary has not scored; a
+double if he has scored one or two; a single if he has scored three or four" is the
+``treble`` variant: :attr:`Game.value`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.ecarte.whole import (CFG_DEALER_SCORE, CFG_ELDER_SCORE, CFG_TARGET, DealRunner,
+                                 WholeDeal)
+from engine.rng import MAX_DEAL_INDEX, check_seed
+
+TARGET = 5
+DEALS_PER_GAME = 64
+PLAYERS = ("A", "B")
+
+
+@dataclass
+class GameDeal:
+    index: int
+    dealer: str           # "A" or "B"
+    score_before: dict    # {"A": int, "B": int}
+    deal: WholeDeal
+    score_after: dict
+
+
+@dataclass
+class Game:
+    seed: int
+    game: int
+    deals: list = field(default_factory=list)
+    score: dict = field(default_factory=lambda: {"A": 0, "B": 0})
+    winner: str | None = None
+
+    @property
+    def value(self) -> int:
+        """Law 46 (by agreement): treble if the loser has not scored, double at one or two,
+        single at three or four."""
+        loser = self.score["B" if self.winner == "A" else "A"]
+        return 3 if loser == 0 else 2 if loser <= 2 else 1
+
+
+def check_game_index(game: int) -> int:
+    if isinstance(game, bool) or not isinstance(game, (int, np.integer)):
+        raise ValueError(f"game must be an integer, got {game!r}")
+    if not 0 <= int(game) < MAX_DEAL_INDEX // DEALS_PER_GAME:
+        raise ValueError(f"game {game} is outside [0, 2**{44 - 6})")
+    return int(game)
+
+
+def play_game(seed: int, game: int, cfg: np.ndarray, runner: DealRunner | None = None) -> Game:
+    """Play game ``game`` of ``seed`` to five with the policies of ``cfg`` (both players
+    use the same policies, by role)."""
+    seed = check_seed(seed)
+    game = check_game_index(game)
+    runner = runner or DealRunner()
+    cfg = cfg.copy()
+    cfg[CFG_TARGET] = TARGET
+    result = Game(seed, game)
+    dealer = PLAYERS[game % 2]
+    for k in range(DEALS_PER_GAME):
+        elder = "B" if dealer == "A" else "A"
+        before = dict(result.score)
+        cfg[CFG_ELDER_SCORE] = before[elder]
+        cfg[CFG_DEALER_SCORE] = before[dealer]
+        d = runner.play(seed, game * DEALS_PER_GAME + k, cfg)
+        result.score[elder] += d.marks_elder
+        result.score[dealer] += d.marks_dealer
+        result.deals.append(GameDeal(game * DEALS_PER_GAME + k, dealer, before, d,
+                                     dict(result.score)))
+        for player in PLAYERS:
+            if result.score[player] >= TARGET:
+                result.winner = player
+        if result.winner:
+            return result
+        dealer = elder
+    raise AssertionError("a game to five cannot last 64 deals")  # pragma: no cover

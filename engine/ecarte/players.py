@@ -1,0 +1,246 @@
+"""The three play models (and a scripted one for cross-checks), as numba kernels.
+
+``dd``
+    Double dummy: the mover sees both hands and plays the legal card with the best
+    exact value for him (elder: most elder tricks; dealer: fewest), ties to the lowest
+    card index. Both players doing so reach the solver's value, so it measures the
+    cards, not the play.
+``heuristic``
+    The play advice of seed 002, from the mover's own knowledge only (his hand, the
+    cards he has seen and what the opponent's play has proved). See
+    :func:`heuristic_card`.
+``pimc``
+    Perfect-Information Monte Carlo: sample ``W`` opponent hands consistent with
+    everything the mover has seen, solve each double dummy from the current position
+    for every legal card, play the card with the best mean score (ties to the lowest
+    card index). Worlds are uniform over the consistent hands: the opponent's
+    propose/refuse decision is *not* used to weight them. See :func:`pimc_card`.
+``scripted``
+    The first card of a fixed priority order that is in hand and legal.
+
+What the play reveals (Law 43, kept per player as ``not_held`` masks by the caller):
+a player who does not follow holds none of the suit led; if he also does not trump
+(and trumping is compulsory) he holds no trump; a player who follows below the card
+led holds no higher card of that suit (he would have had to win).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.cards import above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
+from engine.ecarte.solver import value_after
+from engine.ecarte.tricks import ELDER, leader_wins, legal_replies
+from engine.rng import draw_descending
+
+PLAY_MODELS = {"scripted": 0, "dd": 1, "heuristic": 2, "pimc": 3}
+PLAY_SCRIPTED, PLAY_DD, PLAY_HEURISTIC, PLAY_PIMC = 0, 1, 2, 3
+DEFAULT_WORLDS = 64
+#: Sub-stream words of a deal used by PIMC: world ``w`` of the ``j``-th card played
+#: reads words from ``PIMC_BASE + (j * MAX_WORLDS + w) * WORDS_PER_WORLD``.
+PIMC_BASE = 1024
+MAX_WORLDS = 4096
+WORDS_PER_WORLD = 8
+_FULL = np.uint32(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def legal_moves(hand, led, trump, forced_trump):
+    """Cards the mover may play: any card when leading, else Law 43's replies."""
+    if led < 0:
+        return np.uint32(hand)
+    return legal_replies(hand, led, trump, forced_trump)
+
+
+@njit(cache=True)
+def reveal(not_held, led, reply, trump, forced_trump):
+    """``not_held`` of the player who replied ``reply`` to ``led``, updated (Law 43)."""
+    led_suit = np.int64(led) >> 3
+    if (np.int64(reply) >> 3) != led_suit:
+        not_held |= suit_mask(led_suit)
+        if forced_trump and (np.int64(reply) >> 3) != trump:
+            not_held |= suit_mask(trump)
+    elif reply < led:
+        not_held |= above_in_suit(led)
+    return np.uint32(not_held)
+
+
+@njit(cache=True)
+def scripted_card(legal, priority):
+    for j in range(priority.shape[0]):
+        c = priority[j]
+        if legal >> np.uint32(c) & np.uint32(1):
+            return np.int64(c)
+    return np.int64(bit_index(lowest_bit(legal)))
+
+
+@njit(cache=True)
+def dd_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, ws):
+    """Best card for ``mover`` by exact double-dummy values, ties to the lowest index."""
+    own = elder if mover == ELDER else dealer
+    legal = legal_moves(own, led, trump, forced_trump)
+    best_card = -1
+    best = -1
+    rest = np.uint32(legal)
+    while rest:
+        bit = lowest_bit(rest)
+        rest ^= bit
+        c = bit_index(bit)
+        if rest == 0 and best_card < 0:
+            return c
+        v = value_after(elder, dealer, leader, tricks, led, trump, forced_trump, c, ws)
+        score = v if mover == ELDER else 5 - v
+        if score > best:
+            best = score
+            best_card = c
+    return best_card
+
+
+@njit(cache=True)
+def _lead_score(c, hand, possible, trump):
+    """How much the heuristic likes leading card ``c`` (higher = better)."""
+    suit = np.int64(c) >> 3
+    rank = np.int64(c) & 7
+    mine = hand & suit_mask(suit)
+    higher_out = possible & above_in_suit(c)
+    if suit == trump:
+        trumps = popcount32(hand & suit_mask(trump))
+        # "Lead king of trumps" style: draw trumps with the master when holding two or more.
+        if higher_out == 0 and trumps >= 2:
+            return 60 + rank
+        if trumps == popcount32(hand):
+            return 20 + rank
+        return rank
+    score = 10
+    if higher_out == 0:
+        score = 40  # a master card: wins unless trumped
+    n = popcount32(mine)
+    below = mine & ~above_in_suit(c) & ~(np.uint32(1) << np.uint32(c)) & _FULL
+    if below:
+        # the next card of mine below c: in sequence if no card the opponent may hold lies between
+        nxt = np.uint32(1) << np.uint32(31)
+        while not (nxt & below):
+            nxt >>= np.uint32(1)
+        between = possible & above_in_suit(bit_index(nxt)) & ~above_in_suit(c) \
+            & ~(np.uint32(1) << np.uint32(c)) & _FULL
+        if between == 0:
+            score += 8  # "cards in sequence ... are better as leads"
+        elif n == 2:
+            score -= 15  # "the disadvantage ... of leading from a suit of two when one is a
+            #             high, the other a much lower card"
+    elif n == 1:
+        score += 5  # "single cards ... are better as leads"
+    elif n == 2:
+        score -= 15  # the low card of a high-low two-card suit: the same disadvantage
+    return score + rank
+
+
+@njit(cache=True)
+def heuristic_card(hand, led, trump, forced_trump, possible):
+    """Seed 002's play advice, from the mover's knowledge only.
+
+    ``possible``: the cards the opponent may hold (not seen by the mover, not proved
+    absent by the play).
+
+    Leading: the card with the best :func:`_lead_score` — a master trump to draw trumps
+    when holding two or more; plain masters; "cards in sequence, or single cards, are
+    better as leads than one high card, and then a small one of a two-card suit"; trumps
+    kept otherwise. Replying: win as cheaply as possible; unable to win, throw the weakest
+    card (plain low cards first, kings and trumps last).
+    """
+    hand = np.uint32(hand)
+    legal = legal_moves(hand, led, trump, forced_trump)
+    if led < 0:
+        best_card = -1
+        best = -(1 << 30)
+        rest = legal
+        while rest:
+            bit = lowest_bit(rest)
+            rest ^= bit
+            c = bit_index(bit)
+            s = _lead_score(c, hand, possible, trump)
+            if s > best:
+                best = s
+                best_card = c
+        return best_card
+    winning = np.uint32(0)
+    rest = legal
+    while rest:
+        bit = lowest_bit(rest)
+        rest ^= bit
+        if not leader_wins(led, bit_index(bit), trump):
+            winning |= bit
+    pool = winning if winning else legal
+    best_card = -1
+    best_key = 1 << 30
+    rest = pool
+    while rest:
+        bit = lowest_bit(rest)
+        rest ^= bit
+        c = bit_index(bit)
+        key = 32 * np.int64((c >> 3) == trump) + 4 * np.int64(c & 7) + np.int64(c >> 3)
+        if key < best_key:
+            best_key = key
+            best_card = c
+    return best_card
+
+
+@njit(cache=True)
+def sample_world(seed, index, decision, world, possible, count, pool, draws):
+    """Uniformly chosen ``count`` cards of ``possible`` (a mask): world ``world`` of the
+    ``decision``-th card played in deal ``index``. ``pool`` and ``draws`` are int64 scratch
+    (length >= 32)."""
+    m = 0
+    rest = np.uint32(possible)
+    while rest:
+        bit = lowest_bit(rest)
+        rest ^= bit
+        pool[m] = bit_index(bit)
+        m += 1
+    product = np.uint64(1)
+    for j in range(count):
+        product *= np.uint64(m - j)
+    threshold = (np.uint64(0) - product) % product
+    k = PIMC_BASE + (decision * MAX_WORLDS + world) * WORDS_PER_WORLD
+    draw_descending(seed, index, k, m, count, threshold, draws, 0)
+    out = np.uint32(0)
+    for j in range(count):
+        other = j + draws[j]
+        tmp = pool[j]
+        pool[j] = pool[other]
+        pool[other] = tmp
+        out |= np.uint32(1) << np.uint32(pool[j])
+    return out
+
+
+@njit(cache=True)
+def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, possible,
+              worlds, seed, index, decision, payoff, ws, pool, draws):
+    """PIMC choice for ``mover``: best mean ``payoff`` (elder's view: index = elder tricks,
+    value = elder points minus dealer points) over ``worlds`` sampled opponent hands."""
+    own = np.uint32(elder if mover == ELDER else dealer)
+    legal = legal_moves(own, led, trump, forced_trump)
+    if legal & (legal - np.uint32(1)) == 0:
+        return bit_index(legal)
+    count = popcount32(dealer if mover == ELDER else elder)
+    n_moves = popcount32(legal)
+    cards = np.empty(5, dtype=np.int64)
+    totals = np.zeros(5, dtype=np.int64)
+    rest = legal
+    for j in range(n_moves):
+        bit = lowest_bit(rest)
+        rest ^= bit
+        cards[j] = bit_index(bit)
+    for w in range(worlds):
+        other = sample_world(seed, index, decision, w, possible, count, pool, draws)
+        e = own if mover == ELDER else other
+        d = other if mover == ELDER else own
+        for j in range(n_moves):
+            v = value_after(e, d, leader, tricks, led, trump, forced_trump, cards[j], ws)
+            totals[j] += payoff[v]
+    best = 0
+    for j in range(1, n_moves):
+        if (totals[j] > totals[best]) if mover == ELDER else (totals[j] < totals[best]):
+            best = j
+    return cards[best]

@@ -1,0 +1,213 @@
+"""Decision policies of the whole deal: the elder's play-or-propose, the dealer's
+accept-or-refuse, and both players' discards (seed 002, Hoyle's advice).
+
+One policy interface for every kernel: a policy is an integer id plus integer
+parameters in the ``cfg`` array of :mod:`engine.ecarte.whole`; scripted decisions
+(id 0) read a ``script`` array, so that the kernels and the reference can be
+driven through the same choices. The names below are the ones the CLI takes.
+
+Elder (non-dealer): play without proposing, or propose
+    ``regle``           "hands which ought to be played without proposing" — play iff the
+                        hand is a *jeu de règle* of Hoyle's list
+                        (:mod:`engine.ecarte.regle`), else propose.
+    ``always-play``     never propose.
+    ``always-propose``  propose whenever the stock allows.
+    ``threshold``       play iff :func:`strength` >= the threshold parameter (default 8).
+    Proposing again (Law 26 note: after an exchange the elder may propose again): every
+    policy decides afresh on the new hand, until the stock runs out or ``max_proposals``
+    proposals have been made (0 = no limit; "inexperienced players ... continue proposing
+    till the pack is exhausted").
+
+Dealer: accept or refuse a proposal
+    ``maxims``          the dealer's maxims of seed 002, in this order (the specific
+                        before the general):
+
+                        1. "With three trumps, refuse, unless the king of trumps is one of
+                           the three" — three or more trumps: accept iff the king of trumps
+                           is among them, else refuse.
+                        2. "With one trump, two queens guarded, or a king and queen
+                           guarded, refuse" — one trump and, among the plain cards, two
+                           queens each with another card of her suit, or a king and a
+                           queen with another card of her suit: refuse.
+                        3. "With only one trump and one king, no matter what the other
+                           suits may be, if not having a card higher than a ten, accept" —
+                           one trump, exactly one plain king, and no plain ace, knave or
+                           queen: accept.
+                        4. "As a general rule, refuse if only two cards can be discarded. A
+                           king or a trump should not be discarded in the first
+                           instance" — at most two cards that are neither trumps nor kings:
+                           refuse.
+                        5. Where the maxims are silent (documented default): refuse iff the
+                           dealer's own hand is a *jeu de règle* ("hands which ought to be
+                           played without proposing or accepting"), else accept.
+    ``regle``           refuse iff the dealer's hand is a jeu de règle.
+    ``always-accept``, ``always-refuse``.
+
+Discard (both players)
+    ``trumps-kings``    (default) "A king or a trump should not be discarded in the first
+                        instance": discard every card that is neither a trump nor a king.
+    ``trumps-queens``   keep trumps, kings and queens.
+    ``trumps-only``     keep only trumps.
+    The elder must discard at least one card (Law 27): if the rule keeps all five, he
+    discards his weakest card (see ``WEAKNESS`` below). The dealer may keep all five.
+
+Weakness order (also used to cut a discard down when the stock runs short, Law 38):
+``key = 32 * is_trump + 4 * rank + suit`` — plain sevens first, plain kings last among
+plain cards, then trumps from the seven up.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.cards import bit_index, lowest_bit, popcount32, suit_mask
+from engine.ecarte.regle import regle_rule
+
+ELDER_POLICIES = {"scripted": 0, "regle": 1, "always-play": 2, "always-propose": 3,
+                  "threshold": 4}
+DEALER_POLICIES = {"scripted": 0, "maxims": 1, "regle": 2, "always-accept": 3,
+                   "always-refuse": 4}
+DISCARD_POLICIES = {"scripted": 0, "trumps-kings": 1, "trumps-queens": 2, "trumps-only": 3}
+ELDER_REGLE, ELDER_ALWAYS_PLAY, ELDER_ALWAYS_PROPOSE, ELDER_THRESHOLD = 1, 2, 3, 4
+DEALER_MAXIMS, DEALER_REGLE, DEALER_ALWAYS_ACCEPT, DEALER_ALWAYS_REFUSE = 1, 2, 3, 4
+SCRIPTED = 0
+DEFAULT_THRESHOLD = 8
+
+# Script layout (int64, one row of SCRIPT_LEN): 24 rounds of each decision, then the
+# play priority (a permutation of the 32 cards).
+MAX_ROUNDS = 24
+S_ELDER_PROPOSE = 0
+S_ELDER_DISCARD = MAX_ROUNDS
+S_DEALER_ACCEPT = 2 * MAX_ROUNDS
+S_DEALER_DISCARD = 3 * MAX_ROUNDS
+S_PRIORITY = 4 * MAX_ROUNDS
+SCRIPT_LEN = S_PRIORITY + 32
+
+# Rank bits inside each suit byte (Écarté order 7 8 9 10 A J Q K = bits 0..7).
+_KINGS = np.uint32(0x80808080)
+_QUEENS = np.uint32(0x40404040)
+_KNAVES = np.uint32(0x20202020)
+_ACES = np.uint32(0x10101010)
+_FULL = np.uint32(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def weakness(card, trump):
+    """Weakness key: lower = discarded (or thrown) first."""
+    return 32 * np.int64((card >> 3) == trump) + 4 * np.int64(card & 7) + np.int64(card >> 3)
+
+
+@njit(cache=True)
+def weakest(mask, count, trump):
+    """Mask of the ``count`` weakest cards of ``mask`` (all of them if fewer)."""
+    mask = np.uint32(mask)
+    out = np.uint32(0)
+    for _ in range(count):
+        if mask == 0:
+            break
+        best = -1
+        best_key = 1 << 30
+        rest = mask
+        while rest:
+            bit = lowest_bit(rest)
+            rest ^= bit
+            c = bit_index(bit)
+            key = weakness(c, trump)
+            if key < best_key:
+                best_key = key
+                best = c
+        b = np.uint32(1) << np.uint32(best)
+        out |= b
+        mask ^= b
+    return out
+
+
+@njit(cache=True)
+def strength(hand, trump):
+    """A points count for ``threshold`` (half-tricks, roughly): each trump 3, plus 1 for the
+    king or queen of trumps; each plain king 2; each plain queen 1; each plain knave with
+    the king or queen of its suit 1. Three trumps make 9; two trumps and a king 8; one
+    trump with K Q x of a suit and another king 8 (the default threshold).
+    """
+    hand = np.uint32(hand)
+    trumps = hand & suit_mask(trump)
+    plain = hand & ~suit_mask(trump) & _FULL
+    score = 3 * popcount32(trumps) + popcount32(trumps & (_KINGS | _QUEENS))
+    score += 2 * popcount32(plain & _KINGS) + popcount32(plain & _QUEENS)
+    for suit in range(4):
+        cards = plain & suit_mask(suit)
+        if cards & _KNAVES and cards & (_KINGS | _QUEENS):
+            score += 1
+    return score
+
+
+@njit(cache=True)
+def elder_proposes(policy, threshold, hand, trump, rnd, script):
+    """True if the elder proposes in round ``rnd`` (the caller has checked he may)."""
+    if policy == SCRIPTED:
+        return script[S_ELDER_PROPOSE + min(rnd, MAX_ROUNDS - 1)] != 0
+    if policy == ELDER_REGLE:
+        return regle_rule(hand, trump) == 0
+    if policy == ELDER_ALWAYS_PLAY:
+        return False
+    if policy == ELDER_ALWAYS_PROPOSE:
+        return True
+    return strength(hand, trump) < threshold
+
+
+@njit(cache=True)
+def _guarded(plain, rank_bits):
+    """Number of cards of ``rank_bits`` in ``plain`` with another card of their suit."""
+    n = 0
+    for suit in range(4):
+        cards = plain & suit_mask(suit)
+        if cards & rank_bits and popcount32(cards) >= 2:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def maxims_accept(hand, trump):
+    """The dealer's maxims of seed 002 (see the module docstring), True = accept."""
+    hand = np.uint32(hand)
+    trumps = hand & suit_mask(trump)
+    plain = hand & ~suit_mask(trump) & _FULL
+    n_trumps = popcount32(trumps)
+    if n_trumps >= 3:
+        return (trumps & _KINGS) != 0
+    if n_trumps == 1:
+        guarded_queens = _guarded(plain, _QUEENS)
+        if guarded_queens >= 2 or (plain & _KINGS and guarded_queens >= 1):
+            return False
+        if popcount32(plain & _KINGS) == 1 and (plain & (_ACES | _KNAVES | _QUEENS)) == 0:
+            return True
+    if popcount32(plain & ~_KINGS & _FULL) <= 2:
+        return False
+    return regle_rule(hand, trump) == 0
+
+
+@njit(cache=True)
+def dealer_accepts(policy, hand, trump, rnd, script):
+    """True if the dealer accepts the elder's proposal of round ``rnd``."""
+    if policy == SCRIPTED:
+        return script[S_DEALER_ACCEPT + min(rnd, MAX_ROUNDS - 1)] != 0
+    if policy == DEALER_MAXIMS:
+        return maxims_accept(hand, trump)
+    if policy == DEALER_REGLE:
+        return regle_rule(hand, trump) == 0
+    return policy == DEALER_ALWAYS_ACCEPT
+
+
+@njit(cache=True)
+def discard_choice(policy, hand, trump, rnd, script, script_row):
+    """The cards a player chooses to discard (before Law 38 or the minimum of one)."""
+    hand = np.uint32(hand)
+    if policy == SCRIPTED:
+        return np.uint32(script[script_row + min(rnd, MAX_ROUNDS - 1)]) & hand
+    keep = hand & suit_mask(trump)
+    if policy == 1:
+        keep |= hand & _KINGS
+    elif policy == 2:
+        keep |= hand & (_KINGS | _QUEENS)
+    return hand & ~keep & _FULL

@@ -422,6 +422,9 @@ class DealRunner:
     def play(self, seed: int, index: int, cfg: np.ndarray, script: np.ndarray | None = None
              ) -> WholeDeal:
         seed = check_seed(seed)
+        check_index_range(index, int(index) + 1)
+        if cfg.shape != (N_CFG,) or cfg.dtype != np.int64:
+            raise ValueError("cfg must come from make_cfg()")
         if script is None:
             script = empty_script()
         whole_deal(np.uint64(seed), np.uint64(index), cfg, script, self.rec, self.ws, self.perm,

@@ -263,7 +263,189 @@ def deal(seed, index, pretty, as_json):
     click.echo(f"  stock   : {format_cards(d.stock, ECARTE, pretty)}")
 
 
+# --------------------------------------------------------------------------- policies
+
+def _names(table: dict) -> list[str]:
+    return [k for k in table if k != "scripted"]
+
+
+def policy_options(f):
+    """The options every whole-deal command shares (one policy interface)."""
+    from engine.ecarte.players import DEFAULT_WORLDS, MAX_WORLDS, PLAY_MODELS
+    from engine.ecarte.policies import (DEALER_POLICIES, DEFAULT_THRESHOLD, DISCARD_POLICIES,
+                                        ELDER_POLICIES)
+    plays = _names(PLAY_MODELS)
+    options = [
+        click.option("--elder-policy", type=click.Choice(_names(ELDER_POLICIES)),
+                     default="regle", show_default=True,
+                     help="Elder: play or propose. regle = play iff a jeu de règle (Hoyle's "
+                          "list); threshold = play iff strength >= --threshold."),
+        click.option("--dealer-policy", type=click.Choice(_names(DEALER_POLICIES)),
+                     default="maxims", show_default=True,
+                     help="Dealer: accept or refuse. maxims = the dealer's maxims of seed 002; "
+                          "regle = refuse iff his hand is a jeu de règle."),
+        click.option("--play", "play_model", type=click.Choice(plays), default="dd",
+                     show_default=True,
+                     help="Play model for both: dd (both see all cards: measures the cards), "
+                          "heuristic (seed 002's advice), pimc (sampled worlds)."),
+        click.option("--elder-play", type=click.Choice(plays), default=None,
+                     help="Play model of the elder only (overrides --play)."),
+        click.option("--dealer-play", type=click.Choice(plays), default=None,
+                     help="Play model of the dealer only (overrides --play)."),
+        click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=DEFAULT_WORLDS,
+                     show_default=True, help="PIMC: worlds sampled per decision (W)."),
+        click.option("--threshold", type=click.IntRange(0, 100), default=DEFAULT_THRESHOLD,
+                     show_default=True, help="Strength needed to play (elder policy threshold)."),
+        click.option("--discard", "discard", type=click.Choice(_names(DISCARD_POLICIES)),
+                     default="trumps-kings", show_default=True,
+                     help="Discard rule of both players (trumps-kings: 'a king or a trump "
+                          "should not be discarded in the first instance')."),
+        click.option("--max-proposals", type=click.IntRange(0, 21), default=0,
+                     show_default=True,
+                     help="Most proposals in a deal (0 = until the stock runs out)."),
+        click.option("--single-exchange", is_flag=True,
+                     help="Variant: one exchange only (same as --max-proposals 1)."),
+        click.option("--dealer-min-one", is_flag=True,
+                     help="Variant: the dealer who accepts must take at least one card."),
+        click.option("--no-forced-trump", "forced_trump", flag_value=False, default=True,
+                     help="Variant: a player void in the suit led need not trump."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _cfg(opts: dict, **extra):
+    from engine.ecarte.whole import make_cfg
+    return make_cfg(elder_policy=opts["elder_policy"], dealer_policy=opts["dealer_policy"],
+                    elder_discard=opts["discard"], dealer_discard=opts["discard"],
+                    play=opts["play_model"], elder_play=opts["elder_play"],
+                    dealer_play=opts["dealer_play"], worlds=opts["worlds"],
+                    threshold=opts["threshold"],
+                    max_proposals=1 if opts["single_exchange"] else opts["max_proposals"],
+                    forced_trump=opts["forced_trump"], dealer_min_one=opts["dealer_min_one"],
+                    **extra)
+
+
+def _settings(opts: dict) -> dict:
+    return {"elder_policy": opts["elder_policy"], "dealer_policy": opts["dealer_policy"],
+            "play": {"elder": opts["elder_play"] or opts["play_model"],
+                     "dealer": opts["dealer_play"] or opts["play_model"]},
+            "worlds": opts["worlds"], "threshold": opts["threshold"], "discard": opts["discard"],
+            "max_proposals": 1 if opts["single_exchange"] else opts["max_proposals"],
+            "dealer_min_one": opts["dealer_min_one"], "forced_trump": opts["forced_trump"]}
+
+
+# --------------------------------------------------------------------------- play / game
+
+@main.command("play", context_settings=CONTEXT)
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
+              help="Seed in [0, 2^64).")
+@click.option("--index", type=click.IntRange(0, 2**44 - 1), required=True,
+              help="Deal index in [0, 2^44).")
+@click.option("--elder-score", type=click.IntRange(0, 4), default=0, show_default=True,
+              help="Elder's score before the deal (a mark reaching five ends the game).")
+@click.option("--dealer-score", type=click.IntRange(0, 4), default=0, show_default=True,
+              help="Dealer's score before the deal.")
+@policy_options
+@click.option("--pretty", is_flag=True, help="Suit symbols (K♠ 10♥) instead of ASCII.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def play_command(seed, index, elder_score, dealer_score, pretty, as_json, **opts):
+    """Play one whole deal and tell it: hands, turn-up, each proposal and answer,
+    discards and draws, each trick, the marks.
+
+    The deal is a pure function of (seed, index): any policy sees the same hands,
+    turn-up and stock. Card by card even with --play dd.
+    """
+    from analysis.narrative import deal_data, tell_deal
+    from engine.ecarte.whole import play_deal
+
+    cfg = _cfg(opts, elder_score=elder_score, dealer_score=dealer_score, target=5,
+               trick_by_trick=True)
+    d = play_deal(seed, index, cfg)
+    if as_json:
+        _emit({"seed": seed, "index": index, "score_before": {"elder": elder_score,
+                                                              "dealer": dealer_score},
+               "settings": _settings(opts), **deal_data(d)})
+        return
+    click.echo(f"Deal {index} of seed {seed}; score elder {elder_score}, dealer {dealer_score}.")
+    for line in tell_deal(d, pretty):
+        click.echo(line)
+
+
+@main.command(context_settings=CONTEXT)
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
+              help="Seed in [0, 2^64).")
+@click.option("--game", "game_index", type=click.IntRange(0, 2**38 - 1), default=0,
+              show_default=True, help="Game number (game g uses deal indices 64g, 64g+1, ...).")
+@policy_options
+@click.option("--verbose", "-v", is_flag=True, help="Tell every deal in full.")
+@click.option("--pretty", is_flag=True, help="Suit symbols (K♠ 10♥) instead of ASCII.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def game(seed, game_index, verbose, pretty, as_json, **opts):
+    """Play a game of five up between A and B, deal by deal, with the score.
+
+    The deal alternates; the game ends the moment a mark reaches five (a king
+    turned up at four wins before a card is played). Both players use the same
+    policies, by role. The Law 46 value (treble / double / single) is shown.
+    """
+    from analysis.narrative import game_data, tell_game
+    from engine.ecarte.game import play_game
+
+    g = play_game(seed, game_index, _cfg(opts, trick_by_trick=True))
+    if as_json:
+        _emit({"settings": _settings(opts), **game_data(g)})
+        return
+    for line in tell_game(g, pretty, verbose):
+        click.echo(line)
+
+
 # --------------------------------------------------------------------------- simulate
+
+def _mean_ci(values_counts: list[tuple[int, int]]) -> tuple[float, float, float]:
+    """Mean and normal 95% interval of an integer variable from (value, count) pairs."""
+    from analysis.stats import Z95
+    n = sum(c for _, c in values_counts)
+    mean = sum(v * c for v, c in values_counts) / n
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    var = sum(c * (v - mean) ** 2 for v, c in values_counts) / (n - 1)
+    half = Z95 * (var / n) ** 0.5
+    return mean, mean - half, mean + half
+
+
+def _whole_summary(counts, n_deals: int) -> dict:
+    from analysis.stats import wilson_interval
+    from engine.ecarte import whole as W
+    joint = [[int(counts[W.COL_MARKS + 4 * e + d]) for d in range(4)] for e in range(4)]
+    elder = [sum(row) for row in joint]
+    dealer = [sum(joint[e][d] for e in range(4)) for d in range(4)]
+    outcomes = [int(x) for x in counts[W.COL_OUTCOME:W.COL_OUTCOME + 4]]
+    played = sum(outcomes)
+    result = {"marks": {"elder": elder, "dealer": dealer, "joint": joint}}
+    diff = [(e - d, joint[e][d]) for e in range(4) for d in range(4) if joint[e][d]]
+    me, lo_e, hi_e = _mean_ci([(e, c) for e, c in enumerate(elder) if c])
+    md, lo_d, hi_d = _mean_ci([(d, c) for d, c in enumerate(dealer) if c])
+    mdiff, lo, hi = _mean_ci(diff)
+    result["mean_marks"] = {"elder": me, "elder_ci95": [lo_e, hi_e], "dealer": md,
+                            "dealer_ci95": [lo_d, hi_d], "difference": mdiff,
+                            "difference_ci95": [lo, hi]}
+    result["outcomes"] = dict(zip(("dealer_vole", "dealer_point", "elder_point", "elder_vole"),
+                                  outcomes))
+    result["played"] = played
+    if played:
+        wins = outcomes[2] + outcomes[3]
+        result["elder_point_rate"] = wins / played
+        result["elder_point_ci95"] = list(wilson_interval(wins, played))
+    result["law_49"] = dict(zip(("none", "played_without_proposing", "refused_first"),
+                                (int(x) for x in counts[W.COL_FIRST:W.COL_FIRST + 3])))
+    result["exchanges_per_deal"] = int(counts[W.COL_EXCHANGES]) / n_deals
+    result["stock_exhausted"] = int(counts[W.COL_STOCK_OUT])
+    result["kings"] = {"turned": int(counts[W.COL_KING_TURNED]),
+                       "elder_in_hand": int(counts[W.COL_KING_ELDER]),
+                       "dealer_in_hand": int(counts[W.COL_KING_DEALER])}
+    return result
+
 
 @main.command(context_settings=CONTEXT)
 @click.option("--deals", "n_deals", type=click.IntRange(1, 2**44), required=True,
@@ -276,25 +458,66 @@ def deal(seed, index, pretty, as_json):
               help="Deals per parallel task (does not change the result).")
 @click.option("--threads", type=int, default=None,
               help="Worker threads (default: all; does not change the result).")
-@click.option("--no-forced-trump", "forced_trump", flag_value=False, default=True,
-              help="Variant: a player void in the suit led need not trump.")
+@click.option("--no-exchange", is_flag=True,
+              help="Cards only: no proposal, each deal solved double dummy as dealt "
+                   "(the policy options are then ignored).")
+@policy_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def simulate(n_deals, seed, start, chunk, threads, forced_trump, quiet, as_json):
-    """Deal N hands and solve each double-dummy, with no exchange.
+def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, **opts):
+    """Play N whole deals: marks, proposals and exchanges, play, the point.
 
-    Both sides see all cards (this measures the cards, not realistic play).
-    Reports the distribution of the elder's tricks and the elder's point rate
-    with its 95% Wilson interval. Results are bit-identical for any --threads
-    and --chunk.
+    Reports the distribution of marks won by each side per deal (kings, point,
+    vole and Law 49 penalties), the mean marks with 95% intervals, the elder's
+    point rate with its 95% Wilson interval, and how often each law applied.
+    With --no-exchange: the distribution of the elder's double-dummy tricks as
+    dealt. Results are bit-identical for any --threads and --chunk.
     """
-    from analysis.stats import wilson_interval
-    from engine.ecarte.simulate import simulate_counts
     from engine.rng import MAX_DEAL_INDEX
 
     if start + n_deals > MAX_DEAL_INDEX:
         raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
     _set_threads(threads)
+    if no_exchange:
+        return _simulate_no_exchange(n_deals, seed, start, chunk, opts["forced_trump"], quiet,
+                                     as_json)
+    from engine.ecarte.whole import whole_counts
+
+    cfg = _cfg(opts)
+    with _progress(not quiet and not as_json, n_deals, "playing") as bar:
+        counts = whole_counts(seed, start, start + n_deals, cfg, chunk=chunk,
+                              progress=bar.update)
+    result = {"deals": n_deals, "seed": seed, "start": start, "settings": _settings(opts),
+              **_whole_summary(counts, n_deals)}
+    if as_json:
+        _emit(result)
+        return
+    s = result["settings"]
+    click.echo(f"{n_deals} whole deals, seed {seed} (indices {start}..{start + n_deals - 1}); "
+               f"elder {s['elder_policy']}, dealer {s['dealer_policy']}, play "
+               f"{s['play']['elder']}/{s['play']['dealer']}")
+    click.echo("  marks per deal   elder        dealer")
+    for k in range(4):
+        e, d = result["marks"]["elder"][k], result["marks"]["dealer"][k]
+        click.echo(f"    {k}          {e / n_deals:10.4%}   {d / n_deals:10.4%}")
+    m = result["mean_marks"]
+    click.echo(f"  mean marks: elder {m['elder']:.4f} [{m['elder_ci95'][0]:.4f}, "
+               f"{m['elder_ci95'][1]:.4f}], dealer {m['dealer']:.4f} [{m['dealer_ci95'][0]:.4f}, "
+               f"{m['dealer_ci95'][1]:.4f}]  (95% CI, n={n_deals})")
+    if result["played"]:
+        lo, hi = result["elder_point_ci95"]
+        click.echo(f"  elder wins the point in {result['elder_point_rate']:.4f} of "
+                   f"{result['played']} deals played  95% CI [{lo:.4f}, {hi:.4f}]")
+    law = result["law_49"]
+    click.echo(f"  played without proposing {law['played_without_proposing']}, first proposal "
+               f"refused {law['refused_first']}, exchanges per deal "
+               f"{result['exchanges_per_deal']:.3f}, stock exhausted {result['stock_exhausted']}")
+
+
+def _simulate_no_exchange(n_deals, seed, start, chunk, forced_trump, quiet, as_json):
+    from analysis.stats import wilson_interval
+    from engine.ecarte.simulate import simulate_counts
+
     with _progress(not quiet and not as_json, n_deals, "solving") as bar:
         counts = simulate_counts(seed, start, start + n_deals, "exact", forced_trump,
                                  chunk=chunk, progress=bar.update)

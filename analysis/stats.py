@@ -21,3 +21,25 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     lo = 0.0 if successes == 0 else max(0.0, min(p, centre - half))
     hi = 1.0 if successes == n else min(1.0, max(p, centre + half))
     return lo, hi
+
+
+def paired_difference(table) -> dict:
+    """Mean of ``a - b`` over deals from a 7 x 7 table of (a, b) counts (index = value + 3),
+    with its standard error and normal 95% interval: the comparison of two strategies
+    on the same deals (common random numbers)."""
+    n = 0
+    total = 0
+    total_sq = 0
+    for i, row in enumerate(table):
+        for j, c in enumerate(row):
+            c = int(c)
+            d = i - j
+            n += c
+            total += c * d
+            total_sq += c * d * d
+    if n == 0:
+        raise ValueError("empty table")
+    mean = total / n
+    var = (total_sq - n * mean * mean) / (n - 1) if n > 1 else float("nan")
+    se = math.sqrt(var / n) if n > 1 else float("nan")
+    return {"n": n, "mean": mean, "se": se, "ci95": [mean - Z95 * se, mean + Z95 * se]}

@@ -629,7 +629,7 @@ def test_deal_generated_numbers(capsys, seed, index):
 # --------------------------------------------------------------------------- simulate
 
 def simulate(capsys, *args: str) -> dict:
-    obj = json_only(cli(capsys, "simulate", "--json", *args))
+    obj = json_only(cli(capsys, "simulate", "--json", "--no-exchange", *args))
     tricks = obj["tricks"]
     assert len(tricks) == 6 and all(type(t) is int and t >= 0 for t in tricks)
     assert sum(tricks) == obj["deals"]

@@ -29,8 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.cards import above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
-from engine.ecarte.solver import value_after
+from engine.cards import N_CARDS, above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
+from engine.ecarte.solver import _distinct_moves, search, value_after
 from engine.ecarte.tricks import ELDER, leader_wins, legal_replies
 from engine.rng import draw_descending
 
@@ -187,10 +187,8 @@ def heuristic_card(hand, led, trump, forced_trump, possible):
 
 
 @njit(cache=True)
-def sample_world(seed, index, decision, world, possible, count, pool, draws):
-    """Uniformly chosen ``count`` cards of ``possible`` (a mask): world ``world`` of the
-    ``decision``-th card played in deal ``index``. ``pool`` and ``draws`` are int64 scratch
-    (length >= 32)."""
+def _pool_of(possible, pool):
+    """List the cards of ``possible`` into ``pool``; return (count, batch threshold)."""
     m = 0
     rest = np.uint32(possible)
     while rest:
@@ -198,29 +196,99 @@ def sample_world(seed, index, decision, world, possible, count, pool, draws):
         rest ^= bit
         pool[m] = bit_index(bit)
         m += 1
+    return m
+
+
+@njit(cache=True)
+def _threshold(m, count):
     product = np.uint64(1)
     for j in range(count):
         product *= np.uint64(m - j)
-    threshold = (np.uint64(0) - product) % product
+    return (np.uint64(0) - product) % product  # 2**64 mod product
+
+
+@njit(cache=True)
+def _draw_world(seed, index, decision, world, pool, m, count, threshold, scratch, draws):
+    """Partial Fisher–Yates of ``count`` cards out of ``pool[:m]`` (``pool`` untouched)."""
+    for j in range(m):
+        scratch[j] = pool[j]
     k = PIMC_BASE + (decision * MAX_WORLDS + world) * WORDS_PER_WORLD
     draw_descending(seed, index, k, m, count, threshold, draws, 0)
     out = np.uint32(0)
     for j in range(count):
         other = j + draws[j]
-        tmp = pool[j]
-        pool[j] = pool[other]
-        pool[other] = tmp
-        out |= np.uint32(1) << np.uint32(pool[j])
+        tmp = scratch[j]
+        scratch[j] = scratch[other]
+        scratch[other] = tmp
+        out |= np.uint32(1) << np.uint32(scratch[j])
     return out
+
+
+@njit(cache=True)
+def sample_world(seed, index, decision, world, possible, count, pool, draws):
+    """Uniformly chosen ``count`` cards of ``possible`` (a mask): world ``world`` of the
+    ``decision``-th card played in deal ``index``, exactly as :func:`pimc_card` draws it.
+    ``pool`` and ``draws`` are int64 scratch (length >= 32)."""
+    m = _pool_of(possible, pool)
+    scratch = np.empty(N_CARDS, dtype=np.int64)
+    return _draw_world(seed, index, decision, world, pool, m, count, _threshold(m, count),
+                       scratch, draws)
+
+
+@njit(cache=True)
+def outcome_after(elder, dealer, leader, tricks, led, trump, forced_trump, card, ws):
+    """Like :func:`engine.ecarte.solver.value_after`, but only as fine as the score needs:
+    returns 0 (dealer vole), 1 (dealer point), 3 (elder point) or 5 (elder vole), found by
+    null-window searches (cheaper than the exact trick count)."""
+    e = np.uint32(elder)
+    d = np.uint32(dealer)
+    bit = np.uint32(1) << np.uint32(card)
+    mover = leader if led < 0 else 1 - leader
+    if mover == ELDER:
+        e ^= bit
+    else:
+        d ^= bit
+    if led < 0:
+        next_leader = leader
+        next_led = card
+    else:
+        next_leader = leader if leader_wins(led, card, trump) else 1 - leader
+        if next_leader == ELDER:
+            tricks += 1
+        next_led = -1
+        if e == 0:
+            return _coarse(tricks)
+    point = search(e, d, next_leader, tricks, next_led, trump, forced_trump, 2, 3, ws)
+    if point >= 3:
+        if point >= 5 or search(e, d, next_leader, tricks, next_led, trump, forced_trump,
+                                4, 5, ws) >= 5:
+            return 5
+        return 3
+    if point <= 0 or search(e, d, next_leader, tricks, next_led, trump, forced_trump,
+                            0, 1, ws) <= 0:
+        return 0
+    return 1
+
+
+@njit(cache=True)
+def _coarse(tricks):
+    if tricks == 5:
+        return 5
+    if tricks >= 3:
+        return 3
+    return 0 if tricks == 0 else 1
 
 
 @njit(cache=True)
 def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, possible,
               worlds, seed, index, decision, payoff, ws, pool, draws):
     """PIMC choice for ``mover``: best mean ``payoff`` (elder's view: index = elder tricks,
-    value = elder points minus dealer points) over ``worlds`` sampled opponent hands."""
+    value = elder points minus dealer points) over ``worlds`` sampled opponent hands.
+    ``payoff[6]`` counts the decisions that sampled worlds, ``payoff[7]`` the solves."""
     own = np.uint32(elder if mover == ELDER else dealer)
-    legal = legal_moves(own, led, trump, forced_trump)
+    # Cards of one suit with no card the opponent may hold between them are equivalent
+    # in every world: the highest stands for them.
+    legal = _distinct_moves(legal_moves(own, led, trump, forced_trump), own, possible, led)
     if legal & (legal - np.uint32(1)) == 0:
         return bit_index(legal)
     count = popcount32(dealer if mover == ELDER else elder)
@@ -232,12 +300,17 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
         bit = lowest_bit(rest)
         rest ^= bit
         cards[j] = bit_index(bit)
+    payoff[6] += 1
+    payoff[7] += worlds * n_moves
+    m = _pool_of(possible, pool)
+    threshold = _threshold(m, count)
+    scratch = np.empty(N_CARDS, dtype=np.int64)
     for w in range(worlds):
-        other = sample_world(seed, index, decision, w, possible, count, pool, draws)
+        other = _draw_world(seed, index, decision, w, pool, m, count, threshold, scratch, draws)
         e = own if mover == ELDER else other
         d = other if mover == ELDER else own
         for j in range(n_moves):
-            v = value_after(e, d, leader, tricks, led, trump, forced_trump, cards[j], ws)
+            v = outcome_after(e, d, leader, tricks, led, trump, forced_trump, cards[j], ws)
             totals[j] += payoff[v]
     best = 0
     for j in range(1, n_moves):

@@ -79,6 +79,7 @@ REC_OUTCOME = 14            # DEALER_VOLE .. ELDER_VOLE (engine.ecarte.solver), 
 REC_POINTS_ELDER, REC_POINTS_DEALER = 15, 16
 REC_MARKS_ELDER, REC_MARKS_DEALER = 17, 18
 REC_PLAY = 20               # 10 cards in the order played
+REC_PIMC_DECISIONS, REC_PIMC_SOLVES = 30, 31   # PIMC's work in this deal
 REC_EXCHANGE = 32           # 4 masks per exchange: E, elder drawn, D, dealer drawn
 MAX_EXCHANGES = 21
 REC_LEN = REC_EXCHANGE + 4 * MAX_EXCHANGES
@@ -237,7 +238,7 @@ def whole_deal(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff):
     """Play deal ``index`` of ``seed`` under ``cfg``/``script``; fill ``rec``.
 
     ``ws`` is a solver workspace; ``perm``, ``draws``, ``pool`` int64 scratch of length
-    32; ``payoff`` int64 scratch of length 6 (PIMC's score table).
+    32; ``payoff`` int64 scratch of length 8 (PIMC's score table and work counters).
     """
     rec[:] = 0
     rec[REC_ELDER_TRICKS] = -1
@@ -302,8 +303,12 @@ def whole_deal(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff):
             base = REC_EXCHANGE + 4 * x
             seen_e |= np.uint32(rec[base + 1])
             seen_d |= np.uint32(rec[base + 3])
+        payoff[6] = 0
+        payoff[7] = 0
         tricks = _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
                        ws, pool, draws, payoff)
+        rec[REC_PIMC_DECISIONS] = payoff[6]
+        rec[REC_PIMC_SOLVES] = payoff[7]
         rec[REC_ELDER_TRICKS] = tricks
         outcome = outcome_of(tricks)
     rec[REC_OUTCOME] = outcome
@@ -416,7 +421,7 @@ class DealRunner:
         self.perm = np.empty(N_CARDS, dtype=np.int64)
         self.draws = np.empty(N_CARDS, dtype=np.int64)
         self.pool = np.empty(N_CARDS, dtype=np.int64)
-        self.payoff = np.zeros(6, dtype=np.int64)
+        self.payoff = np.zeros(8, dtype=np.int64)
         self.rec = np.zeros(REC_LEN, dtype=np.int64)
 
     def play(self, seed: int, index: int, cfg: np.ndarray, script: np.ndarray | None = None
@@ -452,6 +457,7 @@ COL_EXCHANGES = 23     # total accepted exchanges
 COL_ENDED = 24         # deals that ended the game before play
 COL_KING_TURNED, COL_KING_ELDER, COL_KING_DEALER = 25, 26, 27
 COL_STOCK_OUT = 28     # deals whose proposals ended with the stock exhausted
+COL_PIMC_DECISIONS, COL_PIMC_SOLVES = 29, 30   # PIMC's work (decisions sampled, solves)
 WHOLE_WIDTH = 32
 
 
@@ -466,7 +472,7 @@ def whole_rows(seed, start, count, rows, cfg, script, ws_template):
         perm = np.empty(N_CARDS, dtype=np.int64)
         draws = np.empty(N_CARDS, dtype=np.int64)
         pool = np.empty(N_CARDS, dtype=np.int64)
-        payoff = np.zeros(6, dtype=np.int64)
+        payoff = np.zeros(8, dtype=np.int64)
         rec = np.zeros(REC_LEN, dtype=np.int64)
         ws = ws_template.copy()
         for i in range(lo, hi):
@@ -482,6 +488,8 @@ def whole_rows(seed, start, count, rows, cfg, script, ws_template):
             counts[r, COL_KING_DEALER] += rec[REC_KING_DEALER]
             if rec[REC_HOW_ENDED] == END_STOCK_OUT:
                 counts[r, COL_STOCK_OUT] += 1
+            counts[r, COL_PIMC_DECISIONS] += rec[REC_PIMC_DECISIONS]
+            counts[r, COL_PIMC_SOLVES] += rec[REC_PIMC_SOLVES]
     return counts
 
 
@@ -503,3 +511,49 @@ def whole_counts(seed: int, start: int, stop: int, cfg: np.ndarray,
 
 __all__ = ["whole_counts", "make_cfg", "empty_script", "whole_deal", "play_deal", "DealRunner", "WholeDeal",
            "REC_LEN", "N_CFG", "FIRST_NAMES", "END_NAMES"]
+
+
+#: Paired table side: a deal's mark difference (elder minus dealer) lies in -3..3.
+DIFF_SIDE = 7
+
+
+@njit(cache=True, parallel=True)
+def paired_rows(seed, start, count, rows, cfg_a, cfg_b, script, ws_template):
+    """``counts[r, 7 * (diff_a + 3) + diff_b + 3]``: each deal played under ``cfg_a`` and
+    under ``cfg_b`` (the same hands, turn-up and stock: common random numbers), where
+    ``diff`` is the elder's marks minus the dealer's in that deal."""
+    counts = np.zeros((rows, DIFF_SIDE * DIFF_SIDE), dtype=np.int64)
+    for r in prange(rows):
+        per = (count + rows - 1) // rows
+        lo = start + r * per
+        hi = min(lo + per, start + count)
+        perm = np.empty(N_CARDS, dtype=np.int64)
+        draws = np.empty(N_CARDS, dtype=np.int64)
+        pool = np.empty(N_CARDS, dtype=np.int64)
+        payoff = np.zeros(8, dtype=np.int64)
+        rec = np.zeros(REC_LEN, dtype=np.int64)
+        ws = ws_template.copy()
+        for i in range(lo, hi):
+            whole_deal(seed, np.uint64(i), cfg_a, script, rec, ws, perm, draws, pool, payoff)
+            a = rec[REC_MARKS_ELDER] - rec[REC_MARKS_DEALER]
+            whole_deal(seed, np.uint64(i), cfg_b, script, rec, ws, perm, draws, pool, payoff)
+            b = rec[REC_MARKS_ELDER] - rec[REC_MARKS_DEALER]
+            counts[r, DIFF_SIDE * (a + 3) + b + 3] += 1
+    return counts
+
+
+def paired_counts(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.ndarray,
+                  chunk: int = DEFAULT_CHUNK, block: int = DEFAULT_BLOCK,
+                  progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """7 x 7 int64 table of (diff under ``cfg_a``, diff under ``cfg_b``) over the same deals;
+    diff = elder's marks minus dealer's, index ``diff + 3``."""
+    seed = check_seed(seed)
+    start, stop = check_index_range(start, stop)
+    script = empty_script()
+    ws = new_workspace()
+
+    def run_block(lo, n, rows):
+        return paired_rows(np.uint64(seed), np.int64(lo), n, rows, cfg_a, cfg_b, script, ws)
+
+    return reduce_counts(run_block, start, stop, DIFF_SIDE * DIFF_SIDE, chunk, block,
+                         progress).reshape(DIFF_SIDE, DIFF_SIDE)

@@ -114,7 +114,8 @@ def restore_threads():
 
 @pytest.mark.parametrize("args", [["--help"], ["-h"], ["solve", "--help"], ["deal", "--help"],
                                   ["simulate", "--help"], ["bench", "--help"], ["solve", "-h"],
-                                  ["classify", "--help"]])
+                                  ["classify", "--help"], ["play", "--help"],
+                                  ["game", "--help"]])
 def test_every_command_has_help(capsys, args):
     r = cli(capsys, *args)
     assert r.code == 0 and r.err == ""
@@ -703,6 +704,111 @@ def test_simulate_nasty_numbers(capsys, restore_threads, option, value):
 ])
 def test_simulate_out_of_range(capsys, args):
     one_line_error(cli(capsys, "simulate", "--json", *args))
+
+
+def test_simulate_whole_deals_json(capsys, restore_threads):
+    obj = json_only(cli(capsys, "simulate", "--json", "--deals", "3000", "--seed", "4"))
+    n = obj["deals"]
+    joint = obj["marks"]["joint"]
+    assert sum(map(sum, joint)) == n == sum(obj["marks"]["elder"]) == sum(obj["marks"]["dealer"])
+    assert joint[0][0] == 0            # every deal played gives someone the point
+    assert sum(obj["outcomes"].values()) == obj["played"] == n
+    assert sum(obj["law_49"].values()) == n
+    lo, hi = obj["elder_point_ci95"]
+    assert lo <= obj["elder_point_rate"] <= hi
+    m = obj["mean_marks"]
+    assert m["difference_ci95"][0] <= m["difference"] <= m["difference_ci95"][1]
+    assert abs(m["elder"] - m["dealer"] - m["difference"]) < 1e-12
+    assert obj["settings"]["elder_policy"] == "regle" and obj["settings"]["play"]["elder"] == "dd"
+    same = json_only(cli(capsys, "simulate", "--json", "--deals", "3000", "--seed", "4",
+                         "--chunk", "7", "--threads", "1"))
+    assert same == obj
+
+
+@pytest.mark.parametrize("extra", [
+    ["--play", "heuristic"], ["--play", "pimc", "--worlds", "4"],
+    ["--elder-policy", "always-propose", "--dealer-policy", "always-accept"],
+    ["--elder-policy", "threshold", "--threshold", "5", "--dealer-policy", "regle"],
+    ["--single-exchange", "--dealer-min-one", "--discard", "trumps-only"],
+    ["--elder-play", "pimc", "--dealer-play", "heuristic", "--worlds", "2"],
+    ["--no-forced-trump", "--max-proposals", "2"],
+])
+def test_simulate_every_policy(capsys, extra):
+    obj = json_only(cli(capsys, "simulate", "--json", "--deals", "300", "--seed", "2", *extra))
+    assert sum(obj["marks"]["elder"]) == 300
+
+
+def test_simulate_policies_change_the_result_not_the_deals(capsys):
+    a = json_only(cli(capsys, "simulate", "--json", "--deals", "2000", "--elder-policy",
+                      "always-play"))
+    b = json_only(cli(capsys, "simulate", "--json", "--deals", "2000", "--elder-policy",
+                      "always-propose", "--dealer-policy", "always-accept"))
+    assert a["law_49"]["played_without_proposing"] == 2000 and a["exchanges_per_deal"] == 0
+    assert b["law_49"]["played_without_proposing"] == 0 and b["exchanges_per_deal"] > 1
+    # the kings turned up depend on the deal only
+    assert a["kings"]["turned"] == b["kings"]["turned"] > 0
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--elder-policy", "regle "), ("--elder-policy", "Regle"), ("--dealer-policy", "maxim"),
+    ("--play", "PIMC"), ("--play", ""), ("--worlds", "0"), ("--worlds", "5000"),
+    ("--threshold", "-1"), ("--max-proposals", "22"), ("--discard", "kings"),
+    ("--elder-play", "scripted"), ("--play", "dd\x00"),
+])
+@pytest.mark.parametrize("command", ["simulate", "play", "game"])
+def test_policy_options_reject_bad_values(capsys, command, option, value):
+    base = {"simulate": ["--deals", "5"], "play": ["--seed", "1", "--index", "0"],
+            "game": ["--seed", "1"]}[command]
+    line = one_line_error(cli(capsys, command, "--json", *base, option, value))
+    assert option in line
+
+
+# --------------------------------------------------------------------------- play / game
+
+def test_play_json_tells_the_whole_deal(capsys):
+    obj = json_only(cli(capsys, "play", "--seed", "1", "--index", "0", "--json"))
+    deal = json_only(cli(capsys, "deal", "--seed", "1", "--index", "0", "--json"))
+    assert (obj["elder"], obj["dealer"], obj["turn_up"]) == (deal["elder"], deal["dealer"],
+                                                             deal["turn_up"])
+    assert len(obj["tricks"]) == 5
+    won = sum(t["winner"] == "elder" for t in obj["tricks"])
+    assert won == obj["elder_tricks"]
+    assert (obj["points"]["elder"] > 0) == (won >= 3)
+    # every card of both play hands is played exactly once
+    played = [c for t in obj["tricks"] for c in (t["led"], t["reply"])]
+    hands = obj["hands_at_play"]["elder"].split() + obj["hands_at_play"]["dealer"].split()
+    assert sorted(played) == sorted(hands)
+    # the stock is drawn in order
+    stock = deal["stock"].split()
+    drawn = []
+    for x in obj["exchanges"]:
+        drawn += x["elder_draws"].split() + (x["dealer_draws"].split()
+                                             if x["dealer_draws"] != "-" else [])
+    assert sorted(drawn) == sorted(stock[:len(drawn)])
+
+
+def test_play_text_names_the_laws(capsys):
+    r = cli(capsys, "play", "--seed", "1", "--index", "1", "--play", "heuristic")
+    assert r.code == 0 and r.err == ""
+    assert "Turn-up" in r.out and "Trick 5" in r.out and "Law 22" in r.out
+
+
+def test_play_turned_king_at_four_ends_the_game(capsys):
+    # deal 1 of seed 1 turns up the king of spades
+    obj = json_only(cli(capsys, "play", "--seed", "1", "--index", "1", "--dealer-score", "4",
+                        "--json"))
+    assert obj["king_turned"] and obj["ended_game_before_play"] and obj["tricks"] == []
+    assert obj["marks"] == {"elder": 0, "dealer": 1}
+    r = cli(capsys, "play", "--seed", "1", "--index", "1", "--dealer-score", "4")
+    assert "wins the game before a card is played" in r.out
+
+
+def test_game_json_and_text(capsys):
+    obj = json_only(cli(capsys, "game", "--seed", "3", "--json", "--play", "heuristic"))
+    assert obj["score"][obj["winner"]] >= 5
+    assert [d["index"] for d in obj["deals"]] == list(range(len(obj["deals"])))
+    r = cli(capsys, "game", "--seed", "3", "--game", "5", "-v")
+    assert r.code == 0 and " wins " in r.out.splitlines()[-1]
 
 
 # --------------------------------------------------------------------------- bench

@@ -170,3 +170,33 @@ def test_counts_add_up():
     c = whole_counts(3, 0, n, make_cfg())
     assert c[:16].sum() == n and c[20:23].sum() == n
     assert c[16:20].sum() + c[24] == n
+
+
+# --------------------------------------------------------------------------- game to five
+
+def test_games_alternate_the_deal_and_end_at_five():
+    from engine.ecarte.game import play_game
+    cfg = make_cfg(play="heuristic")
+    runner = DealRunner()
+    by_turned_king = by_king_in_hand = 0
+    for g in range(150):
+        game = play_game(8, g, cfg, runner)
+        dealers = [gd.dealer for gd in game.deals]
+        assert dealers[0] == "AB"[g % 2]
+        assert all(a != b for a, b in zip(dealers, dealers[1:]))
+        for gd in game.deals[:-1]:
+            assert max(gd.score_after.values()) < 5
+        last = game.deals[-1]
+        assert game.score[game.winner] >= 5 and max(last.score_before.values()) < 5
+        loser = game.score["B" if game.winner == "A" else "A"]
+        assert loser < 5 and game.value == (3 if loser == 0 else 2 if loser <= 2 else 1)
+        d = last.deal
+        if d.ended and d.king_turned:
+            # "a turned king at 4 wins before any card is played"
+            by_turned_king += 1
+            assert game.winner == last.dealer and last.score_before[last.dealer] == 4
+            assert d.play == () and d.exchanges == () and d.marks_dealer == 1
+        if d.ended and (d.king_elder or d.king_dealer):
+            by_king_in_hand += 1
+            assert d.play == ()
+    assert by_turned_king > 0 and by_king_in_hand > 0

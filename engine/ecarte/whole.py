@@ -82,7 +82,9 @@ REC_PLAY = 20               # 10 cards in the order played
 REC_PIMC_DECISIONS, REC_PIMC_SOLVES = 30, 31   # PIMC's work in this deal
 REC_EXCHANGE = 32           # 4 masks per exchange: E, elder drawn, D, dealer drawn
 MAX_EXCHANGES = 21
-REC_LEN = REC_EXCHANGE + 4 * MAX_EXCHANGES
+REC_POSSIBLE = REC_EXCHANGE + 4 * MAX_EXCHANGES  # 10: cards the mover thought the opponent
+#                                                   might hold, per card played (-1: dd/scripted)
+REC_LEN = REC_POSSIBLE + 10
 
 _KING = 7
 _FULL = np.uint32(0xFFFFFFFF)
@@ -198,11 +200,13 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
             mover = leader if half == 0 else 1 - leader
             own = e if mover == ELDER else d
             model = cfg[CFG_ELDER_PLAY] if mover == ELDER else cfg[CFG_DEALER_PLAY]
+            rec[REC_POSSIBLE + j] = -1
             if model == PLAY_DD:
                 card = dd_card(mover, e, d, leader, tricks, led, trump, forced, ws)
             elif model == PLAY_HEURISTIC or model == PLAY_PIMC:
                 seen = (seen_e if mover == ELDER else seen_d) | played | own
                 possible = ~seen & ~(not_held_d if mover == ELDER else not_held_e) & _FULL
+                rec[REC_POSSIBLE + j] = possible
                 if model == PLAY_HEURISTIC:
                     card = heuristic_card(own, led, trump, forced, possible)
                 else:

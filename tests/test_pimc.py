@@ -1,0 +1,134 @@
+"""PIMC and the heuristic: legal play, worlds that never contradict what the player saw,
+uniform worlds, and PIMC against the heuristic on paired deals."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from analysis.stats import paired_difference
+from engine.ecarte import reference as R
+from engine.ecarte.players import reveal, sample_world
+from engine.ecarte.whole import REC_POSSIBLE, DealRunner, make_cfg, paired_counts
+from tests.stats_helpers import chi2_stat, chi2_upper
+
+FULL = (1 << 32) - 1
+
+
+def suit_cards(suit: int) -> int:
+    return 0xFF << (8 * suit)
+
+
+def proved_absent(led: int, reply: int, trump: int, forced: bool) -> int:
+    """Law 43 read plainly: what a reply proves the replier does not hold."""
+    if reply // 8 != led // 8:
+        absent = suit_cards(led // 8)
+        if forced and reply // 8 != trump:
+            absent |= suit_cards(trump)
+        return absent
+    if reply % 8 < led % 8:   # followed below: held nothing above the card led
+        return sum(1 << c for c in range(led + 1, (led // 8) * 8 + 8))
+    return 0
+
+
+@given(st.integers(0, 31), st.integers(0, 31), st.integers(0, 3), st.booleans(),
+       st.integers(0, FULL))
+def test_reveal_is_law_43(led, reply, trump, forced, before):
+    if led == reply:
+        return
+    got = int(reveal(np.uint32(before), led, reply, trump, forced))
+    assert got == before | proved_absent(led, reply, trump, forced)
+
+
+def replay(runner: DealRunner, seed: int, index: int, cfg: np.ndarray):
+    """Yield, for every card played, (mover, his hand, opponent's hand, cards he has seen,
+    what the opponent's earlier replies proved, the kernel's `possible` mask, card, led)."""
+    d = runner.play(seed, index, cfg)
+    rec = runner.rec.copy()
+    trump = d.turn_up // 8
+    forced = bool(cfg[9])
+    hands = [d.elder_hand, d.dealer_hand]
+    seen = [d.elder0 | (1 << d.turn_up), d.dealer0 | (1 << d.turn_up)]
+    for _, elder_drawn, _, dealer_drawn in d.exchanges:
+        seen[0] |= elder_drawn
+        seen[1] |= dealer_drawn
+    absent = [0, 0]
+    played = 0
+    leader = 0
+    for t in range(5):
+        led = None
+        for half in range(2):
+            j = 2 * t + half
+            mover = leader if half == 0 else 1 - leader
+            card = d.play[j]
+            yield (mover, hands[mover], hands[1 - mover], seen[mover] | played | hands[mover],
+                   absent[1 - mover], int(rec[REC_POSSIBLE + j]), card, led, trump, forced, j)
+            hands[mover] &= ~(1 << card)
+            played |= 1 << card
+            if half == 0:
+                led = card
+            else:
+                absent[mover] |= proved_absent(led, card, trump, forced)
+                if not R.leader_wins(led, card, trump):
+                    leader = mover
+
+
+@pytest.mark.parametrize("forced", [True, False])
+def test_pimc_and_heuristic_play_only_legal_cards_and_worlds_never_contradict(forced):
+    runner = DealRunner()
+    scratch = np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64)
+    checked = Counter()
+    for index in range(250):
+        elder_play, dealer_play = (("pimc", "heuristic"), ("heuristic", "pimc"))[index % 2]
+        cfg = make_cfg(elder_policy="regle", dealer_policy="maxims", elder_play=elder_play,
+                       dealer_play=dealer_play, worlds=8, forced_trump=forced,
+                       trick_by_trick=True)
+        for (mover, own, other, seen, absent, possible, card, led, trump, forced_, j) in replay(
+                runner, 31, index, cfg):
+            # legal (Law 43), by the reference's own rules
+            if led is None:
+                assert own >> card & 1
+            else:
+                assert card in R.legal_replies([c for c in range(32) if own >> c & 1], led,
+                                               trump, forced_)
+            # the kernel's picture of the opponent: no card the mover saw, nothing the play
+            # proved absent, and it contains the opponent's true hand
+            assert possible == FULL & ~seen & ~absent
+            assert other & ~possible == 0
+            checked["decisions"] += 1
+            if other:
+                for w in range(4):
+                    world = int(sample_world(np.uint64(31), np.uint64(index), j, w,
+                                             np.uint32(possible), bin(other).count("1"),
+                                             *scratch))
+                    assert bin(world).count("1") == bin(other).count("1")
+                    assert world & seen == 0 and world & absent == 0
+                    checked["worlds"] += 1
+    assert checked["decisions"] == 2500 and checked["worlds"] > 3000
+
+
+def test_worlds_are_uniform():
+    """2 cards out of a 6-card `possible` mask: 15 hands, equally likely."""
+    possible = np.uint32((1 << 3) | (1 << 9) | (1 << 12) | (1 << 20) | (1 << 27) | (1 << 31))
+    pool, draws = np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64)
+    counts = Counter(int(sample_world(np.uint64(5), np.uint64(i), 3, w, possible, 2, pool, draws))
+                     for i in range(3000) for w in range(10))
+    cells = [1 << a | 1 << b for a, b in itertools.combinations([3, 9, 12, 20, 27, 31], 2)]
+    assert set(counts) == set(cells)
+    observed = [counts[c] for c in cells]
+    assert chi2_stat(observed, [30000 / 15] * 15) < chi2_upper(14)
+
+
+def test_pimc_beats_the_heuristic_on_paired_deals():
+    """Each deal played twice with the seats swapped (same hands, turn-up, stock):
+    a = PIMC elder vs heuristic dealer, b = heuristic elder vs PIMC dealer; a - b is PIMC's
+    marks minus the heuristic's over the two seats."""
+    a = make_cfg(elder_play="pimc", dealer_play="heuristic", worlds=64)
+    b = make_cfg(elder_play="heuristic", dealer_play="pimc", worlds=64)
+    result = paired_difference(paired_counts(2027, 0, 4000, a, b, chunk=256))
+    assert result["ci95"][0] > 0, result

@@ -62,8 +62,48 @@ def _startup_times() -> dict:
             "warm_solve_cli_s": min(warm)}
 
 
+PIMC_WORLDS = (16, 32, 64)
+
+
+def _whole_bench(n_deals: int, pimc_deals: int, seed: int, repeat: int, say) -> tuple[dict, dict]:
+    """Whole deals (regle / maxims, exchanges, then dd or heuristic play), and PIMC play for
+    both players at several W: deals/s, PIMC decisions and solves per deal, cost per decision."""
+    from engine.ecarte.whole import COL_PIMC_DECISIONS, COL_PIMC_SOLVES, make_cfg, whole_counts
+
+    whole = {}
+    for play in ("dd", "heuristic"):
+        cfg = make_cfg(play=play)
+        whole_counts(seed, 0, 1000, cfg)
+        say(f"timing whole deals, play {play}, on {n_deals} deals ...")
+        rate, seconds, runs = _rate(lambda cfg=cfg: whole_counts(seed, 0, n_deals, cfg),
+                                    n_deals, repeat, min_total_s=1.0)
+        whole[play] = {"deals": n_deals, "seconds": seconds, "deals_per_s": rate, "runs": runs}
+    pimc = {}
+    threads = numba.get_num_threads()
+    for worlds in PIMC_WORLDS:
+        cfg = make_cfg(play="pimc", worlds=worlds)
+        whole_counts(seed, 0, 64, cfg)
+        n = max(100, pimc_deals * PIMC_WORLDS[-1] // worlds)
+        say(f"timing whole deals, PIMC play for both at W = {worlds}, on {n} deals ...")
+        counts = None
+
+        def run(cfg=cfg, n=n):
+            nonlocal counts
+            counts = whole_counts(seed, 0, n, cfg, chunk=256)  # small tasks: both threads busy
+
+        rate, seconds, runs = _rate(run, n, 1)
+        decisions = int(counts[COL_PIMC_DECISIONS])
+        solves = int(counts[COL_PIMC_SOLVES])
+        pimc[str(worlds)] = {
+            "deals": n, "seconds": seconds, "deals_per_s": rate, "runs": runs,
+            "decisions_per_deal": decisions / n, "solves_per_deal": solves / n,
+            "us_per_decision_per_thread": seconds * threads / decisions * 1e6,
+            "solves_per_s": solves / seconds}
+    return whole, pimc
+
+
 def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool = True,
-              log=None, repeat: int = 3) -> dict:
+              log=None, repeat: int = 3, pimc_deals: int = 20_000) -> dict:
     """Time each kernel at least ``repeat`` times (and for at least a second) on deals
     ``[0, n_deals)`` of ``seed``, keeping the best time, and the reference once on
     the first ``reference_deals`` of the same deals."""
@@ -88,6 +128,7 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
         kernels[mode] = {"deals": n_deals, "seconds": seconds, "deals_per_s": rate,
                          "runs": runs}
 
+    whole, pimc = _whole_bench(n_deals, pimc_deals, seed, repeat, say)
     say(f"timing the pure-Python reference on {reference_deals} deals ...")
 
     def run_reference():
@@ -102,6 +143,8 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
                     "threads": numba.get_num_threads()},
         "seed": seed,
         "kernels": kernels,
+        "whole": whole,
+        "pimc": pimc,
         "reference": {"deals": reference_deals, "seconds": ref_seconds, "deals_per_s": ref_rate},
         "speedup_exact_vs_reference": kernels["exact"]["deals_per_s"] / ref_rate,
     }
@@ -122,6 +165,20 @@ def format_report(r: dict) -> str:
     for mode, k in r["kernels"].items():
         lines.append(f"{names[mode]:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
                      f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
+    for play, k in r["whole"].items():
+        name = f"whole deal, {play} play"
+        lines.append(f"{name:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
+                     f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
+    for worlds, k in r["pimc"].items():
+        name = f"whole deal, PIMC W={worlds}"
+        lines.append(f"{name:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
+                     f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
+    lines.append("  (whole deal: elder regle, dealer maxims, discards trumps-kings; PIMC for both)")
+    lines.append(f"{'PIMC W':>8}{'decisions/deal':>16}{'solves/deal':>13}"
+                 f"{'us/decision/thread':>20}{'solves/s':>14}")
+    for worlds, k in r["pimc"].items():
+        lines.append(f"{worlds:>8}{k['decisions_per_deal']:>16.2f}{k['solves_per_deal']:>13.1f}"
+                     f"{k['us_per_decision_per_thread']:>20.1f}{k['solves_per_s']:>14,.0f}")
     ref = r["reference"]
     lines.append(f"{'pure-Python reference':<28}{ref['deals']:>12}{ref['seconds']:>10.3f}"
                  f"{ref['deals_per_s']:>16,.1f}")

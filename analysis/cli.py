@@ -546,15 +546,19 @@ def _simulate_no_exchange(n_deals, seed, start, chunk, forced_trump, quiet, as_j
               show_default=True, help="Deals for each kernel.")
 @click.option("--reference-deals", type=click.IntRange(10, 10**6), default=300,
               show_default=True, help="Deals for the pure-Python reference.")
+@click.option("--pimc-deals", type=click.IntRange(100, 10**8), default=20_000,
+              show_default=True, help="Deals for PIMC at W = 64 (more at smaller W).")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all).")
 @click.option("--no-startup", is_flag=True,
               help="Skip the cold-compile and warm start-up measurements (subprocesses).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench(n_deals, reference_deals, seed, threads, no_startup, as_json):
+def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, as_json):
     """Measure throughput: deal only, deal + exact double-dummy, deal + point/vole,
-    and the pure-Python reference, on the same deals; plus JIT compile time
-    (cold cache) and warm start-up of `ecarte-sim solve`.
+    whole deals (regle / maxims, exchanges, dd or heuristic play), whole deals with
+    PIMC play at W = 16, 32, 64 (with the cost per decision), and the pure-Python
+    reference, on the same deals; plus JIT compile time (cold cache) and warm
+    start-up of `ecarte-sim solve`.
 
     Figures are wall-clock measurements of this run on this machine.
     """
@@ -562,6 +566,7 @@ def bench(n_deals, reference_deals, seed, threads, no_startup, as_json):
 
     _set_threads(threads)
     report = run_bench(n_deals, reference_deals, seed, startup=not no_startup,
+                       pimc_deals=pimc_deals,
                        log=None if as_json else lambda line: click.echo(line, err=True))
     if as_json:
         _emit(report)

@@ -815,7 +815,7 @@ def test_game_json_and_text(capsys):
 
 def test_bench_json_shape(capsys, restore_threads):
     obj = json_only(cli(capsys, "bench", "--json", "--deals", "1000", "--reference-deals", "10",
-                        "--no-startup", "--threads", "1"))
+                        "--no-startup", "--threads", "1", "--pimc-deals", "100"))
     assert {"machine", "seed", "kernels", "reference", "speedup_exact_vs_reference"} <= set(obj)
     assert "startup" not in obj
     assert obj["machine"]["threads"] == 1
@@ -824,6 +824,9 @@ def test_bench_json_shape(capsys, restore_threads):
         assert k["deals"] == 1000 and k["seconds"] > 0 and k["deals_per_s"] > 0
     assert obj["reference"]["deals"] == 10 and obj["reference"]["deals_per_s"] > 0
     assert obj["speedup_exact_vs_reference"] > 0
+    assert set(obj["whole"]) == {"dd", "heuristic"} and set(obj["pimc"]) == {"16", "32", "64"}
+    for k in obj["pimc"].values():
+        assert k["decisions_per_deal"] > 0 and k["solves_per_deal"] > k["decisions_per_deal"]
 
 
 @pytest.mark.parametrize("args", [

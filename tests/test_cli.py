@@ -933,3 +933,34 @@ def test_classify_arbitrary_unicode_never_crashes(capsys, hand, trump):
         assert set(json_only(r)) == {"jeu_de_regle", "rule"}
     else:
         one_line_error(r)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.integers(-2**70, 2**70), st.text(max_size=8)),
+       st.one_of(st.integers(-10, 2**46), st.text(max_size=8)),
+       st.one_of(st.integers(-3, 8), st.text(max_size=4)))
+def test_play_generated_arguments(capsys, seed, index, score):
+    r = cli(capsys, "play", "--seed", str(seed), "--index", str(index), "--dealer-score",
+            str(score), "--json", "--play", "heuristic")
+    if r.code == 0:
+        obj = json_only(r)
+        assert obj["marks"]["elder"] + obj["marks"]["dealer"] >= 1
+    else:
+        one_line_error(r)
+    if all(isinstance(x, int) for x in (seed, index, score)):
+        assert (r.code == 0) == (0 <= seed < 2**64 and 0 <= index < 2**44 and 0 <= score <= 4)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.integers(-5, 2**40), st.text(max_size=8)))
+def test_game_generated_numbers(capsys, game):
+    r = cli(capsys, "game", "--seed", "1", "--game", str(game), "--json")
+    if r.code == 0:
+        obj = json_only(r)
+        assert obj["score"][obj["winner"]] >= 5
+    else:
+        one_line_error(r)
+    if isinstance(game, int):
+        assert (r.code == 0) == (0 <= game < 2**38)

@@ -142,8 +142,8 @@ def _counts_json(threads: int, play: str, chunk: int) -> str:
             f"chunk={chunk}); print(json.dumps(c.tolist()))")
     env = dict(os.environ, NUMBA_NUM_THREADS=str(threads))
     outs = []
-    for e, d in (("regle", "maxims"), ("threshold", "regle"), ("always-propose",
-                                                              "always-accept")):
+    for e, d in (("regle", "maxims"), ("threshold", "regle"),
+                 ("always-propose", "always-accept"), ("always-play", "always-refuse")):
         out = subprocess.run([sys.executable, "-c", code.format(e=e, d=d)], env=env,
                              check=True, capture_output=True, text=True)
         outs.append(out.stdout)
@@ -155,7 +155,7 @@ def test_bit_identical_for_one_and_two_threads(play):
     one = _counts_json(1, play, 4096)
     two = _counts_json(2, play, 97)
     assert one == two
-    assert len(one.splitlines()) == 3
+    assert len(one.splitlines()) == 4
 
 
 def test_common_random_numbers_same_deal_for_every_policy():

@@ -30,8 +30,9 @@ import numpy as np
 from numba import njit
 
 from engine.cards import N_CARDS, above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
-from engine.ecarte.solver import _distinct_moves, search, value_after
-from engine.ecarte.tricks import ELDER, leader_wins, legal_replies
+from engine.ecarte.policies import weakest
+from engine.ecarte.solver import after_card, distinct_moves, legal_moves, search, value_after
+from engine.ecarte.tricks import ELDER, leader_wins
 from engine.rng import draw_descending
 
 PLAY_MODELS = {"scripted": 0, "dd": 1, "heuristic": 2, "pimc": 3}
@@ -43,14 +44,6 @@ PIMC_BASE = 1024
 MAX_WORLDS = 4096
 WORDS_PER_WORLD = 8
 _FULL = np.uint32(0xFFFFFFFF)
-
-
-@njit(cache=True)
-def legal_moves(hand, led, trump, forced_trump):
-    """Cards the mover may play: any card when leading, else Law 43's replies."""
-    if led < 0:
-        return np.uint32(hand)
-    return legal_replies(hand, led, trump, forced_trump)
 
 
 @njit(cache=True)
@@ -171,19 +164,7 @@ def heuristic_card(hand, led, trump, forced_trump, possible):
         rest ^= bit
         if not leader_wins(led, bit_index(bit), trump):
             winning |= bit
-    pool = winning if winning else legal
-    best_card = -1
-    best_key = 1 << 30
-    rest = pool
-    while rest:
-        bit = lowest_bit(rest)
-        rest ^= bit
-        c = bit_index(bit)
-        key = 32 * np.int64((c >> 3) == trump) + 4 * np.int64(c & 7) + np.int64(c >> 3)
-        if key < best_key:
-            best_key = key
-            best_card = c
-    return best_card
+    return bit_index(weakest(winning if winning else legal, 1, trump))
 
 
 @njit(cache=True)
@@ -240,24 +221,10 @@ def outcome_after(elder, dealer, leader, tricks, led, trump, forced_trump, card,
     """Like :func:`engine.ecarte.solver.value_after`, but only as fine as the score needs:
     returns 0 (dealer vole), 1 (dealer point), 3 (elder point) or 5 (elder vole), found by
     null-window searches (cheaper than the exact trick count)."""
-    e = np.uint32(elder)
-    d = np.uint32(dealer)
-    bit = np.uint32(1) << np.uint32(card)
-    mover = leader if led < 0 else 1 - leader
-    if mover == ELDER:
-        e ^= bit
-    else:
-        d ^= bit
-    if led < 0:
-        next_leader = leader
-        next_led = card
-    else:
-        next_leader = leader if leader_wins(led, card, trump) else 1 - leader
-        if next_leader == ELDER:
-            tricks += 1
-        next_led = -1
-        if e == 0:
-            return _coarse(tricks)
+    e, d, next_leader, tricks, next_led = after_card(elder, dealer, leader, tricks, led, trump,
+                                                     card)
+    if e == 0 and next_led < 0:  # the last trick is complete
+        return _coarse(tricks)
     point = search(e, d, next_leader, tricks, next_led, trump, forced_trump, 2, 3, ws)
     if point >= 3:
         if point >= 5 or search(e, d, next_leader, tricks, next_led, trump, forced_trump,
@@ -288,7 +255,7 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
     own = np.uint32(elder if mover == ELDER else dealer)
     # Cards of one suit with no card the opponent may hold between them are equivalent
     # in every world: the highest stands for them.
-    legal = _distinct_moves(legal_moves(own, led, trump, forced_trump), own, possible, led)
+    legal = distinct_moves(legal_moves(own, led, trump, forced_trump), own, possible, led)
     if legal & (legal - np.uint32(1)) == 0:
         return bit_index(legal)
     count = popcount32(dealer if mover == ELDER else elder)

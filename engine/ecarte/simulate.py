@@ -35,7 +35,7 @@ _KING = 7
 
 
 @njit(cache=True)
-def _row_range(start, count, rows, r):
+def row_range(start, count, rows, r):
     """Deals ``[lo, hi)`` of row ``r`` when ``count`` deals from ``start`` are cut in ``rows``."""
     per = (count + rows - 1) // rows
     lo = start + r * per
@@ -47,7 +47,7 @@ def simulate_rows(seed, start, count, rows, forced_trump, mode, ws_template):
     """Counts for deals ``[start, start + count)`` split into ``rows`` rows."""
     counts = np.zeros((rows, WIDTH), dtype=np.int64)
     for r in prange(rows):
-        lo, hi = _row_range(start, count, rows, r)
+        lo, hi = row_range(start, count, rows, r)
         perm = np.empty(N_CARDS, dtype=np.int64)
         draws = np.empty(N_CARDS, dtype=np.int64)
         ws = ws_template.copy()
@@ -71,7 +71,7 @@ def position_counts_rows(seed, start, count, rows):
     of the fully shuffled pack (for uniformity tests)."""
     counts = np.zeros((rows, N_CARDS, N_CARDS), dtype=np.int64)
     for r in prange(rows):
-        lo, hi = _row_range(start, count, rows, r)
+        lo, hi = row_range(start, count, rows, r)
         perm = np.empty(N_CARDS, dtype=np.int64)
         draws = np.empty(N_CARDS, dtype=np.int64)
         for i in range(lo, hi):

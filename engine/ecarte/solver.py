@@ -65,7 +65,7 @@ _NOT_TOP = np.uint32(0x7F7F7F7F)
 
 
 @njit(cache=True)
-def _distinct_moves(moves, own, other, led):
+def distinct_moves(moves, own, other, led):
     """Drop from ``moves`` every card whose next higher remaining card of its
     suit is also the mover's: they are equivalent, the highest stands for all.
 
@@ -85,7 +85,8 @@ def _distinct_moves(moves, own, other, led):
 
 
 @njit(cache=True)
-def _legal(hand, led, trump, forced_trump):
+def legal_moves(hand, led, trump, forced_trump):
+    """Cards the mover may play: any card when leading, else Law 43's replies."""
     if led < 0:
         return np.uint32(hand)
     return legal_replies(hand, led, trump, forced_trump)
@@ -97,7 +98,7 @@ def _enter(elder, dealer, leader, led, trump, forced_trump):
     mover = leader if led < 0 else 1 - leader
     own = elder if mover == ELDER else dealer
     other = dealer if mover == ELDER else elder
-    moves = _distinct_moves(_legal(own, led, trump, forced_trump), own, other, led)
+    moves = distinct_moves(legal_moves(own, led, trump, forced_trump), own, other, led)
     if mover == ELDER:
         return moves, True, -1
     return moves, False, 6
@@ -327,7 +328,7 @@ def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta,
         if led_card < 0:
             # A lead: look at the replies; push a reply node only if there is a choice.
             follower_hand = d2 if mover == ELDER else e2
-            replies = _distinct_moves(legal_replies(follower_hand, card, trump, forced_trump),
+            replies = distinct_moves(legal_replies(follower_hand, card, trump, forced_trump),
                                       follower_hand, e2 if mover == ELDER else d2, card)
             if replies & (replies - np.uint32(1)):
                 _save(ws, p, e, d, lead_by, won, led_card, alpha, beta, best, moves, maximise)
@@ -382,8 +383,9 @@ def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta,
 
 
 @njit(cache=True)
-def value_after(elder, dealer, leader, tricks, led, trump, forced_trump, card, ws):
-    """Exact value once the player to move has played ``card`` (assumed legal)."""
+def after_card(elder, dealer, leader, tricks, led, trump, card):
+    """The position once the player to move has played ``card``: (elder, dealer, leader,
+    elder tricks, card led or -1). After a reply the trick is complete and its winner leads."""
     e = np.uint32(elder)
     d = np.uint32(dealer)
     bit = np.uint32(1) << np.uint32(card)
@@ -393,13 +395,20 @@ def value_after(elder, dealer, leader, tricks, led, trump, forced_trump, card, w
     else:
         d ^= bit
     if led < 0:
-        return search(e, d, leader, tricks, card, trump, forced_trump, -1, 6, ws)
+        return e, d, np.int64(leader), np.int64(tricks), np.int64(card)
     winner = leader if leader_wins(led, card, trump) else 1 - leader
     if winner == ELDER:
         tricks += 1
-    if e == 0:
+    return e, d, np.int64(winner), np.int64(tricks), np.int64(-1)
+
+
+@njit(cache=True)
+def value_after(elder, dealer, leader, tricks, led, trump, forced_trump, card, ws):
+    """Exact value once the player to move has played ``card`` (assumed legal)."""
+    e, d, leader, tricks, led = after_card(elder, dealer, leader, tricks, led, trump, card)
+    if e == 0 and led < 0:  # the last trick is complete
         return tricks
-    return search(e, d, winner, tricks, -1, trump, forced_trump, -1, 6, ws)
+    return search(e, d, leader, tricks, led, trump, forced_trump, -1, 6, ws)
 
 
 @njit(cache=True)

@@ -33,13 +33,14 @@ from engine.cards import N_CARDS, popcount32
 from engine.ecarte.deal import TURN_UP_POSITION, deal_full
 from engine.ecarte.players import (DEFAULT_WORLDS, MAX_WORLDS, PLAY_DD, PLAY_HEURISTIC,
                                    PLAY_MODELS, PLAY_PIMC, dd_card, heuristic_card,
-                                   legal_moves, pimc_card, reveal, scripted_card)
+                                   pimc_card, reveal, scripted_card)
 from engine.ecarte.policies import (DEALER_POLICIES, DEFAULT_THRESHOLD, DISCARD_POLICIES,
                                     ELDER_POLICIES, S_DEALER_DISCARD, S_ELDER_DISCARD,
                                     S_PRIORITY, SCRIPT_LEN, dealer_accepts, discard_choice,
                                     elder_proposes, weakest)
+from engine.ecarte.simulate import row_range
 from engine.ecarte.solver import (DEALER_POINT, DEALER_VOLE, ELDER_POINT, ELDER_VOLE,
-                                  new_workspace, point_vole)
+                                  legal_moves, new_workspace, point_vole)
 from engine.ecarte.tricks import ELDER, leader_wins
 from engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts
 from engine.rng import check_index_range, check_seed
@@ -123,6 +124,16 @@ def _draw(perm, used, count):
 
 
 @njit(cache=True)
+def _exchange(hand, out, left, perm, used, trump):
+    """Discard ``out`` (cut to the ``left`` weakest, Law 38) and draw as many from the top
+    of the stock. Returns (new hand, cards discarded, cards drawn)."""
+    if popcount32(out) > left:
+        out = weakest(out, left, trump)
+    drawn = _draw(perm, used, popcount32(out))
+    return (hand ^ out) | drawn, out, drawn
+
+
+@njit(cache=True)
 def _exchanges(cfg, script, rec, perm, elder, dealer, trump):
     """Section 1 of the contract. Returns the hands at the start of play."""
     used = 0
@@ -149,24 +160,16 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, trump):
             break
         out = discard_choice(cfg[CFG_ELDER_DISCARD], elder, trump, rnd, script, S_ELDER_DISCARD)
         if out == 0:
-            out = weakest(elder, 1, trump)
-        if popcount32(out) > left:
-            out = weakest(out, left, trump)
-        n = popcount32(out)
-        drawn = _draw(perm, used, n)
-        used += n
-        elder = (elder ^ out) | drawn
-        left -= n
+            out = weakest(elder, 1, trump)  # the elder discards at least one
+        elder, out, drawn = _exchange(elder, out, left, perm, used, trump)
+        used += popcount32(drawn)
+        left -= popcount32(drawn)
         d_out = discard_choice(cfg[CFG_DEALER_DISCARD], dealer, trump, rnd, script,
                                S_DEALER_DISCARD)
         if d_out == 0 and cfg[CFG_DEALER_MIN_ONE] != 0 and left > 0:
             d_out = weakest(dealer, 1, trump)
-        if popcount32(d_out) > left:
-            d_out = weakest(d_out, left, trump)
-        m = popcount32(d_out)
-        d_drawn = _draw(perm, used, m)
-        used += m
-        dealer = (dealer ^ d_out) | d_drawn
+        dealer, d_out, d_drawn = _exchange(dealer, d_out, left, perm, used, trump)
+        used += popcount32(d_drawn)
         if rnd < MAX_EXCHANGES:
             base = REC_EXCHANGE + 4 * rnd
             rec[base] = out
@@ -465,19 +468,21 @@ COL_PIMC_DECISIONS, COL_PIMC_SOLVES = 29, 30   # PIMC's work (decisions sampled,
 WHOLE_WIDTH = 32
 
 
+@njit(cache=True)
+def _scratch():
+    """Per-row scratch of :func:`whole_deal`: perm, draws, pool, payoff, rec."""
+    return (np.empty(N_CARDS, dtype=np.int64), np.empty(N_CARDS, dtype=np.int64),
+            np.empty(N_CARDS, dtype=np.int64), np.zeros(8, dtype=np.int64),
+            np.zeros(REC_LEN, dtype=np.int64))
+
+
 @njit(cache=True, parallel=True)
 def whole_rows(seed, start, count, rows, cfg, script, ws_template):
     """Counts (see ``COL_*``) for deals ``[start, start + count)`` in ``rows`` rows."""
     counts = np.zeros((rows, WHOLE_WIDTH), dtype=np.int64)
     for r in prange(rows):
-        per = (count + rows - 1) // rows
-        lo = start + r * per
-        hi = min(lo + per, start + count)
-        perm = np.empty(N_CARDS, dtype=np.int64)
-        draws = np.empty(N_CARDS, dtype=np.int64)
-        pool = np.empty(N_CARDS, dtype=np.int64)
-        payoff = np.zeros(8, dtype=np.int64)
-        rec = np.zeros(REC_LEN, dtype=np.int64)
+        lo, hi = row_range(start, count, rows, r)
+        perm, draws, pool, payoff, rec = _scratch()
         ws = ws_template.copy()
         for i in range(lo, hi):
             whole_deal(seed, np.uint64(i), cfg, script, rec, ws, perm, draws, pool, payoff)
@@ -528,14 +533,8 @@ def paired_rows(seed, start, count, rows, cfg_a, cfg_b, script, ws_template):
     ``diff`` is the elder's marks minus the dealer's in that deal."""
     counts = np.zeros((rows, DIFF_SIDE * DIFF_SIDE), dtype=np.int64)
     for r in prange(rows):
-        per = (count + rows - 1) // rows
-        lo = start + r * per
-        hi = min(lo + per, start + count)
-        perm = np.empty(N_CARDS, dtype=np.int64)
-        draws = np.empty(N_CARDS, dtype=np.int64)
-        pool = np.empty(N_CARDS, dtype=np.int64)
-        payoff = np.zeros(8, dtype=np.int64)
-        rec = np.zeros(REC_LEN, dtype=np.int64)
+        lo, hi = row_range(start, count, rows, r)
+        perm, draws, pool, payoff, rec = _scratch()
         ws = ws_template.copy()
         for i in range(lo, hi):
             whole_deal(seed, np.uint64(i), cfg_a, script, rec, ws, perm, draws, pool, payoff)

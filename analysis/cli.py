@@ -454,8 +454,9 @@ def _whole_summary(counts, n_deals: int) -> dict:
               help="Seed in [0, 2^64).")
 @click.option("--start", type=click.IntRange(0, 2**44 - 1), default=0, show_default=True,
               help="First deal index (deals start .. start+N-1).")
-@click.option("--chunk", type=click.IntRange(1, 2**30), default=4096, show_default=True,
-              help="Deals per parallel task (does not change the result).")
+@click.option("--chunk", type=click.IntRange(1, 2**30), default=None,
+              help="Deals per parallel task (does not change the result) [default: 4096; "
+                   "256 when a player uses PIMC, to keep both threads busy].")
 @click.option("--threads", type=int, default=None,
               help="Worker threads (default: all; does not change the result).")
 @click.option("--no-exchange", is_flag=True,
@@ -478,6 +479,8 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
     if start + n_deals > MAX_DEAL_INDEX:
         raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
     _set_threads(threads)
+    if chunk is None:
+        chunk = 256 if "pimc" in _settings(opts)["play"].values() and not no_exchange else 4096
     if no_exchange:
         return _simulate_no_exchange(n_deals, seed, start, chunk, opts["forced_trump"], quiet,
                                      as_json)

@@ -61,16 +61,24 @@ def check_game_index(game: int) -> int:
     return int(game)
 
 
-def play_game(seed: int, game: int, cfg: np.ndarray, runner: DealRunner | None = None) -> Game:
+def play_game(seed: int, game: int, cfg: np.ndarray, runner: DealRunner | None = None,
+              score: dict | None = None, first_dealer: str | None = None) -> Game:
     """Play game ``game`` of ``seed`` to five with the policies of ``cfg`` (both players
-    use the same policies, by role)."""
+    use the same policies, by role), from ``score`` (default 0-0) with ``first_dealer``
+    (default: A in even games, B in odd ones)."""
     seed = check_seed(seed)
     game = check_game_index(game)
     runner = runner or DealRunner()
     cfg = cfg.copy()
     cfg[CFG_TARGET] = TARGET
     result = Game(seed, game)
-    dealer = PLAYERS[game % 2]
+    if score is not None:
+        if set(score) != set(PLAYERS) or not all(0 <= int(v) < TARGET for v in score.values()):
+            raise ValueError(f"score must give A and B each 0..{TARGET - 1}, got {score!r}")
+        result.score = {k: int(v) for k, v in score.items()}
+    if first_dealer is not None and first_dealer not in PLAYERS:
+        raise ValueError(f"first dealer must be A or B, got {first_dealer!r}")
+    dealer = first_dealer or PLAYERS[game % 2]
     for k in range(DEALS_PER_GAME):
         elder = "B" if dealer == "A" else "A"
         before = dict(result.score)

@@ -465,7 +465,31 @@ COL_ENDED = 24         # deals that ended the game before play
 COL_KING_TURNED, COL_KING_ELDER, COL_KING_DEALER = 25, 26, 27
 COL_STOCK_OUT = 28     # deals whose proposals ended with the stock exhausted
 COL_PIMC_DECISIONS, COL_PIMC_SOLVES = 29, 30   # PIMC's work (decisions sampled, solves)
-WHOLE_WIDTH = 32
+COL_DEAL = 32          # 20 cells: 5 * king + points, see deal_code (the marks in law order)
+WHOLE_WIDTH = COL_DEAL + 20
+#: deal_code parts: who marked a king, and the point (Laws 22-24, 47-49).
+KINGS = ("none", "turned-up (dealer)", "elder in hand", "dealer in hand")
+POINTS = ("elder 1", "elder 2", "dealer 1", "dealer 2", "none (game over first)")
+
+
+@njit(cache=True)
+def deal_code(rec):
+    """``5 * king + points`` (see ``KINGS``, ``POINTS``): what a deal gave, in the order
+    the marks are made — enough to replay it at any score."""
+    king = 0
+    if rec[REC_KING_TURNED]:
+        king = 1
+    elif rec[REC_KING_ELDER]:
+        king = 2
+    elif rec[REC_KING_DEALER]:
+        king = 3
+    if rec[REC_POINTS_ELDER]:
+        points = rec[REC_POINTS_ELDER] - 1
+    elif rec[REC_POINTS_DEALER]:
+        points = 1 + rec[REC_POINTS_DEALER]
+    else:
+        points = 4
+    return 5 * king + points
 
 
 @njit(cache=True)
@@ -499,6 +523,7 @@ def whole_rows(seed, start, count, rows, cfg, script, ws_template):
                 counts[r, COL_STOCK_OUT] += 1
             counts[r, COL_PIMC_DECISIONS] += rec[REC_PIMC_DECISIONS]
             counts[r, COL_PIMC_SOLVES] += rec[REC_PIMC_SOLVES]
+            counts[r, COL_DEAL + deal_code(rec)] += 1
     return counts
 
 

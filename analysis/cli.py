@@ -542,6 +542,73 @@ def _simulate_no_exchange(n_deals, seed, start, chunk, forced_trump, quiet, as_j
                f"n={n_deals}")
 
 
+# --------------------------------------------------------------------------- scores
+
+@main.command(context_settings=CONTEXT)
+@click.option("--deals", "n_deals", type=click.IntRange(1000, 2**40), default=1_000_000,
+              show_default=True, help="Deals behind the per-deal outcome distribution.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed in [0, 2^64) (deals and bootstrap).")
+@click.option("--bootstrap", type=click.IntRange(0, 100_000), default=200, show_default=True,
+              help="Bootstrap replicates for the 95% intervals (0 = none).")
+@click.option("--threads", type=int, default=None,
+              help="Worker threads (default: all; does not change the result).")
+@policy_options
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
+              default=None, help="Also write scores.csv, scores.md and scores.png here.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, **opts):
+    """Probability of winning five up from every score, by an exact recursion over the
+    per-deal outcome distribution of N whole deals (the marks replayed in the order of
+    the laws, so a king turned up at four wins before the point).
+
+    Rows: the player's own score; columns: his opponent's; one table for when the next
+    deal is his, one for when it is the opponent's (then he is the elder). Each cell
+    has a 95% bootstrap interval. Policies do not look at the score here.
+    """
+    from analysis.scores import win_table
+    from engine.ecarte.whole import whole_counts
+
+    _set_threads(threads)
+    cfg = _cfg(opts)
+    with _progress(not quiet and not as_json, n_deals, "playing") as bar:
+        counts = whole_counts(seed, 0, n_deals, cfg, progress=bar.update)
+    t = win_table(counts, bootstrap, seed)
+    v, lo, hi = t["v"], t["lo"], t["hi"]
+    # "I deal next": I am the dealer (score mine), the opponent is elder.
+    tables = {"i_deal_next": [[1 - v[b, a] for b in range(5)] for a in range(5)],
+              "i_deal_next_ci95": [[[1 - hi[b, a], 1 - lo[b, a]] for b in range(5)]
+                                   for a in range(5)],
+              "opponent_deals_next": [[v[a, b] for b in range(5)] for a in range(5)],
+              "opponent_deals_next_ci95": [[[lo[a, b], hi[a, b]] for b in range(5)]
+                                           for a in range(5)]}
+    result = {"deals": n_deals, "seed": seed, "bootstrap": bootstrap,
+              "settings": _settings(opts), "rows": "my score 0-4", "columns": "opponent 0-4",
+              **{k: [[float(x) if not isinstance(x, list) else [float(y) for y in x]
+                      for x in row] for row in tab] for k, tab in tables.items()}}
+    if out_dir:
+        from analysis.scores import write_report
+        result["files"] = write_report(out_dir, result)
+    if as_json:
+        _emit(result)
+        return
+    s = result["settings"]
+    click.echo(f"P(win five up) from each score; {n_deals} deals of seed {seed}; elder "
+               f"{s['elder_policy']}, dealer {s['dealer_policy']}, play {s['play']['elder']}/"
+               f"{s['play']['dealer']}; 95% bootstrap intervals ({bootstrap} replicates)")
+    for key, title in (("i_deal_next", "I deal next"),
+                       ("opponent_deals_next", "the opponent deals next (I am elder)")):
+        click.echo(f"  {title}: rows = my score, columns = opponent's")
+        click.echo("        " + "".join(f"{b:>22}" for b in range(5)))
+        for a in range(5):
+            cells = "".join(f"{result[key][a][b]:>8.3f} [{result[key + '_ci95'][a][b][0]:.3f},"
+                            f"{result[key + '_ci95'][a][b][1]:.3f}]" for b in range(5))
+            click.echo(f"    {a}   {cells}")
+    for path in result.get("files", []):
+        click.echo(f"wrote {path}")
+
+
 # --------------------------------------------------------------------------- bench
 
 @main.command(context_settings=CONTEXT)

@@ -87,3 +87,89 @@ def player_win_probability(v: np.ndarray, mine: int, theirs: int, i_deal: bool) 
     """Probability that a player at ``mine`` beats one at ``theirs`` when the next deal is
     his (``i_deal``) or the opponent's."""
     return 1.0 - v[theirs, mine] if i_deal else float(v[mine, theirs])
+
+
+def win_table(counts: np.ndarray, bootstrap: int = 200, seed: int = 0) -> dict:
+    """``V`` from ``whole_counts`` output, with 95% intervals per cell from a parametric
+    bootstrap (outcome counts redrawn from the multinomial of the observed frequencies,
+    ``bootstrap`` times; percentile interval). Returns V, lo, hi (5 x 5 arrays) and n."""
+    p, n = outcome_distribution(counts)
+    v = win_probabilities(p)
+    rng = np.random.default_rng(seed)
+    reps = np.empty((bootstrap, *v.shape))
+    for b in range(bootstrap):
+        reps[b] = win_probabilities(rng.multinomial(n, p) / n)
+    lo, hi = np.percentile(reps, [2.5, 97.5], axis=0) if bootstrap else (v, v)
+    return {"v": v, "lo": lo, "hi": hi, "n": n, "p": p}
+
+
+def write_report(out_dir: str, result: dict) -> list[str]:
+    """scores.csv (pandas), scores.md and scores.png (matplotlib heatmaps) in ``out_dir``;
+    each written to a temporary name first and renamed, so no partial file is left."""
+    import os
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    os.makedirs(out_dir, exist_ok=True)
+    rows = []
+    for key in ("i_deal_next", "opponent_deals_next"):
+        for a in range(TARGET):
+            for b in range(TARGET):
+                lo, hi = result[key + "_ci95"][a][b]
+                rows.append({"next_deal": "mine" if key == "i_deal_next" else "opponent's",
+                             "my_score": a, "opponent_score": b, "p_win": result[key][a][b],
+                             "ci95_low": lo, "ci95_high": hi})
+    frame = pd.DataFrame(rows)
+    s = result["settings"]
+    caption = (f"{result['deals']} deals, seed {result['seed']}, elder {s['elder_policy']}, "
+               f"dealer {s['dealer_policy']}, play {s['play']['elder']}/{s['play']['dealer']}")
+    paths = []
+
+    def commit(name, write):
+        path = os.path.join(out_dir, name)
+        tmp = path + ".tmp"
+        write(tmp)
+        os.replace(tmp, path)
+        paths.append(path)
+
+    commit("scores.csv", lambda p: frame.to_csv(p, index=False, float_format="%.6f"))
+
+    def markdown(p):
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(f"# P(win five up) from each score\n\n{caption}; 95% bootstrap intervals "
+                    f"({result['bootstrap']} replicates).\n\n")
+            for key, title in (("i_deal_next", "I deal next"),
+                               ("opponent_deals_next", "The opponent deals next")):
+                f.write(f"## {title}\n\n| my score \\\\ opponent | "
+                        + " | ".join(str(b) for b in range(TARGET)) + " |\n|---"
+                        + "|---" * TARGET + "|\n")
+                for a in range(TARGET):
+                    f.write(f"| {a} | " + " | ".join(
+                        f"{result[key][a][b]:.3f} [{result[key + '_ci95'][a][b][0]:.3f}, "
+                        f"{result[key + '_ci95'][a][b][1]:.3f}]" for b in range(TARGET)) + " |\n")
+                f.write("\n")
+
+    commit("scores.md", markdown)
+
+    def png(p):
+        fig, axes = plt.subplots(1, 2, figsize=(9, 4.2), constrained_layout=True)
+        for ax, key, title in zip(axes, ("i_deal_next", "opponent_deals_next"),
+                                  ("I deal next", "opponent deals next")):
+            grid = np.array(result[key])
+            im = ax.imshow(grid, vmin=0, vmax=1, cmap="RdBu", origin="lower")
+            for a in range(TARGET):
+                for b in range(TARGET):
+                    ax.text(b, a, f"{grid[a, b]:.2f}", ha="center", va="center", fontsize=8)
+            ax.set_xlabel("opponent's score")
+            ax.set_ylabel("my score")
+            ax.set_title(title)
+        fig.colorbar(im, ax=axes, shrink=0.8, label="P(win the game)")
+        fig.suptitle(caption, fontsize=8)
+        fig.savefig(p, dpi=110, format="png")
+        plt.close(fig)
+
+    commit("scores.png", png)
+    return paths

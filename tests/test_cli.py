@@ -115,7 +115,7 @@ def restore_threads():
 @pytest.mark.parametrize("args", [["--help"], ["-h"], ["solve", "--help"], ["deal", "--help"],
                                   ["simulate", "--help"], ["bench", "--help"], ["solve", "-h"],
                                   ["classify", "--help"], ["play", "--help"],
-                                  ["game", "--help"]])
+                                  ["game", "--help"], ["scores", "--help"]])
 def test_every_command_has_help(capsys, args):
     r = cli(capsys, *args)
     assert r.code == 0 and r.err == ""
@@ -809,6 +809,36 @@ def test_game_json_and_text(capsys):
     assert [d["index"] for d in obj["deals"]] == list(range(len(obj["deals"])))
     r = cli(capsys, "game", "--seed", "3", "--game", "5", "-v")
     assert r.code == 0 and " wins " in r.out.splitlines()[-1]
+
+
+# --------------------------------------------------------------------------- scores
+
+def test_scores_json_is_consistent(capsys, tmp_path):
+    obj = json_only(cli(capsys, "scores", "--json", "--deals", "20000", "--bootstrap", "30",
+                        "--play", "heuristic", "--out", str(tmp_path / "out")))
+    mine, theirs = obj["i_deal_next"], obj["opponent_deals_next"]
+    for a in range(5):
+        for b in range(5):
+            # the same state seen by each player: the probabilities add up to one
+            assert abs(mine[a][b] + theirs[b][a] - 1) < 1e-12
+            lo, hi = obj["i_deal_next_ci95"][a][b]
+            assert lo <= mine[a][b] + 1e-12 and mine[a][b] <= hi + 1e-12
+            if a > 0:   # a higher score never hurts
+                assert mine[a][b] >= mine[a - 1][b]
+    names = sorted(p.rsplit("/", 1)[-1] for p in obj["files"])
+    assert names == ["scores.csv", "scores.md", "scores.png"]
+    import pandas as pd
+    frame = pd.read_csv(tmp_path / "out" / "scores.csv")
+    assert len(frame) == 50 and frame["p_win"].between(0, 1).all()
+    assert (tmp_path / "out" / "scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not list((tmp_path / "out").glob("*.tmp"))
+
+
+def test_scores_out_on_a_file_is_a_clean_error(capsys, tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    line = one_line_error(cli(capsys, "scores", "--json", "--deals", "1000", "--out", str(f)))
+    assert "--out" in line
 
 
 # --------------------------------------------------------------------------- bench

@@ -51,8 +51,10 @@ def tell_deal(d: WholeDeal, pretty: bool = False, names: tuple[str, str] = ("eld
     """The deal as lines of prose."""
     e_name, d_name = names
     card = (lambda c: format_card(c, ECARTE, pretty))
-    lines = [f"{e_name} (elder) holds {_hand(d.elder0, pretty)}; "
-             f"{d_name} (dealer) holds {_hand(d.dealer0, pretty)}.",
+    e_role = "" if e_name == "elder" else " (elder)"
+    d_role = "" if d_name == "dealer" else " (dealer)"
+    lines = [f"{e_name}{e_role} holds {_hand(d.elder0, pretty)}; "
+             f"{d_name}{d_role} holds {_hand(d.dealer0, pretty)}.",
              f"Turn-up {card(d.turn_up)}: {SUIT_NAMES[d.turn_up >> 3]} are trumps."]
     if d.king_turned:
         lines.append(f"{d_name} turned up the king and marks 1 (Law 22).")

@@ -567,7 +567,7 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, **opts):
     deal is his, one for when it is the opponent's (then he is the elder). Each cell
     has a 95% bootstrap interval. Policies do not look at the score here.
     """
-    from analysis.scores import win_table
+    from analysis.scores import player_tables, win_table
     from engine.ecarte.whole import whole_counts
 
     _set_threads(threads)
@@ -575,18 +575,10 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, **opts):
     with _progress(not quiet and not as_json, n_deals, "playing") as bar:
         counts = whole_counts(seed, 0, n_deals, cfg, progress=bar.update)
     t = win_table(counts, bootstrap, seed)
-    v, lo, hi = t["v"], t["lo"], t["hi"]
     # "I deal next": I am the dealer (score mine), the opponent is elder.
-    tables = {"i_deal_next": [[1 - v[b, a] for b in range(5)] for a in range(5)],
-              "i_deal_next_ci95": [[[1 - hi[b, a], 1 - lo[b, a]] for b in range(5)]
-                                   for a in range(5)],
-              "opponent_deals_next": [[v[a, b] for b in range(5)] for a in range(5)],
-              "opponent_deals_next_ci95": [[[lo[a, b], hi[a, b]] for b in range(5)]
-                                           for a in range(5)]}
     result = {"deals": n_deals, "seed": seed, "bootstrap": bootstrap,
               "settings": _settings(opts), "rows": "my score 0-4", "columns": "opponent 0-4",
-              **{k: [[float(x) if not isinstance(x, list) else [float(y) for y in x]
-                      for x in row] for row in tab] for k, tab in tables.items()}}
+              **player_tables(t["v"], t["lo"], t["hi"])}
     if out_dir:
         from analysis.scores import write_report
         result["files"] = write_report(out_dir, result)

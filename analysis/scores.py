@@ -89,6 +89,16 @@ def player_win_probability(v: np.ndarray, mine: int, theirs: int, i_deal: bool) 
     return 1.0 - v[theirs, mine] if i_deal else float(v[mine, theirs])
 
 
+def player_tables(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> dict:
+    """``V`` and its interval seen by one player, rows = his score, columns = the
+    opponent's: when the next deal is his (``1 - V`` transposed: the opponent is elder) and
+    when it is the opponent's (``V``: he is elder). Plain lists, for JSON."""
+    return {"i_deal_next": (1 - v.T).tolist(),
+            "i_deal_next_ci95": np.stack([1 - hi.T, 1 - lo.T], axis=-1).tolist(),
+            "opponent_deals_next": v.tolist(),
+            "opponent_deals_next_ci95": np.stack([lo, hi], axis=-1).tolist()}
+
+
 def win_table(counts: np.ndarray, bootstrap: int = 200, seed: int = 0) -> dict:
     """``V`` from ``whole_counts`` output, with 95% intervals per cell from a parametric
     bootstrap (outcome counts redrawn from the multinomial of the observed frequencies,

@@ -439,6 +439,8 @@ class DealRunner:
             raise ValueError("cfg must come from make_cfg()")
         if script is None:
             script = empty_script()
+        elif script.shape != (SCRIPT_LEN,) or script.dtype != np.int64:
+            raise ValueError(f"script must be {SCRIPT_LEN} int64 values (see policies)")
         whole_deal(np.uint64(seed), np.uint64(index), cfg, script, self.rec, self.ws, self.perm,
                    self.draws, self.pool, self.payoff)
         return WholeDeal.from_record(self.rec)
@@ -448,7 +450,6 @@ def play_deal(seed: int, index: int, cfg: np.ndarray | None = None,
               script: np.ndarray | None = None) -> WholeDeal:
     """One whole deal (convenience; allocates scratch each call)."""
     return DealRunner().play(seed, index, make_cfg() if cfg is None else cfg, script)
-
 
 
 
@@ -543,8 +544,6 @@ def whole_counts(seed: int, start: int, stop: int, cfg: np.ndarray,
     return reduce_counts(run_block, start, stop, WHOLE_WIDTH, chunk, block, progress)
 
 
-__all__ = ["whole_counts", "make_cfg", "empty_script", "whole_deal", "play_deal", "DealRunner", "WholeDeal",
-           "REC_LEN", "N_CFG", "FIRST_NAMES", "END_NAMES"]
 
 
 #: Paired table side: a deal's mark difference (elder minus dealer) lies in -3..3.
@@ -585,3 +584,8 @@ def paired_counts(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np
 
     return reduce_counts(run_block, start, stop, DIFF_SIDE * DIFF_SIDE, chunk, block,
                          progress).reshape(DIFF_SIDE, DIFF_SIDE)
+
+
+__all__ = ["whole_counts", "paired_counts", "make_cfg", "empty_script", "whole_deal",
+           "play_deal", "DealRunner", "WholeDeal", "REC_LEN", "N_CFG", "FIRST_NAMES",
+           "END_NAMES"]

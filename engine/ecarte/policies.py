@@ -167,24 +167,40 @@ def _guarded(plain, rank_bits):
     return n
 
 
+#: Which of the dealer's maxims speaks for a hand (:func:`maxim_case`), in the order
+#: they are applied, and whether it says accept.
+MAXIM_CASES = ("three-trumps-with-king", "three-trumps-no-king", "one-trump-guarded-courts",
+               "one-trump-one-king-low", "two-to-discard", "silent-jeu-de-regle",
+               "silent-other")
+MAXIM_ACCEPTS = (True, False, False, True, False, False, True)
+
+
 @njit(cache=True)
-def maxims_accept(hand, trump):
-    """The dealer's maxims of seed 002 (see the module docstring), True = accept."""
+def maxim_case(hand, trump):
+    """Index (1-based, see ``MAXIM_CASES``) of the maxim of seed 002 that decides for the
+    dealer's ``hand``: the specific before the general (module docstring)."""
     hand = np.uint32(hand)
     trumps = hand & suit_mask(trump)
     plain = hand & ~suit_mask(trump) & _FULL
     n_trumps = popcount32(trumps)
     if n_trumps >= 3:
-        return (trumps & _KINGS) != 0
+        return 1 if (trumps & _KINGS) != 0 else 2
     if n_trumps == 1:
         guarded_queens = _guarded(plain, _QUEENS)
         if guarded_queens >= 2 or (plain & _KINGS and guarded_queens >= 1):
-            return False
+            return 3
         if popcount32(plain & _KINGS) == 1 and (plain & (_ACES | _KNAVES | _QUEENS)) == 0:
-            return True
+            return 4
     if popcount32(plain & ~_KINGS & _FULL) <= 2:
-        return False
-    return regle_rule(hand, trump) == 0
+        return 5
+    return 6 if regle_rule(hand, trump) != 0 else 7
+
+
+@njit(cache=True)
+def maxims_accept(hand, trump):
+    """The dealer's maxims of seed 002 (see the module docstring), True = accept."""
+    case = maxim_case(hand, trump)
+    return case == 1 or case == 4 or case == 7
 
 
 @njit(cache=True)

@@ -37,6 +37,7 @@ Contents
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from dataclasses import dataclass
 from typing import Iterable, Iterator, NamedTuple
@@ -910,3 +911,36 @@ def whole_deal(seed, index, script: Script, play_model="scripted", forced_trump=
         points_dealer = 2 if record["first"] == PLAYED_WITHOUT_PROPOSING else 1
     return stop(ended=0, play=tuple(played), elder_tricks=t,
                 points_elder=points_elder, points_dealer=points_dealer)
+
+
+# ---------------------------------------------------------------------------
+# A fixed elder hand, every deal enumerated (the `hand --exact` cross-check)
+# ---------------------------------------------------------------------------
+
+def played_without_proposing(elder, dealer, turn_up: int, forced_trump=True) -> tuple[int, int, int]:
+    """(elder's marks, dealer's marks, elder's tricks) of a deal the elder plays without
+    proposing, both players double dummy: the turned king (Law 22), the king of trumps in
+    hand (Laws 23–24) and the point with Law 49's penalty (Laws 48–49)."""
+    elder = _hand_indices(elder, "elder hand")
+    dealer = _hand_indices(dealer, "dealer hand")
+    trump = turn_up >> 3
+    king = 8 * trump + 7
+    marks_e = int(king in elder)
+    marks_d = int(turn_up == king) + int(king in dealer)
+    t = solve(elder, dealer, trump, forced_trump=forced_trump)
+    if t == 5 or t == 0:
+        vole = 2
+        return marks_e + (vole if t == 5 else 0), marks_d + (vole if t == 0 else 0), t
+    if t >= 3:
+        return marks_e + 1, marks_d, t
+    return marks_e, marks_d + 2, t
+
+
+def enumerate_around(elder, turn_ups: Iterable[int]) -> Iterator[tuple[int, frozenset[int]]]:
+    """Every (turn-up, dealer hand) around a fixed elder hand: for each turn-up in the order
+    given, the dealer's hands in lexicographic order of the 26 remaining card indices."""
+    elder = _hand_indices(elder, "elder hand")
+    for t in turn_ups:
+        rest = sorted(c for c in range(N_CARDS) if c not in elder and c != t)
+        for dealer in itertools.combinations(rest, 5):
+            yield t, frozenset(dealer)

@@ -61,7 +61,13 @@ CFG_ELDER_SCORE = 11
 CFG_DEALER_SCORE = 12
 CFG_TARGET = 13
 CFG_TRICK_BY_TRICK = 14  # 1: play dd card by card (narratives); 0: solve once (fast)
-N_CFG = 16
+CFG_ELDER_FIRST = 15     # round 0 only: 0 the policy decides, 1 play, 2 propose
+CFG_DEALER_FIRST = 16    # round 0 only: 0 the policy decides, 1 refuse, 2 accept
+N_CFG = 18
+#: Values of CFG_ELDER_FIRST / CFG_DEALER_FIRST: the two arms of a paired experiment.
+FIRST_BY_POLICY, FIRST_NO, FIRST_YES = 0, 1, 2
+ELDER_FIRST = {None: FIRST_BY_POLICY, "play": FIRST_NO, "propose": FIRST_YES}
+DEALER_FIRST = {None: FIRST_BY_POLICY, "refuse": FIRST_NO, "accept": FIRST_YES}
 
 NONE, PLAYED_WITHOUT_PROPOSING, REFUSED_FIRST = 0, 1, 2
 FIRST_NAMES = ("none", "played-without-proposing", "refused-first")
@@ -147,13 +153,21 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, trump):
         if max_proposals > 0 and rnd >= max_proposals:
             rec[REC_HOW_ENDED] = END_LIMIT
             break
-        if not elder_proposes(cfg[CFG_ELDER_POLICY], cfg[CFG_THRESHOLD], elder, trump, rnd,
-                              script):
+        if rnd == 0 and cfg[CFG_ELDER_FIRST] != FIRST_BY_POLICY:
+            proposes = cfg[CFG_ELDER_FIRST] == FIRST_YES
+        else:
+            proposes = elder_proposes(cfg[CFG_ELDER_POLICY], cfg[CFG_THRESHOLD], elder, trump,
+                                      rnd, script)
+        if not proposes:
             rec[REC_HOW_ENDED] = END_ELDER_PLAYED
             if rnd == 0:
                 rec[REC_FIRST] = PLAYED_WITHOUT_PROPOSING
             break
-        if not dealer_accepts(cfg[CFG_DEALER_POLICY], dealer, trump, rnd, script):
+        if rnd == 0 and cfg[CFG_DEALER_FIRST] != FIRST_BY_POLICY:
+            accepts = cfg[CFG_DEALER_FIRST] == FIRST_YES
+        else:
+            accepts = dealer_accepts(cfg[CFG_DEALER_POLICY], dealer, trump, rnd, script)
+        if not accepts:
             rec[REC_HOW_ENDED] = END_DEALER_REFUSED
             if rnd == 0:
                 rec[REC_FIRST] = REFUSED_FIRST
@@ -247,11 +261,21 @@ def whole_deal(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff):
     ``ws`` is a solver workspace; ``perm``, ``draws``, ``pool`` int64 scratch of length
     32; ``payoff`` int64 scratch of length 8 (PIMC's score table and work counters).
     """
+    elder0, dealer0, turn_up = deal_full(seed, index, perm, draws)
+    play_dealt(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff, elder0, dealer0,
+               turn_up)
+
+
+@njit(cache=True)
+def play_dealt(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff, elder0, dealer0,
+               turn_up):
+    """:func:`whole_deal` from a deal already made: hands ``elder0``/``dealer0``, the
+    ``turn_up`` card and the stock in ``perm[11:]`` (top first). ``seed``/``index`` key
+    PIMC's worlds only."""
     rec[:] = 0
     rec[REC_ELDER_TRICKS] = -1
     rec[REC_OUTCOME] = -1
     rec[REC_HOW_ENDED] = -1  # no proposal phase (the game ended at the turn-up)
-    elder0, dealer0, turn_up = deal_full(seed, index, perm, draws)
     trump = turn_up >> 3
     rec[REC_ELDER0] = elder0
     rec[REC_DEALER0] = dealer0
@@ -330,9 +354,10 @@ def whole_deal(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff):
 # Python layer
 # ---------------------------------------------------------------------------
 
-def _lookup(table: dict, name: str, what: str) -> int:
+def _lookup(table: dict, name, what: str) -> int:
     if name not in table:
-        raise ValueError(f"unknown {what} {name!r}; choose from {', '.join(k for k in table if k != 'scripted')}")
+        raise ValueError(f"unknown {what} {name!r}; choose from "
+                         f"{', '.join(k for k in table if k not in ('scripted', None))}")
     return table[name]
 
 
@@ -342,11 +367,15 @@ def make_cfg(elder_policy: str = "regle", dealer_policy: str = "maxims",
              worlds: int = DEFAULT_WORLDS, threshold: int = DEFAULT_THRESHOLD,
              max_proposals: int = 0, forced_trump: bool = True, dealer_min_one: bool = False,
              elder_score: int = 0, dealer_score: int = 0, target: int = 0,
-             trick_by_trick: bool = False) -> np.ndarray:
+             trick_by_trick: bool = False, elder_first: str | None = None,
+             dealer_first: str | None = None) -> np.ndarray:
     """The ``cfg`` array from policy names (see :mod:`engine.ecarte.policies` and
     :mod:`engine.ecarte.players`). ``play`` sets both players' model unless
     ``elder_play``/``dealer_play`` is given. ``max_proposals=1`` is the single-exchange
-    variant; ``target=5`` stops the deal when a mark reaches five (from the given score)."""
+    variant; ``target=5`` stops the deal when a mark reaches five (from the given score).
+    ``elder_first`` (``"play"``/``"propose"``) and ``dealer_first`` (``"accept"``/
+    ``"refuse"``) force the first decision only (round 0), the policy deciding the later
+    rounds: the two arms of a paired experiment on the same deal."""
     cfg = np.zeros(N_CFG, dtype=np.int64)
     cfg[CFG_ELDER_POLICY] = _lookup(ELDER_POLICIES, elder_policy, "elder policy")
     cfg[CFG_DEALER_POLICY] = _lookup(DEALER_POLICIES, dealer_policy, "dealer policy")
@@ -372,6 +401,8 @@ def make_cfg(elder_policy: str = "regle", dealer_policy: str = "maxims",
     cfg[CFG_DEALER_SCORE] = int(dealer_score)
     cfg[CFG_TARGET] = int(target)
     cfg[CFG_TRICK_BY_TRICK] = int(bool(trick_by_trick))
+    cfg[CFG_ELDER_FIRST] = _lookup(ELDER_FIRST, elder_first, "elder first decision")
+    cfg[CFG_DEALER_FIRST] = _lookup(DEALER_FIRST, dealer_first, "dealer first decision")
     return cfg
 
 

@@ -1,0 +1,470 @@
+"""The claims of seed 002 (Hoyle's Games Modernized, "Écarté"), each with the experiment that
+tests it and the rule that turns a measurement into a verdict — the rules are written here,
+before any run, and the code applies them mechanically.
+
+Every claim is measured for each play model (``dd``: both players see all cards, so it
+measures the cards; ``heuristic``: seed 002's advice from each player's own knowledge;
+``pimc``: sampled worlds). The elder's policy is ``regle`` and the dealer's ``maxims``
+unless the experiment varies them; decisions compared on the *same* deals (common random
+numbers), as paired differences.
+
+Experiments (:func:`run_model`):
+
+``regle``     every deal whose elder hand is a jeu de règle, played twice: without proposing,
+              and proposing first (the dealer answers by his maxims, the deal goes on, the
+              elder re-deciding by the list after each exchange).
+``dealer``    every deal where the elder (``regle``) proposes, played twice: the dealer
+              refusing and accepting the first proposal; grouped by the maxim that speaks
+              for the dealer's hand.
+``habit``     every deal, played twice: the elder by the list (``regle``) and the elder who
+              proposes whenever the stock allows ("continue proposing till the pack is
+              exhausted"); the dealer by his maxims in both.
+``hand``      the example hand Q A 7 of hearts (trumps), K♠, K♦, the turn-up drawn from the
+              other hearts: played without proposing and proposing, sampled; for ``dd`` and
+              ``heuristic`` also enumerated exactly (5 turn-ups x 65,780 dealer hands).
+``scores``    whole deals under regle/maxims, for the probability of winning the game from
+              every score (:mod:`analysis.scores`); turns a deal's outcome into a game-win
+              probability at any score.
+
+Verdict rules (95% intervals; "the interval" is the estimate's):
+
+``near(t, tol)``   supported if the interval lies inside ``[t - tol, t + tol]``;
+                   contradicted if it lies wholly outside; inconclusive otherwise.
+``at_least(t)``    supported if the lower end is >= t; contradicted if the upper end < t.
+``positive``       supported if the lower end > 0; contradicted if the upper end < 0.
+``negative``       supported if the upper end < 0; contradicted if the lower end > 0.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analysis import paired as P
+from analysis.scores import TARGET, outcome_distribution, win_probabilities
+from engine.cards import parse_hand
+from engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER, CLASSIFY_REGLE,
+                                       exact_codes, hand_table, paired_table)
+from engine.ecarte.policies import MAXIM_CASES
+from engine.ecarte.regle import RULES
+from engine.ecarte.whole import make_cfg, whole_counts
+
+SEED_FILE = "seeds/002_25d08f83baa0f9d5.txt"
+MODELS = ("dd", "heuristic", "pimc")
+EXPERIMENTS = ("regle", "dealer", "habit", "hand")
+DEFAULT_PRECISION = 0.005
+#: The example hand of the "four times out of five" claim, hearts trumps.
+EXAMPLE_HAND = "QH AH 7H KS KD"
+EXAMPLE_TRUMP = 1
+TWO_THIRDS = 2 / 3
+
+
+# --------------------------------------------------------------------------- verdict rules
+
+def near(target: float, tol: float):
+    def rule(lo, hi):
+        if target - tol <= lo and hi <= target + tol:
+            return "supported"
+        if hi < target - tol or lo > target + tol:
+            return "contradicted"
+        return "inconclusive"
+    rule.text = f"supported if the 95% interval lies within ±{tol:g} of {target:.4g}; " \
+                "contradicted if it lies wholly outside that band"
+    return rule
+
+
+def at_least(target: float):
+    def rule(lo, hi):
+        return "supported" if lo >= target else "contradicted" if hi < target \
+            else "inconclusive"
+    rule.text = f"supported if the 95% interval's lower end is >= {target:.4g}; " \
+                "contradicted if its upper end is below"
+    return rule
+
+
+def positive():
+    def rule(lo, hi):
+        return "supported" if lo > 0 else "contradicted" if hi < 0 else "inconclusive"
+    rule.text = "supported if the 95% interval lies above 0; contradicted if below 0"
+    return rule
+
+
+def negative():
+    def rule(lo, hi):
+        return "supported" if hi < 0 else "contradicted" if lo > 0 else "inconclusive"
+    rule.text = "supported if the 95% interval lies below 0; contradicted if above 0"
+    return rule
+
+
+# --------------------------------------------------------------------------- the claims
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim (one reading of it, on one subset): what is measured and how it is judged."""
+
+    id: str
+    quote: str
+    reading: str
+    subset: str
+    experiment: str
+    measure: str
+    rule: Callable = field(repr=False)
+    headline: bool = False
+    source: str = SEED_FILE
+    part: str = "all"            # regle experiment: "all", "rule N", "no-king", "king"
+    x: int = 0                   # the elder's score before the deal
+    y: int = 0                   # the dealer's score before the deal
+    minus_y: int | None = None   # also subtract the same change at dealer score minus_y
+
+
+Q_TWO = ("Although in many cases, where it is the rule to play, it is two to one in favour of "
+         "the player winning the point, it must not be imagined that he will always win.")
+Q_FOUR = ("A holds queen, ace, and seven of hearts (trumps), king of spades, king of diamonds, "
+          "and, of course, plays without proposing. ... for A to propose would have been "
+          "wrong, his hand being strong enough to win four times out of five.")
+Q_REGLE = ("Jeux de règle, that is, hands which ought to be played without \"proposing\" or "
+           "\"accepting.\"")
+Q_MAXIM = {
+    "two-to-discard": "As a general rule, refuse if only two cards can be discarded. A king or "
+                      "a trump should not be discarded in the first instance.",
+    "three-trumps-no-king": "With three trumps, refuse, unless the king of trumps is one of "
+                            "the three,",
+    "three-trumps-with-king": "... unless the king of trumps is one of the three, when there is "
+                              "a great chance that the cards taken in may enable the vole to "
+                              "be won.",
+    "one-trump-one-king-low": "With only one trump and one king, no matter what the other "
+                              "suits may be, if not having a card higher than a ten, accept.",
+    "one-trump-guarded-courts": "But with one trump, two queens guarded, or a king and queen "
+                                "guarded, refuse.",
+}
+Q_THREE = ("If the adversary be at the score of three, it is dangerous to play without "
+           "proposing, unless the hand be very strong.")
+Q_FOUR_SCORE = ("If the adversary be at four, it is better not to propose if the non-dealer's "
+                "hand be fairly strong, unless the king be held, as there is a chance of the "
+                "dealer drawing the king, and at once scoring game.")
+Q_FATAL = ("It is not unusual for a player who may hold the trick for certainty to propose in "
+           "the hopes of being refused, in order that he may, by winning the trick, score two. "
+           "If this occurred at the score of three, the results would be fatal.")
+Q_HABIT = ("Inexperienced players, as a rule, are too apt to propose, and to continue proposing "
+           "till the pack is exhausted.")
+
+_DELTA_WIN = ("change in the elder's probability of winning the game, playing without "
+              "proposing minus proposing, same deals")
+
+
+def claim_list() -> list[Claim]:
+    """Every claim, every reading, every subset (the order of the report)."""
+    out = []
+    for subset in ["all jeux de règle"] + [f"rule {i + 1}: {name}" for i, name in
+                                           enumerate(RULES)]:
+        top = subset == "all jeux de règle"
+        part = "all" if top else " ".join(subset.split()[:2]).rstrip(":")
+        out.append(Claim("two-to-one", Q_TWO, "estimate: P(point) ≈ 2/3", subset, "regle",
+                         "P(elder wins the point), playing without proposing",
+                         near(TWO_THIRDS, 0.05), headline=top, part=part))
+        out.append(Claim("two-to-one", Q_TWO, "floor: P(point) at least 2/3", subset, "regle",
+                         "P(elder wins the point), playing without proposing",
+                         at_least(TWO_THIRDS), part=part))
+    out.append(Claim("jeux-de-regle-play", Q_REGLE,
+                     "playing a jeu de règle without proposing beats proposing (score 0-0)",
+                     "all jeux de règle", "regle", _DELTA_WIN + ", at 0-0", positive(),
+                     headline=True))
+    out.append(Claim("four-out-of-five", Q_FOUR, "estimate: P(point) ≈ 4/5", EXAMPLE_HAND,
+                     "hand", "P(elder wins the point), playing without proposing, "
+                     "averaged over the turn-ups", near(0.8, 0.05), headline=True))
+    out.append(Claim("four-out-of-five", Q_FOUR, "floor: P(point) at least 4/5", EXAMPLE_HAND,
+                     "hand", "P(elder wins the point), playing without proposing, "
+                     "averaged over the turn-ups", at_least(0.8)))
+    out.append(Claim("four-out-of-five", Q_FOUR, "to propose would be wrong", EXAMPLE_HAND,
+                     "hand", _DELTA_WIN + ", at 0-0", positive(), headline=True))
+    for case, says in (("two-to-discard", "refuse"), ("three-trumps-no-king", "refuse"),
+                       ("three-trumps-with-king", "accept"),
+                       ("one-trump-one-king-low", "accept"),
+                       ("one-trump-guarded-courts", "refuse")):
+        out.append(Claim(f"dealer-{case}", Q_MAXIM[case], f"the dealer should {says}",
+                         f"dealer hands: {case}", "dealer",
+                         "change in the dealer's probability of winning the game from 0-0, "
+                         "refusing minus accepting the first proposal, same deals",
+                         positive() if says == "refuse" else negative(), headline=True))
+    for x in range(TARGET):
+        out.append(Claim("adversary-at-three", Q_THREE,
+                         "dangerous: proposing wins the game more often than playing",
+                         f"all jeux de règle, elder at {x}, dealer at 3", "regle",
+                         _DELTA_WIN, negative(), headline=x == 0, x=x, y=3))
+        out.append(Claim("adversary-at-three", Q_THREE,
+                         "more dangerous than at 0: playing's advantage shrinks when the "
+                         "dealer reaches 3", f"all jeux de règle, elder at {x}, dealer 3 vs 0",
+                         "regle", "the same change at dealer 3 minus at dealer 0",
+                         negative(), x=x, y=3, minus_y=0))
+    out.append(Claim("adversary-at-three", Q_THREE,
+                     "unless very strong: with three trumps or more, playing still wins",
+                     "rule 1 (three trumps), elder at 0, dealer at 3", "regle", _DELTA_WIN,
+                     positive(), part="rule 1", y=3))
+    for x in range(TARGET):
+        out.append(Claim("adversary-at-four", Q_FOUR_SCORE,
+                         "fairly strong without the king: better not to propose",
+                         f"jeux de règle without the king, elder at {x}, dealer at 4",
+                         "regle", _DELTA_WIN, positive(), headline=x == 0, part="no-king",
+                         x=x, y=4))
+        out.append(Claim("adversary-at-four", Q_FOUR_SCORE,
+                         "unless the king be held: then proposing is better",
+                         f"jeux de règle with the king, elder at {x}, dealer at 4", "regle",
+                         _DELTA_WIN, negative(), headline=x == 0, part="king", x=x, y=4))
+    for y in range(TARGET):
+        out.append(Claim("propose-at-three-fatal", Q_FATAL,
+                         "at three, proposing a sure hand costs the game: playing is better",
+                         f"all jeux de règle, elder at 3, dealer at {y}", "regle",
+                         _DELTA_WIN, positive(), headline=y == 0, x=3, y=y))
+    out.append(Claim("proposing-till-exhausted", Q_HABIT,
+                     "proposing whenever the stock allows loses against playing the list",
+                     "every deal, elder at 0, dealer at 0", "habit",
+                     "change in the elder's probability of winning the game, elder by the "
+                     "list minus elder always proposing, same deals", positive(),
+                     headline=True))
+    return out
+
+
+# --------------------------------------------------------------------------- measuring
+
+def _part_joint(table: np.ndarray, part: str) -> np.ndarray:
+    """Joint 48 x 48 table of the regle experiment (classes rule + 8 * king) for a part."""
+    if part.startswith("rule "):
+        r = int(part.split()[1])
+        return table[r] + table[r + 8]
+    if part == "no-king":
+        return table[:8].sum(axis=0)
+    if part == "king":
+        return table[8:].sum(axis=0)
+    return table.sum(axis=0)
+
+
+def measure(claim: Claim, data: dict) -> dict:
+    """Estimate and 95% interval of ``claim`` from one model's experiment tables."""
+    v = data["v"]
+    if claim.experiment == "regle":
+        joint = _part_joint(data["regle"], claim.part)
+        if claim.id == "two-to-one":
+            r = P.proportion(joint.sum(axis=1), P.ELDER_WINS_POINT)
+            return {"estimate": r["p"], "ci95": r["ci95"], "n": r["n"]}
+        f = P.game_value(v, claim.x, claim.y)
+        if claim.minus_y is not None:
+            f = f - P.game_value(v, claim.x, claim.minus_y)
+        r = P.paired_mean(joint, f)
+        return {"estimate": r["mean"], "ci95": r["ci95"], "n": r["n"],
+                "unpaired_se": P.unpaired_se(joint, f), "paired_se": r["se"]}
+    if claim.experiment == "dealer":
+        case = claim.id.removeprefix("dealer-")
+        k = MAXIM_CASES.index(case) + 1
+        joint = data["dealer"][k]
+        f = 1.0 - P.game_value(v, 0, 0)  # the dealer's chance, refuse (a) minus accept (b)
+        r = P.paired_mean(joint, f)
+        return {"estimate": r["mean"], "ci95": r["ci95"], "n": r["n"],
+                "unpaired_se": P.unpaired_se(joint, f), "paired_se": r["se"]}
+    if claim.experiment == "habit":
+        joint = data["habit"][0]
+        r = P.paired_mean(joint, P.game_value(v, 0, 0))
+        return {"estimate": r["mean"], "ci95": r["ci95"], "n": r["n"],
+                "unpaired_se": P.unpaired_se(joint, P.game_value(v, 0, 0)),
+                "paired_se": r["se"]}
+    # the example hand
+    if claim.reading.startswith("to propose"):
+        joint = data["hand"]
+        f = P.game_value(v, 0, 0)
+        r = P.paired_mean(joint, f)
+        return {"estimate": r["mean"], "ci95": r["ci95"], "n": r["n"]}
+    if data.get("hand_exact") is not None:
+        s = P.exact_summary(data["hand_exact"])
+        return {"estimate": s["point"], "ci95": s["point_ci95"], "n": s["n"], "exact": True}
+    r = P.proportion(data["hand"].sum(axis=1), P.ELDER_WINS_POINT)
+    return {"estimate": r["p"], "ci95": r["ci95"], "n": r["n"]}
+
+
+def judge(claim: Claim, m: dict) -> str:
+    lo, hi = m["ci95"]
+    if m["n"] == 0 or math.isnan(lo):
+        return "inconclusive"
+    return claim.rule(lo, hi)
+
+
+# --------------------------------------------------------------------------- running
+
+@dataclass
+class Settings:
+    """What a claims run does; every figure it reports is a function of these."""
+
+    seed: int = 0
+    precision: float | None = DEFAULT_PRECISION
+    deals: int | None = None          # fixed number of deals per experiment (no precision)
+    first: int = 1 << 14              # first batch of the precision schedule (doubles)
+    #: Most deals per experiment (the precision schedule stops there). PIMC costs about
+    #: 100 µs a deal on 2 cores, so its caps keep a default run near a minute.
+    max_deals: dict = field(default_factory=lambda: {
+        "dd": dict.fromkeys(EXPERIMENTS, 1 << 25),
+        "heuristic": dict.fromkeys(EXPERIMENTS, 1 << 25),
+        "pimc": {"regle": 1 << 18, "dealer": 1 << 16, "habit": 1 << 15, "hand": 1 << 15}})
+    score_deals: dict = field(default_factory=lambda: {"dd": 1 << 21, "heuristic": 1 << 21,
+                                                       "pimc": 1 << 16})
+    worlds: int = 64
+
+
+def _cfgs(model: str, settings: Settings) -> dict:
+    base = dict(play=model, worlds=settings.worlds)
+    return {
+        "base": make_cfg(**base),
+        "play": make_cfg(elder_first="play", **base),
+        "propose": make_cfg(elder_first="propose", **base),
+        "refuse": make_cfg(dealer_first="refuse", **base),
+        "accept": make_cfg(dealer_first="accept", **base),
+        "always-propose": make_cfg(elder_policy="always-propose", **base),
+    }
+
+
+def _schedule(settings: Settings, model: str, experiment: str):
+    """Cumulative deal counts at which the precision rule is checked."""
+    if settings.deals is not None:
+        return [settings.deals]
+    cap = settings.max_deals[model][experiment]
+    out, n = [], min(settings.first, cap)
+    while True:
+        out.append(n)
+        if n >= cap:
+            return out
+        n = min(2 * n, cap)
+
+
+def _run(step, schedule, check, progress, history, label):
+    """Add ``step(lo, hi)`` tables over ``[0, n)`` for n in ``schedule`` until ``check``
+    says every headline half-width is small enough (``check(total) -> (ok, worst)``)."""
+    total, done = None, 0
+    for n in schedule:
+        part = step(done, n, progress)
+        total = part if total is None else total + part
+        done = n
+        ok, worst, estimates = check(total)
+        history.append({"experiment": label, "deals": done, "worst_half_width": worst,
+                        **estimates})
+        if ok:
+            break
+    return total, done
+
+
+def run_model(model: str, settings: Settings, progress: Callable[[str, int], None] | None = None
+              ) -> dict:
+    """Every experiment of one play model, to the requested precision. Returns the tables,
+    the deals run per experiment, the convergence history and the seconds taken."""
+    t0 = time.perf_counter()
+    cfg = _cfgs(model, settings)
+    seed = settings.seed
+    prog = (lambda label: (lambda n: progress(label, n))) if progress else (lambda label: None)
+    claims = claim_list()
+    h = settings.precision if settings.deals is None else math.inf
+    data = {"model": model}
+    # the score table first: it turns outcomes into game-win probabilities
+    n_scores = settings.score_deals[model] if settings.deals is None else settings.deals
+    counts = whole_counts(seed, 0, n_scores, cfg["base"], progress=prog(f"{model} scores"))
+    p, _ = outcome_distribution(counts)
+    data["v"] = win_probabilities(p)
+    data["score_counts"] = counts
+    data["deals"] = {"scores": n_scores}
+    history: list = []
+
+    def checker(experiment, key):
+        mine = [c for c in claims if c.headline and c.experiment == experiment]
+
+        def check(total):
+            trial = dict(data, **{key: total})
+            worst, estimates = 0.0, {}
+            for c in mine:
+                m = measure(c, trial)
+                hw = P.half_width(m["ci95"]) if m["n"] > 1 else math.inf
+                worst = max(worst, hw if not math.isnan(hw) else math.inf)
+                estimates[f"{c.id} | {c.subset}"] = m["estimate"]
+            return worst <= h, worst, estimates
+        return check
+
+    def paired_step(a, b, classifier, label):
+        return lambda lo, hi, _p: paired_table(seed, lo, hi, cfg[a], cfg[b], classifier,
+                                               chunk=256 if model == "pimc" else 4096,
+                                               progress=prog(label))
+
+    for key, a, b, classifier in (("regle", "play", "propose", CLASSIFY_REGLE),
+                                  ("dealer", "refuse", "accept", CLASSIFY_DEALER),
+                                  ("habit", "base", "always-propose", CLASSIFY_ALL)):
+        label = f"{model} {key}"
+        data[key], data["deals"][key] = _run(paired_step(a, b, classifier, label),
+                                             _schedule(settings, model, key), checker(key, key),
+                                             progress, history, key)
+    elder = int(parse_hand(EXAMPLE_HAND, 5))
+    label = f"{model} hand"
+    data["hand_exact"] = None
+    if model != "pimc":
+        data["hand_exact"] = exact_codes(elder, None, EXAMPLE_TRUMP, cfg["play"],
+                                         progress=prog(label + " exact"))
+
+    def hand_step(lo, hi, _p):
+        return hand_table(seed, lo, hi, elder, None, EXAMPLE_TRUMP, cfg["play"],
+                          cfg["propose"], chunk=256 if model == "pimc" else 4096,
+                          progress=prog(label))
+
+    data["hand"], data["deals"]["hand"] = _run(hand_step, _schedule(settings, model, "hand"),
+                                               checker("hand", "hand"), progress, history,
+                                               "hand")
+    data["history"] = history
+    data["seconds"] = time.perf_counter() - t0
+    return data
+
+
+def results(models_data: dict) -> list[dict]:
+    """One row per (claim, model): estimate, interval, n, verdict, and the rule applied."""
+    rows = []
+    for c in claim_list():
+        for model, data in models_data.items():
+            m = measure(c, data)
+            rows.append({"id": c.id, "model": model, "reading": c.reading,
+                         "subset": c.subset, "measure": c.measure, "estimate": m["estimate"],
+                         "ci95": list(m["ci95"]), "n": m["n"], "verdict": judge(c, m),
+                         "rule": c.rule.text, "quote": c.quote, "source": c.source,
+                         "headline": c.headline, "exact": bool(m.get("exact", False)),
+                         **({"paired_se": m["paired_se"], "unpaired_se": m["unpaired_se"]}
+                            if "paired_se" in m else {})})
+    return rows
+
+
+# --------------------------------------------------------------------------- explanations
+
+def trump_split_odds() -> dict:
+    """Exact P(the dealer holds fewer than two trumps) for a jeu de règle, per rule and over
+    the whole list — Foster's explanation of "two to one" (a jeu de règle "is certain to win
+    three tricks if the dealer has not two trumps"). Counted over all C(31, 5) = 169,911
+    elder hands given a turn-up (hypergeometric: 7 - t trumps among the 26 unseen cards)."""
+    from itertools import combinations
+
+    from engine.ecarte.regle import regle_rule
+
+    def below_two(t):
+        r = 7 - t  # trumps among the 26 cards the dealer's hand comes from
+        return math.comb(26 - r, 5) + r * math.comb(26 - r, 4)
+
+    turn_up = 8 * EXAMPLE_TRUMP  # the 7 of the trump suit; the rank of the turn-up is immaterial
+    cards = [c for c in range(32) if c != turn_up]
+    hands = np.zeros((8, 2), dtype=np.int64)  # per rule: hands, favourable dealer hands
+    for combo in combinations(cards, 5):
+        mask = 0
+        for c in combo:
+            mask |= 1 << c
+        rule = int(regle_rule(np.uint32(mask), EXAMPLE_TRUMP))
+        if rule:
+            t = sum(1 for c in combo if c >> 3 == EXAMPLE_TRUMP)
+            hands[rule, 0] += 1
+            hands[rule, 1] += below_two(t)
+    out = {}
+    for r in range(1, 8):
+        out[f"rule {r}: {RULES[r - 1]}"] = hands[r, 1] / (hands[r, 0] * 65_780)
+    out["all jeux de règle"] = hands[1:, 1].sum() / (hands[1:, 0].sum() * 65_780)
+    out["one trump in hand (Foster: 44,574 / 65,780)"] = below_two(1) / 65_780
+    out["two trumps in hand (Foster: 50,274 / 65,780)"] = below_two(2) / 65_780
+    return out

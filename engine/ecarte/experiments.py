@@ -1,0 +1,385 @@
+"""Paired experiments: each deal played twice, once per arm, on the same cards.
+
+Two configurations ``cfg_a`` and ``cfg_b`` (usually the same policies with the first
+decision forced two ways, :data:`engine.ecarte.whole.CFG_ELDER_FIRST`) play the same deal —
+same hands, turn-up and stock order (common random numbers) — and each arm's result is
+kept as an *arm code*, so any statistic of the deal (the point, the vole, the marks, the
+game-win probability at any score) can be computed afterwards from the joint table::
+
+    arm code = 16 * first + 4 * king + outcome
+    first    = NONE, PLAYED_WITHOUT_PROPOSING, REFUSED_FIRST  (Law 49)
+    king     = none, turned up (dealer), elder in hand, dealer in hand  (Laws 22-24)
+    outcome  = DEALER_VOLE, DEALER_POINT, ELDER_POINT, ELDER_VOLE  (Law 48)
+
+A *classifier* picks the deals of interest and gives each a class (``-1``: not played):
+
+``CLASSIFY_ALL``      every deal, class 0.
+``CLASSIFY_REGLE``    the elder's dealt hand is a *jeu de règle*: class = rule id (1-7)
+                      + 8 if he holds the king of trumps (16 classes, 0 and 8 unused).
+``CLASSIFY_DEALER``   the elder proposes in round 0 (by ``cfg_a``): class = the index of
+                      the dealer's maxim that speaks for the dealer's hand
+                      (:func:`engine.ecarte.policies.maxim_case`, 1-7).
+
+The kernels write one int8 triple per deal (class, arm a, arm b) into arrays the caller
+owns; the Python layer turns them into int64 counts with ``np.bincount`` — integer sums,
+so the tables are bit-identical for any thread count or chunk size.
+
+The fixed-hand kernels (:func:`hand_block`, :func:`exact_block`) deal the rest of the
+pack around a given elder hand: sampled from deal ``index``'s sub-stream, or enumerated
+in lexicographic order of the dealer's hand (the ``hand --exact`` command).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit, prange
+
+from engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts
+from engine.cards import N_CARDS, popcount32, suit_mask
+from engine.ecarte.deal import HAND_SIZE, TURN_UP_POSITION, deal_hands
+from engine.ecarte.policies import elder_proposes, maxim_case
+from engine.ecarte.regle import regle_rule
+from engine.ecarte.simulate import row_range
+from engine.ecarte.solver import new_workspace
+from engine.ecarte.players import PLAY_PIMC
+from engine.ecarte.whole import (CFG_DEALER_PLAY, CFG_ELDER_FIRST, CFG_ELDER_PLAY,
+                                 CFG_ELDER_POLICY, FIRST_NO, CFG_TARGET, CFG_THRESHOLD,
+                                 FIRST_BY_POLICY, FIRST_YES, N_CFG, REC_FIRST,
+                                 REC_KING_DEALER, REC_KING_ELDER, REC_KING_TURNED,
+                                 REC_OUTCOME, _scratch, empty_script, play_dealt, whole_deal)
+from engine.rng import check_index_range, check_seed, draw_descending
+
+N_ARM = 48
+CLASSIFY_ALL, CLASSIFY_REGLE, CLASSIFY_DEALER = 0, 1, 2
+N_CLASSES = {CLASSIFY_ALL: 1, CLASSIFY_REGLE: 16, CLASSIFY_DEALER: 8}
+#: Dealer hands of the remaining 26 (27 less the turn-up) cards: C(26, 5).
+DEALER_HANDS = 65_780
+_KING = 7
+
+# Binomial coefficients C(n, k) for n <= 32, k <= 5 (lexicographic unranking).
+_BINOM = np.zeros((N_CARDS + 1, HAND_SIZE + 1), dtype=np.int64)
+for _n in range(N_CARDS + 1):
+    _BINOM[_n, 0] = 1
+    for _k in range(1, min(_n, HAND_SIZE) + 1):
+        _BINOM[_n, _k] = _BINOM[_n - 1, _k - 1] + (_BINOM[_n - 1, _k] if _k <= _n - 1 else 0)
+
+
+@njit(cache=True)
+def arm_code(rec):
+    """The arm code of a finished deal (module docstring). The deal must have been played
+    (no target: a game cut short at a king has no outcome)."""
+    king = 0
+    if rec[REC_KING_TURNED]:
+        king = 1
+    elif rec[REC_KING_ELDER]:
+        king = 2
+    elif rec[REC_KING_DEALER]:
+        king = 3
+    return 16 * rec[REC_FIRST] + 4 * king + rec[REC_OUTCOME]
+
+
+@njit(cache=True)
+def deal_class(classifier, cfg_a, script, elder, dealer, turn_up):
+    """Class of a dealt deal (``-1``: leave it out), see the module docstring."""
+    trump = turn_up >> 3
+    if classifier == CLASSIFY_ALL:
+        return 0
+    if classifier == CLASSIFY_REGLE:
+        rule = regle_rule(elder, trump)
+        if rule == 0:
+            return -1
+        king = np.uint32(1) << np.uint32(8 * trump + _KING)
+        return rule + (8 if (np.uint32(elder) & king) != 0 else 0)
+    # CLASSIFY_DEALER: only deals where the dealer has a proposal to answer
+    if cfg_a[CFG_ELDER_FIRST] != FIRST_BY_POLICY:
+        proposes = cfg_a[CFG_ELDER_FIRST] == FIRST_YES
+    else:
+        proposes = elder_proposes(cfg_a[CFG_ELDER_POLICY], cfg_a[CFG_THRESHOLD], elder, trump,
+                                  0, script)
+    if not proposes:
+        return -1
+    return maxim_case(dealer, trump)
+
+
+@njit(cache=True, parallel=True)
+def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, ws_template, classifier,
+                 out_class, out_a, out_b):
+    """Deals ``[start, start + count)``: ``out_class[k]`` and, for classified deals, the
+    arm codes under ``cfg_a`` and ``cfg_b`` (``k`` = deal - start)."""
+    for r in prange(rows):
+        lo, hi = row_range(start, count, rows, r)
+        perm, draws, pool, payoff, rec = _scratch()
+        ws = ws_template.copy()
+        for i in range(lo, hi):
+            k = i - start
+            elder, dealer, turn_up = deal_hands(seed, np.uint64(i), perm, draws)
+            c = deal_class(classifier, cfg_a, script, elder, dealer, turn_up)
+            out_class[k] = c
+            if c < 0:
+                continue
+            whole_deal(seed, np.uint64(i), cfg_a, script, rec, ws, perm, draws, pool, payoff)
+            out_a[k] = arm_code(rec)
+            whole_deal(seed, np.uint64(i), cfg_b, script, rec, ws, perm, draws, pool, payoff)
+            out_b[k] = arm_code(rec)
+
+
+def _check_cfgs(*cfgs):
+    for cfg in cfgs:
+        if cfg.shape != (N_CFG,) or cfg.dtype != np.int64:
+            raise ValueError("cfg must come from make_cfg()")
+        if cfg[CFG_TARGET] != 0:
+            raise ValueError("paired experiments play untruncated deals (target 0); "
+                             "scores are applied afterwards")
+
+
+def _tabulate(out_class, out_a, out_b, n_classes):
+    keep = out_class >= 0
+    flat = (out_class[keep].astype(np.int64) * (N_ARM * N_ARM)
+            + out_a[keep].astype(np.int64) * N_ARM + out_b[keep].astype(np.int64))
+    return np.bincount(flat, minlength=n_classes * N_ARM * N_ARM).astype(np.int64)[None, :]
+
+
+def paired_table(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.ndarray,
+                 classifier: int, chunk: int = DEFAULT_CHUNK, block: int = DEFAULT_BLOCK,
+                 progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """int64 counts ``[class, arm code a, arm code b]`` over deals ``[start, stop)``."""
+    seed = check_seed(seed)
+    start, stop = check_index_range(start, stop)
+    _check_cfgs(cfg_a, cfg_b)
+    if classifier not in N_CLASSES:
+        raise ValueError(f"unknown classifier {classifier!r}")
+    n_classes = N_CLASSES[classifier]
+    script = empty_script()
+    ws = new_workspace()
+
+    def run_block(lo, n, rows):
+        out_class = np.full(n, -1, dtype=np.int8)
+        out_a = np.zeros(n, dtype=np.int8)
+        out_b = np.zeros(n, dtype=np.int8)
+        paired_block(np.uint64(seed), np.int64(lo), n, rows, cfg_a, cfg_b, script, ws,
+                     classifier, out_class, out_a, out_b)
+        return _tabulate(out_class, out_a, out_b, n_classes)
+
+    width = n_classes * N_ARM * N_ARM
+    return reduce_counts(run_block, start, stop, width, chunk, block, progress).reshape(
+        n_classes, N_ARM, N_ARM)
+
+
+# ---------------------------------------------------------------------------
+# A fixed elder hand: the rest of the pack sampled or enumerated
+# ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def _uniform_below(seed, index, k, top, draws):
+    """A uniform draw from ``[0, top)`` from word ``k`` on; returns (draw, next k)."""
+    threshold = (np.uint64(0) - np.uint64(top)) % np.uint64(top)  # 2**64 mod top
+    k = draw_descending(seed, index, k, top, 1, threshold, draws, 0)
+    return draws[0], k
+
+
+@njit(cache=True)
+def deal_around(seed, index, elder, turn_up, trump, perm, draws):
+    """Deal ``index`` around the fixed ``elder`` hand: the turn-up (given, or if
+    ``turn_up < 0`` drawn uniformly from the cards of ``trump`` not in the hand), then a
+    uniform shuffle of the other 26 cards into the dealer's hand (positions 5-9) and the
+    stock (11-31). Returns (dealer mask, turn-up)."""
+    k = 0
+    if turn_up < 0:
+        candidates = suit_mask(trump) & ~np.uint32(elder)
+        pick, k = _uniform_below(seed, index, k, popcount32(candidates), draws)
+        c = 8 * trump
+        while True:
+            if candidates & (np.uint32(1) << np.uint32(c)):
+                if pick == 0:
+                    break
+                pick -= 1
+            c += 1
+        turn_up = c
+    n = 0
+    for c in range(N_CARDS):
+        bit = np.uint32(1) << np.uint32(c)
+        if (np.uint32(elder) & bit) != 0:
+            perm[n] = c  # positions 0-4 in card order
+            n += 1
+    rest_start = HAND_SIZE
+    m = rest_start
+    for c in range(N_CARDS):
+        bit = np.uint32(1) << np.uint32(c)
+        if (np.uint32(elder) & bit) == 0 and c != turn_up:
+            perm[m] = c
+            m += 1
+    # forward Fisher-Yates over the 26 cards at positions 5..30, then make room for the turn-up
+    for i in range(rest_start, m - 1):
+        j, k = _uniform_below(seed, index, k, m - i, draws)
+        tmp = perm[i]
+        perm[i] = perm[i + j]
+        perm[i + j] = tmp
+    for i in range(m, TURN_UP_POSITION, -1):
+        perm[i] = perm[i - 1]
+    perm[TURN_UP_POSITION] = turn_up
+    dealer = np.uint32(0)
+    for i in range(HAND_SIZE, 2 * HAND_SIZE):
+        dealer |= np.uint32(1) << np.uint32(perm[i])
+    return dealer, turn_up
+
+
+@njit(cache=True, parallel=True)
+def hand_block(seed, start, count, rows, elder, turn_up, trump, cfg_a, cfg_b, script,
+               ws_template, out_a, out_b):
+    """Deals ``[start, start + count)`` around the fixed elder hand, each played under
+    ``cfg_a`` and ``cfg_b``; arm codes in ``out_a``/``out_b``."""
+    for r in prange(rows):
+        lo, hi = row_range(start, count, rows, r)
+        perm, draws, pool, payoff, rec = _scratch()
+        ws = ws_template.copy()
+        for i in range(lo, hi):
+            k = i - start
+            dealer, t = deal_around(seed, np.uint64(i), elder, turn_up, trump, perm, draws)
+            play_dealt(seed, np.uint64(i), cfg_a, script, rec, ws, perm, draws, pool, payoff,
+                       np.uint32(elder), dealer, t)
+            out_a[k] = arm_code(rec)
+            play_dealt(seed, np.uint64(i), cfg_b, script, rec, ws, perm, draws, pool, payoff,
+                       np.uint32(elder), dealer, t)
+            out_b[k] = arm_code(rec)
+
+
+@njit(cache=True)
+def unrank_dealer(rank, rest, perm):
+    """The ``rank``-th 5-card hand (lexicographic order of card index) of the 26 cards
+    ``rest`` (ascending); writes it to ``perm[5:10]`` and the other cards, ascending, to
+    ``perm[11:32]``. Returns the mask."""
+    n = rest.shape[0]
+    hand = np.uint32(0)
+    chosen = np.zeros(n, dtype=np.bool_)
+    pos = 0
+    need = HAND_SIZE
+    for j in range(n):
+        if need == 0:
+            break
+        with_j = _BINOM[n - j - 1, need - 1]  # hands that take rest[j] next
+        if rank < with_j:
+            chosen[j] = True
+            hand |= np.uint32(1) << np.uint32(rest[j])
+            perm[HAND_SIZE + pos] = rest[j]
+            pos += 1
+            need -= 1
+        else:
+            rank -= with_j
+    m = TURN_UP_POSITION + 1
+    for j in range(n):
+        if not chosen[j]:
+            perm[m] = rest[j]
+            m += 1
+    return hand
+
+
+@njit(cache=True, parallel=True)
+def exact_block(start, count, rows, elder, turn_ups, cfg, script, ws_template, out):
+    """Every deal of the fixed elder hand: rank ``q`` in ``[start, start + count)`` is
+    turn-up ``turn_ups[q // 65780]`` and the dealer's hand of lexicographic rank
+    ``q % 65780`` among the 26 cards left. Arm codes under ``cfg`` in ``out``."""
+    for r in prange(rows):
+        lo, hi = row_range(start, count, rows, r)
+        perm, draws, pool, payoff, rec = _scratch()
+        ws = ws_template.copy()
+        rest = np.empty(N_CARDS - HAND_SIZE - 1, dtype=np.int64)
+        for q in range(lo, hi):
+            turn_up = turn_ups[q // DEALER_HANDS]
+            m = 0
+            for c in range(N_CARDS):
+                if (np.uint32(elder) & (np.uint32(1) << np.uint32(c))) == 0 and c != turn_up:
+                    rest[m] = c
+                    m += 1
+            n = 0
+            for c in range(N_CARDS):
+                if (np.uint32(elder) & (np.uint32(1) << np.uint32(c))) != 0:
+                    perm[n] = c
+                    n += 1
+            perm[TURN_UP_POSITION] = turn_up
+            dealer = unrank_dealer(q % DEALER_HANDS, rest, perm)
+            play_dealt(np.uint64(0), np.uint64(q), cfg, script, rec, ws, perm, draws, pool,
+                       payoff, np.uint32(elder), dealer, turn_up)
+            out[q - start] = arm_code(rec)
+
+
+def hand_table(seed: int, start: int, stop: int, elder: int, turn_up: int | None, trump: int,
+               cfg_a: np.ndarray, cfg_b: np.ndarray, chunk: int = DEFAULT_CHUNK,
+               block: int = DEFAULT_BLOCK,
+               progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """48 x 48 int64 counts of (arm a, arm b) over sampled deals ``[start, stop)`` around
+    the fixed ``elder`` hand (``turn_up`` None: drawn from the trump suit)."""
+    seed = check_seed(seed)
+    start, stop = check_index_range(start, stop)
+    _check_cfgs(cfg_a, cfg_b)
+    _check_hand(elder, turn_up, trump)
+    script = empty_script()
+    ws = new_workspace()
+    t = -1 if turn_up is None else int(turn_up)
+
+    def run_block(lo, n, rows):
+        out_a = np.zeros(n, dtype=np.int8)
+        out_b = np.zeros(n, dtype=np.int8)
+        hand_block(np.uint64(seed), np.int64(lo), n, rows, np.int64(elder), np.int64(t),
+                   np.int64(trump), cfg_a, cfg_b, script, ws, out_a, out_b)
+        return _tabulate(np.zeros(n, dtype=np.int8), out_a, out_b, 1)
+
+    return reduce_counts(run_block, start, stop, N_ARM * N_ARM, chunk, block,
+                         progress).reshape(N_ARM, N_ARM)
+
+
+def _check_hand(elder: int, turn_up: int | None, trump: int) -> None:
+    if popcount32(np.uint32(elder)) != HAND_SIZE:
+        raise ValueError("the elder's hand must have 5 cards")
+    if turn_up is not None:
+        if (int(elder) >> int(turn_up)) & 1:
+            raise ValueError("the turn-up is in the elder's hand")
+        if int(turn_up) >> 3 != int(trump):
+            raise ValueError("the turn-up is not of the trump suit")
+    elif int(suit_mask(trump)) & ~int(elder) == 0:
+        raise ValueError("no card of the trump suit is left to turn up")
+
+
+def exact_turn_ups(elder: int, turn_up: int | None, trump: int) -> np.ndarray:
+    """The turn-ups an exact enumeration runs over: the given one, or every card of the
+    trump suit not in the hand (each equally likely)."""
+    _check_hand(elder, turn_up, trump)
+    if turn_up is not None:
+        return np.array([int(turn_up)], dtype=np.int64)
+    return np.array([c for c in range(8 * trump, 8 * trump + 8) if not (int(elder) >> c) & 1],
+                    dtype=np.int64)
+
+
+def exact_codes(elder: int, turn_up: int | None, trump: int, cfg: np.ndarray,
+                start: int = 0, stop: int | None = None, chunk: int = DEFAULT_CHUNK,
+                progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """Counts of the 48 arm codes over the enumerated deals ``[start, stop)`` (all of them
+    by default: ``len(turn_ups) * 65780``) of the fixed elder hand under ``cfg``."""
+    _check_cfgs(cfg)
+    if cfg[CFG_ELDER_FIRST] != FIRST_NO:
+        raise ValueError("the enumeration is for play without proposing (elder_first='play')")
+    if PLAY_PIMC in (cfg[CFG_ELDER_PLAY], cfg[CFG_DEALER_PLAY]):
+        raise ValueError("exact enumeration needs a deterministic play model (dd or "
+                         "heuristic): PIMC's sampled worlds make each deal random")
+    turn_ups = exact_turn_ups(elder, turn_up, trump)
+    total = len(turn_ups) * DEALER_HANDS
+    stop = total if stop is None else int(stop)
+    if not 0 <= int(start) <= stop <= total:
+        raise ValueError(f"enumeration range must lie in [0, {total}]")
+    script = empty_script()
+    ws = new_workspace()
+
+    def run_block(lo, n, rows):
+        out = np.zeros(n, dtype=np.int8)
+        exact_block(np.int64(lo), n, rows, np.int64(elder), turn_ups, cfg, script, ws, out)
+        return np.bincount(out.astype(np.int64), minlength=N_ARM).astype(np.int64)[None, :]
+
+    if stop == start:
+        return np.zeros(N_ARM, dtype=np.int64)
+    return reduce_counts(run_block, int(start), stop, N_ARM, chunk, DEFAULT_BLOCK, progress)
+
+
+__all__ = ["paired_table", "hand_table", "exact_codes", "exact_turn_ups", "arm_code",
+           "deal_around", "unrank_dealer", "N_ARM", "CLASSIFY_ALL", "CLASSIFY_REGLE",
+           "CLASSIFY_DEALER", "N_CLASSES", "DEALER_HANDS"]

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analysis import paired as P
+from analysis.precision import FIRST_BATCH, checkpoints, run_until
 from analysis.scores import TARGET, outcome_distribution, win_probabilities
 from engine.cards import parse_hand
 from engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER, CLASSIFY_REGLE,
@@ -297,9 +298,9 @@ class Settings:
     """What a claims run does; every figure it reports is a function of these."""
 
     seed: int = 0
-    precision: float | None = DEFAULT_PRECISION
+    precision: float = DEFAULT_PRECISION
     deals: int | None = None          # fixed number of deals per experiment (no precision)
-    first: int = 1 << 14              # first batch of the precision schedule (doubles)
+    first: int = FIRST_BATCH          # first checkpoint of the precision schedule (doubles)
     #: Most deals per experiment (the precision schedule stops there). PIMC costs about
     #: 100 µs a deal on 2 cores, so its caps keep a default run near a minute.
     max_deals: dict = field(default_factory=lambda: {
@@ -321,35 +322,6 @@ def _cfgs(model: str, settings: Settings) -> dict:
         "accept": make_cfg(dealer_first="accept", **base),
         "always-propose": make_cfg(elder_policy="always-propose", **base),
     }
-
-
-def _schedule(settings: Settings, model: str, experiment: str):
-    """Cumulative deal counts at which the precision rule is checked."""
-    if settings.deals is not None:
-        return [settings.deals]
-    cap = settings.max_deals[model][experiment]
-    out, n = [], min(settings.first, cap)
-    while True:
-        out.append(n)
-        if n >= cap:
-            return out
-        n = min(2 * n, cap)
-
-
-def _run(step, schedule, check, progress, history, label):
-    """Add ``step(lo, hi)`` tables over ``[0, n)`` for n in ``schedule`` until ``check``
-    says every headline half-width is small enough (``check(total) -> (ok, worst)``)."""
-    total, done = None, 0
-    for n in schedule:
-        part = step(done, n, progress)
-        total = part if total is None else total + part
-        done = n
-        ok, worst, estimates = check(total)
-        history.append({"experiment": label, "deals": done, "worst_half_width": worst,
-                        **estimates})
-        if ok:
-            break
-    return total, done
 
 
 def run_model(model: str, settings: Settings, progress: Callable[[str, int], None] | None = None
@@ -386,36 +358,58 @@ def run_model(model: str, settings: Settings, progress: Callable[[str, int], Non
             return worst <= h, worst, estimates
         return check
 
-    def paired_step(a, b, classifier, label):
-        return lambda lo, hi, _p: paired_table(seed, lo, hi, cfg[a], cfg[b], classifier,
-                                               chunk=256 if model == "pimc" else 4096,
-                                               progress=prog(label))
+    def points(experiment):
+        return checkpoints(settings.max_deals[model][experiment], settings.deals,
+                           settings.first)
 
+    chunk = 256 if model == "pimc" else 4096
+    data["worst_half_width"] = {}
     for key, a, b, classifier in (("regle", "play", "propose", CLASSIFY_REGLE),
                                   ("dealer", "refuse", "accept", CLASSIFY_DEALER),
                                   ("habit", "base", "always-propose", CLASSIFY_ALL)):
-        label = f"{model} {key}"
-        data[key], data["deals"][key] = _run(paired_step(a, b, classifier, label),
-                                             _schedule(settings, model, key), checker(key, key),
-                                             progress, history, key)
+        def step(lo, hi, a=a, b=b, classifier=classifier, key=key):
+            return paired_table(seed, lo, hi, cfg[a], cfg[b], classifier, chunk=chunk,
+                                progress=prog(f"{model} {key}"))
+
+        data[key], data["deals"][key], data["worst_half_width"][key] = run_until(
+            step, points(key), checker(key, key), history, key)
     elder = int(parse_hand(EXAMPLE_HAND, 5))
-    label = f"{model} hand"
     data["hand_exact"] = None
     if model != "pimc":
         data["hand_exact"] = exact_codes(elder, None, EXAMPLE_TRUMP, cfg["play"],
-                                         progress=prog(label + " exact"))
+                                         progress=prog(f"{model} hand (exact)"))
 
-    def hand_step(lo, hi, _p):
+    def hand_step(lo, hi):
         return hand_table(seed, lo, hi, elder, None, EXAMPLE_TRUMP, cfg["play"],
-                          cfg["propose"], chunk=256 if model == "pimc" else 4096,
-                          progress=prog(label))
+                          cfg["propose"], chunk=chunk, progress=prog(f"{model} hand"))
 
-    data["hand"], data["deals"]["hand"] = _run(hand_step, _schedule(settings, model, "hand"),
-                                               checker("hand", "hand"), progress, history,
-                                               "hand")
+    data["hand"], data["deals"]["hand"], data["worst_half_width"]["hand"] = run_until(
+        hand_step, points("hand"), checker("hand", "hand"), history, "hand")
+    if model != "pimc":
+        # a variant that might explain "two to one": no obligation to trump (Law 43 read
+        # the other way), the list played without proposing on the same deals
+        no_forced = make_cfg(play=model, elder_first="play", forced_trump=False)
+        data["regle_no_forced_trump"] = paired_table(
+            seed, 0, data["deals"]["regle"], no_forced, no_forced, CLASSIFY_REGLE,
+            chunk=chunk, progress=prog(f"{model} variant"))
     data["history"] = history
     data["seconds"] = time.perf_counter() - t0
     return data
+
+
+def play_minus_propose(data: dict) -> dict:
+    """Per score (elder x, dealer y): the change in the elder's game-win probability from
+    playing a jeu de règle rather than proposing, paired, over all jeux de règle."""
+    joint = data["regle"].sum(axis=0)
+    delta = np.zeros((TARGET, TARGET))
+    ci = np.zeros((TARGET, TARGET, 2))
+    for x in range(TARGET):
+        for y in range(TARGET):
+            r = P.paired_mean(joint, P.game_value(data["v"], x, y))
+            delta[x, y] = r["mean"]
+            ci[x, y] = r["ci95"]
+    return {"delta": delta.tolist(), "ci95": ci.tolist(), "n": int(joint.sum()),
+            "rows": "elder's score 0-4", "columns": "dealer's score 0-4"}
 
 
 def results(models_data: dict) -> list[dict]:
@@ -468,3 +462,101 @@ def trump_split_odds() -> dict:
     out["one trump in hand (Foster: 44,574 / 65,780)"] = below_two(1) / 65_780
     out["two trumps in hand (Foster: 50,274 / 65,780)"] = below_two(2) / 65_780
     return out
+
+
+def explanations(models_data: dict) -> dict:
+    """Where a figure of the treatise is not met, what would produce it: each candidate with
+    its value and whether it fits (within ±0.05 of the treatise's figure)."""
+    odds = trump_split_odds()
+    out = {}
+    cands = [{"candidate": f"P(dealer holds fewer than two trumps), {name}", "model": "exact",
+              "value": p, "ci95": [p, p], "fits": bool(abs(p - TWO_THIRDS) <= 0.05)}
+             for name, p in ((k, float(v)) for k, v in odds.items())]
+    for model, data in models_data.items():
+        for r in range(1, 8):
+            joint = _part_joint(data["regle"], f"rule {r}")
+            m = P.proportion(joint.sum(axis=1), P.ELDER_WINS_POINT)
+            cands.append({"candidate": f"P(point) of rule {r} ({RULES[r - 1]}) alone",
+                          "model": model, "value": m["p"], "ci95": m["ci95"], "n": m["n"],
+                          "fits": near(TWO_THIRDS, 0.05)(*m["ci95"]) == "supported"})
+        if data.get("regle_no_forced_trump") is not None:
+            joint = data["regle_no_forced_trump"].sum(axis=0)
+            m = P.proportion(joint.sum(axis=1), P.ELDER_WINS_POINT)
+            cands.append({"candidate": "P(point) of the list when a void player need not "
+                          "trump (variant of Law 43)", "model": model, "value": m["p"],
+                          "ci95": m["ci95"], "n": m["n"],
+                          "fits": near(TWO_THIRDS, 0.05)(*m["ci95"]) == "supported"})
+    out["two-to-one"] = {"figure": TWO_THIRDS, "candidates": cands}
+    cands = []
+    three = (math.comb(22, 5) + 4 * math.comb(22, 4)) / 65_780
+    cands.append({"candidate": "P(dealer holds fewer than two trumps) with three trumps in "
+                  "hand", "model": "exact", "value": three, "ci95": [three, three],
+                  "fits": bool(abs(three - 0.8) <= 0.05)})
+    for model, data in models_data.items():
+        if data.get("hand_exact") is not None:
+            ex = P.exact_summary(data["hand_exact"])
+            vole, ci, n = ex["vole"], ex["vole_ci95"], ex["n"]
+        else:
+            m = P.proportion(data["hand"].sum(axis=1), P.ELDER_WINS_VOLE)
+            vole, ci, n = m["p"], m["ci95"], m["n"]
+        cands.append({"candidate": "P(vole) of the hand played without proposing",
+                      "model": model, "value": vole, "ci95": ci, "n": n,
+                      "fits": near(0.8, 0.05)(*ci) == "supported"})
+    out["four-out-of-five"] = {"figure": 0.8, "candidates": cands}
+    return out
+
+
+WHY_MODELS = ("dd lets both players see every card, so it measures what the cards can do; "
+              "heuristic plays seed 002's advice from what each player knows; pimc samples "
+              "the unseen cards and solves each sample. A verdict that changes with the model "
+              "depends on how well the hand is played, not only on the cards.")
+
+
+def disagreements(rows: list[dict]) -> list[dict]:
+    """Claims (one reading, one subset) whose verdict differs between play models."""
+    by = {}
+    for r in rows:
+        by.setdefault((r["id"], r["reading"], r["subset"]), []).append(r)
+    out = []
+    for (cid, reading, subset), rs in by.items():
+        if len({r["verdict"] for r in rs}) > 1:
+            out.append({"id": cid, "reading": reading, "subset": subset,
+                        "verdicts": {r["model"]: r["verdict"] for r in rs},
+                        "estimates": {r["model"]: r["estimate"] for r in rs},
+                        "why": WHY_MODELS})
+    return out
+
+
+def run_claims(models: list[str], settings: Settings, command: str,
+               progress: Callable[[str, int], None] | None = None) -> dict:
+    """Every claim for every model: the payload of ``ecarte-sim claims`` (JSON and report)."""
+    from importlib.metadata import version
+
+    unknown = [m for m in models if m not in MODELS]
+    if unknown:
+        raise ValueError(f"unknown play model {unknown[0]!r}; choose from {', '.join(MODELS)}")
+    data = {m: run_model(m, settings, progress) for m in models}
+    rows = results(data)
+    headline = {}
+    for m in models:
+        worst = max(data[m]["worst_half_width"].values())
+        headline[m] = {"seconds": data[m]["seconds"], "deals": data[m]["deals"],
+                       "worst_half_width": worst,
+                       "precision_reached": bool(settings.deals is None
+                                                 and worst <= settings.precision)}
+    return {
+        "claims": rows,
+        "models": headline,
+        "explanations": explanations(data),
+        "disagreements": disagreements(rows),
+        "play_minus_propose": {m: play_minus_propose(data[m]) for m in models},
+        "win_by_score": {m: {"v": data[m]["v"].tolist(), "n": data[m]["deals"]["scores"],
+                             "meaning": "V[x][y]: P(the elder at x beats the dealer at y)"}
+                         for m in models},
+        "history": {m: data[m]["history"] for m in models},
+        "provenance": {"command": command, "version": version("ecarte-sim"),
+                       "seed": settings.seed, "precision": settings.precision,
+                       "deals_fixed": settings.deals, "worlds": settings.worlds,
+                       "models": list(models),
+                       "deals": {m: data[m]["deals"] for m in models}},
+    }

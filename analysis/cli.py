@@ -601,6 +601,226 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, **opts):
         click.echo(f"wrote {path}")
 
 
+# --------------------------------------------------------------------------- hand / claims
+
+class _Counter:
+    """Deals done per experiment, on one stderr line (a TTY only): precision-driven runs do
+    not know their length in advance."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.done: dict[str, int] = {}
+
+    def __call__(self, label: str, n: int) -> None:
+        if not self.enabled:
+            return
+        self.done[label] = self.done.get(label, 0) + n
+        click.echo(f"\r\x1b[2K{label}: {self.done[label]:,} deals", err=True, nl=False)
+
+    def close(self) -> None:
+        if self.enabled and self.done:
+            click.echo("\r\x1b[2K", err=True, nl=False)
+
+
+def _precision_options(f):
+    from analysis.claims import DEFAULT_PRECISION
+    options = [
+        click.option("--precision", type=click.FloatRange(1e-5, 0.5), default=DEFAULT_PRECISION,
+                     show_default=True,
+                     help="Simulate until every headline 95% interval has half-width <= H "
+                          "(checked at 16,384 deals, then at each doubling)."),
+        click.option("--deals", "n_deals", type=click.IntRange(100, 2**40), default=None,
+                     help="Simulate exactly N deals instead (no precision rule)."),
+        click.option("--max-deals", type=click.IntRange(1000, 2**40), default=None,
+                     help="Stop the precision rule here at the latest [default: 2^25 for dd "
+                          "and heuristic; for pimc, which costs ~100 us a deal, see --help of "
+                          "the command]."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _arm_json(summary: dict, exact: bool) -> dict:
+    return {"point": summary["point"], "vole": summary["vole"],
+            "expected_points": summary["expected_points"], "n": summary["n"], "exact": exact,
+            "ci95": summary["point_ci95"], "vole_ci95": summary["vole_ci95"],
+            "expected_points_ci95": summary["expected_points_ci95"]}
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("hand")
+@click.option("--trump", "-t", "trump", metavar="T", required=True,
+              help="Trump suit (H, ♥, hearts: the turn-up is drawn from the other cards of "
+                   "the suit) or the turned-up card (e.g. KH).")
+@click.option("--exact", is_flag=True,
+              help="Enumerate every dealer hand (and turn-up, when only the suit is given) "
+                   "for play without proposing; dd or heuristic play only.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed in [0, 2^64) of the sampled deals.")
+@_precision_options
+@policy_options
+@click.option("--threads", type=int, default=None,
+              help="Worker threads (default: all; does not change the result).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet, as_json,
+         **opts):
+    """How good is HAND for the elder: P(point), P(vole) and expected points (the elder's
+    marks minus the dealer's in the deal, kings and Law 49 included), playing without
+    proposing and proposing first (the dealer answering by --dealer-policy, the deal going
+    on, the elder re-deciding by --elder-policy after each exchange).
+
+    The rest of the pack is dealt at random around the hand; both ways are played on the
+    same deals, and the paired difference is reported. --precision (default) simulates
+    until both P(point) intervals have half-width <= H (at most --max-deals: 2^24 deals
+    for dd/heuristic, 2^18 for pimc); --exact enumerates instead (play without proposing).
+
+    \b
+    Example:
+      ecarte-sim hand "QH AH 7H KS KD" --trump H --exact --json
+    """
+    from analysis import paired as AP
+    from analysis.precision import checkpoints, run_until
+    from engine.cards import ECARTE, SUIT_LETTERS, format_card, format_hand, parse_hand
+    from engine.ecarte.deal import HAND_SIZE, parse_trump
+    from engine.ecarte.experiments import exact_codes, hand_table
+
+    elder = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    suit, turn_up = parse_trump(trump, [("hand", elder)])
+    _set_threads(threads)
+    settings = _settings(opts)
+    model = settings["play"]["elder"]
+    pimc = "pimc" in settings["play"].values()
+    play_cfg = _cfg(opts, elder_first="play")
+    result = {"hand": format_hand(elder, ECARTE), "trump": SUIT_LETTERS[suit],
+              "turn_up": None if turn_up is None else format_card(turn_up, ECARTE),
+              "model": model, "seed": seed, "settings": settings}
+    counter = _Counter(not quiet and not as_json)
+    try:
+        if exact:
+            if pimc:
+                raise click.UsageError("--exact needs a deterministic play model (dd or "
+                                       "heuristic): PIMC's sampled worlds make each deal random")
+            codes = exact_codes(elder, turn_up, suit, play_cfg,
+                                progress=lambda n: counter("enumerating", n))
+            result["play"] = _arm_json(AP.exact_summary(codes), True)
+        else:
+            propose_cfg = _cfg(opts, elder_first="propose")
+            cap = max_deals or (1 << 18 if pimc else 1 << 24)
+            chunk = 256 if pimc else 4096
+
+            def step(lo, hi):
+                return hand_table(seed, lo, hi, elder, turn_up, suit, play_cfg, propose_cfg,
+                                  chunk=chunk, progress=lambda n: counter("dealing", n))
+
+            def check(joint):
+                a = AP.arm_summary(joint.sum(axis=1))
+                b = AP.arm_summary(joint.sum(axis=0))
+                worst = max(AP.half_width(a["point_ci95"]), AP.half_width(b["point_ci95"]))
+                return worst <= precision, worst, {}
+
+            joint, n, worst = run_until(step, checkpoints(cap, n_deals), check)
+            result["play"] = _arm_json(AP.arm_summary(joint.sum(axis=1)), False)
+            result["propose"] = _arm_json(AP.arm_summary(joint.sum(axis=0)), False)
+            diff = AP.paired_mean(joint, AP.NET.astype(float))
+            result["play_minus_propose"] = {"expected_points": diff["mean"],
+                                            "ci95": diff["ci95"], "n": diff["n"],
+                                            "paired": True}
+            result["precision"] = None if n_deals else {
+                "target": precision, "worst_half_width": worst, "reached": worst <= precision}
+    finally:
+        counter.close()
+    if as_json:
+        _emit(result)
+        return
+    where = result["turn_up"] or f"{SUIT_LETTERS[suit]} (turn-up drawn from the suit)"
+    click.echo(f"{result['hand']}, trump {where}; play {model}"
+               + ("" if exact else f"; seed {seed}"))
+    for key, title in (("play", "play without proposing"), ("propose", "propose first")):
+        if key not in result:
+            continue
+        r = result[key]
+        how = "exact, every deal" if r["exact"] else "95% CI"
+        click.echo(f"  {title:22s} P(point) {r['point']:.4f} [{r['ci95'][0]:.4f}, "
+                   f"{r['ci95'][1]:.4f}]  P(vole) {r['vole']:.4f}  expected points "
+                   f"{r['expected_points']:+.4f}  (n={r['n']}, {how})")
+    if "play_minus_propose" in result:
+        d = result["play_minus_propose"]
+        click.echo(f"  play minus propose: {d['expected_points']:+.4f} points per deal "
+                   f"[{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}] (paired, same {d['n']} deals)")
+
+
+@main.command(context_settings=CONTEXT)
+@click.option("--play", "models", type=click.Choice(["dd", "heuristic", "pimc"]),
+              multiple=True, help="Play model(s) to test (repeatable) [default: all three].")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed in [0, 2^64).")
+@_precision_options
+@click.option("--worlds", type=click.IntRange(1, 4096), default=64, show_default=True,
+              help="PIMC: worlds sampled per decision.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
+              default=None, help="Write claims.md, claims.csv (+ .parquet with pyarrow) and "
+                                 "the PNG plots here.")
+@click.option("--threads", type=int, default=None,
+              help="Worker threads (default: all; does not change the result).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads, quiet,
+           as_json):
+    """Test the claims of seed 002: "two to one" for the jeux de règle (as an estimate and
+    as a floor, overall and per rule), "four times out of five" for Q A 7 of trumps with
+    two kings, the dealer's maxims, the three pieces of score advice, and "continue
+    proposing till the pack is exhausted" — each with estimate, 95% interval, n and a
+    verdict (supported / contradicted / inconclusive) by a rule fixed in
+    analysis/claims.py before any run, for each play model.
+
+    Each experiment runs until its headline intervals have half-width <= --precision, at
+    most --max-deals deals (default 2^25 for dd and heuristic; PIMC, ~100 us a deal, stops
+    at 2^18 regle / 2^16 dealer / 2^15 habit and hand deals, and the report says the
+    precision reached). Where a figure fails, the report lists what would explain it.
+    """
+    from analysis.claims import EXPERIMENTS, MODELS, Settings, run_claims
+
+    _set_threads(threads)
+    models = list(dict.fromkeys(models)) or list(MODELS)
+    settings = Settings(seed=seed, precision=precision, deals=n_deals, worlds=worlds)
+    if max_deals is not None:
+        settings.max_deals = {m: dict.fromkeys(EXPERIMENTS, max_deals) for m in MODELS}
+        settings.score_deals = {m: max(max_deals, 1000) for m in MODELS}
+    command = "ecarte-sim " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["claims"] \
+        else "ecarte-sim claims"
+    counter = _Counter(not quiet and not as_json)
+    try:
+        payload = run_claims(models, settings, command, progress=counter)
+    finally:
+        counter.close()
+    if out_dir:
+        from analysis.report import write_claims_report
+        payload["files"] = write_claims_report(out_dir, payload)
+    if as_json:
+        _emit(payload)
+        return
+    prov = payload["provenance"]
+    click.echo(f"claims of seed 002 — seed {seed}, "
+               + (f"precision {precision}" if n_deals is None else f"{n_deals} deals"))
+    for m in models:
+        s = payload["models"][m]
+        click.echo(f"  {m}: {s['seconds']:.1f} s, deals {s['deals']}, worst headline "
+                   f"half-width {s['worst_half_width']:.4f}"
+                   + ("" if s["precision_reached"] or n_deals else " (precision NOT reached)"))
+    current = None
+    for r in payload["claims"]:
+        if r["id"] != current:
+            current = r["id"]
+            click.echo(f"\n{current}")
+        click.echo(f"  {r['model']:9s} {r['verdict']:12s} {r['estimate']:+.4f} "
+                   f"[{r['ci95'][0]:+.4f}, {r['ci95'][1]:+.4f}] n={r['n']:<8d} "
+                   f"{r['reading']} — {r['subset']}")
+    for path in payload.get("files", []):
+        click.echo(f"wrote {path}")
+
+
 # --------------------------------------------------------------------------- bench
 
 @main.command(context_settings=CONTEXT)

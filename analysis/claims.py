@@ -397,6 +397,30 @@ def run_model(model: str, settings: Settings, progress: Callable[[str, int], Non
     return data
 
 
+def rule_table(data: dict) -> list[dict]:
+    """Per rule of the list (and overall): P(point), P(vole) and expected points (elder's
+    marks minus the dealer's) playing without proposing and proposing first, and the paired
+    difference in expected points with its standard error — one model's regle experiment."""
+    rows = []
+    for part in ["all"] + [f"rule {r}" for r in range(1, 8)]:
+        joint = _part_joint(data["regle"], part)
+        play = P.arm_summary(joint.sum(axis=1))
+        propose = P.arm_summary(joint.sum(axis=0))
+        diff = P.paired_mean(joint, P.NET.astype(float))
+        name = "all jeux de règle" if part == "all" else \
+            f"{part}: {RULES[int(part.split()[1]) - 1]}"
+        row = {"model": data["model"], "rule": name, "n": play["n"]}
+        for arm, s in (("play", play), ("propose", propose)):
+            row.update({f"{arm}_point": s["point"], f"{arm}_point_ci95": s["point_ci95"],
+                        f"{arm}_vole": s["vole"], f"{arm}_vole_ci95": s["vole_ci95"],
+                        f"{arm}_expected_points": s["expected_points"],
+                        f"{arm}_expected_points_ci95": s["expected_points_ci95"]})
+        row.update({"difference": diff["mean"], "difference_se": diff["se"],
+                    "difference_ci95": diff["ci95"]})
+        rows.append(row)
+    return rows
+
+
 def play_minus_propose(data: dict) -> dict:
     """Per score (elder x, dealer y): the change in the elder's game-win probability from
     playing a jeu de règle rather than proposing, paired, over all jeux de règle."""
@@ -549,6 +573,7 @@ def run_claims(models: list[str], settings: Settings, command: str,
         "models": headline,
         "explanations": explanations(data),
         "disagreements": disagreements(rows),
+        "rules": [row for m in models for row in rule_table(data[m])],
         "play_minus_propose": {m: play_minus_propose(data[m]) for m in models},
         "win_by_score": {m: {"v": data[m]["v"].tolist(), "n": data[m]["deals"]["scores"],
                              "meaning": "V[x][y]: P(the elder at x beats the dealer at y)"}

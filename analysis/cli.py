@@ -576,7 +576,9 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, **opts):
         counts = whole_counts(seed, 0, n_deals, cfg, progress=bar.update)
     t = win_table(counts, bootstrap, seed)
     # "I deal next": I am the dealer (score mine), the opponent is elder.
-    result = {"deals": n_deals, "seed": seed, "bootstrap": bootstrap,
+    command = "ecarte-sim " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["scores"] \
+        else "ecarte-sim scores"
+    result = {"command": command, "deals": n_deals, "seed": seed, "bootstrap": bootstrap,
               "settings": _settings(opts), "rows": "my score 0-4", "columns": "opponent 0-4",
               **player_tables(t["v"], t["lo"], t["hi"])}
     if out_dir:

@@ -16,7 +16,7 @@ from analysis.scores import TARGET, replay
 from analysis.stats import Z95, wilson_interval
 from engine.ecarte.experiments import N_ARM
 from engine.ecarte.solver import DEALER_VOLE, ELDER_POINT, ELDER_VOLE
-from engine.ecarte.whole import PLAYED_WITHOUT_PROPOSING, REFUSED_FIRST
+from engine.ecarte.whole import points_for
 
 CODES = np.arange(N_ARM)
 FIRST = CODES // 16
@@ -24,18 +24,8 @@ KING = (CODES // 4) % 4
 OUTCOME = CODES % 4
 
 
-def _points(first: int, outcome: int) -> tuple[int, int]:
-    """(elder, dealer) points of the trick play, Laws 48-49."""
-    if outcome == ELDER_VOLE:
-        return 2, 0
-    if outcome == ELDER_POINT:
-        return (2 if first == REFUSED_FIRST else 1), 0
-    if outcome == DEALER_VOLE:
-        return 0, 2
-    return 0, (2 if first == PLAYED_WITHOUT_PROPOSING else 1)
-
-
-_PTS = np.array([_points(f, o) for f, o in zip(FIRST, OUTCOME)])
+#: (elder, dealer) points of the trick play per arm code, Laws 48-49 (the kernel's own rule).
+_PTS = np.array([points_for(o, f) for f, o in zip(FIRST, OUTCOME)])
 #: The elder's and the dealer's marks in the deal (kings included), per arm code.
 MARKS_ELDER = _PTS[:, 0] + (KING == 2)
 MARKS_DEALER = _PTS[:, 1] + (KING == 1) + (KING == 3)

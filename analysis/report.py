@@ -58,6 +58,12 @@ def write_claims_report(out_dir: str, payload: dict) -> list[str]:
         pass
 
     models = prov["models"]
+    rules = pd.DataFrame([{k: v for k, v in r.items() if not k.endswith("ci95")}
+                          | {f"{k}_low": v[0] for k, v in r.items() if k.endswith("ci95")}
+                          | {f"{k}_high": v[1] for k, v in r.items() if k.endswith("ci95")}
+                          for r in payload["rules"]])
+    _commit(out_dir, "rules.csv", lambda p: rules.to_csv(p, index=False, float_format="%.6f"),
+            paths)
 
     def markdown(p):
         with open(p, "w", encoding="utf-8") as f:
@@ -89,6 +95,18 @@ def write_claims_report(out_dir: str, payload: dict) -> list[str]:
                 f.write(f"| {r['reading']} | {r['subset']} | {r['model']} | "
                         f"{_fmt(r['estimate'])}{exact} | [{_fmt(r['ci95'][0])}, "
                         f"{_fmt(r['ci95'][1])}] | {r['n']} | **{r['verdict']}** |\n")
+            f.write("\n## Jeux de règle: playing versus proposing, rule by rule\n\n"
+                    "Same deals both ways. Points = the elder's marks minus the dealer's in the "
+                    "deal (kings and Law 49 included). Difference = play minus propose, "
+                    "paired (SE).\n\n| model | rule | n | play P(point) | play P(vole) | "
+                    "play points | propose P(point) | propose P(vole) | propose points | "
+                    "difference (SE) |\n|---|---|---|---|---|---|---|---|---|---|\n")
+            for r in payload["rules"]:
+                f.write(f"| {r['model']} | {r['rule']} | {r['n']} | " + " | ".join(
+                    f"{r[f'{arm}_{k}']:.4f} [{r[f'{arm}_{k}_ci95'][0]:.4f}, "
+                    f"{r[f'{arm}_{k}_ci95'][1]:.4f}]" for arm in ("play", "propose")
+                    for k in ("point", "vole", "expected_points"))
+                        + f" | {r['difference']:+.4f} ({r['difference_se']:.4f}) |\n")
             f.write("\n## Verdict rules\n\n")
             seen = set()
             for r in payload["claims"]:
@@ -187,20 +205,32 @@ def write_claims_report(out_dir: str, payload: dict) -> list[str]:
                            "P(win)", 0, 1, "RdBu", ".2f"), paths)
 
     def convergence_png(p):
-        heads = sorted({k for m in models for h in payload["history"][m] for k in h
-                        if k not in ("experiment", "deals", "worst_half_width")})
-        fig, ax = plt.subplots(figsize=(9, 4.5), constrained_layout=True)
+        fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), constrained_layout=True)
+        key = "two-to-one | all jeux de règle"
         for m in models:
-            for k in heads:
-                pts = [(h["deals"], h[k]) for h in payload["history"][m] if k in h]
-                if len(pts) > 1:
+            pts = [(h["deals"], h[key]) for h in payload["history"][m] if key in h]
+            if pts:
+                xs, ys = zip(*pts)
+                left.plot(xs, ys, marker="o", label=m)
+            for exp in ("regle", "dealer", "habit", "hand"):
+                pts = [(h["deals"], h["worst_half_width"]) for h in payload["history"][m]
+                       if h["experiment"] == exp]
+                if pts:
                     xs, ys = zip(*pts)
-                    ax.plot(xs, ys, marker=".", lw=0.8, label=f"{m}: {k}"[:60])
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("deals simulated (checkpoints of the precision rule)")
-        ax.set_ylabel("headline estimate")
-        ax.legend(fontsize=5, ncol=2)
-        ax.set_title(short, fontsize=8)
+                    right.plot(xs, ys, marker=".", label=f"{m} {exp}")
+        left.axhline(TWO_THIRDS, color="k", ls="--", lw=1, label="2/3")
+        left.set_title("two to one: P(point) of the list, played without proposing",
+                       fontsize=9)
+        left.set_ylabel("estimate")
+        if prov["deals_fixed"] is None:
+            right.axhline(prov["precision"], color="k", ls="--", lw=1, label="target")
+        right.set_title("worst headline 95% half-width per experiment", fontsize=9)
+        for ax in (left, right):
+            ax.set_xscale("log", base=2)
+            ax.set_xlabel("deals (checkpoints of the precision rule)")
+            ax.legend(fontsize=6, ncol=2)
+        right.set_yscale("log")
+        fig.suptitle(short, fontsize=8)
         fig.savefig(p, dpi=110, format="png")
         plt.close(fig)
 

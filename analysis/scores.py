@@ -134,7 +134,9 @@ def write_report(out_dir: str, result: dict) -> list[str]:
                              "ci95_low": lo, "ci95_high": hi})
     frame = pd.DataFrame(rows)
     s = result["settings"]
-    caption = (f"{result['deals']} deals, seed {result['seed']}, elder {s['elder_policy']}, "
+    from importlib.metadata import version
+    caption = (f"{result.get('command', 'ecarte-sim scores')} — ecarte-sim {version('ecarte-sim')}"
+               f"; {result['deals']} deals, seed {result['seed']}, elder {s['elder_policy']}, "
                f"dealer {s['dealer_policy']}, play {s['play']['elder']}/{s['play']['dealer']}")
     paths = []
 
@@ -146,6 +148,11 @@ def write_report(out_dir: str, result: dict) -> list[str]:
         paths.append(path)
 
     commit("scores.csv", lambda p: frame.to_csv(p, index=False, float_format="%.6f"))
+    try:
+        import pyarrow  # noqa: F401
+        commit("scores.parquet", lambda p: frame.to_parquet(p, index=False))
+    except ImportError:
+        pass
 
     def markdown(p):
         with open(p, "w", encoding="utf-8") as f:

@@ -46,9 +46,8 @@ from engine.ecarte.solver import new_workspace
 from engine.ecarte.players import PLAY_PIMC
 from engine.ecarte.whole import (CFG_DEALER_PLAY, CFG_ELDER_FIRST, CFG_ELDER_PLAY,
                                  CFG_ELDER_POLICY, FIRST_NO, CFG_TARGET, CFG_THRESHOLD,
-                                 FIRST_BY_POLICY, FIRST_YES, N_CFG, REC_FIRST,
-                                 REC_KING_DEALER, REC_KING_ELDER, REC_KING_TURNED,
-                                 REC_OUTCOME, _scratch, empty_script, play_dealt, whole_deal)
+                                 FIRST_BY_POLICY, FIRST_YES, N_CFG, REC_FIRST, REC_OUTCOME,
+                                 _scratch, empty_script, king_code, play_dealt, whole_deal)
 from engine.rng import check_index_range, check_seed, draw_descending
 
 N_ARM = 48
@@ -70,14 +69,7 @@ for _n in range(N_CARDS + 1):
 def arm_code(rec):
     """The arm code of a finished deal (module docstring). The deal must have been played
     (no target: a game cut short at a king has no outcome)."""
-    king = 0
-    if rec[REC_KING_TURNED]:
-        king = 1
-    elif rec[REC_KING_ELDER]:
-        king = 2
-    elif rec[REC_KING_DEALER]:
-        king = 3
-    return 16 * rec[REC_FIRST] + 4 * king + rec[REC_OUTCOME]
+    return 16 * rec[REC_FIRST] + 4 * king_code(rec) + rec[REC_OUTCOME]
 
 
 @njit(cache=True)

@@ -505,16 +505,22 @@ POINTS = ("elder 1", "elder 2", "dealer 1", "dealer 2", "none (game over first)"
 
 
 @njit(cache=True)
+def king_code(rec):
+    """Who marked a king in the deal (index of ``KINGS``)."""
+    if rec[REC_KING_TURNED]:
+        return 1
+    if rec[REC_KING_ELDER]:
+        return 2
+    if rec[REC_KING_DEALER]:
+        return 3
+    return 0
+
+
+@njit(cache=True)
 def deal_code(rec):
     """``5 * king + points`` (see ``KINGS``, ``POINTS``): what a deal gave, in the order
     the marks are made — enough to replay it at any score."""
-    king = 0
-    if rec[REC_KING_TURNED]:
-        king = 1
-    elif rec[REC_KING_ELDER]:
-        king = 2
-    elif rec[REC_KING_DEALER]:
-        king = 3
+    king = king_code(rec)
     if rec[REC_POINTS_ELDER]:
         points = rec[REC_POINTS_ELDER] - 1
     elif rec[REC_POINTS_DEALER]:

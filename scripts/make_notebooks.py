@@ -1,0 +1,620 @@
+"""Writes notebooks/jeux_de_regle.ipynb and notebooks/score_strategy.ipynb (no outputs).
+
+Usage: python scripts/make_notebooks.py [REPO_ROOT]   (needs nbformat: the test extra)
+"""
+
+import sys
+import textwrap
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+# the repository root: the directory above scripts/ (or the first argument)
+ROOT = sys.argv[1] if len(sys.argv) > 1 else str(__import__("pathlib").Path(__file__)
+                                                  .resolve().parent.parent)
+
+
+def build(prefix, cells):
+    out = []
+    for i, (kind, text) in enumerate(cells):
+        text = textwrap.dedent(text).strip("\n")
+        cid = f"{prefix}-{i:02d}"
+        if kind == "md":
+            out.append(new_markdown_cell(text, id=cid))
+        else:
+            cell = new_code_cell(text, id=cid)
+            if i == 1 or kind == "params":
+                cell.metadata["tags"] = ["parameters"]
+            out.append(cell)
+    nb = new_notebook(cells=out)
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
+                                 "name": "python3"}
+    nb.metadata["language_info"] = {"name": "python"}
+    nbformat.validate(nb)
+    return nb
+
+
+HELPERS = '''
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")  # no display needed; figures are shown as inline PNGs by show()
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import pandas as pd
+    from IPython.display import Image, display
+
+
+    def show(fig):
+        """Show a figure inline as a PNG (works with the Agg backend, in Jupyter or not)."""
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+        plt.close(fig)
+        display(Image(data=buf.getvalue()))
+
+
+    def ci(interval, digits=3, signed=False):
+        """A 95% interval as text."""
+        lo, hi = interval
+        f = f"{'+' if signed else ''}.{digits}f"
+        return f"[{lo:{f}}, {hi:{f}}]"
+
+
+    def reading(interval, above="playing better", below="proposing better"):
+        """Where 0 lies relative to a 95% interval of a difference (play minus propose)."""
+        lo, hi = interval
+        if np.isnan(lo):
+            return "no deals"
+        if lo == hi == 0:
+            return "no difference on any deal"
+        return above if lo > 0 else below if hi < 0 else "interval contains 0"
+'''
+
+# --------------------------------------------------------------------------- notebook 1
+
+REGLE = [
+    ("md", r'''
+    # Jeux de règle: a hand explorer and the rules' win rates
+
+    Seed 002 (*Hoyle's Games Modernized*, "Écarté", `seeds/002_25d08f83baa0f9d5.txt`) gives a list
+    of **jeux de règle** — "hands which ought to be played without 'proposing' or 'accepting'":
+    hands so good that the elder "cannot fail to win three tricks unless his adversary hold two
+    trumps". Hoyle's list, in its own words (the rule names are those of
+    `engine/ecarte/regle.py`, which also records how the text is read where it leaves a choice):
+
+    | id | rule | seed 002 |
+    |---|---|---|
+    | 1 | `three-trumps` | "With three trumps, play without proposing." |
+    | 2 | `two-trumps-one-suit` | "Likewise with two trumps, if the other cards belong to one suit," |
+    | 3 | `two-trumps-court-pair` | "or with two cards of one suit, one of which is the king or queen." |
+    | 4 | `one-trump-four-king` | "Play if holding only one trump, provided the other cards are four of one suit, one being a king," |
+    | 5 | `one-trump-three-court` | "or three cards of one suit, one being a king or queen, and the fifth card being a king or queen." |
+    | 6 | `no-trump-three-queens` | "Play with no trump if three queens are held," |
+    | 7 | `no-trump-four-courts` | "or four court cards." |
+
+    Two figures come with the list:
+
+    > "Although in many cases, where it is the rule to play, it is **two to one** in favour of the
+    > player winning the point, it must not be imagined that he will always win. He may win
+    > twice out of three times, ..."
+
+    > "A holds queen, ace, and seven of hearts (trumps), king of spades, king of diamonds, and, of
+    > course, plays without proposing. ... for A to propose would have been wrong, his hand being
+    > strong enough to win **four times out of five**."
+
+    This notebook has two parts: a **hand explorer** (how good is one elder hand, played without
+    proposing and proposing first) and the **rules' win rates** (P(point) for each rule of the
+    list over random deals, against the "two to one" line). Every figure comes from running the
+    engine below, with its n and a 95% interval; nothing is quoted from a previous run.
+
+    Play models: `dd` — both players see all the cards and play perfectly (double dummy: this
+    measures the cards); `heuristic` — each player plays by seed 002's advice from his own
+    knowledge. The elder decides by the list (`regle`), the dealer answers a proposal by his
+    maxims (`maxims`).
+
+    The first code cell sets the sizes. The defaults are a real exploration (a few seconds per
+    model once numba has compiled the kernels); the test run sets `ECARTE_NOTEBOOK_SMALL=1`
+    for small ones.
+    '''),
+    ("code", '''
+    # Parameters (the test run sets ECARTE_NOTEBOOK_SMALL=1 for small sizes)
+    import os
+
+    SMALL = os.environ.get("ECARTE_NOTEBOOK_SMALL") == "1"
+    SEED = 0
+    MODELS = ("dd", "heuristic")                     # play models (pimc: far slower, use small sizes)
+    HAND_DEALS = 20_000 if SMALL else 1_000_000      # sampled deals around each explored hand
+    REGLE_DEALS = 50_000 if SMALL else 4_000_000     # random deals for the rules' win rates
+    print(f"{'small' if SMALL else 'full'} run: HAND_DEALS={HAND_DEALS:,}, "
+          f"REGLE_DEALS={REGLE_DEALS:,}, seed {SEED}, models {', '.join(MODELS)}")
+    '''),
+    ("code", HELPERS + '''
+
+    from analysis.paired import (ELDER_WINS_POINT, NET, arm_summary, exact_summary,
+                                 paired_mean)
+    from analysis.stats import wilson_interval
+    from engine.cards import SUIT_NAMES, format_card, format_hand, parse_hand
+    from engine.ecarte.deal import parse_trump
+    from engine.ecarte.experiments import CLASSIFY_REGLE, exact_codes, hand_table, paired_table
+    from engine.ecarte.regle import RULES, classify
+    from engine.ecarte.whole import make_cfg
+
+    # The two arms of every paired experiment: the elder's first decision forced (play
+    # without proposing / propose); later decisions by the policies (elder: the list,
+    # dealer: his maxims).
+    CFG = {m: {"play": make_cfg(play=m, elder_first="play"),
+               "propose": make_cfg(play=m, elder_first="propose")} for m in MODELS}
+    TWO_THIRDS = 2 / 3
+    '''),
+    ("md", r'''
+    ## 1. A hand explorer
+
+    `explore(hand_text, trump)` takes the elder's five cards and the trump — a suit (`"H"`: the
+    turn-up is drawn from the other cards of that suit) or the turned-up card (`"TH"`) — and
+    prints, for each play model:
+
+    * `classify()`: the rule of the list that makes the hand a jeu de règle, if any;
+    * **exact**, playing without proposing: every turn-up and every one of the 65,780 dealer
+      hands the other 26 cards allow, so P(point), P(vole) and the expected points (the
+      elder's marks minus the dealer's in the deal, kings and Law 49 included — the dealer
+      scores two if he wins the point against a hand played without proposing) are exact;
+    * **sampled**, `HAND_DEALS` random deals around the hand, each played twice — without
+      proposing, and proposing first (the dealer answers by his maxims; the deal goes on, the
+      elder re-deciding by the list after each exchange) — with Wilson 95% intervals for the
+      proportions and the **paired** difference (same deals) with its 95% interval.
+
+    The sampled "play" arm and the exact figure measure the same thing: the exact value should
+    lie in the sampled interval about 95% of the time (the explorer says whether it does).
+    '''),
+    ("code", '''
+    def explore(hand_text, trump, deals=None, seed=None, models=None):
+        """Print what the engine says about one elder hand; return the figures as a DataFrame."""
+        deals = HAND_DEALS if deals is None else deals
+        seed = SEED if seed is None else seed
+        models = MODELS if models is None else models
+        elder = int(parse_hand(hand_text, 5))
+        suit, turn_up = parse_trump(trump, [("hand", elder)])
+        rule = classify(elder, suit)
+        up = (f"turn-up drawn from the other {SUIT_NAMES[suit]}" if turn_up is None
+              else f"turn-up {format_card(turn_up)}")
+        print(f"{format_hand(elder)} — {SUIT_NAMES[suit]} trumps ({up})")
+        print("  classify():", f"jeu de règle, rule '{rule}': play without proposing" if rule
+              else "not a jeu de règle by Hoyle's list: propose")
+        rows = []
+        for model in models:
+            cfg = CFG[model]
+            ex = exact_summary(exact_codes(elder, turn_up, suit, cfg["play"]))
+            joint = hand_table(seed, 0, deals, elder, turn_up, suit, cfg["play"], cfg["propose"])
+            play, prop = arm_summary(joint.sum(axis=1)), arm_summary(joint.sum(axis=0))
+            d_point = paired_mean(joint, ELDER_WINS_POINT)
+            d_net = paired_mean(joint, NET.astype(float))
+            inside = play["point_ci95"][0] <= ex["point"] <= play["point_ci95"][1]
+            print(f"  [{model}] play without proposing, exact over n={ex['n']:,} deals: "
+                  f"P(point) {ex['point']:.4f}, P(vole) {ex['vole']:.4f}, "
+                  f"expected points {ex['expected_points']:+.4f}")
+            print(f"  [{model}] sampled, n={play['n']:,} deals of seed {seed} (95% intervals):")
+            for name, s in (("play   ", play), ("propose", prop)):
+                print(f"      {name}  P(point) {s['point']:.4f} {ci(s['point_ci95'], 4)}   "
+                      f"P(vole) {s['vole']:.4f} {ci(s['vole_ci95'], 4)}   expected points "
+                      f"{s['expected_points']:+.4f} {ci(s['expected_points_ci95'], 4, True)}")
+            print(f"      play minus propose (paired, n={d_net['n']:,}): P(point) "
+                  f"{d_point['mean']:+.4f} {ci(d_point['ci95'], 4, True)}, expected points "
+                  f"{d_net['mean']:+.4f} {ci(d_net['ci95'], 4, True)} -> "
+                  f"{reading(d_net['ci95'])}")
+            print(f"      the exact P(point) is {'inside' if inside else 'OUTSIDE'} the sampled "
+                  "play interval")
+            rows.append({"hand": format_hand(elder), "trump": trump, "rule": rule or "-",
+                         "model": model, "n exact": ex["n"],
+                         "P(point) exact": ex["point"], "P(vole) exact": ex["vole"],
+                         "E[points] exact": ex["expected_points"], "n sampled": play["n"],
+                         "P(point) propose": prop["point"],
+                         "P(point) propose 95%": ci(prop["point_ci95"], 4),
+                         "play-propose E[points]": d_net["mean"],
+                         "play-propose 95%": ci(d_net["ci95"], 4, True)})
+        return pd.DataFrame(rows)
+    '''),
+    ("md", r'''
+    The seed's example hand — queen, ace and seven of hearts (trumps), king of spades, king of
+    diamonds, "strong enough to win four times out of five". Compare the exact P(point) with
+    4/5, and the sign of the paired difference with "for A to propose would have been wrong".
+    '''),
+    ("code", '''
+    example = explore("QH AH 7H KS KD", "H")
+    example
+    '''),
+    ("md", r'''
+    A second hand: the treatise's first example of a jeu de règle, "King, queen, knave of
+    spades, eight of hearts (trumps), eight of diamonds. Lead king of spades; if not trumped,
+    follow with queen, etc." Read literally, the list does *not* cover it (rule 5 wants the
+    fifth card to be a king or queen), so `classify()` says propose: is playing it without
+    proposing better or worse than proposing? Change the hand and the trump to explore others.
+    '''),
+    ("code", '''
+    other = explore("KS QS JS 8H 8D", "H")
+    other
+    '''),
+    ("md", r'''
+    ## 2. The rules' win rates
+
+    `paired_table(..., CLASSIFY_REGLE)` deals `REGLE_DEALS` random deals and plays, twice, only
+    those where the elder's dealt hand is a jeu de règle (without proposing; proposing first).
+    Each is filed under its rule (the first rule of the list that fits), and by whether the
+    elder holds the king of trumps. For each rule: n, P(point) playing without proposing with
+    its Wilson 95% interval (`arm_summary`), the same when proposing first, and the paired
+    change in expected points.
+
+    What to look at: whether each rule's interval sits around the "two to one" line (2/3),
+    above it (the list is better than the text says), or below it; and whether the rules the
+    text lists together behave alike. `ecarte-sim claims` judges "two to one" mechanically,
+    read as an estimate (within ±0.05 of 2/3) and as a floor (at least 2/3), with rules fixed in
+    `analysis/claims.py`.
+    '''),
+    ("code", '''
+    TABLES = {m: paired_table(SEED, 0, REGLE_DEALS, CFG[m]["play"], CFG[m]["propose"],
+                              CLASSIFY_REGLE) for m in MODELS}
+    # Which deals are jeux de règle depends on the dealt cards only, not on the play model.
+    n_regle = int(TABLES[MODELS[0]].sum())
+    share_ci = wilson_interval(n_regle, REGLE_DEALS)
+    print(f"jeux de règle: {n_regle:,} of {REGLE_DEALS:,} random deals (seed {SEED}) = "
+          f"{n_regle / REGLE_DEALS:.4f} {ci(share_ci, 4)} (Wilson 95%)")
+
+
+    def parts(table):
+        """(label, 48 x 48 joint table) per rule, then all jeux de règle, with/without king."""
+        out = [(f"{r}. {name}", table[r] + table[r + 8]) for r, name in enumerate(RULES, 1)]
+        out += [("all jeux de règle", table.sum(axis=0)),
+                ("  with the king of trumps", table[8:].sum(axis=0)),
+                ("  without the king of trumps", table[:8].sum(axis=0))]
+        return out
+
+
+    rows = []
+    for m in MODELS:
+        for label, joint in parts(TABLES[m]):
+            a, b = arm_summary(joint.sum(axis=1)), arm_summary(joint.sum(axis=0))
+            d = paired_mean(joint, NET.astype(float))
+            rows.append({"model": m, "hands": label, "n": a["n"],
+                         "P(point) play": a["point"], "lo": a["point_ci95"][0],
+                         "hi": a["point_ci95"][1], "P(point) propose": b["point"],
+                         "propose lo": b["point_ci95"][0], "propose hi": b["point_ci95"][1],
+                         "P(vole) play": a["vole"], "P(vole) play 95%": ci(a["vole_ci95"]),
+                         "E[points] play": a["expected_points"],
+                         "E[points] play 95%": ci(a["expected_points_ci95"], 3, True),
+                         "play-propose E[points]": d["mean"],
+                         "play-propose 95%": ci(d["ci95"], 3, True)})
+    rates = pd.DataFrame(rows)
+    shown = rates.assign(**{
+        "P(point) play 95%": [ci(x) for x in zip(rates["lo"], rates["hi"])],
+        "P(point) propose 95%": [ci(x) for x in zip(rates["propose lo"], rates["propose hi"])],
+    })[["model", "hands", "n", "P(point) play", "P(point) play 95%", "P(point) propose",
+        "P(point) propose 95%", "P(vole) play", "P(vole) play 95%", "E[points] play",
+        "E[points] play 95%", "play-propose E[points]", "play-propose 95%"]]
+    with pd.option_context("display.max_columns", None, "display.width", 250,
+                           "display.float_format", "{:.4f}".format):
+        display(shown)
+    '''),
+    ("code", '''
+    labels = [f"{r}. {name}" for r, name in enumerate(RULES, 1)] + ["all jeux de règle"]
+    x = np.arange(len(labels))
+    fig, ax = plt.subplots(figsize=(11, 4.8))
+    width = 0.8 / (2 * len(MODELS))
+    for i, m in enumerate(MODELS):
+        sub = rates[(rates["model"] == m) & rates["hands"].isin(labels)].set_index("hands")
+        sub = sub.loc[labels]
+        for j, (col, lo, hi, marker, fill) in enumerate((
+                ("P(point) play", "lo", "hi", "o", True),
+                ("P(point) propose", "propose lo", "propose hi", "s", False))):
+            pos = x + (2 * i + j - len(MODELS) + 0.5) * width
+            y = sub[col].to_numpy()
+            err = np.vstack([y - sub[lo].to_numpy(), sub[hi].to_numpy() - y])
+            ax.errorbar(pos, y, yerr=err, fmt=marker, capsize=3, color=f"C{i}",
+                        mfc=f"C{i}" if fill else "white",
+                        label=f"{m}: {'play without proposing' if fill else 'propose first'}")
+    ax.axhline(TWO_THIRDS, color="k", ls="--", lw=1, label="two to one (2/3)")
+    n_by = rates[rates["model"] == MODELS[0]].set_index("hands")["n"]
+    ax.set_xticks(x, [f"{lab}\\nn={n_by[lab]:,}" for lab in labels], rotation=30, ha="right",
+                  fontsize=8)
+    ax.set_ylabel("P(elder wins the point)")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(f"Jeux de règle: P(point) by rule, {REGLE_DEALS:,} random deals (seed {SEED}); "
+                 "bars: 95% Wilson intervals", fontsize=10)
+    ax.legend(fontsize=8, loc="lower left", ncol=2)
+    show(fig)
+    '''),
+    ("md", r'''
+    ## Summary
+
+    The cell below prints the headline figure per play model — P(point) over all jeux de règle
+    played without proposing — and where 2/3 lies relative to its interval. For the verdicts
+    (per rule, both readings, and the other claims of seed 002), run
+    `ecarte-sim claims --deals 2000 --json` (quick) or `ecarte-sim claims` (to the default
+    precision); for one hand, `ecarte-sim hand "QH AH 7H KS KD" --trump H --exact --json`.
+    '''),
+    ("code", '''
+    for m in MODELS:
+        s = arm_summary(TABLES[m].sum(axis=0).sum(axis=1))
+        lo, hi = s["point_ci95"]
+        where = "inside" if lo <= TWO_THIRDS <= hi else "below" if TWO_THIRDS < lo else "above"
+        print(f"[{m}] all jeux de règle, played without proposing: P(point) {s['point']:.4f} "
+              f"{ci(s['point_ci95'], 4)}, n={s['n']:,}; 2/3 lies {where} the interval")
+    '''),
+]
+
+# --------------------------------------------------------------------------- notebook 2
+
+SCORE = [
+    ("md", r'''
+    # The score: game-win probability, and playing or proposing at every score
+
+    A game of Écarté is five up (Law 46): the deal alternates, and the game ends the moment a
+    mark reaches five — a king turned up at four wins before a card is played. Seed 002 (*Hoyle's
+    Games Modernized*, "Écarté", `seeds/002_25d08f83baa0f9d5.txt`) advises:
+
+    > "The condition of the score ought to be considered before proposing or playing without
+    > proposing. **If the adversary be at the score of three**, it is dangerous to play without
+    > proposing, unless the hand be very strong. **If the adversary be at four**, it is better
+    > not to propose if the non-dealer's hand be fairly strong, unless the king be held, as
+    > there is a chance of the dealer drawing the king, and at once scoring game."
+
+    > "It is not unusual for a player who may hold the trick for certainty to propose in the
+    > hopes of being refused, in order that he may, by winning the trick, score two. If this
+    > occurred **at the score of three**, the results would be **fatal**."
+
+    This notebook computes (1) the probability of winning the game from every score, and (2)
+    for the jeux de règle (hands the list says to play without proposing), how much playing
+    rather than proposing changes the elder's chance of winning the game, at every score. The
+    numbers come from running the engine below, each with n and a 95% interval; the discussion
+    at the end says what to look at, not what was found.
+
+    Play models: `dd` (both players see all the cards: measures the cards) and `heuristic`
+    (seed 002's advice from each player's own knowledge). Elder policy `regle` (Hoyle's list),
+    dealer policy `maxims`. The first code cell sets the sizes: real ones by default, small ones
+    when `ECARTE_NOTEBOOK_SMALL=1` (the test run).
+    '''),
+    ("code", '''
+    # Parameters (the test run sets ECARTE_NOTEBOOK_SMALL=1 for small sizes)
+    import os
+
+    SMALL = os.environ.get("ECARTE_NOTEBOOK_SMALL") == "1"
+    SEED = 0
+    MODELS = ("dd", "heuristic")                     # play models (pimc: far slower, use small sizes)
+    SCORE_DEALS = 50_000 if SMALL else 2_000_000     # whole deals for the outcome distribution
+    REGLE_DEALS = 50_000 if SMALL else 4_000_000     # random deals for play vs propose
+    BOOTSTRAP = 50 if SMALL else 400                 # bootstrap replicates for V's intervals
+    print(f"{'small' if SMALL else 'full'} run: SCORE_DEALS={SCORE_DEALS:,}, "
+          f"REGLE_DEALS={REGLE_DEALS:,}, BOOTSTRAP={BOOTSTRAP}, seed {SEED}, "
+          f"models {', '.join(MODELS)}")
+    '''),
+    ("code", HELPERS + '''
+
+    from analysis.paired import game_value, paired_mean
+    from analysis.scores import TARGET, win_table
+    from engine.ecarte.experiments import CLASSIFY_REGLE, paired_table
+    from engine.ecarte.whole import make_cfg, whole_counts
+
+
+    def grid_frame(mean, lo, hi, digits=3, signed=False, rows="elder", cols="dealer"):
+        """A 5 x 5 grid as a DataFrame of 'estimate [lo, hi]' strings."""
+        f = f"{'+' if signed else ''}.{digits}f"
+        return pd.DataFrame(
+            [[f"{mean[a, b]:{f}} [{lo[a, b]:{f}}, {hi[a, b]:{f}}]" for b in range(TARGET)]
+             for a in range(TARGET)],
+            index=pd.Index(range(TARGET), name=f"{rows} at"),
+            columns=pd.Index(range(TARGET), name=f"{cols} at"))
+    '''),
+    ("md", r'''
+    ## 1. Who wins the game from each score
+
+    `whole_counts` plays `SCORE_DEALS` whole deals (proposals, exchanges, tricks, kings) and
+    counts their outcomes; `win_probabilities` turns the outcome distribution into
+    **V[x, y]**: the probability that the player about to be *elder*, at score x, beats the
+    dealer at y (an exact recursion over the scores; the policies here do not look at the
+    score). Intervals: parametric bootstrap, `BOOTSTRAP` replicates (`win_table`). The player
+    who deals next at x against y wins with 1 − V[y, x].
+
+    What to look at: V[0, 0] (the elder's advantage at the start), how fast V falls along a
+    row as the dealer nears five, and the column y = 4 (a king turned up wins the dealer the
+    game at once).
+    '''),
+    ("code", '''
+    SCORES = {}
+    for m in MODELS:
+        counts = whole_counts(SEED, 0, SCORE_DEALS, make_cfg(play=m))
+        SCORES[m] = t = win_table(counts, BOOTSTRAP, SEED)
+        print(f"[{m}] V[x, y] (rows: the elder's score x, columns: the dealer's y) from "
+              f"n={t['n']:,} whole deals of seed {SEED}; 95% bootstrap intervals "
+              f"({BOOTSTRAP} replicates). V[0, 0] = {t['v'][0, 0]:.4f} "
+              f"{ci((t['lo'][0, 0], t['hi'][0, 0]), 4)}")
+        display(grid_frame(t["v"], t["lo"], t["hi"]))
+    '''),
+    ("code", '''
+    fig, axes = plt.subplots(1, len(MODELS), figsize=(5.2 * len(MODELS), 4.6),
+                             constrained_layout=True, squeeze=False)
+    for ax, m in zip(axes[0], MODELS):
+        t = SCORES[m]
+        im = ax.imshow(t["v"], vmin=0, vmax=1, cmap="RdBu", origin="lower")
+        for a in range(TARGET):
+            for b in range(TARGET):
+                ax.text(b, a, f"{t['v'][a, b]:.3f}\\n[{t['lo'][a, b]:.3f},\\n{t['hi'][a, b]:.3f}]",
+                        ha="center", va="center", fontsize=6.5,
+                        color="white" if abs(t["v"][a, b] - 0.5) > 0.35 else "black")
+        ax.set_xlabel("dealer's score y")
+        ax.set_ylabel("elder's score x")
+        ax.set_title(f"{m}: V[x, y], n={t['n']:,} deals", fontsize=10)
+    fig.colorbar(im, ax=axes[0].tolist(), shrink=0.8, label="P(elder wins the game)")
+    fig.suptitle(f"P(the elder wins five up) from each score; 95% bootstrap intervals "
+                 f"({BOOTSTRAP} replicates)", fontsize=10)
+    show(fig)
+    '''),
+    ("md", r'''
+    ## 2. Jeux de règle: playing rather than proposing, at every score
+
+    `paired_table(..., CLASSIFY_REGLE)` plays every deal of `REGLE_DEALS` random deals whose
+    elder hand is a jeu de règle twice on the same cards: without proposing
+    (`make_cfg(elder_first="play")`) and proposing first (`make_cfg(elder_first="propose")`: the
+    dealer answers by his maxims, the elder re-decides by the list after each exchange). Each
+    arm's result is an arm code (who marked a king, who won the point or the vole, Law 49's
+    double marks); `game_value(V, x, y)` turns an arm code into the elder's probability of
+    winning the game from x–y after that deal (1 or 0 if the deal ends the game, else
+    1 − V[y', x']: he deals next). The change
+
+    Δ(x, y) = mean over the same deals of [game value playing − game value proposing]
+
+    is a paired mean (`paired_mean`) with a 95% normal interval. The interval covers the
+    sampling of the deals; V itself is taken from section 1 as known (its own intervals are
+    shown there). Positive: playing wins the game more often; negative: proposing does.
+
+    The same is computed for parts of the jeux de règle that the advice singles out: rule 1
+    (three trumps or more: "very strong"), and the hands with and without the king of trumps
+    ("unless the king be held").
+    '''),
+    ("code", '''
+    def delta_grid(joint, v):
+        """Δ(x, y), its 95% interval and n from a 48 x 48 joint table (play, propose)."""
+        mean, lo, hi = (np.full((TARGET, TARGET), np.nan) for _ in range(3))
+        for x in range(TARGET):
+            for y in range(TARGET):
+                r = paired_mean(joint, game_value(v, x, y))
+                mean[x, y], (lo[x, y], hi[x, y]) = r["mean"], r["ci95"]
+        return {"mean": mean, "lo": lo, "hi": hi, "n": int(joint.sum()), "joint": joint}
+
+
+    TABLES, DELTA = {}, {}
+    for m in MODELS:
+        T = TABLES[m] = paired_table(SEED, 0, REGLE_DEALS, make_cfg(play=m, elder_first="play"),
+                                     make_cfg(play=m, elder_first="propose"), CLASSIFY_REGLE)
+        v = SCORES[m]["v"]
+        DELTA[m] = {"all jeux de règle": delta_grid(T.sum(axis=0), v),
+                    "rule 1 (three trumps)": delta_grid(T[1] + T[9], v),
+                    "with the king of trumps": delta_grid(T[8:].sum(axis=0), v),
+                    "without the king of trumps": delta_grid(T[:8].sum(axis=0), v)}
+        d = DELTA[m]["all jeux de règle"]
+        print(f"[{m}] Δ(x, y), all jeux de règle: n={d['n']:,} deals (of {REGLE_DEALS:,} random "
+              f"deals, seed {SEED}), paired 95% intervals")
+        display(grid_frame(d["mean"], d["lo"], d["hi"], digits=4, signed=True))
+    '''),
+    ("code", '''
+    fig, axes = plt.subplots(1, len(MODELS), figsize=(5.6 * len(MODELS), 4.8),
+                             constrained_layout=True, squeeze=False)
+    for ax, m in zip(axes[0], MODELS):
+        d = DELTA[m]["all jeux de règle"]
+        top = np.nanmax(np.abs(d["mean"])) or 1.0
+        im = ax.imshow(d["mean"], vmin=-top, vmax=top, cmap="PuOr", origin="lower")
+        for a in range(TARGET):
+            for b in range(TARGET):
+                sure = d["lo"][a, b] > 0 or d["hi"][a, b] < 0
+                ax.text(b, a, f"{d['mean'][a, b]:+.3f}\\n[{d['lo'][a, b]:+.3f},\\n"
+                        f"{d['hi'][a, b]:+.3f}]", ha="center", va="center", fontsize=6.5,
+                        fontweight="bold" if sure else "normal",
+                        color="white" if abs(d["mean"][a, b]) > 0.6 * top else "black")
+        ax.set_xlabel("dealer's score y")
+        ax.set_ylabel("elder's score x")
+        ax.set_title(f"{m}: Δ(x, y), n={d['n']:,} jeux de règle", fontsize=10)
+        fig.colorbar(im, ax=ax, shrink=0.8, label="Δ P(elder wins the game), play − propose")
+    fig.suptitle("Jeux de règle: change in the elder's game-win probability from playing "
+                 "rather than proposing; 95% paired intervals (bold: 0 outside)", fontsize=10)
+    show(fig)
+    '''),
+    ("code", '''
+    # Δ(x, y) along the dealer's score, elder at 0, for the parts the advice singles out
+    fig, axes = plt.subplots(1, len(MODELS), figsize=(5.6 * len(MODELS), 4.2),
+                             constrained_layout=True, squeeze=False, sharey=True)
+    for ax, m in zip(axes[0], MODELS):
+        for k, (label, d) in enumerate(DELTA[m].items()):
+            ys = np.arange(TARGET) + (k - 1.5) * 0.08
+            mean = d["mean"][0]
+            err = np.vstack([mean - d["lo"][0], d["hi"][0] - mean])
+            ax.errorbar(ys, mean, yerr=err, fmt="o-", capsize=3, ms=4,
+                        label=f"{label} (n={d['n']:,})")
+        ax.axhline(0, color="k", lw=0.8)
+        ax.set_xticks(range(TARGET))
+        ax.set_xlabel("dealer's score y (elder at 0)")
+        ax.set_ylabel("Δ P(elder wins the game), play − propose")
+        ax.set_title(m, fontsize=10)
+        ax.legend(fontsize=7, loc="best")
+    fig.suptitle("Playing rather than proposing a jeu de règle, by the dealer's score; "
+                 "95% paired intervals", fontsize=10)
+    show(fig)
+    '''),
+    ("md", r'''
+    ## 3. The seed's score advice, cell by cell
+
+    The cell below prints, for each piece of advice, the cells of Δ it speaks about, with n,
+    the 95% interval and where 0 lies relative to it:
+
+    * **"If the adversary be at the score of three, it is dangerous to play without proposing,
+      unless the hand be very strong."** — the column y = 3 (Δ negative would mean proposing
+      wins more games); the change of Δ from y = 0 to y = 3 on the same deals ("more dangerous
+      than at the start"); and rule 1 (three trumps: "very strong") at 0–3.
+    * **"If the adversary be at four, it is better not to propose if the non-dealer's hand be
+      fairly strong, unless the king be held"** — the column y = 4, split into the jeux de
+      règle without the king of trumps (Δ positive would support "better not to propose") and
+      with it (Δ negative would support "unless the king be held").
+    * **"If this occurred at the score of three, the results would be fatal."** — the row x = 3:
+      the elder at three who proposes a hand he should play.
+
+    Points to keep in mind when reading them: a jeu de règle is a *strong* hand by
+    construction, so "very strong" and "fairly strong" are readings, not definitions; `dd`
+    measures the cards with both players seeing everything, `heuristic` the seed's play; the
+    policies do not look at the score, so Δ is a one-deal deviation followed by the usual
+    policy; and intervals that contain 0 at these sizes may not at larger ones (raise
+    `REGLE_DEALS`).
+
+    `ecarte-sim claims` applies verdict rules fixed in advance (`analysis/claims.py`: claim ids
+    `adversary-at-three`, `adversary-at-four`, `propose-at-three-fatal`, `jeux-de-regle-play`)
+    to the same measurements, per play model (including `pimc`): try
+    `ecarte-sim claims --deals 2000 --json` for a quick run, or `ecarte-sim claims` to the
+    default precision. `ecarte-sim scores --deals 100000 --json` prints the tables of
+    section 1 from a player's point of view.
+    '''),
+    ("code", '''
+    def line(label, r, **words):
+        return (f"    {label:<44} {r['mean']:+.4f} {ci(r['ci95'], 4, True)}  n={r['n']:,}  "
+                f"-> {reading(r['ci95'], **words)}")
+
+
+    for m in MODELS:
+        D, v = DELTA[m], SCORES[m]["v"]
+        regle = D["all jeux de règle"]["joint"]
+        print(f"[{m}] play minus propose, change in the elder's game-win probability")
+        print("  adversary at three (dealer y = 3):")
+        for x in range(TARGET):
+            print(line(f"all jeux de règle, {x}-3",
+                       paired_mean(regle, game_value(v, x, 3))))
+        for x in range(TARGET):
+            print(line(f"all jeux de règle, {x}-3 minus {x}-0",
+                       paired_mean(regle, game_value(v, x, 3) - game_value(v, x, 0)),
+                       above="playing gains more at 3", below="playing gains less at 3"))
+        print(line("rule 1 (three trumps), 0-3",
+                   paired_mean(D["rule 1 (three trumps)"]["joint"], game_value(v, 0, 3))))
+        print("  adversary at four (dealer y = 4):")
+        for part in ("without the king of trumps", "with the king of trumps"):
+            for x in range(TARGET):
+                print(line(f"{part}, {x}-4", paired_mean(D[part]["joint"], game_value(v, x, 4))))
+        print("  'fatal' at three (elder x = 3):")
+        for y in range(TARGET):
+            print(line(f"all jeux de règle, 3-{y}", paired_mean(regle, game_value(v, 3, y))))
+        print()
+    '''),
+    ("code", '''
+    for m in MODELS:
+        d = DELTA[m]["all jeux de règle"]
+        print(f"[{m}] play minus propose at 0-0, all jeux de règle: {d['mean'][0, 0]:+.4f} "
+              f"{ci((d['lo'][0, 0], d['hi'][0, 0]), 4, True)}, n={d['n']:,} "
+              f"-> {reading((d['lo'][0, 0], d['hi'][0, 0]))}")
+    '''),
+]
+
+
+def main():
+    for name, prefix, cells in (("jeux_de_regle", "regle", REGLE),
+                                ("score_strategy", "score", SCORE)):
+        nb = build(prefix, cells)
+        path = f"{ROOT}/notebooks/{name}.ipynb"
+        with open(path, "w", encoding="utf-8") as f:
+            nbformat.write(nb, f)
+        print("wrote", path)
+
+
+if __name__ == "__main__":
+    main()

@@ -634,9 +634,8 @@ def _precision_options(f):
         click.option("--deals", "n_deals", type=click.IntRange(100, 2**40), default=None,
                      help="Simulate exactly N deals instead (no precision rule)."),
         click.option("--max-deals", type=click.IntRange(1000, 2**40), default=None,
-                     help="Stop the precision rule here at the latest [default: 2^25 for dd "
-                          "and heuristic; for pimc, which costs ~100 us a deal, see --help of "
-                          "the command]."),
+                     help="Most deals per experiment under the precision rule (claims: also "
+                          "the deals behind its score table) [default: see above]."),
     ]
     for option in reversed(options):
         f = option(f)

@@ -57,6 +57,8 @@ from engine.ecarte.whole import make_cfg, whole_counts
 SEED_FILE = "seeds/002_25d08f83baa0f9d5.txt"
 MODELS = ("dd", "heuristic", "pimc")
 EXPERIMENTS = ("regle", "dealer", "habit", "hand")
+#: First deal index of the score table (disjoint from the experiments' deals 0, 1, ...).
+SCORE_DEALS_START = 1 << 40
 DEFAULT_PRECISION = 0.005
 #: The example hand of the "four times out of five" claim, hearts trumps.
 EXAMPLE_HAND = "QH AH 7H KS KD"
@@ -243,6 +245,14 @@ def _part_joint(table: np.ndarray, part: str) -> np.ndarray:
     return table.sum(axis=0)
 
 
+def reaching_decision(joint: np.ndarray, dealer_score: int) -> np.ndarray:
+    """The deals in which the elder has a decision to make: at dealer score 4 a turned-up
+    king ends the game first (Law 22), so those deals (the same in both arms) are left out."""
+    if dealer_score < TARGET - 1:
+        return joint
+    return joint * (P.KING != 1)[:, None]
+
+
 def measure(claim: Claim, data: dict) -> dict:
     """Estimate and 95% interval of ``claim`` from one model's experiment tables."""
     v = data["v"]
@@ -254,6 +264,8 @@ def measure(claim: Claim, data: dict) -> dict:
         f = P.game_value(v, claim.x, claim.y)
         if claim.minus_y is not None:
             f = f - P.game_value(v, claim.x, claim.minus_y)
+        else:
+            joint = reaching_decision(joint, claim.y)
         r = P.paired_mean(joint, f)
         return {"estimate": r["mean"], "ci95": r["ci95"], "n": r["n"],
                 "unpaired_se": P.unpaired_se(joint, f), "paired_se": r["se"]}
@@ -337,7 +349,10 @@ def run_model(model: str, settings: Settings, progress: Callable[[str, int], Non
     data = {"model": model}
     # the score table first: it turns outcomes into game-win probabilities
     n_scores = settings.score_deals[model] if settings.deals is None else settings.deals
-    counts = whole_counts(seed, 0, n_scores, cfg["base"], progress=prog(f"{model} scores"))
+    # from deals the experiments never use (indices from 2^40), so that its sampling error
+    # is independent of theirs; the paired intervals treat V as known
+    counts = whole_counts(seed, SCORE_DEALS_START, SCORE_DEALS_START + n_scores, cfg["base"],
+                          progress=prog(f"{model} scores"))
     p, _ = outcome_distribution(counts)
     data["v"] = win_probabilities(p)
     data["score_counts"] = counts
@@ -429,7 +444,7 @@ def play_minus_propose(data: dict) -> dict:
     ci = np.zeros((TARGET, TARGET, 2))
     for x in range(TARGET):
         for y in range(TARGET):
-            r = P.paired_mean(joint, P.game_value(data["v"], x, y))
+            r = P.paired_mean(reaching_decision(joint, y), P.game_value(data["v"], x, y))
             delta[x, y] = r["mean"]
             ci[x, y] = r["ci95"]
     return {"delta": delta.tolist(), "ci95": ci.tolist(), "n": int(joint.sum()),

@@ -54,8 +54,34 @@ def run(argv: list[str] | None = None) -> None:
         sys.exit(130)
 
 
+def _finite(obj):
+    """JSON has no NaN or infinity: undefined figures (an empty class, n < 2) become null."""
+    if isinstance(obj, float):
+        return obj if obj == obj and abs(obj) != float("inf") else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
 def _emit(obj: dict) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False))
+    click.echo(json.dumps(_finite(obj), ensure_ascii=False, allow_nan=False))
+
+
+def _writable_dir(out_dir: str | None) -> None:
+    """Create ``--out`` before a long run and fail early (exit 2) if it cannot be written."""
+    import os
+    import tempfile
+    if out_dir is None:
+        return
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out_dir):
+            pass
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write to {out_dir!r}: {exc.strerror}",
+                                 param_hint="--out") from None
 
 
 def _progress(enabled: bool, total: int, label: str):
@@ -571,6 +597,7 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, **opts):
     from engine.ecarte.whole import whole_counts
 
     _set_threads(threads)
+    _writable_dir(out_dir)
     cfg = _cfg(opts)
     with _progress(not quiet and not as_json, n_deals, "playing") as bar:
         counts = whole_counts(seed, 0, n_deals, cfg, progress=bar.update)
@@ -687,6 +714,9 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     from engine.ecarte.deal import HAND_SIZE, parse_trump
     from engine.ecarte.experiments import exact_codes, hand_table
 
+    if exact and (n_deals is not None or max_deals is not None):
+        raise click.UsageError("--exact enumerates every deal: --deals and --max-deals do "
+                               "not apply")
     elder = int(parse_hand(hand, HAND_SIZE, name="hand"))
     suit, turn_up = parse_trump(trump, [("hand", elder)])
     _set_threads(threads)
@@ -784,6 +814,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads
     from analysis.claims import EXPERIMENTS, MODELS, Settings, run_claims
 
     _set_threads(threads)
+    _writable_dir(out_dir)
     models = list(dict.fromkeys(models)) or list(MODELS)
     settings = Settings(seed=seed, precision=precision, deals=n_deals, worlds=worlds)
     if max_deals is not None:

@@ -73,7 +73,12 @@ def write_claims_report(out_dir: str, payload: dict) -> list[str]:
                     "`heuristic` seed 002's advice; `pimc` sampled worlds "
                     f"(W = {prov['worlds']}). Elder `regle`, dealer `maxims` unless the "
                     "experiment varies them; comparisons are paired (the same deals in both "
-                    "arms). Verdict rules were fixed before the run (analysis/claims.py).\n\n")
+                    "arms). Verdict rules were fixed before the run (analysis/claims.py). "
+                    "Changes in P(win the game) use the score table V of each model, from "
+                    "deals disjoint from the experiments' (indices from 2^40); their intervals "
+                    "treat V as known (its error is shared by both arms). At dealer score 4, "
+                    "deals whose turned-up king ends the game before any decision are left "
+                    "out.\n\n")
             f.write("## Run\n\n| model | seconds | " + " | ".join(
                 f"deals: {k}" for k in ("scores", "regle", "dealer", "habit", "hand"))
                     + " | worst headline half-width | precision reached |\n|---" * 1

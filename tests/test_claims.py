@@ -223,3 +223,32 @@ def test_paired_mean_equals_numpy_on_the_expanded_deals():
     s = AP.arm_summary(np.bincount(a, minlength=48))
     assert s["point"] == pytest.approx(AP.ELDER_WINS_POINT[a].mean())
     assert s["expected_points"] == pytest.approx(AP.NET[a].mean())
+
+
+def test_game_value_averages_back_to_v_at_every_score():
+    """The role swap after a deal: averaging game_value over the outcome distribution that
+    made V must give V itself (a wrong swap, e.g. V[x', y'], fails this for a random V)."""
+    from analysis.scores import N_CODES, win_probabilities
+    rng = np.random.default_rng(1)
+    q = rng.dirichlet(np.ones(48))
+    p = np.zeros(N_CODES)
+    for code in range(48):
+        p[AP.deal_code(code)] += q[code]
+    v = win_probabilities(p)
+    for x in range(5):
+        for y in range(5):
+            assert q @ AP.game_value(v, x, y) == pytest.approx(v[x, y], abs=1e-12)
+
+
+def test_json_has_no_nan():
+    from analysis.cli import _finite
+    assert _finite({"a": [float("nan"), 1.0, float("inf")], "b": (2, "x")}) == \
+        {"a": [None, 1.0, None], "b": [2, "x"]}
+
+
+def test_unwritable_out_fails_before_the_run(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = CliRunner().invoke(main, ["claims", "--deals", "100", "--out",
+                                       str(blocker / "sub")])
+    assert result.exit_code == 2 and "--out" in result.output

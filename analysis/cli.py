@@ -69,6 +69,14 @@ def _emit(obj: dict) -> None:
     click.echo(json.dumps(_finite(obj), ensure_ascii=False, allow_nan=False))
 
 
+def _command_line(name: str) -> str:
+    """The command as typed, for a report's provenance (just ``ecarte-sim NAME`` when the
+    command was not run from the shell, e.g. from a test)."""
+    if sys.argv[1:2] == [name]:
+        return "ecarte-sim " + " ".join(sys.argv[1:])
+    return f"ecarte-sim {name}"
+
+
 def _writable_dir(out_dir: str | None) -> None:
     """Create ``--out`` before a long run and fail early (exit 2) if it cannot be written."""
     import os
@@ -430,14 +438,10 @@ def game(seed, game_index, verbose, pretty, as_json, **opts):
 
 def _mean_ci(values_counts: list[tuple[int, int]]) -> tuple[float, float, float]:
     """Mean and normal 95% interval of an integer variable from (value, count) pairs."""
-    from analysis.stats import Z95
-    n = sum(c for _, c in values_counts)
-    mean = sum(v * c for v, c in values_counts) / n
-    if n < 2:
-        return mean, float("nan"), float("nan")
-    var = sum(c * (v - mean) ** 2 for v, c in values_counts) / (n - 1)
-    half = Z95 * (var / n) ** 0.5
-    return mean, mean - half, mean + half
+    from analysis.stats import weighted_mean
+    values, counts = zip(*values_counts)
+    r = weighted_mean(counts, values)
+    return r["mean"], r["ci95"][0], r["ci95"][1]
 
 
 def _whole_summary(counts, n_deals: int) -> dict:
@@ -603,8 +607,7 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, **opts):
         counts = whole_counts(seed, 0, n_deals, cfg, progress=bar.update)
     t = win_table(counts, bootstrap, seed)
     # "I deal next": I am the dealer (score mine), the opponent is elder.
-    command = "ecarte-sim " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["scores"] \
-        else "ecarte-sim scores"
+    command = _command_line("scores")
     result = {"command": command, "deals": n_deals, "seed": seed, "bootstrap": bootstrap,
               "settings": _settings(opts), "rows": "my score 0-4", "columns": "opponent 0-4",
               **player_tables(t["v"], t["lo"], t["hi"])}
@@ -820,8 +823,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads
     if max_deals is not None:
         settings.max_deals = {m: dict.fromkeys(EXPERIMENTS, max_deals) for m in MODELS}
         settings.score_deals = {m: max(max_deals, 1000) for m in MODELS}
-    command = "ecarte-sim " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["claims"] \
-        else "ecarte-sim claims"
+    command = _command_line("claims")
     counter = _Counter(not quiet and not as_json)
     try:
         payload = run_claims(models, settings, command, progress=counter)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 Z95 = 1.959963984540054
 
 
@@ -23,23 +25,26 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     return lo, hi
 
 
+def weighted_mean(counts, values) -> dict:
+    """Mean of ``values[i]`` observed ``counts[i]`` times, with its standard error and
+    normal 95% interval (NaN when n < 2; all NaN when n = 0)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    values = np.asarray(values, dtype=float)
+    n = int(counts.sum())
+    if n == 0:
+        return {"n": 0, "mean": math.nan, "se": math.nan, "ci95": [math.nan, math.nan]}
+    mean = float(counts @ values) / n
+    var = float(counts @ (values - mean) ** 2) / (n - 1) if n > 1 else math.nan
+    se = math.sqrt(var / n) if n > 1 else math.nan
+    return {"n": n, "mean": mean, "se": se, "ci95": [mean - Z95 * se, mean + Z95 * se]}
+
+
 def paired_difference(table) -> dict:
     """Mean of ``a - b`` over deals from a 7 x 7 table of (a, b) counts (index = value + 3),
     with its standard error and normal 95% interval: the comparison of two strategies
     on the same deals (common random numbers)."""
-    n = 0
-    total = 0
-    total_sq = 0
-    for i, row in enumerate(table):
-        for j, c in enumerate(row):
-            c = int(c)
-            d = i - j
-            n += c
-            total += c * d
-            total_sq += c * d * d
-    if n == 0:
+    table = np.asarray(table, dtype=np.int64)
+    if table.sum() == 0:
         raise ValueError("empty table")
-    mean = total / n
-    var = (total_sq - n * mean * mean) / (n - 1) if n > 1 else float("nan")
-    se = math.sqrt(var / n) if n > 1 else float("nan")
-    return {"n": n, "mean": mean, "se": se, "ci95": [mean - Z95 * se, mean + Z95 * se]}
+    i, j = np.indices(table.shape)
+    return weighted_mean(table.ravel(), (i - j).ravel())

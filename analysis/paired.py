@@ -13,23 +13,15 @@ import math
 import numpy as np
 
 from analysis.scores import TARGET, replay
-from analysis.stats import Z95, wilson_interval
-from engine.ecarte.experiments import N_ARM
+from analysis.stats import weighted_mean, wilson_interval
+from engine.ecarte.experiments import (ARM_FIRST, ARM_KING, ARM_MARKS_DEALER, ARM_MARKS_ELDER,
+                                       ARM_NET, ARM_OUTCOME, ARM_POINTS_DEALER,
+                                       ARM_POINTS_ELDER, N_ARM)
 from engine.ecarte.solver import DEALER_VOLE, ELDER_POINT, ELDER_VOLE
-from engine.ecarte.whole import points_for
 
-CODES = np.arange(N_ARM)
-FIRST = CODES // 16
-KING = (CODES // 4) % 4
-OUTCOME = CODES % 4
-
-
-#: (elder, dealer) points of the trick play per arm code, Laws 48-49 (the kernel's own rule).
-_PTS = np.array([points_for(o, f) for f, o in zip(FIRST, OUTCOME)])
+FIRST, KING, OUTCOME = ARM_FIRST, ARM_KING, ARM_OUTCOME
 #: The elder's and the dealer's marks in the deal (kings included), per arm code.
-MARKS_ELDER = _PTS[:, 0] + (KING == 2)
-MARKS_DEALER = _PTS[:, 1] + (KING == 1) + (KING == 3)
-NET = MARKS_ELDER - MARKS_DEALER
+MARKS_ELDER, MARKS_DEALER, NET = ARM_MARKS_ELDER, ARM_MARKS_DEALER, ARM_NET
 ELDER_WINS_POINT = (OUTCOME >= ELDER_POINT).astype(float)
 ELDER_WINS_VOLE = (OUTCOME == ELDER_VOLE).astype(float)
 DEALER_WINS_VOLE = (OUTCOME == DEALER_VOLE).astype(float)
@@ -37,7 +29,7 @@ DEALER_WINS_VOLE = (OUTCOME == DEALER_VOLE).astype(float)
 
 def deal_code(code: int) -> int:
     """The ``whole_counts`` deal code (``5 * king + points``) of an arm code."""
-    pe, pd = _PTS[code]
+    pe, pd = ARM_POINTS_ELDER[code], ARM_POINTS_DEALER[code]
     points = pe - 1 if pe else 1 + pd
     return 5 * int(KING[code]) + int(points)
 
@@ -56,14 +48,7 @@ def game_value(v: np.ndarray, x: int, y: int) -> np.ndarray:
 
 def mean_of(counts: np.ndarray, f: np.ndarray) -> dict:
     """Mean of ``f`` over one arm's code counts, with SE and normal 95% interval."""
-    counts = np.asarray(counts, dtype=np.int64)
-    n = int(counts.sum())
-    if n == 0:
-        return {"n": 0, "mean": math.nan, "se": math.nan, "ci95": [math.nan, math.nan]}
-    mean = float(counts @ f) / n
-    var = float(counts @ (f - mean) ** 2) / (n - 1) if n > 1 else math.nan
-    se = math.sqrt(var / n) if n > 1 else math.nan
-    return {"n": n, "mean": mean, "se": se, "ci95": [mean - Z95 * se, mean + Z95 * se]}
+    return weighted_mean(counts, f)
 
 
 def proportion(counts: np.ndarray, event: np.ndarray) -> dict:

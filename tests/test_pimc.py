@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from analysis.stats import paired_difference
 from engine.ecarte import reference as R
 from engine.ecarte.players import reveal, sample_world
-from engine.ecarte.whole import REC_POSSIBLE, DealRunner, make_cfg, paired_counts
+from engine.ecarte.experiments import paired_counts
+from engine.ecarte.whole import REC_POSSIBLE, DealRunner, make_cfg
 from tests.stats_helpers import chi2_stat, chi2_upper
 
 FULL = (1 << 32) - 1

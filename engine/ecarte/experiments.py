@@ -47,7 +47,8 @@ from engine.ecarte.players import PLAY_PIMC
 from engine.ecarte.whole import (CFG_DEALER_PLAY, CFG_ELDER_FIRST, CFG_ELDER_PLAY,
                                  CFG_ELDER_POLICY, FIRST_NO, CFG_TARGET, CFG_THRESHOLD,
                                  FIRST_BY_POLICY, FIRST_YES, N_CFG, REC_FIRST, REC_OUTCOME,
-                                 _scratch, empty_script, king_code, play_dealt, whole_deal)
+                                 _scratch, empty_script, king_code, play_dealt, points_for,
+                                 whole_deal)
 from engine.rng import check_index_range, check_seed, draw_descending
 
 N_ARM = 48
@@ -63,6 +64,18 @@ for _n in range(N_CARDS + 1):
     _BINOM[_n, 0] = 1
     for _k in range(1, min(_n, HAND_SIZE) + 1):
         _BINOM[_n, _k] = _BINOM[_n - 1, _k - 1] + (_BINOM[_n - 1, _k] if _k <= _n - 1 else 0)
+
+
+#: Arm codes decoded (index = code): Law 49 flag, king, outcome, and the marks each side
+#: made in the deal (kings + point or vole, Laws 22-24, 48-49).
+ARM_FIRST = np.arange(N_ARM) // 16
+ARM_KING = (np.arange(N_ARM) // 4) % 4
+ARM_OUTCOME = np.arange(N_ARM) % 4
+_ARM_POINTS = np.array([points_for(o, f) for f, o in zip(ARM_FIRST, ARM_OUTCOME)])
+ARM_POINTS_ELDER, ARM_POINTS_DEALER = _ARM_POINTS[:, 0], _ARM_POINTS[:, 1]
+ARM_MARKS_ELDER = ARM_POINTS_ELDER + (ARM_KING == 2)
+ARM_MARKS_DEALER = ARM_POINTS_DEALER + (ARM_KING == 1) + (ARM_KING == 3)
+ARM_NET = ARM_MARKS_ELDER - ARM_MARKS_DEALER
 
 
 @njit(cache=True)
@@ -157,6 +170,27 @@ def paired_table(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.
     width = n_classes * N_ARM * N_ARM
     return reduce_counts(run_block, start, stop, width, chunk, block, progress).reshape(
         n_classes, N_ARM, N_ARM)
+
+
+#: Side of :func:`paired_counts`' table: a deal's mark difference lies in -3..3.
+DIFF_SIDE = 7
+
+
+def paired_counts(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.ndarray,
+                  chunk: int = DEFAULT_CHUNK, block: int = DEFAULT_BLOCK,
+                  progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """7 x 7 int64 table of (diff under ``cfg_a``, diff under ``cfg_b``) over every deal of
+    ``[start, stop)``, diff = the elder's marks minus the dealer's, index ``diff + 3``
+    (for :func:`analysis.stats.paired_difference`): :func:`paired_table` of all deals,
+    its arm codes folded into mark differences."""
+    joint = paired_table(seed, start, stop, cfg_a, cfg_b, CLASSIFY_ALL, chunk, block,
+                         progress)[0]
+    net = ARM_NET + DIFF_SIDE // 2
+    out = np.zeros((DIFF_SIDE, DIFF_SIDE), dtype=np.int64)
+    np.add.at(out, (net[:, None], net[None, :]), joint)
+    return out
+
+
 
 
 # ---------------------------------------------------------------------------
@@ -372,6 +406,6 @@ def exact_codes(elder: int, turn_up: int | None, trump: int, cfg: np.ndarray,
     return reduce_counts(run_block, int(start), stop, N_ARM, chunk, DEFAULT_BLOCK, progress)
 
 
-__all__ = ["paired_table", "hand_table", "exact_codes", "exact_turn_ups", "arm_code",
+__all__ = ["paired_table", "paired_counts", "hand_table", "exact_codes", "exact_turn_ups", "arm_code",
            "deal_around", "unrank_dealer", "N_ARM", "CLASSIFY_ALL", "CLASSIFY_REGLE",
            "CLASSIFY_DEALER", "N_CLASSES", "DEALER_HANDS"]

@@ -581,48 +581,6 @@ def whole_counts(seed: int, start: int, stop: int, cfg: np.ndarray,
     return reduce_counts(run_block, start, stop, WHOLE_WIDTH, chunk, block, progress)
 
 
-
-
-#: Paired table side: a deal's mark difference (elder minus dealer) lies in -3..3.
-DIFF_SIDE = 7
-
-
-@njit(cache=True, parallel=True)
-def paired_rows(seed, start, count, rows, cfg_a, cfg_b, script, ws_template):
-    """``counts[r, 7 * (diff_a + 3) + diff_b + 3]``: each deal played under ``cfg_a`` and
-    under ``cfg_b`` (the same hands, turn-up and stock: common random numbers), where
-    ``diff`` is the elder's marks minus the dealer's in that deal."""
-    counts = np.zeros((rows, DIFF_SIDE * DIFF_SIDE), dtype=np.int64)
-    for r in prange(rows):
-        lo, hi = row_range(start, count, rows, r)
-        perm, draws, pool, payoff, rec = _scratch()
-        ws = ws_template.copy()
-        for i in range(lo, hi):
-            whole_deal(seed, np.uint64(i), cfg_a, script, rec, ws, perm, draws, pool, payoff)
-            a = rec[REC_MARKS_ELDER] - rec[REC_MARKS_DEALER]
-            whole_deal(seed, np.uint64(i), cfg_b, script, rec, ws, perm, draws, pool, payoff)
-            b = rec[REC_MARKS_ELDER] - rec[REC_MARKS_DEALER]
-            counts[r, DIFF_SIDE * (a + 3) + b + 3] += 1
-    return counts
-
-
-def paired_counts(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.ndarray,
-                  chunk: int = DEFAULT_CHUNK, block: int = DEFAULT_BLOCK,
-                  progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """7 x 7 int64 table of (diff under ``cfg_a``, diff under ``cfg_b``) over the same deals;
-    diff = elder's marks minus dealer's, index ``diff + 3``."""
-    seed = check_seed(seed)
-    start, stop = check_index_range(start, stop)
-    script = empty_script()
-    ws = new_workspace()
-
-    def run_block(lo, n, rows):
-        return paired_rows(np.uint64(seed), np.int64(lo), n, rows, cfg_a, cfg_b, script, ws)
-
-    return reduce_counts(run_block, start, stop, DIFF_SIDE * DIFF_SIDE, chunk, block,
-                         progress).reshape(DIFF_SIDE, DIFF_SIDE)
-
-
-__all__ = ["whole_counts", "paired_counts", "make_cfg", "empty_script", "whole_deal",
+__all__ = ["whole_counts", "make_cfg", "empty_script", "whole_deal",
            "play_deal", "DealRunner", "WholeDeal", "REC_LEN", "N_CFG", "FIRST_NAMES",
            "END_NAMES"]

@@ -892,3 +892,7 @@ def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, as_js
 
 if __name__ == "__main__":  # pragma: no cover
     run()
+
+
+# The piquet group lives in its own module; importing it registers ``ecarte-sim piquet``.
+from analysis import piquet_cli  # noqa: E402,F401

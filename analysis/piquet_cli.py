@@ -1,0 +1,273 @@
+"""``ecarte-sim piquet ...``: Piquet deals, simulations and parties (Laws of seed 003)."""
+
+from __future__ import annotations
+
+import click
+
+from analysis.cli import CONTEXT, EcarteGroup, _emit, _progress, _set_threads, main
+
+PLAYER_CHOICE = click.Choice(["random", "heuristic", "dd", "pimc"])
+
+
+def variant_options(f):
+    """The rule switches of ``engine/piquet/rules.md``."""
+    f = click.option("--pique-timing", type=click.Choice(["lead", "law67"]), default="lead",
+                     show_default=True,
+                     help="When the younger's declarations are reckoned for the pique: after "
+                          "the elder's first lead (Laws 46, 69), or before all play (Law 67 "
+                          "read strictly).")(f)
+    f = click.option("--lead-scoring", type=click.Choice(["all", "ten_up"]), default="all",
+                     show_default=True,
+                     help="Law 65 (every card led or winning second scores 1) or the older "
+                          "count (only cards of ten and above).")(f)
+    return f
+
+
+def exchange_options(f):
+    f = click.option("--younger-take", type=click.IntRange(0, 7), default=0, show_default=True,
+                     help="Cards the younger takes in (0 = all he can, Law 34).")(f)
+    f = click.option("--elder-take", type=click.IntRange(1, 5), default=5, show_default=True,
+                     help="Cards the elder takes in (Law 21: 1 to 5).")(f)
+    f = click.option("--worlds", type=click.IntRange(1, 4096), default=16, show_default=True,
+                     help="Worlds a PIMC player samples per decision.")(f)
+    return f
+
+
+def _variant_settings(opts: dict) -> dict:
+    return {"lead_scoring": opts["lead_scoring"], "pique_timing": opts["pique_timing"],
+            "elder_take": opts["elder_take"], "younger_take": opts["younger_take"] or "all"}
+
+
+@main.group(cls=EcarteGroup, context_settings=CONTEXT)
+def piquet():
+    """Piquet (Laws of Piquet, seed 003): deals, simulations, parties.
+
+    Cards are rank then suit (AS, 10H or TH, q♥); rank order A K Q J 10 9 8 7.
+    The rules and every reading of an ambiguous law: engine/piquet/rules.md.
+    """
+
+
+# --------------------------------------------------------------------------- deal
+
+def _events_text(events: list[dict]) -> list[str]:
+    lines = []
+    for ev in events:
+        who = ev.get("player", "")
+        detail = " ".join(f"{k}={v}" for k, v in ev.items()
+                          if k not in ("event", "player", "elder_total", "younger_total"))
+        lines.append(f"  {ev['event']:<13} {who:<8} {detail}".rstrip()
+                     + f"   [{ev.get('elder_total', '')}-{ev.get('younger_total', '')}]")
+    return lines
+
+
+@piquet.command("deal", context_settings=CONTEXT)
+@click.option("--elder", "elder_text", metavar="H12", help="The elder's 12 cards as dealt.")
+@click.option("--younger", "younger_text", metavar="H12", help="The younger's 12 cards as dealt.")
+@click.option("--talon", "talon_text", metavar="C8",
+              help="The 8 stock cards in order, top first.")
+@click.option("--elder-discard", metavar="CARDS", default=None,
+              help="The elder's discard (1-5 of his cards); default: his player chooses.")
+@click.option("--younger-discard", metavar="CARDS", default=None,
+              help="The younger's discard; default: his player chooses.")
+@click.option("--play", "player", type=PLAYER_CHOICE, default="heuristic", show_default=True,
+              help="Who chooses discards (unless given) and cards, for both seats.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed of the players' random choices (and of the deal without cards).")
+@click.option("--index", type=click.IntRange(0, 2**44 - 1), default=0, show_default=True,
+              help="Deal index of SEED to play when no cards are given.")
+@variant_options
+@exchange_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_discard, player,
+                 seed, index, as_json, **opts):
+    """Play one deal and tell it event by event: carte blanche, discards, each
+    declaration, every card, the cards, pique and repique.
+
+    Give all of --elder, --younger and --talon, or none (then deal INDEX of SEED).
+
+    \b
+    JSON: {"elder": total, "younger": total, "events": [...], "scores": {...}, ...}
+    """
+    from engine.cards import PIQUET, parse_hand
+    from engine.piquet.deal import deal, parse_deal
+    from engine.piquet.game import play_one
+    from engine.piquet.reference import Variant, play_deal
+    from engine.piquet.whole import make_cfg
+
+    given = [t is not None for t in (elder_text, younger_text, talon_text)]
+    if any(given) and not all(given):
+        raise click.UsageError("give all of --elder, --younger and --talon, or none of them")
+    the_deal = parse_deal(elder_text, younger_text, talon_text) if all(given) \
+        else deal(seed, index)
+    e_disc = int(parse_hand(elder_discard, None, PIQUET, "elder discard")) \
+        if elder_discard is not None else 0
+    y_disc = int(parse_hand(younger_discard, None, PIQUET, "younger discard")) \
+        if younger_discard is not None else 0
+    if elder_discard is not None and not e_disc:
+        raise click.BadParameter("the elder must discard at least one card (Law 21)",
+                                 param_hint="--elder-discard")
+    if younger_discard is not None and not y_disc:
+        raise click.BadParameter("the younger must discard at least one card (Law 22)",
+                                 param_hint="--younger-discard")
+    cfg = make_cfg(player, player, opts["elder_take"], opts["younger_take"],
+                   opts["lead_scoring"], opts["pique_timing"], opts["worlds"])
+    record = play_one(the_deal, cfg, seed, index, e_disc, y_disc)
+    told = play_deal(record.elder_dealt, record.younger_dealt, list(record.stock),
+                     record.elder_discard, record.younger_discard, list(record.plays),
+                     Variant(lead_scoring=opts["lead_scoring"], pique_timing=opts["pique_timing"]))
+    result = {"elder": record.elder["total"], "younger": record.younger["total"],
+              "events": told.events,
+              "scores": {"elder": record.elder, "younger": record.younger},
+              "deal": the_deal.as_dict(), "play": player, "settings": _variant_settings(opts),
+              **({"seed": seed} if all(given) else {"seed": seed, "index": index})}
+    if as_json:
+        _emit(result)
+        return
+    d = result["deal"]
+    click.echo(f"elder   {d['elder']}\nyounger {d['younger']}\nstock   {d['stock']}  (top first)")
+    for line in _events_text(told.events):
+        click.echo(line)
+    click.echo(f"deal total: elder {result['elder']}, younger {result['younger']}")
+
+
+# --------------------------------------------------------------------------- simulate
+
+def _chunk(chunk, *players) -> int:
+    if chunk is not None:
+        return chunk
+    if "pimc" in players:
+        return 4
+    if "dd" in players:
+        return 64
+    return 4096
+
+
+@piquet.command("simulate", context_settings=CONTEXT)
+@click.option("--deals", "n_deals", type=click.IntRange(1, 2**44), required=True,
+              help="Number of deals.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed in [0, 2^64).")
+@click.option("--start", type=click.IntRange(0, 2**44 - 1), default=0, show_default=True,
+              help="First deal index (deals start .. start+N-1).")
+@click.option("--elder-player", type=PLAYER_CHOICE, default="random", show_default=True)
+@click.option("--younger-player", type=PLAYER_CHOICE, default="random", show_default=True)
+@variant_options
+@exchange_options
+@click.option("--chunk", type=click.IntRange(1, 2**30), default=None,
+              help="Deals per parallel task (does not change the result).")
+@click.option("--threads", type=int, default=None,
+              help="Worker threads (default: all; does not change the result).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, threads, quiet,
+                     as_json, **opts):
+    """Play N deals: who wins each deal (the higher total; equal totals tie), mean
+    totals, carte blanche, pique, repique and capot by seat, with 95% intervals.
+
+    \b
+    JSON: {"deals", "elder_wins", "younger_wins", "ties", "mean_elder", "mean_younger",
+           "carte_blanche_hands", "pique", "repique", "capot", "intervals", "by_seat", ...}
+    Results are bit-identical for any --threads and --chunk.
+    """
+    from analysis.piquet import deal_summary
+    from engine.piquet.simulate import deal_counts
+    from engine.piquet.whole import make_cfg
+    from engine.rng import MAX_DEAL_INDEX
+
+    if start + n_deals > MAX_DEAL_INDEX:
+        raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
+    _set_threads(threads)
+    cfg = make_cfg(elder_player, younger_player, opts["elder_take"], opts["younger_take"],
+                   opts["lead_scoring"], opts["pique_timing"], opts["worlds"])
+    with _progress(not quiet and not as_json, n_deals, "playing") as bar:
+        counts = deal_counts(seed, start, start + n_deals, cfg,
+                             chunk=_chunk(chunk, elder_player, younger_player),
+                             progress=bar.update)
+    result = deal_summary(counts)
+    result.update({"seed": seed, "start": start,
+                   "players": {"elder": elder_player, "younger": younger_player},
+                   "settings": _variant_settings(opts)})
+    if as_json:
+        _emit(result)
+        return
+    iv = result["intervals"]
+    click.echo(f"{n_deals} deals, seed {seed}: elder {elder_player} v younger {younger_player}")
+    for key, label in (("elder_win_rate", "elder wins"), ("younger_win_rate", "younger wins"),
+                       ("tie_rate", "ties")):
+        r = iv[key]
+        click.echo(f"  {label:<13} {r['rate']:.4f}  95% CI [{r['ci95'][0]:.4f}, {r['ci95'][1]:.4f}]")
+    for key, label in (("mean_elder", "mean elder"), ("mean_younger", "mean younger"),
+                       ("mean_difference", "elder - younger")):
+        m = iv[key]
+        click.echo(f"  {label:<16} {m['mean']:.3f}  95% CI [{m['ci95'][0]:.3f}, {m['ci95'][1]:.3f}]")
+    for seat in ("elder", "younger"):
+        s = result["by_seat"][seat]
+        click.echo(f"  {seat:<8} carte blanche {s['carte_blanche']['count']}, pique "
+                   f"{s['pique']['count']}, repique {s['repique']['count']}, capot "
+                   f"{s['capot']['count']}, highest deal {s['max_total']}")
+
+
+# --------------------------------------------------------------------------- partie
+
+@piquet.command("partie", context_settings=CONTEXT)
+@click.option("--parties", "n_parties", type=click.IntRange(1, 2**41), required=True,
+              help="Number of parties (partie p uses deal indices 8p .. 8p+7).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed in [0, 2^64).")
+@click.option("--start", type=click.IntRange(0, 2**41 - 1), default=0, show_default=True,
+              help="First partie index.")
+@click.option("--player-a", type=PLAYER_CHOICE, default="random", show_default=True,
+              help="The player who deals first (won the cut and chose to deal).")
+@click.option("--player-b", type=PLAYER_CHOICE, default="random", show_default=True,
+              help="The other player (elder hand in the first deal).")
+@click.option("--partie", "partie_kind", type=click.Choice(["six", "four"]), default="six",
+              show_default=True,
+              help="Six deals (Law 71) or four, the first and last counting double (its note).")
+@variant_options
+@exchange_options
+@click.option("--chunk", type=click.IntRange(1, 2**30), default=None,
+              help="Parties per parallel task (does not change the result).")
+@click.option("--threads", type=int, default=None,
+              help="Worker threads (default: all; does not change the result).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chunk, threads,
+                   quiet, as_json, **opts):
+    """Play N parties between A (deals first) and B: who wins, how often the loser is
+    rubiconed (under 100, Law 73), the mean settlement (Laws 72-73), tie-break deals.
+
+    With the same player on both sides the first dealer's win rate answers the
+    classic question: should the winner of the cut choose to deal first?
+    """
+    from analysis.piquet import partie_summary
+    from engine.piquet.simulate import partie_counts
+    from engine.piquet.whole import make_cfg
+
+    if start + n_parties > 2**41:
+        raise click.BadParameter("start + parties must not exceed 2^41", param_hint="--parties")
+    _set_threads(threads)
+    args = (opts["elder_take"], opts["younger_take"], opts["lead_scoring"],
+            opts["pique_timing"], opts["worlds"])
+    cfg_a_deals = make_cfg(player_b, player_a, *args)
+    cfg_b_deals = make_cfg(player_a, player_b, *args)
+    chunk = chunk or max(1, _chunk(None, player_a, player_b) // 16)
+    with _progress(not quiet and not as_json, n_parties, "parties") as bar:
+        counts = partie_counts(seed, start, start + n_parties, cfg_a_deals, cfg_b_deals,
+                               four=partie_kind == "four", chunk=chunk, progress=bar.update)
+    result = partie_summary(counts)
+    result.update({"seed": seed, "start": start, "players": {"a": player_a, "b": player_b},
+                   "partie": partie_kind, "settings": _variant_settings(opts)})
+    if as_json:
+        _emit(result)
+        return
+    iv = result["intervals"]
+    w = iv["first_dealer_win_rate"]
+    click.echo(f"{n_parties} parties ({partie_kind} deals), seed {seed}: A {player_a} deals "
+               f"first, B {player_b}")
+    click.echo(f"  A wins {w['rate']:.4f}  95% CI [{w['ci95'][0]:.4f}, {w['ci95'][1]:.4f}]; "
+               f"drawn {result['drawn']}; tie-break deals in {result['tie_breaks']}")
+    r = iv["rubicon_rate"]
+    click.echo(f"  rubicon {r['rate']:.4f}  95% CI [{r['ci95'][0]:.4f}, {r['ci95'][1]:.4f}]")
+    m = iv["first_dealer_settlement"]
+    click.echo(f"  A's mean settlement {m['mean']:.2f} points  95% CI [{m['ci95'][0]:.2f}, "
+               f"{m['ci95'][1]:.2f}]")

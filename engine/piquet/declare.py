@@ -1,0 +1,152 @@
+"""Carte blanche and the declarations, as kernels over ``uint32`` hands (Laws 18, 61–64).
+
+Every figure comes from 256-entry tables indexed by one suit's byte (bit r =
+rank r, 7 8 9 10 J Q K A), built once at import from the plain definitions
+below and frozen into the kernels as constants:
+
+* ``POINT_KEY[b]`` = ``length * 128 + pip sum`` (ace 11, K Q J 10 ten, others at
+  face): a larger key is a better point (Law 62);
+* ``SEQ_KEY[b]`` = ``8 * length + top rank`` of the suit's best run of three
+  or more (0 if none): a larger key is a better sequence (Law 63);
+* ``SEQ_SCORE[b]`` = the sum of the scores of all the suit's runs
+  (tierce 3, quart 4, quint 15, sixième 16, septième 17, huitième 18).
+
+Quatorzes and trios (Law 64) are counted rank by rank with ``RANK_MASK``; a
+set's key is ``8 * (count - 2) + rank``, so any quatorze beats any trio.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.cards import popcount32
+
+PIP = (7, 8, 9, 10, 10, 10, 10, 11)
+RUN_SCORE = (0, 0, 0, 3, 4, 15, 16, 17, 18)
+TEN = 3                                   # rank index of the ten (sets and ten_up scoring)
+#: Knaves, queens and kings of every suit (ranks 4, 5, 6): carte blanche has none (Law 18).
+COURTS = np.uint32(0x70707070)
+#: ``RANK_MASK[r]``: the four cards of rank ``r``.
+RANK_MASK = np.array([np.uint32(0x01010101) << np.uint32(r) for r in range(8)], dtype=np.uint32)
+
+
+def _runs(byte: int) -> list[tuple[int, int]]:
+    """Maximal runs of adjacent ranks in one suit: (length, top rank)."""
+    runs, r = [], 0
+    while r < 8:
+        if byte >> r & 1:
+            start = r
+            while r < 8 and byte >> r & 1:
+                r += 1
+            runs.append((r - start, r - 1))
+        else:
+            r += 1
+    return runs
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    point = np.zeros(256, dtype=np.int64)
+    seq_key = np.zeros(256, dtype=np.int64)
+    seq_score = np.zeros(256, dtype=np.int64)
+    for b in range(256):
+        ranks = [r for r in range(8) if b >> r & 1]
+        point[b] = len(ranks) * 128 + sum(PIP[r] for r in ranks)
+        runs = [(n, top) for n, top in _runs(b) if n >= 3]
+        seq_key[b] = max((8 * n + top for n, top in runs), default=0)
+        seq_score[b] = sum(RUN_SCORE[n] for n, _ in runs)
+    return point, seq_key, seq_score
+
+
+POINT_KEY, SEQ_KEY, SEQ_SCORE = _tables()
+
+# Categories of Law 67 (columns of a declaration record).
+CAT_BLANCHE, CAT_POINT, CAT_SEQUENCES, CAT_SETS = 0, 1, 2, 3
+
+
+@njit(cache=True, inline="always")
+def is_blanche(hand):
+    """Carte blanche: no king, queen or knave (Law 18)."""
+    return (np.uint32(hand) & COURTS) == np.uint32(0)
+
+
+@njit(cache=True)
+def hand_keys(hand):
+    """(point key, sequence key, sequence score, set key, set score) of a 12-card hand."""
+    h = np.uint32(hand)
+    point = 0
+    seq = 0
+    seq_score = 0
+    for s in range(4):
+        b = (h >> np.uint32(8 * s)) & np.uint32(0xFF)
+        if POINT_KEY[b] > point:
+            point = POINT_KEY[b]
+        if SEQ_KEY[b] > seq:
+            seq = SEQ_KEY[b]
+        seq_score += SEQ_SCORE[b]
+    sets = 0
+    set_score = 0
+    for r in range(3, 8):
+        n = popcount32(h & RANK_MASK[r])
+        if n >= 3:
+            key = 8 * (n - 2) + r
+            if key > sets:
+                sets = key
+            set_score += 14 if n == 4 else 3
+    return point, seq, seq_score, sets, set_score
+
+
+@njit(cache=True)
+def declare(elder_dealt, younger_dealt, elder, younger, out):
+    """Scores of categories I–IV (Law 67) after comparison (Laws 61–64).
+
+    ``out[0:4]`` = elder's carte blanche, point, sequences, quatorzes/trios;
+    ``out[4:8]`` = younger's. Carte blanche is judged on the dealt hands,
+    the rest on the hands held after the exchange.
+    """
+    for i in range(8):
+        out[i] = 0
+    if is_blanche(elder_dealt):
+        out[0] = 10
+    if is_blanche(younger_dealt):
+        out[4] = 10
+    pe, qe, qe_score, se, se_score = hand_keys(elder)
+    py, qy, qy_score, sy, sy_score = hand_keys(younger)
+    if pe > py:
+        out[1] = pe >> 7
+    elif py > pe:
+        out[5] = py >> 7
+    if qe > qy:
+        out[2] = qe_score
+    elif qy > qe:
+        out[6] = qy_score
+    if se > sy:
+        out[3] = se_score
+    elif sy > se:
+        out[7] = sy_score
+
+
+@njit(cache=True)
+def repiques(decl):
+    """(elder repique, younger repique) from a :func:`declare` record (Law 68):
+    the running total over categories I–IV reaches 30 with the adversary
+    having scored in no earlier category."""
+    e = False
+    y = False
+    for player in range(2):
+        mine = 4 * player
+        theirs = 4 - mine
+        total = 0
+        blocked = False
+        for c in range(4):
+            if decl[theirs + c] > 0:
+                blocked = True
+            total += decl[mine + c]
+            if total >= 30:
+                if not blocked:
+                    if player == 0:
+                        e = True
+                    else:
+                        y = True
+                break
+    return e, y

@@ -1,0 +1,93 @@
+"""Python layer over the Piquet kernels: one deal from given cards, records as dicts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.cards import PIQUET, CardError, cards_of, format_cards, format_hand
+from engine.piquet.deal import HAND_SIZE, PiquetDeal, deal
+from engine.piquet.whole import (COMPONENTS, REC_ELDER_DEALT, REC_ELDER_DISCARD,
+                                 REC_ELDER_HAND, REC_LEN, REC_PLAYS, REC_STOCK, REC_YOUNGER,
+                                 REC_YOUNGER_DEALT, REC_YOUNGER_DISCARD, REC_YOUNGER_HAND,
+                                 make_cfg, play_dealt)
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """What a kernel did with one deal (every field from the record array)."""
+
+    elder_dealt: int
+    younger_dealt: int
+    stock: tuple[int, ...]
+    elder_discard: int
+    younger_discard: int
+    elder_hand: int
+    younger_hand: int
+    plays: tuple[int, ...]
+    elder: dict
+    younger: dict
+
+    @classmethod
+    def from_record(cls, rec: np.ndarray) -> "DealRecord":
+        rec = [int(x) for x in rec]
+        return cls(rec[REC_ELDER_DEALT], rec[REC_YOUNGER_DEALT],
+                   tuple(rec[REC_STOCK:REC_STOCK + 8]), rec[REC_ELDER_DISCARD],
+                   rec[REC_YOUNGER_DISCARD], rec[REC_ELDER_HAND], rec[REC_YOUNGER_HAND],
+                   tuple(rec[REC_PLAYS:REC_PLAYS + 24]),
+                   dict(zip(COMPONENTS, rec[0:10])),
+                   dict(zip(COMPONENTS, rec[REC_YOUNGER:REC_YOUNGER + 10])))
+
+    def as_dict(self) -> dict:
+        return {"elder_dealt": format_hand(self.elder_dealt, PIQUET),
+                "younger_dealt": format_hand(self.younger_dealt, PIQUET),
+                "stock": format_cards(self.stock, PIQUET),
+                "elder_discard": format_hand(self.elder_discard, PIQUET),
+                "younger_discard": format_hand(self.younger_discard, PIQUET),
+                "plays": format_cards(self.plays, PIQUET),
+                "elder": self.elder, "younger": self.younger}
+
+
+def check_discard(name: str, discard: int, hand: int, low: int, high: int) -> None:
+    """A discard is ``low``..``high`` cards of the dealt hand (Laws 21-22, 34)."""
+    stray = discard & ~hand
+    if stray:
+        token = format_hand(stray, PIQUET).split()[0]
+        raise CardError(f"{name} discard: {token!r} is not in the {name} hand", token)
+    n = len(cards_of(discard))
+    if not low <= n <= high:
+        raise CardError(f"{name} discard has {n} cards; {name} discards {low} to {high}",
+                        format_hand(discard, PIQUET))
+
+
+def play_one(the_deal: PiquetDeal, cfg: np.ndarray | None = None, seed: int = 0,
+             index: int = 0, elder_discard: int = 0, younger_discard: int = 0) -> DealRecord:
+    """Play one deal through the kernel; given discards (masks) override the players'."""
+    cfg = make_cfg() if cfg is None else cfg
+    if elder_discard:
+        check_discard("elder", elder_discard, the_deal.elder, 1, 5)
+    if younger_discard:
+        taken = len(cards_of(elder_discard)) if elder_discard else None
+        high = 8 - taken if taken is not None else 7
+        check_discard("younger", younger_discard, the_deal.younger, 1, high)
+    rec = np.zeros(REC_LEN, dtype=np.int64)
+    script = np.array([elder_discard, younger_discard], dtype=np.int64)
+    stock = np.array(the_deal.stock, dtype=np.int64)
+    values = np.zeros(32, dtype=np.int64)
+    draws = np.zeros(32, dtype=np.int64)
+    play_dealt(np.uint64(seed), np.uint64(index), cfg, script, rec, np.uint32(the_deal.elder),
+               np.uint32(the_deal.younger), stock, values, draws)
+    record = DealRecord.from_record(rec)
+    if younger_discard and not elder_discard:
+        taken = len(cards_of(record.elder_discard))
+        check_discard("younger", younger_discard, the_deal.younger, 1, 8 - taken)
+    return record
+
+
+def simulate_one(seed: int, index: int, cfg: np.ndarray | None = None) -> DealRecord:
+    """Deal ``index`` of ``seed`` as the batch kernels play it."""
+    return play_one(deal(seed, index), cfg, seed, index)
+
+
+__all__ = ["DealRecord", "play_one", "simulate_one", "check_discard", "HAND_SIZE"]

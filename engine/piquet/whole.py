@@ -1,0 +1,246 @@
+"""A whole Piquet deal as one kernel: carte blanche, exchange, declarations, play,
+the cards, repique and pique — the rules of ``rules.md`` (Laws 18–24, 46–69).
+
+``play_dealt`` plays one deal from given dealt hands and stock and writes a
+record (``REC_*`` below): every score component of each player, the
+discards, the hands after the exchange and the 24 cards in the order played.
+The pure-Python reference (:mod:`engine.piquet.reference`) recomputes every
+component from the same record (``tests/test_piquet_kernels.py``).
+
+Configuration ``cfg`` (int64, ``N_CFG``): who plays each seat, how many cards
+each takes in, the variant switches. A ``script`` (int64, 2) may fix the
+discards (masks; 0 = the player decides).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.cards import popcount32, suit_mask
+from engine.piquet.deal import (STOCK_POSITION, THRESHOLDS, WORDS_DISCARD, WORDS_PLAY,
+                                deal_pack, random_below, random_subset)
+from engine.piquet.declare import declare, repiques
+from engine.piquet.players import (DD, HEURISTIC, PIMC, PLAYERS, RANDOM, heuristic_card,
+                                   heuristic_discard, legal_moves, nth_card)
+
+CFG_ELDER_PLAYER = 0
+CFG_YOUNGER_PLAYER = 1
+CFG_ELDER_TAKE = 2        # 1..5 (Law 21)
+CFG_YOUNGER_TAKE = 3      # 0: all he can (Law 34); else at most this many
+CFG_LEAD_RULE = 4         # 0 "all", 1 "ten_up"
+CFG_PIQUE_TIMING = 5      # 0 "lead", 1 "law67"
+CFG_WORLDS = 6            # PIMC worlds per decision
+N_CFG = 8
+
+LEAD_RULES = {"all": 0, "ten_up": 1}
+PIQUE_TIMINGS = {"lead": 0, "law67": 1}
+
+# Record: 10 components per player (elder at 0, younger at 10), then the deal.
+COMPONENTS = ("carte_blanche", "point", "sequences", "sets", "play", "cards", "pique",
+              "repique", "tricks", "total")
+C_BLANCHE, C_POINT, C_SEQUENCES, C_SETS, C_PLAY, C_CARDS, C_PIQUE, C_REPIQUE, C_TRICKS, \
+    C_TOTAL = range(10)
+REC_YOUNGER = 10
+REC_ELDER_DEALT = 20
+REC_YOUNGER_DEALT = 21
+REC_ELDER_DISCARD = 22
+REC_YOUNGER_DISCARD = 23
+REC_ELDER_HAND = 24           # after the exchange
+REC_YOUNGER_HAND = 25
+REC_STOCK = 26                # 8 cards, top first
+REC_PLAYS = 34                # 24 cards in the order played
+REC_LEN = REC_PLAYS + 24
+
+_TEN = 3
+_ELDER, _YOUNGER = 0, 1
+
+
+def make_cfg(elder: str = "random", younger: str = "random", elder_take: int = 5,
+             younger_take: int = 0, lead_scoring: str = "all", pique_timing: str = "lead",
+             worlds: int = 16) -> np.ndarray:
+    """A configuration array; raises ``ValueError`` naming a bad value."""
+    for name in (elder, younger):
+        if name not in PLAYERS:
+            raise ValueError(f"unknown player {name!r} (choose from {', '.join(PLAYERS)})")
+    if not 1 <= int(elder_take) <= 5:
+        raise ValueError(f"elder takes 1 to 5 cards (Law 21), got {elder_take}")
+    if not 0 <= int(younger_take) <= 7:
+        raise ValueError(f"younger takes 1 to 7 cards, or 0 for all he can, got {younger_take}")
+    if lead_scoring not in LEAD_RULES:
+        raise ValueError(f"unknown lead scoring {lead_scoring!r} (all, ten_up)")
+    if pique_timing not in PIQUE_TIMINGS:
+        raise ValueError(f"unknown pique timing {pique_timing!r} (lead, law67)")
+    if int(worlds) < 1:
+        raise ValueError(f"worlds must be >= 1, got {worlds}")
+    cfg = np.zeros(N_CFG, dtype=np.int64)
+    cfg[CFG_ELDER_PLAYER] = PLAYERS[elder]
+    cfg[CFG_YOUNGER_PLAYER] = PLAYERS[younger]
+    cfg[CFG_ELDER_TAKE] = int(elder_take)
+    cfg[CFG_YOUNGER_TAKE] = int(younger_take)
+    cfg[CFG_LEAD_RULE] = LEAD_RULES[lead_scoring]
+    cfg[CFG_PIQUE_TIMING] = PIQUE_TIMINGS[pique_timing]
+    cfg[CFG_WORLDS] = int(worlds)
+    return cfg
+
+
+@njit(cache=True)
+def _discard(kind, seed, index, k, hand, count, values, draws):
+    if kind == RANDOM:
+        return random_subset(seed, index, k, hand, count, THRESHOLDS, draws)
+    return heuristic_discard(hand, count, values)
+
+
+@njit(cache=True)
+def _choose(kind, seed, index, ply, own, unseen, led, draws):
+    """The card of the player to move (random or heuristic)."""
+    if kind == RANDOM:
+        moves = legal_moves(own, led)
+        n = popcount32(moves)
+        if n == 1:
+            return nth_card(moves, 0)
+        j = random_below(seed, index, WORDS_PLAY + 16 * ply, n, THRESHOLDS, draws)
+        return nth_card(moves, j)
+    return heuristic_card(own, unseen, led)
+
+
+@njit(cache=True)
+def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, draws):
+    """Play one deal from the dealt hands ``elder0``/``younger0`` and ``stock``
+    (8 cards, top first); write the record ``rec`` (``REC_LEN``)."""
+    for i in range(REC_LEN):
+        rec[i] = 0
+    rec[REC_ELDER_DEALT] = elder0
+    rec[REC_YOUNGER_DEALT] = younger0
+    for i in range(8):
+        rec[REC_STOCK + i] = stock[i]
+    lead_rule = cfg[CFG_LEAD_RULE]
+
+    # The exchange (Laws 21-24, 34): elder first, from the top of the stock.
+    if script[0] != 0:
+        e_discard = np.uint32(script[0])
+    else:
+        e_discard = _discard(cfg[CFG_ELDER_PLAYER], seed, index, WORDS_DISCARD, elder0,
+                             cfg[CFG_ELDER_TAKE], values, draws)
+    e_take = popcount32(e_discard)
+    elder = np.uint32(elder0) & ~e_discard
+    for i in range(e_take):
+        elder |= np.uint32(1) << np.uint32(stock[i])
+    available = 8 - e_take
+    if script[1] != 0:
+        y_discard = np.uint32(script[1])
+    else:
+        y_take = cfg[CFG_YOUNGER_TAKE]
+        if y_take == 0 or y_take > available:
+            y_take = available
+        y_discard = _discard(cfg[CFG_YOUNGER_PLAYER], seed, index, WORDS_DISCARD + 32, younger0,
+                             y_take, values, draws)
+    y_take = popcount32(y_discard)
+    younger = np.uint32(younger0) & ~y_discard
+    for i in range(e_take, e_take + y_take):
+        younger |= np.uint32(1) << np.uint32(stock[i])
+    rec[REC_ELDER_DISCARD] = e_discard
+    rec[REC_YOUNGER_DISCARD] = y_discard
+    rec[REC_ELDER_HAND] = elder
+    rec[REC_YOUNGER_HAND] = younger
+
+    # Categories I-IV (Laws 61-64, 67) and repiques (Law 68).
+    decl = np.zeros(8, dtype=np.int64)
+    declare(elder0, younger0, elder, younger, decl)
+    for c in range(4):
+        rec[c] = decl[c]
+        rec[REC_YOUNGER + c] = decl[4 + c]
+    rep_e, rep_y = repiques(decl)
+    e_total = decl[0] + decl[1] + decl[2] + decl[3]
+    y_decl = decl[5] + decl[6] + decl[7]
+
+    # Pique (Law 69): the elder's running total against what the younger has reckoned.
+    pique_open = not rep_e and not rep_y
+    y_reckoned = decl[4] > 0 or (cfg[CFG_PIQUE_TIMING] == 1 and y_decl > 0)
+    pique = pique_open and not y_reckoned and e_total >= 30
+
+    # The play (Laws 57-59, 65).
+    play = np.zeros(2, dtype=np.int64)
+    tricks = np.zeros(2, dtype=np.int64)
+    hands = np.zeros(2, dtype=np.uint32)
+    hands[_ELDER] = elder
+    hands[_YOUNGER] = younger
+    kinds = np.zeros(2, dtype=np.int64)
+    kinds[_ELDER] = cfg[CFG_ELDER_PLAYER]
+    kinds[_YOUNGER] = cfg[CFG_YOUNGER_PLAYER]
+    # What each player cannot see: the other's hand and discard, and the stock left.
+    unseen = np.zeros(2, dtype=np.uint32)
+    unseen[_ELDER] = ~(elder | e_discard) & np.uint32(0xFFFFFFFF)
+    unseen[_YOUNGER] = ~(younger | y_discard) & np.uint32(0xFFFFFFFF)
+    leader = _ELDER
+    for t in range(12):
+        follower = 1 - leader
+        lead = _choose(kinds[leader], seed, index, 2 * t, hands[leader], unseen[leader], -1,
+                       draws)
+        bit = np.uint32(1) << np.uint32(lead)
+        hands[leader] &= ~bit
+        unseen[follower] &= ~bit
+        rec[REC_PLAYS + 2 * t] = lead
+        points = 1 if (lead_rule == 0 or (lead & 7) >= _TEN) else 0
+        play[leader] += points
+        if leader == _ELDER:
+            e_total += points
+            if pique_open and not y_reckoned and e_total >= 30:
+                pique = True
+        elif points > 0:
+            y_reckoned = True
+        if t == 0 and y_decl > 0:
+            y_reckoned = True      # the younger declares after the elder's first lead
+        reply = _choose(kinds[follower], seed, index, 2 * t + 1, hands[follower],
+                        unseen[follower], lead, draws)
+        bit = np.uint32(1) << np.uint32(reply)
+        hands[follower] &= ~bit
+        unseen[leader] &= ~bit
+        rec[REC_PLAYS + 2 * t + 1] = reply
+        winner = leader
+        points = 0
+        if (reply >> 3) == (lead >> 3) and reply > lead:
+            winner = follower
+            points = 1 if (lead_rule == 0 or (reply & 7) >= _TEN) else 0
+        if t == 11:
+            points += 1
+        tricks[winner] += 1
+        play[winner] += points
+        if winner == _ELDER:
+            e_total += points
+            if pique_open and not y_reckoned and e_total >= 30:
+                pique = True
+        elif points > 0:
+            y_reckoned = True
+        leader = winner
+
+    # The cards (Law 66) and the totals.
+    for p in range(2):
+        base = REC_YOUNGER * p
+        rec[base + C_PLAY] = play[p]
+        rec[base + C_TRICKS] = tricks[p]
+        if tricks[p] == 12:
+            rec[base + C_CARDS] = 40
+        elif tricks[p] > 6:
+            rec[base + C_CARDS] = 10
+    if pique:
+        rec[C_PIQUE] = 30
+    if rep_e:
+        rec[C_REPIQUE] = 60
+    if rep_y:
+        rec[REC_YOUNGER + C_REPIQUE] = 60
+    for p in range(2):
+        base = REC_YOUNGER * p
+        total = 0
+        for c in range(C_TRICKS):
+            total += rec[base + c]
+        rec[base + C_TOTAL] = total
+
+
+@njit(cache=True)
+def whole_deal(seed, index, cfg, script, rec, perm, draws, values, stock):
+    """Deal ``index`` of ``seed`` played out under ``cfg``; record in ``rec``."""
+    elder0, younger0 = deal_pack(seed, index, perm, draws)
+    for i in range(8):
+        stock[i] = perm[STOCK_POSITION + i]
+    play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, draws)

@@ -165,3 +165,75 @@ def test_elder_take_fewer_leaves_cards_to_the_younger():
         assert bin(r.younger_discard).count("1") == 5     # his three and the two left
         assert r.elder["total"] == sum(v for k, v in r.elder.items()
                                        if k not in ("tricks", "total"))
+
+
+# --------------------------------------------------------------------------- kernel = reference
+
+#: (elder, younger, elder_take, younger_take, lead_scoring, pique_timing, deals)
+CROSS_CHECKS = [
+    ("random", "random", 5, 0, "all", "lead", 6000),
+    ("heuristic", "heuristic", 5, 0, "all", "lead", 6000),
+    ("heuristic", "random", 5, 0, "all", "law67", 3000),
+    ("random", "heuristic", 3, 0, "ten_up", "lead", 2000),
+    ("heuristic", "heuristic", 4, 2, "ten_up", "law67", 2000),
+    ("heuristic", "random", 1, 0, "all", "lead", 1000),
+]
+
+
+def _cross_check(seed, start, players, elder_take, younger_take, lead, timing, n):
+    from engine.piquet.reference import Variant, play_deal
+
+    cfg = make_cfg(*players, elder_take=elder_take, younger_take=younger_take,
+                   lead_scoring=lead, pique_timing=timing)
+    variant = Variant(lead_scoring=lead, pique_timing=timing)
+    seen = {"pique": 0, "repique": 0, "capot": 0, "carte_blanche": 0}
+    for rec in S.deal_records(seed, start, start + n, cfg):
+        k = DealRecord.from_record(rec)
+        ref = play_deal(k.elder_dealt, k.younger_dealt, list(k.stock), k.elder_discard,
+                        k.younger_discard, list(k.plays), variant)
+        for seat, kernel in (("elder", k.elder), ("younger", k.younger)):
+            score = getattr(ref, seat)
+            expected = {name: getattr(score, name) for name in COMPONENTS if name != "total"}
+            expected["total"] = score.total
+            assert kernel == expected, (seat, k.as_dict())
+        seen["pique"] += k.elder["pique"] > 0
+        seen["repique"] += k.elder["repique"] + k.younger["repique"] > 0
+        seen["capot"] += max(k.elder["cards"], k.younger["cards"]) == 40
+        seen["carte_blanche"] += k.elder["carte_blanche"] + k.younger["carte_blanche"] > 0
+    return seen
+
+
+@pytest.mark.parametrize("case", CROSS_CHECKS, ids=lambda c: "-".join(map(str, c[:6])))
+def test_kernel_equals_reference(case):
+    *setting, n = case
+    seen = _cross_check(21, 0, setting[:2], *setting[2:], n)
+    # The comparison covered the bonuses, not only ordinary deals.
+    if n >= 3000:
+        assert seen["pique"] > 0 and seen["repique"] > 0 and seen["capot"] > 0
+
+
+def test_cross_checks_cover_twenty_thousand_deals():
+    assert sum(c[-1] for c in CROSS_CHECKS) >= 20_000
+
+
+def test_kernel_equals_reference_on_carte_blanche_deals():
+    """Blank hands are rare (1 in 1,792): find some and check them all."""
+    cfg = make_cfg("heuristic", "heuristic")
+    recs = S.deal_records(8, 0, 60_000, cfg)
+    blank = [i for i, r in enumerate(recs) if r[0] > 0 or r[REC_YOUNGER] > 0]
+    assert len(blank) >= 30
+    from engine.piquet.reference import Variant, play_deal
+    for i in blank:
+        k = DealRecord.from_record(recs[i])
+        ref = play_deal(k.elder_dealt, k.younger_dealt, list(k.stock), k.elder_discard,
+                        k.younger_discard, list(k.plays), Variant())
+        assert (ref.elder.total, ref.younger.total) == (k.elder["total"], k.younger["total"])
+        assert ref.elder.pique == k.elder["pique"] and ref.younger.repique == k.younger["repique"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("timing", ["lead", "law67"])
+@pytest.mark.parametrize("lead", ["all", "ten_up"])
+def test_kernel_equals_reference_slow(lead, timing):
+    for players in (("random", "random"), ("heuristic", "heuristic"), ("heuristic", "random")):
+        _cross_check(77, 10_000, players, 5, 0, lead, timing, 25_000)

@@ -11,7 +11,7 @@ from engine.piquet.deal import HAND_SIZE, PiquetDeal, deal
 from engine.piquet.whole import (COMPONENTS, REC_ELDER_DEALT, REC_ELDER_DISCARD,
                                  REC_ELDER_HAND, REC_LEN, REC_PLAYS, REC_STOCK, REC_YOUNGER,
                                  REC_YOUNGER_DEALT, REC_YOUNGER_DISCARD, REC_YOUNGER_HAND,
-                                 make_cfg, play_dealt)
+                                 make_cfg, new_solver_scratch, play_dealt, uses_solver)
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,10 @@ def play_one(the_deal: PiquetDeal, cfg: np.ndarray | None = None, seed: int = 0,
     stock = np.array(the_deal.stock, dtype=np.int64)
     values = np.zeros(32, dtype=np.int64)
     draws = np.zeros(32, dtype=np.int64)
+    totals = np.zeros(32, dtype=np.int64)
+    table, ws = new_solver_scratch(uses_solver(cfg))
     play_dealt(np.uint64(seed), np.uint64(index), cfg, script, rec, np.uint32(the_deal.elder),
-               np.uint32(the_deal.younger), stock, values, draws)
+               np.uint32(the_deal.younger), stock, values, draws, totals, table, ws)
     record = DealRecord.from_record(rec)
     if younger_discard and not elder_discard:
         taken = len(cards_of(record.elder_discard))

@@ -25,7 +25,8 @@ from engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts
 from engine.cards import N_CARDS
 from engine.ecarte.simulate import row_range
 from engine.piquet.whole import (C_CARDS, C_BLANCHE, C_PIQUE, C_REPIQUE, C_TOTAL, N_CFG,
-                                 REC_LEN, REC_YOUNGER, whole_deal)
+                                 REC_LEN, REC_YOUNGER, new_solver_scratch, uses_solver,
+                                 whole_deal)
 from engine.rng import check_index_range, check_seed
 
 DEAL_COLUMNS = ("deals", "elder_wins", "younger_wins", "ties", "elder_total", "younger_total",
@@ -52,7 +53,7 @@ DEALS_PER_PARTIE = 8
 def _scratch():
     return (np.empty(N_CARDS, dtype=np.int64), np.empty(N_CARDS, dtype=np.int64),
             np.empty(N_CARDS, dtype=np.int64), np.empty(8, dtype=np.int64),
-            np.zeros(REC_LEN, dtype=np.int64))
+            np.zeros(REC_LEN, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -96,10 +97,12 @@ def deal_rows(seed, start, count, rows, cfg):
     counts = np.zeros((rows, DEAL_WIDTH), dtype=np.int64)
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
-        perm, draws, values, stock, rec = _scratch()
+        perm, draws, values, stock, rec, totals = _scratch()
         script = np.zeros(2, dtype=np.int64)
+        table, ws = new_solver_scratch(uses_solver(cfg))
         for i in range(lo, hi):
-            whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, values, stock)
+            whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, values, stock, totals,
+                       table, ws)
             _count_deal(rec, counts[r])
     return counts
 
@@ -144,7 +147,7 @@ def settle(a, b):
 
 @njit(cache=True)
 def play_partie(seed, p, cfg_a_dealer, cfg_b_dealer, four, rec, perm, draws, values, stock,
-                script, totals):
+                script, totals, scratch, table, ws):
     """Partie ``p``: ``totals`` gets each deal's (A, B) totals; returns the number of deals.
 
     ``cfg_a_dealer`` configures a deal A deals (B elder), ``cfg_b_dealer`` one B deals.
@@ -157,7 +160,7 @@ def play_partie(seed, p, cfg_a_dealer, cfg_b_dealer, four, rec, perm, draws, val
         a_deals = n % 2 == 0
         cfg = cfg_a_dealer if a_deals else cfg_b_dealer
         whole_deal(seed, np.uint64(DEALS_PER_PARTIE * p + n), cfg, script, rec, perm, draws,
-                   values, stock)
+                   values, stock, scratch, table, ws)
         if a_deals:
             da = rec[REC_YOUNGER + C_TOTAL]
             db = rec[C_TOTAL]
@@ -181,13 +184,14 @@ def partie_rows(seed, start, count, rows, cfg_a_dealer, cfg_b_dealer, four):
     counts = np.zeros((rows, PARTIE_WIDTH), dtype=np.int64)
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
-        perm, draws, values, stock, rec = _scratch()
+        perm, draws, values, stock, rec, scratch = _scratch()
         script = np.zeros(2, dtype=np.int64)
         totals = np.zeros((DEALS_PER_PARTIE, 2), dtype=np.int64)
+        table, ws = new_solver_scratch(uses_solver(cfg_a_dealer) or uses_solver(cfg_b_dealer))
         out = counts[r]
         for p in range(lo, hi):
             n = play_partie(seed, p, cfg_a_dealer, cfg_b_dealer, four, rec, perm, draws,
-                            values, stock, script, totals)
+                            values, stock, script, totals, scratch, table, ws)
             a = 0
             b = 0
             for k in range(n):
@@ -232,9 +236,11 @@ def partie_counts(seed: int, start: int, stop: int, cfg_a_dealer: np.ndarray,
 def record_rows(seed, start, count, cfg, out):
     """The full record of every deal ``[start, start + count)`` into ``out[count, REC_LEN]``."""
     for i in prange(count):
-        perm, draws, values, stock, rec = _scratch()
+        perm, draws, values, stock, rec, totals = _scratch()
         script = np.zeros(2, dtype=np.int64)
-        whole_deal(seed, np.uint64(start + i), cfg, script, out[i], perm, draws, values, stock)
+        table, ws = new_solver_scratch(uses_solver(cfg))
+        whole_deal(seed, np.uint64(start + i), cfg, script, out[i], perm, draws, values, stock,
+                   totals, table, ws)
 
 
 def deal_records(seed: int, start: int, stop: int, cfg: np.ndarray) -> np.ndarray:
@@ -245,3 +251,61 @@ def deal_records(seed: int, start: int, stop: int, cfg: np.ndarray) -> np.ndarra
     out = np.zeros((stop - start, REC_LEN), dtype=np.int64)
     record_rows(np.uint64(seed), start, stop - start, cfg, out)
     return out
+
+
+# ---------------------------------------------------------------------------
+# Paired runs: the same deals under two configurations (common random numbers).
+# ---------------------------------------------------------------------------
+
+PAIRED_COLUMNS = ("deals", "sum_a", "sum_b", "sum_diff", "sum_diff_sq")
+PAIR_DEALS, PAIR_SUM_A, PAIR_SUM_B, PAIR_SUM_DIFF, PAIR_SUM_DIFF_SQ = range(5)
+PAIR_OUTCOMES = 5          # 9 cells: 3 * outcome under a + outcome under b (0 elder wins, 1 tie, 2 younger)
+PAIRED_WIDTH = PAIR_OUTCOMES + 9
+
+
+@njit(cache=True, inline="always")
+def _outcome(rec):
+    e = rec[C_TOTAL]
+    y = rec[REC_YOUNGER + C_TOTAL]
+    return 0 if e > y else (1 if e == y else 2)
+
+
+@njit(cache=True, parallel=True)
+def paired_rows(seed, start, count, rows, cfg_a, cfg_b):
+    counts = np.zeros((rows, PAIRED_WIDTH), dtype=np.int64)
+    for r in prange(rows):
+        lo, hi = row_range(start, count, rows, r)
+        perm, draws, values, stock, rec, totals = _scratch()
+        rec_b = np.zeros(REC_LEN, dtype=np.int64)
+        script = np.zeros(2, dtype=np.int64)
+        table, ws = new_solver_scratch(uses_solver(cfg_a) or uses_solver(cfg_b))
+        out = counts[r]
+        for i in range(lo, hi):
+            whole_deal(seed, np.uint64(i), cfg_a, script, rec, perm, draws, values, stock,
+                       totals, table, ws)
+            whole_deal(seed, np.uint64(i), cfg_b, script, rec_b, perm, draws, values, stock,
+                       totals, table, ws)
+            a = rec[C_TOTAL] - rec[REC_YOUNGER + C_TOTAL]
+            b = rec_b[C_TOTAL] - rec_b[REC_YOUNGER + C_TOTAL]
+            out[PAIR_DEALS] += 1
+            out[PAIR_SUM_A] += a
+            out[PAIR_SUM_B] += b
+            out[PAIR_SUM_DIFF] += a - b
+            out[PAIR_SUM_DIFF_SQ] += (a - b) * (a - b)
+            out[PAIR_OUTCOMES + 3 * _outcome(rec) + _outcome(rec_b)] += 1
+    return counts
+
+
+def paired_counts(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.ndarray,
+                  chunk: int = DEFAULT_CHUNK, block: int = DEFAULT_BLOCK,
+                  progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """Deals ``[start, stop)`` played under ``cfg_a`` and ``cfg_b`` (same cards, same
+    random words): sums of the elder's margin (elder − younger) under each and of
+    their difference, and the 3 × 3 table of deal outcomes."""
+    seed, start, stop = _check(seed, start, stop, cfg_a)
+    _check(seed, start, stop, cfg_b)
+
+    def run_block(lo, n, rows):
+        return paired_rows(np.uint64(seed), lo, n, rows, cfg_a, cfg_b)
+
+    return reduce_counts(run_block, start, stop, PAIRED_WIDTH, chunk, block, progress)

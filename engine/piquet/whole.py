@@ -20,9 +20,11 @@ from numba import njit
 from engine.cards import popcount32, suit_mask
 from engine.piquet.deal import (STOCK_POSITION, THRESHOLDS, WORDS_DISCARD, WORDS_PLAY,
                                 deal_pack, random_below, random_subset)
-from engine.piquet.declare import declare, repiques
+from engine.piquet.declare import POINT_KEY, RANK_MASK, declare, hand_keys, repiques
+from engine.piquet.deal import WORDS_WORLDS
 from engine.piquet.players import (DD, HEURISTIC, PIMC, PLAYERS, RANDOM, heuristic_card,
                                    heuristic_discard, legal_moves, nth_card)
+from engine.piquet.solver import WORKSPACE_SHAPE, move_values
 
 CFG_ELDER_PLAYER = 0
 CFG_YOUNGER_PLAYER = 1
@@ -54,6 +56,12 @@ REC_LEN = REC_PLAYS + 24
 
 _TEN = 3
 _ELDER, _YOUNGER = 0, 1
+#: PIMC: tries per world to draw a hand consistent with the declarations (after which the
+#: last draw is kept), and the most worlds (the layout of the words each world reads).
+_TRIES = 16
+MAX_WORLDS = _MAX_WORLDS = 256
+#: Transposition-table size of a solver-driven player (2**bits entries of 16 bytes).
+TABLE_BITS = 16
 
 
 def make_cfg(elder: str = "random", younger: str = "random", elder_take: int = 5,
@@ -71,8 +79,8 @@ def make_cfg(elder: str = "random", younger: str = "random", elder_take: int = 5
         raise ValueError(f"unknown lead scoring {lead_scoring!r} (all, ten_up)")
     if pique_timing not in PIQUE_TIMINGS:
         raise ValueError(f"unknown pique timing {pique_timing!r} (lead, law67)")
-    if int(worlds) < 1:
-        raise ValueError(f"worlds must be >= 1, got {worlds}")
+    if not 1 <= int(worlds) <= MAX_WORLDS:
+        raise ValueError(f"worlds must lie in [1, {MAX_WORLDS}], got {worlds}")
     cfg = np.zeros(N_CFG, dtype=np.int64)
     cfg[CFG_ELDER_PLAYER] = PLAYERS[elder]
     cfg[CFG_YOUNGER_PLAYER] = PLAYERS[younger]
@@ -92,8 +100,101 @@ def _discard(kind, seed, index, k, hand, count, values, draws):
 
 
 @njit(cache=True)
-def _choose(kind, seed, index, ply, own, unseen, led, draws):
-    """The card of the player to move (random or heuristic)."""
+def shown_cards(hand, won_point, won_sequences, won_sets):
+    """Cards a player shows by scoring (Law 55: what is allowed good must be shown):
+    his point suit, every run of his good sequences, every card of his good sets."""
+    h = np.uint32(hand)
+    shown = np.uint32(0)
+    if won_point:
+        best = -1
+        best_suit = 0
+        for s in range(4):
+            k = POINT_KEY[(h >> np.uint32(8 * s)) & np.uint32(0xFF)]
+            if k > best:
+                best = k
+                best_suit = s
+        shown |= h & suit_mask(best_suit)
+    if won_sequences:
+        for s in range(4):
+            byte = (h >> np.uint32(8 * s)) & np.uint32(0xFF)
+            r = 0
+            while r < 8:
+                if (byte >> np.uint32(r)) & np.uint32(1):
+                    lo = r
+                    while r < 8 and (byte >> np.uint32(r)) & np.uint32(1):
+                        r += 1
+                    if r - lo >= 3:
+                        for q in range(lo, r):
+                            shown |= np.uint32(1) << np.uint32(8 * s + q)
+                else:
+                    r += 1
+    if won_sets:
+        for r in range(_TEN, 8):
+            if popcount32(h & RANK_MASK[r]) >= 3:
+                shown |= h & RANK_MASK[r]
+    return shown
+
+
+@njit(cache=True)
+def _consistent(sample, theirs, mine):
+    """Would the hand ``sample`` have answered the declarations as ``theirs`` did
+    against ``mine``? (The winner of a category showed it: equal key and score; the
+    loser's key was lower; equal calls were equal.)"""
+    ps, qs, qss, ss, sss = hand_keys(sample)
+    pt, qt, qts, st, sts = hand_keys(theirs)
+    pm, qm, qms, sm, sms = hand_keys(mine)
+    if pt > pm:
+        if ps != pt:
+            return False
+    elif pt < pm:
+        if ps >= pm:
+            return False
+    elif ps != pm:
+        return False
+    if qt > qm:
+        if qs != qt or qss != qts:
+            return False
+    elif qt < qm:
+        if qs >= qm:
+            return False
+    elif qs != qm:
+        return False
+    if st > sm:
+        if ss != st or sss != sts:
+            return False
+    elif st < sm:
+        if ss >= sm:
+            return False
+    elif ss != sm:
+        return False
+    return True
+
+
+@njit(cache=True)
+def _best_of(legal, totals, sign):
+    best = -1
+    best_value = -(1 << 40)
+    for c in range(32):
+        if (np.uint32(legal) >> np.uint32(c)) & np.uint32(1):
+            v = sign * totals[c]
+            if v > best_value:
+                best_value = v
+                best = c
+    return best
+
+
+@njit(cache=True)
+def _choose(kind, me, seed, index, ply, hands, full, played, unseen, shown, voids,
+            elder_leads, elder_tricks, led, cfg, table, ws, values, totals, draws):
+    """The card of player ``me`` (0 elder, 1 younger) to move.
+
+    ``hands``: cards each still holds; ``full``: each one's 12 cards after the
+    exchange; ``played``: cards each has played; ``unseen[me]``: cards ``me`` has not
+    seen; ``shown``: cards each showed in declaring; ``voids``: suits (mask of suit
+    bytes) each has shown void of. Random and heuristic use only what they may know;
+    ``dd`` sees both hands; ``pimc`` samples the opponent's hand (module
+    :mod:`engine.piquet.whole` docstring)."""
+    own = hands[me]
     if kind == RANDOM:
         moves = legal_moves(own, led)
         n = popcount32(moves)
@@ -101,13 +202,57 @@ def _choose(kind, seed, index, ply, own, unseen, led, draws):
             return nth_card(moves, 0)
         j = random_below(seed, index, WORDS_PLAY + 16 * ply, n, THRESHOLDS, draws)
         return nth_card(moves, j)
-    return heuristic_card(own, unseen, led)
+    if kind == HEURISTIC:
+        return heuristic_card(own, unseen[me], led)
+    moves = legal_moves(own, led)
+    if popcount32(moves) == 1:
+        return nth_card(moves, 0)
+    sign = 1 if me == _ELDER else -1
+    lead_rule = cfg[CFG_LEAD_RULE]
+    if kind == DD:
+        legal = move_values(hands[_ELDER], hands[_YOUNGER], elder_leads, elder_tricks, led,
+                            lead_rule, table, ws, values)
+        return _best_of(legal, values, sign)
+    # PIMC: W worlds, each a uniform deal of the opponent's unknown cards consistent with
+    # his shown cards, his voids and his answers to the declarations.
+    them = 1 - me
+    worlds = cfg[CFG_WORLDS]
+    need = popcount32(hands[them])
+    fixed = shown[them] & hands[them]                 # shown and not yet played: known
+    pool = unseen[me] & ~fixed & ~voids[them] & ~shown[them]
+    free = need - popcount32(fixed)
+    for c in range(32):
+        totals[c] = 0
+    legal = moves
+    for w in range(worlds):
+        sample = np.uint32(0)
+        for attempt in range(_TRIES):
+            k = WORDS_WORLDS + ((ply * _MAX_WORLDS + w) * _TRIES + attempt) * 4
+            if free > 0 and popcount32(pool) >= free:
+                sample = fixed | random_subset(seed, index, k, pool, free, THRESHOLDS, draws)
+            else:
+                sample = fixed | pool
+            if _consistent(sample | played[them], full[them], full[me]):
+                break
+        if me == _ELDER:
+            legal = move_values(own, sample, elder_leads, elder_tricks, led, lead_rule, table,
+                                ws, values)
+        else:
+            legal = move_values(sample, own, elder_leads, elder_tricks, led, lead_rule, table,
+                                ws, values)
+        for c in range(32):
+            if (np.uint32(legal) >> np.uint32(c)) & np.uint32(1):
+                totals[c] += values[c]
+    return _best_of(legal, totals, sign)
 
 
 @njit(cache=True)
-def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, draws):
+def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, draws, totals,
+               table, ws):
     """Play one deal from the dealt hands ``elder0``/``younger0`` and ``stock``
-    (8 cards, top first); write the record ``rec`` (``REC_LEN``)."""
+    (8 cards, top first); write the record ``rec`` (``REC_LEN``). ``values``,
+    ``draws``, ``totals``: int64 scratch of 32; ``table``/``ws``: the solver's
+    (:func:`new_solver_scratch`; tiny ones do when no player uses the solver)."""
     for i in range(REC_LEN):
         rec[i] = 0
     rec[REC_ELDER_DEALT] = elder0
@@ -165,20 +310,30 @@ def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, d
     hands = np.zeros(2, dtype=np.uint32)
     hands[_ELDER] = elder
     hands[_YOUNGER] = younger
+    full = hands.copy()
+    played = np.zeros(2, dtype=np.uint32)
+    voids = np.zeros(2, dtype=np.uint32)
+    shown = np.zeros(2, dtype=np.uint32)
+    for p in range(2):
+        shown[p] = shown_cards(full[p], decl[4 * p + 1] > 0, decl[4 * p + 2] > 0,
+                               decl[4 * p + 3] > 0)
     kinds = np.zeros(2, dtype=np.int64)
     kinds[_ELDER] = cfg[CFG_ELDER_PLAYER]
     kinds[_YOUNGER] = cfg[CFG_YOUNGER_PLAYER]
-    # What each player cannot see: the other's hand and discard, and the stock left.
+    # What each player has not seen: the other's hand and discard, and the stock left.
     unseen = np.zeros(2, dtype=np.uint32)
     unseen[_ELDER] = ~(elder | e_discard) & np.uint32(0xFFFFFFFF)
     unseen[_YOUNGER] = ~(younger | y_discard) & np.uint32(0xFFFFFFFF)
     leader = _ELDER
     for t in range(12):
         follower = 1 - leader
-        lead = _choose(kinds[leader], seed, index, 2 * t, hands[leader], unseen[leader], -1,
-                       draws)
+        elder_leads = leader == _ELDER
+        lead = _choose(kinds[leader], leader, seed, index, 2 * t, hands, full, played, unseen,
+                       shown, voids, elder_leads, tricks[_ELDER], -1, cfg, table, ws, values,
+                       totals, draws)
         bit = np.uint32(1) << np.uint32(lead)
         hands[leader] &= ~bit
+        played[leader] |= bit
         unseen[follower] &= ~bit
         rec[REC_PLAYS + 2 * t] = lead
         points = 1 if (lead_rule == 0 or (lead & 7) >= _TEN) else 0
@@ -191,11 +346,15 @@ def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, d
             y_reckoned = True
         if t == 0 and y_decl > 0:
             y_reckoned = True      # the younger declares after the elder's first lead
-        reply = _choose(kinds[follower], seed, index, 2 * t + 1, hands[follower],
-                        unseen[follower], lead, draws)
+        reply = _choose(kinds[follower], follower, seed, index, 2 * t + 1, hands, full, played,
+                        unseen, shown, voids, elder_leads, tricks[_ELDER], lead, cfg, table, ws,
+                        values, totals, draws)
         bit = np.uint32(1) << np.uint32(reply)
         hands[follower] &= ~bit
+        played[follower] |= bit
         unseen[leader] &= ~bit
+        if (reply >> 3) != (lead >> 3):
+            voids[follower] |= suit_mask(lead >> 3)
         rec[REC_PLAYS + 2 * t + 1] = reply
         winner = leader
         points = 0
@@ -238,9 +397,25 @@ def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, d
 
 
 @njit(cache=True)
-def whole_deal(seed, index, cfg, script, rec, perm, draws, values, stock):
+def whole_deal(seed, index, cfg, script, rec, perm, draws, values, stock, totals, table, ws):
     """Deal ``index`` of ``seed`` played out under ``cfg``; record in ``rec``."""
     elder0, younger0 = deal_pack(seed, index, perm, draws)
     for i in range(8):
         stock[i] = perm[STOCK_POSITION + i]
-    play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, draws)
+    play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, draws, totals,
+               table, ws)
+
+
+@njit(cache=True)
+def uses_solver(cfg):
+    return (cfg[CFG_ELDER_PLAYER] >= DD) or (cfg[CFG_YOUNGER_PLAYER] >= DD)
+
+
+@njit(cache=True)
+def new_solver_scratch(needed):
+    """(table, workspace) for the solver-driven players: a full table when ``needed``,
+    else a minimal one (random and heuristic players never touch it)."""
+    bits = TABLE_BITS if needed else 2
+    table = np.zeros((1 << bits, 2), dtype=np.uint64)
+    ws = np.zeros(WORKSPACE_SHAPE, dtype=np.int64)
+    return table, ws

@@ -1,0 +1,105 @@
+"""The solver-driven Piquet players: dd plays the solver's value, PIMC samples worlds
+consistent with what it has seen; both keep the rules (reference) and reproducibility."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from engine.cards import PIQUET, parse_hand
+from engine.piquet import simulate as S
+from engine.piquet.game import DealRecord
+from engine.piquet.reference import Variant, play_deal
+from engine.piquet.solver import new_table, new_workspace, solve
+from engine.piquet.whole import (COMPONENTS, LEAD_RULES, _consistent, make_cfg, shown_cards)
+
+
+def H(text: str) -> int:
+    return int(parse_hand(text, None, PIQUET))
+
+
+@pytest.mark.parametrize("lead", ["all", "ten_up"])
+def test_dd_against_dd_scores_the_solver_value(lead):
+    """Both players double dummy: the play and the cards come out at the exact value of
+    the position after the exchange (the solver's minimax)."""
+    cfg = make_cfg("dd", "dd", lead_scoring=lead)
+    table, ws = new_table(18), new_workspace()
+    for rec in S.deal_records(31, 0, 150, cfg):
+        k = DealRecord.from_record(rec)
+        made = (k.elder["play"] + k.elder["cards"]) - (k.younger["play"] + k.younger["cards"])
+        value = solve(np.uint32(k.elder_hand), np.uint32(k.younger_hand), True, 0, -1,
+                      LEAD_RULES[lead], table, ws)
+        assert made == value, k.as_dict()
+
+
+@pytest.mark.parametrize("players", [("dd", "heuristic"), ("random", "dd"),
+                                     ("pimc", "heuristic"), ("heuristic", "pimc")])
+def test_solver_players_keep_the_rules(players):
+    cfg = make_cfg(*players, worlds=8)
+    for rec in S.deal_records(32, 0, 60 if "pimc" in players else 300, cfg):
+        k = DealRecord.from_record(rec)
+        ref = play_deal(k.elder_dealt, k.younger_dealt, list(k.stock), k.elder_discard,
+                        k.younger_discard, list(k.plays), Variant())
+        for seat, kernel in (("elder", k.elder), ("younger", k.younger)):
+            score = getattr(ref, seat)
+            assert kernel["total"] == score.total
+            assert all(kernel[c] == getattr(score, c) for c in COMPONENTS if c != "total")
+
+
+def test_dd_elder_beats_heuristic_elder_against_the_same_younger():
+    """Paired on the same deals: the double-dummy elder (who sees the younger's cards)
+    makes a larger margin than the heuristic elder."""
+    counts = S.paired_counts(33, 0, 600, make_cfg("dd", "heuristic"),
+                             make_cfg("heuristic", "heuristic"), chunk=64)
+    n = counts[S.PAIR_DEALS]
+    mean = counts[S.PAIR_SUM_DIFF] / n
+    se = np.sqrt((counts[S.PAIR_SUM_DIFF_SQ] / n - mean ** 2) / (n - 1))
+    assert mean - 4 * se > 0, (mean, se)
+
+
+@pytest.mark.parametrize("players", [("dd", "random"), ("pimc", "dd")])
+def test_solver_players_bit_identical_for_threads(players):
+    cfg = make_cfg(*players, worlds=4)
+    n = 40 if "pimc" in players else 400
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = S.deal_counts(5, 0, n, cfg, chunk=n)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = S.deal_counts(5, 0, n, cfg, chunk=3)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one, two)
+
+
+def test_shown_cards_are_what_the_winner_declares():
+    hand = H("AS KS QS 9S 8S 7S KH QH JH KD KC 7D")
+    # Point: spades (6 cards); sequences: A K Q and 9 8 7 of spades, K Q J of hearts;
+    # sets: the kings (KS KH KD KC: a quatorze).
+    assert shown_cards(np.uint32(hand), True, False, False) == H("AS KS QS 9S 8S 7S")
+    assert shown_cards(np.uint32(hand), False, True, False) == H("AS KS QS 9S 8S 7S KH QH JH")
+    assert shown_cards(np.uint32(hand), False, False, True) == H("KS KH KD KC")
+    assert shown_cards(np.uint32(hand), False, False, False) == 0
+
+
+def test_a_world_must_answer_the_declarations_as_the_opponent_did():
+    mine = H("AS KS QS JS 9H 8H 7H AD KD 9C 8C 7C")       # point 4 (41), quart major
+    theirs = H("TS 9S 8S 7S AH KH QH JH TH QD JD TC")     # point 5 in hearts: good
+    assert _consistent(np.uint32(theirs), np.uint32(theirs), np.uint32(mine))
+    # Another hand with the same hearts shown but a longer suit elsewhere would have
+    # called a better point: not consistent.
+    other = H("AH KH QH JH TH QD JD TD 9D 8D 7D TC")
+    assert not _consistent(np.uint32(other), np.uint32(theirs), np.uint32(mine))
+    # The loser's point must stay below the winner's: my point of four (41) is beaten by
+    # any five; a world giving the opponent only fours is inconsistent with his "good".
+    fours = H("AH KH QH JH TS 9S 8S 7S QD JD TC 9D")
+    assert not _consistent(np.uint32(fours), np.uint32(theirs), np.uint32(mine))
+
+
+def test_the_true_hand_is_always_a_consistent_world():
+    cfg = make_cfg("heuristic", "heuristic")
+    for rec in S.deal_records(34, 0, 2000, cfg):
+        k = DealRecord.from_record(rec)
+        e, y = np.uint32(k.elder_hand), np.uint32(k.younger_hand)
+        assert _consistent(y, y, e) and _consistent(e, e, y)

@@ -102,8 +102,65 @@ def _whole_bench(n_deals: int, pimc_deals: int, seed: int, repeat: int, say) -> 
     return whole, pimc
 
 
+def solver_timings(cards: int, positions: int, seed: int = 0) -> dict:
+    """Time the Piquet solver on ``positions`` endings of ``cards`` cards each (both hands
+    drawn at random from a shuffled pack, elder to lead, a fresh table for each ending,
+    one thread): mean / median / max milliseconds and nodes."""
+    from engine.piquet.solver import clear_table, new_table, new_workspace, solve
+    from engine.piquet.solver import STATS
+
+    rng = np.random.default_rng(seed)
+    table, ws = new_table(16), new_workspace()
+    hands = []
+    for _ in range(positions):
+        pack = rng.permutation(32)
+        hands.append((sum(1 << int(c) for c in pack[:cards]),
+                      sum(1 << int(c) for c in pack[cards:2 * cards])))
+    solve(np.uint32(hands[0][0]), np.uint32(hands[0][1]), True, 0, -1, 0, table, ws)  # compile
+    times, nodes = [], []
+    for e, y in hands:
+        clear_table(table)
+        before = int(ws[STATS, 0])
+        t = time.perf_counter()
+        solve(np.uint32(e), np.uint32(y), True, (12 - cards) // 2, -1, 0, table, ws)
+        times.append(time.perf_counter() - t)
+        nodes.append(int(ws[STATS, 0]) - before)
+    ms = np.array(times) * 1e3
+    return {"cards": cards, "positions": positions, "mean_ms": float(ms.mean()),
+            "median_ms": float(np.median(ms)), "max_ms": float(ms.max()),
+            "mean_nodes": float(np.mean(nodes))}
+
+
+def piquet_bench(n_deals: int, seed: int, repeat: int, say, solver_positions: int = 200,
+                 pimc_deals: int = 256) -> dict:
+    """Piquet whole deals per second for each player (both seats the same player) and the
+    solver's time per ending."""
+    from engine.piquet.simulate import deal_counts
+    from engine.piquet.whole import make_cfg
+
+    out = {"deals": {}}
+    for player, n, chunk in (("random", n_deals, 4096), ("heuristic", n_deals, 4096),
+                             ("dd", max(256, n_deals // 512), 64),
+                             ("pimc", pimc_deals, 4)):
+        cfg = make_cfg(player, player, worlds=16)
+        deal_counts(seed, 0, 64, cfg, chunk=chunk)
+        say(f"timing Piquet deals, {player} v {player}, on {n} deals ...")
+        rate, seconds, runs = _rate(lambda cfg=cfg, n=n, chunk=chunk:
+                                    deal_counts(seed, 0, n, cfg, chunk=chunk),
+                                    n, repeat if player in ("random", "heuristic") else 1,
+                                    min_total_s=1.0 if player in ("random", "heuristic") else 0)
+        out["deals"][player] = {"deals": n, "seconds": seconds, "deals_per_s": rate,
+                                "runs": runs, **({"worlds": 16} if player == "pimc" else {})}
+    out["solver"] = {}
+    for cards, positions in ((12, solver_positions), (8, 5 * solver_positions)):
+        say(f"timing the Piquet solver on {positions} endings of {cards} cards ...")
+        out["solver"][str(cards)] = solver_timings(cards, positions, seed)
+    return out
+
+
 def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool = True,
-              log=None, repeat: int = 3, pimc_deals: int = 20_000) -> dict:
+              log=None, repeat: int = 3, pimc_deals: int = 20_000,
+              piquet: bool = True) -> dict:
     """Time each kernel at least ``repeat`` times (and for at least a second) on deals
     ``[0, n_deals)`` of ``seed``, keeping the best time, and the reference once on
     the first ``reference_deals`` of the same deals."""
@@ -148,6 +205,8 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
         "reference": {"deals": reference_deals, "seconds": ref_seconds, "deals_per_s": ref_rate},
         "speedup_exact_vs_reference": kernels["exact"]["deals_per_s"] / ref_rate,
     }
+    if piquet:
+        report["piquet"] = piquet_bench(n_deals, seed, repeat, say)
     if startup:
         say("measuring cold compile and warm start-up (subprocesses) ...")
         report["startup"] = _startup_times()
@@ -184,6 +243,19 @@ def format_report(r: dict) -> str:
                  f"{ref['deals_per_s']:>16,.1f}")
     lines.append(f"speed-up of the exact kernel over the reference: "
                  f"{r['speedup_exact_vs_reference']:,.0f}x")
+    if "piquet" in r:
+        pq = r["piquet"]
+        lines.append("Piquet (both seats the same player; full exchange):")
+        for player, k in pq["deals"].items():
+            name = f"piquet deal, {player}" + (f" W={k['worlds']}" if "worlds" in k else "")
+            lines.append(f"{name:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
+                         f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
+        lines.append(f"{'piquet solver ending':<28}{'endings':>12}{'mean ms':>10}"
+                     f"{'median ms':>11}{'max ms':>10}{'mean nodes':>12}")
+        for cards, k in pq["solver"].items():
+            lines.append(f"{cards + ' cards each':<28}{k['positions']:>12}{k['mean_ms']:>10.3f}"
+                         f"{k['median_ms']:>11.3f}{k['max_ms']:>10.2f}{k['mean_nodes']:>12,.0f}")
+        lines.append("  (solver: one thread, a fresh table per ending, elder to lead)")
     if "startup" in r:
         s = r["startup"]
         lines.append(f"JIT compile, cold cache: {s['cold_compile_s']:.1f} s "

@@ -271,3 +271,61 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
     m = iv["first_dealer_settlement"]
     click.echo(f"  A's mean settlement {m['mean']:.2f} points  95% CI [{m['ci95'][0]:.2f}, "
                f"{m['ci95'][1]:.2f}]")
+
+
+# --------------------------------------------------------------------------- report
+
+@piquet.command("report", context_settings=CONTEXT)
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed in [0, 2^64).")
+@click.option("--deals", "n_deals", type=click.IntRange(1000, 2**40), default=1 << 20,
+              show_default=True, help="Deals per pairing of the random and heuristic players.")
+@click.option("--dd-deals", type=click.IntRange(0, 2**30), default=0, show_default=True,
+              help="Deals per pairing involving the double-dummy player (0: leave it out).")
+@click.option("--pimc-deals", type=click.IntRange(0, 2**30), default=0, show_default=True,
+              help="Deals per pairing involving the PIMC player (0: leave it out).")
+@click.option("--paired-deals", type=click.IntRange(1000, 2**40), default=1 << 19,
+              show_default=True, help="Deals per paired comparison (exchange, variants).")
+@click.option("--parties", "n_parties", type=click.IntRange(100, 2**36), default=1 << 17,
+              show_default=True, help="Parties per partie study.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write piquet.md, pairings.csv, exchange.csv, partie.csv, totals.png and "
+                   "exchange.png here.")
+@click.option("--threads", type=int, default=None,
+              help="Worker threads (default: all; does not change the result).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress messages.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties, out_dir,
+                   threads, quiet, as_json):
+    """Every Piquet analysis, measured: the elder's advantage for each pairing of
+    players, bonuses by seat, deal totals, the exchange and the rule variants (paired
+    on the same deals), the partie and the first deal, and the peer's figures beside
+    ours. Each figure with its n and 95% interval.
+    """
+    import sys
+    from importlib.metadata import version
+
+    from analysis.cli import _command_line, _writable_dir
+    from analysis.piquet_report import markdown, measure, write_report
+
+    _writable_dir(out_dir)
+    _set_threads(threads)
+    deals = {"random": n_deals, "heuristic": n_deals, "dd": dd_deals, "pimc": pimc_deals,
+             "paired": paired_deals, "partie": n_parties}
+
+    def say(msg):
+        if not quiet and not as_json:
+            click.echo(msg, err=True)
+
+    result = measure(seed, deals, say)
+    provenance = {"command": _command_line("piquet"), "version": version("ecarte-sim"),
+                  "seed": seed, "deals": deals}
+    result["provenance"] = provenance
+    if out_dir is not None:
+        for path in write_report(out_dir, result, provenance):
+            say(f"wrote {path}")
+    if as_json:
+        _emit(result)
+        return
+    if out_dir is None:
+        sys.stdout.write(markdown(result, provenance["command"]))

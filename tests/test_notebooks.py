@@ -17,6 +17,8 @@ EXPECTED = {
                             "all jeux de règle, played without proposing: P(point)"],
     "score_strategy.ipynb": ["small run", "V[0, 0] =", "adversary at four",
                              "play minus propose at 0-0, all jeux de règle:"],
+    "piquet.ipynb": ["small run", "deal total: elder", "heuristic v heuristic: elder wins",
+                     "elder five v four", "first dealer wins"],
 }
 #: The committed files stay small (no embedded outputs or images).
 MAX_BYTES = 100_000

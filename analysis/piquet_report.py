@@ -1,0 +1,325 @@
+"""``ecarte-sim piquet report``: the Piquet analyses, measured, with their n and 95% intervals.
+
+* every pairing of players: the elder's advantage per deal (win rate, mean points, margin);
+* carte blanche, pique, repique and capot by seat; the distribution of deal totals by seat;
+* the exchange: should the elder take all five, the younger all he can? (paired: the
+  same deals under both choices, common random numbers, the paired difference reported);
+* the rule variants (pique timing, older lead scoring), paired the same way;
+* the partie: win probability of the first dealer, rubicon frequency, mean settlement,
+  tie-breaks — should the winner of the cut choose to deal first?
+* a side-by-side with the public peer engine's published figures.
+
+Files (atomic writes, each naming command, seed, n and version): piquet.md, pairings.csv,
+exchange.csv, partie.csv, totals.png, exchange.png.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from importlib.metadata import version
+
+import numpy as np
+
+from analysis.piquet import deal_summary, mean_from_sums, partie_summary, rate
+from analysis.stats import Z95
+from engine.piquet import simulate as S
+from engine.piquet.whole import make_cfg
+
+#: Figures the public peer engine publishes (a Rust port of a Python oracle; from its
+#: README as quoted in the issue and shared/NOTES.md): 20,000 simulated deals.
+PEER = {"deals": 20_000, "elder_win_full_exchange": 0.525, "elder_win_no_full_exchange": 0.496,
+        "mean_elder_heuristic": 29.0, "mean_younger_heuristic": 20.0, "max_deal": 170}
+
+
+def paired_summary(counts: np.ndarray) -> dict:
+    """Paired difference of the elder's margin (elder − younger) between arms a and b."""
+    c = [int(x) for x in counts]
+    n = c[S.PAIR_DEALS]
+    diff = mean_from_sums(c[S.PAIR_SUM_DIFF], c[S.PAIR_SUM_DIFF_SQ], n)
+    table = np.array(c[S.PAIR_OUTCOMES:S.PAIR_OUTCOMES + 9]).reshape(3, 3)
+    wins_a = int(table[0].sum())
+    wins_b = int(table[:, 0].sum())
+    # Paired difference of the elder's win indicator: (a wins, b not) − (b wins, a not).
+    only_a = int(table[0, 1:].sum())
+    only_b = int(table[1:, 0].sum())
+    d = (only_a - only_b) / n
+    var = ((only_a + only_b) / n - d * d) / (n - 1) if n > 1 else math.nan
+    se = math.sqrt(var) if var == var else math.nan
+    return {"n": n, "margin_a": c[S.PAIR_SUM_A] / n, "margin_b": c[S.PAIR_SUM_B] / n,
+            "margin_difference": diff,
+            "elder_win_a": rate(wins_a, n), "elder_win_b": rate(wins_b, n),
+            "elder_win_difference": {"mean": d, "se": se,
+                                     "ci95": [d - Z95 * se, d + Z95 * se]}}
+
+
+def _cfg(elder, younger, **kw):
+    return make_cfg(elder, younger, **kw)
+
+
+def measure(seed: int, deals: dict, say=lambda msg: None, progress=None) -> dict:
+    """Every figure of the report. ``deals`` maps a player name to the deals to run for a
+    pairing involving it (the slowest player of the pairing decides), plus ``"partie"``
+    and ``"paired"``."""
+    players = [p for p in ("random", "heuristic", "dd", "pimc") if deals.get(p)]
+    speed = {p: i for i, p in enumerate(("random", "heuristic", "dd", "pimc"))}
+    pairings = []
+    for elder in players:
+        for younger in players:
+            slow = max(elder, younger, key=speed.get)
+            n = deals[slow]
+            say(f"pairing elder {elder} v younger {younger}: {n} deals")
+            chunk = 4 if slow == "pimc" else 64 if slow == "dd" else 4096
+            counts = S.deal_counts(seed, 0, n, _cfg(elder, younger), chunk=chunk,
+                                   progress=progress)
+            pairings.append({"elder": elder, "younger": younger, **deal_summary(counts)})
+
+    n_pair = deals["paired"]
+    exchange = []
+    base = _cfg("heuristic", "heuristic")
+    for take in (4, 3, 2, 1):
+        say(f"exchange: elder takes 5 v {take} ({n_pair} deals)")
+        counts = S.paired_counts(seed, 0, n_pair, base, _cfg("heuristic", "heuristic",
+                                                             elder_take=take))
+        exchange.append({"question": "elder takes five", "a": "elder takes 5",
+                         "b": f"elder takes {take}", **paired_summary(counts)})
+    for take in (2, 1):
+        say(f"exchange: younger takes all v {take} ({n_pair} deals)")
+        counts = S.paired_counts(seed, 0, n_pair, base, _cfg("heuristic", "heuristic",
+                                                             younger_take=take))
+        exchange.append({"question": "younger takes all", "a": "younger takes all (3)",
+                         "b": f"younger takes {take}", **paired_summary(counts)})
+    minimal = _cfg("heuristic", "heuristic", elder_take=1, younger_take=1)
+    counts = S.paired_counts(seed, 0, n_pair, base, minimal)
+    exchange.append({"question": "full v minimal exchange", "a": "full exchange (5 and 3)",
+                     "b": "one card each", **paired_summary(counts)})
+
+    variants = []
+    for label, kw in (("pique timing law67 v lead", {"pique_timing": "law67"}),
+                      ("lead scoring ten_up v all", {"lead_scoring": "ten_up"})):
+        say(f"variant: {label} ({n_pair} deals)")
+        a = S.deal_counts(seed, 0, n_pair, _cfg("heuristic", "heuristic", **kw))
+        paired = S.paired_counts(seed, 0, n_pair, _cfg("heuristic", "heuristic", **kw), base)
+        variants.append({"variant": label, "summary": deal_summary(a),
+                         **paired_summary(paired)})
+
+    parties = []
+    n_partie = deals["partie"]
+    for player in ("random", "heuristic"):
+        for kind in ("six", "four"):
+            say(f"partie: {player} v {player}, {kind} deals ({n_partie} parties)")
+            cfg = _cfg(player, player)
+            counts = S.partie_counts(seed, 0, n_partie, cfg, cfg, four=kind == "four")
+            parties.append({"players": player, "partie": kind, **partie_summary(counts)})
+    return {"pairings": pairings, "exchange": exchange, "variants": variants,
+            "parties": parties, "peer": PEER}
+
+
+def _ci(x: dict, digits: int = 3) -> str:
+    lo, hi = x["ci95"]
+    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def markdown(result: dict, caption: str) -> str:
+    lines = ["# Piquet: measured figures", "", f"Made by {caption}.", "",
+             "Rules: `engine/piquet/rules.md` (Laws of Piquet, seed 003). Every rate has its "
+             "Wilson 95% interval, every mean its normal 95% interval; n is given for each row.",
+             "", "## The elder's advantage per deal, by pairing", "",
+             "| elder | younger | n | elder wins | 95% CI | ties | mean elder | mean younger "
+             "| margin | 95% CI | highest deal |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p in result["pairings"]:
+        iv = p["intervals"]
+        lines.append(
+            f"| {p['elder']} | {p['younger']} | {p['deals']:,} | "
+            f"{iv['elder_win_rate']['rate']:.4f} | {_ci(iv['elder_win_rate'], 4)} | "
+            f"{iv['tie_rate']['rate']:.4f} | {p['mean_elder']:.2f} | {p['mean_younger']:.2f} | "
+            f"{iv['mean_difference']['mean']:.2f} | {_ci(iv['mean_difference'], 2)} | "
+            f"{max(p['by_seat']['elder']['max_total'], p['by_seat']['younger']['max_total'])} |")
+    lines += ["", "## Carte blanche, pique, repique and capot by seat (per deal)", "",
+              "| elder | younger | n | seat | carte blanche | pique | repique | capot |",
+              "|---|---|---|---|---|---|---|---|"]
+    for p in result["pairings"]:
+        for seat in ("elder", "younger"):
+            s = p["by_seat"][seat]
+            cells = " | ".join(f"{s[k]['rate']:.5f} {_ci(s[k], 5)}"
+                               for k in ("carte_blanche", "pique", "repique", "capot"))
+            lines.append(f"| {p['elder']} | {p['younger']} | {p['deals']:,} | {seat} | {cells} |")
+    lines += ["", "Exact: carte blanche in a given hand = 125,970 / 225,792,840 = "
+              f"{125970 / 225792840:.6f}.", "",
+              "## The exchange (heuristic v heuristic, paired on the same deals)", "",
+              "Margin = the elder's total minus the younger's. Positive differences favour "
+              "arm a.", "",
+              "| question | a | b | n | margin a | margin b | a − b | 95% CI | elder win a − b "
+              "| 95% CI |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for e in result["exchange"]:
+        d, w = e["margin_difference"], e["elder_win_difference"]
+        lines.append(f"| {e['question']} | {e['a']} | {e['b']} | {e['n']:,} | "
+                     f"{e['margin_a']:.3f} | {e['margin_b']:.3f} | {d['mean']:.3f} | "
+                     f"{_ci(d)} | {w['mean']:.4f} | {_ci(w, 4)} |")
+    lines += ["", "## Rule variants (heuristic v heuristic, paired)", "",
+              "| variant | n | pique rate | margin (variant) | margin (default) | difference "
+              "| 95% CI |", "|---|---|---|---|---|---|---|"]
+    for v in result["variants"]:
+        d = v["margin_difference"]
+        pq = v["summary"]["by_seat"]["elder"]["pique"]
+        lines.append(f"| {v['variant']} | {v['n']:,} | {pq['rate']:.4f} {_ci(pq, 4)} | "
+                     f"{v['margin_a']:.3f} | {v['margin_b']:.3f} | {d['mean']:.3f} | {_ci(d)} |")
+    lines += ["", "## The partie (Laws 71–73)", "",
+              "A deals first; the same player on both sides, so A's win rate answers whether "
+              "the winner of the cut should choose to deal first.", "",
+              "| players | partie | n | A (first dealer) wins | 95% CI | rubicon | 95% CI | "
+              "A's mean settlement | 95% CI | tie-break deals | drawn |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p in result["parties"]:
+        iv = p["intervals"]
+        w, r, m = iv["first_dealer_win_rate"], iv["rubicon_rate"], iv["first_dealer_settlement"]
+        lines.append(f"| {p['players']} | {p['partie']} | {p['parties']:,} | {w['rate']:.4f} | "
+                     f"{_ci(w, 4)} | {r['rate']:.4f} | {_ci(r, 4)} | {m['mean']:.2f} | "
+                     f"{_ci(m, 2)} | {p['tie_breaks']} | {p['drawn']} |")
+    lines += ["", "## Beside the public peer engine", ""] + peer_lines(result)
+    return "\n".join(lines) + "\n"
+
+
+def _pairing(result, elder, younger):
+    for p in result["pairings"]:
+        if p["elder"] == elder and p["younger"] == younger:
+            return p
+    return None
+
+
+def peer_lines(result: dict) -> list[str]:
+    peer = result["peer"]
+    lines = ["| figure | peer (n = 20,000 deals) | here | n here | why they may differ |",
+             "|---|---|---|---|---|"]
+    h = _pairing(result, "heuristic", "heuristic")
+    r = _pairing(result, "random", "random")
+    minimal = next(e for e in result["exchange"] if e["question"] == "full v minimal exchange")
+    sd_peer = math.sqrt(0.5 * 0.5 / peer["deals"])
+    if r:
+        w = r["intervals"]["elder_win_rate"]
+        lines.append(f"| elder wins, full exchange, random players | {peer['elder_win_full_exchange']:.3f} "
+                     f"(± {Z95 * sd_peer:.3f}) | {w['rate']:.4f} {_ci(w, 4)} | {r['deals']:,} | "
+                     "players: the peer's figure is for its own players; ties here count as "
+                     "neither side's win |")
+    if h:
+        w = h["intervals"]["elder_win_rate"]
+        lines.append(f"| elder wins, full exchange, heuristic players | "
+                     f"{peer['elder_win_full_exchange']:.3f} | {w['rate']:.4f} {_ci(w, 4)} | "
+                     f"{h['deals']:,} | our heuristic is our own (keep values, remembered "
+                     "cards) |")
+    w = minimal["elder_win_b"]
+    lines.append(f"| elder wins without the full exchange | {peer['elder_win_no_full_exchange']:.3f} "
+                 f"| {w['rate']:.4f} {_ci(w, 4)} | {minimal['n']:,} | here: one card each "
+                 "(Laws 21–22 oblige one); the peer's \"no full exchange\" is not defined "
+                 "further |")
+    if h:
+        lines.append(f"| mean points a deal, elder / younger (best heuristics) | "
+                     f"{peer['mean_elder_heuristic']:.0f} / {peer['mean_younger_heuristic']:.0f} | "
+                     f"{h['mean_elder']:.2f} / {h['mean_younger']:.2f} | {h['deals']:,} | "
+                     "different heuristics; the peer gives no interval |")
+    highest = max(max(p["by_seat"]["elder"]["max_total"], p["by_seat"]["younger"]["max_total"])
+                  for p in result["pairings"])
+    lines.append(f"| highest deal | {peer['max_deal']} (the theoretical maximum) | "
+                 f"{highest} (highest seen) | all pairings | 170 needs a repique with capot "
+                 "on a hand of four tierces major; a sample shows the highest it met |")
+    return lines
+
+
+def write_report(out_dir: str, result: dict, provenance: dict) -> list[str]:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    os.makedirs(out_dir, exist_ok=True)
+    caption = (f"`{provenance['command']}` — ecarte-sim {provenance['version']}, seed "
+               f"{provenance['seed']}")
+    paths: list[str] = []
+
+    def commit(name, write):
+        path = os.path.join(out_dir, name)
+        tmp = path + ".tmp"
+        write(tmp)
+        os.replace(tmp, path)
+        paths.append(path)
+
+    rows = []
+    for p in result["pairings"]:
+        iv = p["intervals"]
+        rows.append({"elder": p["elder"], "younger": p["younger"], "n": p["deals"],
+                     "elder_win_rate": iv["elder_win_rate"]["rate"],
+                     "elder_win_ci95_low": iv["elder_win_rate"]["ci95"][0],
+                     "elder_win_ci95_high": iv["elder_win_rate"]["ci95"][1],
+                     "mean_elder": p["mean_elder"], "mean_younger": p["mean_younger"],
+                     "margin": iv["mean_difference"]["mean"],
+                     "margin_ci95_low": iv["mean_difference"]["ci95"][0],
+                     "margin_ci95_high": iv["mean_difference"]["ci95"][1],
+                     **{f"{seat}_{k}": p["by_seat"][seat][k]["rate"]
+                        for seat in ("elder", "younger")
+                        for k in ("carte_blanche", "pique", "repique", "capot")},
+                     "seed": provenance["seed"], "version": provenance["version"]})
+    commit("pairings.csv", lambda f: pd.DataFrame(rows).to_csv(f, index=False,
+                                                                float_format="%.6f"))
+    ex = [{"question": e["question"], "a": e["a"], "b": e["b"], "n": e["n"],
+           "margin_a": e["margin_a"], "margin_b": e["margin_b"],
+           "difference": e["margin_difference"]["mean"],
+           "ci95_low": e["margin_difference"]["ci95"][0],
+           "ci95_high": e["margin_difference"]["ci95"][1],
+           "seed": provenance["seed"], "version": provenance["version"]}
+          for e in result["exchange"]]
+    commit("exchange.csv", lambda f: pd.DataFrame(ex).to_csv(f, index=False,
+                                                             float_format="%.6f"))
+    pa = [{"players": p["players"], "partie": p["partie"], "n": p["parties"],
+           "first_dealer_win_rate": p["intervals"]["first_dealer_win_rate"]["rate"],
+           "ci95_low": p["intervals"]["first_dealer_win_rate"]["ci95"][0],
+           "ci95_high": p["intervals"]["first_dealer_win_rate"]["ci95"][1],
+           "rubicon_rate": p["intervals"]["rubicon_rate"]["rate"],
+           "mean_settlement": p["intervals"]["first_dealer_settlement"]["mean"],
+           "tie_breaks": p["tie_breaks"], "drawn": p["drawn"],
+           "seed": provenance["seed"], "version": provenance["version"]}
+          for p in result["parties"]]
+    commit("partie.csv", lambda f: pd.DataFrame(pa).to_csv(f, index=False, float_format="%.6f"))
+    commit("piquet.md", lambda f: open(f, "w", encoding="utf-8").write(
+        markdown(result, caption)))
+
+    def totals_png(f):
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+        for ax, key in zip(axes, (("random", "random"), ("heuristic", "heuristic"))):
+            p = _pairing(result, *key)
+            if p is None:
+                continue
+            for seat in ("elder", "younger"):
+                h = np.array(p["histogram"][seat], dtype=float)
+                ax.step(np.arange(len(h)), h / h.sum(), where="mid", label=seat)
+            ax.set_title(f"{key[0]} v {key[1]} (n = {p['deals']:,})")
+            ax.set_xlabel("deal total")
+            ax.set_xlim(0, 120)
+            ax.legend()
+        axes[0].set_ylabel("share of deals")
+        fig.suptitle("Distribution of deal totals by seat", fontsize=11)
+        fig.text(0.01, 0.01, caption.replace("`", ""), fontsize=7)
+        fig.tight_layout(rect=(0, 0.04, 1, 1))
+        fig.savefig(f, format="png", dpi=110)
+        plt.close(fig)
+
+    commit("totals.png", totals_png)
+
+    def exchange_png(f):
+        fig, ax = plt.subplots(figsize=(8, 4))
+        labels = [f"{e['a']}\nv {e['b']}" for e in result["exchange"]]
+        means = [e["margin_difference"]["mean"] for e in result["exchange"]]
+        errs = [e["margin_difference"]["mean"] - e["margin_difference"]["ci95"][0]
+                for e in result["exchange"]]
+        ax.barh(range(len(means)), means, xerr=errs, color="tab:blue", alpha=0.8)
+        ax.set_yticks(range(len(means)), labels, fontsize=7)
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_xlabel("paired difference in the elder's margin (a − b), points per deal, 95% CI")
+        ax.set_title(f"The exchange, heuristic players (n = {result['exchange'][0]['n']:,} "
+                     "deals each)", fontsize=10)
+        fig.text(0.01, 0.01, caption.replace("`", ""), fontsize=7)
+        fig.tight_layout(rect=(0, 0.04, 1, 1))
+        fig.savefig(f, format="png", dpi=110)
+        plt.close(fig)
+
+    commit("exchange.png", exchange_png)
+    return paths

@@ -280,10 +280,11 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
               help="Seed in [0, 2^64).")
 @click.option("--deals", "n_deals", type=click.IntRange(1000, 2**40), default=1 << 20,
               show_default=True, help="Deals per pairing of the random and heuristic players.")
-@click.option("--dd-deals", type=click.IntRange(0, 2**30), default=0, show_default=True,
+@click.option("--dd-deals", type=click.IntRange(0, 2**30), default=1 << 14, show_default=True,
               help="Deals per pairing involving the double-dummy player (0: leave it out).")
-@click.option("--pimc-deals", type=click.IntRange(0, 2**30), default=0, show_default=True,
-              help="Deals per pairing involving the PIMC player (0: leave it out).")
+@click.option("--pimc-deals", type=click.IntRange(0, 2**30), default=1 << 10, show_default=True,
+              help="Deals per pairing involving the PIMC player, W = 16 worlds (0: leave it "
+                   "out).")
 @click.option("--paired-deals", type=click.IntRange(1000, 2**40), default=1 << 19,
               show_default=True, help="Deals per paired comparison (exchange, variants).")
 @click.option("--parties", "n_parties", type=click.IntRange(100, 2**36), default=1 << 17,

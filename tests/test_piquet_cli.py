@@ -1,0 +1,125 @@
+"""``ecarte-sim piquet deal|simulate|partie|report``: JSON contracts and bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cards import PIQUET, format_hand
+from engine.piquet.deal import deal
+from engine.piquet.simulate import deal_counts
+from engine.piquet.whole import make_cfg
+from tests.test_cli import cli, json_only, names, one_line_error
+
+D = deal(0, 3)
+ELDER, YOUNGER = format_hand(D.elder, PIQUET), format_hand(D.younger, PIQUET)
+TALON = " ".join(format_hand(1 << c, PIQUET) for c in D.stock)
+CARDS = ["--elder", ELDER, "--younger", YOUNGER, "--talon", TALON]
+
+
+@pytest.mark.parametrize("args", [["piquet", "--help"], ["piquet", "deal", "--help"],
+                                  ["piquet", "simulate", "--help"],
+                                  ["piquet", "partie", "--help"], ["piquet", "report", "--help"]])
+def test_help(capsys, args):
+    r = cli(capsys, *args)
+    assert r.code == 0 and r.out.startswith("Usage: ecarte-sim piquet")
+
+
+@pytest.mark.parametrize("player", ["random", "heuristic", "dd", "pimc"])
+def test_deal_json_contract(capsys, player):
+    obj = json_only(cli(capsys, "piquet", "deal", *CARDS, "--play", player, "--worlds", "4",
+                        "--json"))
+    assert set(obj) >= {"elder", "younger", "events"}
+    assert obj["elder"] == obj["scores"]["elder"]["total"]
+    assert obj["younger"] == obj["scores"]["younger"]["total"]
+    last = obj["events"][-1]
+    assert (last["elder_total"], last["younger_total"]) == (obj["elder"], obj["younger"])
+    plays = [e for e in obj["events"] if e["event"] in ("lead", "reply")]
+    assert len(plays) == 24
+
+
+def test_deal_with_given_discards_and_from_the_seed(capsys):
+    e_disc = format_hand(sum(1 << c for c in list(_cards(D.elder))[:3]), PIQUET)
+    y_disc = format_hand(sum(1 << c for c in list(_cards(D.younger))[:5]), PIQUET)
+    obj = json_only(cli(capsys, "piquet", "deal", *CARDS, "--elder-discard", e_disc,
+                        "--younger-discard", y_disc, "--json"))
+    discards = [e for e in obj["events"] if e["event"] == "discard"]
+    assert [len(e["cards"].split()) for e in discards] == [3, 5]
+    same = json_only(cli(capsys, "piquet", "deal", "--seed", "0", "--index", "3", "--json"))
+    again = json_only(cli(capsys, "piquet", "deal", *CARDS, "--json"))
+    assert (same["elder"], same["younger"]) == (again["elder"], again["younger"])
+    text = cli(capsys, "piquet", "deal", *CARDS)
+    assert text.code == 0 and f"deal total: elder {again['elder']}" in text.out
+
+
+def _cards(mask):
+    return [c for c in range(32) if mask >> c & 1]
+
+
+@pytest.mark.parametrize("args, token", [
+    (["--elder", "AS KS", "--younger", YOUNGER, "--talon", TALON], "AS KS"),
+    (["--elder", ELDER.replace(ELDER.split()[0], "XS"), "--younger", YOUNGER,
+      "--talon", TALON], "XS"),
+    (["--elder", ELDER, "--younger", YOUNGER.replace(YOUNGER.split()[0], ELDER.split()[0]),
+      "--talon", TALON], ELDER.split()[0]),
+    (["--elder", ELDER.replace(ELDER.split()[0], "К" + ELDER.split()[0][1]),
+      "--younger", YOUNGER, "--talon", TALON], "К" + ELDER.split()[0][1]),
+    (["--elder", ELDER, "--younger", YOUNGER], None),
+    ([*CARDS, "--elder-discard", YOUNGER.split()[0]], YOUNGER.split()[0]),
+    ([*CARDS, "--elder-discard", " ".join(ELDER.split()[:6])], None),
+    ([*CARDS, "--elder-discard", ""], None),
+    ([*CARDS, "--play", "oracle"], "oracle"),
+    ([*CARDS, "--worlds", "0"], None),
+])
+def test_deal_bad_input(capsys, args, token):
+    line = one_line_error(cli(capsys, "piquet", "deal", *args))
+    if token is not None:
+        assert names(line, token), line
+
+
+def test_simulate_json_contract_matches_the_kernel(capsys):
+    obj = json_only(cli(capsys, "piquet", "simulate", "--deals", "3000", "--seed", "7",
+                        "--elder-player", "heuristic", "--younger-player", "random", "--json"))
+    for key in ("deals", "elder_wins", "younger_wins", "ties", "mean_elder", "mean_younger",
+                "carte_blanche_hands", "pique", "repique", "capot"):
+        assert key in obj
+    assert obj["deals"] == 3000 == obj["elder_wins"] + obj["younger_wins"] + obj["ties"]
+    counts = deal_counts(7, 0, 3000, make_cfg("heuristic", "random"))
+    assert obj["elder_wins"] == int(counts[1]) and obj["mean_elder"] == int(counts[4]) / 3000
+    lo, hi = obj["intervals"]["elder_win_rate"]["ci95"]
+    assert lo < obj["elder_wins"] / 3000 < hi
+
+
+def test_partie_json_contract(capsys):
+    obj = json_only(cli(capsys, "piquet", "partie", "--parties", "500", "--seed", "2",
+                        "--player-a", "heuristic", "--player-b", "random", "--json"))
+    assert obj["parties"] == 500
+    assert obj["first_dealer_wins"] + obj["first_elder_wins"] + obj["drawn"] == 500
+    assert obj["first_dealer_wins"] > obj["first_elder_wins"]   # heuristic beats random
+    four = json_only(cli(capsys, "piquet", "partie", "--parties", "200", "--partie", "four",
+                         "--json"))
+    assert four["partie"] == "four" and four["parties"] == 200
+
+
+@pytest.mark.parametrize("args", [
+    ["piquet", "simulate", "--deals", "0"],
+    ["piquet", "simulate", "--deals", "10", "--seed", "-1"],
+    ["piquet", "simulate", "--deals", "10", "--elder-take", "6"],
+    ["piquet", "simulate", "--deals", "10", "--pique-timing", "never"],
+    ["piquet", "partie", "--parties", "99999999999999999999"],
+    ["piquet", "report", "--deals", "10"],
+])
+def test_counts_and_choices_out_of_range(capsys, args):
+    one_line_error(cli(capsys, *args))
+
+
+def test_report_writes_its_files(capsys, tmp_path):
+    out = tmp_path / "piquet"
+    r = cli(capsys, "piquet", "report", "--deals", "2000", "--dd-deals", "64",
+            "--pimc-deals", "0", "--paired-deals", "2000", "--parties", "200", "--out",
+            str(out), "--quiet")
+    assert r.code == 0, r.err
+    names_ = sorted(p.name for p in out.iterdir())
+    assert names_ == ["exchange.csv", "exchange.png", "pairings.csv", "partie.csv",
+                      "piquet.md", "totals.png"]
+    md = (out / "piquet.md").read_text()
+    assert "seed 0" in md and "| dd | dd | 64 |" in md and "peer" in md

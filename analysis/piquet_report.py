@@ -93,6 +93,12 @@ def measure(seed: int, deals: dict, say=lambda msg: None, progress=None) -> dict
     counts = S.paired_counts(seed, 0, n_pair, base, minimal)
     exchange.append({"question": "full v minimal exchange", "a": "full exchange (5 and 3)",
                      "b": "one card each", **paired_summary(counts)})
+    say(f"exchange: full v minimal, random players ({n_pair} deals)")
+    counts = S.paired_counts(seed, 0, n_pair, _cfg("random", "random"),
+                             _cfg("random", "random", elder_take=1, younger_take=1))
+    exchange.append({"question": "full v minimal exchange, random players",
+                     "a": "full exchange (5 and 3)", "b": "one card each",
+                     **paired_summary(counts)})
 
     variants = []
     for label, kw in (("pique timing law67 v lead", {"pique_timing": "law67"}),
@@ -123,7 +129,8 @@ def _ci(x: dict, digits: int = 3) -> str:
 def markdown(result: dict, caption: str) -> str:
     lines = ["# Piquet: measured figures", "", f"Made by {caption}.", "",
              "Rules: `engine/piquet/rules.md` (Laws of Piquet, seed 003). Every rate has its "
-             "Wilson 95% interval, every mean its normal 95% interval; n is given for each row.",
+             "Wilson 95% interval and every margin or difference its normal 95% interval "
+             "(pairings.csv has the same); n is given for each row.",
              "", "## The elder's advantage per deal, by pairing", "",
              "| elder | younger | n | elder wins | 95% CI | ties | mean elder | mean younger "
              "| margin | 95% CI | highest deal |", "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -194,24 +201,33 @@ def peer_lines(result: dict) -> list[str]:
     h = _pairing(result, "heuristic", "heuristic")
     r = _pairing(result, "random", "random")
     minimal = next(e for e in result["exchange"] if e["question"] == "full v minimal exchange")
+    minimal_r = next(e for e in result["exchange"]
+                     if e["question"] == "full v minimal exchange, random players")
     sd_peer = math.sqrt(0.5 * 0.5 / peer["deals"])
     if r:
         w = r["intervals"]["elder_win_rate"]
+        ties = r["intervals"]["tie_rate"]["rate"]
         lines.append(f"| elder wins, full exchange, random players | {peer['elder_win_full_exchange']:.3f} "
-                     f"(± {Z95 * sd_peer:.3f}) | {w['rate']:.4f} {_ci(w, 4)} | {r['deals']:,} | "
-                     "players: the peer's figure is for its own players; ties here count as "
-                     "neither side's win |")
+                     f"(± {Z95 * sd_peer:.3f}) | {w['rate']:.4f} {_ci(w, 4)}; with ties as half "
+                     f"a win {w['rate'] + ties / 2:.4f} | {r['deals']:,} | the gap is larger "
+                     "than both intervals: not sample size. The peer does not say which players "
+                     "or how ties count; our rule variants move the rate by < 0.006 (see the "
+                     "variants table) |")
     if h:
         w = h["intervals"]["elder_win_rate"]
         lines.append(f"| elder wins, full exchange, heuristic players | "
                      f"{peer['elder_win_full_exchange']:.3f} | {w['rate']:.4f} {_ci(w, 4)} | "
                      f"{h['deals']:,} | our heuristic is our own (keep values, remembered "
                      "cards) |")
-    w = minimal["elder_win_b"]
-    lines.append(f"| elder wins without the full exchange | {peer['elder_win_no_full_exchange']:.3f} "
-                 f"| {w['rate']:.4f} {_ci(w, 4)} | {minimal['n']:,} | here: one card each "
-                 "(Laws 21–22 oblige one); the peer's \"no full exchange\" is not defined "
-                 "further |")
+    for label, m in (("random", minimal_r), ("heuristic", minimal)):
+        w = m["elder_win_b"]
+        d = m["elder_win_difference"]
+        lines.append(f"| elder wins without the full exchange, {label} players | "
+                     f"{peer['elder_win_no_full_exchange']:.3f} (full − without: "
+                     f"{peer['elder_win_full_exchange'] - peer['elder_win_no_full_exchange']:+.3f}) "
+                     f"| {w['rate']:.4f} {_ci(w, 4)} (full − without, paired: "
+                     f"{d['mean']:+.4f} {_ci(d, 4)}) | {m['n']:,} | here \"without\" = one card "
+                     "each (Laws 21–22 oblige one); the peer does not define it further |")
     if h:
         lines.append(f"| mean points a deal, elder / younger (best heuristics) | "
                      f"{peer['mean_elder_heuristic']:.0f} / {peer['mean_younger_heuristic']:.0f} | "
@@ -221,7 +237,8 @@ def peer_lines(result: dict) -> list[str]:
                   for p in result["pairings"])
     lines.append(f"| highest deal | {peer['max_deal']} (the theoretical maximum) | "
                  f"{highest} (highest seen) | all pairings | 170 needs a repique with capot "
-                 "on a hand of four tierces major; a sample shows the highest it met |")
+                 "on the elder's four tierces major (he must also win the point: the younger "
+                 "holding no four-card suit); a sample shows the highest it met |")
     return lines
 
 

@@ -12,7 +12,8 @@ from engine.piquet import simulate as S
 from engine.piquet.game import DealRecord
 from engine.piquet.reference import Variant, play_deal
 from engine.piquet.solver import new_table, new_workspace, solve
-from engine.piquet.whole import (COMPONENTS, LEAD_RULES, _consistent, make_cfg, shown_cards)
+from engine.piquet.whole import (COMPONENTS, LEAD_RULES, _consistent, make_cfg, sample_world,
+                                 shown_cards, world_pool)
 
 
 def H(text: str) -> int:
@@ -97,9 +98,56 @@ def test_a_world_must_answer_the_declarations_as_the_opponent_did():
     assert not _consistent(np.uint32(fours), np.uint32(theirs), np.uint32(mine))
 
 
-def test_the_true_hand_is_always_a_consistent_world():
-    cfg = make_cfg("heuristic", "heuristic")
-    for rec in S.deal_records(34, 0, 2000, cfg):
+def _replay_states(k: DealRecord):
+    """Each decision of a recorded deal: (player to move, ply, hands, played, unseen, shown,
+    voids) as the kernel's play loop holds them."""
+    e, y = k.elder_hand, k.younger_hand
+    full = np.array([e, y], dtype=np.uint32)
+    hands = full.copy()
+    played = np.zeros(2, dtype=np.uint32)
+    voids = np.zeros(2, dtype=np.uint32)
+    unseen = np.array([~(e | k.elder_discard) & 0xFFFFFFFF,
+                       ~(y | k.younger_discard) & 0xFFFFFFFF], dtype=np.uint32)
+    won = lambda seat, comp: getattr(k, seat)[comp] > 0   # noqa: E731
+    shown = np.array([shown_cards(np.uint32(full[p]), won(seat, "point"),
+                                  won(seat, "sequences"), won(seat, "sets"))
+                      for p, seat in enumerate(("elder", "younger"))], dtype=np.uint32)
+    leader = 0
+    for t in range(12):
+        lead, reply = k.plays[2 * t], k.plays[2 * t + 1]
+        for ply, who, card in ((2 * t, leader, lead), (2 * t + 1, 1 - leader, reply)):
+            yield who, ply, hands.copy(), played.copy(), unseen.copy(), shown, voids.copy()
+            hands[who] &= ~np.uint32(1 << card)
+            played[who] |= np.uint32(1 << card)
+            unseen[1 - who] &= ~np.uint32(1 << card)
+        if reply >> 3 != lead >> 3:
+            voids[1 - leader] |= np.uint32(0xFF << (8 * (lead >> 3)))
+        leader = 1 - leader if (reply >> 3 == lead >> 3 and reply > lead) else leader
+
+
+def test_every_world_is_a_legal_opponent_hand():
+    """Replaying recorded deals decision by decision: each sampled world gives the opponent
+    exactly the cards he still holds in number, only cards the player has not seen, his shown
+    cards, nothing of a suit he has shown void, and the true hand is always a candidate."""
+    draws = np.zeros(32, dtype=np.int64)
+    decisions = known = 0
+    for rec in S.deal_records(34, 0, 150, make_cfg("heuristic", "heuristic")):
         k = DealRecord.from_record(rec)
-        e, y = np.uint32(k.elder_hand), np.uint32(k.younger_hand)
-        assert _consistent(y, y, e) and _consistent(e, e, y)
+        full = np.array([k.elder_hand, k.younger_hand], dtype=np.uint32)
+        for me, ply, hands, played, unseen, shown, voids in _replay_states(k):
+            them = 1 - me
+            fixed, pool, free = world_pool(me, hands, unseen, shown, voids)
+            true = int(hands[them])
+            assert int(fixed) & ~true == 0 and (true & ~int(fixed)) & ~int(pool) == 0
+            assert free == bin(true & ~int(fixed)).count("1") <= bin(int(pool)).count("1")
+            known += free == 0
+            for w in range(3):
+                world = int(sample_world(np.uint64(34), np.uint64(0), ply, w, fixed, pool, free,
+                                         played[them], full[them], full[me], draws))
+                assert bin(world).count("1") == bin(true).count("1")
+                assert world & int(fixed) == int(fixed)
+                assert world & ~(int(fixed) | int(pool)) == 0
+                assert world & int(voids[them]) == 0
+                assert world & (int(hands[me]) | int(played[me]) | int(played[them])) == 0
+            decisions += 1
+    assert decisions == 150 * 24 and known > 0     # fully known hands occur (none drawn)

@@ -8,7 +8,7 @@ import numpy as np
 
 from engine.cards import PIQUET, CardError, cards_of, format_cards, format_hand
 from engine.piquet.deal import HAND_SIZE, PiquetDeal, deal
-from engine.piquet.whole import (COMPONENTS, REC_ELDER_DEALT, REC_ELDER_DISCARD,
+from engine.piquet.whole import (CFG_ELDER_TAKE, COMPONENTS, REC_ELDER_DEALT, REC_ELDER_DISCARD,
                                  REC_ELDER_HAND, REC_LEN, REC_PLAYS, REC_STOCK, REC_YOUNGER,
                                  REC_YOUNGER_DEALT, REC_YOUNGER_DISCARD, REC_YOUNGER_HAND,
                                  make_cfg, new_solver_scratch, play_dealt, uses_solver)
@@ -68,9 +68,9 @@ def play_one(the_deal: PiquetDeal, cfg: np.ndarray | None = None, seed: int = 0,
     if elder_discard:
         check_discard("elder", elder_discard, the_deal.elder, 1, 5)
     if younger_discard:
-        taken = len(cards_of(elder_discard)) if elder_discard else None
-        high = 8 - taken if taken is not None else 7
-        check_discard("younger", younger_discard, the_deal.younger, 1, high)
+        # The elder's discard is given, or his player discards exactly CFG_ELDER_TAKE.
+        taken = len(cards_of(elder_discard)) if elder_discard else int(cfg[CFG_ELDER_TAKE])
+        check_discard("younger", younger_discard, the_deal.younger, 1, 8 - taken)
     rec = np.zeros(REC_LEN, dtype=np.int64)
     script = np.array([elder_discard, younger_discard], dtype=np.int64)
     stock = np.array(the_deal.stock, dtype=np.int64)
@@ -80,11 +80,7 @@ def play_one(the_deal: PiquetDeal, cfg: np.ndarray | None = None, seed: int = 0,
     table, ws = new_solver_scratch(uses_solver(cfg))
     play_dealt(np.uint64(seed), np.uint64(index), cfg, script, rec, np.uint32(the_deal.elder),
                np.uint32(the_deal.younger), stock, values, draws, totals, table, ws)
-    record = DealRecord.from_record(rec)
-    if younger_discard and not elder_discard:
-        taken = len(cards_of(record.elder_discard))
-        check_discard("younger", younger_discard, the_deal.younger, 1, 8 - taken)
-    return record
+    return DealRecord.from_record(rec)
 
 
 def simulate_one(seed: int, index: int, cfg: np.ndarray | None = None) -> DealRecord:

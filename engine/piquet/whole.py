@@ -22,6 +22,7 @@ from engine.piquet.deal import (STOCK_POSITION, THRESHOLDS, WORDS_DISCARD, WORDS
                                 deal_pack, random_below, random_subset)
 from engine.piquet.declare import POINT_KEY, RANK_MASK, declare, hand_keys, repiques
 from engine.piquet.deal import WORDS_WORLDS
+from engine.rng import WORDS_PER_DEAL
 from engine.piquet.players import (DD, HEURISTIC, PIMC, PLAYERS, RANDOM, heuristic_card,
                                    heuristic_discard, legal_moves, nth_card)
 from engine.piquet.solver import WORKSPACE_SHAPE, move_values
@@ -60,6 +61,8 @@ _ELDER, _YOUNGER = 0, 1
 #: last draw is kept), and the most worlds (the layout of the words each world reads).
 _TRIES = 16
 MAX_WORLDS = _MAX_WORLDS = 256
+# Every world's words lie inside the deal's own sub-stream (2**20 words, engine.rng).
+assert WORDS_WORLDS + 4 * _TRIES * (24 * _MAX_WORLDS) <= WORDS_PER_DEAL
 #: Transposition-table size of a solver-driven player (2**bits entries of 16 bytes).
 TABLE_BITS = 16
 
@@ -171,6 +174,36 @@ def _consistent(sample, theirs, mine):
 
 
 @njit(cache=True)
+def world_pool(me, hands, unseen, shown, voids):
+    """What player ``me`` knows of his opponent's hand: (cards known to be in it — shown in
+    declaring and not yet played —, the cards the rest may be drawn from — unseen by
+    ``me``, not shown, not of a suit the opponent has shown void —, how many to draw)."""
+    them = 1 - me
+    fixed = shown[them] & hands[them]
+    pool = unseen[me] & ~shown[them] & ~voids[them]
+    return fixed, pool, popcount32(hands[them]) - popcount32(fixed)
+
+
+@njit(cache=True)
+def sample_world(seed, index, ply, w, fixed, pool, free, played_them, full_them, full_me,
+                 draws):
+    """World ``w`` of decision ``ply``: ``fixed`` plus ``free`` cards drawn uniformly from
+    ``pool``, redrawn (up to ``_TRIES`` times, then the last draw is kept) until the
+    opponent's whole hand (these and the cards he has played) answers the declarations as
+    his real hand did (:func:`_consistent`). The true hand is always among the candidates,
+    so ``pool`` holds at least ``free`` cards."""
+    sample = np.uint32(fixed)
+    if free <= 0:
+        return sample
+    for attempt in range(_TRIES):
+        k = WORDS_WORLDS + ((ply * _MAX_WORLDS + w) * _TRIES + attempt) * 4
+        sample = np.uint32(fixed) | random_subset(seed, index, k, pool, free, THRESHOLDS, draws)
+        if _consistent(sample | np.uint32(played_them), full_them, full_me):
+            break
+    return sample
+
+
+@njit(cache=True)
 def _best_of(legal, totals, sign):
     best = -1
     best_value = -(1 << 40)
@@ -216,24 +249,13 @@ def _choose(kind, me, seed, index, ply, hands, full, played, unseen, shown, void
     # PIMC: W worlds, each a uniform deal of the opponent's unknown cards consistent with
     # his shown cards, his voids and his answers to the declarations.
     them = 1 - me
-    worlds = cfg[CFG_WORLDS]
-    need = popcount32(hands[them])
-    fixed = shown[them] & hands[them]                 # shown and not yet played: known
-    pool = unseen[me] & ~fixed & ~voids[them] & ~shown[them]
-    free = need - popcount32(fixed)
+    fixed, pool, free = world_pool(me, hands, unseen, shown, voids)
     for c in range(32):
         totals[c] = 0
     legal = moves
-    for w in range(worlds):
-        sample = np.uint32(0)
-        for attempt in range(_TRIES):
-            k = WORDS_WORLDS + ((ply * _MAX_WORLDS + w) * _TRIES + attempt) * 4
-            if free > 0 and popcount32(pool) >= free:
-                sample = fixed | random_subset(seed, index, k, pool, free, THRESHOLDS, draws)
-            else:
-                sample = fixed | pool
-            if _consistent(sample | played[them], full[them], full[me]):
-                break
+    for w in range(cfg[CFG_WORLDS]):
+        sample = sample_world(seed, index, ply, w, fixed, pool, free, played[them], full[them],
+                              full[me], draws)
         if me == _ELDER:
             legal = move_values(own, sample, elder_leads, elder_tricks, led, lead_rule, table,
                                 ws, values)

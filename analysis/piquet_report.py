@@ -211,8 +211,8 @@ def peer_lines(result: dict) -> list[str]:
                      f"(± {Z95 * sd_peer:.3f}) | {w['rate']:.4f} {_ci(w, 4)}; with ties as half "
                      f"a win {w['rate'] + ties / 2:.4f} | {r['deals']:,} | the gap is larger "
                      "than both intervals: not sample size. The peer does not say which players "
-                     "or how ties count; our rule variants move the rate by < 0.006 (see the "
-                     "variants table) |")
+                     "or rule variants it used, nor how ties count (the rule variants' effect "
+                     "on our heuristic players is in the variants table) |")
     if h:
         w = h["intervals"]["elder_win_rate"]
         lines.append(f"| elder wins, full exchange, heuristic players | "

@@ -28,9 +28,22 @@ def exchange_options(f):
                      help="Cards the younger takes in (0 = all he can, Law 34).")(f)
     f = click.option("--elder-take", type=click.IntRange(1, 5), default=5, show_default=True,
                      help="Cards the elder takes in (Law 21: 1 to 5).")(f)
-    f = click.option("--worlds", type=click.IntRange(1, 4096), default=16, show_default=True,
+    f = click.option("--worlds", type=click.IntRange(1, 256), default=16, show_default=True,
                      help="Worlds a PIMC player samples per decision.")(f)
     return f
+
+
+def run_options(unit: str):
+    """--chunk, --threads, --quiet, --json: how a batch command runs (not what it computes)."""
+    def decorate(f):
+        f = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
+        f = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(f)
+        f = click.option("--threads", type=int, default=None,
+                         help="Worker threads (default: all; does not change the result).")(f)
+        f = click.option("--chunk", type=click.IntRange(1, 2**30), default=None,
+                         help=f"{unit} per parallel task (does not change the result).")(f)
+        return f
+    return decorate
 
 
 def _variant_settings(opts: dict) -> dict:
@@ -153,12 +166,7 @@ def _chunk(chunk, *players) -> int:
 @click.option("--younger-player", type=PLAYER_CHOICE, default="random", show_default=True)
 @variant_options
 @exchange_options
-@click.option("--chunk", type=click.IntRange(1, 2**30), default=None,
-              help="Deals per parallel task (does not change the result).")
-@click.option("--threads", type=int, default=None,
-              help="Worker threads (default: all; does not change the result).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@run_options("Deals")
 def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, threads, quiet,
                      as_json, **opts):
     """Play N deals: who wins each deal (the higher total; equal totals tie), mean
@@ -225,12 +233,7 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
               help="Six deals (Law 71) or four, the first and last counting double (its note).")
 @variant_options
 @exchange_options
-@click.option("--chunk", type=click.IntRange(1, 2**30), default=None,
-              help="Parties per parallel task (does not change the result).")
-@click.option("--threads", type=int, default=None,
-              help="Worker threads (default: all; does not change the result).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@run_options("Parties")
 def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chunk, threads,
                    quiet, as_json, **opts):
     """Play N parties between A (deals first) and B: who wins, how often the loser is

@@ -22,6 +22,7 @@ from importlib.metadata import version
 import numpy as np
 
 from analysis.piquet import deal_summary, mean_from_sums, partie_summary, rate
+from analysis.report import _commit
 from analysis.stats import Z95
 from engine.piquet import simulate as S
 from engine.piquet.whole import make_cfg
@@ -253,12 +254,8 @@ def write_report(out_dir: str, result: dict, provenance: dict) -> list[str]:
                f"{provenance['seed']}")
     paths: list[str] = []
 
-    def commit(name, write):
-        path = os.path.join(out_dir, name)
-        tmp = path + ".tmp"
-        write(tmp)
-        os.replace(tmp, path)
-        paths.append(path)
+    def commit(name, write):           # write under a temporary name, then rename
+        _commit(out_dir, name, write, paths)
 
     rows = []
     for p in result["pairings"]:

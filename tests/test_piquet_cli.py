@@ -70,6 +70,7 @@ def _cards(mask):
     ([*CARDS, "--younger-discard", " ".join(YOUNGER.split()[:6])], None),   # elder takes 5
     ([*CARDS, "--play", "oracle"], "oracle"),
     ([*CARDS, "--worlds", "0"], None),
+    ([*CARDS, "--worlds", "257"], None),          # the world words must stay in the deal's stream
 ])
 def test_deal_bad_input(capsys, args, token):
     line = one_line_error(cli(capsys, "piquet", "deal", *args))

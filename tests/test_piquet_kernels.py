@@ -166,14 +166,14 @@ def test_partie_deals_and_weights(four):
     from engine.piquet.whole import new_solver_scratch
     cfg_a = make_cfg("heuristic", "random")        # A deals: B (heuristic) is elder
     cfg_b = make_cfg("random", "heuristic")        # B deals: A (random) is elder
-    perm, draws, values, stock, rec, scratch = _scratch()
+    perm, draws, values, stock, rec, scratch, state = _scratch()
     table, ws = new_solver_scratch(False)
     totals = np.zeros((8, 2), dtype=np.int64)
     regular = 4 if four else 6
     lengths = set()
     for p in range(300):
         n = play_partie(np.uint64(6), p, cfg_a, cfg_b, four, rec, perm, draws, values, stock,
-                        np.zeros(2, dtype=np.int64), totals, scratch, table, ws)
+                        np.zeros(2, dtype=np.int64), totals, scratch, state, table, ws)
         lengths.add(n)
         for d in range(n):
             one = play_one(deal(6, 8 * p + d), cfg_a if d % 2 == 0 else cfg_b, 6, 8 * p + d)

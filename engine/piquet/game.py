@@ -8,7 +8,7 @@ import numpy as np
 
 from engine.cards import PIQUET, CardError, cards_of, format_cards, format_hand
 from engine.piquet.deal import HAND_SIZE, PiquetDeal, deal
-from engine.piquet.whole import (CFG_ELDER_TAKE, COMPONENTS, REC_ELDER_DEALT, REC_ELDER_DISCARD,
+from engine.piquet.whole import (CFG_ELDER_TAKE, COMPONENTS, SCRATCH_INT, REC_ELDER_DEALT, REC_ELDER_DISCARD,
                                  REC_ELDER_HAND, REC_LEN, REC_PLAYS, REC_STOCK, REC_YOUNGER,
                                  REC_YOUNGER_DEALT, REC_YOUNGER_DISCARD, REC_YOUNGER_HAND,
                                  make_cfg, new_solver_scratch, play_dealt, uses_solver)
@@ -76,10 +76,11 @@ def play_one(the_deal: PiquetDeal, cfg: np.ndarray | None = None, seed: int = 0,
     stock = np.array(the_deal.stock, dtype=np.int64)
     values = np.zeros(32, dtype=np.int64)
     draws = np.zeros(32, dtype=np.int64)
-    totals = np.zeros(32, dtype=np.int64)
+    totals = np.zeros(SCRATCH_INT, dtype=np.int64)
+    state = np.zeros((6, 2), dtype=np.uint32)
     table, ws = new_solver_scratch(uses_solver(cfg))
     play_dealt(np.uint64(seed), np.uint64(index), cfg, script, rec, np.uint32(the_deal.elder),
-               np.uint32(the_deal.younger), stock, values, draws, totals, table, ws)
+               np.uint32(the_deal.younger), stock, values, draws, totals, state, table, ws)
     return DealRecord.from_record(rec)
 
 

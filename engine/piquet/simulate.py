@@ -25,7 +25,7 @@ from engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts
 from engine.cards import N_CARDS
 from engine.ecarte.simulate import row_range
 from engine.piquet.whole import (C_CARDS, C_BLANCHE, C_PIQUE, C_REPIQUE, C_TOTAL, N_CFG,
-                                 REC_LEN, REC_YOUNGER, new_solver_scratch, uses_solver,
+                                 REC_LEN, REC_YOUNGER, SCRATCH_INT, new_solver_scratch, uses_solver,
                                  whole_deal)
 from engine.rng import check_index_range, check_seed
 
@@ -53,7 +53,8 @@ DEALS_PER_PARTIE = 8
 def _scratch():
     return (np.empty(N_CARDS, dtype=np.int64), np.empty(N_CARDS, dtype=np.int64),
             np.empty(N_CARDS, dtype=np.int64), np.empty(8, dtype=np.int64),
-            np.zeros(REC_LEN, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64))
+            np.zeros(REC_LEN, dtype=np.int64), np.zeros(SCRATCH_INT, dtype=np.int64),
+            np.zeros((6, 2), dtype=np.uint32))
 
 
 @njit(cache=True)
@@ -97,12 +98,12 @@ def deal_rows(seed, start, count, rows, cfg):
     counts = np.zeros((rows, DEAL_WIDTH), dtype=np.int64)
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
-        perm, draws, values, stock, rec, totals = _scratch()
+        perm, draws, values, stock, rec, totals, state = _scratch()
         script = np.zeros(2, dtype=np.int64)
         table, ws = new_solver_scratch(uses_solver(cfg))
         for i in range(lo, hi):
             whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, values, stock, totals,
-                       table, ws)
+                       state, table, ws)
             _count_deal(rec, counts[r])
     return counts
 
@@ -147,7 +148,7 @@ def settle(a, b):
 
 @njit(cache=True)
 def play_partie(seed, p, cfg_a_dealer, cfg_b_dealer, four, rec, perm, draws, values, stock,
-                script, totals, scratch, table, ws):
+                script, totals, scratch, state, table, ws):
     """Partie ``p``: ``totals`` gets each deal's (A, B) totals; returns the number of deals.
 
     ``cfg_a_dealer`` configures a deal A deals (B elder), ``cfg_b_dealer`` one B deals.
@@ -160,7 +161,7 @@ def play_partie(seed, p, cfg_a_dealer, cfg_b_dealer, four, rec, perm, draws, val
         a_deals = n % 2 == 0
         cfg = cfg_a_dealer if a_deals else cfg_b_dealer
         whole_deal(seed, np.uint64(DEALS_PER_PARTIE * p + n), cfg, script, rec, perm, draws,
-                   values, stock, scratch, table, ws)
+                   values, stock, scratch, state, table, ws)
         if a_deals:
             da = rec[REC_YOUNGER + C_TOTAL]
             db = rec[C_TOTAL]
@@ -184,14 +185,14 @@ def partie_rows(seed, start, count, rows, cfg_a_dealer, cfg_b_dealer, four):
     counts = np.zeros((rows, PARTIE_WIDTH), dtype=np.int64)
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
-        perm, draws, values, stock, rec, scratch = _scratch()
+        perm, draws, values, stock, rec, scratch, state = _scratch()
         script = np.zeros(2, dtype=np.int64)
         totals = np.zeros((DEALS_PER_PARTIE, 2), dtype=np.int64)
         table, ws = new_solver_scratch(uses_solver(cfg_a_dealer) or uses_solver(cfg_b_dealer))
         out = counts[r]
         for p in range(lo, hi):
             n = play_partie(seed, p, cfg_a_dealer, cfg_b_dealer, four, rec, perm, draws,
-                            values, stock, script, totals, scratch, table, ws)
+                            values, stock, script, totals, scratch, state, table, ws)
             a = 0
             b = 0
             for k in range(n):
@@ -236,11 +237,11 @@ def partie_counts(seed: int, start: int, stop: int, cfg_a_dealer: np.ndarray,
 def record_rows(seed, start, count, cfg, out):
     """The full record of every deal ``[start, start + count)`` into ``out[count, REC_LEN]``."""
     for i in prange(count):
-        perm, draws, values, stock, rec, totals = _scratch()
+        perm, draws, values, stock, rec, totals, state = _scratch()
         script = np.zeros(2, dtype=np.int64)
         table, ws = new_solver_scratch(uses_solver(cfg))
         whole_deal(seed, np.uint64(start + i), cfg, script, out[i], perm, draws, values, stock,
-                   totals, table, ws)
+                   totals, state, table, ws)
 
 
 def deal_records(seed: int, start: int, stop: int, cfg: np.ndarray) -> np.ndarray:
@@ -275,16 +276,16 @@ def paired_rows(seed, start, count, rows, cfg_a, cfg_b):
     counts = np.zeros((rows, PAIRED_WIDTH), dtype=np.int64)
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
-        perm, draws, values, stock, rec, totals = _scratch()
+        perm, draws, values, stock, rec, totals, state = _scratch()
         rec_b = np.zeros(REC_LEN, dtype=np.int64)
         script = np.zeros(2, dtype=np.int64)
         table, ws = new_solver_scratch(uses_solver(cfg_a) or uses_solver(cfg_b))
         out = counts[r]
         for i in range(lo, hi):
             whole_deal(seed, np.uint64(i), cfg_a, script, rec, perm, draws, values, stock,
-                       totals, table, ws)
+                       totals, state, table, ws)
             whole_deal(seed, np.uint64(i), cfg_b, script, rec_b, perm, draws, values, stock,
-                       totals, table, ws)
+                       totals, state, table, ws)
             a = rec[C_TOTAL] - rec[REC_YOUNGER + C_TOTAL]
             b = rec_b[C_TOTAL] - rec_b[REC_YOUNGER + C_TOTAL]
             out[PAIR_DEALS] += 1

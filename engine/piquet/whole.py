@@ -63,6 +63,8 @@ _TRIES = 16
 MAX_WORLDS = _MAX_WORLDS = 256
 # Every world's words lie inside the deal's own sub-stream (2**20 words, engine.rng).
 assert WORDS_WORLDS + 4 * _TRIES * (24 * _MAX_WORLDS) <= WORDS_PER_DEAL
+#: Length of the int64 scratch ``totals`` of :func:`play_dealt`.
+SCRATCH_INT = 48
 #: Transposition-table size of a solver-driven player (2**bits entries of 16 bytes).
 TABLE_BITS = 16
 
@@ -216,6 +218,17 @@ def _best_of(legal, totals, sign):
     return best
 
 
+@njit(cache=True, inline="always")
+def _random_card(seed, index, ply, own, led, draws):
+    """A uniformly random legal card (words ``WORDS_PLAY + 16 ply ...``)."""
+    moves = legal_moves(own, led)
+    n = popcount32(moves)
+    if n == 1:
+        return nth_card(moves, 0)
+    j = random_below(seed, index, WORDS_PLAY + 16 * ply, n, THRESHOLDS, draws)
+    return nth_card(moves, j)
+
+
 @njit(cache=True)
 def _choose(kind, me, seed, index, ply, hands, full, played, unseen, shown, voids,
             elder_leads, elder_tricks, led, cfg, table, ws, values, totals, draws):
@@ -229,12 +242,7 @@ def _choose(kind, me, seed, index, ply, hands, full, played, unseen, shown, void
     :mod:`engine.piquet.whole` docstring)."""
     own = hands[me]
     if kind == RANDOM:
-        moves = legal_moves(own, led)
-        n = popcount32(moves)
-        if n == 1:
-            return nth_card(moves, 0)
-        j = random_below(seed, index, WORDS_PLAY + 16 * ply, n, THRESHOLDS, draws)
-        return nth_card(moves, j)
+        return _random_card(seed, index, ply, own, led, draws)
     if kind == HEURISTIC:
         return heuristic_card(own, unseen[me], led)
     moves = legal_moves(own, led)
@@ -270,10 +278,11 @@ def _choose(kind, me, seed, index, ply, hands, full, played, unseen, shown, void
 
 @njit(cache=True)
 def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, draws, totals,
-               table, ws):
+               state, table, ws):
     """Play one deal from the dealt hands ``elder0``/``younger0`` and ``stock``
     (8 cards, top first); write the record ``rec`` (``REC_LEN``). ``values``,
-    ``draws``, ``totals``: int64 scratch of 32; ``table``/``ws``: the solver's
+    ``draws``: int64 scratch of 32; ``totals``: int64 scratch of ``SCRATCH_INT``;
+    ``state``: uint32 scratch of shape (6, 2); ``table``/``ws``: the solver's
     (:func:`new_solver_scratch`; tiny ones do when no player uses the solver)."""
     for i in range(REC_LEN):
         rec[i] = 0
@@ -312,7 +321,12 @@ def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, d
     rec[REC_YOUNGER_HAND] = younger
 
     # Categories I-IV (Laws 61-64, 67) and repiques (Law 68).
-    decl = np.zeros(8, dtype=np.int64)
+    # Per-deal state lives in caller-owned scratch (no allocation per deal): ``totals``
+    # (int64, >= SCRATCH_INT) holds the PIMC sums in [0, 32) and the counts below;
+    # ``state`` (uint32, (6, 2)) the players' cards.
+    decl = totals[32:40]
+    for i in range(8):
+        decl[i] = 0
     declare(elder0, younger0, elder, younger, decl)
     for c in range(4):
         rec[c] = decl[c]
@@ -327,32 +341,47 @@ def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, d
     pique = pique_open and not y_reckoned and e_total >= 30
 
     # The play (Laws 57-59, 65).
-    play = np.zeros(2, dtype=np.int64)
-    tricks = np.zeros(2, dtype=np.int64)
-    hands = np.zeros(2, dtype=np.uint32)
+    play = totals[40:42]
+    tricks = totals[42:44]
+    kinds = totals[44:46]
+    hands = state[0]
+    full = state[1]
+    played = state[2]
+    voids = state[3]
+    shown = state[4]
+    unseen = state[5]
+    for p in range(2):
+        play[p] = 0
+        tricks[p] = 0
+        played[p] = 0
+        voids[p] = 0
+        shown[p] = 0
     hands[_ELDER] = elder
     hands[_YOUNGER] = younger
-    full = hands.copy()
-    played = np.zeros(2, dtype=np.uint32)
-    voids = np.zeros(2, dtype=np.uint32)
-    shown = np.zeros(2, dtype=np.uint32)
-    for p in range(2):
-        shown[p] = shown_cards(full[p], decl[4 * p + 1] > 0, decl[4 * p + 2] > 0,
-                               decl[4 * p + 3] > 0)
-    kinds = np.zeros(2, dtype=np.int64)
+    full[_ELDER] = elder
+    full[_YOUNGER] = younger
     kinds[_ELDER] = cfg[CFG_ELDER_PLAYER]
     kinds[_YOUNGER] = cfg[CFG_YOUNGER_PLAYER]
+    if kinds[_ELDER] == PIMC or kinds[_YOUNGER] == PIMC:
+        for p in range(2):
+            shown[p] = shown_cards(full[p], decl[4 * p + 1] > 0, decl[4 * p + 2] > 0,
+                                   decl[4 * p + 3] > 0)
     # What each player has not seen: the other's hand and discard, and the stock left.
-    unseen = np.zeros(2, dtype=np.uint32)
     unseen[_ELDER] = ~(elder | e_discard) & np.uint32(0xFFFFFFFF)
     unseen[_YOUNGER] = ~(younger | y_discard) & np.uint32(0xFFFFFFFF)
     leader = _ELDER
     for t in range(12):
         follower = 1 - leader
         elder_leads = leader == _ELDER
-        lead = _choose(kinds[leader], leader, seed, index, 2 * t, hands, full, played, unseen,
-                       shown, voids, elder_leads, tricks[_ELDER], -1, cfg, table, ws, values,
-                       totals, draws)
+        kind = kinds[leader]
+        if kind == RANDOM:          # the two cheap players first, without the call
+            lead = _random_card(seed, index, 2 * t, hands[leader], -1, draws)
+        elif kind == HEURISTIC:
+            lead = heuristic_card(hands[leader], unseen[leader], -1)
+        else:
+            lead = _choose(kind, leader, seed, index, 2 * t, hands, full, played, unseen,
+                           shown, voids, elder_leads, tricks[_ELDER], -1, cfg, table, ws,
+                           values, totals, draws)
         bit = np.uint32(1) << np.uint32(lead)
         hands[leader] &= ~bit
         played[leader] |= bit
@@ -368,9 +397,15 @@ def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, d
             y_reckoned = True
         if t == 0 and y_decl > 0:
             y_reckoned = True      # the younger declares after the elder's first lead
-        reply = _choose(kinds[follower], follower, seed, index, 2 * t + 1, hands, full, played,
-                        unseen, shown, voids, elder_leads, tricks[_ELDER], lead, cfg, table, ws,
-                        values, totals, draws)
+        kind = kinds[follower]
+        if kind == RANDOM:
+            reply = _random_card(seed, index, 2 * t + 1, hands[follower], lead, draws)
+        elif kind == HEURISTIC:
+            reply = heuristic_card(hands[follower], unseen[follower], lead)
+        else:
+            reply = _choose(kind, follower, seed, index, 2 * t + 1, hands, full, played,
+                            unseen, shown, voids, elder_leads, tricks[_ELDER], lead, cfg, table,
+                            ws, values, totals, draws)
         bit = np.uint32(1) << np.uint32(reply)
         hands[follower] &= ~bit
         played[follower] |= bit
@@ -419,13 +454,14 @@ def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, d
 
 
 @njit(cache=True)
-def whole_deal(seed, index, cfg, script, rec, perm, draws, values, stock, totals, table, ws):
+def whole_deal(seed, index, cfg, script, rec, perm, draws, values, stock, totals, state, table,
+               ws):
     """Deal ``index`` of ``seed`` played out under ``cfg``; record in ``rec``."""
     elder0, younger0 = deal_pack(seed, index, perm, draws)
     for i in range(8):
         stock[i] = perm[STOCK_POSITION + i]
     play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, draws, totals,
-               table, ws)
+               state, table, ws)
 
 
 @njit(cache=True)

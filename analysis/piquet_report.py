@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import os
-from importlib.metadata import version
 
 import numpy as np
 

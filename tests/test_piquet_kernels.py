@@ -12,10 +12,10 @@ import pytest
 from engine.cards import PIQUET, parse_hand
 from engine.piquet import simulate as S
 from engine.piquet.deal import deal, deal_pack
-from engine.piquet.declare import COURTS, hand_keys, is_blanche
+from engine.piquet.declare import hand_keys, is_blanche
 from engine.piquet.game import DealRecord, play_one
 from engine.piquet.players import heuristic_discard, heuristic_card
-from engine.piquet.whole import (C_TOTAL, COMPONENTS, REC_PLAYS, REC_YOUNGER, make_cfg)
+from engine.piquet.whole import (COMPONENTS, REC_PLAYS, REC_YOUNGER, make_cfg)
 from tests.stats_helpers import chi2_stat, chi2_upper
 
 

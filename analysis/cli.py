@@ -110,6 +110,53 @@ def _progress(enabled: bool, total: int, label: str):
     return _Silent()
 
 
+def checkpoint_options(f):
+    """--run-dir, --resume, --task-size: checkpoint a long run and continue it after a crash."""
+    f = click.option("--task-size", type=click.IntRange(1, 2**40), default=None,
+                     help="Deals (or parties) per checkpointed task [default: 2^21 deals, "
+                          "2^16 parties]; part of the run's identity, it does not change "
+                          "the result.")(f)
+    f = click.option("--resume", is_flag=True,
+                     help="Continue the run in --run-dir: finished tasks are loaded, not "
+                          "recomputed; refused if its manifest (command, parameters, seed, "
+                          "version) differs.")(f)
+    f = click.option("--run-dir", type=click.Path(file_okay=False), default=None,
+                     help="Write each finished task's counts here (atomically) with a "
+                          "manifest, so that an interrupted run can be resumed "
+                          "(e.g. results/runs/NAME).")(f)
+    return f
+
+
+def _run_store(run_dir, resume: bool, command: str, parameters: dict, seed: int, width: int,
+               block: int):
+    """The run directory of a checkpointed run (None without --run-dir)."""
+    if run_dir is None:
+        if resume:
+            raise click.BadParameter("--resume needs --run-dir DIR", param_hint="--resume")
+        return None
+    from engine.runs import RunDir
+    return RunDir(run_dir, {"command": command, "parameters": parameters, "seed": seed,
+                            "width": width, "block": block},
+                  resume=resume, command_line=_command_line(command.split()[0]))
+
+
+class _Interrupted:
+    """On Ctrl-C in a checkpointed run, say where the finished tasks are before aborting."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if kind is KeyboardInterrupt and self.store is not None:
+            click.echo(f"interrupted: {self.store.finished()} finished tasks are in "
+                       f"{str(self.store.path)!r}; run the same command with --resume to "
+                       "continue", err=True)
+        return False
+
+
 def _set_threads(threads: int | None) -> None:
     if threads is None:
         return
@@ -493,9 +540,11 @@ def _whole_summary(counts, n_deals: int) -> dict:
               help="Cards only: no proposal, each deal solved double dummy as dealt "
                    "(the policy options are then ignored).")
 @policy_options
+@checkpoint_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, **opts):
+def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, run_dir, resume,
+             task_size, **opts):
     """Play N whole deals: marks, proposals and exchanges, play, the point.
 
     Reports the distribution of marks won by each side per deal (kings, point,
@@ -512,14 +561,21 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
     if chunk is None:
         chunk = 256 if "pimc" in _settings(opts)["play"].values() and not no_exchange else 4096
     if no_exchange:
+        if run_dir is not None or resume:
+            raise click.UsageError("--run-dir/--resume are for whole deals, not --no-exchange")
         return _simulate_no_exchange(n_deals, seed, start, chunk, opts["forced_trump"], quiet,
                                      as_json)
-    from engine.ecarte.whole import whole_counts
+    from engine.batch import DEFAULT_BLOCK
+    from engine.ecarte.whole import WHOLE_WIDTH, whole_counts
 
     cfg = _cfg(opts)
-    with _progress(not quiet and not as_json, n_deals, "playing") as bar:
-        counts = whole_counts(seed, start, start + n_deals, cfg, chunk=chunk,
-                              progress=bar.update)
+    block = task_size or DEFAULT_BLOCK
+    store = _run_store(run_dir, resume, "simulate",
+                       {"deals": n_deals, "start": start, "settings": _settings(opts)},
+                       seed, WHOLE_WIDTH, block)
+    with _progress(not quiet and not as_json, n_deals, "playing") as bar, _Interrupted(store):
+        counts = whole_counts(seed, start, start + n_deals, cfg, chunk=chunk, block=block,
+                              progress=bar.update, store=store)
     result = {"deals": n_deals, "seed": seed, "start": start, "settings": _settings(opts),
               **_whole_summary(counts, n_deals)}
     if as_json:
@@ -890,9 +946,11 @@ def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, as_js
         click.echo(format_report(report))
 
 
-if __name__ == "__main__":  # pragma: no cover
-    run()
-
-
 # The piquet group lives in its own module; importing it registers ``ecarte-sim piquet``.
 from analysis import piquet_cli  # noqa: E402,F401
+
+if __name__ == "__main__":  # pragma: no cover
+    # ``python -m analysis.cli``: this file runs as __main__, but piquet_cli registered its
+    # group on the imported module analysis.cli; run that one.
+    from analysis.cli import run as _run
+    _run()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from analysis.cli import CONTEXT, EcarteGroup, _emit, _progress, _set_threads, main
+from analysis.cli import (CONTEXT, EcarteGroup, _emit, _Interrupted, _progress, _run_store,
+                          _set_threads, checkpoint_options, main)
 
 PLAYER_CHOICE = click.Choice(["random", "heuristic", "dd", "pimc"])
 
@@ -167,8 +168,9 @@ def _chunk(chunk, *players) -> int:
 @variant_options
 @exchange_options
 @run_options("Deals")
+@checkpoint_options
 def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, threads, quiet,
-                     as_json, **opts):
+                     as_json, run_dir, resume, task_size, **opts):
     """Play N deals: who wins each deal (the higher total; equal totals tie), mean
     totals, carte blanche, pique, repique and capot by seat, with 95% intervals.
 
@@ -178,7 +180,8 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
     Results are bit-identical for any --threads and --chunk.
     """
     from analysis.piquet import deal_summary
-    from engine.piquet.simulate import deal_counts
+    from engine.batch import DEFAULT_BLOCK
+    from engine.piquet.simulate import DEAL_WIDTH, deal_counts
     from engine.piquet.whole import make_cfg
     from engine.rng import MAX_DEAL_INDEX
 
@@ -187,10 +190,15 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
     _set_threads(threads)
     cfg = make_cfg(elder_player, younger_player, opts["elder_take"], opts["younger_take"],
                    opts["lead_scoring"], opts["pique_timing"], opts["worlds"])
-    with _progress(not quiet and not as_json, n_deals, "playing") as bar:
+    block = task_size or DEFAULT_BLOCK
+    store = _run_store(run_dir, resume, "piquet simulate",
+                       {"deals": n_deals, "start": start,
+                        "players": [elder_player, younger_player], **opts},
+                       seed, DEAL_WIDTH, block)
+    with _progress(not quiet and not as_json, n_deals, "playing") as bar, _Interrupted(store):
         counts = deal_counts(seed, start, start + n_deals, cfg,
-                             chunk=_chunk(chunk, elder_player, younger_player),
-                             progress=bar.update)
+                             chunk=_chunk(chunk, elder_player, younger_player), block=block,
+                             progress=bar.update, store=store)
     result = deal_summary(counts)
     result.update({"seed": seed, "start": start,
                    "players": {"elder": elder_player, "younger": younger_player},
@@ -234,8 +242,9 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
 @variant_options
 @exchange_options
 @run_options("Parties")
+@checkpoint_options
 def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chunk, threads,
-                   quiet, as_json, **opts):
+                   quiet, as_json, run_dir, resume, task_size, **opts):
     """Play N parties between A (deals first) and B: who wins, how often the loser is
     rubiconed (under 100, Law 73), the mean settlement (Laws 72-73), tie-break deals.
 
@@ -243,7 +252,7 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
     classic question: should the winner of the cut choose to deal first?
     """
     from analysis.piquet import partie_summary
-    from engine.piquet.simulate import partie_counts
+    from engine.piquet.simulate import PARTIE_WIDTH, partie_counts
     from engine.piquet.whole import make_cfg
 
     if start + n_parties > 2**41:
@@ -254,9 +263,14 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
     cfg_a_deals = make_cfg(player_b, player_a, *args)
     cfg_b_deals = make_cfg(player_a, player_b, *args)
     chunk = chunk or max(1, _chunk(None, player_a, player_b) // 16)
-    with _progress(not quiet and not as_json, n_parties, "parties") as bar:
+    block = task_size or (1 << 16)
+    store = _run_store(run_dir, resume, "piquet partie",
+                       {"parties": n_parties, "start": start, "players": [player_a, player_b],
+                        "partie": partie_kind, **opts}, seed, PARTIE_WIDTH, block)
+    with _progress(not quiet and not as_json, n_parties, "parties") as bar, _Interrupted(store):
         counts = partie_counts(seed, start, start + n_parties, cfg_a_deals, cfg_b_deals,
-                               four=partie_kind == "four", chunk=chunk, progress=bar.update)
+                               four=partie_kind == "four", chunk=chunk, block=block,
+                               progress=bar.update, store=store)
     result = partie_summary(counts)
     result.update({"seed": seed, "start": start, "players": {"a": player_a, "b": player_b},
                    "partie": partie_kind, "settings": _variant_settings(opts)})

@@ -38,17 +38,24 @@ def rows_for(count: int, chunk: int) -> int:
 
 def reduce_counts(run_block: Callable[[int, int, int], np.ndarray], start: int, stop: int,
                   width: int, chunk: int = DEFAULT_CHUNK, block: int = DEFAULT_BLOCK,
-                  progress: Callable[[int], None] | None = None) -> np.ndarray:
+                  progress: Callable[[int], None] | None = None, store=None) -> np.ndarray:
     """Sum ``run_block(lo, count, rows)`` (an ``(rows, width)`` int64 array) over blocks.
 
     ``progress(n)`` is called after each block with the number of deals done in it.
+    ``store`` (an :class:`engine.runs.RunDir`): each block is a task whose summed counts
+    are loaded when already finished and saved when computed (checkpoint and resume).
     """
     total = np.zeros(width, dtype=np.int64)
     for lo, hi in blocks(start, stop, block):
-        counts = run_block(lo, hi - lo, rows_for(hi - lo, chunk))
-        if counts.dtype != np.int64 or counts.shape[1] != width:
-            raise TypeError("a block must return (rows, width) int64 counts")
-        total += counts.sum(axis=0)
+        done = store.load(lo, hi) if store is not None else None
+        if done is None:
+            counts = run_block(lo, hi - lo, rows_for(hi - lo, chunk))
+            if counts.dtype != np.int64 or counts.shape[1] != width:
+                raise TypeError("a block must return (rows, width) int64 counts")
+            done = counts.sum(axis=0)
+            if store is not None:
+                store.save(lo, hi, done)
+        total += done
         if progress is not None:
             progress(hi - lo)
     return total

@@ -568,8 +568,9 @@ def whole_rows(seed, start, count, rows, cfg, script, ws_template):
 def whole_counts(seed: int, start: int, stop: int, cfg: np.ndarray,
                  script: np.ndarray | None = None, chunk: int = DEFAULT_CHUNK,
                  block: int = DEFAULT_BLOCK,
-                 progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """Summed int64 counts (``WHOLE_WIDTH``) of whole deals ``[start, stop)`` of ``seed``."""
+                 progress: Callable[[int], None] | None = None, store=None) -> np.ndarray:
+    """Summed int64 counts (``WHOLE_WIDTH``) of whole deals ``[start, stop)`` of ``seed``;
+    ``store``: a run directory (:class:`engine.runs.RunDir`) to checkpoint into."""
     seed = check_seed(seed)
     start, stop = check_index_range(start, stop)
     script = empty_script() if script is None else script
@@ -578,7 +579,7 @@ def whole_counts(seed: int, start: int, stop: int, cfg: np.ndarray,
     def run_block(lo, n, rows):
         return whole_rows(np.uint64(seed), np.int64(lo), n, rows, cfg, script, ws)
 
-    return reduce_counts(run_block, start, stop, WHOLE_WIDTH, chunk, block, progress)
+    return reduce_counts(run_block, start, stop, WHOLE_WIDTH, chunk, block, progress, store)
 
 
 __all__ = ["whole_counts", "make_cfg", "empty_script", "whole_deal",

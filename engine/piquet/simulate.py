@@ -118,14 +118,14 @@ def _check(seed: int, start: int, stop: int, cfg: np.ndarray) -> tuple[int, int,
 
 def deal_counts(seed: int, start: int, stop: int, cfg: np.ndarray, chunk: int = DEFAULT_CHUNK,
                 block: int = DEFAULT_BLOCK,
-                progress: Callable[[int], None] | None = None) -> np.ndarray:
+                progress: Callable[[int], None] | None = None, store=None) -> np.ndarray:
     """Counts (``DEAL_WIDTH``) over deals ``[start, stop)`` of ``seed``."""
     seed, start, stop = _check(seed, start, stop, cfg)
 
     def run_block(lo, n, rows):
         return deal_rows(np.uint64(seed), lo, n, rows, cfg)
 
-    return reduce_counts(run_block, start, stop, DEAL_WIDTH, chunk, block, progress)
+    return reduce_counts(run_block, start, stop, DEAL_WIDTH, chunk, block, progress, store)
 
 
 # ---------------------------------------------------------------------------
@@ -220,7 +220,7 @@ def partie_rows(seed, start, count, rows, cfg_a_dealer, cfg_b_dealer, four):
 def partie_counts(seed: int, start: int, stop: int, cfg_a_dealer: np.ndarray,
                   cfg_b_dealer: np.ndarray, four: bool = False, chunk: int = 256,
                   block: int = 1 << 16,
-                  progress: Callable[[int], None] | None = None) -> np.ndarray:
+                  progress: Callable[[int], None] | None = None, store=None) -> np.ndarray:
     """Counts (``PARTIE_WIDTH``) over parties ``[start, stop)``; partie ``p`` uses
     deal indices ``8p .. 8p+7``."""
     seed, start, stop = _check(seed, start, stop, cfg_a_dealer)
@@ -230,7 +230,7 @@ def partie_counts(seed: int, start: int, stop: int, cfg_a_dealer: np.ndarray,
     def run_block(lo, n, rows):
         return partie_rows(np.uint64(seed), lo, n, rows, cfg_a_dealer, cfg_b_dealer, bool(four))
 
-    return reduce_counts(run_block, start, stop, PARTIE_WIDTH, chunk, block, progress)
+    return reduce_counts(run_block, start, stop, PARTIE_WIDTH, chunk, block, progress, store)
 
 
 @njit(cache=True, parallel=True)

@@ -33,7 +33,7 @@ from engine.cards import N_CARDS, above_in_suit, bit_index, lowest_bit, popcount
 from engine.ecarte.policies import weakest
 from engine.ecarte.solver import after_card, distinct_moves, legal_moves, search, value_after
 from engine.ecarte.tricks import ELDER, leader_wins
-from engine.rng import draw_descending
+from engine.rng import draw_descending, swap_draws
 
 PLAY_MODELS = {"scripted": 0, "dd": 1, "heuristic": 2, "pimc": 3}
 PLAY_SCRIPTED, PLAY_DD, PLAY_HEURISTIC, PLAY_PIMC = 0, 1, 2, 3
@@ -195,12 +195,9 @@ def _draw_world(seed, index, decision, world, pool, m, count, threshold, scratch
         scratch[j] = pool[j]
     k = PIMC_BASE + (decision * MAX_WORLDS + world) * WORDS_PER_WORLD
     draw_descending(seed, index, k, m, count, threshold, draws, 0)
+    swap_draws(scratch, draws, 0, count)
     out = np.uint32(0)
     for j in range(count):
-        other = j + draws[j]
-        tmp = scratch[j]
-        scratch[j] = scratch[other]
-        scratch[other] = tmp
         out |= np.uint32(1) << np.uint32(scratch[j])
     return out
 

@@ -28,7 +28,7 @@ from numba import njit
 from engine.cards import (N_CARDS, PIQUET, CardError, check_disjoint, format_cards, format_hand,
                           parse_hand, split_tokens, parse_card)
 from engine.rng import (batch_product, batch_threshold, check_index_range, check_seed,
-                        draw_descending, shuffle_plan, shuffle_prefix)
+                        draw_descending, shuffle_plan, shuffle_prefix, swap_draws)
 
 HAND_SIZE = 12
 STOCK_SIZE = 8
@@ -84,12 +84,9 @@ def random_subset(seed, index, k, hand, count, thresholds, draws):
             cards[n] = c
             n += 1
     draw_descending(seed, index, k, n, count, thresholds[n, count], draws, 0)
+    swap_draws(cards, draws, 0, count)
     chosen = np.uint32(0)
     for j in range(count):
-        other = j + draws[j]
-        tmp = cards[j]
-        cards[j] = cards[other]
-        cards[other] = tmp
         chosen |= np.uint32(1) << np.uint32(cards[j])
     return chosen
 

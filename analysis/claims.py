@@ -52,7 +52,8 @@ from engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER, CLASSIFY_R
                                        exact_codes, hand_table, paired_table)
 from engine.ecarte.policies import MAXIM_CASES
 from engine.ecarte.regle import RULES
-from engine.ecarte.whole import make_cfg, whole_counts
+from engine.batch import DEFAULT_BLOCK
+from engine.ecarte.whole import PIMC_TASK, make_cfg, whole_counts
 
 SEED_FILE = "seeds/002_25d08f83baa0f9d5.txt"
 MODELS = ("dd", "heuristic", "pimc")
@@ -351,8 +352,9 @@ def run_model(model: str, settings: Settings, progress: Callable[[str, int], Non
     n_scores = settings.score_deals[model] if settings.deals is None else settings.deals
     # from deals the experiments never use (indices from 2^40), so that its sampling error
     # is independent of theirs; the paired intervals treat V as known
+    block = PIMC_TASK if model == "pimc" else DEFAULT_BLOCK
     counts = whole_counts(seed, SCORE_DEALS_START, SCORE_DEALS_START + n_scores, cfg["base"],
-                          progress=prog(f"{model} scores"))
+                          block=block, progress=prog(f"{model} scores"))
     p, _ = outcome_distribution(counts)
     data["v"] = win_probabilities(p)
     data["score_counts"] = counts
@@ -378,13 +380,14 @@ def run_model(model: str, settings: Settings, progress: Callable[[str, int], Non
                            settings.first)
 
     chunk = 256 if model == "pimc" else 4096
+
     data["worst_half_width"] = {}
     for key, a, b, classifier in (("regle", "play", "propose", CLASSIFY_REGLE),
                                   ("dealer", "refuse", "accept", CLASSIFY_DEALER),
                                   ("habit", "base", "always-propose", CLASSIFY_ALL)):
         def step(lo, hi, a=a, b=b, classifier=classifier, key=key):
             return paired_table(seed, lo, hi, cfg[a], cfg[b], classifier, chunk=chunk,
-                                progress=prog(f"{model} {key}"))
+                                block=block, progress=prog(f"{model} {key}"))
 
         data[key], data["deals"][key], data["worst_half_width"][key] = run_until(
             step, points(key), checker(key, key), history, key)
@@ -396,7 +399,8 @@ def run_model(model: str, settings: Settings, progress: Callable[[str, int], Non
 
     def hand_step(lo, hi):
         return hand_table(seed, lo, hi, elder, None, EXAMPLE_TRUMP, cfg["play"],
-                          cfg["propose"], chunk=chunk, progress=prog(f"{model} hand"))
+                          cfg["propose"], chunk=chunk, block=block,
+                          progress=prog(f"{model} hand"))
 
     data["hand"], data["deals"]["hand"], data["worst_half_width"]["hand"] = run_until(
         hand_step, points("hand"), checker("hand", "hand"), history, "hand")

@@ -6,28 +6,43 @@ exit code 2, never a traceback. ``--json`` prints exactly one JSON object.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 
 import click
 
 from engine.cards import CardError
+from engine.cluster import ClusterError
+from engine.ecarte.whole import PIMC_TASK
+from engine.runs import git_commit
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 #: Characters that end a line (str.splitlines), shown escaped in an error message.
 _LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
 
 
+class FileError(click.ClickException):
+    """A file or directory that cannot be read or written (one line, exit code 2)."""
+    exit_code = 2
+
+
 class EcarteGroup(click.Group):
-    """Turns the engine's input errors into click usage errors (exit code 2)."""
+    """Turns the engine's input errors into click usage errors, and failed reads or
+    writes of files into one-line errors (exit code 2)."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except (CardError, ValueError) as exc:
+        except (CardError, ValueError, ClusterError) as exc:
             if isinstance(exc, click.ClickException):
                 raise
             raise click.UsageError(str(exc)) from None
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            where = f" {exc.filename!r}" if exc.filename else ""
+            raise FileError(f"cannot use{where}: {exc.strerror or exc}") from None
 
 
 def run(argv: list[str] | None = None) -> None:
@@ -65,7 +80,17 @@ def _finite(obj):
     return obj
 
 
-def _emit(obj: dict) -> None:
+def _emit(obj: dict, provenance: bool = True) -> None:
+    """Print one JSON object; unless it has its own (the long commands'), add the
+    provenance of a one-shot command: its name, its parsed parameters, the version."""
+    if provenance and "provenance" not in obj:
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None:
+            from analysis.provenance import provenance as made_by
+            params = json.loads(json.dumps(ctx.params, default=str))
+            name = ctx.command_path.split(" ", 1)[1] if " " in ctx.command_path else ""
+            obj = {**obj, "provenance": made_by(name, params, params.get("seed"),
+                                                params.get("n_deals"))}
     click.echo(json.dumps(_finite(obj), ensure_ascii=False, allow_nan=False))
 
 
@@ -110,25 +135,39 @@ def _progress(enabled: bool, total: int, label: str):
     return _Silent()
 
 
-def checkpoint_options(f):
-    """--run-dir, --resume, --task-size: checkpoint a long run and continue it after a crash."""
-    f = click.option("--task-size", type=click.IntRange(1, 2**40), default=None,
-                     help="Deals (or parties) per checkpointed task [default: 2^21 deals, "
-                          "2^16 parties]; part of the run's identity, it does not change "
-                          "the result.")(f)
-    f = click.option("--resume", is_flag=True,
-                     help="Continue the run in --run-dir: finished tasks are loaded, not "
-                          "recomputed; refused if its manifest (command, parameters, seed, "
-                          "version) differs.")(f)
-    f = click.option("--run-dir", type=click.Path(file_okay=False), default=None,
-                     help="Write each finished task's counts here (atomically) with a "
-                          "manifest, so that an interrupted run can be resumed "
-                          "(e.g. results/runs/NAME).")(f)
-    return f
+def long_run_options(task_default: str):
+    """--run-dir, --resume, --task-size (checkpoint a long run, continue it after a crash)
+    and --scheduler, --workers (run its tasks on a Dask cluster)."""
+    def decorate(f):
+        options = [
+            click.option("--run-dir", type=click.Path(file_okay=False), default=None,
+                         help="Write each finished task's counts here (atomically) with a "
+                              "manifest, so that an interrupted run can be resumed "
+                              "(e.g. results/runs/NAME, which git ignores)."),
+            click.option("--resume", is_flag=True,
+                         help="Continue the run in --run-dir: finished tasks are loaded, not "
+                              "recomputed; refused if its manifest (command, parameters, "
+                              "seed, version, task size) differs."),
+            click.option("--task-size", type=click.IntRange(1, 2**40), default=None,
+                         help=f"Deals per task (checkpoint, cluster job) [default: "
+                              f"{task_default}]; part of a run's identity, it does not "
+                              "change the result."),
+            click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
+                         help="Send the tasks to this running Dask scheduler (needs "
+                              "ecarte-sim[cluster], the same version on every worker); the "
+                              "result is the same as on the local threads."),
+            click.option("--workers", type=click.IntRange(1, 256), default=None,
+                         help="Start a local Dask cluster of N worker processes for this "
+                              "run (needs ecarte-sim[cluster]); default: the local threads."),
+        ]
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return decorate
 
 
-def _run_store(run_dir, resume: bool, command: str, parameters: dict, seed: int, width: int,
-               block: int):
+def _run_store(run_dir, resume: bool, command: str, parameters: dict, seed: int,
+               task_size: int | None):
     """The run directory of a checkpointed run (None without --run-dir)."""
     if run_dir is None:
         if resume:
@@ -136,8 +175,52 @@ def _run_store(run_dir, resume: bool, command: str, parameters: dict, seed: int,
         return None
     from engine.runs import RunDir
     return RunDir(run_dir, {"command": command, "parameters": parameters, "seed": seed,
-                            "width": width, "block": block},
+                            "block": task_size},
                   resume=resume, command_line=_command_line(command.split()[0]))
+
+
+_SCHEMES = ("tcp://", "tls://", "inproc://", "ucx://", "ws://", "wss://")
+
+
+def _backend(scheduler: str | None, workers: int | None):
+    """None (local threads) or a Dask backend for --scheduler / --workers."""
+    if scheduler is None and workers is None:
+        return None
+    from engine.cluster import ClusterError, DaskBackend
+    if scheduler is not None and workers is not None:
+        raise click.UsageError("--scheduler and --workers exclude each other: use a running "
+                               "cluster or start a local one")
+    try:
+        if scheduler is not None:
+            if not scheduler.startswith(_SCHEMES) or len(scheduler) > 2048 or any(
+                    not c.isprintable() or c.isspace() for c in scheduler):
+                raise click.BadParameter(f"{scheduler!r} is not a scheduler address "
+                                         "(tcp://HOST:PORT)", param_hint="--scheduler")
+            return DaskBackend.connect(scheduler)
+        return DaskBackend.local(workers)
+    except ClusterError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+@contextlib.contextmanager
+def long_run(command: str, parameters: dict, seed: int, run_dir, resume: bool,
+             task_size: int | None, scheduler: str | None, workers: int | None):
+    """Run the enclosed experiments as the long-run options say: checkpointed into
+    --run-dir (resumed with --resume), on the local threads or a Dask cluster. Yields the
+    execution's description for provenance."""
+    from engine.batch import execution
+    if resume and run_dir is None:
+        raise click.BadParameter("--resume needs --run-dir DIR", param_hint="--resume")
+    backend = _backend(scheduler, workers)      # first: an unreachable cluster leaves no run dir
+    try:
+        store = _run_store(run_dir, resume, command, parameters, seed, task_size)
+        with execution(backend, store, task_size), _Interrupted(store):
+            yield {"backend": backend.describe() if backend else {
+                       "backend": "threads", "threads": _numba_threads()},
+                   "run_dir": None if store is None else str(store.path)}
+    finally:
+        if backend is not None:
+            backend.close()
 
 
 class _Interrupted:
@@ -155,6 +238,11 @@ class _Interrupted:
                        f"{str(self.store.path)!r}; run the same command with --resume to "
                        "continue", err=True)
         return False
+
+
+def _numba_threads() -> int:
+    import numba
+    return numba.get_num_threads()
 
 
 def _set_threads(threads: int | None) -> None:
@@ -222,7 +310,7 @@ def _solve_batch(path: str, forced_trump: bool) -> int:
             except CardError as exc:
                 bad += 1
                 result = {"line": number, "error": str(exc)}
-            _emit(result)
+            _emit(result, provenance=False)   # a stream of answers, one a line
     return bad
 
 
@@ -540,11 +628,11 @@ def _whole_summary(counts, n_deals: int) -> dict:
               help="Cards only: no proposal, each deal solved double dummy as dealt "
                    "(the policy options are then ignored).")
 @policy_options
-@checkpoint_options
+@long_run_options("2^21 deals; 2^13 when a player uses PIMC")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, run_dir, resume,
-             task_size, **opts):
+             task_size, scheduler, workers, **opts):
     """Play N whole deals: marks, proposals and exchanges, play, the point.
 
     Reports the distribution of marks won by each side per deal (kings, point,
@@ -558,26 +646,30 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
     if start + n_deals > MAX_DEAL_INDEX:
         raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
     _set_threads(threads)
+    pimc = "pimc" in _settings(opts)["play"].values() and not no_exchange
     if chunk is None:
-        chunk = 256 if "pimc" in _settings(opts)["play"].values() and not no_exchange else 4096
-    if no_exchange:
-        if run_dir is not None or resume:
-            raise click.UsageError("--run-dir/--resume are for whole deals, not --no-exchange")
-        return _simulate_no_exchange(n_deals, seed, start, chunk, opts["forced_trump"], quiet,
-                                     as_json)
+        chunk = 256 if pimc else 4096
+    from analysis.provenance import provenance
     from engine.batch import DEFAULT_BLOCK
-    from engine.ecarte.whole import WHOLE_WIDTH, whole_counts
+    from engine.ecarte.whole import whole_counts
 
+    run = (run_dir, resume, task_size, scheduler, workers)
+    if no_exchange:
+        parameters = {"deals": n_deals, "start": start, "no_exchange": True,
+                      "forced_trump": opts["forced_trump"]}
+        with long_run("simulate", parameters, seed, *run):
+            return _simulate_no_exchange(n_deals, seed, start, chunk, opts["forced_trump"],
+                                         quiet, as_json, provenance("simulate", parameters,
+                                                                    seed, n_deals))
     cfg = _cfg(opts)
-    block = task_size or DEFAULT_BLOCK
-    store = _run_store(run_dir, resume, "simulate",
-                       {"deals": n_deals, "start": start, "settings": _settings(opts)},
-                       seed, WHOLE_WIDTH, block)
-    with _progress(not quiet and not as_json, n_deals, "playing") as bar, _Interrupted(store):
-        counts = whole_counts(seed, start, start + n_deals, cfg, chunk=chunk, block=block,
-                              progress=bar.update, store=store)
+    parameters = {"deals": n_deals, "start": start, "settings": _settings(opts)}
+    with long_run("simulate", parameters, seed, *run), \
+            _progress(not quiet and not as_json, n_deals, "playing") as bar:
+        counts = whole_counts(seed, start, start + n_deals, cfg, chunk=chunk,
+                              block=PIMC_TASK if pimc else DEFAULT_BLOCK, progress=bar.update)
     result = {"deals": n_deals, "seed": seed, "start": start, "settings": _settings(opts),
-              **_whole_summary(counts, n_deals)}
+              **_whole_summary(counts, n_deals),
+              "provenance": provenance("simulate", parameters, seed, n_deals)}
     if as_json:
         _emit(result)
         return
@@ -603,7 +695,7 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
                f"{result['exchanges_per_deal']:.3f}, stock exhausted {result['stock_exhausted']}")
 
 
-def _simulate_no_exchange(n_deals, seed, start, chunk, forced_trump, quiet, as_json):
+def _simulate_no_exchange(n_deals, seed, start, chunk, forced_trump, quiet, as_json, prov):
     from analysis.stats import wilson_interval
     from engine.ecarte.simulate import simulate_counts
 
@@ -616,7 +708,8 @@ def _simulate_no_exchange(n_deals, seed, start, chunk, forced_trump, quiet, as_j
     lo, hi = wilson_interval(points, n_deals)
     result = {"deals": n_deals, "seed": seed, "start": start, "forced_trump": forced_trump,
               "tricks": tricks, "point_rate": rate, "ci95": [lo, hi],
-              "elder_vole_rate": tricks[5] / n_deals, "dealer_vole_rate": tricks[0] / n_deals}
+              "elder_vole_rate": tricks[5] / n_deals, "dealer_vole_rate": tricks[0] / n_deals,
+              "provenance": prov}
     if as_json:
         _emit(result)
         return
@@ -641,10 +734,13 @@ def _simulate_no_exchange(n_deals, seed, start, chunk, forced_trump, quiet, as_j
               help="Worker threads (default: all; does not change the result).")
 @policy_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
-              default=None, help="Also write scores.csv, scores.md and scores.png here.")
+              default=None, help="Also write scores.csv, scores.md, scores.png and "
+                                 "provenance.json here.")
+@long_run_options("2^21 deals; 2^13 when a player uses PIMC")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, **opts):
+def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, resume,
+           task_size, scheduler, workers, **opts):
     """Probability of winning five up from every score, by an exact recursion over the
     per-deal outcome distribution of N whole deals (the marks replayed in the order of
     the laws, so a king turned up at four wins before the point).
@@ -653,23 +749,29 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, **opts):
     deal is his, one for when it is the opponent's (then he is the elder). Each cell
     has a 95% bootstrap interval. Policies do not look at the score here.
     """
+    from analysis.provenance import provenance
     from analysis.scores import player_tables, win_table
     from engine.ecarte.whole import whole_counts
 
     _set_threads(threads)
     _writable_dir(out_dir)
     cfg = _cfg(opts)
-    with _progress(not quiet and not as_json, n_deals, "playing") as bar:
-        counts = whole_counts(seed, 0, n_deals, cfg, progress=bar.update)
+    parameters = {"deals": n_deals, "bootstrap": bootstrap, "settings": _settings(opts)}
+    block = PIMC_TASK if "pimc" in _settings(opts)["play"].values() else 1 << 21
+    with long_run("scores", parameters, seed, run_dir, resume, task_size, scheduler,
+                  workers) as how, \
+            _progress(not quiet and not as_json, n_deals, "playing") as bar:
+        counts = whole_counts(seed, 0, n_deals, cfg, block=block, progress=bar.update)
     t = win_table(counts, bootstrap, seed)
     # "I deal next": I am the dealer (score mine), the opponent is elder.
     command = _command_line("scores")
     result = {"command": command, "deals": n_deals, "seed": seed, "bootstrap": bootstrap,
               "settings": _settings(opts), "rows": "my score 0-4", "columns": "opponent 0-4",
-              **player_tables(t["v"], t["lo"], t["hi"])}
+              **player_tables(t["v"], t["lo"], t["hi"]),
+              "provenance": provenance("scores", parameters, seed, n_deals)}
     if out_dir:
         from analysis.scores import write_report
-        result["files"] = write_report(out_dir, result)
+        result["files"] = write_report(out_dir, result, how)
     if as_json:
         _emit(result)
         return
@@ -710,11 +812,18 @@ class _Counter:
             click.echo("\r\x1b[2K", err=True, nl=False)
 
 
+def _not_nan(ctx, param, value):
+    """click's FloatRange lets NaN through (it compares false with both bounds)."""
+    if value is not None and value != value:
+        raise click.BadParameter(f"{value!r} is not a number", ctx=ctx, param=param)
+    return value
+
+
 def _precision_options(f):
     from analysis.claims import DEFAULT_PRECISION
     options = [
         click.option("--precision", type=click.FloatRange(1e-5, 0.5), default=DEFAULT_PRECISION,
-                     show_default=True,
+                     show_default=True, callback=_not_nan,
                      help="Simulate until every headline 95% interval has half-width <= H "
                           "(checked at 16,384 deals, then at each doubling)."),
         click.option("--deals", "n_deals", type=click.IntRange(100, 2**40), default=None,
@@ -749,10 +858,11 @@ def _arm_json(summary: dict, exact: bool) -> dict:
 @policy_options
 @click.option("--threads", type=int, default=None,
               help="Worker threads (default: all; does not change the result).")
+@long_run_options("2^21 deals; 2^13 for PIMC")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet, as_json,
-         **opts):
+         run_dir, resume, task_size, scheduler, workers, **opts):
     """How good is HAND for the elder: P(point), P(vole) and expected points (the elder's
     marks minus the dealer's in the deal, kings and Law 49 included), playing without
     proposing and proposing first (the dealer answering by --dealer-policy, the deal going
@@ -769,6 +879,8 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     """
     from analysis import paired as AP
     from analysis.precision import checkpoints, run_until
+    from analysis.provenance import provenance
+    from engine.batch import DEFAULT_BLOCK
     from engine.cards import ECARTE, SUIT_LETTERS, format_card, format_hand, parse_hand
     from engine.ecarte.deal import HAND_SIZE, parse_trump
     from engine.ecarte.experiments import exact_codes, hand_table
@@ -786,12 +898,18 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     result = {"hand": format_hand(elder, ECARTE), "trump": SUIT_LETTERS[suit],
               "turn_up": None if turn_up is None else format_card(turn_up, ECARTE),
               "model": model, "seed": seed, "settings": settings}
+    if exact and pimc:
+        raise click.UsageError("--exact needs a deterministic play model (dd or heuristic): "
+                               "PIMC's sampled worlds make each deal random")
     counter = _Counter(not quiet and not as_json)
-    try:
+    parameters = {"hand": result["hand"], "trump": trump, "exact": exact,
+                  "precision": None if exact or n_deals else precision, "deals": n_deals,
+                  "max_deals": max_deals, "settings": settings}
+    with contextlib.ExitStack() as stack:
+        stack.callback(counter.close)
+        stack.enter_context(long_run("hand", parameters, seed, run_dir, resume, task_size,
+                                     scheduler, workers))
         if exact:
-            if pimc:
-                raise click.UsageError("--exact needs a deterministic play model (dd or "
-                                       "heuristic): PIMC's sampled worlds make each deal random")
             codes = exact_codes(elder, turn_up, suit, play_cfg,
                                 progress=lambda n: counter("enumerating", n))
             result["play"] = _arm_json(AP.exact_summary(codes), True)
@@ -802,7 +920,8 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
 
             def step(lo, hi):
                 return hand_table(seed, lo, hi, elder, turn_up, suit, play_cfg, propose_cfg,
-                                  chunk=chunk, progress=lambda n: counter("dealing", n))
+                                  chunk=chunk, block=PIMC_TASK if pimc else DEFAULT_BLOCK,
+                                  progress=lambda n: counter("dealing", n))
 
             def check(joint):
                 a = AP.arm_summary(joint.sum(axis=1))
@@ -819,8 +938,8 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
                                             "paired": True}
             result["precision"] = None if n_deals else {
                 "target": precision, "worst_half_width": worst, "reached": worst <= precision}
-    finally:
-        counter.close()
+    result["provenance"] = provenance("hand", parameters, None if exact else seed,
+                                      result["play"]["n"])
     if as_json:
         _emit(result)
         return
@@ -854,10 +973,11 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
                                  "the PNG plots here.")
 @click.option("--threads", type=int, default=None,
               help="Worker threads (default: all; does not change the result).")
+@long_run_options("2^21 deals; 2^13 for PIMC")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads, quiet,
-           as_json):
+           as_json, run_dir, resume, task_size, scheduler, workers):
     """Test the claims of seed 002: "two to one" for the jeux de règle (as an estimate and
     as a floor, overall and per rule), "four times out of five" for Q A 7 of trumps with
     two kings, the dealer's maxims, the three pieces of score advice, and "continue
@@ -881,17 +1001,22 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads
         settings.score_deals = {m: max(max_deals, 1000) for m in MODELS}
     command = _command_line("claims")
     counter = _Counter(not quiet and not as_json)
+    parameters = {"models": models, "precision": None if n_deals else precision,
+                  "deals": n_deals, "max_deals": max_deals, "worlds": worlds}
     try:
-        payload = run_claims(models, settings, command, progress=counter)
+        with long_run("claims", parameters, seed, run_dir, resume, task_size, scheduler,
+                      workers) as how:
+            payload = run_claims(models, settings, command, progress=counter)
     finally:
         counter.close()
+    payload["provenance"].update(parameters=parameters, n=payload["provenance"]["deals"],
+                                 git_commit=git_commit())
     if out_dir:
         from analysis.report import write_claims_report
-        payload["files"] = write_claims_report(out_dir, payload)
+        payload["files"] = write_claims_report(out_dir, payload, how)
     if as_json:
         _emit(payload)
         return
-    prov = payload["provenance"]
     click.echo(f"claims of seed 002 — seed {seed}, "
                + (f"precision {precision}" if n_deals is None else f"{n_deals} deals"))
     for m in models:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from analysis.cli import (CONTEXT, EcarteGroup, _emit, _Interrupted, _progress, _run_store,
-                          _set_threads, checkpoint_options, main)
+from analysis.cli import (CONTEXT, EcarteGroup, _emit, _progress, _set_threads, long_run,
+                          long_run_options, main)
 
 PLAYER_CHOICE = click.Choice(["random", "heuristic", "dd", "pimc"])
 
@@ -123,6 +123,19 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
     if younger_discard is not None and not y_disc:
         raise click.BadParameter("the younger must discard at least one card (Law 22)",
                                  param_hint="--younger-discard")
+    # a discard given fixes how many cards its player takes: an explicit take must agree
+    ctx = click.get_current_context()
+    for disc, text, key, who in ((e_disc, elder_discard, "elder_take", "elder"),
+                                 (y_disc, younger_discard, "younger_take", "younger")):
+        if text is None:
+            continue
+        size = bin(disc).count("1")
+        source = ctx.get_parameter_source(key)
+        if source is click.core.ParameterSource.COMMANDLINE and opts[key] not in (0, size):
+            raise click.BadParameter(
+                f"--{who}-discard has {size} card{'s' if size != 1 else ''} but --{who}-take "
+                f"is {opts[key]}", param_hint=f"--{who}-take")
+        opts[key] = size
     cfg = make_cfg(player, player, opts["elder_take"], opts["younger_take"],
                    opts["lead_scoring"], opts["pique_timing"], opts["worlds"])
     record = play_one(the_deal, cfg, seed, index, e_disc, y_disc)
@@ -168,9 +181,9 @@ def _chunk(chunk, *players) -> int:
 @variant_options
 @exchange_options
 @run_options("Deals")
-@checkpoint_options
+@long_run_options("2^21 deals; 2^15 with a dd player, 2^12 with a pimc player")
 def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, threads, quiet,
-                     as_json, run_dir, resume, task_size, **opts):
+                     as_json, run_dir, resume, task_size, scheduler, workers, **opts):
     """Play N deals: who wins each deal (the higher total; equal totals tie), mean
     totals, carte blanche, pique, repique and capot by seat, with 95% intervals.
 
@@ -180,8 +193,8 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
     Results are bit-identical for any --threads and --chunk.
     """
     from analysis.piquet import deal_summary
-    from engine.batch import DEFAULT_BLOCK
-    from engine.piquet.simulate import DEAL_WIDTH, deal_counts
+    from analysis.provenance import provenance
+    from engine.piquet.simulate import deal_counts, task_block
     from engine.piquet.whole import make_cfg
     from engine.rng import MAX_DEAL_INDEX
 
@@ -190,19 +203,19 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
     _set_threads(threads)
     cfg = make_cfg(elder_player, younger_player, opts["elder_take"], opts["younger_take"],
                    opts["lead_scoring"], opts["pique_timing"], opts["worlds"])
-    block = task_size or DEFAULT_BLOCK
-    store = _run_store(run_dir, resume, "piquet simulate",
-                       {"deals": n_deals, "start": start,
-                        "players": [elder_player, younger_player], **opts},
-                       seed, DEAL_WIDTH, block)
-    with _progress(not quiet and not as_json, n_deals, "playing") as bar, _Interrupted(store):
+    parameters = {"deals": n_deals, "start": start, "players": [elder_player, younger_player],
+                  **opts}
+    with long_run("piquet simulate", parameters, seed, run_dir, resume, task_size, scheduler,
+                  workers), _progress(not quiet and not as_json, n_deals, "playing") as bar:
         counts = deal_counts(seed, start, start + n_deals, cfg,
-                             chunk=_chunk(chunk, elder_player, younger_player), block=block,
-                             progress=bar.update, store=store)
+                             chunk=_chunk(chunk, elder_player, younger_player),
+                             block=task_block(elder_player, younger_player),
+                             progress=bar.update)
     result = deal_summary(counts)
     result.update({"seed": seed, "start": start,
                    "players": {"elder": elder_player, "younger": younger_player},
-                   "settings": _variant_settings(opts)})
+                   "settings": _variant_settings(opts),
+                   "provenance": provenance("piquet simulate", parameters, seed, n_deals)})
     if as_json:
         _emit(result)
         return
@@ -242,9 +255,9 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
 @variant_options
 @exchange_options
 @run_options("Parties")
-@checkpoint_options
+@long_run_options("2^16 parties; 2^10 with a dd player, 2^7 with a pimc player")
 def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chunk, threads,
-                   quiet, as_json, run_dir, resume, task_size, **opts):
+                   quiet, as_json, run_dir, resume, task_size, scheduler, workers, **opts):
     """Play N parties between A (deals first) and B: who wins, how often the loser is
     rubiconed (under 100, Law 73), the mean settlement (Laws 72-73), tie-break deals.
 
@@ -252,7 +265,8 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
     classic question: should the winner of the cut choose to deal first?
     """
     from analysis.piquet import partie_summary
-    from engine.piquet.simulate import PARTIE_WIDTH, partie_counts
+    from analysis.provenance import provenance
+    from engine.piquet.simulate import partie_counts, task_block
     from engine.piquet.whole import make_cfg
 
     if start + n_parties > 2**41:
@@ -263,17 +277,18 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
     cfg_a_deals = make_cfg(player_b, player_a, *args)
     cfg_b_deals = make_cfg(player_a, player_b, *args)
     chunk = chunk or max(1, _chunk(None, player_a, player_b) // 16)
-    block = task_size or (1 << 16)
-    store = _run_store(run_dir, resume, "piquet partie",
-                       {"parties": n_parties, "start": start, "players": [player_a, player_b],
-                        "partie": partie_kind, **opts}, seed, PARTIE_WIDTH, block)
-    with _progress(not quiet and not as_json, n_parties, "parties") as bar, _Interrupted(store):
+    parameters = {"parties": n_parties, "start": start, "players": [player_a, player_b],
+                  "partie": partie_kind, **opts}
+    with long_run("piquet partie", parameters, seed, run_dir, resume, task_size, scheduler,
+                  workers), _progress(not quiet and not as_json, n_parties, "parties") as bar:
         counts = partie_counts(seed, start, start + n_parties, cfg_a_deals, cfg_b_deals,
-                               four=partie_kind == "four", chunk=chunk, block=block,
-                               progress=bar.update, store=store)
+                               four=partie_kind == "four", chunk=chunk,
+                               block=task_block(player_a, player_b) >> 5,
+                               progress=bar.update)
     result = partie_summary(counts)
     result.update({"seed": seed, "start": start, "players": {"a": player_a, "b": player_b},
-                   "partie": partie_kind, "settings": _variant_settings(opts)})
+                   "partie": partie_kind, "settings": _variant_settings(opts),
+                   "provenance": provenance("piquet partie", parameters, seed, n_parties)})
     if as_json:
         _emit(result)
         return
@@ -311,23 +326,24 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
                    "exchange.png here.")
 @click.option("--threads", type=int, default=None,
               help="Worker threads (default: all; does not change the result).")
+@long_run_options("2^21 deals; 2^15 with a dd player, 2^12 with a pimc player")
 @click.option("--quiet", "-q", is_flag=True, help="No progress messages.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties, out_dir,
-                   threads, quiet, as_json):
+                   threads, quiet, as_json, run_dir, resume, task_size, scheduler, workers):
     """Every Piquet analysis, measured: the elder's advantage for each pairing of
     players, bonuses by seat, deal totals, the exchange and the rule variants (paired
     on the same deals), the partie and the first deal, and the peer's figures beside
     ours. Each figure with its n and 95% interval.
     """
     import sys
-    from importlib.metadata import version
 
     from analysis.cli import _command_line, _writable_dir
     from analysis.piquet_report import markdown, measure, write_report
+    from analysis.provenance import caption, provenance
 
-    _writable_dir(out_dir)
     _set_threads(threads)
+    _writable_dir(out_dir)
     deals = {"random": n_deals, "heuristic": n_deals, "dd": dd_deals, "pimc": pimc_deals,
              "paired": paired_deals, "partie": n_parties}
 
@@ -335,15 +351,16 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
         if not quiet and not as_json:
             click.echo(msg, err=True)
 
-    result = measure(seed, deals, say)
-    provenance = {"command": _command_line("piquet"), "version": version("ecarte-sim"),
-                  "seed": seed, "deals": deals}
-    result["provenance"] = provenance
+    with long_run("piquet report", {"deals": deals}, seed, run_dir, resume, task_size,
+                  scheduler, workers) as how:
+        result = measure(seed, deals, say)
+    prov = provenance("piquet report", {"deals": deals}, seed, deals)
+    result["provenance"] = prov
     if out_dir is not None:
-        for path in write_report(out_dir, result, provenance):
+        for path in write_report(out_dir, result, prov, how, _command_line("piquet")):
             say(f"wrote {path}")
     if as_json:
         _emit(result)
         return
     if out_dir is None:
-        sys.stdout.write(markdown(result, provenance["command"]))
+        sys.stdout.write(markdown(result, caption(prov)))

@@ -21,7 +21,8 @@ import os
 import numpy as np
 
 from analysis.piquet import deal_summary, mean_from_sums, partie_summary, rate
-from analysis.report import _commit
+from analysis.provenance import (caption as made_by, commit_file, csv_columns, png_metadata,
+                                 write_provenance)
 from analysis.stats import Z95
 from engine.piquet import simulate as S
 from engine.piquet.whole import make_cfg
@@ -71,7 +72,7 @@ def measure(seed: int, deals: dict, say=lambda msg: None, progress=None) -> dict
             say(f"pairing elder {elder} v younger {younger}: {n} deals")
             chunk = 4 if slow == "pimc" else 64 if slow == "dd" else 4096
             counts = S.deal_counts(seed, 0, n, _cfg(elder, younger), chunk=chunk,
-                                   progress=progress)
+                                   block=S.task_block(elder, younger), progress=progress)
             pairings.append({"elder": elder, "younger": younger, **deal_summary(counts)})
 
     n_pair = deals["paired"]
@@ -242,19 +243,23 @@ def peer_lines(result: dict) -> list[str]:
     return lines
 
 
-def write_report(out_dir: str, result: dict, provenance: dict) -> list[str]:
+def write_report(out_dir: str, result: dict, provenance: dict, execution: dict | None = None,
+                 command_line: str | None = None) -> list[str]:
+    """piquet.md, pairings.csv, exchange.csv, partie.csv, totals.png, exchange.png and
+    provenance.json in ``out_dir``, each written atomically."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import pandas as pd
 
     os.makedirs(out_dir, exist_ok=True)
-    caption = (f"`{provenance['command']}` — ecarte-sim {provenance['version']}, seed "
-               f"{provenance['seed']}")
+    caption = made_by(provenance)
     paths: list[str] = []
 
     def commit(name, write):           # write under a temporary name, then rename
-        _commit(out_dir, name, write, paths)
+        commit_file(out_dir, name, write, paths)
+
+    write_provenance(out_dir, provenance, execution, command_line, paths)
 
     rows = []
     for p in result["pairings"]:
@@ -271,8 +276,8 @@ def write_report(out_dir: str, result: dict, provenance: dict) -> list[str]:
                         for seat in ("elder", "younger")
                         for k in ("carte_blanche", "pique", "repique", "capot")},
                      "seed": provenance["seed"], "version": provenance["version"]})
-    commit("pairings.csv", lambda f: pd.DataFrame(rows).to_csv(f, index=False,
-                                                                float_format="%.6f"))
+    commit("pairings.csv", lambda f: csv_columns(pd.DataFrame(rows), provenance).to_csv(
+        f, index=False, float_format="%.6f"))
     ex = [{"question": e["question"], "a": e["a"], "b": e["b"], "n": e["n"],
            "margin_a": e["margin_a"], "margin_b": e["margin_b"],
            "difference": e["margin_difference"]["mean"],
@@ -280,8 +285,8 @@ def write_report(out_dir: str, result: dict, provenance: dict) -> list[str]:
            "ci95_high": e["margin_difference"]["ci95"][1],
            "seed": provenance["seed"], "version": provenance["version"]}
           for e in result["exchange"]]
-    commit("exchange.csv", lambda f: pd.DataFrame(ex).to_csv(f, index=False,
-                                                             float_format="%.6f"))
+    commit("exchange.csv", lambda f: csv_columns(pd.DataFrame(ex), provenance).to_csv(
+        f, index=False, float_format="%.6f"))
     pa = [{"players": p["players"], "partie": p["partie"], "n": p["parties"],
            "first_dealer_win_rate": p["intervals"]["first_dealer_win_rate"]["rate"],
            "ci95_low": p["intervals"]["first_dealer_win_rate"]["ci95"][0],
@@ -291,7 +296,8 @@ def write_report(out_dir: str, result: dict, provenance: dict) -> list[str]:
            "tie_breaks": p["tie_breaks"], "drawn": p["drawn"],
            "seed": provenance["seed"], "version": provenance["version"]}
           for p in result["parties"]]
-    commit("partie.csv", lambda f: pd.DataFrame(pa).to_csv(f, index=False, float_format="%.6f"))
+    commit("partie.csv", lambda f: csv_columns(pd.DataFrame(pa), provenance).to_csv(
+        f, index=False, float_format="%.6f"))
     commit("piquet.md", lambda f: open(f, "w", encoding="utf-8").write(
         markdown(result, caption)))
 
@@ -312,7 +318,7 @@ def write_report(out_dir: str, result: dict, provenance: dict) -> list[str]:
         fig.suptitle("Distribution of deal totals by seat", fontsize=11)
         fig.text(0.01, 0.01, caption.replace("`", ""), fontsize=7)
         fig.tight_layout(rect=(0, 0.04, 1, 1))
-        fig.savefig(f, format="png", dpi=110)
+        fig.savefig(f, format="png", dpi=110, metadata=png_metadata(provenance))
         plt.close(fig)
 
     commit("totals.png", totals_png)
@@ -331,7 +337,7 @@ def write_report(out_dir: str, result: dict, provenance: dict) -> list[str]:
                      "deals each)", fontsize=10)
         fig.text(0.01, 0.01, caption.replace("`", ""), fontsize=7)
         fig.tight_layout(rect=(0, 0.04, 1, 1))
-        fig.savefig(f, format="png", dpi=110)
+        fig.savefig(f, format="png", dpi=110, metadata=png_metadata(provenance))
         plt.close(fig)
 
     commit("exchange.png", exchange_png)

@@ -10,15 +10,13 @@ import os
 import numpy as np
 
 from analysis.claims import TWO_THIRDS
+from analysis.provenance import (FILE, commit_file, csv_columns, parquet_metadata, png_metadata,
+                                 write_provenance)
 from engine.ecarte.regle import RULES
 
 
 def _commit(out_dir: str, name: str, write, paths: list) -> None:
-    path = os.path.join(out_dir, name)
-    tmp = path + ".tmp"
-    write(tmp)
-    os.replace(tmp, path)
-    paths.append(path)
+    commit_file(out_dir, name, write, paths)
 
 
 def _fmt(x: float) -> str:
@@ -29,12 +27,14 @@ def provenance_line(p: dict) -> str:
     models = ", ".join(f"{m}: {p['deals'][m]}" for m in p["models"])
     return (f"`{p['command']}` — ecarte-sim {p['version']}, seed {p['seed']}, "
             f"{'precision ' + str(p['precision']) if p['deals_fixed'] is None else 'deals ' + str(p['deals_fixed'])}"
-            f"; deals per experiment ({models})")
+            f"; deals per experiment ({models}); full provenance in {FILE}")
 
 
-def write_claims_report(out_dir: str, payload: dict) -> list[str]:
-    """claims.md, claims.csv (+ claims.parquet), rules.png, play_minus_propose.png,
-    game_win.png and convergence.png in ``out_dir``."""
+def write_claims_report(out_dir: str, payload: dict, execution: dict | None = None
+                        ) -> list[str]:
+    """claims.md, claims.csv (+ claims.parquet), rules.csv, rules.png,
+    play_minus_propose.png, game_win.png, convergence.png and provenance.json in
+    ``out_dir`` (``execution``: how the run ran, from ``analysis.cli.long_run``)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -44,16 +44,17 @@ def write_claims_report(out_dir: str, payload: dict) -> list[str]:
     paths: list[str] = []
     prov = payload["provenance"]
     caption = provenance_line(prov)
-    short = (f"ecarte-sim {prov['version']} claims, seed {prov['seed']}; n per point shown "
-             "in claims.csv")
-    frame = pd.DataFrame([{k: v for k, v in r.items() if k not in ("quote", "rule")}
-                          | {"ci95_low": r["ci95"][0], "ci95_high": r["ci95"][1]}
-                          for r in payload["claims"]]).drop(columns=["ci95"])
+    short = (f"ecarte-sim {prov['version']} claims, seed {prov['seed']}; n per point in "
+             "claims.csv, full provenance in provenance.json")
+    write_provenance(out_dir, prov, execution, prov["command"], paths)
+    frame = csv_columns(pd.DataFrame([{k: v for k, v in r.items() if k not in ("quote", "rule")}
+                                      | {"ci95_low": r["ci95"][0], "ci95_high": r["ci95"][1]}
+                                      for r in payload["claims"]]).drop(columns=["ci95"]), prov)
     _commit(out_dir, "claims.csv",
             lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
     try:
         import pyarrow  # noqa: F401
-        _commit(out_dir, "claims.parquet", lambda p: frame.to_parquet(p, index=False), paths)
+        _commit(out_dir, "claims.parquet", lambda p: parquet_metadata(frame, prov, p), paths)
     except ImportError:
         pass
 
@@ -62,6 +63,7 @@ def write_claims_report(out_dir: str, payload: dict) -> list[str]:
                           | {f"{k}_low": v[0] for k, v in r.items() if k.endswith("ci95")}
                           | {f"{k}_high": v[1] for k, v in r.items() if k.endswith("ci95")}
                           for r in payload["rules"]])
+    rules = csv_columns(rules, prov)
     _commit(out_dir, "rules.csv", lambda p: rules.to_csv(p, index=False, float_format="%.6f"),
             paths)
 
@@ -174,7 +176,7 @@ def write_claims_report(out_dir: str, payload: dict) -> list[str]:
         ax.set_ylabel("P(elder wins the point), played without proposing")
         ax.legend(fontsize=8)
         ax.set_title(short, fontsize=8)
-        fig.savefig(p, dpi=110, format="png")
+        fig.savefig(p, dpi=110, format="png", metadata=png_metadata(prov))
         plt.close(fig)
 
     _commit(out_dir, "rules.png", rules_png, paths)
@@ -196,7 +198,7 @@ def write_claims_report(out_dir: str, payload: dict) -> list[str]:
             ax.set_ylabel("elder's score")
         fig.colorbar(im, ax=axes[0].tolist(), shrink=0.8, label=label)
         fig.suptitle(f"{title}\n{short}", fontsize=8)
-        fig.savefig(p, dpi=110, format="png")
+        fig.savefig(p, dpi=110, format="png", metadata=png_metadata(prov))
         plt.close(fig)
 
     lim = max(0.02, max(abs(v) for m in models for row in
@@ -236,7 +238,7 @@ def write_claims_report(out_dir: str, payload: dict) -> list[str]:
             ax.legend(fontsize=6, ncol=2)
         right.set_yscale("log")
         fig.suptitle(short, fontsize=8)
-        fig.savefig(p, dpi=110, format="png")
+        fig.savefig(p, dpi=110, format="png", metadata=png_metadata(prov))
         plt.close(fig)
 
     _commit(out_dir, "convergence.png", convergence_png, paths)

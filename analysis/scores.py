@@ -113,11 +113,14 @@ def win_table(counts: np.ndarray, bootstrap: int = 200, seed: int = 0) -> dict:
     return {"v": v, "lo": lo, "hi": hi, "n": n, "p": p}
 
 
-def write_report(out_dir: str, result: dict) -> list[str]:
-    """scores.csv (pandas), scores.md and scores.png (matplotlib heatmaps) in ``out_dir``;
-    each written to a temporary name first and renamed, so no partial file is left."""
+def write_report(out_dir: str, result: dict, execution: dict | None = None) -> list[str]:
+    """scores.csv (pandas), scores.md, scores.png (matplotlib heatmaps) and provenance.json
+    in ``out_dir``; each written to a temporary name first and renamed, so no partial file
+    is left. ``result["provenance"]``: :func:`analysis.provenance.provenance`."""
     import os
 
+    from analysis.provenance import (caption as made_by, commit_file, csv_columns,
+                                     parquet_metadata, png_metadata, write_provenance)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -132,25 +135,21 @@ def write_report(out_dir: str, result: dict) -> list[str]:
                 rows.append({"next_deal": "mine" if key == "i_deal_next" else "opponent's",
                              "my_score": a, "opponent_score": b, "p_win": result[key][a][b],
                              "ci95_low": lo, "ci95_high": hi})
-    frame = pd.DataFrame(rows)
+    prov = result["provenance"]
+    frame = csv_columns(pd.DataFrame(rows), prov)
     s = result["settings"]
-    from importlib.metadata import version
-    caption = (f"{result.get('command', 'ecarte-sim scores')} — ecarte-sim {version('ecarte-sim')}"
-               f"; {result['deals']} deals, seed {result['seed']}, elder {s['elder_policy']}, "
-               f"dealer {s['dealer_policy']}, play {s['play']['elder']}/{s['play']['dealer']}")
-    paths = []
+    caption = (f"{made_by(prov)}; elder {s['elder_policy']}, dealer {s['dealer_policy']}, "
+               f"play {s['play']['elder']}/{s['play']['dealer']}")
+    paths: list[str] = []
 
     def commit(name, write):
-        path = os.path.join(out_dir, name)
-        tmp = path + ".tmp"
-        write(tmp)
-        os.replace(tmp, path)
-        paths.append(path)
+        commit_file(out_dir, name, write, paths)
 
+    write_provenance(out_dir, prov, execution, result.get("command"), paths)
     commit("scores.csv", lambda p: frame.to_csv(p, index=False, float_format="%.6f"))
     try:
         import pyarrow  # noqa: F401
-        commit("scores.parquet", lambda p: frame.to_parquet(p, index=False))
+        commit("scores.parquet", lambda p: parquet_metadata(frame, prov, p))
     except ImportError:
         pass
 
@@ -184,8 +183,8 @@ def write_report(out_dir: str, result: dict) -> list[str]:
             ax.set_ylabel("my score")
             ax.set_title(title)
         fig.colorbar(im, ax=axes, shrink=0.8, label="P(win the game)")
-        fig.suptitle(caption, fontsize=8)
-        fig.savefig(p, dpi=110, format="png")
+        fig.suptitle(caption, fontsize=7, wrap=True)
+        fig.savefig(p, dpi=110, format="png", metadata=png_metadata(prov))
         plt.close(fig)
 
     commit("scores.png", png)

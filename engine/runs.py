@@ -2,7 +2,9 @@
 
 A run over deals ``[start, stop)`` is cut into tasks (the blocks of
 :func:`engine.batch.reduce_counts`). Each finished task's summed int64 counts
-are written to ``task-<lo>-<hi>.npy`` in the run directory, under a temporary
+are written to ``task-<key>-<lo>-<hi>.npy`` in the run directory (``key``: the
+task's content key, :func:`engine.batch.task_key`, so that a command running
+several experiments keeps them apart), under a temporary
 name and then renamed, so a task file is either complete or absent: a run
 killed at any moment (Ctrl-C, SIGKILL) leaves only whole tasks. Resuming loads
 the finished tasks instead of recomputing them and computes the others; since
@@ -10,8 +12,8 @@ counts are integers and every task is a pure function of (seed, its range),
 the resumed total equals an uninterrupted run's exactly.
 
 ``manifest.json`` (written first, atomically) records what the run is: the
-command, its parameters, the seed, the package version, the count width and
-the task size (its *identity*, which a resume must match exactly), plus the
+command, its parameters, the seed, the package version and the task size (its
+*identity*, which a resume must match exactly), plus the
 git commit when available and the start time. A resume whose identity differs
 (another seed, other parameters, another version) is refused with a message
 naming the first field that differs.
@@ -29,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 MANIFEST = "manifest.json"
-IDENTITY = ("command", "parameters", "seed", "version", "width", "block")
+IDENTITY = ("command", "parameters", "seed", "version", "block")
 
 
 class RunDirError(ValueError):
@@ -55,14 +57,17 @@ def git_commit() -> str | None:
 
 def _atomic_write(path: Path, write) -> None:
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    write(tmp)
-    os.replace(tmp, path)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 class RunDir:
     """A checkpoint store for one run (see the module docstring).
 
-    ``identity``: command, parameters (JSON-serialisable), seed, width, block;
+    ``identity``: command, parameters (JSON-serialisable), seed, block (the task size);
     the version is added here. ``resume``: continue an existing directory
     (its manifest must match); otherwise the directory must be new or empty.
     """
@@ -83,6 +88,9 @@ class RunDir:
                 old = json.loads(manifest_path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
                 raise RunDirError(f"unreadable {MANIFEST} in {str(self.path)!r}: {exc}") from None
+            if not isinstance(old, dict):
+                raise RunDirError(f"{MANIFEST} in {str(self.path)!r} is not a run manifest "
+                                  f"(a JSON {type(old).__name__}, not an object)")
             for key in IDENTITY:
                 if old.get(key) != ident[key]:
                     raise RunDirError(
@@ -105,22 +113,26 @@ class RunDir:
                              "command_line": command_line}
             _atomic_write(manifest_path, lambda p: p.write_text(
                 json.dumps(self.manifest, indent=1), encoding="utf-8"))
-        self.width = int(ident["width"])
 
-    def _task(self, lo: int, hi: int) -> Path:
-        return self.path / f"task-{lo}-{hi}.npy"
+    def _task(self, key: str, lo: int, hi: int) -> Path:
+        return self.path / f"task-{key}-{lo}-{hi}.npy"
 
-    def load(self, lo: int, hi: int) -> np.ndarray | None:
-        """The counts of task ``[lo, hi)`` if it finished, else None."""
-        path = self._task(lo, hi)
+    def load(self, key: str, lo: int, hi: int, width: int) -> np.ndarray | None:
+        """The ``width`` counts of task ``key`` over ``[lo, hi)`` if it finished, else None
+        (``key``: :func:`engine.batch.task_key`, which names the experiment and its
+        parameters, so that the many experiments of one run never mix)."""
+        path = self._task(key, lo, hi)
         if not path.is_file():
             return None
-        counts = np.load(path, allow_pickle=False)
-        if counts.dtype != np.int64 or counts.shape != (self.width,):
+        try:
+            counts = np.load(path, allow_pickle=False)
+        except (OSError, ValueError, EOFError) as exc:
+            raise RunDirError(f"{path.name} in {str(self.path)!r} is unreadable: {exc}") from None
+        if counts.dtype != np.int64 or counts.shape != (width,):
             raise RunDirError(f"{path.name} in {str(self.path)!r} is not a task of this run")
         return counts
 
-    def save(self, lo: int, hi: int, counts: np.ndarray) -> None:
+    def save(self, key: str, lo: int, hi: int, counts: np.ndarray) -> None:
         counts = np.ascontiguousarray(counts, dtype=np.int64)
 
         def write(tmp):
@@ -129,7 +141,7 @@ class RunDir:
                 f.flush()
                 os.fsync(f.fileno())
 
-        _atomic_write(self._task(lo, hi), write)
+        _atomic_write(self._task(key, lo, hi), write)
 
     def finished(self) -> int:
         return sum(1 for _ in self.path.glob("task-*.npy"))

@@ -79,13 +79,17 @@ def names(message: str, token: str) -> bool:
     return repr(token) in message or repr(token)[1:-1] in message
 
 
-def json_only(r: Run) -> dict:
-    """Exit 0 and exactly one JSON object on one line of stdout, nothing on stderr."""
+def json_only(r: Run, keep_provenance: bool = False) -> dict:
+    """Exit 0 and exactly one JSON object on one line of stdout, nothing on stderr; the
+    object carries its provenance (command, version), which is removed from the answer
+    unless ``keep_provenance``."""
     assert r.code == 0, r
     assert r.err == "", r.err
     assert r.out.endswith("\n") and len(r.out.splitlines()) == 1, r.out[:500]
     obj = json.loads(r.out)
     assert isinstance(obj, dict)
+    prov = obj["provenance"] if keep_provenance else obj.pop("provenance")
+    assert prov["command"].startswith("ecarte-sim ") and prov["version"], prov
     return obj
 
 
@@ -826,7 +830,7 @@ def test_scores_json_is_consistent(capsys, tmp_path):
             if a > 0:   # a higher score never hurts
                 assert mine[a][b] >= mine[a - 1][b]
     names = sorted(p.rsplit("/", 1)[-1] for p in obj["files"])
-    assert names == ["scores.csv", "scores.md", "scores.png"]
+    assert names == ["provenance.json", "scores.csv", "scores.md", "scores.png"]
     import pandas as pd
     frame = pd.read_csv(tmp_path / "out" / "scores.csv")
     assert len(frame) == 50 and frame["p_win"].between(0, 1).all()
@@ -885,7 +889,9 @@ def _spawn(args: list, stdin: bytes = b"") -> subprocess.CompletedProcess:
 def test_e2e_console_script_solves_the_example():
     p = _spawn([*_console(), "solve", ELDER, DEALER, "--trump", "TH", "--json"])
     assert p.returncode == 0 and p.stderr == b""
-    assert json.loads(p.stdout) == EXAMPLE and p.stdout.count(b"\n") == 1
+    obj = json.loads(p.stdout)
+    assert obj.pop("provenance")["parameters"]["elder"] == ELDER
+    assert obj == EXAMPLE and p.stdout.count(b"\n") == 1
 
 
 def test_e2e_hostile_batch_on_stdin():

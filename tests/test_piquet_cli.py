@@ -122,6 +122,6 @@ def test_report_writes_its_files(capsys, tmp_path):
     assert r.code == 0, r.err
     names_ = sorted(p.name for p in out.iterdir())
     assert names_ == ["exchange.csv", "exchange.png", "pairings.csv", "partie.csv",
-                      "piquet.md", "totals.png"]
+                      "piquet.md", "provenance.json", "totals.png"]
     md = (out / "piquet.md").read_text()
     assert "seed 0" in md and "| dd | dd | 64 |" in md and "peer" in md

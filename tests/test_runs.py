@@ -4,47 +4,87 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
 
+from functools import partial
+
 import numpy as np
 import pytest
 
-from engine.batch import reduce_counts
+from engine.batch import execution, reduce_counts, task_key
 from engine.runs import RunDir, RunDirError
 
-IDENT = {"command": "test", "parameters": {"n": 10}, "seed": 1, "width": 3, "block": 4}
+IDENT = {"command": "test", "parameters": {"n": 10}, "seed": 1, "block": 4}
+CALLS: list[int] = []          # the task ranges computed (a module-level record, see below)
 
 
-def _fake_block(calls):
-    def run_block(lo, n, rows):
-        calls.append(lo)
-        out = np.zeros((rows, 3), dtype=np.int64)
-        out[0] = [n, lo, lo * lo]
-        return out
-    return run_block
+def _fake_task(scale, lo, n, rows):
+    CALLS.append(lo)
+    out = np.zeros((rows, 3), dtype=np.int64)
+    out[0] = [n, lo * scale, lo * lo]
+    return out
+
+
+def _run(scale=1, **kw):
+    return reduce_counts(partial(_fake_task, scale), 0, 10, 3, block=4, **kw)
+
+
+def _task_files(path):
+    return sorted(p.name for p in path.iterdir() if p.name.startswith("task-"))
 
 
 def test_store_saves_each_task_and_resume_recomputes_nothing(tmp_path):
-    calls: list[int] = []
-    plain = reduce_counts(_fake_block(calls), 0, 10, 3, block=4)
+    CALLS.clear()
+    plain = _run()
     store = RunDir(tmp_path / "run", IDENT)
-    first = reduce_counts(_fake_block(calls), 0, 10, 3, block=4, store=store)
-    assert np.array_equal(first, plain) and calls == [0, 4, 8, 0, 4, 8]
-    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [
-        "manifest.json", "task-0-4.npy", "task-4-8.npy", "task-8-10.npy"]
-    (tmp_path / "run" / "task-4-8.npy").unlink()            # as if killed before it finished
-    calls.clear()
-    again = reduce_counts(_fake_block(calls), 0, 10, 3, block=4,
-                          store=RunDir(tmp_path / "run", IDENT, resume=True))
-    assert np.array_equal(again, plain) and calls == [4]
+    with execution(store=store):
+        first = _run()
+    assert np.array_equal(first, plain) and CALLS == [0, 4, 8, 0, 4, 8]
+    key = task_key(partial(_fake_task, 1), 3)
+    assert _task_files(tmp_path / "run") == [f"task-{key}-0-4.npy", f"task-{key}-4-8.npy",
+                                             f"task-{key}-8-10.npy"]
+    (tmp_path / "run" / f"task-{key}-4-8.npy").unlink()     # as if killed before it finished
+    CALLS.clear()
+    with execution(store=RunDir(tmp_path / "run", IDENT, resume=True)):
+        again = _run()
+    assert np.array_equal(again, plain) and CALLS == [4]
+
+
+def test_experiments_of_one_run_keep_their_tasks_apart(tmp_path):
+    """Two experiments (other parameters) over the same range in one run directory: each
+    loads only its own tasks, so a resumed run never mixes them."""
+    expected = {scale: _run(scale) for scale in (1, 2)}
+    with execution(store=RunDir(tmp_path / "run", IDENT)):
+        assert all(np.array_equal(_run(scale), expected[scale]) for scale in (1, 2))
+    assert len(_task_files(tmp_path / "run")) == 6
+    CALLS.clear()
+    with execution(store=RunDir(tmp_path / "run", IDENT, resume=True)):
+        assert all(np.array_equal(_run(scale), expected[scale]) for scale in (1, 2))
+    assert CALLS == []
+
+
+def test_task_size_of_the_execution_sets_the_tasks(tmp_path):
+    CALLS.clear()
+    with execution(task_size=3):
+        total = _run()
+    assert CALLS == [0, 3, 6, 9] and np.array_equal(total, [10, 18, 0 + 9 + 36 + 81])
+
+
+def test_task_key_names_function_and_parameters():
+    a = task_key(partial(_fake_task, 1), 3)
+    assert a == task_key(partial(_fake_task, 1), 3)
+    assert a != task_key(partial(_fake_task, 2), 3) and a != task_key(partial(_fake_task, 1), 4)
+    assert task_key(partial(_fake_task, np.arange(3)), 3) != task_key(
+        partial(_fake_task, np.arange(3, dtype=np.int32)), 3)
+    with pytest.raises(TypeError, match="functools.partial"):
+        task_key(lambda lo, n, rows: None, 3)
 
 
 @pytest.mark.parametrize("key, value", [("seed", 2), ("parameters", {"n": 11}), ("block", 5),
-                                        ("command", "other"), ("width", 4)])
+                                        ("command", "other")])
 def test_resume_refuses_another_run(tmp_path, key, value):
     RunDir(tmp_path / "run", IDENT)
     with pytest.raises(RunDirError, match=f"its {key} is"):
@@ -73,11 +113,14 @@ def test_new_run_refuses_a_used_directory_and_resume_needs_a_manifest(tmp_path):
         RunDir(tmp_path / "bad", IDENT, resume=True)
 
 
-def test_a_foreign_task_file_is_refused(tmp_path):
+def test_a_foreign_or_broken_task_file_is_refused(tmp_path):
     store = RunDir(tmp_path / "run", IDENT)
-    np.save(tmp_path / "run" / "task-0-4.npy", np.zeros(5, dtype=np.int64))
+    np.save(tmp_path / "run" / "task-k-0-4.npy", np.zeros(5, dtype=np.int64))
     with pytest.raises(RunDirError, match="not a task of this run"):
-        store.load(0, 4)
+        store.load("k", 0, 4, 3)
+    (tmp_path / "run" / "task-k-4-8.npy").write_bytes(b"\x93NUMPY garbage")
+    with pytest.raises(RunDirError, match="unreadable"):
+        store.load("k", 4, 8, 3)
 
 
 def test_manifest_records_provenance(tmp_path):
@@ -136,7 +179,10 @@ def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, game, sig):
 
 @pytest.mark.parametrize("args", [
     ["piquet", "simulate", "--deals", "100", "--resume"],
-    ["simulate", "--deals", "100", "--no-exchange", "--run-dir", "x"],
+    ["simulate", "--deals", "100", "--scheduler", "http://example.org"],
+    ["simulate", "--deals", "100", "--scheduler", "tcp://a b"],
+    ["simulate", "--deals", "100", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2"],
+    ["hand", "QH AH 7H KS KD", "--trump", "H", "--resume"],
 ])
 def test_checkpoint_flags_misused(capsys, args):
     from tests.test_cli import cli, one_line_error

@@ -3,7 +3,6 @@ the policies on concrete hands; bit-identity for any thread count with every pol
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys

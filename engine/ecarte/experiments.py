@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from functools import partial
+
 import numpy as np
 from numba import njit, prange
 
@@ -156,20 +158,19 @@ def paired_table(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.
     if classifier not in N_CLASSES:
         raise ValueError(f"unknown classifier {classifier!r}")
     n_classes = N_CLASSES[classifier]
-    script = empty_script()
-    ws = new_workspace()
-
-    def run_block(lo, n, rows):
-        out_class = np.full(n, -1, dtype=np.int8)
-        out_a = np.zeros(n, dtype=np.int8)
-        out_b = np.zeros(n, dtype=np.int8)
-        paired_block(np.uint64(seed), np.int64(lo), n, rows, cfg_a, cfg_b, script, ws,
-                     classifier, out_class, out_a, out_b)
-        return _tabulate(out_class, out_a, out_b, n_classes)
-
     width = n_classes * N_ARM * N_ARM
-    return reduce_counts(run_block, start, stop, width, chunk, block, progress).reshape(
+    task = partial(_paired_task, seed, cfg_a, cfg_b, int(classifier))
+    return reduce_counts(task, start, stop, width, chunk, block, progress).reshape(
         n_classes, N_ARM, N_ARM)
+
+
+def _paired_task(seed, cfg_a, cfg_b, classifier, lo, n, rows):
+    out_class = np.full(n, -1, dtype=np.int8)
+    out_a = np.zeros(n, dtype=np.int8)
+    out_b = np.zeros(n, dtype=np.int8)
+    paired_block(np.uint64(seed), np.int64(lo), n, rows, cfg_a, cfg_b, empty_script(),
+                 new_workspace(), classifier, out_class, out_a, out_b)
+    return _tabulate(out_class, out_a, out_b, N_CLASSES[classifier])
 
 
 #: Side of :func:`paired_counts`' table: a deal's mark difference lies in -3..3.
@@ -340,19 +341,18 @@ def hand_table(seed: int, start: int, stop: int, elder: int, turn_up: int | None
     start, stop = check_index_range(start, stop)
     _check_cfgs(cfg_a, cfg_b)
     _check_hand(elder, turn_up, trump)
-    script = empty_script()
-    ws = new_workspace()
     t = -1 if turn_up is None else int(turn_up)
-
-    def run_block(lo, n, rows):
-        out_a = np.zeros(n, dtype=np.int8)
-        out_b = np.zeros(n, dtype=np.int8)
-        hand_block(np.uint64(seed), np.int64(lo), n, rows, np.int64(elder), np.int64(t),
-                   np.int64(trump), cfg_a, cfg_b, script, ws, out_a, out_b)
-        return _tabulate(np.zeros(n, dtype=np.int8), out_a, out_b, 1)
-
-    return reduce_counts(run_block, start, stop, N_ARM * N_ARM, chunk, block,
+    task = partial(_hand_task, seed, int(elder), t, int(trump), cfg_a, cfg_b)
+    return reduce_counts(task, start, stop, N_ARM * N_ARM, chunk, block,
                          progress).reshape(N_ARM, N_ARM)
+
+
+def _hand_task(seed, elder, turn_up, trump, cfg_a, cfg_b, lo, n, rows):
+    out_a = np.zeros(n, dtype=np.int8)
+    out_b = np.zeros(n, dtype=np.int8)
+    hand_block(np.uint64(seed), np.int64(lo), n, rows, np.int64(elder), np.int64(turn_up),
+               np.int64(trump), cfg_a, cfg_b, empty_script(), new_workspace(), out_a, out_b)
+    return _tabulate(np.zeros(n, dtype=np.int8), out_a, out_b, 1)
 
 
 def _check_hand(elder: int, turn_up: int | None, trump: int) -> None:
@@ -393,17 +393,17 @@ def exact_codes(elder: int, turn_up: int | None, trump: int, cfg: np.ndarray,
     stop = total if stop is None else int(stop)
     if not 0 <= int(start) <= stop <= total:
         raise ValueError(f"enumeration range must lie in [0, {total}]")
-    script = empty_script()
-    ws = new_workspace()
-
-    def run_block(lo, n, rows):
-        out = np.zeros(n, dtype=np.int8)
-        exact_block(np.int64(lo), n, rows, np.int64(elder), turn_ups, cfg, script, ws, out)
-        return np.bincount(out.astype(np.int64), minlength=N_ARM).astype(np.int64)[None, :]
-
     if stop == start:
         return np.zeros(N_ARM, dtype=np.int64)
-    return reduce_counts(run_block, int(start), stop, N_ARM, chunk, DEFAULT_BLOCK, progress)
+    return reduce_counts(partial(_exact_task, int(elder), turn_ups, cfg), int(start), stop,
+                         N_ARM, chunk, DEFAULT_BLOCK, progress)
+
+
+def _exact_task(elder, turn_ups, cfg, lo, n, rows):
+    out = np.zeros(n, dtype=np.int8)
+    exact_block(np.int64(lo), n, rows, np.int64(elder), turn_ups, cfg, empty_script(),
+                new_workspace(), out)
+    return np.bincount(out.astype(np.int64), minlength=N_ARM).astype(np.int64)[None, :]
 
 
 __all__ = ["paired_table", "paired_counts", "hand_table", "exact_codes", "exact_turn_ups", "arm_code",

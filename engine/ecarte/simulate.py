@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from functools import partial
+
 import numpy as np
 from numba import njit, prange
 
@@ -89,26 +91,25 @@ def simulate_counts(seed: int, start: int, stop: int, mode: str = "exact",
     seed = check_seed(seed)
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
-    mode_id = MODES[mode]
-    ws = new_workspace()
+    task = partial(_simulate_task, seed, bool(forced_trump), MODES[mode])
+    return reduce_counts(task, start, stop, WIDTH, chunk, block, progress)
 
-    def run_block(lo, n, rows):
-        return simulate_rows(np.uint64(seed), np.int64(lo), n, rows, bool(forced_trump),
-                             mode_id, ws)
 
-    return reduce_counts(run_block, start, stop, WIDTH, chunk, block, progress)
+def _simulate_task(seed, forced_trump, mode_id, lo, n, rows):
+    return simulate_rows(np.uint64(seed), np.int64(lo), n, rows, forced_trump, mode_id,
+                         new_workspace())
 
 
 def position_counts(seed: int, start: int, stop: int, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     """(32 positions x 32 cards) int64 counts over deals ``[start, stop)``."""
     seed = check_seed(seed)
+    return reduce_counts(partial(_position_task, seed), start, stop, N_CARDS * N_CARDS,
+                         chunk).reshape(N_CARDS, N_CARDS)
 
-    def run_block(lo, n, rows):
-        c = position_counts_rows(np.uint64(seed), np.int64(lo), n, rows)
-        return c.reshape(rows, N_CARDS * N_CARDS)
 
-    return reduce_counts(run_block, start, stop, N_CARDS * N_CARDS, chunk).reshape(
-        N_CARDS, N_CARDS)
+def _position_task(seed, lo, n, rows):
+    return position_counts_rows(np.uint64(seed), np.int64(lo), n, rows).reshape(
+        rows, N_CARDS * N_CARDS)
 
 
 __all__ = ["simulate_counts", "position_counts", "MODES", "WIDTH"]

@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from functools import partial
+
 import numpy as np
 from numba import njit, prange
 
@@ -565,21 +567,26 @@ def whole_rows(seed, start, count, rows, cfg, script, ws_template):
     return counts
 
 
+#: Deals per task when a player uses PIMC (~10^4 deals a second on two cores): small
+#: enough that a cluster gets many tasks, big enough that a task's overhead stays small
+#: (the task size never changes a count).
+PIMC_TASK = 1 << 13
+
+
 def whole_counts(seed: int, start: int, stop: int, cfg: np.ndarray,
                  script: np.ndarray | None = None, chunk: int = DEFAULT_CHUNK,
                  block: int = DEFAULT_BLOCK,
-                 progress: Callable[[int], None] | None = None, store=None) -> np.ndarray:
-    """Summed int64 counts (``WHOLE_WIDTH``) of whole deals ``[start, stop)`` of ``seed``;
-    ``store``: a run directory (:class:`engine.runs.RunDir`) to checkpoint into."""
+                 progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """Summed int64 counts (``WHOLE_WIDTH``) of whole deals ``[start, stop)`` of ``seed``."""
     seed = check_seed(seed)
     start, stop = check_index_range(start, stop)
     script = empty_script() if script is None else script
-    ws = new_workspace()
+    return reduce_counts(partial(_whole_task, seed, cfg, script), start, stop, WHOLE_WIDTH,
+                         chunk, block, progress)
 
-    def run_block(lo, n, rows):
-        return whole_rows(np.uint64(seed), np.int64(lo), n, rows, cfg, script, ws)
 
-    return reduce_counts(run_block, start, stop, WHOLE_WIDTH, chunk, block, progress, store)
+def _whole_task(seed, cfg, script, lo, n, rows):
+    return whole_rows(np.uint64(seed), np.int64(lo), n, rows, cfg, script, new_workspace())
 
 
 __all__ = ["whole_counts", "make_cfg", "empty_script", "whole_deal",

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from functools import partial
+
 import numpy as np
 from numba import njit, prange
 
@@ -116,16 +118,28 @@ def _check(seed: int, start: int, stop: int, cfg: np.ndarray) -> tuple[int, int,
     return seed, start, stop
 
 
+def task_block(*players: str) -> int:
+    """Default deals per task for these players: about 1-20 s of work on two cores, so
+    that a cluster gets many tasks and a task's overhead stays small (the task size
+    never changes a count)."""
+    if "pimc" in players:
+        return 1 << 12
+    if "dd" in players:
+        return 1 << 15
+    return DEFAULT_BLOCK
+
+
 def deal_counts(seed: int, start: int, stop: int, cfg: np.ndarray, chunk: int = DEFAULT_CHUNK,
                 block: int = DEFAULT_BLOCK,
-                progress: Callable[[int], None] | None = None, store=None) -> np.ndarray:
+                progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Counts (``DEAL_WIDTH``) over deals ``[start, stop)`` of ``seed``."""
     seed, start, stop = _check(seed, start, stop, cfg)
+    return reduce_counts(partial(_deal_task, seed, cfg), start, stop, DEAL_WIDTH, chunk, block,
+                         progress)
 
-    def run_block(lo, n, rows):
-        return deal_rows(np.uint64(seed), lo, n, rows, cfg)
 
-    return reduce_counts(run_block, start, stop, DEAL_WIDTH, chunk, block, progress, store)
+def _deal_task(seed, cfg, lo, n, rows):
+    return deal_rows(np.uint64(seed), lo, n, rows, cfg)
 
 
 # ---------------------------------------------------------------------------
@@ -220,17 +234,18 @@ def partie_rows(seed, start, count, rows, cfg_a_dealer, cfg_b_dealer, four):
 def partie_counts(seed: int, start: int, stop: int, cfg_a_dealer: np.ndarray,
                   cfg_b_dealer: np.ndarray, four: bool = False, chunk: int = 256,
                   block: int = 1 << 16,
-                  progress: Callable[[int], None] | None = None, store=None) -> np.ndarray:
+                  progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Counts (``PARTIE_WIDTH``) over parties ``[start, stop)``; partie ``p`` uses
     deal indices ``8p .. 8p+7``."""
     seed, start, stop = _check(seed, start, stop, cfg_a_dealer)
     _check(seed, start, stop, cfg_b_dealer)
     check_index_range(DEALS_PER_PARTIE * start, DEALS_PER_PARTIE * stop)
+    task = partial(_partie_task, seed, cfg_a_dealer, cfg_b_dealer, bool(four))
+    return reduce_counts(task, start, stop, PARTIE_WIDTH, chunk, block, progress)
 
-    def run_block(lo, n, rows):
-        return partie_rows(np.uint64(seed), lo, n, rows, cfg_a_dealer, cfg_b_dealer, bool(four))
 
-    return reduce_counts(run_block, start, stop, PARTIE_WIDTH, chunk, block, progress, store)
+def _partie_task(seed, cfg_a_dealer, cfg_b_dealer, four, lo, n, rows):
+    return partie_rows(np.uint64(seed), lo, n, rows, cfg_a_dealer, cfg_b_dealer, four)
 
 
 @njit(cache=True, parallel=True)
@@ -305,8 +320,9 @@ def paired_counts(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np
     their difference, and the 3 × 3 table of deal outcomes."""
     seed, start, stop = _check(seed, start, stop, cfg_a)
     _check(seed, start, stop, cfg_b)
+    return reduce_counts(partial(_paired_task, seed, cfg_a, cfg_b), start, stop, PAIRED_WIDTH,
+                         chunk, block, progress)
 
-    def run_block(lo, n, rows):
-        return paired_rows(np.uint64(seed), lo, n, rows, cfg_a, cfg_b)
 
-    return reduce_counts(run_block, start, stop, PAIRED_WIDTH, chunk, block, progress)
+def _paired_task(seed, cfg_a, cfg_b, lo, n, rows):
+    return paired_rows(np.uint64(seed), lo, n, rows, cfg_a, cfg_b)

@@ -1,0 +1,99 @@
+"""What made a result: the provenance every JSON output and report file carries.
+
+:func:`provenance` is the run's identity — command, parameters, seed, n, package
+version, git commit — and is the same whatever the backend, worker count, task
+size or resumption, so that outputs of equal runs stay byte-identical. Report
+directories also get ``provenance.json`` (:func:`write_provenance`): the identity
+plus how the run was executed (command line as typed, start time, backend, run
+directory of its checkpoints and that directory's manifest).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+
+from engine.runs import git_commit, package_version
+
+FILE = "provenance.json"
+
+
+def provenance(command: str, parameters: dict, seed: int | None, n) -> dict:
+    """The identity of a result (see the module docstring)."""
+    return {"command": f"ecarte-sim {command}", "parameters": parameters, "seed": seed, "n": n,
+            "version": package_version(), "git_commit": git_commit()}
+
+
+def caption(p: dict) -> str:
+    """One line for a Markdown header or a PNG caption."""
+    commit = f", commit {p['git_commit'][:10]}" if p.get("git_commit") else ""
+    return (f"{p['command']} — ecarte-sim {p['version']}{commit}, seed {p['seed']}, "
+            f"n {p['n']}; full provenance in {FILE}")
+
+
+def commit_file(out_dir: str, name: str, write, paths: list | None = None) -> str:
+    """Write ``out_dir/name`` through ``write(tmp_path)`` under a temporary name, then
+    rename it: an interrupted run leaves the old file or the new one, never half of one."""
+    path = os.path.join(out_dir, name)
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    if paths is not None:
+        paths.append(path)
+    return path
+
+
+def write_provenance(out_dir: str, prov: dict, execution: dict | None = None,
+                     command_line: str | None = None, paths: list | None = None) -> str:
+    """``provenance.json`` in ``out_dir``: the identity, how it ran and, when the run was
+    checkpointed, a pointer to (and a copy of) its run manifest."""
+    full = {**prov, "command_line": command_line,
+            "written": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+    if execution:
+        full["execution"] = execution
+        run_dir = execution.get("run_dir")
+        if run_dir:
+            manifest = os.path.join(run_dir, "manifest.json")
+            full["run_manifest"] = manifest
+            try:
+                with open(manifest, encoding="utf-8") as f:
+                    full["run_manifest_content"] = json.load(f)
+            except (OSError, ValueError):
+                pass
+
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(full, f, indent=1, ensure_ascii=False, default=str)
+            f.write("\n")
+    return commit_file(out_dir, FILE, write, paths)
+
+
+def csv_columns(frame, prov: dict):
+    """``frame`` with the provenance columns every CSV row carries (seed, version, command),
+    so that a CSV read alone still says what made it."""
+    frame = frame.copy()
+    frame["seed"] = prov["seed"]
+    frame["version"] = prov["version"]
+    frame["made_by"] = prov["command"]
+    return frame
+
+
+def parquet_metadata(frame, prov: dict, path: str) -> None:
+    """Write ``frame`` to Parquet with the provenance in the schema's key-value metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[b"ecarte-sim.provenance"] = json.dumps(prov, default=str).encode()
+    pq.write_table(table.replace_schema_metadata(meta), path)
+
+
+def png_metadata(prov: dict) -> dict:
+    """PNG text chunks for ``savefig(metadata=...)``."""
+    return {"Software": f"ecarte-sim {prov['version']}", "Source": prov["command"],
+            "Description": json.dumps(prov, default=str)}

@@ -52,8 +52,7 @@ from engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER, CLASSIFY_R
                                        exact_codes, hand_table, paired_table)
 from engine.ecarte.policies import MAXIM_CASES
 from engine.ecarte.regle import RULES
-from engine.batch import DEFAULT_BLOCK
-from engine.ecarte.whole import PIMC_TASK, make_cfg, whole_counts
+from engine.ecarte.whole import make_cfg, task_block, whole_counts
 
 SEED_FILE = "seeds/002_25d08f83baa0f9d5.txt"
 MODELS = ("dd", "heuristic", "pimc")
@@ -352,7 +351,7 @@ def run_model(model: str, settings: Settings, progress: Callable[[str, int], Non
     n_scores = settings.score_deals[model] if settings.deals is None else settings.deals
     # from deals the experiments never use (indices from 2^40), so that its sampling error
     # is independent of theirs; the paired intervals treat V as known
-    block = PIMC_TASK if model == "pimc" else DEFAULT_BLOCK
+    block = task_block(model)
     counts = whole_counts(seed, SCORE_DEALS_START, SCORE_DEALS_START + n_scores, cfg["base"],
                           block=block, progress=prog(f"{model} scores"))
     p, _ = outcome_distribution(counts)

@@ -14,7 +14,6 @@ import click
 
 from engine.cards import CardError
 from engine.cluster import ClusterError
-from engine.ecarte.whole import PIMC_TASK
 from engine.runs import git_commit
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -170,8 +169,6 @@ def _run_store(run_dir, resume: bool, command: str, parameters: dict, seed: int,
                task_size: int | None):
     """The run directory of a checkpointed run (None without --run-dir)."""
     if run_dir is None:
-        if resume:
-            raise click.BadParameter("--resume needs --run-dir DIR", param_hint="--resume")
         return None
     from engine.runs import RunDir
     return RunDir(run_dir, {"command": command, "parameters": parameters, "seed": seed,
@@ -650,8 +647,7 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
     if chunk is None:
         chunk = 256 if pimc else 4096
     from analysis.provenance import provenance
-    from engine.batch import DEFAULT_BLOCK
-    from engine.ecarte.whole import whole_counts
+    from engine.ecarte.whole import task_block, whole_counts
 
     run = (run_dir, resume, task_size, scheduler, workers)
     if no_exchange:
@@ -666,7 +662,8 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
     with long_run("simulate", parameters, seed, *run), \
             _progress(not quiet and not as_json, n_deals, "playing") as bar:
         counts = whole_counts(seed, start, start + n_deals, cfg, chunk=chunk,
-                              block=PIMC_TASK if pimc else DEFAULT_BLOCK, progress=bar.update)
+                              block=task_block(*_settings(opts)["play"].values()),
+                              progress=bar.update)
     result = {"deals": n_deals, "seed": seed, "start": start, "settings": _settings(opts),
               **_whole_summary(counts, n_deals),
               "provenance": provenance("simulate", parameters, seed, n_deals)}
@@ -751,17 +748,18 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, 
     """
     from analysis.provenance import provenance
     from analysis.scores import player_tables, win_table
-    from engine.ecarte.whole import whole_counts
+    from engine.ecarte.whole import task_block, whole_counts
 
     _set_threads(threads)
     _writable_dir(out_dir)
     cfg = _cfg(opts)
     parameters = {"deals": n_deals, "bootstrap": bootstrap, "settings": _settings(opts)}
-    block = PIMC_TASK if "pimc" in _settings(opts)["play"].values() else 1 << 21
     with long_run("scores", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers) as how, \
             _progress(not quiet and not as_json, n_deals, "playing") as bar:
-        counts = whole_counts(seed, 0, n_deals, cfg, block=block, progress=bar.update)
+        counts = whole_counts(seed, 0, n_deals, cfg,
+                              block=task_block(*_settings(opts)["play"].values()),
+                              progress=bar.update)
     t = win_table(counts, bootstrap, seed)
     # "I deal next": I am the dealer (score mine), the opponent is elder.
     command = _command_line("scores")
@@ -880,10 +878,10 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     from analysis import paired as AP
     from analysis.precision import checkpoints, run_until
     from analysis.provenance import provenance
-    from engine.batch import DEFAULT_BLOCK
     from engine.cards import ECARTE, SUIT_LETTERS, format_card, format_hand, parse_hand
     from engine.ecarte.deal import HAND_SIZE, parse_trump
     from engine.ecarte.experiments import exact_codes, hand_table
+    from engine.ecarte.whole import task_block
 
     if exact and (n_deals is not None or max_deals is not None):
         raise click.UsageError("--exact enumerates every deal: --deals and --max-deals do "
@@ -920,7 +918,7 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
 
             def step(lo, hi):
                 return hand_table(seed, lo, hi, elder, turn_up, suit, play_cfg, propose_cfg,
-                                  chunk=chunk, block=PIMC_TASK if pimc else DEFAULT_BLOCK,
+                                  chunk=chunk, block=task_block(*settings["play"].values()),
                                   progress=lambda n: counter("dealing", n))
 
             def check(joint):

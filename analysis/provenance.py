@@ -13,8 +13,9 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+from pathlib import Path
 
-from engine.runs import git_commit, package_version
+from engine.runs import atomic_write, git_commit, package_version
 
 FILE = "provenance.json"
 
@@ -36,13 +37,7 @@ def commit_file(out_dir: str, name: str, write, paths: list | None = None) -> st
     """Write ``out_dir/name`` through ``write(tmp_path)`` under a temporary name, then
     rename it: an interrupted run leaves the old file or the new one, never half of one."""
     path = os.path.join(out_dir, name)
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    atomic_write(Path(path), write)
     if paths is not None:
         paths.append(path)
     return path

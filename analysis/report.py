@@ -15,10 +15,6 @@ from analysis.provenance import (FILE, commit_file, csv_columns, parquet_metadat
 from engine.ecarte.regle import RULES
 
 
-def _commit(out_dir: str, name: str, write, paths: list) -> None:
-    commit_file(out_dir, name, write, paths)
-
-
 def _fmt(x: float) -> str:
     return "nan" if x != x else f"{x:.4f}"
 
@@ -50,11 +46,11 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
     frame = csv_columns(pd.DataFrame([{k: v for k, v in r.items() if k not in ("quote", "rule")}
                                       | {"ci95_low": r["ci95"][0], "ci95_high": r["ci95"][1]}
                                       for r in payload["claims"]]).drop(columns=["ci95"]), prov)
-    _commit(out_dir, "claims.csv",
+    commit_file(out_dir, "claims.csv",
             lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
     try:
         import pyarrow  # noqa: F401
-        _commit(out_dir, "claims.parquet", lambda p: parquet_metadata(frame, prov, p), paths)
+        commit_file(out_dir, "claims.parquet", lambda p: parquet_metadata(frame, prov, p), paths)
     except ImportError:
         pass
 
@@ -64,7 +60,7 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                           | {f"{k}_high": v[1] for k, v in r.items() if k.endswith("ci95")}
                           for r in payload["rules"]])
     rules = csv_columns(rules, prov)
-    _commit(out_dir, "rules.csv", lambda p: rules.to_csv(p, index=False, float_format="%.6f"),
+    commit_file(out_dir, "rules.csv", lambda p: rules.to_csv(p, index=False, float_format="%.6f"),
             paths)
 
     def markdown(p):
@@ -156,7 +152,7 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                     "wins the game, by score), convergence.png (headline estimates as the "
                     "deals grow).\n")
 
-    _commit(out_dir, "claims.md", markdown, paths)
+    commit_file(out_dir, "claims.md", markdown, paths)
 
     def rules_png(p):
         fig, ax = plt.subplots(figsize=(9, 4.5), constrained_layout=True)
@@ -179,7 +175,7 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
         fig.savefig(p, dpi=110, format="png", metadata=png_metadata(prov))
         plt.close(fig)
 
-    _commit(out_dir, "rules.png", rules_png, paths)
+    commit_file(out_dir, "rules.png", rules_png, paths)
 
     def heat(p, key, title, label, vmin, vmax, cmap, fmt):
         fig, axes = plt.subplots(1, len(models), figsize=(3.6 * len(models) + 1, 3.8),
@@ -203,11 +199,11 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
 
     lim = max(0.02, max(abs(v) for m in models for row in
                         payload["play_minus_propose"][m]["delta"] for v in row))
-    _commit(out_dir, "play_minus_propose.png",
+    commit_file(out_dir, "play_minus_propose.png",
             lambda p: heat(p, "play_minus_propose", "jeux de règle: P(win game) playing minus "
                            "proposing", "change in P(elder wins the game)", -lim, lim,
                            "RdBu", "+.3f"), paths)
-    _commit(out_dir, "game_win.png",
+    commit_file(out_dir, "game_win.png",
             lambda p: heat(p, "win_by_score", "P(the next elder wins the game) by score",
                            "P(win)", 0, 1, "RdBu", ".2f"), paths)
 
@@ -241,5 +237,5 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
         fig.savefig(p, dpi=110, format="png", metadata=png_metadata(prov))
         plt.close(fig)
 
-    _commit(out_dir, "convergence.png", convergence_png, paths)
+    commit_file(out_dir, "convergence.png", convergence_png, paths)
     return paths

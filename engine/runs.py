@@ -55,7 +55,9 @@ def git_commit() -> str | None:
         return None
 
 
-def _atomic_write(path: Path, write) -> None:
+def atomic_write(path: Path, write) -> None:
+    """Write ``path`` through ``write(tmp)`` under a temporary name, then rename it: a
+    reader sees the old file or the new one, never half of one."""
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     try:
         write(tmp)
@@ -111,7 +113,7 @@ class RunDir:
                              "started": _dt.datetime.now(_dt.timezone.utc).isoformat(
                                  timespec="seconds"),
                              "command_line": command_line}
-            _atomic_write(manifest_path, lambda p: p.write_text(
+            atomic_write(manifest_path, lambda p: p.write_text(
                 json.dumps(self.manifest, indent=1), encoding="utf-8"))
 
     def _task(self, key: str, lo: int, hi: int) -> Path:
@@ -141,7 +143,7 @@ class RunDir:
                 f.flush()
                 os.fsync(f.fileno())
 
-        _atomic_write(self._task(key, lo, hi), write)
+        atomic_write(self._task(key, lo, hi), write)
 
     def finished(self) -> int:
         return sum(1 for _ in self.path.glob("task-*.npy"))

@@ -573,6 +573,11 @@ def whole_rows(seed, start, count, rows, cfg, script, ws_template):
 PIMC_TASK = 1 << 13
 
 
+def task_block(*play_models: str) -> int:
+    """Default deals per task when the players use these play models."""
+    return PIMC_TASK if "pimc" in play_models else DEFAULT_BLOCK
+
+
 def whole_counts(seed: int, start: int, stop: int, cfg: np.ndarray,
                  script: np.ndarray | None = None, chunk: int = DEFAULT_CHUNK,
                  block: int = DEFAULT_BLOCK,

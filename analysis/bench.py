@@ -19,7 +19,7 @@ import numpy as np
 _COLD_SNIPPET = """
 import time
 t = time.perf_counter()
-from engine.ecarte.simulate import simulate_counts
+from ecarte_sim.engine.ecarte.simulate import simulate_counts
 for mode in ("deal", "exact", "point-vole"):
     simulate_counts(0, 0, 64, mode)
 print(time.perf_counter() - t)
@@ -51,7 +51,7 @@ def _startup_times() -> dict:
                              capture_output=True, text=True)
         cold_total = time.perf_counter() - t
         compile_s = float(out.stdout.strip().splitlines()[-1])
-        cli = [sys.executable, "-m", "analysis.cli", *_SOLVE_ARGS]
+        cli = [sys.executable, "-m", "ecarte_sim.analysis.cli", *_SOLVE_ARGS]
         subprocess.run(cli, env=env, check=True, capture_output=True)  # fills the cache
         warm = []
         for _ in range(3):
@@ -68,7 +68,9 @@ PIMC_WORLDS = (16, 32, 64)
 def _whole_bench(n_deals: int, pimc_deals: int, seed: int, repeat: int, say) -> tuple[dict, dict]:
     """Whole deals (regle / maxims, exchanges, then dd or heuristic play), and PIMC play for
     both players at several W: deals/s, PIMC decisions and solves per deal, cost per decision."""
-    from engine.ecarte.whole import COL_PIMC_DECISIONS, COL_PIMC_SOLVES, make_cfg, whole_counts
+    from ecarte_sim.engine.ecarte.counts import whole_counts
+    from ecarte_sim.engine.ecarte.records import COUNTS
+    from ecarte_sim.engine.ecarte.settings import make_cfg
 
     whole = {}
     for play in ("dd", "heuristic"):
@@ -92,8 +94,8 @@ def _whole_bench(n_deals: int, pimc_deals: int, seed: int, repeat: int, say) -> 
             counts = whole_counts(seed, 0, n, cfg, chunk=256)  # small tasks: both threads busy
 
         rate, seconds, runs = _rate(run, n, 1)
-        decisions = int(counts[COL_PIMC_DECISIONS])
-        solves = int(counts[COL_PIMC_SOLVES])
+        decisions = int(counts[COUNTS.at.PIMC_DECISIONS])
+        solves = int(counts[COUNTS.at.PIMC_SOLVES])
         pimc[str(worlds)] = {
             "deals": n, "seconds": seconds, "deals_per_s": rate, "runs": runs,
             "decisions_per_deal": decisions / n, "solves_per_deal": solves / n,
@@ -106,8 +108,8 @@ def solver_timings(cards: int, positions: int, seed: int = 0) -> dict:
     """Time the Piquet solver on ``positions`` endings of ``cards`` cards each (both hands
     drawn at random from a shuffled pack, elder to lead, a fresh table for each ending,
     one thread): mean / median / max milliseconds and nodes."""
-    from engine.piquet.solver import clear_table, new_table, new_workspace, solve
-    from engine.piquet.solver import STATS
+    from ecarte_sim.engine.piquet.solver import clear_table, new_table, new_workspace, solve
+    from ecarte_sim.engine.piquet.solver import STATS
 
     rng = np.random.default_rng(seed)
     table, ws = new_table(16), new_workspace()
@@ -135,8 +137,8 @@ def piquet_bench(n_deals: int, seed: int, repeat: int, say, solver_positions: in
                  pimc_deals: int = 256) -> dict:
     """Piquet whole deals per second for each player (both seats the same player) and the
     solver's time per ending."""
-    from engine.piquet.simulate import deal_counts
-    from engine.piquet.whole import make_cfg
+    from ecarte_sim.engine.piquet.simulate import deal_counts
+    from ecarte_sim.engine.piquet.whole import make_cfg
 
     out = {"deals": {}}
     for player, n, chunk in (("random", n_deals, 4096), ("heuristic", n_deals, 4096),
@@ -164,8 +166,8 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
     """Time each kernel at least ``repeat`` times (and for at least a second) on deals
     ``[0, n_deals)`` of ``seed``, keeping the best time, and the reference once on
     the first ``reference_deals`` of the same deals."""
-    from engine.ecarte import reference
-    from engine.ecarte.simulate import simulate_counts
+    from ecarte_sim.engine.ecarte import reference
+    from ecarte_sim.engine.ecarte.simulate import simulate_counts
 
     say = log or (lambda *_: None)
     say("warming up the kernels (compiles on a cold cache) ...")

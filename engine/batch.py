@@ -16,8 +16,8 @@ a content key (:func:`task_key`) under which a run directory stores its counts.
 
 *How* tasks run is the caller's :func:`execution` context, set once by the
 command line: the local threads (default), a Dask cluster
-(:mod:`engine.cluster`), a run directory to checkpoint into
-(:class:`engine.runs.RunDir`) and a task size.
+(:mod:`ecarte_sim.engine.cluster`), a run directory to checkpoint into
+(:class:`ecarte_sim.engine.runs.RunDir`) and a task size.
 """
 
 from __future__ import annotations
@@ -30,11 +30,20 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
-from engine.rng import check_index_range
+from ecarte_sim.engine.rng import check_index_range
 
 DEFAULT_CHUNK = 4096
 DEFAULT_BLOCK = 1 << 21
+
+
+@njit(cache=True)
+def row_range(start, count, rows, r):
+    """Deals ``[lo, hi)`` of row ``r`` when ``count`` deals from ``start`` are cut in ``rows``."""
+    per = (count + rows - 1) // rows
+    lo = start + r * per
+    return lo, min(lo + per, start + count)
 
 
 def blocks(start: int, stop: int, block: int = DEFAULT_BLOCK) -> Iterator[tuple[int, int]]:
@@ -98,7 +107,7 @@ def task_key(task, width: int) -> str:
 class Execution:
     """How tasks run: ``backend`` (None: here, on the local threads; else an object with
     ``map(task, pieces, chunk, width)`` yielding ``(lo, hi, summed counts)`` in any order,
-    e.g. :class:`engine.cluster.DaskBackend`), ``store`` (a run directory or None) and
+    e.g. :class:`ecarte_sim.engine.cluster.DaskBackend`), ``store`` (a run directory or None) and
     ``task_size`` (deals per task; None: each experiment's default)."""
     backend: object | None = None
     store: object | None = None

@@ -5,7 +5,7 @@ workers must have the same ecarte-sim installed: tasks are module-level
 functions pickled by reference, and each task checks the worker's version);
 ``DaskBackend.local(n)`` starts a cluster of ``n`` worker processes on this
 machine, on the loopback interface. Either is handed to
-:func:`engine.batch.execution`, after which every experiment's tasks go to the
+:func:`ecarte_sim.engine.batch.execution`, after which every experiment's tasks go to the
 cluster. Results are the same integers as on the local threads: a task is a
 pure function of (seed, its range of deals) and the client sums the tasks'
 int64 counts, in whatever order they finish.
@@ -26,8 +26,8 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from engine.batch import run_task, task_key
-from engine.runs import package_version
+from ecarte_sim.engine.batch import run_task, task_key
+from ecarte_sim.engine.runs import package_version
 
 INSTALL_HINT = "Dask is not installed: pip install 'ecarte-sim[cluster]'"
 

@@ -1,9 +1,9 @@
 """Run directories: checkpoint a long run task by task, and resume it.
 
 A run over deals ``[start, stop)`` is cut into tasks (the blocks of
-:func:`engine.batch.reduce_counts`). Each finished task's summed int64 counts
+:func:`ecarte_sim.engine.batch.reduce_counts`). Each finished task's summed int64 counts
 are written to ``task-<key>-<lo>-<hi>.npy`` in the run directory (``key``: the
-task's content key, :func:`engine.batch.task_key`, so that a command running
+task's content key, :func:`ecarte_sim.engine.batch.task_key`, so that a command running
 several experiments keeps them apart), under a temporary
 name and then renamed, so a task file is either complete or absent: a run
 killed at any moment (Ctrl-C, SIGKILL) leaves only whole tasks. Resuming loads
@@ -121,7 +121,7 @@ class RunDir:
 
     def load(self, key: str, lo: int, hi: int, width: int) -> np.ndarray | None:
         """The ``width`` counts of task ``key`` over ``[lo, hi)`` if it finished, else None
-        (``key``: :func:`engine.batch.task_key`, which names the experiment and its
+        (``key``: :func:`ecarte_sim.engine.batch.task_key`, which names the experiment and its
         parameters, so that the many experiments of one run never mix)."""
         path = self._task(key, lo, hi)
         if not path.is_file():

@@ -23,10 +23,11 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from analysis.claims import Settings, run_claims  # noqa: E402
-from engine.batch import DEFAULT_BLOCK, execution  # noqa: E402
-from engine.cluster import DaskBackend  # noqa: E402
-from engine.ecarte.whole import PIMC_TASK, make_cfg, whole_counts  # noqa: E402
+from ecarte_sim.analysis.ecarte.claims import ClaimsSettings, run_claims  # noqa: E402
+from ecarte_sim.engine.batch import DEFAULT_BLOCK, execution  # noqa: E402
+from ecarte_sim.engine.cluster import DaskBackend  # noqa: E402
+from ecarte_sim.engine.ecarte.counts import whole_counts  # noqa: E402
+from ecarte_sim.engine.ecarte.settings import PIMC_TASK, make_cfg  # noqa: E402
 
 
 def simulate_job(n: int, task_size: int | None = None):
@@ -34,7 +35,7 @@ def simulate_job(n: int, task_size: int | None = None):
 
 
 def claims_job(n: int):
-    payload = run_claims(["pimc"], Settings(seed=0, deals=n), "bench")
+    payload = run_claims(["pimc"], ClaimsSettings(seed=0, deals=n), "bench")
     return np.array([r["n"] for r in payload["claims"]] + [
         round(r["estimate"] * 1e12) if r["estimate"] == r["estimate"] else -1
         for r in payload["claims"]], dtype=np.int64)

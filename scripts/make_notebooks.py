@@ -111,7 +111,16 @@ REGLE = [
     Play models: `dd` — both players see all the cards and play perfectly (double dummy: this
     measures the cards); `heuristic` — each player plays by seed 002's advice from his own
     knowledge. The elder decides by the list (`regle`), the dealer answers a proposal by his
-    maxims (`maxims`).
+    maxims (`maxims`): the defaults of `es.EcarteSettings`, so one settings object per play
+    model, `es.EcarteSettings.build(play=model)`, says everything.
+
+    The code goes through the package's public API (`import ecarte_sim as es`) wherever it
+    gives the figure: `es.EcarteSettings`, `es.classify` and `es.hand` for the hand explorer.
+    The rules' win rates need a deeper layer the API does not wrap, imported from its module
+    and named as such: the engine's paired experiment filed by rule of the list
+    (`paired_table` with the `CLASSIFY_REGLE` classifier, `ecarte_sim.engine.ecarte.experiments`,
+    fed the kernel arrays `settings.cfg(elder_first=...)`), and the analysis statistics of its
+    tables (`arm_summary`, `paired_mean`, `ecarte_sim.analysis.ecarte.paired`).
 
     The first code cell sets the sizes. The defaults are a real exploration (a few seconds per
     model once numba has compiled the kernels); the test run sets `ECARTE_NOTEBOOK_SMALL=1`
@@ -131,20 +140,24 @@ REGLE = [
     '''),
     ("code", HELPERS + '''
 
-    from analysis.paired import (ELDER_WINS_POINT, NET, arm_summary, exact_summary,
-                                 paired_mean)
-    from analysis.stats import wilson_interval
-    from engine.cards import SUIT_NAMES, format_card, format_hand, parse_hand
-    from engine.ecarte.deal import parse_trump
-    from engine.ecarte.experiments import CLASSIFY_REGLE, exact_codes, hand_table, paired_table
-    from engine.ecarte.regle import RULES, classify
-    from engine.ecarte.whole import make_cfg
+    import ecarte_sim as es  # the public API: settings, classify, hand
 
-    # The two arms of every paired experiment: the elder's first decision forced (play
-    # without proposing / propose); later decisions by the policies (elder: the list,
-    # dealer: his maxims).
-    CFG = {m: {"play": make_cfg(play=m, elder_first="play"),
-               "propose": make_cfg(play=m, elder_first="propose")} for m in MODELS}
+    # Deeper layers the API does not wrap (section 2): the engine's paired experiment filed
+    # by rule of the list, and the analysis statistics of its tables.
+    from ecarte_sim.analysis.ecarte.paired import NET, arm_summary, paired_mean
+    from ecarte_sim.analysis.stats.intervals import wilson_interval
+    from ecarte_sim.engine.cards import SUIT_LETTERS, SUIT_NAMES
+    from ecarte_sim.engine.ecarte.experiments import CLASSIFY_REGLE, paired_table
+    from ecarte_sim.engine.ecarte.regle import RULES
+
+    # One settings object per play model; the other settings are the defaults (elder: the
+    # list, dealer: his maxims, both discard trumps and kings).
+    SETTINGS = {m: es.EcarteSettings.build(play=m) for m in MODELS}
+    # The kernel arrays of the two arms of the paired experiment of section 2: the elder's
+    # first decision forced (play without proposing / propose); later decisions by the
+    # policies. (es.hand builds the same two arms itself.)
+    CFG = {m: {"play": SETTINGS[m].cfg(elder_first="play"),
+               "propose": SETTINGS[m].cfg(elder_first="propose")} for m in MODELS}
     TWO_THIRDS = 2 / 3
     '''),
     ("md", r'''
@@ -154,15 +167,20 @@ REGLE = [
     turn-up is drawn from the other cards of that suit) or the turned-up card (`"TH"`) — and
     prints, for each play model:
 
-    * `classify()`: the rule of the list that makes the hand a jeu de règle, if any;
-    * **exact**, playing without proposing: every turn-up and every one of the 65,780 dealer
-      hands the other 26 cards allow, so P(point), P(vole) and the expected points (the
-      elder's marks minus the dealer's in the deal, kings and Law 49 included — the dealer
-      scores two if he wins the point against a hand played without proposing) are exact;
-    * **sampled**, `HAND_DEALS` random deals around the hand, each played twice — without
-      proposing, and proposing first (the dealer answers by his maxims; the deal goes on, the
-      elder re-deciding by the list after each exchange) — with Wilson 95% intervals for the
-      proportions and the **paired** difference (same deals) with its 95% interval.
+    * `es.classify(hand, trump)`: the rule of the list that makes the hand a jeu de règle, if
+      any;
+    * **exact**, `es.hand(hand, trump, settings, exact=True)`, playing without proposing:
+      every turn-up and every one of the 65,780 dealer hands the other 26 cards allow, so
+      P(point), P(vole) and the expected points (the elder's marks minus the dealer's in the
+      deal, kings and Law 49 included — the dealer scores two if he wins the point against a
+      hand played without proposing) are exact;
+    * **sampled**, `es.hand(hand, trump, settings, deals=HAND_DEALS, seed=SEED)`: `HAND_DEALS`
+      random deals around the hand, each played twice — without proposing, and proposing
+      first (the dealer answers by his maxims; the deal goes on, the elder re-deciding by the
+      list after each exchange) — with Wilson 95% intervals for the proportions and the
+      **paired** difference in expected points (same deals) with its 95% interval. (Without
+      `deals`, `es.hand` deals until both P(point) intervals are narrower than its
+      `precision`.)
 
     The sampled "play" arm and the exact figure measure the same thing: the exact value should
     lie in the sampled interval about 95% of the time (the explorer says whether it does).
@@ -173,44 +191,43 @@ REGLE = [
         deals = HAND_DEALS if deals is None else deals
         seed = SEED if seed is None else seed
         models = MODELS if models is None else models
-        elder = int(parse_hand(hand_text, 5))
-        suit, turn_up = parse_trump(trump, [("hand", elder)])
-        rule = classify(elder, suit)
-        up = (f"turn-up drawn from the other {SUIT_NAMES[suit]}" if turn_up is None
-              else f"turn-up {format_card(turn_up)}")
-        print(f"{format_hand(elder)} — {SUIT_NAMES[suit]} trumps ({up})")
-        print("  classify():", f"jeu de règle, rule '{rule}': play without proposing" if rule
+        rule = es.classify(hand_text, trump)["rule"]
+        runs = {m: (es.hand(hand_text, trump, SETTINGS[m], exact=True),
+                    es.hand(hand_text, trump, SETTINGS[m], deals=deals, seed=seed))
+                for m in models}
+        first = runs[models[0]][0]
+        suit = SUIT_NAMES[SUIT_LETTERS.index(first["trump"])]
+        up = (f"turn-up drawn from the other {suit}" if first["turn_up"] is None
+              else f"turn-up {first['turn_up']}")
+        print(f"{first['hand']} — {suit} trumps ({up})")
+        print("  es.classify():", f"jeu de règle, rule '{rule}': play without proposing" if rule
               else "not a jeu de règle by Hoyle's list: propose")
         rows = []
-        for model in models:
-            cfg = CFG[model]
-            ex = exact_summary(exact_codes(elder, turn_up, suit, cfg["play"]))
-            joint = hand_table(seed, 0, deals, elder, turn_up, suit, cfg["play"], cfg["propose"])
-            play, prop = arm_summary(joint.sum(axis=1)), arm_summary(joint.sum(axis=0))
-            d_point = paired_mean(joint, ELDER_WINS_POINT)
-            d_net = paired_mean(joint, NET.astype(float))
-            inside = play["point_ci95"][0] <= ex["point"] <= play["point_ci95"][1]
+        for model, (exact, sampled) in runs.items():
+            ex = exact["play"]
+            play, prop = sampled["play"], sampled["propose"]
+            d_net = sampled["play_minus_propose"]
+            inside = play["ci95"][0] <= ex["point"] <= play["ci95"][1]
             print(f"  [{model}] play without proposing, exact over n={ex['n']:,} deals: "
                   f"P(point) {ex['point']:.4f}, P(vole) {ex['vole']:.4f}, "
                   f"expected points {ex['expected_points']:+.4f}")
             print(f"  [{model}] sampled, n={play['n']:,} deals of seed {seed} (95% intervals):")
             for name, s in (("play   ", play), ("propose", prop)):
-                print(f"      {name}  P(point) {s['point']:.4f} {ci(s['point_ci95'], 4)}   "
+                print(f"      {name}  P(point) {s['point']:.4f} {ci(s['ci95'], 4)}   "
                       f"P(vole) {s['vole']:.4f} {ci(s['vole_ci95'], 4)}   expected points "
                       f"{s['expected_points']:+.4f} {ci(s['expected_points_ci95'], 4, True)}")
-            print(f"      play minus propose (paired, n={d_net['n']:,}): P(point) "
-                  f"{d_point['mean']:+.4f} {ci(d_point['ci95'], 4, True)}, expected points "
-                  f"{d_net['mean']:+.4f} {ci(d_net['ci95'], 4, True)} -> "
+            print(f"      play minus propose (paired, n={d_net['n']:,}): expected points "
+                  f"{d_net['expected_points']:+.4f} {ci(d_net['ci95'], 4, True)} -> "
                   f"{reading(d_net['ci95'])}")
             print(f"      the exact P(point) is {'inside' if inside else 'OUTSIDE'} the sampled "
                   "play interval")
-            rows.append({"hand": format_hand(elder), "trump": trump, "rule": rule or "-",
+            rows.append({"hand": first["hand"], "trump": trump, "rule": rule or "-",
                          "model": model, "n exact": ex["n"],
                          "P(point) exact": ex["point"], "P(vole) exact": ex["vole"],
                          "E[points] exact": ex["expected_points"], "n sampled": play["n"],
                          "P(point) propose": prop["point"],
-                         "P(point) propose 95%": ci(prop["point_ci95"], 4),
-                         "play-propose E[points]": d_net["mean"],
+                         "P(point) propose 95%": ci(prop["ci95"], 4),
+                         "play-propose E[points]": d_net["expected_points"],
                          "play-propose 95%": ci(d_net["ci95"], 4, True)})
         return pd.DataFrame(rows)
     '''),
@@ -227,7 +244,7 @@ REGLE = [
     A second hand: the treatise's first example of a jeu de règle, "King, queen, knave of
     spades, eight of hearts (trumps), eight of diamonds. Lead king of spades; if not trumped,
     follow with queen, etc." Read literally, the list does *not* cover it (rule 5 wants the
-    fifth card to be a king or queen), so `classify()` says propose: is playing it without
+    fifth card to be a king or queen), so `es.classify()` says propose: is playing it without
     proposing better or worse than proposing? Change the hand and the trump to explore others.
     '''),
     ("code", '''
@@ -237,18 +254,22 @@ REGLE = [
     ("md", r'''
     ## 2. The rules' win rates
 
-    `paired_table(..., CLASSIFY_REGLE)` deals `REGLE_DEALS` random deals and plays, twice, only
-    those where the elder's dealt hand is a jeu de règle (without proposing; proposing first).
-    Each is filed under its rule (the first rule of the list that fits), and by whether the
-    elder holds the king of trumps. For each rule: n, P(point) playing without proposing with
-    its Wilson 95% interval (`arm_summary`), the same when proposing first, and the paired
-    change in expected points.
+    `paired_table(..., CLASSIFY_REGLE)` (engine layer, `ecarte_sim.engine.ecarte.experiments`:
+    the public API does not wrap it) deals `REGLE_DEALS` random deals and plays, twice, only
+    those where the elder's dealt hand is a jeu de règle — without proposing
+    (`settings.cfg(elder_first="play")`) and proposing first
+    (`settings.cfg(elder_first="propose")`). Each is filed under its rule (the first rule of
+    the list that fits), and by whether the elder holds the king of trumps. For each rule
+    (analysis layer, `ecarte_sim.analysis.ecarte.paired`): n, P(point) playing without
+    proposing with its Wilson 95% interval (`arm_summary`), the same when proposing first,
+    and the paired change in expected points (`paired_mean`).
 
     What to look at: whether each rule's interval sits around the "two to one" line (2/3),
     above it (the list is better than the text says), or below it; and whether the rules the
-    text lists together behave alike. `ecarte-sim claims` judges "two to one" mechanically,
-    read as an estimate (within ±0.05 of 2/3) and as a floor (at least 2/3), with rules fixed in
-    `analysis/claims.py`.
+    text lists together behave alike. `ecarte-sim claims` (from Python:
+    `es.claims_frame(es.claims())`) judges "two to one" mechanically, read as an estimate
+    (within ±0.05 of 2/3) and as a floor (at least 2/3), with rules fixed in
+    `analysis/ecarte/claims.py`.
     '''),
     ("code", '''
     TABLES = {m: paired_table(SEED, 0, REGLE_DEALS, CFG[m]["play"], CFG[m]["propose"],
@@ -329,7 +350,9 @@ REGLE = [
     played without proposing — and where 2/3 lies relative to its interval. For the verdicts
     (per rule, both readings, and the other claims of seed 002), run
     `ecarte-sim claims --deals 2000 --json` (quick) or `ecarte-sim claims` (to the default
-    precision); for one hand, `ecarte-sim hand "QH AH 7H KS KD" --trump H --exact --json`.
+    precision) — from Python, `es.claims_frame(es.claims(settings=es.ClaimsSettings(deals=2000)))`;
+    for one hand, `ecarte-sim hand "QH AH 7H KS KD" --trump H --exact --json`, or
+    `es.hand("QH AH 7H KS KD", "H", exact=True)`.
     '''),
     ("code", '''
     for m in MODELS:
@@ -369,8 +392,20 @@ SCORE = [
 
     Play models: `dd` (both players see all the cards: measures the cards) and `heuristic`
     (seed 002's advice from each player's own knowledge). Elder policy `regle` (Hoyle's list),
-    dealer policy `maxims`. The first code cell sets the sizes: real ones by default, small ones
-    when `ECARTE_NOTEBOOK_SMALL=1` (the test run).
+    dealer policy `maxims` — the defaults of `es.EcarteSettings`, so one settings object per
+    play model, `es.EcarteSettings.build(play=model)`, says everything. The first code cell
+    sets the sizes: real ones by default, small ones when `ECARTE_NOTEBOOK_SMALL=1` (the test
+    run).
+
+    The settings come from the package's public API (`import ecarte_sim as es`). The rest is
+    a layer below it, because this notebook needs what the API's summaries leave out, and
+    each piece is imported from its module: the engine's whole-deal counts
+    (`whole_counts`, `ecarte_sim.engine.ecarte.counts`) and paired experiment filed by rule of
+    the list (`paired_table` with `CLASSIFY_REGLE`, `ecarte_sim.engine.ecarte.experiments`),
+    fed the kernel arrays `settings.cfg(...)`; and the analysis of their counts — the
+    elder's win table V as an array (`win_table`, `ecarte_sim.analysis.ecarte.scores`; the
+    API's `es.scores` gives the same table from a player's point of view, as lists) and the
+    paired game values (`game_value`, `paired_mean`, `ecarte_sim.analysis.ecarte.paired`).
     '''),
     ("code", '''
     # Parameters (the test run sets ECARTE_NOTEBOOK_SMALL=1 for small sizes)
@@ -388,10 +423,18 @@ SCORE = [
     '''),
     ("code", HELPERS + '''
 
-    from analysis.paired import game_value, paired_mean
-    from analysis.scores import TARGET, win_table
-    from engine.ecarte.experiments import CLASSIFY_REGLE, paired_table
-    from engine.ecarte.whole import make_cfg, whole_counts
+    import ecarte_sim as es  # the public API: the settings
+
+    # Deeper layers the API does not wrap: the engine's counts and paired experiment, and
+    # the analysis of their counts (V as an array, game values of paired deals).
+    from ecarte_sim.analysis.ecarte.paired import game_value, paired_mean
+    from ecarte_sim.analysis.ecarte.scores import TARGET, win_table
+    from ecarte_sim.engine.ecarte.counts import whole_counts
+    from ecarte_sim.engine.ecarte.experiments import CLASSIFY_REGLE, paired_table
+
+    # One settings object per play model; the other settings are the defaults (elder: the
+    # list, dealer: his maxims, both discard trumps and kings).
+    SETTINGS = {m: es.EcarteSettings.build(play=m) for m in MODELS}
 
 
     def grid_frame(mean, lo, hi, digits=3, signed=False, rows="elder", cols="dealer"):
@@ -406,12 +449,16 @@ SCORE = [
     ("md", r'''
     ## 1. Who wins the game from each score
 
-    `whole_counts` plays `SCORE_DEALS` whole deals (proposals, exchanges, tricks, kings) and
-    counts their outcomes; `win_probabilities` turns the outcome distribution into
+    `whole_counts(..., settings.cfg())` plays `SCORE_DEALS` whole deals (proposals, exchanges,
+    tricks, kings) and counts their outcomes; `win_probabilities` turns the outcome
+    distribution into
     **V[x, y]**: the probability that the player about to be *elder*, at score x, beats the
     dealer at y (an exact recursion over the scores; the policies here do not look at the
     score). Intervals: parametric bootstrap, `BOOTSTRAP` replicates (`win_table`). The player
-    who deals next at x against y wins with 1 − V[y, x].
+    who deals next at x against y wins with 1 − V[y, x]. (`es.scores(SCORE_DEALS, seed=SEED,
+    settings=settings, bootstrap=BOOTSTRAP)` computes the same tables — V as
+    `"opponent_deals_next"`, 1 − Vᵀ as `"i_deal_next"` — and `es.scores_frame` lays them out
+    long; section 2 needs V itself as an array, hence `win_table`.)
 
     What to look at: V[0, 0] (the elder's advantage at the start), how fast V falls along a
     row as the dealer nears five, and the column y = 4 (a king turned up wins the dealer the
@@ -420,7 +467,7 @@ SCORE = [
     ("code", '''
     SCORES = {}
     for m in MODELS:
-        counts = whole_counts(SEED, 0, SCORE_DEALS, make_cfg(play=m))
+        counts = whole_counts(SEED, 0, SCORE_DEALS, SETTINGS[m].cfg())
         SCORES[m] = t = win_table(counts, BOOTSTRAP, SEED)
         print(f"[{m}] V[x, y] (rows: the elder's score x, columns: the dealer's y) from "
               f"n={t['n']:,} whole deals of seed {SEED}; 95% bootstrap intervals "
@@ -452,8 +499,9 @@ SCORE = [
 
     `paired_table(..., CLASSIFY_REGLE)` plays every deal of `REGLE_DEALS` random deals whose
     elder hand is a jeu de règle twice on the same cards: without proposing
-    (`make_cfg(elder_first="play")`) and proposing first (`make_cfg(elder_first="propose")`: the
-    dealer answers by his maxims, the elder re-decides by the list after each exchange). Each
+    (`settings.cfg(elder_first="play")`) and proposing first
+    (`settings.cfg(elder_first="propose")`: the dealer answers by his maxims, the elder
+    re-decides by the list after each exchange). Each
     arm's result is an arm code (who marked a king, who won the point or the vole, Law 49's
     double marks); `game_value(V, x, y)` turns an arm code into the elder's probability of
     winning the game from x–y after that deal (1 or 0 if the deal ends the game, else
@@ -482,8 +530,8 @@ SCORE = [
 
     TABLES, DELTA = {}, {}
     for m in MODELS:
-        T = TABLES[m] = paired_table(SEED, 0, REGLE_DEALS, make_cfg(play=m, elder_first="play"),
-                                     make_cfg(play=m, elder_first="propose"), CLASSIFY_REGLE)
+        T = TABLES[m] = paired_table(SEED, 0, REGLE_DEALS, SETTINGS[m].cfg(elder_first="play"),
+                                     SETTINGS[m].cfg(elder_first="propose"), CLASSIFY_REGLE)
         v = SCORES[m]["v"]
         DELTA[m] = {"all jeux de règle": delta_grid(T.sum(axis=0), v),
                     "rule 1 (three trumps)": delta_grid(T[1] + T[9], v),
@@ -561,12 +609,14 @@ SCORE = [
     policy; and intervals that contain 0 at these sizes may not at larger ones (raise
     `REGLE_DEALS`).
 
-    `ecarte-sim claims` applies verdict rules fixed in advance (`analysis/claims.py`: claim ids
+    `ecarte-sim claims` (from Python: `es.claims_frame(es.claims())`) applies verdict rules
+    fixed in advance (`analysis/ecarte/claims.py`: claim ids
     `adversary-at-three`, `adversary-at-four`, `propose-at-three-fatal`, `jeux-de-regle-play`)
     to the same measurements, per play model (including `pimc`): try
     `ecarte-sim claims --deals 2000 --json` for a quick run, or `ecarte-sim claims` to the
-    default precision. `ecarte-sim scores --deals 100000 --json` prints the tables of
-    section 1 from a player's point of view.
+    default precision. `ecarte-sim scores --deals 100000 --json` (from Python:
+    `es.scores_frame(es.scores(100_000))`) prints the tables of section 1 from a player's
+    point of view.
     '''),
     ("code", '''
     def line(label, r, **words):
@@ -638,14 +688,14 @@ PIQUET = [
     '''),
     ("code", HELPERS + '''
 
-    from analysis.piquet import deal_summary, partie_summary
-    from analysis.piquet_report import paired_summary
-    from engine.cards import PIQUET, format_hand
-    from engine.piquet import simulate as S
-    from engine.piquet.deal import deal
-    from engine.piquet.game import play_one
-    from engine.piquet.reference import Variant, play_deal
-    from engine.piquet.whole import make_cfg
+    from ecarte_sim.analysis.piquet.summaries import deal_summary, partie_summary
+    from ecarte_sim.analysis.piquet.report import paired_summary
+    from ecarte_sim.engine.cards import PIQUET, format_hand
+    from ecarte_sim.engine.piquet import simulate as S
+    from ecarte_sim.engine.piquet.deal import deal
+    from ecarte_sim.engine.piquet.game import play_one
+    from ecarte_sim.engine.piquet.reference import Variant, play_deal
+    from ecarte_sim.engine.piquet.whole import make_cfg
     '''),
     ("md", r'''
     ## 1. One deal, told

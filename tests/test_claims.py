@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analysis import claims as C
-from analysis import paired as AP
-from analysis.cli import main
-from analysis.precision import checkpoints, run_until
-from engine.cards import parse_hand
-from engine.ecarte.experiments import exact_codes
-from engine.ecarte.whole import make_cfg
+from ecarte_sim.analysis.ecarte import claims as C
+from ecarte_sim.analysis.ecarte import paired as AP
+from ecarte_sim.analysis.cli import main
+from ecarte_sim.analysis.stats.precision import checkpoints, run_until
+from ecarte_sim.engine.cards import parse_hand
+from ecarte_sim.engine.ecarte.experiments import exact_codes
+from ecarte_sim.engine.ecarte.settings import make_cfg
 
 
 def test_verdict_rules():
@@ -98,7 +98,7 @@ def test_precision_rule_stops_at_the_first_checkpoint_that_is_precise_enough():
 
 @pytest.fixture(scope="module")
 def small_run():
-    settings = C.Settings(seed=3, deals=3_000)
+    settings = C.ClaimsSettings(seed=3, deals=3_000)
     return {m: C.run_model(m, settings) for m in ("dd", "heuristic")}
 
 
@@ -198,7 +198,7 @@ def test_hand_exact_equals_the_enumeration():
 def test_bad_input_is_one_line_and_exit_code_2(args, token):
     import subprocess
     import sys
-    run = subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
+    run = subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", *args], capture_output=True,
                          text=True, timeout=300)
     assert run.returncode == 2, run
     assert "Traceback" not in run.stderr
@@ -228,7 +228,7 @@ def test_paired_mean_equals_numpy_on_the_expanded_deals():
 def test_game_value_averages_back_to_v_at_every_score():
     """The role swap after a deal: averaging game_value over the outcome distribution that
     made V must give V itself (a wrong swap, e.g. V[x', y'], fails this for a random V)."""
-    from analysis.scores import N_CODES, win_probabilities
+    from ecarte_sim.analysis.ecarte.scores import N_CODES, win_probabilities
     rng = np.random.default_rng(1)
     q = rng.dirichlet(np.ones(48))
     p = np.zeros(N_CODES)
@@ -241,7 +241,7 @@ def test_game_value_averages_back_to_v_at_every_score():
 
 
 def test_json_has_no_nan():
-    from analysis.cli import _finite
+    from ecarte_sim.analysis.cli.common import finite as _finite
     assert _finite({"a": [float("nan"), 1.0, float("inf")], "b": (2, "x")}) == \
         {"a": [None, 1.0, None], "b": [2, "x"]}
 

@@ -23,8 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.cli import run
-from engine.cards import cards_of, format_card, parse_hand
+from ecarte_sim.analysis.cli import run
+from ecarte_sim.engine.cards import cards_of, format_card, parse_hand
 
 ELDER = "QH AH 7H KS KD"
 DEALER = "KH JH 9H 8H 9C"
@@ -194,7 +194,7 @@ def test_solve_forced_trump_variant_is_a_valid_solution(capsys):
 
 def test_solve_agrees_with_the_independent_reference(capsys):
     """deal JSON -> solve JSON, checked against the plain-Python reference."""
-    from engine.ecarte import reference
+    from ecarte_sim.engine.ecarte import reference
     for index in range(6):
         d = json_only(cli(capsys, "deal", "--seed", "2024", "--index", str(index), "--json"))
         obj = solve_json(capsys, d["elder"], d["dealer"], d["turn_up"])
@@ -392,7 +392,7 @@ def deal_texts(draw) -> tuple[str, str, str]:
 
 
 def _check_against_reference(result: dict | None, error: str | None, texts) -> None:
-    from engine.ecarte.solver import move_values
+    from ecarte_sim.engine.ecarte.solver import move_values
 
     expected = ref_deal(*texts)
     if expected is None:
@@ -567,7 +567,7 @@ def test_deal_json_shape_and_cards(capsys):
 
 @pytest.mark.parametrize("seed, index", [(0, 0), (1, 1), (2**64 - 1, 2**44 - 1), (12345, 999)])
 def test_deal_matches_reference_and_text_form(capsys, seed, index):
-    from engine.ecarte import reference
+    from ecarte_sim.engine.ecarte import reference
     obj = json_only(cli(capsys, "deal", "--seed", str(seed), "--index", str(index), "--json"))
     ref = reference.deal(seed, index)
     assert parse_hand(obj["elder"]) == sum(1 << c for c in ref.elder)
@@ -666,7 +666,7 @@ def test_simulate_counts_match_solving_each_deal(capsys):
 
 @functools.lru_cache(maxsize=None)
 def _points_of_deals(seed: int, n: int) -> list[int]:
-    from engine.ecarte.simulate import simulate_counts
+    from ecarte_sim.engine.ecarte.simulate import simulate_counts
     return [int(simulate_counts(seed, i, i + 1)[3:6].sum()) for i in range(n)]
 
 
@@ -878,7 +878,7 @@ def test_bench_nasty_options(capsys, args):
 
 def _console() -> list[str]:
     script = Path(sys.executable).with_name("ecarte-sim")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "analysis.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "ecarte_sim.analysis.cli"]
 
 
 def _spawn(args: list, stdin: bytes = b"") -> subprocess.CompletedProcess:
@@ -897,7 +897,7 @@ def test_e2e_console_script_solves_the_example():
 def test_e2e_hostile_batch_on_stdin():
     data = _batch([GOOD, b"\xff\xfe\x00\x01", b"A | B | C | D | E", b"QH QH | x | H",
                    b"\x00" * 50_000])
-    p = _spawn([sys.executable, "-m", "analysis.cli", "solve", "--batch", "-"], stdin=data)
+    p = _spawn([sys.executable, "-m", "ecarte_sim.analysis.cli", "solve", "--batch", "-"], stdin=data)
     assert b"Traceback" not in p.stdout + p.stderr
     assert p.returncode == 2
     assert p.stderr.decode().startswith("Error: ") and len(p.stderr.splitlines()) == 1

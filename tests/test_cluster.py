@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from engine.batch import execution
+from ecarte_sim.engine.batch import execution
 
 distributed = pytest.importorskip("distributed")
 
@@ -26,7 +26,7 @@ def cluster():
 
 
 def _cli(*args):
-    proc = subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", *args], capture_output=True,
                           timeout=600)
     return proc.returncode, proc.stdout, proc.stderr.decode()
 
@@ -52,10 +52,11 @@ def test_cli_output_on_a_local_cluster_is_byte_identical(cluster, args):
 
 
 def test_counts_equal_for_any_worker_count_and_task_size(cluster):
-    from engine.cluster import DaskBackend
-    from engine.ecarte.whole import make_cfg, whole_counts
-    from engine.piquet.simulate import deal_counts
-    from engine.piquet.whole import make_cfg as piquet_cfg
+    from ecarte_sim.engine.cluster import DaskBackend
+    from ecarte_sim.engine.ecarte.counts import whole_counts
+    from ecarte_sim.engine.ecarte.settings import make_cfg
+    from ecarte_sim.engine.piquet.simulate import deal_counts
+    from ecarte_sim.engine.piquet.whole import make_cfg as piquet_cfg
 
     ecfg, pcfg = make_cfg(play="heuristic"), piquet_cfg("heuristic", "random")
     expected = (whole_counts(3, 5, 200_005, ecfg), deal_counts(3, 5, 300_005, pcfg))

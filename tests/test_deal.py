@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from numba import njit
 
-from engine.cards import N_CARDS
-from engine.ecarte import reference
-from engine.ecarte.deal import ECARTE_PLAN, deal, deal_full, deal_hands
-from engine.ecarte.simulate import position_counts, simulate_counts
-from engine.rng import shuffle_prefix
+from ecarte_sim.engine.cards import N_CARDS
+from ecarte_sim.engine.ecarte import reference
+from ecarte_sim.engine.ecarte.deal import ECARTE_PLAN, deal, deal_full, deal_hands
+from ecarte_sim.engine.ecarte.simulate import position_counts, simulate_counts
+from ecarte_sim.engine.rng import shuffle_prefix
 from tests.stats_helpers import chi2_stat, chi2_upper
 
 

@@ -12,13 +12,14 @@ import numba
 import numpy as np
 import pytest
 
-from analysis import paired as AP
-from engine.cards import parse_hand
-from engine.ecarte import experiments as X
-from engine.ecarte import reference as R
-from engine.ecarte.policies import MAXIM_CASES, maxim_case, maxims_accept
-from engine.ecarte.regle import regle_rule
-from engine.ecarte.whole import DealRunner, make_cfg
+from ecarte_sim.analysis.ecarte import paired as AP
+from ecarte_sim.engine.cards import parse_hand
+from ecarte_sim.engine.ecarte import experiments as X
+from ecarte_sim.engine.ecarte import reference as R
+from ecarte_sim.engine.ecarte.policies import MAXIM_CASES, maxim_case, maxims_accept
+from ecarte_sim.engine.ecarte.regle import regle_rule
+from ecarte_sim.engine.ecarte.runner import DealRunner
+from ecarte_sim.engine.ecarte.settings import make_cfg
 from whole_helpers import kernel_script, random_script
 
 FIELDS = ("elder0", "dealer0", "turn_up", "king_turned", "ended", "first", "exchanges",

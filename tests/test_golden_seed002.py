@@ -1,8 +1,8 @@
 """Golden tests: the worked example deals of Hoyle's Écarté (seeds/002_25d08f83baa0f9d5.txt).
 
 Every deal in the text is checked, double dummy, against both the plain
-reference (``engine.ecarte.reference``) and the fast solver
-(``engine.ecarte.solver``); the claims about *every* continuation ("to a
+reference (``ecarte_sim.engine.ecarte.reference``) and the fast solver
+(``ecarte_sim.engine.ecarte.solver``); the claims about *every* continuation ("to a
 certainty", "no matter how Y plays") use the reference's ``playouts``, which
 the fast solver does not offer.
 
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import cards_of, parse_card, parse_hand, parse_suit
-from engine.ecarte import reference
+from ecarte_sim.engine.cards import cards_of, parse_card, parse_hand, parse_suit
+from ecarte_sim.engine.ecarte import reference
 
 ELDER, DEALER = 0, 1
 
@@ -30,7 +30,7 @@ def impl(request):
     """The implementation under test: the plain reference or the fast solver."""
     if request.param == "reference":
         return reference
-    return pytest.importorskip("engine.ecarte.solver")
+    return pytest.importorskip("ecarte_sim.engine.ecarte.solver")
 
 
 def hand(text: str) -> list[int]:

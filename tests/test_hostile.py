@@ -7,7 +7,7 @@ partial or temporary file left where a complete one was expected.
 
 Almost everything runs in-process through ``analysis.cli.run`` (the console entry point;
 a NUL byte can only be passed this way), under an alarm so that a hang fails instead of
-blocking; a few subprocess calls check the real stderr of ``python -m analysis.cli``.
+blocking; a few subprocess calls check the real stderr of ``python -m ecarte_sim.analysis.cli``.
 Counts are kept tiny (``--deals``/``--parties`` minimums); longer checks are marked slow.
 """
 
@@ -32,7 +32,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.cli import run
+from ecarte_sim.analysis.cli import run
 
 ELDER = "QH AH 7H KS KD"
 DEALER = "KH JH 9H 8H 9C"
@@ -848,7 +848,7 @@ def test_bad_run_directories(tmp_path, command, kind):
 def _spawn(args: list, stdin: bytes = b"", timeout: float = 120,
            cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONFAULTHANDLER="1")
-    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", *args], input=stdin,
                           capture_output=True, timeout=timeout, env=env, cwd=cwd,
                           check=False)
 

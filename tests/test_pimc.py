@@ -11,11 +11,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.stats import paired_difference
-from engine.ecarte import reference as R
-from engine.ecarte.players import reveal, sample_world
-from engine.ecarte.experiments import paired_counts
-from engine.ecarte.whole import REC_POSSIBLE, DealRunner, make_cfg
+from ecarte_sim.analysis.stats.intervals import paired_difference
+from ecarte_sim.engine.ecarte import reference as R
+from ecarte_sim.engine.ecarte.players import reveal, sample_world
+from ecarte_sim.engine.ecarte.experiments import paired_counts
+from ecarte_sim.engine.ecarte.records import REC
+from ecarte_sim.engine.ecarte.runner import DealRunner
+from ecarte_sim.engine.ecarte.settings import make_cfg
 from tests.stats_helpers import chi2_stat, chi2_upper
 
 FULL = (1 << 32) - 1
@@ -68,7 +70,7 @@ def replay(runner: DealRunner, seed: int, index: int, cfg: np.ndarray):
             mover = leader if half == 0 else 1 - leader
             card = d.play[j]
             yield (mover, hands[mover], hands[1 - mover], seen[mover] | played | hands[mover],
-                   absent[1 - mover], int(rec[REC_POSSIBLE + j]), card, led, trump, forced, j)
+                   absent[1 - mover], int(rec[REC.at.POSSIBLE + j]), card, led, trump, forced, j)
             hands[mover] &= ~(1 << card)
             played |= 1 << card
             if half == 0:

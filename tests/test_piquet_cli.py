@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import PIQUET, format_hand
-from engine.piquet.deal import deal
-from engine.piquet.simulate import deal_counts
-from engine.piquet.whole import make_cfg
+from ecarte_sim.engine.cards import PIQUET, format_hand
+from ecarte_sim.engine.piquet.deal import deal
+from ecarte_sim.engine.piquet.simulate import deal_counts
+from ecarte_sim.engine.piquet.whole import make_cfg
 from tests.test_cli import cli, json_only, names, one_line_error
 
 D = deal(0, 3)

@@ -9,13 +9,13 @@ import numba
 import numpy as np
 import pytest
 
-from engine.cards import PIQUET, parse_hand
-from engine.piquet import simulate as S
-from engine.piquet.deal import deal, deal_pack
-from engine.piquet.declare import hand_keys, is_blanche
-from engine.piquet.game import DealRecord, play_one
-from engine.piquet.players import heuristic_discard, heuristic_card
-from engine.piquet.whole import (COMPONENTS, REC_PLAYS, REC_YOUNGER, make_cfg)
+from ecarte_sim.engine.cards import PIQUET, parse_hand
+from ecarte_sim.engine.piquet import simulate as S
+from ecarte_sim.engine.piquet.deal import deal, deal_pack
+from ecarte_sim.engine.piquet.declare import hand_keys, is_blanche
+from ecarte_sim.engine.piquet.game import DealRecord, play_one
+from ecarte_sim.engine.piquet.players import heuristic_discard, heuristic_card
+from ecarte_sim.engine.piquet.whole import (COMPONENTS, REC_PLAYS, REC_YOUNGER, make_cfg)
 from tests.stats_helpers import chi2_stat, chi2_upper
 
 
@@ -162,8 +162,8 @@ def test_partie_deals_and_weights(four):
     """Each partie: 6 (or 4) deals, 2 more exactly when tied, the first and last of the
     four-deal partie counted double (note to Law 71), tie-break deals single; totals =
     the deals' records, A dealing the odd deals (A is younger hand in deals 1, 3, 5)."""
-    from engine.piquet.simulate import _scratch, play_partie
-    from engine.piquet.whole import new_solver_scratch
+    from ecarte_sim.engine.piquet.simulate import _scratch, play_partie
+    from ecarte_sim.engine.piquet.whole import new_solver_scratch
     cfg_a = make_cfg("heuristic", "random")        # A deals: B (heuristic) is elder
     cfg_b = make_cfg("random", "heuristic")        # B deals: A (random) is elder
     perm, draws, values, stock, rec, scratch, state = _scratch()
@@ -209,7 +209,7 @@ CROSS_CHECKS = [
 
 
 def _cross_check(seed, start, players, elder_take, younger_take, lead, timing, n):
-    from engine.piquet.reference import Variant, play_deal
+    from ecarte_sim.engine.piquet.reference import Variant, play_deal
 
     cfg = make_cfg(*players, elder_take=elder_take, younger_take=younger_take,
                    lead_scoring=lead, pique_timing=timing)
@@ -250,7 +250,7 @@ def test_kernel_equals_reference_on_carte_blanche_deals():
     recs = S.deal_records(8, 0, 60_000, cfg)
     blank = [i for i, r in enumerate(recs) if r[0] > 0 or r[REC_YOUNGER] > 0]
     assert len(blank) >= 30
-    from engine.piquet.reference import Variant, play_deal
+    from ecarte_sim.engine.piquet.reference import Variant, play_deal
     for i in blank:
         k = DealRecord.from_record(recs[i])
         ref = play_deal(k.elder_dealt, k.younger_dealt, list(k.stock), k.elder_discard,

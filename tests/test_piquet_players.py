@@ -7,13 +7,13 @@ import numba
 import numpy as np
 import pytest
 
-from engine.cards import PIQUET, parse_hand
-from engine.piquet import simulate as S
-from engine.piquet.game import DealRecord
-from engine.piquet.reference import Variant, play_deal
-from engine.piquet.solver import new_table, new_workspace, solve
-from engine.piquet.whole import (COMPONENTS, LEAD_RULES, _consistent, make_cfg, sample_world,
-                                 shown_cards, world_pool)
+from ecarte_sim.engine.cards import PIQUET, parse_hand
+from ecarte_sim.engine.piquet import simulate as S
+from ecarte_sim.engine.piquet.game import DealRecord
+from ecarte_sim.engine.piquet.reference import Variant, play_deal
+from ecarte_sim.engine.piquet.solver import new_table, new_workspace, solve
+from ecarte_sim.engine.piquet.whole import (COMPONENTS, LEAD_RULES, _consistent, make_cfg, sample_world,
+                                            shown_cards, world_pool)
 
 
 def H(text: str) -> int:

@@ -1,4 +1,4 @@
-"""Golden tests of the plain Piquet reference (engine.piquet.reference).
+"""Golden tests of the plain Piquet reference (ecarte_sim.engine.piquet.reference).
 
 Every expected figure below was worked out by hand from the Laws of Piquet
 (``seeds/003``) and ``engine/piquet/rules.md``; the working is in the comments.
@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import PIQUET, cards_of, format_card, parse_card, parse_hand
-from engine.piquet import reference as R
+from ecarte_sim.engine.cards import PIQUET, cards_of, format_card, parse_card, parse_hand
+from ecarte_sim.engine.piquet import reference as R
 
 SUITS = "SHDC"
 

@@ -1,13 +1,13 @@
 """The Piquet double-dummy solver against a brute-force enumerator, the pure-Python
-reference (engine.piquet.reference_play), hand-computed endings, and itself."""
+reference (ecarte_sim.engine.piquet.reference_play), hand-computed endings, and itself."""
 
 import numba
 import numpy as np
 import pytest
 
-from engine.cards import PIQUET, parse_card, parse_hand
-from engine.piquet import reference_play as reference
-from engine.piquet import solver
+from ecarte_sim.engine.cards import PIQUET, parse_card, parse_hand
+from ecarte_sim.engine.piquet import reference_play as reference
+from ecarte_sim.engine.piquet import solver
 
 ALL, TEN_UP = solver.LEAD_ALL, solver.LEAD_TEN_UP
 

@@ -1,11 +1,11 @@
-"""Unit tests of the plain reference (engine.ecarte.reference): RNG, deal, Law 43, search."""
+"""Unit tests of the plain reference (ecarte_sim.engine.ecarte.reference): RNG, deal, Law 43, search."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.cards import CardError, cards_of, format_card, format_hand, parse_card, parse_hand
-from engine.ecarte import reference as R
+from ecarte_sim.engine.cards import CardError, cards_of, format_card, format_hand, parse_card, parse_hand
+from ecarte_sim.engine.ecarte import reference as R
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 
@@ -85,7 +85,7 @@ def _as_text(d):
 
 
 def test_deal_golden_values():
-    """Fixed deals (matched against engine.ecarte.deal when written)."""
+    """Fixed deals (matched against ecarte_sim.engine.ecarte.deal when written)."""
     assert _as_text(R.deal(0, 0)) == (
         "8S AH 8H TD AC", "KS JH 7H KD TC", "KH",
         "AD QS 8D 7C 9C 8C QD 7D AS 7S 9H JS QH TS 9D 9S JD QC JC KC TH")
@@ -100,7 +100,7 @@ def test_deal_golden_values():
 
 
 def test_deal_matches_fast_engine():
-    fast = pytest.importorskip("engine.ecarte.deal")
+    fast = pytest.importorskip("ecarte_sim.engine.ecarte.deal")
     for seed in (0, 1234567):
         for index in list(range(40)) + [267, 990]:
             ref, got = R.deal(seed, index), fast.deal(seed, index)

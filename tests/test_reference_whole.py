@@ -1,4 +1,4 @@
-"""The plain reference's whole deal (engine.ecarte.reference.whole_deal).
+"""The plain reference's whole deal (ecarte_sim.engine.ecarte.reference.whole_deal).
 
 Checks the contract of ``engine/ecarte/rules_whole_deal.md`` law by law on
 concrete deals of seed 7, worked out by hand (each deal is printed in its
@@ -16,15 +16,16 @@ import random
 
 import pytest
 
-from engine.cards import cards_of, parse_card, parse_hand
-from engine.ecarte import reference as R
+from ecarte_sim.engine.cards import cards_of, parse_card, parse_hand
+from ecarte_sim.engine.ecarte import reference as R
 
 SEED = 7
 
 
 def _kernel_whole_deal(seed, index, script, play_model="scripted", **variant):
     """The numba kernel behind the reference's signature (same script, same variants)."""
-    from engine.ecarte.whole import DealRunner, make_cfg
+    from ecarte_sim.engine.ecarte.runner import DealRunner
+    from ecarte_sim.engine.ecarte.settings import make_cfg
     from whole_helpers import kernel_script
     cfg = make_cfg(elder_policy="scripted", dealer_policy="scripted", elder_discard="scripted",
                    dealer_discard="scripted", play=play_model, trick_by_trick=True, **variant)

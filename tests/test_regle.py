@@ -5,9 +5,9 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from engine.cards import CardError, parse_hand, parse_suit
-from engine.ecarte import reference
-from engine.ecarte.regle import RULES, classify, regle_rule
+from ecarte_sim.engine.cards import CardError, parse_hand, parse_suit
+from ecarte_sim.engine.ecarte import reference
+from ecarte_sim.engine.ecarte.regle import RULES, classify, regle_rule
 
 # (hand, trump, expected rule or None, why) — every rule of the list and the near
 # misses around each, worked out by hand from the text.

@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numba import njit
 
-from engine.rng import (MAX_DEAL_INDEX, WORDS_PER_DEAL, batch_product, batch_threshold,
-                        check_index_range, check_seed, draw_descending, mul_small,
-                        splitmix64_at, stream_word)
+from ecarte_sim.engine.rng import (MAX_DEAL_INDEX, WORDS_PER_DEAL, batch_product, batch_threshold,
+                                   check_index_range, check_seed, draw_descending, mul_small,
+                                   splitmix64_at, stream_word)
 
 # Published outputs of the reference splitmix64.c (Vigna), e.g. Rosetta Code
 # "Pseudo-random numbers/Splitmix64" for seed 1234567.

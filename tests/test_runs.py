@@ -14,8 +14,8 @@ from functools import partial
 import numpy as np
 import pytest
 
-from engine.batch import execution, reduce_counts, task_key
-from engine.runs import RunDir, RunDirError
+from ecarte_sim.engine.batch import execution, reduce_counts, task_key
+from ecarte_sim.engine.runs import RunDir, RunDirError
 
 IDENT = {"command": "test", "parameters": {"n": 10}, "seed": 1, "block": 4}
 CALLS: list[int] = []          # the task ranges computed (a module-level record, see below)
@@ -141,7 +141,7 @@ COMMANDS = {
 
 
 def _cli(args, **kw):
-    return subprocess.Popen([sys.executable, "-m", "analysis.cli", *args],
+    return subprocess.Popen([sys.executable, "-m", "ecarte_sim.analysis.cli", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
 

@@ -7,11 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from analysis.scores import N_CODES, outcome_distribution, player_win_probability, replay, \
+from ecarte_sim.analysis.ecarte.scores import N_CODES, outcome_distribution, player_win_probability, replay, \
     win_probabilities
-from analysis.stats import Z95
-from engine.ecarte.game import play_game
-from engine.ecarte.whole import DealRunner, make_cfg, whole_counts
+from ecarte_sim.analysis.stats.intervals import Z95
+from ecarte_sim.engine.ecarte.game import play_game
+from ecarte_sim.engine.ecarte.counts import whole_counts
+from ecarte_sim.engine.ecarte.runner import DealRunner
+from ecarte_sim.engine.ecarte.settings import make_cfg
 
 # codes: 5 * king + points; king 0 none, 1 turned (dealer), 2 elder in hand, 3 dealer in hand;
 # points 0 elder 1, 1 elder 2, 2 dealer 1, 3 dealer 2

@@ -8,10 +8,10 @@ import sys
 import numpy as np
 import pytest
 
-from engine.batch import blocks, rows_for
-from engine.ecarte import solver
-from engine.ecarte.deal import deal
-from engine.ecarte.simulate import simulate_counts
+from ecarte_sim.engine.batch import blocks, rows_for
+from ecarte_sim.engine.ecarte import solver
+from ecarte_sim.engine.ecarte.deal import deal
+from ecarte_sim.engine.ecarte.simulate import simulate_counts
 
 
 def test_counts_equal_one_solve_per_deal():
@@ -36,7 +36,7 @@ def test_identical_for_any_chunk_and_block(mode):
 
 def _simulate_json(threads: int, chunk: int) -> str:
     env = dict(os.environ, NUMBA_NUM_THREADS=str(threads))
-    out = subprocess.run([sys.executable, "-m", "analysis.cli", "simulate", "--deals",
+    out = subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", "simulate", "--deals",
                           "200000", "--seed", "42", "--chunk", str(chunk), "--json",
                           "--no-exchange"],
                          env=env, check=True, capture_output=True, text=True)

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import CardError
-from engine.ecarte import reference, solver
-from engine.ecarte.deal import deal
-from engine.ecarte.simulate import simulate_counts
-from engine.ecarte.tricks import ELDER
+from ecarte_sim.engine.cards import CardError
+from ecarte_sim.engine.ecarte import reference, solver
+from ecarte_sim.engine.ecarte.deal import deal
+from ecarte_sim.engine.ecarte.simulate import simulate_counts
+from ecarte_sim.engine.ecarte.tricks import ELDER
 
 
 def _compare_deals(seed, start, stop, forced_trump=True):
@@ -90,7 +90,7 @@ def test_is_point_and_checks():
     # seed 002: "A holds queen, ace, and seven of hearts (trumps), king of spades, king of
     # diamonds ... Y holds king, knave, nine, and eight of hearts, and nine of clubs, and
     # must win the point"
-    from engine.cards import parse_hand
+    from ecarte_sim.engine.cards import parse_hand
     assert not solver.is_point(parse_hand("QH AH 7H KS KD"), parse_hand("KH JH 9H 8H 9C"), 1)
     with pytest.raises(CardError):
         solver.solve([0, 1], [0, 2], 0)              # a card in both hands

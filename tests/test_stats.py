@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from analysis.stats import Z95, paired_difference, wilson_interval
-from engine.ecarte.experiments import paired_counts
-from engine.ecarte.whole import make_cfg
+from ecarte_sim.analysis.stats.intervals import Z95, paired_difference, wilson_interval
+from ecarte_sim.engine.ecarte.experiments import paired_counts
+from ecarte_sim.engine.ecarte.settings import make_cfg
 
 
 @pytest.mark.parametrize("k, n", [(0, 10), (3, 10), (10, 10), (50, 100), (1, 1000)])

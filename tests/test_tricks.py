@@ -4,9 +4,9 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import parse_card, parse_hand
-from engine.ecarte import reference
-from engine.ecarte.tricks import leader_wins, legal_replies
+from ecarte_sim.engine.cards import parse_card, parse_hand
+from ecarte_sim.engine.ecarte import reference
+from ecarte_sim.engine.ecarte.tricks import leader_wins, legal_replies
 
 
 def test_leader_wins_every_pair_every_trump():

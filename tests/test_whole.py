@@ -11,10 +11,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from engine.cards import parse_hand, parse_suit
-from engine.ecarte import reference as R
-from engine.ecarte import policies as P
-from engine.ecarte.whole import (DealRunner, END_STOCK_OUT, make_cfg, whole_counts)
+from ecarte_sim.engine.cards import parse_hand, parse_suit
+from ecarte_sim.engine.ecarte import reference as R
+from ecarte_sim.engine.ecarte import policies as P
+from ecarte_sim.engine.ecarte.counts import whole_counts
+from ecarte_sim.engine.ecarte.records import ProposalsEnd
+from ecarte_sim.engine.ecarte.runner import DealRunner
+from ecarte_sim.engine.ecarte.settings import make_cfg
 from whole_helpers import kernel_script, random_script
 
 FIELDS = ("elder0", "dealer0", "turn_up", "king_turned", "ended", "first", "exchanges",
@@ -50,7 +53,7 @@ def compare(seed: int, start: int, stop: int, play_model: str, rng_seed: int):
         seen["refused first"] += slow.first == R.REFUSED_FIRST
         seen["played without proposing"] += slow.first == R.PLAYED_WITHOUT_PROPOSING
         seen["accepted then refused"] += len(slow.exchanges) > 0 and fast.how_ended == 1
-        seen["stock exhausted"] += fast.how_ended == END_STOCK_OUT
+        seen["stock exhausted"] += fast.how_ended == ProposalsEnd.STOCK_EXHAUSTED
         seen["king drawn"] += (slow.king_elder or slow.king_dealer) and bool(
             (slow.elder_hand | slow.dealer_hand) & ~(slow.elder0 | slow.dealer0)
             & (1 << (8 * (slow.turn_up >> 3) + 7)))
@@ -135,7 +138,7 @@ def test_weakest_order():
 # --------------------------------------------------------------------------- identity
 
 def _counts_json(threads: int, play: str, chunk: int) -> str:
-    code = ("import json,sys; from engine.ecarte.whole import make_cfg, whole_counts;"
+    code = ("import json,sys; from ecarte_sim.engine.ecarte.settings import make_cfg; from ecarte_sim.engine.ecarte.counts import whole_counts;"
             f"c = whole_counts(9, 1000, 1000 + {1500 if play == 'pimc' else 40000}, "
             f"make_cfg(elder_policy='{{e}}', dealer_policy='{{d}}', play='{play}', worlds=16), "
             f"chunk={chunk}); print(json.dumps(c.tolist()))")
@@ -174,7 +177,7 @@ def test_counts_add_up():
 # --------------------------------------------------------------------------- game to five
 
 def test_games_alternate_the_deal_and_end_at_five():
-    from engine.ecarte.game import play_game
+    from ecarte_sim.engine.ecarte.game import play_game
     cfg = make_cfg(play="heuristic")
     runner = DealRunner()
     by_turned_king = by_king_in_hand = 0

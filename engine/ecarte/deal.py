@@ -1,8 +1,8 @@
 """The Écarté deal (Laws 8 and 10): 5 cards each, the 11th turned up, 21 in the stock.
 
 Deal ``i`` of seed ``s`` is a forward Fisher–Yates shuffle of the 32 cards
-(identity order = bit order of :mod:`engine.cards`) drawn from deal ``i``'s
-sub-stream of :mod:`engine.rng`, in three batches of draws
+(identity order = bit order of :mod:`ecarte_sim.engine.cards`) drawn from deal ``i``'s
+sub-stream of :mod:`ecarte_sim.engine.rng`, in three batches of draws
 (``ECARTE_PLAN``: 11, 14 and 6 draws per 64-bit word). Positions of the
 shuffled pack:
 
@@ -27,10 +27,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from engine.cards import (ECARTE, N_CARDS, CardError, check_disjoint, format_card, format_cards,
-                          format_hand, parse_card, parse_hand, parse_suit)
-from engine.rng import (check_index_range, check_seed, draw_descending, shuffle_plan,
-                        shuffle_prefix, swap_draws)
+from ecarte_sim.engine.cards import (ECARTE, N_CARDS, CardError, check_disjoint, format_card, format_cards,
+                                     format_hand, parse_card, parse_hand, parse_suit)
+from ecarte_sim.engine.rng import (check_index_range, check_seed, draw_descending, shuffle_plan,
+                                   shuffle_prefix, swap_draws)
 
 HAND_SIZE = 5
 STOCK_SIZE = N_CARDS - 2 * HAND_SIZE - 1
@@ -121,7 +121,7 @@ def parse_trump(trump_text: str, held: list[tuple[str, int]]) -> tuple[int, int 
     (``TH``), which must then be in none of the ``held`` (name, mask) hands.
 
     Returns ``(trump suit, turn-up card or None)``; raises
-    :class:`engine.cards.CardError` naming the bad token.
+    :class:`ecarte_sim.engine.cards.CardError` naming the bad token.
     """
     if not isinstance(trump_text, str) or not trump_text.strip():
         raise CardError("missing trump (a suit such as S or the turned-up card such as TH)",
@@ -144,7 +144,7 @@ def parse_deal(elder_text: str, dealer_text: str, trump_text: str) -> tuple[int,
     """Parse a deal written as text: two 5-card hands and a trump (see :func:`parse_trump`).
 
     Returns ``(elder mask, dealer mask, trump suit, turn-up card or None)``; raises
-    :class:`engine.cards.CardError` naming the bad token.
+    :class:`ecarte_sim.engine.cards.CardError` naming the bad token.
     """
     elder = int(parse_hand(elder_text, HAND_SIZE, ECARTE, "elder hand"))
     dealer = int(parse_hand(dealer_text, HAND_SIZE, ECARTE, "dealer hand"))

@@ -1,7 +1,7 @@
 """Paired experiments: each deal played twice, once per arm, on the same cards.
 
 Two configurations ``cfg_a`` and ``cfg_b`` (usually the same policies with the first
-decision forced two ways, :data:`engine.ecarte.whole.CFG_ELDER_FIRST`) play the same deal —
+decision forced two ways, :data:`ecarte_sim.engine.ecarte.whole.C.ELDER_FIRST`) play the same deal —
 same hands, turn-up and stock order (common random numbers) — and each arm's result is
 kept as an *arm code*, so any statistic of the deal (the point, the vole, the marks, the
 game-win probability at any score) can be computed afterwards from the joint table::
@@ -18,7 +18,7 @@ A *classifier* picks the deals of interest and gives each a class (``-1``: not p
                       + 8 if he holds the king of trumps (16 classes, 0 and 8 unused).
 ``CLASSIFY_DEALER``   the elder proposes in round 0 (by ``cfg_a``): class = the index of
                       the dealer's maxim that speaks for the dealer's hand
-                      (:func:`engine.ecarte.policies.maxim_case`, 1-7).
+                      (:func:`ecarte_sim.engine.ecarte.policies.maxim_case`, 1-7).
 
 The kernels write one int8 triple per deal (class, arm a, arm b) into arrays the caller
 owns; the Python layer turns them into int64 counts with ``np.bincount`` — integer sums,
@@ -38,21 +38,22 @@ from functools import partial
 import numpy as np
 from numba import njit, prange
 
-from engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts
-from engine.cards import N_CARDS, popcount32, suit_mask
-from engine.ecarte.deal import HAND_SIZE, TURN_UP_POSITION, deal_hands
-from engine.ecarte.policies import elder_proposes, maxim_case
-from engine.ecarte.regle import regle_rule
-from engine.ecarte.simulate import row_range
-from engine.ecarte.solver import new_workspace
-from engine.ecarte.players import PLAY_PIMC
-from engine.ecarte.whole import (CFG_DEALER_PLAY, CFG_ELDER_FIRST, CFG_ELDER_PLAY,
-                                 CFG_ELDER_POLICY, FIRST_NO, CFG_TARGET, CFG_THRESHOLD,
-                                 FIRST_BY_POLICY, FIRST_YES, N_CFG, REC_FIRST, REC_OUTCOME,
-                                 _scratch, empty_script, king_code, play_dealt, points_for,
-                                 whole_deal)
-from engine.rng import check_index_range, check_seed, draw_descending
+from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts, row_range
+from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
+from ecarte_sim.engine.ecarte.deal import HAND_SIZE, TURN_UP_POSITION, deal_hands
+from ecarte_sim.engine.ecarte.policies import elder_proposes, maxim_case
+from ecarte_sim.engine.ecarte.regle import regle_rule
+from ecarte_sim.engine.ecarte.solver import new_workspace
+from ecarte_sim.engine.ecarte.counts import king_code
+from ecarte_sim.engine.ecarte.records import REC
+from ecarte_sim.engine.ecarte.runner import empty_script
+from ecarte_sim.engine.ecarte.settings import CFG, ElderFirst, PlayModel
+from ecarte_sim.engine.ecarte.whole import deal_scratch, play_dealt, points_for, whole_deal
+from ecarte_sim.engine.rng import check_index_range, check_seed, draw_descending
 
+#: Field offsets of ``cfg`` and ``rec``, as kernel constants.
+C = CFG.at
+R = REC.at
 N_ARM = 48
 CLASSIFY_ALL, CLASSIFY_REGLE, CLASSIFY_DEALER = 0, 1, 2
 N_CLASSES = {CLASSIFY_ALL: 1, CLASSIFY_REGLE: 16, CLASSIFY_DEALER: 8}
@@ -84,7 +85,7 @@ ARM_NET = ARM_MARKS_ELDER - ARM_MARKS_DEALER
 def arm_code(rec):
     """The arm code of a finished deal (module docstring). The deal must have been played
     (no target: a game cut short at a king has no outcome)."""
-    return 16 * rec[REC_FIRST] + 4 * king_code(rec) + rec[REC_OUTCOME]
+    return 16 * rec[R.FIRST] + 4 * king_code(rec) + rec[R.OUTCOME]
 
 
 @njit(cache=True)
@@ -100,10 +101,10 @@ def deal_class(classifier, cfg_a, script, elder, dealer, turn_up):
         king = np.uint32(1) << np.uint32(8 * trump + _KING)
         return rule + (8 if (np.uint32(elder) & king) != 0 else 0)
     # CLASSIFY_DEALER: only deals where the dealer has a proposal to answer
-    if cfg_a[CFG_ELDER_FIRST] != FIRST_BY_POLICY:
-        proposes = cfg_a[CFG_ELDER_FIRST] == FIRST_YES
+    if cfg_a[C.ELDER_FIRST] != ElderFirst.BY_POLICY:
+        proposes = cfg_a[C.ELDER_FIRST] == ElderFirst.PROPOSE
     else:
-        proposes = elder_proposes(cfg_a[CFG_ELDER_POLICY], cfg_a[CFG_THRESHOLD], elder, trump,
+        proposes = elder_proposes(cfg_a[C.ELDER_POLICY], cfg_a[C.THRESHOLD], elder, trump,
                                   0, script)
     if not proposes:
         return -1
@@ -117,7 +118,7 @@ def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, ws_template, cl
     arm codes under ``cfg_a`` and ``cfg_b`` (``k`` = deal - start)."""
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
-        perm, draws, pool, payoff, rec = _scratch()
+        perm, draws, pool, payoff, rec = deal_scratch()
         ws = ws_template.copy()
         for i in range(lo, hi):
             k = i - start
@@ -134,9 +135,9 @@ def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, ws_template, cl
 
 def _check_cfgs(*cfgs):
     for cfg in cfgs:
-        if cfg.shape != (N_CFG,) or cfg.dtype != np.int64:
-            raise ValueError("cfg must come from make_cfg()")
-        if cfg[CFG_TARGET] != 0:
+        if cfg.shape != (CFG.size,) or cfg.dtype != np.int64:
+            raise ValueError("cfg must come from EcarteSettings.cfg()")
+        if cfg[C.TARGET] != 0:
             raise ValueError("paired experiments play untruncated deals (target 0); "
                              "scores are applied afterwards")
 
@@ -259,7 +260,7 @@ def hand_block(seed, start, count, rows, elder, turn_up, trump, cfg_a, cfg_b, sc
     ``cfg_a`` and ``cfg_b``; arm codes in ``out_a``/``out_b``."""
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
-        perm, draws, pool, payoff, rec = _scratch()
+        perm, draws, pool, payoff, rec = deal_scratch()
         ws = ws_template.copy()
         for i in range(lo, hi):
             k = i - start
@@ -309,7 +310,7 @@ def exact_block(start, count, rows, elder, turn_ups, cfg, script, ws_template, o
     ``q % 65780`` among the 26 cards left. Arm codes under ``cfg`` in ``out``."""
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
-        perm, draws, pool, payoff, rec = _scratch()
+        perm, draws, pool, payoff, rec = deal_scratch()
         ws = ws_template.copy()
         rest = np.empty(N_CARDS - HAND_SIZE - 1, dtype=np.int64)
         for q in range(lo, hi):
@@ -383,9 +384,9 @@ def exact_codes(elder: int, turn_up: int | None, trump: int, cfg: np.ndarray,
     """Counts of the 48 arm codes over the enumerated deals ``[start, stop)`` (all of them
     by default: ``len(turn_ups) * 65780``) of the fixed elder hand under ``cfg``."""
     _check_cfgs(cfg)
-    if cfg[CFG_ELDER_FIRST] != FIRST_NO:
+    if cfg[C.ELDER_FIRST] != ElderFirst.PLAY:
         raise ValueError("the enumeration is for play without proposing (elder_first='play')")
-    if PLAY_PIMC in (cfg[CFG_ELDER_PLAY], cfg[CFG_DEALER_PLAY]):
+    if PlayModel.PIMC in (cfg[C.ELDER_PLAY], cfg[C.DEALER_PLAY]):
         raise ValueError("exact enumeration needs a deterministic play model (dd or "
                          "heuristic): PIMC's sampled worlds make each deal random")
     turn_ups = exact_turn_ups(elder, turn_up, trump)

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.ecarte.whole import (CFG_DEALER_SCORE, CFG_ELDER_SCORE, CFG_TARGET, DealRunner,
-                                 WholeDeal)
-from engine.rng import MAX_DEAL_INDEX, check_seed
+from ecarte_sim.engine.ecarte.runner import DealRunner, WholeDeal
+from ecarte_sim.engine.ecarte.settings import CFG
+from ecarte_sim.engine.rng import MAX_DEAL_INDEX, check_seed
 
 TARGET = 5
 DEALS_PER_GAME = 64
@@ -70,7 +70,7 @@ def play_game(seed: int, game: int, cfg: np.ndarray, runner: DealRunner | None =
     game = check_game_index(game)
     runner = runner or DealRunner()
     cfg = cfg.copy()
-    cfg[CFG_TARGET] = TARGET
+    cfg[CFG.at.TARGET] = TARGET
     result = Game(seed, game)
     if score is not None:
         if set(score) != set(PLAYERS) or not all(0 <= int(v) < TARGET for v in score.values()):
@@ -82,8 +82,8 @@ def play_game(seed: int, game: int, cfg: np.ndarray, runner: DealRunner | None =
     for k in range(DEALS_PER_GAME):
         elder = "B" if dealer == "A" else "A"
         before = dict(result.score)
-        cfg[CFG_ELDER_SCORE] = before[elder]
-        cfg[CFG_DEALER_SCORE] = before[dealer]
+        cfg[CFG.at.ELDER_SCORE] = before[elder]
+        cfg[CFG.at.DEALER_SCORE] = before[dealer]
         d = runner.play(seed, game * DEALS_PER_GAME + k, cfg)
         result.score[elder] += d.marks_elder
         result.score[dealer] += d.marks_dealer

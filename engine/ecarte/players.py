@@ -29,19 +29,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.cards import N_CARDS, above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
-from engine.ecarte.policies import weakest
-from engine.ecarte.solver import after_card, distinct_moves, legal_moves, search, value_after
-from engine.ecarte.tricks import ELDER, leader_wins
-from engine.rng import draw_descending, swap_draws
+from ecarte_sim.engine.cards import N_CARDS, above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
+from ecarte_sim.engine.ecarte.policies import weakest
+from ecarte_sim.engine.ecarte.settings import MAX_WORLDS
+from ecarte_sim.engine.ecarte.solver import after_card, distinct_moves, legal_moves, search, value_after
+from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+from ecarte_sim.engine.rng import draw_descending, swap_draws
 
-PLAY_MODELS = {"scripted": 0, "dd": 1, "heuristic": 2, "pimc": 3}
-PLAY_SCRIPTED, PLAY_DD, PLAY_HEURISTIC, PLAY_PIMC = 0, 1, 2, 3
-DEFAULT_WORLDS = 64
 #: Sub-stream words of a deal used by PIMC: world ``w`` of the ``j``-th card played
 #: reads words from ``PIMC_BASE + (j * MAX_WORLDS + w) * WORDS_PER_WORLD``.
 PIMC_BASE = 1024
-MAX_WORLDS = 4096
 WORDS_PER_WORLD = 8
 _FULL = np.uint32(0xFFFFFFFF)
 
@@ -215,7 +212,7 @@ def sample_world(seed, index, decision, world, possible, count, pool, draws):
 
 @njit(cache=True)
 def outcome_after(elder, dealer, leader, tricks, led, trump, forced_trump, card, ws):
-    """Like :func:`engine.ecarte.solver.value_after`, but only as fine as the score needs:
+    """Like :func:`ecarte_sim.engine.ecarte.solver.value_after`, but only as fine as the score needs:
     returns 0 (dealer vole), 1 (dealer point), 3 (elder point) or 5 (elder vole), found by
     null-window searches (cheaper than the exact trick count)."""
     e, d, next_leader, tricks, next_led = after_card(elder, dealer, leader, tricks, led, trump,

@@ -1,15 +1,16 @@
 """Decision policies of the whole deal: the elder's play-or-propose, the dealer's
 accept-or-refuse, and both players' discards (seed 002, Hoyle's advice).
 
-One policy interface for every kernel: a policy is an integer id plus integer
-parameters in the ``cfg`` array of :mod:`engine.ecarte.whole`; scripted decisions
+One policy interface for every kernel: a policy is an id (its enum in
+:mod:`ecarte_sim.engine.ecarte.settings`) plus integer parameters in the kernel's ``cfg``
+array; scripted decisions
 (id 0) read a ``script`` array, so that the kernels and the reference can be
 driven through the same choices. The names below are the ones the CLI takes.
 
 Elder (non-dealer): play without proposing, or propose
     ``regle``           "hands which ought to be played without proposing" — play iff the
                         hand is a *jeu de règle* of Hoyle's list
-                        (:mod:`engine.ecarte.regle`), else propose.
+                        (:mod:`ecarte_sim.engine.ecarte.regle`), else propose.
     ``always-play``     never propose.
     ``always-propose``  propose whenever the stock allows.
     ``threshold``       play iff :func:`strength` >= the threshold parameter (default 8).
@@ -61,18 +62,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.cards import bit_index, lowest_bit, popcount32, suit_mask
-from engine.ecarte.regle import regle_rule
-
-ELDER_POLICIES = {"scripted": 0, "regle": 1, "always-play": 2, "always-propose": 3,
-                  "threshold": 4}
-DEALER_POLICIES = {"scripted": 0, "maxims": 1, "regle": 2, "always-accept": 3,
-                   "always-refuse": 4}
-DISCARD_POLICIES = {"scripted": 0, "trumps-kings": 1, "trumps-queens": 2, "trumps-only": 3}
-ELDER_REGLE, ELDER_ALWAYS_PLAY, ELDER_ALWAYS_PROPOSE, ELDER_THRESHOLD = 1, 2, 3, 4
-DEALER_MAXIMS, DEALER_REGLE, DEALER_ALWAYS_ACCEPT, DEALER_ALWAYS_REFUSE = 1, 2, 3, 4
-SCRIPTED = 0
-DEFAULT_THRESHOLD = 8
+from ecarte_sim.engine.cards import bit_index, lowest_bit, popcount32, suit_mask
+from ecarte_sim.engine.ecarte.regle import regle_rule
+from ecarte_sim.engine.ecarte.settings import DealerPolicy, Discard, ElderPolicy
 
 # Script layout (int64, one row of SCRIPT_LEN): 24 rounds of each decision, then the
 # play priority (a permutation of the 32 cards).
@@ -145,13 +137,13 @@ def strength(hand, trump):
 @njit(cache=True)
 def elder_proposes(policy, threshold, hand, trump, rnd, script):
     """True if the elder proposes in round ``rnd`` (the caller has checked he may)."""
-    if policy == SCRIPTED:
+    if policy == ElderPolicy.SCRIPTED:
         return script[S_ELDER_PROPOSE + min(rnd, MAX_ROUNDS - 1)] != 0
-    if policy == ELDER_REGLE:
+    if policy == ElderPolicy.REGLE:
         return regle_rule(hand, trump) == 0
-    if policy == ELDER_ALWAYS_PLAY:
+    if policy == ElderPolicy.ALWAYS_PLAY:
         return False
-    if policy == ELDER_ALWAYS_PROPOSE:
+    if policy == ElderPolicy.ALWAYS_PROPOSE:
         return True
     return strength(hand, trump) < threshold
 
@@ -206,24 +198,24 @@ def maxims_accept(hand, trump):
 @njit(cache=True)
 def dealer_accepts(policy, hand, trump, rnd, script):
     """True if the dealer accepts the elder's proposal of round ``rnd``."""
-    if policy == SCRIPTED:
+    if policy == DealerPolicy.SCRIPTED:
         return script[S_DEALER_ACCEPT + min(rnd, MAX_ROUNDS - 1)] != 0
-    if policy == DEALER_MAXIMS:
+    if policy == DealerPolicy.MAXIMS:
         return maxims_accept(hand, trump)
-    if policy == DEALER_REGLE:
+    if policy == DealerPolicy.REGLE:
         return regle_rule(hand, trump) == 0
-    return policy == DEALER_ALWAYS_ACCEPT
+    return policy == DealerPolicy.ALWAYS_ACCEPT
 
 
 @njit(cache=True)
 def discard_choice(policy, hand, trump, rnd, script, script_row):
     """The cards a player chooses to discard (before Law 38 or the minimum of one)."""
     hand = np.uint32(hand)
-    if policy == SCRIPTED:
+    if policy == Discard.SCRIPTED:
         return np.uint32(script[script_row + min(rnd, MAX_ROUNDS - 1)]) & hand
     keep = hand & suit_mask(trump)
-    if policy == 1:
+    if policy == Discard.TRUMPS_KINGS:
         keep |= hand & _KINGS
-    elif policy == 2:
+    elif policy == Discard.TRUMPS_QUEENS:
         keep |= hand & (_KINGS | _QUEENS)
     return hand & ~keep & _FULL

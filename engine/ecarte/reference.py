@@ -2,11 +2,11 @@
 
 This module is written to be read beside the laws (``seeds/000`` and ``seeds/002``,
 the Club Code as quoted in Hoyle's Games Modernized) and the rules summary of
-``seeds/001``.  It exists to check the fast engine (``engine.ecarte.deal``,
-``engine.ecarte.tricks``, ``engine.ecarte.solver``) against something that anyone
+``seeds/001``.  It exists to check the fast engine (``ecarte_sim.engine.ecarte.deal``,
+``ecarte_sim.engine.ecarte.tricks``, ``ecarte_sim.engine.ecarte.solver``) against something that anyone
 can verify by eye, so it deliberately shares **no code** with that engine: its
-only project import is the card notation of :mod:`engine.cards` (the card
-numbering, the parsers and :class:`~engine.cards.CardError`).
+only project import is the card notation of :mod:`ecarte_sim.engine.cards` (the card
+numbering, the parsers and :class:`~ecarte_sim.engine.cards.CardError`).
 
 Inside, a card is a :class:`Card` ``(suit, rank)`` and a hand is a
 ``frozenset`` of cards; there are no bit masks.  At the public boundary cards are
@@ -42,7 +42,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Iterable, Iterator, NamedTuple
 
-from engine.cards import CardError, cards_of, format_card, parse_suit
+from ecarte_sim.engine.cards import CardError, cards_of, format_card, parse_suit
 
 __all__ = [
     "ELDER", "DEALER", "HAND_SIZE", "Card", "ReferenceDeal", "Position",
@@ -79,7 +79,7 @@ class Card(NamedTuple):
 
     @property
     def index(self) -> int:
-        """The shared integer index ``suit * 8 + rank`` (see :mod:`engine.cards`)."""
+        """The shared integer index ``suit * 8 + rank`` (see :mod:`ecarte_sim.engine.cards`)."""
         return self.suit * N_RANKS + self.rank
 
     def __str__(self) -> str:
@@ -589,7 +589,7 @@ KING, QUEEN, KNAVE = 7, 6, 5   # Écarté ranks (7 8 9 10 A J Q K = 0..7)
 def jeu_de_regle(hand, trump) -> str | None:
     """The rule of Hoyle's list that makes a five-card hand a jeu de règle, or None.
 
-    Read plainly from seed 002 (names as in :mod:`engine.ecarte.regle`, which
+    Read plainly from seed 002 (names as in :mod:`ecarte_sim.engine.ecarte.regle`, which
     documents the readings); the first rule of the list that fits names the hand.
     """
     cards = _to_cards(_hand_indices(hand, "hand"))

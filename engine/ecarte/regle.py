@@ -37,7 +37,7 @@ follows the list; the example is kept as a test of that reading.
 
 :func:`regle_rule` is the numba kernel (rule id, 0 = none) for the simulators;
 :func:`classify` is the Python entry point. An independent plain-Python
-reading lives in :func:`engine.ecarte.reference.jeu_de_regle`.
+reading lives in :func:`ecarte_sim.engine.ecarte.reference.jeu_de_regle`.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.cards import CardError, popcount32, suit_mask
+from ecarte_sim.engine.cards import CardError, popcount32, suit_mask
 
 RULES = ("three-trumps", "two-trumps-one-suit", "two-trumps-court-pair",
          "one-trump-four-king", "one-trump-three-court", "no-trump-three-queens",

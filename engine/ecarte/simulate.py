@@ -10,7 +10,7 @@ Modes (one kernel, so that a benchmark measures every mode on the same deals):
     column ``k`` counts deals where the elder takes ``k`` tricks.
 ``MODE_POINT_VOLE``
     the fast answer only: columns 0–3 count DEALER_VOLE, DEALER_POINT,
-    ELDER_POINT, ELDER_VOLE (see :mod:`engine.ecarte.solver`).
+    ELDER_POINT, ELDER_VOLE (see :mod:`ecarte_sim.engine.ecarte.solver`).
 
 Counts are int64; each ``prange`` row writes only its own row.
 """
@@ -24,24 +24,16 @@ from functools import partial
 import numpy as np
 from numba import njit, prange
 
-from engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts
-from engine.cards import N_CARDS, popcount32, suit_mask
-from engine.ecarte.deal import deal_full, deal_hands
-from engine.ecarte.solver import new_workspace, point_vole, solve_kernel
-from engine.rng import check_seed
+from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts, row_range
+from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
+from ecarte_sim.engine.ecarte.deal import deal_full, deal_hands
+from ecarte_sim.engine.ecarte.solver import new_workspace, point_vole, solve_kernel
+from ecarte_sim.engine.rng import check_seed
 
 MODE_DEAL, MODE_EXACT, MODE_POINT_VOLE = 0, 1, 2
 MODES = {"deal": MODE_DEAL, "exact": MODE_EXACT, "point-vole": MODE_POINT_VOLE}
 WIDTH = 8
 _KING = 7
-
-
-@njit(cache=True)
-def row_range(start, count, rows, r):
-    """Deals ``[lo, hi)`` of row ``r`` when ``count`` deals from ``start`` are cut in ``rows``."""
-    per = (count + rows - 1) // rows
-    lo = start + r * per
-    return lo, min(lo + per, start + count)
 
 
 @njit(cache=True, parallel=True)

@@ -2,7 +2,7 @@
 
 Value of a position = the total number of tricks the elder ends the hand with
 (0–5) when the elder maximises it and the dealer minimises it, both following
-Law 43 (:mod:`engine.ecarte.tricks`). A position is any moment of the play:
+Law 43 (:mod:`ecarte_sim.engine.ecarte.tricks`). A position is any moment of the play:
 who leads the current trick, how many tricks the elder has already won, and
 optionally the card already led to it (removed from the leader's hand).
 
@@ -40,9 +40,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.cards import (CardError, bit_index, check_disjoint, format_card, lowest_bit,
-                          popcount32, suit_mask)
-from engine.ecarte.tricks import DEALER, ELDER, leader_wins, legal_replies
+from ecarte_sim.engine.cards import (CardError, bit_index, check_disjoint, format_card, lowest_bit,
+                                     popcount32, suit_mask)
+from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER, leader_wins, legal_replies
 
 #: Depth of the explicit stack (at most six plies are ever open: three tricks of
 #: lead and reply before the two-trick endgame); a little spare.
@@ -434,7 +434,7 @@ def point_vole(elder, dealer, trump, forced_trump, ws):
 
 
 # ---------------------------------------------------------------------------
-# Python API (validation, conversion). Same signatures as engine.ecarte.reference.
+# Python API (validation, conversion). Same signatures as ecarte_sim.engine.ecarte.reference.
 # ---------------------------------------------------------------------------
 
 def _mask(cards) -> int:

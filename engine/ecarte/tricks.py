@@ -7,7 +7,7 @@ variant ``forced_trump=False`` (some 19th-century American texts) lets a
 player void in the suit led keep his trumps. The winner of a trick leads to
 the next.
 
-Kernels take masks (``uint32``) and card indices (see :mod:`engine.cards`).
+Kernels take masks (``uint32``) and card indices (see :mod:`ecarte_sim.engine.cards`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.cards import above_in_suit, suit_mask
+from ecarte_sim.engine.cards import above_in_suit, suit_mask
 
 ELDER = 0
 DEALER = 1

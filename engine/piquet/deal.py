@@ -1,8 +1,8 @@
 """The Piquet deal (Law 9): twelve cards each, a stock of eight.
 
 Deal ``i`` of seed ``s`` is a forward Fisher–Yates shuffle of the 32 cards
-(identity order = bit order of :mod:`engine.cards`) drawn from deal ``i``'s
-sub-stream of :mod:`engine.rng` (``PIQUET_PLAN``: 11, 14 and 6 draws per
+(identity order = bit order of :mod:`ecarte_sim.engine.cards`) drawn from deal ``i``'s
+sub-stream of :mod:`ecarte_sim.engine.rng` (``PIQUET_PLAN``: 11, 14 and 6 draws per
 64-bit word). Positions of the shuffled pack:
 
 ====================  ==========================================
@@ -14,8 +14,9 @@ sub-stream of :mod:`engine.rng` (``PIQUET_PLAN``: 11, 14 and 6 draws per
 Law 9 deals by twos or threes; under a uniform shuffle any fixed assignment of
 positions gives the same distribution. Players' random decisions (a random
 discard, a random card) read further words of the same sub-stream at fixed
-offsets (:data:`WORDS_DISCARD`, :data:`WORDS_PLAY`, :data:`WORDS_WORLDS`), so
-every deal — decisions included — is a pure function of (seed, index).
+offsets (:data:`WORDS_ELDER_DISCARD`, :data:`WORDS_YOUNGER_DISCARD`,
+:data:`WORDS_PLAY`, :data:`WORDS_WORLDS`), so every deal — decisions included — is a
+pure function of (seed, index).
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from engine.cards import (N_CARDS, PIQUET, CardError, check_disjoint, format_cards, format_hand,
-                          parse_hand, split_tokens, parse_card)
-from engine.rng import (batch_product, batch_threshold, check_index_range, check_seed,
-                        draw_descending, shuffle_plan, shuffle_prefix, swap_draws)
+from ecarte_sim.engine.cards import (N_CARDS, PIQUET, CardError, check_disjoint, format_cards,
+                                     format_hand, parse_card, parse_hand, split_tokens)
+from ecarte_sim.engine.rng import (batch_product, batch_threshold, check_index_range, check_seed,
+                                   draw_descending, shuffle_plan, shuffle_prefix, swap_draws)
 
 HAND_SIZE = 12
 STOCK_SIZE = 8
@@ -36,7 +37,8 @@ STOCK_POSITION = 2 * HAND_SIZE
 PIQUET_PLAN = shuffle_plan(N_CARDS, [11, 14, 6])
 
 #: Word offsets inside a deal's sub-stream (the shuffle reads words 0, 1, 2, ...).
-WORDS_DISCARD = 64          # elder's random discard at 64.., younger's at 96..
+WORDS_ELDER_DISCARD = 64    # the elder's random discard
+WORDS_YOUNGER_DISCARD = 96  # the younger's
 WORDS_PLAY = 128            # card j of the play (0..23) draws from 128 + 16 j ..
 WORDS_WORLDS = 1 << 12      # sampled worlds of a PIMC player
 
@@ -51,7 +53,7 @@ def _threshold_table() -> np.ndarray:
     return table
 
 
-#: Rejection thresholds for batched bounded draws (see :func:`engine.rng.draw_descending`).
+#: Rejection thresholds for batched bounded draws (see :func:`ecarte_sim.engine.rng.draw_descending`).
 THRESHOLDS = _threshold_table()
 
 

@@ -20,11 +20,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.cards import popcount32
+from ecarte_sim.engine.cards import popcount32
+from ecarte_sim.engine.piquet.records import DECLARATIONS, N_CATEGORIES, N_SEATS, SCORE
+from ecarte_sim.engine.piquet.settings import Rank, Seat
 
 PIP = (7, 8, 9, 10, 10, 10, 10, 11)
 RUN_SCORE = (0, 0, 0, 3, 4, 15, 16, 17, 18)
-TEN = 3                                   # rank index of the ten (sets and ten_up scoring)
 #: Knaves, queens and kings of every suit (ranks 4, 5, 6): carte blanche has none (Law 18).
 COURTS = np.uint32(0x70707070)
 #: ``RANK_MASK[r]``: the four cards of rank ``r``.
@@ -60,8 +61,8 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 POINT_KEY, SEQ_KEY, SEQ_SCORE = _tables()
 
-# Categories of Law 67 (columns of a declaration record).
-CAT_BLANCHE, CAT_POINT, CAT_SEQUENCES, CAT_SETS = 0, 1, 2, 3
+D = DECLARATIONS.at
+S = SCORE.at            # a seat's block of DECLARATIONS is the first fields of SCORE
 
 
 @njit(cache=True, inline="always")
@@ -86,7 +87,7 @@ def hand_keys(hand):
         seq_score += SEQ_SCORE[b]
     sets = 0
     set_score = 0
-    for r in range(3, 8):
+    for r in range(Rank.TEN, Rank.ACE + 1):
         n = popcount32(h & RANK_MASK[r])
         if n >= 3:
             key = 8 * (n - 2) + r
@@ -98,32 +99,28 @@ def hand_keys(hand):
 
 @njit(cache=True)
 def declare(elder_dealt, younger_dealt, elder, younger, out):
-    """Scores of categories I–IV (Law 67) after comparison (Laws 61–64).
-
-    ``out[0:4]`` = elder's carte blanche, point, sequences, quatorzes/trios;
-    ``out[4:8]`` = younger's. Carte blanche is judged on the dealt hands,
-    the rest on the hands held after the exchange.
-    """
-    for i in range(8):
-        out[i] = 0
+    """Scores of categories I–IV (Law 67) after comparison (Laws 61–64) into ``out``, a
+    ``DECLARATIONS`` record. Carte blanche (Law 18) is judged on the dealt hands, the
+    rest on the hands held after the exchange."""
+    out[:] = 0
     if is_blanche(elder_dealt):
-        out[0] = 10
+        out[D.ELDER + S.CARTE_BLANCHE] = 10
     if is_blanche(younger_dealt):
-        out[4] = 10
+        out[D.YOUNGER + S.CARTE_BLANCHE] = 10
     pe, qe, qe_score, se, se_score = hand_keys(elder)
     py, qy, qy_score, sy, sy_score = hand_keys(younger)
     if pe > py:
-        out[1] = pe >> 7
+        out[D.ELDER + S.POINT] = pe >> 7
     elif py > pe:
-        out[5] = py >> 7
+        out[D.YOUNGER + S.POINT] = py >> 7
     if qe > qy:
-        out[2] = qe_score
+        out[D.ELDER + S.SEQUENCES] = qe_score
     elif qy > qe:
-        out[6] = qy_score
+        out[D.YOUNGER + S.SEQUENCES] = qy_score
     if se > sy:
-        out[3] = se_score
+        out[D.ELDER + S.SETS] = se_score
     elif sy > se:
-        out[7] = sy_score
+        out[D.YOUNGER + S.SETS] = sy_score
 
 
 @njit(cache=True)
@@ -133,18 +130,18 @@ def repiques(decl):
     having scored in no earlier category."""
     e = False
     y = False
-    for player in range(2):
-        mine = 4 * player
-        theirs = 4 - mine
+    for seat in range(N_SEATS):
+        mine = D.ELDER if seat == Seat.ELDER else D.YOUNGER
+        theirs = D.YOUNGER if seat == Seat.ELDER else D.ELDER
         total = 0
         blocked = False
-        for c in range(4):
+        for c in range(N_CATEGORIES):
             if decl[theirs + c] > 0:
                 blocked = True
             total += decl[mine + c]
             if total >= 30:
                 if not blocked:
-                    if player == 0:
+                    if seat == Seat.ELDER:
                         e = True
                     else:
                         y = True

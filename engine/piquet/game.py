@@ -1,4 +1,4 @@
-"""Python layer over the Piquet kernels: one deal from given cards, records as dicts."""
+"""Python layer over the Piquet kernels: one deal from given cards, its record by name."""
 
 from __future__ import annotations
 
@@ -6,17 +6,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.cards import PIQUET, CardError, cards_of, format_cards, format_hand
-from engine.piquet.deal import HAND_SIZE, PiquetDeal, deal
-from engine.piquet.whole import (CFG_ELDER_TAKE, COMPONENTS, SCRATCH_INT, REC_ELDER_DEALT, REC_ELDER_DISCARD,
-                                 REC_ELDER_HAND, REC_LEN, REC_PLAYS, REC_STOCK, REC_YOUNGER,
-                                 REC_YOUNGER_DEALT, REC_YOUNGER_DISCARD, REC_YOUNGER_HAND,
-                                 make_cfg, new_solver_scratch, play_dealt, uses_solver)
+from ecarte_sim.engine.cards import N_CARDS, PIQUET, CardError, cards_of, format_cards, format_hand
+from ecarte_sim.engine.piquet.deal import STOCK_SIZE, PiquetDeal, deal
+from ecarte_sim.engine.piquet.records import N_SEATS, REC, SCORE, SCRATCH, STATE
+from ecarte_sim.engine.piquet.settings import CFG, MAX_ELDER_TAKE, PiquetSettings
+from ecarte_sim.engine.piquet.whole import new_solver_scratch, play_dealt, uses_solver
 
 
 @dataclass(frozen=True)
 class DealRecord:
-    """What a kernel did with one deal (every field from the record array)."""
+    """What a kernel did with one deal: the fields of ``REC``, each seat's ``SCORE`` as
+    a dict."""
 
     elder_dealt: int
     younger_dealt: int
@@ -31,13 +31,10 @@ class DealRecord:
 
     @classmethod
     def from_record(cls, rec: np.ndarray) -> "DealRecord":
-        rec = [int(x) for x in rec]
-        return cls(rec[REC_ELDER_DEALT], rec[REC_YOUNGER_DEALT],
-                   tuple(rec[REC_STOCK:REC_STOCK + 8]), rec[REC_ELDER_DISCARD],
-                   rec[REC_YOUNGER_DISCARD], rec[REC_ELDER_HAND], rec[REC_YOUNGER_HAND],
-                   tuple(rec[REC_PLAYS:REC_PLAYS + 24]),
-                   dict(zip(COMPONENTS, rec[0:10])),
-                   dict(zip(COMPONENTS, rec[REC_YOUNGER:REC_YOUNGER + 10])))
+        fields = REC.read(rec)
+        for seat in ("elder", "younger"):
+            fields[seat] = dict(zip(SCORE.fields, fields[seat]))
+        return cls(**fields)
 
     def as_dict(self) -> dict:
         return {"elder_dealt": format_hand(self.elder_dealt, PIQUET),
@@ -63,21 +60,22 @@ def check_discard(name: str, discard: int, hand: int, low: int, high: int) -> No
 
 def play_one(the_deal: PiquetDeal, cfg: np.ndarray | None = None, seed: int = 0,
              index: int = 0, elder_discard: int = 0, younger_discard: int = 0) -> DealRecord:
-    """Play one deal through the kernel; given discards (masks) override the players'."""
-    cfg = make_cfg() if cfg is None else cfg
+    """Play one deal through the kernel under ``cfg`` (default: ``PiquetSettings().cfg()``);
+    given discards (masks) override the players'."""
+    cfg = PiquetSettings().cfg() if cfg is None else cfg
     if elder_discard:
-        check_discard("elder", elder_discard, the_deal.elder, 1, 5)
+        check_discard("elder", elder_discard, the_deal.elder, 1, MAX_ELDER_TAKE)
     if younger_discard:
-        # The elder's discard is given, or his player discards exactly CFG_ELDER_TAKE.
-        taken = len(cards_of(elder_discard)) if elder_discard else int(cfg[CFG_ELDER_TAKE])
-        check_discard("younger", younger_discard, the_deal.younger, 1, 8 - taken)
-    rec = np.zeros(REC_LEN, dtype=np.int64)
+        # The elder's discard is given, or his player discards exactly his take.
+        taken = len(cards_of(elder_discard)) if elder_discard else int(cfg[CFG.at.ELDER_TAKE])
+        check_discard("younger", younger_discard, the_deal.younger, 1, STOCK_SIZE - taken)
+    rec = np.zeros(REC.size, dtype=np.int64)
     script = np.array([elder_discard, younger_discard], dtype=np.int64)
     stock = np.array(the_deal.stock, dtype=np.int64)
-    values = np.zeros(32, dtype=np.int64)
-    draws = np.zeros(32, dtype=np.int64)
-    totals = np.zeros(SCRATCH_INT, dtype=np.int64)
-    state = np.zeros((6, 2), dtype=np.uint32)
+    values = np.zeros(N_CARDS, dtype=np.int64)
+    draws = np.zeros(N_CARDS, dtype=np.int64)
+    totals = np.zeros(SCRATCH.size, dtype=np.int64)
+    state = np.zeros((STATE.size, N_SEATS), dtype=np.uint32)
     table, ws = new_solver_scratch(uses_solver(cfg))
     play_dealt(np.uint64(seed), np.uint64(index), cfg, script, rec, np.uint32(the_deal.elder),
                np.uint32(the_deal.younger), stock, values, draws, totals, state, table, ws)
@@ -89,4 +87,4 @@ def simulate_one(seed: int, index: int, cfg: np.ndarray | None = None) -> DealRe
     return play_one(deal(seed, index), cfg, seed, index)
 
 
-__all__ = ["DealRecord", "play_one", "simulate_one", "check_discard", "HAND_SIZE"]
+__all__ = ["DealRecord", "play_one", "simulate_one", "check_discard"]

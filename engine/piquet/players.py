@@ -9,7 +9,7 @@
     everything; plays from what it remembers (its own hand and discard and
     every card played), see :func:`heuristic_card`.
 ``dd`` and ``pimc``
-    Discard like ``heuristic``; their play is in :mod:`engine.piquet.whole`
+    Discard like ``heuristic``; their play is in :mod:`ecarte_sim.engine.piquet.whole`
     (double-dummy search, and sampled worlds solved double-dummy).
 
 Keep value of a card ``c`` of rank ``r`` in suit ``s`` (my definition, not the
@@ -34,15 +34,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.cards import above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
-from engine.piquet.declare import RANK_MASK
-
-RANDOM, HEURISTIC, DD, PIMC = 0, 1, 2, 3
-PLAYERS = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "pimc": PIMC}
-PLAYER_NAMES = {v: k for k, v in PLAYERS.items()}
+from ecarte_sim.engine.cards import above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
+from ecarte_sim.engine.piquet.declare import RANK_MASK
+from ecarte_sim.engine.piquet.settings import Rank
 
 HIGH = np.array([0, 1, 2, 3, 4, 6, 9, 12], dtype=np.int64)
-_KING, _ACE = 6, 7
 
 
 @njit(cache=True)
@@ -70,9 +66,9 @@ def keep_values(hand, out):
             v += 6
         elif hi > lo:
             v += 2
-        if r >= 3:
+        if r >= Rank.TEN:
             v += 5 * (popcount32(h & RANK_MASK[r]) - 1)
-        if length == 2 and r != _KING and (byte >> np.uint32(_KING)) & np.uint32(1):
+        if length == 2 and r != Rank.KING and (byte >> np.uint32(Rank.KING)) & np.uint32(1):
             v += 3
         out[c] = v
 
@@ -183,8 +179,8 @@ def heuristic_card(own, unseen, led):
         protected = 0
         if not (unseen & above_in_suit(c)):
             protected = 1
-        king = np.uint32(1) << np.uint32((c & ~7) + _KING)
-        if popcount32(suit_cards) == 2 and (suit_cards & king) and (c & 7) != _KING:
+        king = np.uint32(1) << np.uint32((c & ~7) + Rank.KING)
+        if popcount32(suit_cards) == 2 and (suit_cards & king) and (c & 7) != Rank.KING:
             protected = 1
         key = protected * 1000 + (c & 7) * 16 + popcount32(suit_cards)
         if key < best_key:

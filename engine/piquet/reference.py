@@ -4,9 +4,10 @@ This module is written to be read beside the Laws of Piquet (``seeds/003``, the
 Portland and Turf Clubs' code) and ``engine/piquet/rules.md``, the contract that
 says how this project implements every law and every choice the laws leave open.
 It exists to check the fast kernels against something anyone can verify by eye,
-so it shares no code with them: its only project import is the card notation of
-:mod:`engine.cards` (a card is the bit index ``suit * 8 + rank``, a hand is an int
-mask; with the ``PIQUET`` deck rank 0..7 is 7 8 9 10 J Q K A, the ace high).
+so it shares no code with them: its only project imports are the card notation of
+:mod:`ecarte_sim.engine.cards` (a card is the bit index ``suit * 8 + rank``, a hand is
+an int mask; with the ``PIQUET`` deck rank 0..7 is 7 8 9 10 J Q K A, the ace high) and
+the ids of :mod:`ecarte_sim.engine.piquet.settings` (``Rank``, the variants' names).
 
 Contents
 
@@ -92,7 +93,8 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass, field
 
-from engine.cards import PIQUET, cards_of, format_card, format_cards, format_hand
+from ecarte_sim.engine.cards import PIQUET, cards_of, format_card, format_cards, format_hand
+from ecarte_sim.engine.piquet.settings import LeadScoring, Partie, PiqueTiming, Rank, choices
 
 __all__ = [
     "RulesError", "Variant", "PIP", "ELDER", "YOUNGER", "CATEGORIES",
@@ -110,9 +112,7 @@ HAND_SIZE = 12
 STOCK_SIZE = 8
 N_TRICKS = 12
 
-# Rank indices in the PIQUET deck (engine.cards): 7 8 9 T J Q K A.
-SEVEN, EIGHT, NINE, TEN, KNAVE, QUEEN, KING, ACE = range(8)
-COURT_CARDS = (KNAVE, QUEEN, KING)        #: the cards a carte blanche lacks (Law 18)
+COURT_CARDS = (Rank.KNAVE, Rank.QUEEN, Rank.KING)   #: what a carte blanche lacks (Law 18)
 
 #: Pip value of each rank for the point: 7 8 9 at face value, 10 J Q K ten, ace eleven.
 PIP = (7, 8, 9, 10, 10, 10, 10, 11)
@@ -142,10 +142,9 @@ class Variant:
     partie: str = "six"
 
     def __post_init__(self):
-        for name, allowed in (("lead_scoring", ("all", "ten_up")),
-                              ("pique_timing", ("lead", "law67")),
-                              ("partie", ("six", "four"))):
-            value = getattr(self, name)
+        for name, kind in (("lead_scoring", LeadScoring), ("pique_timing", PiqueTiming),
+                           ("partie", Partie)):
+            value, allowed = getattr(self, name), tuple(choices(kind))
             if not isinstance(value, str) or value not in allowed:
                 raise RulesError(f"Variant.{name} must be one of {allowed}, got {value!r}")
 
@@ -280,7 +279,7 @@ def sets_of(hand: int) -> list[tuple[int, int]]:
     """
     hand = _mask_of(hand, "hand")
     sets = []
-    for rank in range(TEN, ACE + 1):
+    for rank in range(Rank.TEN, Rank.ACE + 1):
         count = sum(hand >> _card(s, rank) & 1 for s in range(4))
         if count >= 3:
             sets.append((count, rank))
@@ -535,7 +534,7 @@ def _validate_deal(elder_hand, younger_hand, stock, elder_discard, younger_disca
 def _play_point(card: int, variant: Variant) -> int:
     """Law 65: 1 for a card led or winning second; under ``ten_up`` only a ten or higher."""
     if variant.lead_scoring == "ten_up":
-        return int(_rank(card) >= TEN)
+        return int(_rank(card) >= Rank.TEN)
     return 1
 
 

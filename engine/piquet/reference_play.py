@@ -1,6 +1,6 @@
 """Slow, readable oracle for the card play of Piquet (both players see all cards).
 
-This is the pure-Python reference for :mod:`engine.piquet.solver`: plain minimax
+This is the pure-Python reference for :mod:`ecarte_sim.engine.piquet.solver`: plain minimax
 over every legal card, memoised (``functools.cache``) on the position at the start
 of each trick — both hands, who leads, the elder's tricks so far, the lead rule — with
 no pruning and no shortcuts. It exists to be obviously right, not fast: an 8-card
@@ -16,27 +16,26 @@ The objective, from the elder's side (``engine/piquet/rules.md``, "Play" and
   led wins.
 * Law 65: the leader scores 1 for every card he leads; the second player scores
   1 when he wins the trick; the winner of the last (12th) trick scores 1 more.
-  With ``lead_rule = 1`` ("ten_up", the older counting of Foster and Hoyle) a
-  lead scores only if the card led is a ten or higher, and a trick won second
-  scores only if the winning card is a ten or higher; the last trick's extra 1
-  always counts.
+  With ``lead_rule = LeadScoring.TEN_UP`` (the older counting of Foster and
+  Hoyle) a lead scores only if the card led is a ten or higher, and a trick won
+  second scores only if the winning card is a ten or higher; the last trick's
+  extra 1 always counts.
 * Law 66, the cards: more than six of the twelve tricks scores 10; all twelve
   (capot) scores 40 instead; six each scores nothing.
 
 The value of a position is the elder's future play points minus the younger's,
 plus the elder's cards bonus minus the younger's, with the elder maximising and
 the younger minimising. Cards are bit indices ``suit * 8 + rank`` (rank 0..7 =
-7 8 9 10 J Q K A), hands are Python ``int`` masks, as in :mod:`engine.cards`.
+7 8 9 10 J Q K A), hands are Python ``int`` masks, as in :mod:`ecarte_sim.engine.cards`.
 """
 
 from __future__ import annotations
 
 from functools import cache, lru_cache
 
-ELDER, YOUNGER = 0, 1
-LEAD_ALL, LEAD_TEN_UP = 0, 1
+from ecarte_sim.engine.piquet.settings import LeadScoring, Rank, Seat
+
 TRICKS = 12
-TEN = 3  # rank index of the ten
 
 
 def cards_bonus(elder_tricks: int) -> int:
@@ -79,13 +78,13 @@ def trick_points(led: int, reply: int, leader: int, last: bool, lead_rule: int):
     follower_wins = reply // 8 == led // 8 and reply % 8 > led % 8
     winner = 1 - leader if follower_wins else leader
     points = [0, 0]
-    if lead_rule == LEAD_ALL or led % 8 >= TEN:
+    if lead_rule == LeadScoring.ALL or led % 8 >= Rank.TEN:
         points[leader] += 1                      # one for the card led
-    if follower_wins and (lead_rule == LEAD_ALL or reply % 8 >= TEN):
+    if follower_wins and (lead_rule == LeadScoring.ALL or reply % 8 >= Rank.TEN):
         points[1 - leader] += 1                  # one for winning second
     if last:
         points[winner] += 1                      # one more for the last trick
-    return points[ELDER] - points[YOUNGER], winner
+    return points[Seat.ELDER] - points[Seat.YOUNGER], winner
 
 
 def _after_reply(elder: int, younger: int, leader: int, elder_tricks: int, led: int,
@@ -94,7 +93,7 @@ def _after_reply(elder: int, younger: int, leader: int, elder_tricks: int, led: 
     the hands): the trick's points, then the rest from the next trick on."""
     last = elder == 0 and younger == 0
     points, winner = trick_points(led, reply, leader, last, lead_rule)
-    won = elder_tricks + (1 if winner == ELDER else 0)
+    won = elder_tricks + (1 if winner == Seat.ELDER else 0)
     return points + trick_value(elder, younger, winner, won, lead_rule)
 
 
@@ -102,12 +101,12 @@ def _reply_values(elder: int, younger: int, leader: int, elder_tricks: int, led:
                   lead_rule: int) -> dict[int, int]:
     """Value after each legal reply to ``led`` (already out of the leader's hand)."""
     follower = 1 - leader
-    hand = elder if follower == ELDER else younger
+    hand = elder if follower == Seat.ELDER else younger
     out = {}
     for card in legal_cards(hand, led):
         bit = 1 << card
-        e = elder ^ bit if follower == ELDER else elder
-        y = younger if follower == ELDER else younger ^ bit
+        e = elder ^ bit if follower == Seat.ELDER else elder
+        y = younger if follower == Seat.ELDER else younger ^ bit
         out[card] = _after_reply(e, y, leader, elder_tricks, led, card, lead_rule)
     return out
 
@@ -115,14 +114,14 @@ def _reply_values(elder: int, younger: int, leader: int, elder_tricks: int, led:
 def _lead_values(elder: int, younger: int, leader: int, elder_tricks: int,
                  lead_rule: int) -> dict[int, int]:
     """Value after each lead: the follower then answers to his own advantage."""
-    hand = elder if leader == ELDER else younger
+    hand = elder if leader == Seat.ELDER else younger
     out = {}
     for card in legal_cards(hand, None):
         bit = 1 << card
-        e = elder ^ bit if leader == ELDER else elder
-        y = younger if leader == ELDER else younger ^ bit
+        e = elder ^ bit if leader == Seat.ELDER else elder
+        y = younger if leader == Seat.ELDER else younger ^ bit
         replies = _reply_values(e, y, leader, elder_tricks, card, lead_rule).values()
-        out[card] = max(replies) if leader == YOUNGER else min(replies)
+        out[card] = max(replies) if leader == Seat.YOUNGER else min(replies)
     return out
 
 
@@ -136,7 +135,7 @@ def trick_value(elder: int, younger: int, leader: int, elder_tricks: int,
     (this is the oracle's inner loop)."""
     if elder == 0 and younger == 0:
         return cards_bonus(elder_tricks)
-    lead_hand, follow_hand = (elder, younger) if leader == ELDER else (younger, elder)
+    lead_hand, follow_hand = (elder, younger) if leader == Seat.ELDER else (younger, elder)
     last = lead_hand & (lead_hand - 1) == 0
     best = None
     for led in cards_in(lead_hand):
@@ -145,14 +144,14 @@ def trick_value(elder: int, younger: int, leader: int, elder_tricks: int,
         for reply in legal_cards(follow_hand, led):
             rest_follow = follow_hand ^ (1 << reply)
             points, winner = trick_points(led, reply, leader, last, lead_rule)
-            won = elder_tricks + (1 if winner == ELDER else 0)
-            if leader == ELDER:
+            won = elder_tricks + (1 if winner == Seat.ELDER else 0)
+            if leader == Seat.ELDER:
                 v = points + trick_value(rest_lead, rest_follow, winner, won, lead_rule)
                 worst = v if worst is None else min(worst, v)   # the younger replies
             else:
                 v = points + trick_value(rest_follow, rest_lead, winner, won, lead_rule)
                 worst = v if worst is None else max(worst, v)   # the elder replies
-        if leader == ELDER:
+        if leader == Seat.ELDER:
             best = worst if best is None else max(best, worst)
         else:
             best = worst if best is None else min(best, worst)
@@ -163,11 +162,11 @@ def move_values(elder: int, younger: int, leader: int, elder_tricks: int,
                 led: int | None, lead_rule: int) -> dict[int, int]:
     """For each legal card of the player to move, the exact value once it is played.
 
-    ``leader`` (ELDER or YOUNGER) leads the current trick; ``elder_tricks`` is the
-    number of tricks the elder has already won; ``led`` is None at the start of a
-    trick, else the card already led by ``leader`` (no longer in his hand) and the
-    other player is to move. Tricks already played = 12 minus the cards the
-    follower of the current trick holds.
+    ``leader`` (``Seat.ELDER`` or ``Seat.YOUNGER``) leads the current trick;
+    ``elder_tricks`` is the number of tricks the elder has already won; ``led`` is None
+    at the start of a trick, else the card already led by ``leader`` (no longer in his
+    hand) and the other player is to move. Tricks already played = 12 minus the cards
+    the follower of the current trick holds.
     """
     if led is None:
         return _lead_values(elder, younger, leader, elder_tricks, lead_rule)
@@ -182,4 +181,4 @@ def value(elder: int, younger: int, leader: int, elder_tricks: int, led: int | N
         return cards_bonus(elder_tricks)
     values = move_values(elder, younger, leader, elder_tricks, led, lead_rule).values()
     mover = leader if led is None else 1 - leader
-    return max(values) if mover == ELDER else min(values)
+    return max(values) if mover == Seat.ELDER else min(values)

@@ -3,9 +3,11 @@
 Objective (``engine/piquet/rules.md``, "Play" and "The cards", Laws 57–59, 65–66),
 from the elder's side: the elder's future play points minus the younger's, plus the
 cards (more than six of the twelve tricks 10, all twelve 40, six each nothing). The
-elder maximises, the younger minimises. ``lead_rule`` 0 ("all") scores every lead and
-every trick won second; 1 ("ten_up") only those made with a ten or higher; the last
-trick's extra point always counts. ``engine.piquet.reference_play`` is the slow oracle.
+elder maximises, the younger minimises. ``lead_rule``
+(:class:`~ecarte_sim.engine.piquet.settings.LeadScoring`) 0, ``ALL``, scores every lead
+and every trick won second; 1, ``TEN_UP``, only those made with a ten or higher; the
+last trick's extra point always counts. "Rule 0" and "rule 1" below are these two.
+:mod:`ecarte_sim.engine.piquet.reference_play` is the slow oracle.
 
 Positions
 ---------
@@ -97,12 +99,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from engine.cards import bit_index, lowest_bit, popcount32
+from ecarte_sim.engine.cards import bit_index, lowest_bit, popcount32
+from ecarte_sim.engine.piquet.settings import LeadScoring, Rank, Seat
 
-ELDER, YOUNGER = 0, 1
-LEAD_ALL, LEAD_TEN_UP = 0, 1
 N_TRICKS = 12
-TEN = 3
 #: ``out[c]`` of :func:`move_values` for a card that is not a legal move.
 NOT_LEGAL = -(1 << 20)
 
@@ -237,7 +237,7 @@ def bonus(tricks):
 @njit(cache=True)
 def _terminal(k, mode):
     """Value at the end of the play in the search's space (rule 0: nothing is left)."""
-    if mode == LEAD_ALL:
+    if mode == LeadScoring.ALL:
         return 0
     return bonus(k)
 
@@ -247,18 +247,18 @@ def _trick(led, reply, ldr, last, mode):
     """(points of one trick to the elder in the search's space, winner)."""
     follower_wins = (reply >> 3) == (led >> 3) and reply > led
     winner = 1 - ldr if follower_wins else ldr
-    if mode == LEAD_ALL:
-        if winner == ELDER:
+    if mode == LeadScoring.ALL:
+        if winner == Seat.ELDER:
             return (3 if last else 2), winner
         return 0, winner
-    sign = 1 if ldr == ELDER else -1
+    sign = 1 if ldr == Seat.ELDER else -1
     pts = 0
-    if (led & 7) >= TEN:
+    if (led & 7) >= Rank.TEN:
         pts += sign
-    if follower_wins and (reply & 7) >= TEN:
+    if follower_wins and (reply & 7) >= Rank.TEN:
         pts -= sign
     if last:
-        pts += 1 if winner == ELDER else -1
+        pts += 1 if winner == Seat.ELDER else -1
     return pts, winner
 
 
@@ -266,7 +266,7 @@ def _trick(led, reply, ldr, last, mode):
 def to_points(score, n, elder_tricks, elder_leads, mode):
     """The real value of a line from a position with ``n`` tricks to play (the current
     one included), given the search's score of that line."""
-    if mode != LEAD_ALL:
+    if mode != LeadScoring.ALL:
         return score
     t = score >> 1
     return score - n + bonus(elder_tricks + t) + (1 if elder_leads else 0) - 1
@@ -300,7 +300,7 @@ def distinct_moves(moves, own, other, led, mode):
     in_play = own | np.uint32(other)
     if led >= 0:
         in_play |= np.uint32(1) << np.uint32(led)
-    step = _NOT_TOP if mode == LEAD_ALL else _NOT_TOP_TEN
+    step = _NOT_TOP if mode == LeadScoring.ALL else _NOT_TOP_TEN
     gaps = ~in_play & np.uint32(0xFFFFFFFF)
     reach = own
     for _ in range(6):
@@ -318,7 +318,7 @@ def _representative(card, own, other, led, mode):
     rep = card
     c = card + 1
     while (c & 7) != 0:
-        if mode != LEAD_ALL and (c & 7) == TEN:
+        if mode != LeadScoring.ALL and (c & 7) == Rank.TEN:
             break
         bit = np.uint32(1) << np.uint32(c)
         if own & bit:
@@ -412,23 +412,23 @@ def _bounds(e, y, ldr, k, n, mode):
     (``cash``), and then lose at most ``min(n − q, hY)`` more and the last trick: an
     achievable line, hence a bound on his side (mirrored when the younger leads).
     """
-    lead_hand = e if ldr == ELDER else y
-    other = y if ldr == ELDER else e
+    lead_hand = e if ldr == Seat.ELDER else y
+    other = y if ldr == Seat.ELDER else e
     q, cash = _sure(lead_hand, other)
     j = _stoppers(other, lead_hand)
-    if ldr == ELDER:
+    if ldr == Seat.ELDER:
         t_lo = q
         t_hi = n - j
     else:
         t_lo = j
         t_hi = n - q
-    if mode == LEAD_ALL:
+    if mode == LeadScoring.ALL:
         lo = 2 * t_lo + (1 if t_lo == n else 0)
         hi = 2 * t_hi + (1 if t_hi >= 1 else 0)
         return lo, hi
     h_e = popcount32(np.uint32(e) & _HIGH_CARDS)
     h_y = popcount32(np.uint32(y) & _HIGH_CARDS)
-    if ldr == ELDER:
+    if ldr == Seat.ELDER:
         lo = cash - min(n - q, h_y) + (1 if q == n else -1) + bonus(k + q)
         hi = min(t_hi, h_e) + (1 if t_hi >= 1 else -1) + bonus(k + t_hi)
     else:
@@ -442,11 +442,11 @@ def _last_trick(e, y, ldr, k, mode):
     """Value of the last trick (one card each, play forced) plus the end."""
     ec = bit_index(np.uint32(e))
     yc = bit_index(np.uint32(y))
-    if ldr == ELDER:
+    if ldr == Seat.ELDER:
         pts, w = _trick(ec, yc, ldr, True, mode)
     else:
         pts, w = _trick(yc, ec, ldr, True, mode)
-    return pts + _terminal(k + (1 if w == ELDER else 0), mode)
+    return pts + _terminal(k + (1 if w == Seat.ELDER else 0), mode)
 
 
 @njit(cache=True)
@@ -459,27 +459,27 @@ def _leaf(e, y, ldr, k, mode):
         return _terminal(k, mode)
     if n == 1:
         return _last_trick(e, y, ldr, k, mode)
-    lead_hand = e if ldr == ELDER else y
-    fol_hand = y if ldr == ELDER else e
-    best = -_INF if ldr == ELDER else _INF
+    lead_hand = e if ldr == Seat.ELDER else y
+    fol_hand = y if ldr == Seat.ELDER else e
+    best = -_INF if ldr == Seat.ELDER else _INF
     leads = lead_hand
     while leads:
         lb = lowest_bit(leads)
         leads ^= lb
         led = bit_index(lb)
         replies = legal_moves(fol_hand, led)
-        worst = _INF if ldr == ELDER else -_INF
+        worst = _INF if ldr == Seat.ELDER else -_INF
         while replies:
             rb = lowest_bit(replies)
             replies ^= rb
             pts, w = _trick(led, bit_index(rb), ldr, False, mode)
-            if ldr == ELDER:
-                v = pts + _last_trick(e ^ lb, y ^ rb, w, k + (1 if w == ELDER else 0), mode)
+            if ldr == Seat.ELDER:
+                v = pts + _last_trick(e ^ lb, y ^ rb, w, k + (1 if w == Seat.ELDER else 0), mode)
                 worst = min(worst, v)
             else:
-                v = pts + _last_trick(e ^ rb, y ^ lb, w, k + (1 if w == ELDER else 0), mode)
+                v = pts + _last_trick(e ^ rb, y ^ lb, w, k + (1 if w == Seat.ELDER else 0), mode)
                 worst = max(worst, v)
-        if ldr == ELDER:
+        if ldr == Seat.ELDER:
             best = max(best, worst)
         else:
             best = min(best, worst)
@@ -502,7 +502,7 @@ def _normalise(e, y, mode):
         b = (np.uint32(y) >> sh) & np.uint32(0xFF)
         m = a | b
         # the younger's renumbered cards are the rest of the renumbered places
-        if mode == LEAD_ALL:
+        if mode == LeadScoring.ALL:
             ca = np.uint32(_PEXT8[m, a])
             cb = ((np.uint32(1) << np.uint32(_POP8[m])) - np.uint32(1)) ^ ca
         else:
@@ -527,10 +527,10 @@ def _norm_card(card, in_play, mode):
     s = card >> 3
     r = card & 7
     m = (np.uint32(in_play) >> np.uint32(8 * s)) & np.uint32(0xFF)
-    if mode == LEAD_ALL or r < TEN:
+    if mode == LeadScoring.ALL or r < Rank.TEN:
         return s * 8 + _POP8[m & ((np.uint32(1) << np.uint32(r)) - np.uint32(1))]
-    return s * 8 + TEN + _POP8[(m >> np.uint32(3))
-                               & ((np.uint32(1) << np.uint32(r - TEN)) - np.uint32(1))]
+    return s * 8 + Rank.TEN + _POP8[(m >> np.uint32(3))
+                               & ((np.uint32(1) << np.uint32(r - Rank.TEN)) - np.uint32(1))]
 
 
 @njit(cache=True)
@@ -541,14 +541,14 @@ def _real_card(norm, in_play, mode):
     s = norm >> 3
     r = norm & 7
     m = (np.uint32(in_play) >> np.uint32(8 * s)) & np.uint32(0xFF)
-    if mode == LEAD_ALL:
+    if mode == LeadScoring.ALL:
         rr = _PDEP8[m, r]
-    elif r < TEN:
+    elif r < Rank.TEN:
         rr = _PDEP8[m & np.uint32(7), r]
     else:
-        rr = _PDEP8[m >> np.uint32(3), r - TEN]
+        rr = _PDEP8[m >> np.uint32(3), r - Rank.TEN]
         if rr >= 0:
-            rr += TEN
+            rr += Rank.TEN
     if rr < 0:
         return -1
     return s * 8 + rr
@@ -558,7 +558,7 @@ def _real_card(norm, in_play, mode):
 def _key_extra(ldr, mode, k, n):
     """The key's second part: who leads, the lead rule and (rule 1) the class of the
     elder's trick count. (The first part, both normalised hands, is ``w0``.)"""
-    kc = 0 if mode == LEAD_ALL else _KCLASS[n, k]
+    kc = 0 if mode == LeadScoring.ALL else _KCLASS[n, k]
     return np.uint64(ldr | (mode << 1) | (kc << 2))
 
 
@@ -745,7 +745,7 @@ def search(elder, younger, leader, elder_tricks, led, mode, alpha, beta, table, 
     """Fail-soft alpha-beta value of a position in the search's space (see the module
     docstring: rule 0 scores ``2t + [elder wins the last trick]`` from here, rule 1 the
     real value). Exact when it lies strictly inside ``(alpha, beta)``; otherwise a bound
-    on the same side. ``leader`` is ELDER (0) or YOUNGER (1).
+    on the same side. ``leader`` is ``Seat.ELDER`` or ``Seat.YOUNGER``.
 
     A trick-boundary child is looked at (bounds, table) before it is pushed, so a
     child settled at once costs no stack traffic. ``ws[STATS, 0]`` counts the nodes
@@ -790,17 +790,17 @@ def search(elder, younger, leader, elder_tricks, led, mode, alpha, beta, table, 
             # expand the node at ply p (a boundary node has been looked at already)
             enter = False
             if led < 0:
-                if ldr == ELDER:
+                if ldr == Seat.ELDER:
                     nm = _order_leads(ws, p, e, y, tt_move, mode)
                 else:
                     nm = _order_leads(ws, p, y, e, tt_move, mode)
-                maximise = ldr == ELDER
+                maximise = ldr == Seat.ELDER
             else:
-                if ldr == ELDER:
+                if ldr == Seat.ELDER:
                     nm = _order_replies(ws, p, y, e, led, mode)
                 else:
                     nm = _order_replies(ws, p, e, y, led, mode)
-                maximise = ldr != ELDER
+                maximise = ldr != Seat.ELDER
             best = -_INF if maximise else _INF
             bmove = -1
             mi = 0
@@ -810,7 +810,7 @@ def search(elder, younger, leader, elder_tricks, led, mode, alpha, beta, table, 
             bit = np.uint32(1) << np.uint32(c)
             if led < 0:
                 # a lead: push a reply node unless the reply is forced
-                if ldr == ELDER:
+                if ldr == Seat.ELDER:
                     e2 = e ^ bit
                     y2 = y
                     fol = y2
@@ -833,12 +833,12 @@ def search(elder, younger, leader, elder_tricks, led, mode, alpha, beta, table, 
                     continue
                 t_led = c
                 t_rep = bit_index(replies)
-                if ldr == ELDER:
+                if ldr == Seat.ELDER:
                     y2 ^= replies
                 else:
                     e2 ^= replies
             else:
-                if ldr == ELDER:
+                if ldr == Seat.ELDER:
                     e2 = e
                     y2 = y ^ bit
                 else:
@@ -849,7 +849,7 @@ def search(elder, younger, leader, elder_tricks, led, mode, alpha, beta, table, 
             # the trick is complete
             n2 = popcount32(e2)
             pts, w = _trick(t_led, t_rep, ldr, n2 == 0, mode)
-            k2 = k + (1 if w == ELDER else 0)
+            k2 = k + (1 if w == Seat.ELDER else 0)
             if n2 <= 2:
                 v = pts + _leaf(e2, y2, w, k2, mode)
             else:
@@ -969,7 +969,7 @@ def mtd(elder, younger, leader, elder_tricks, led, mode, guess, table, ws):
 @njit(cache=True)
 def _first_guess(n, mode):
     """Where MTD(f) starts: rule 0, half the tricks (``S = n``); rule 1, 0."""
-    return np.int64(n) if mode == LEAD_ALL else np.int64(0)
+    return np.int64(n) if mode == LeadScoring.ALL else np.int64(0)
 
 
 @njit(cache=True)
@@ -980,12 +980,12 @@ def solve(elder_hand, younger_hand, elder_leads, elder_tricks, led_card, lead_ru
     ``elder_leads``: true if the elder leads the current trick. ``elder_tricks``: tricks
     the elder has won so far. ``led_card``: −1 at the start of a trick (equal hands),
     else the card the leader has already led (removed from his hand; the follower is
-    to move). ``lead_rule``: 0 "all", 1 "ten_up". ``table``/``ws``: from
-    :func:`new_table` / :func:`new_workspace`. Tricks played = 12 − n where n is the
-    follower's card count (= both counts at a trick boundary)."""
+    to move). ``lead_rule``: a :class:`~ecarte_sim.engine.piquet.settings.LeadScoring`.
+    ``table``/``ws``: from :func:`new_table` / :func:`new_workspace`. Tricks played =
+    12 − n where n is the follower's card count (= both counts at a trick boundary)."""
     e = np.uint32(elder_hand)
     y = np.uint32(younger_hand)
-    ldr = np.int64(0) if elder_leads else np.int64(1)
+    ldr = np.int64(Seat.ELDER if elder_leads else Seat.YOUNGER)
     n = _tricks_left(e, y, elder_leads, led_card)
     if n == 0:
         return np.int64(bonus(elder_tricks))
@@ -1001,18 +1001,18 @@ def _score_after(e, y, ldr, k, led, mode, card, guess, table, ws):
     has played ``card``; ``guess`` (same space) starts MTD(f)."""
     bit = np.uint32(1) << np.uint32(card)
     if led < 0:
-        if ldr == ELDER:
+        if ldr == Seat.ELDER:
             e ^= bit
         else:
             y ^= bit
         return mtd(e, y, ldr, k, card, mode, guess, table, ws)
-    if ldr == ELDER:
+    if ldr == Seat.ELDER:
         y ^= bit
     else:
         e ^= bit
     n2 = popcount32(e)
     pts, w = _trick(led, card, ldr, n2 == 0, mode)
-    k2 = k + (1 if w == ELDER else 0)
+    k2 = k + (1 if w == Seat.ELDER else 0)
     if n2 == 0:
         return pts + _terminal(k2, mode)
     return pts + mtd(e, y, w, k2, -1, mode, guess - pts, table, ws)
@@ -1025,7 +1025,7 @@ def value_after(elder_hand, younger_hand, elder_leads, elder_tricks, led_card, l
     (assumed legal). Arguments as :func:`solve`."""
     e = np.uint32(elder_hand)
     y = np.uint32(younger_hand)
-    ldr = np.int64(0) if elder_leads else np.int64(1)
+    ldr = np.int64(Seat.ELDER if elder_leads else Seat.YOUNGER)
     n = _tricks_left(e, y, elder_leads, led_card)
     s = _score_after(e, y, ldr, elder_tricks, led_card, lead_rule, card,
                      _first_guess(n, lead_rule), table, ws)
@@ -1049,7 +1049,7 @@ def move_values(elder_hand, younger_hand, elder_leads, elder_tricks, led_card, l
     reps = distinct_moves(legal, own, other, led_card, lead_rule)
     for c in range(32):
         out[c] = NOT_LEGAL
-    ldr = np.int64(0) if elder_leads else np.int64(1)
+    ldr = np.int64(Seat.ELDER if elder_leads else Seat.YOUNGER)
     n = _tricks_left(e, y, elder_leads, led_card)
     guess = _first_guess(n, lead_rule)
     ws[STATS, 1] += 1

@@ -1,15 +1,22 @@
 """A whole Piquet deal as one kernel: carte blanche, exchange, declarations, play,
 the cards, repique and pique — the rules of ``rules.md`` (Laws 18–24, 46–69).
 
-``play_dealt`` plays one deal from given dealt hands and stock and writes a
-record (``REC_*`` below): every score component of each player, the
-discards, the hands after the exchange and the 24 cards in the order played.
-The pure-Python reference (:mod:`engine.piquet.reference`) recomputes every
-component from the same record (``tests/test_piquet_kernels.py``).
+:func:`play_dealt` plays one deal from given dealt hands and stock and writes a
+record ``rec`` (``REC``, :mod:`~ecarte_sim.engine.piquet.records`): every score
+component of each player, the discards, the hands after the exchange and the 24
+cards in the order played. The pure-Python reference
+(:mod:`ecarte_sim.engine.piquet.reference`) recomputes every component from the same
+record (``tests/test_piquet_kernels.py``).
 
-Configuration ``cfg`` (int64, ``N_CFG``): who plays each seat, how many cards
-each takes in, the variant switches. A ``script`` (int64, 2) may fix the
-discards (masks; 0 = the player decides).
+Configuration ``cfg`` (int64, ``CFG``, from
+:meth:`~ecarte_sim.engine.piquet.settings.PiquetSettings.cfg`): who plays each seat,
+how many cards each takes in, the variant switches, the PIMC worlds. A ``script``
+(int64, one per seat) may fix the discards (masks; 0 = the player decides).
+
+A ``pimc`` player samples the opponent's hand: ``W`` worlds per decision, each a
+uniform draw of the cards it cannot place, consistent with what the opponent showed
+in declaring, the suits he has shown void of and his answers to the declarations;
+each world is solved double dummy and the card with the best summed value is played.
 """
 
 from __future__ import annotations
@@ -17,89 +24,49 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.cards import popcount32, suit_mask
-from engine.piquet.deal import (STOCK_POSITION, THRESHOLDS, WORDS_DISCARD, WORDS_PLAY,
-                                deal_pack, random_below, random_subset)
-from engine.piquet.declare import POINT_KEY, RANK_MASK, declare, hand_keys, repiques
-from engine.piquet.deal import WORDS_WORLDS
-from engine.rng import WORDS_PER_DEAL
-from engine.piquet.players import (DD, HEURISTIC, PIMC, PLAYERS, RANDOM, heuristic_card,
-                                   heuristic_discard, legal_moves, nth_card)
-from engine.piquet.solver import WORKSPACE_SHAPE, move_values
+from ecarte_sim.engine.cards import popcount32, suit_mask
+from ecarte_sim.engine.piquet.deal import (HAND_SIZE, STOCK_POSITION, STOCK_SIZE, THRESHOLDS,
+                                           WORDS_ELDER_DISCARD, WORDS_PLAY, WORDS_WORLDS,
+                                           WORDS_YOUNGER_DISCARD, deal_pack, random_below,
+                                           random_subset)
+from ecarte_sim.engine.piquet.declare import POINT_KEY, RANK_MASK, declare, hand_keys, repiques
+from ecarte_sim.engine.piquet.players import (heuristic_card, heuristic_discard, legal_moves,
+                                              nth_card)
+from ecarte_sim.engine.piquet.records import (DECLARATIONS, N_CATEGORIES, N_SEATS, REC, SCORE,
+                                              SCRATCH, STATE)
+from ecarte_sim.engine.piquet.settings import (CFG, MAX_WORLDS, LeadScoring, PiqueTiming,
+                                               Player, Rank, Seat)
+# make_cfg is defined in settings; analysis/bench.py, scripts/make_notebooks.py (and its
+# notebook) and tests/test_cluster.py still import it from here.
+from ecarte_sim.engine.piquet.settings import make_cfg  # noqa: F401
+from ecarte_sim.engine.piquet.solver import WORKSPACE_SHAPE, move_values
+from ecarte_sim.engine.rng import WORDS_PER_DEAL
 
-CFG_ELDER_PLAYER = 0
-CFG_YOUNGER_PLAYER = 1
-CFG_ELDER_TAKE = 2        # 1..5 (Law 21)
-CFG_YOUNGER_TAKE = 3      # 0: all he can (Law 34); else at most this many
-CFG_LEAD_RULE = 4         # 0 "all", 1 "ten_up"
-CFG_PIQUE_TIMING = 5      # 0 "lead", 1 "law67"
-CFG_WORLDS = 6            # PIMC worlds per decision
-N_CFG = 8
+C = CFG.at
+R = REC.at
+S = SCORE.at
+D = DECLARATIONS.at
+T = STATE.at
+#: The parts of the int64 scratch ``totals`` (numba reads module-level slices as constants).
+_PIMC_SUMS = SCRATCH.slice("pimc_sums")
+_DECLARATIONS = SCRATCH.slice("declarations")
+_PLAY = SCRATCH.slice("play")
+_TRICKS = SCRATCH.slice("tricks")
+_KINDS = SCRATCH.slice("kinds")
 
-LEAD_RULES = {"all": 0, "ten_up": 1}
-PIQUE_TIMINGS = {"lead": 0, "law67": 1}
-
-# Record: 10 components per player (elder at 0, younger at 10), then the deal.
-COMPONENTS = ("carte_blanche", "point", "sequences", "sets", "play", "cards", "pique",
-              "repique", "tricks", "total")
-C_BLANCHE, C_POINT, C_SEQUENCES, C_SETS, C_PLAY, C_CARDS, C_PIQUE, C_REPIQUE, C_TRICKS, \
-    C_TOTAL = range(10)
-REC_YOUNGER = 10
-REC_ELDER_DEALT = 20
-REC_YOUNGER_DEALT = 21
-REC_ELDER_DISCARD = 22
-REC_YOUNGER_DISCARD = 23
-REC_ELDER_HAND = 24           # after the exchange
-REC_YOUNGER_HAND = 25
-REC_STOCK = 26                # 8 cards, top first
-REC_PLAYS = 34                # 24 cards in the order played
-REC_LEN = REC_PLAYS + 24
-
-_TEN = 3
-_ELDER, _YOUNGER = 0, 1
 #: PIMC: tries per world to draw a hand consistent with the declarations (after which the
-#: last draw is kept), and the most worlds (the layout of the words each world reads).
+#: last draw is kept).
 _TRIES = 16
-MAX_WORLDS = _MAX_WORLDS = 256
-# Every world's words lie inside the deal's own sub-stream (2**20 words, engine.rng).
-assert WORDS_WORLDS + 4 * _TRIES * (24 * _MAX_WORLDS) <= WORDS_PER_DEAL
-#: Length of the int64 scratch ``totals`` of :func:`play_dealt`.
-SCRATCH_INT = 48
+# Every world's words lie inside the deal's own sub-stream (2**20 words, ecarte_sim.engine.rng).
+assert WORDS_WORLDS + 4 * _TRIES * (2 * HAND_SIZE * MAX_WORLDS) <= WORDS_PER_DEAL
 #: Transposition-table size of a solver-driven player (2**bits entries of 16 bytes).
 TABLE_BITS = 16
 
 
-def make_cfg(elder: str = "random", younger: str = "random", elder_take: int = 5,
-             younger_take: int = 0, lead_scoring: str = "all", pique_timing: str = "lead",
-             worlds: int = 16) -> np.ndarray:
-    """A configuration array; raises ``ValueError`` naming a bad value."""
-    for name in (elder, younger):
-        if name not in PLAYERS:
-            raise ValueError(f"unknown player {name!r} (choose from {', '.join(PLAYERS)})")
-    if not 1 <= int(elder_take) <= 5:
-        raise ValueError(f"elder takes 1 to 5 cards (Law 21), got {elder_take}")
-    if not 0 <= int(younger_take) <= 7:
-        raise ValueError(f"younger takes 1 to 7 cards, or 0 for all he can, got {younger_take}")
-    if lead_scoring not in LEAD_RULES:
-        raise ValueError(f"unknown lead scoring {lead_scoring!r} (all, ten_up)")
-    if pique_timing not in PIQUE_TIMINGS:
-        raise ValueError(f"unknown pique timing {pique_timing!r} (lead, law67)")
-    if not 1 <= int(worlds) <= MAX_WORLDS:
-        raise ValueError(f"worlds must lie in [1, {MAX_WORLDS}], got {worlds}")
-    cfg = np.zeros(N_CFG, dtype=np.int64)
-    cfg[CFG_ELDER_PLAYER] = PLAYERS[elder]
-    cfg[CFG_YOUNGER_PLAYER] = PLAYERS[younger]
-    cfg[CFG_ELDER_TAKE] = int(elder_take)
-    cfg[CFG_YOUNGER_TAKE] = int(younger_take)
-    cfg[CFG_LEAD_RULE] = LEAD_RULES[lead_scoring]
-    cfg[CFG_PIQUE_TIMING] = PIQUE_TIMINGS[pique_timing]
-    cfg[CFG_WORLDS] = int(worlds)
-    return cfg
-
-
 @njit(cache=True)
 def _discard(kind, seed, index, k, hand, count, values, draws):
-    if kind == RANDOM:
+    """The discard of a ``kind`` player (:class:`Player`): random or by keep values."""
+    if kind == Player.RANDOM:
         return random_subset(seed, index, k, hand, count, THRESHOLDS, draws)
     return heuristic_discard(hand, count, values)
 
@@ -134,7 +101,7 @@ def shown_cards(hand, won_point, won_sequences, won_sets):
                 else:
                     r += 1
     if won_sets:
-        for r in range(_TEN, 8):
+        for r in range(Rank.TEN, Rank.ACE + 1):
             if popcount32(h & RANK_MASK[r]) >= 3:
                 shown |= h & RANK_MASK[r]
     return shown
@@ -198,7 +165,7 @@ def sample_world(seed, index, ply, w, fixed, pool, free, played_them, full_them,
     if free <= 0:
         return sample
     for attempt in range(_TRIES):
-        k = WORDS_WORLDS + ((ply * _MAX_WORLDS + w) * _TRIES + attempt) * 4
+        k = WORDS_WORLDS + ((ply * MAX_WORLDS + w) * _TRIES + attempt) * 4
         sample = np.uint32(fixed) | random_subset(seed, index, k, pool, free, THRESHOLDS, draws)
         if _consistent(sample | np.uint32(played_them), full_them, full_me):
             break
@@ -232,39 +199,39 @@ def _random_card(seed, index, ply, own, led, draws):
 @njit(cache=True)
 def _choose(kind, me, seed, index, ply, hands, full, played, unseen, shown, voids,
             elder_leads, elder_tricks, led, cfg, table, ws, values, totals, draws):
-    """The card of player ``me`` (0 elder, 1 younger) to move.
+    """The card of the ``kind`` player (:class:`Player`) in seat ``me`` to move.
 
-    ``hands``: cards each still holds; ``full``: each one's 12 cards after the
+    ``hands``: cards each seat still holds; ``full``: each one's 12 cards after the
     exchange; ``played``: cards each has played; ``unseen[me]``: cards ``me`` has not
     seen; ``shown``: cards each showed in declaring; ``voids``: suits (mask of suit
-    bytes) each has shown void of. Random and heuristic use only what they may know;
-    ``dd`` sees both hands; ``pimc`` samples the opponent's hand (module
-    :mod:`engine.piquet.whole` docstring)."""
+    bytes) each has shown void of (the rows of ``STATE``). Random and heuristic use
+    only what they may know; ``dd`` sees both hands; ``pimc`` samples the opponent's
+    hand (module docstring), summing its worlds' values in ``totals``' ``pimc_sums``."""
     own = hands[me]
-    if kind == RANDOM:
+    if kind == Player.RANDOM:
         return _random_card(seed, index, ply, own, led, draws)
-    if kind == HEURISTIC:
+    if kind == Player.HEURISTIC:
         return heuristic_card(own, unseen[me], led)
     moves = legal_moves(own, led)
     if popcount32(moves) == 1:
         return nth_card(moves, 0)
-    sign = 1 if me == _ELDER else -1
-    lead_rule = cfg[CFG_LEAD_RULE]
-    if kind == DD:
-        legal = move_values(hands[_ELDER], hands[_YOUNGER], elder_leads, elder_tricks, led,
-                            lead_rule, table, ws, values)
+    sign = 1 if me == Seat.ELDER else -1
+    lead_rule = cfg[C.LEAD_SCORING]
+    if kind == Player.DD:
+        legal = move_values(hands[Seat.ELDER], hands[Seat.YOUNGER], elder_leads, elder_tricks,
+                            led, lead_rule, table, ws, values)
         return _best_of(legal, values, sign)
     # PIMC: W worlds, each a uniform deal of the opponent's unknown cards consistent with
     # his shown cards, his voids and his answers to the declarations.
     them = 1 - me
     fixed, pool, free = world_pool(me, hands, unseen, shown, voids)
-    for c in range(32):
-        totals[c] = 0
+    sums = totals[_PIMC_SUMS]
+    sums[:] = 0
     legal = moves
-    for w in range(cfg[CFG_WORLDS]):
+    for w in range(cfg[C.WORLDS]):
         sample = sample_world(seed, index, ply, w, fixed, pool, free, played[them], full[them],
                               full[me], draws)
-        if me == _ELDER:
+        if me == Seat.ELDER:
             legal = move_values(own, sample, elder_leads, elder_tricks, led, lead_rule, table,
                                 ws, values)
         else:
@@ -272,124 +239,122 @@ def _choose(kind, me, seed, index, ply, hands, full, played, unseen, shown, void
                                 ws, values)
         for c in range(32):
             if (np.uint32(legal) >> np.uint32(c)) & np.uint32(1):
-                totals[c] += values[c]
-    return _best_of(legal, totals, sign)
+                sums[c] += values[c]
+    return _best_of(legal, sums, sign)
 
 
 @njit(cache=True)
 def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, draws, totals,
                state, table, ws):
     """Play one deal from the dealt hands ``elder0``/``younger0`` and ``stock``
-    (8 cards, top first); write the record ``rec`` (``REC_LEN``). ``values``,
-    ``draws``: int64 scratch of 32; ``totals``: int64 scratch of ``SCRATCH_INT``;
-    ``state``: uint32 scratch of shape (6, 2); ``table``/``ws``: the solver's
-    (:func:`new_solver_scratch`; tiny ones do when no player uses the solver)."""
-    for i in range(REC_LEN):
-        rec[i] = 0
-    rec[REC_ELDER_DEALT] = elder0
-    rec[REC_YOUNGER_DEALT] = younger0
-    for i in range(8):
-        rec[REC_STOCK + i] = stock[i]
-    lead_rule = cfg[CFG_LEAD_RULE]
+    (8 cards, top first); write the record ``rec`` (``REC``). ``values``, ``draws``:
+    int64 scratch of 32; ``totals``: int64 scratch (``SCRATCH``); ``state``: uint32
+    scratch of shape ``(STATE.size, N_SEATS)``; ``table``/``ws``: the solver's
+    (:func:`new_solver_scratch`; tiny ones do when no player uses the solver). The
+    scratch is the caller's, so that nothing is allocated per deal."""
+    rec[:] = 0
+    rec[R.ELDER_DEALT] = elder0
+    rec[R.YOUNGER_DEALT] = younger0
+    for i in range(STOCK_SIZE):
+        rec[R.STOCK + i] = stock[i]
+    lead_rule = cfg[C.LEAD_SCORING]
 
     # The exchange (Laws 21-24, 34): elder first, from the top of the stock.
-    if script[0] != 0:
-        e_discard = np.uint32(script[0])
+    if script[Seat.ELDER] != 0:
+        e_discard = np.uint32(script[Seat.ELDER])
     else:
-        e_discard = _discard(cfg[CFG_ELDER_PLAYER], seed, index, WORDS_DISCARD, elder0,
-                             cfg[CFG_ELDER_TAKE], values, draws)
+        e_discard = _discard(cfg[C.ELDER_PLAYER], seed, index, WORDS_ELDER_DISCARD, elder0,
+                             cfg[C.ELDER_TAKE], values, draws)
     e_take = popcount32(e_discard)
     elder = np.uint32(elder0) & ~e_discard
     for i in range(e_take):
         elder |= np.uint32(1) << np.uint32(stock[i])
-    available = 8 - e_take
-    if script[1] != 0:
-        y_discard = np.uint32(script[1])
+    available = STOCK_SIZE - e_take
+    if script[Seat.YOUNGER] != 0:
+        y_discard = np.uint32(script[Seat.YOUNGER])
     else:
-        y_take = cfg[CFG_YOUNGER_TAKE]
+        y_take = cfg[C.YOUNGER_TAKE]
         if y_take == 0 or y_take > available:
             y_take = available
-        y_discard = _discard(cfg[CFG_YOUNGER_PLAYER], seed, index, WORDS_DISCARD + 32, younger0,
-                             y_take, values, draws)
+        y_discard = _discard(cfg[C.YOUNGER_PLAYER], seed, index, WORDS_YOUNGER_DISCARD,
+                             younger0, y_take, values, draws)
     y_take = popcount32(y_discard)
     younger = np.uint32(younger0) & ~y_discard
     for i in range(e_take, e_take + y_take):
         younger |= np.uint32(1) << np.uint32(stock[i])
-    rec[REC_ELDER_DISCARD] = e_discard
-    rec[REC_YOUNGER_DISCARD] = y_discard
-    rec[REC_ELDER_HAND] = elder
-    rec[REC_YOUNGER_HAND] = younger
+    rec[R.ELDER_DISCARD] = e_discard
+    rec[R.YOUNGER_DISCARD] = y_discard
+    rec[R.ELDER_HAND] = elder
+    rec[R.YOUNGER_HAND] = younger
 
     # Categories I-IV (Laws 61-64, 67) and repiques (Law 68).
-    # Per-deal state lives in caller-owned scratch (no allocation per deal): ``totals``
-    # (int64, >= SCRATCH_INT) holds the PIMC sums in [0, 32) and the counts below;
-    # ``state`` (uint32, (6, 2)) the players' cards.
-    decl = totals[32:40]
-    for i in range(8):
-        decl[i] = 0
+    decl = totals[_DECLARATIONS]
     declare(elder0, younger0, elder, younger, decl)
-    for c in range(4):
-        rec[c] = decl[c]
-        rec[REC_YOUNGER + c] = decl[4 + c]
+    e_total = 0
+    for c in range(N_CATEGORIES):
+        rec[R.ELDER + c] = decl[D.ELDER + c]
+        rec[R.YOUNGER + c] = decl[D.YOUNGER + c]
+        e_total += decl[D.ELDER + c]
     rep_e, rep_y = repiques(decl)
-    e_total = decl[0] + decl[1] + decl[2] + decl[3]
-    y_decl = decl[5] + decl[6] + decl[7]
+    y_decl = decl[D.YOUNGER + S.POINT] + decl[D.YOUNGER + S.SEQUENCES] + decl[D.YOUNGER + S.SETS]
 
     # Pique (Law 69): the elder's running total against what the younger has reckoned.
     pique_open = not rep_e and not rep_y
-    y_reckoned = decl[4] > 0 or (cfg[CFG_PIQUE_TIMING] == 1 and y_decl > 0)
+    y_reckoned = decl[D.YOUNGER + S.CARTE_BLANCHE] > 0 or (
+        cfg[C.PIQUE_TIMING] == PiqueTiming.LAW67 and y_decl > 0)
     pique = pique_open and not y_reckoned and e_total >= 30
 
     # The play (Laws 57-59, 65).
-    play = totals[40:42]
-    tricks = totals[42:44]
-    kinds = totals[44:46]
-    hands = state[0]
-    full = state[1]
-    played = state[2]
-    voids = state[3]
-    shown = state[4]
-    unseen = state[5]
-    for p in range(2):
+    play = totals[_PLAY]
+    tricks = totals[_TRICKS]
+    kinds = totals[_KINDS]
+    hands = state[T.HANDS]
+    full = state[T.FULL]
+    played = state[T.PLAYED]
+    voids = state[T.VOIDS]
+    shown = state[T.SHOWN]
+    unseen = state[T.UNSEEN]
+    for p in range(N_SEATS):
         play[p] = 0
         tricks[p] = 0
         played[p] = 0
         voids[p] = 0
         shown[p] = 0
-    hands[_ELDER] = elder
-    hands[_YOUNGER] = younger
-    full[_ELDER] = elder
-    full[_YOUNGER] = younger
-    kinds[_ELDER] = cfg[CFG_ELDER_PLAYER]
-    kinds[_YOUNGER] = cfg[CFG_YOUNGER_PLAYER]
-    if kinds[_ELDER] == PIMC or kinds[_YOUNGER] == PIMC:
-        for p in range(2):
-            shown[p] = shown_cards(full[p], decl[4 * p + 1] > 0, decl[4 * p + 2] > 0,
-                                   decl[4 * p + 3] > 0)
+    hands[Seat.ELDER] = elder
+    hands[Seat.YOUNGER] = younger
+    full[Seat.ELDER] = elder
+    full[Seat.YOUNGER] = younger
+    kinds[Seat.ELDER] = cfg[C.ELDER_PLAYER]
+    kinds[Seat.YOUNGER] = cfg[C.YOUNGER_PLAYER]
+    if kinds[Seat.ELDER] == Player.PIMC or kinds[Seat.YOUNGER] == Player.PIMC:
+        for p in range(N_SEATS):
+            base = D.ELDER if p == Seat.ELDER else D.YOUNGER
+            shown[p] = shown_cards(full[p], decl[base + S.POINT] > 0,
+                                   decl[base + S.SEQUENCES] > 0, decl[base + S.SETS] > 0)
     # What each player has not seen: the other's hand and discard, and the stock left.
-    unseen[_ELDER] = ~(elder | e_discard) & np.uint32(0xFFFFFFFF)
-    unseen[_YOUNGER] = ~(younger | y_discard) & np.uint32(0xFFFFFFFF)
-    leader = _ELDER
-    for t in range(12):
+    unseen[Seat.ELDER] = ~(elder | e_discard) & np.uint32(0xFFFFFFFF)
+    unseen[Seat.YOUNGER] = ~(younger | y_discard) & np.uint32(0xFFFFFFFF)
+    leader = Seat.ELDER
+    for t in range(HAND_SIZE):
         follower = 1 - leader
-        elder_leads = leader == _ELDER
+        elder_leads = leader == Seat.ELDER
         kind = kinds[leader]
-        if kind == RANDOM:          # the two cheap players first, without the call
+        if kind == Player.RANDOM:          # the two cheap players first, without the call
             lead = _random_card(seed, index, 2 * t, hands[leader], -1, draws)
-        elif kind == HEURISTIC:
+        elif kind == Player.HEURISTIC:
             lead = heuristic_card(hands[leader], unseen[leader], -1)
         else:
             lead = _choose(kind, leader, seed, index, 2 * t, hands, full, played, unseen,
-                           shown, voids, elder_leads, tricks[_ELDER], -1, cfg, table, ws,
+                           shown, voids, elder_leads, tricks[Seat.ELDER], -1, cfg, table, ws,
                            values, totals, draws)
         bit = np.uint32(1) << np.uint32(lead)
         hands[leader] &= ~bit
         played[leader] |= bit
         unseen[follower] &= ~bit
-        rec[REC_PLAYS + 2 * t] = lead
-        points = 1 if (lead_rule == 0 or (lead & 7) >= _TEN) else 0
+        rec[R.PLAYS + 2 * t] = lead
+        points = 1 if (lead_rule == LeadScoring.ALL or (lead & 7) >= Rank.TEN) else 0
         play[leader] += points
-        if leader == _ELDER:
+        if leader == Seat.ELDER:
             e_total += points
             if pique_open and not y_reckoned and e_total >= 30:
                 pique = True
@@ -398,31 +363,31 @@ def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, d
         if t == 0 and y_decl > 0:
             y_reckoned = True      # the younger declares after the elder's first lead
         kind = kinds[follower]
-        if kind == RANDOM:
+        if kind == Player.RANDOM:
             reply = _random_card(seed, index, 2 * t + 1, hands[follower], lead, draws)
-        elif kind == HEURISTIC:
+        elif kind == Player.HEURISTIC:
             reply = heuristic_card(hands[follower], unseen[follower], lead)
         else:
             reply = _choose(kind, follower, seed, index, 2 * t + 1, hands, full, played,
-                            unseen, shown, voids, elder_leads, tricks[_ELDER], lead, cfg, table,
-                            ws, values, totals, draws)
+                            unseen, shown, voids, elder_leads, tricks[Seat.ELDER], lead, cfg,
+                            table, ws, values, totals, draws)
         bit = np.uint32(1) << np.uint32(reply)
         hands[follower] &= ~bit
         played[follower] |= bit
         unseen[leader] &= ~bit
         if (reply >> 3) != (lead >> 3):
             voids[follower] |= suit_mask(lead >> 3)
-        rec[REC_PLAYS + 2 * t + 1] = reply
+        rec[R.PLAYS + 2 * t + 1] = reply
         winner = leader
         points = 0
         if (reply >> 3) == (lead >> 3) and reply > lead:
             winner = follower
-            points = 1 if (lead_rule == 0 or (reply & 7) >= _TEN) else 0
-        if t == 11:
+            points = 1 if (lead_rule == LeadScoring.ALL or (reply & 7) >= Rank.TEN) else 0
+        if t == HAND_SIZE - 1:
             points += 1
         tricks[winner] += 1
         play[winner] += points
-        if winner == _ELDER:
+        if winner == Seat.ELDER:
             e_total += points
             if pique_open and not y_reckoned and e_total >= 30:
                 pique = True
@@ -431,26 +396,26 @@ def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, d
         leader = winner
 
     # The cards (Law 66) and the totals.
-    for p in range(2):
-        base = REC_YOUNGER * p
-        rec[base + C_PLAY] = play[p]
-        rec[base + C_TRICKS] = tricks[p]
+    for p in range(N_SEATS):
+        base = R.ELDER if p == Seat.ELDER else R.YOUNGER
+        rec[base + S.PLAY] = play[p]
+        rec[base + S.TRICKS] = tricks[p]
         if tricks[p] == 12:
-            rec[base + C_CARDS] = 40
+            rec[base + S.CARDS] = 40
         elif tricks[p] > 6:
-            rec[base + C_CARDS] = 10
+            rec[base + S.CARDS] = 10
     if pique:
-        rec[C_PIQUE] = 30
+        rec[R.ELDER + S.PIQUE] = 30
     if rep_e:
-        rec[C_REPIQUE] = 60
+        rec[R.ELDER + S.REPIQUE] = 60
     if rep_y:
-        rec[REC_YOUNGER + C_REPIQUE] = 60
-    for p in range(2):
-        base = REC_YOUNGER * p
+        rec[R.YOUNGER + S.REPIQUE] = 60
+    for p in range(N_SEATS):
+        base = R.ELDER if p == Seat.ELDER else R.YOUNGER
         total = 0
-        for c in range(C_TRICKS):
+        for c in range(S.TRICKS):           # the points: every field before the tricks
             total += rec[base + c]
-        rec[base + C_TOTAL] = total
+        rec[base + S.TOTAL] = total
 
 
 @njit(cache=True)
@@ -458,7 +423,7 @@ def whole_deal(seed, index, cfg, script, rec, perm, draws, values, stock, totals
                ws):
     """Deal ``index`` of ``seed`` played out under ``cfg``; record in ``rec``."""
     elder0, younger0 = deal_pack(seed, index, perm, draws)
-    for i in range(8):
+    for i in range(STOCK_SIZE):
         stock[i] = perm[STOCK_POSITION + i]
     play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, draws, totals,
                state, table, ws)
@@ -466,7 +431,8 @@ def whole_deal(seed, index, cfg, script, rec, perm, draws, values, stock, totals
 
 @njit(cache=True)
 def uses_solver(cfg):
-    return (cfg[CFG_ELDER_PLAYER] >= DD) or (cfg[CFG_YOUNGER_PLAYER] >= DD)
+    """Does a player of ``cfg`` search with the solver (dd, pimc)?"""
+    return (cfg[C.ELDER_PLAYER] >= Player.DD) or (cfg[C.YOUNGER_PLAYER] >= Player.DD)
 
 
 @njit(cache=True)

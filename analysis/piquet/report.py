@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import replace
 
 import numpy as np
 
-from analysis.piquet import deal_summary, mean_from_sums, partie_summary, rate
-from analysis.provenance import (caption as made_by, commit_file, csv_columns, png_metadata,
-                                 write_provenance)
-from analysis.stats import Z95
-from engine.piquet import simulate as S
-from engine.piquet.whole import make_cfg
+from ecarte_sim.analysis.piquet.summaries import deal_summary, mean_from_sums, partie_summary, rate
+from ecarte_sim.analysis.reports.provenance import (caption as made_by, commit_file, csv_columns, png_metadata,
+                                                    write_provenance)
+from ecarte_sim.analysis.stats.intervals import Z95
+from ecarte_sim.engine.piquet import simulate as S
+from ecarte_sim.engine.piquet.records import N_OUTCOMES, PAIRED_COUNTS, Outcome
+from ecarte_sim.engine.piquet.settings import Partie, Player, PiquetSettings, name_of
 
 #: Figures the public peer engine publishes (a Rust port of a Python oracle; from its
 #: README as quoted in the issue and shared/NOTES.md): 20,000 simulated deals.
@@ -34,69 +36,67 @@ PEER = {"deals": 20_000, "elder_win_full_exchange": 0.525, "elder_win_no_full_ex
 
 
 def paired_summary(counts: np.ndarray) -> dict:
-    """Paired difference of the elder's margin (elder − younger) between arms a and b."""
-    c = [int(x) for x in counts]
-    n = c[S.PAIR_DEALS]
-    diff = mean_from_sums(c[S.PAIR_SUM_DIFF], c[S.PAIR_SUM_DIFF_SQ], n)
-    table = np.array(c[S.PAIR_OUTCOMES:S.PAIR_OUTCOMES + 9]).reshape(3, 3)
-    wins_a = int(table[0].sum())
-    wins_b = int(table[:, 0].sum())
+    """Paired difference of the elder's margin (elder − younger) between arms a and b,
+    from a ``PAIRED_COUNTS`` row."""
+    c = PAIRED_COUNTS.read(counts)
+    n = c["deals"]
+    diff = mean_from_sums(c["sum_diff"], c["sum_diff_sq"], n)
+    table = np.array(c["outcomes"]).reshape(N_OUTCOMES, N_OUTCOMES)     # [under a, under b]
+    won = Outcome.ELDER_WINS
+    wins_a = int(table[won].sum())
+    wins_b = int(table[:, won].sum())
     # Paired difference of the elder's win indicator: (a wins, b not) − (b wins, a not).
-    only_a = int(table[0, 1:].sum())
-    only_b = int(table[1:, 0].sum())
+    only_a = wins_a - int(table[won, won])
+    only_b = wins_b - int(table[won, won])
     d = (only_a - only_b) / n
     var = ((only_a + only_b) / n - d * d) / (n - 1) if n > 1 else math.nan
     se = math.sqrt(var) if var == var else math.nan
-    return {"n": n, "margin_a": c[S.PAIR_SUM_A] / n, "margin_b": c[S.PAIR_SUM_B] / n,
+    return {"n": n, "margin_a": c["sum_a"] / n, "margin_b": c["sum_b"] / n,
             "margin_difference": diff,
             "elder_win_a": rate(wins_a, n), "elder_win_b": rate(wins_b, n),
             "elder_win_difference": {"mean": d, "se": se,
                                      "ci95": [d - Z95 * se, d + Z95 * se]}}
 
 
-def _cfg(elder, younger, **kw):
-    return make_cfg(elder, younger, **kw)
-
-
 def measure(seed: int, deals: dict, say=lambda msg: None, progress=None) -> dict:
     """Every figure of the report. ``deals`` maps a player name to the deals to run for a
     pairing involving it (the slowest player of the pairing decides), plus ``"partie"``
-    and ``"paired"``."""
-    players = [p for p in ("random", "heuristic", "dd", "pimc") if deals.get(p)]
-    speed = {p: i for i, p in enumerate(("random", "heuristic", "dd", "pimc"))}
+    and ``"paired"`` (as :data:`~ecarte_sim.engine.piquet.settings.REPORT_DEALS`)."""
+    players = [p for p in Player if deals.get(name_of(p))]
     pairings = []
     for elder in players:
         for younger in players:
-            slow = max(elder, younger, key=speed.get)
-            n = deals[slow]
-            say(f"pairing elder {elder} v younger {younger}: {n} deals")
-            chunk = 4 if slow == "pimc" else 64 if slow == "dd" else 4096
-            counts = S.deal_counts(seed, 0, n, _cfg(elder, younger), chunk=chunk,
-                                   block=S.task_block(elder, younger), progress=progress)
-            pairings.append({"elder": elder, "younger": younger, **deal_summary(counts)})
+            n = deals[name_of(max(elder, younger))]       # Player is ordered by cost
+            say(f"pairing elder {name_of(elder)} v younger {name_of(younger)}: {n} deals")
+            settings = PiquetSettings(elder, younger)
+            counts = S.deal_counts(seed, 0, n, settings.cfg(), chunk=settings.chunk(),
+                                   block=settings.task_size(), progress=progress)
+            pairings.append({"elder": name_of(elder), "younger": name_of(younger),
+                             **deal_summary(counts)})
 
     n_pair = deals["paired"]
     exchange = []
-    base = _cfg("heuristic", "heuristic")
+    heuristic = PiquetSettings(Player.HEURISTIC, Player.HEURISTIC)
+    base = heuristic.cfg()
     for take in (4, 3, 2, 1):
         say(f"exchange: elder takes 5 v {take} ({n_pair} deals)")
-        counts = S.paired_counts(seed, 0, n_pair, base, _cfg("heuristic", "heuristic",
-                                                             elder_take=take))
+        counts = S.paired_counts(seed, 0, n_pair, base,
+                                 replace(heuristic, elder_take=take).cfg())
         exchange.append({"question": "elder takes five", "a": "elder takes 5",
                          "b": f"elder takes {take}", **paired_summary(counts)})
     for take in (2, 1):
         say(f"exchange: younger takes all v {take} ({n_pair} deals)")
-        counts = S.paired_counts(seed, 0, n_pair, base, _cfg("heuristic", "heuristic",
-                                                             younger_take=take))
+        counts = S.paired_counts(seed, 0, n_pair, base,
+                                 replace(heuristic, younger_take=take).cfg())
         exchange.append({"question": "younger takes all", "a": "younger takes all (3)",
                          "b": f"younger takes {take}", **paired_summary(counts)})
-    minimal = _cfg("heuristic", "heuristic", elder_take=1, younger_take=1)
+    minimal = replace(heuristic, elder_take=1, younger_take=1).cfg()
     counts = S.paired_counts(seed, 0, n_pair, base, minimal)
     exchange.append({"question": "full v minimal exchange", "a": "full exchange (5 and 3)",
                      "b": "one card each", **paired_summary(counts)})
     say(f"exchange: full v minimal, random players ({n_pair} deals)")
-    counts = S.paired_counts(seed, 0, n_pair, _cfg("random", "random"),
-                             _cfg("random", "random", elder_take=1, younger_take=1))
+    counts = S.paired_counts(seed, 0, n_pair, PiquetSettings().cfg(),
+                             PiquetSettings(elder_take=1, younger_take=1).cfg())
     exchange.append({"question": "full v minimal exchange, random players",
                      "a": "full exchange (5 and 3)", "b": "one card each",
                      **paired_summary(counts)})
@@ -105,19 +105,22 @@ def measure(seed: int, deals: dict, say=lambda msg: None, progress=None) -> dict
     for label, kw in (("pique timing law67 v lead", {"pique_timing": "law67"}),
                       ("lead scoring ten_up v all", {"lead_scoring": "ten_up"})):
         say(f"variant: {label} ({n_pair} deals)")
-        a = S.deal_counts(seed, 0, n_pair, _cfg("heuristic", "heuristic", **kw))
-        paired = S.paired_counts(seed, 0, n_pair, _cfg("heuristic", "heuristic", **kw), base)
+        variant = replace(heuristic, **kw).cfg()
+        a = S.deal_counts(seed, 0, n_pair, variant)
+        paired = S.paired_counts(seed, 0, n_pair, variant, base)
         variants.append({"variant": label, "summary": deal_summary(a),
                          **paired_summary(paired)})
 
     parties = []
     n_partie = deals["partie"]
-    for player in ("random", "heuristic"):
-        for kind in ("six", "four"):
-            say(f"partie: {player} v {player}, {kind} deals ({n_partie} parties)")
-            cfg = _cfg(player, player)
-            counts = S.partie_counts(seed, 0, n_partie, cfg, cfg, four=kind == "four")
-            parties.append({"players": player, "partie": kind, **partie_summary(counts)})
+    for player in (Player.RANDOM, Player.HEURISTIC):
+        for partie in Partie:
+            say(f"partie: {name_of(player)} v {name_of(player)}, {name_of(partie)} deals "
+                f"({n_partie} parties)")
+            cfg = PiquetSettings(player, player).cfg()
+            counts = S.partie_counts(seed, 0, n_partie, cfg, cfg, four=partie == Partie.FOUR)
+            parties.append({"players": name_of(player), "partie": name_of(partie),
+                            **partie_summary(counts)})
     return {"pairings": pairings, "exchange": exchange, "variants": variants,
             "parties": parties, "peer": PEER}
 

@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from engine.runs import atomic_write, git_commit, package_version
+from ecarte_sim.engine.runs import atomic_write, git_commit, package_version
 
 FILE = "provenance.json"
 

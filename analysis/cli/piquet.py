@@ -1,36 +1,51 @@
-"""``ecarte-sim piquet ...``: Piquet deals, simulations and parties (Laws of seed 003)."""
+"""``ecarte-sim piquet ...``: Piquet deals, simulations and parties (Laws of seed 003).
+
+Each command parses its options into a
+:class:`~ecarte_sim.engine.piquet.settings.PiquetSettings`, calls one function of
+:mod:`ecarte_sim.analysis.piquet.api` and prints what it returns (text, or one JSON
+object with ``--json``, the provenance added). The choices and defaults of the options
+come from :mod:`ecarte_sim.engine.piquet.settings`.
+"""
 
 from __future__ import annotations
 
 import click
 
-from analysis.cli import (CONTEXT, EcarteGroup, _emit, _progress, _set_threads, long_run,
-                          long_run_options, main)
+from ecarte_sim.analysis.cli.common import (CONTEXT, EcarteGroup, command_line, emit, long_run,
+                                            long_run_options, progress, set_threads,
+                                            writable_dir)
+from ecarte_sim.engine.piquet.settings import (DEFAULT_WORLDS, MAX_ELDER_TAKE, MAX_WORLDS,
+                                               MAX_YOUNGER_TAKE, REPORT_DEALS, LeadScoring,
+                                               Partie, PiqueTiming, Player, PiquetSettings,
+                                               choices, name_of)
 
-PLAYER_CHOICE = click.Choice(["random", "heuristic", "dd", "pimc"])
+PLAYER_CHOICE = click.Choice(choices(Player))
+DEFAULTS = PiquetSettings()
 
 
 def variant_options(f):
     """The rule switches of ``engine/piquet/rules.md``."""
-    f = click.option("--pique-timing", type=click.Choice(["lead", "law67"]), default="lead",
-                     show_default=True,
+    f = click.option("--pique-timing", type=click.Choice(choices(PiqueTiming)),
+                     default=name_of(DEFAULTS.pique_timing), show_default=True,
                      help="When the younger's declarations are reckoned for the pique: after "
                           "the elder's first lead (Laws 46, 69), or before all play (Law 67 "
                           "read strictly).")(f)
-    f = click.option("--lead-scoring", type=click.Choice(["all", "ten_up"]), default="all",
-                     show_default=True,
+    f = click.option("--lead-scoring", type=click.Choice(choices(LeadScoring)),
+                     default=name_of(DEFAULTS.lead_scoring), show_default=True,
                      help="Law 65 (every card led or winning second scores 1) or the older "
                           "count (only cards of ten and above).")(f)
     return f
 
 
 def exchange_options(f):
-    f = click.option("--younger-take", type=click.IntRange(0, 7), default=0, show_default=True,
+    f = click.option("--younger-take", type=click.IntRange(0, MAX_YOUNGER_TAKE),
+                     default=DEFAULTS.younger_take, show_default=True,
                      help="Cards the younger takes in (0 = all he can, Law 34).")(f)
-    f = click.option("--elder-take", type=click.IntRange(1, 5), default=5, show_default=True,
-                     help="Cards the elder takes in (Law 21: 1 to 5).")(f)
-    f = click.option("--worlds", type=click.IntRange(1, 256), default=16, show_default=True,
-                     help="Worlds a PIMC player samples per decision.")(f)
+    f = click.option("--elder-take", type=click.IntRange(1, MAX_ELDER_TAKE),
+                     default=DEFAULTS.elder_take, show_default=True,
+                     help=f"Cards the elder takes in (Law 21: 1 to {MAX_ELDER_TAKE}).")(f)
+    f = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=DEFAULT_WORLDS,
+                     show_default=True, help="Worlds a PIMC player samples per decision.")(f)
     return f
 
 
@@ -47,12 +62,7 @@ def run_options(unit: str):
     return decorate
 
 
-def _variant_settings(opts: dict) -> dict:
-    return {"lead_scoring": opts["lead_scoring"], "pique_timing": opts["pique_timing"],
-            "elder_take": opts["elder_take"], "younger_take": opts["younger_take"] or "all"}
-
-
-@main.group(cls=EcarteGroup, context_settings=CONTEXT)
+@click.group(cls=EcarteGroup, context_settings=CONTEXT)
 def piquet():
     """Piquet (Laws of Piquet, seed 003): deals, simulations, parties.
 
@@ -102,11 +112,11 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
     \b
     JSON: {"elder": total, "younger": total, "events": [...], "scores": {...}, ...}
     """
-    from engine.cards import PIQUET, parse_hand
-    from engine.piquet.deal import deal, parse_deal
-    from engine.piquet.game import play_one
-    from engine.piquet.reference import Variant, play_deal
-    from engine.piquet.whole import make_cfg
+    from ecarte_sim.engine.cards import PIQUET, parse_hand
+    from ecarte_sim.engine.piquet.deal import deal, parse_deal
+    from ecarte_sim.engine.piquet.game import play_one
+    from ecarte_sim.engine.piquet.reference import Variant, play_deal
+    from ecarte_sim.engine.piquet.whole import make_cfg
 
     given = [t is not None for t in (elder_text, younger_text, talon_text)]
     if any(given) and not all(given):
@@ -148,7 +158,7 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
               "deal": the_deal.as_dict(), "play": player, "settings": _variant_settings(opts),
               **({"seed": seed} if all(given) else {"seed": seed, "index": index})}
     if as_json:
-        _emit(result)
+        emit(result)
         return
     d = result["deal"]
     click.echo(f"elder   {d['elder']}\nyounger {d['younger']}\nstock   {d['stock']}  (top first)")
@@ -192,21 +202,21 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
            "carte_blanche_hands", "pique", "repique", "capot", "intervals", "by_seat", ...}
     Results are bit-identical for any --threads and --chunk.
     """
-    from analysis.piquet import deal_summary
-    from analysis.provenance import provenance
-    from engine.piquet.simulate import deal_counts, task_block
-    from engine.piquet.whole import make_cfg
-    from engine.rng import MAX_DEAL_INDEX
+    from ecarte_sim.analysis.piquet.summaries import deal_summary
+    from ecarte_sim.analysis.reports.provenance import provenance
+    from ecarte_sim.engine.piquet.simulate import deal_counts, task_block
+    from ecarte_sim.engine.piquet.whole import make_cfg
+    from ecarte_sim.engine.rng import MAX_DEAL_INDEX
 
     if start + n_deals > MAX_DEAL_INDEX:
         raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
-    _set_threads(threads)
+    set_threads(threads)
     cfg = make_cfg(elder_player, younger_player, opts["elder_take"], opts["younger_take"],
                    opts["lead_scoring"], opts["pique_timing"], opts["worlds"])
     parameters = {"deals": n_deals, "start": start, "players": [elder_player, younger_player],
                   **opts}
     with long_run("piquet simulate", parameters, seed, run_dir, resume, task_size, scheduler,
-                  workers), _progress(not quiet and not as_json, n_deals, "playing") as bar:
+                  workers), progress(not quiet and not as_json, n_deals, "playing") as bar:
         counts = deal_counts(seed, start, start + n_deals, cfg,
                              chunk=_chunk(chunk, elder_player, younger_player),
                              block=task_block(elder_player, younger_player),
@@ -217,7 +227,7 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
                    "settings": _variant_settings(opts),
                    "provenance": provenance("piquet simulate", parameters, seed, n_deals)})
     if as_json:
-        _emit(result)
+        emit(result)
         return
     iv = result["intervals"]
     click.echo(f"{n_deals} deals, seed {seed}: elder {elder_player} v younger {younger_player}")
@@ -264,14 +274,14 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
     With the same player on both sides the first dealer's win rate answers the
     classic question: should the winner of the cut choose to deal first?
     """
-    from analysis.piquet import partie_summary
-    from analysis.provenance import provenance
-    from engine.piquet.simulate import partie_counts, task_block
-    from engine.piquet.whole import make_cfg
+    from ecarte_sim.analysis.piquet.summaries import partie_summary
+    from ecarte_sim.analysis.reports.provenance import provenance
+    from ecarte_sim.engine.piquet.simulate import partie_counts, task_block
+    from ecarte_sim.engine.piquet.whole import make_cfg
 
     if start + n_parties > 2**41:
         raise click.BadParameter("start + parties must not exceed 2^41", param_hint="--parties")
-    _set_threads(threads)
+    set_threads(threads)
     args = (opts["elder_take"], opts["younger_take"], opts["lead_scoring"],
             opts["pique_timing"], opts["worlds"])
     cfg_a_deals = make_cfg(player_b, player_a, *args)
@@ -280,7 +290,7 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
     parameters = {"parties": n_parties, "start": start, "players": [player_a, player_b],
                   "partie": partie_kind, **opts}
     with long_run("piquet partie", parameters, seed, run_dir, resume, task_size, scheduler,
-                  workers), _progress(not quiet and not as_json, n_parties, "parties") as bar:
+                  workers), progress(not quiet and not as_json, n_parties, "parties") as bar:
         counts = partie_counts(seed, start, start + n_parties, cfg_a_deals, cfg_b_deals,
                                four=partie_kind == "four", chunk=chunk,
                                block=task_block(player_a, player_b) >> 5,
@@ -290,7 +300,7 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
                    "partie": partie_kind, "settings": _variant_settings(opts),
                    "provenance": provenance("piquet partie", parameters, seed, n_parties)})
     if as_json:
-        _emit(result)
+        emit(result)
         return
     iv = result["intervals"]
     w = iv["first_dealer_win_rate"]
@@ -338,12 +348,11 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
     """
     import sys
 
-    from analysis.cli import _command_line, _writable_dir
-    from analysis.piquet_report import markdown, measure, write_report
-    from analysis.provenance import caption, provenance
+    from ecarte_sim.analysis.piquet.report import markdown, measure, write_report
+    from ecarte_sim.analysis.reports.provenance import caption, provenance
 
-    _set_threads(threads)
-    _writable_dir(out_dir)
+    set_threads(threads)
+    writable_dir(out_dir)
     deals = {"random": n_deals, "heuristic": n_deals, "dd": dd_deals, "pimc": pimc_deals,
              "paired": paired_deals, "partie": n_parties}
 
@@ -357,10 +366,10 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
     prov = provenance("piquet report", {"deals": deals}, seed, deals)
     result["provenance"] = prov
     if out_dir is not None:
-        for path in write_report(out_dir, result, prov, how, _command_line("piquet")):
+        for path in write_report(out_dir, result, prov, how, command_line("piquet")):
             say(f"wrote {path}")
     if as_json:
-        _emit(result)
+        emit(result)
         return
     if out_dir is None:
         sys.stdout.write(markdown(result, caption(prov)))

@@ -9,10 +9,10 @@ import os
 
 import numpy as np
 
-from analysis.claims import TWO_THIRDS
-from analysis.provenance import (FILE, commit_file, csv_columns, parquet_metadata, png_metadata,
-                                 write_provenance)
-from engine.ecarte.regle import RULES
+from ecarte_sim.analysis.ecarte.claims import TWO_THIRDS
+from ecarte_sim.analysis.reports.provenance import (FILE, commit_file, csv_columns, parquet_metadata, png_metadata,
+                                                    write_provenance)
+from ecarte_sim.engine.ecarte.regle import RULES
 
 
 def _fmt(x: float) -> str:

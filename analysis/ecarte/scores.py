@@ -2,8 +2,8 @@
 distribution (Law 46: five up; the deal alternates; the game ends the moment a mark
 reaches five, the marks of a deal being made in the order of the laws).
 
-A deal's outcome is a code of :data:`engine.ecarte.whole.KINGS` x ``POINTS``
-(``whole_counts`` columns ``COL_DEAL ...``): who marked a king (turned up, Law 22; in
+A deal's outcome is a code of :data:`ecarte_sim.engine.ecarte.records.KINGS` x ``POINTS``
+(the ``deal`` field of the ``whole_counts`` columns): who marked a king (turned up, Law 22; in
 hand, Laws 23-24, elder first) and who won the point or vole and how many marks it
 gave (Laws 48-49). With policies that do not look at the score, the distribution is
 the same at every score, and
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.ecarte.whole import COL_DEAL, KINGS, POINTS
+from ecarte_sim.engine.ecarte.records import COUNTS, KINGS, POINTS
 
 TARGET = 5
 N_CODES = len(KINGS) * len(POINTS)
@@ -53,7 +53,7 @@ def replay(x: int, y: int, code: int, target: int = TARGET) -> tuple[int, int, s
 
 def outcome_distribution(counts: np.ndarray) -> tuple[np.ndarray, int]:
     """(probabilities of the 20 outcome codes, n) from ``whole_counts`` output."""
-    cells = np.asarray(counts[COL_DEAL:COL_DEAL + N_CODES], dtype=np.int64)
+    cells = np.asarray(counts[COUNTS.slice("deal")], dtype=np.int64)
     n = int(cells.sum())
     if n == 0:
         raise ValueError("no deals")
@@ -119,8 +119,8 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
     is left. ``result["provenance"]``: :func:`analysis.provenance.provenance`."""
     import os
 
-    from analysis.provenance import (caption as made_by, commit_file, csv_columns,
-                                     parquet_metadata, png_metadata, write_provenance)
+    from ecarte_sim.analysis.reports.provenance import (caption as made_by, commit_file, csv_columns,
+                                                        parquet_metadata, png_metadata, write_provenance)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

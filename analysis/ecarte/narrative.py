@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from engine.cards import ECARTE, SUIT_NAMES, format_card, format_hand
-from engine.ecarte.game import Game
-from engine.ecarte.tricks import leader_wins
-from engine.ecarte.whole import END_NAMES, FIRST_NAMES, WholeDeal
+from ecarte_sim.engine.cards import ECARTE, SUIT_NAMES, format_card, format_hand
+from ecarte_sim.engine.ecarte.game import Game
+from ecarte_sim.engine.ecarte.tricks import leader_wins
+from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
+from ecarte_sim.engine.ecarte.runner import WholeDeal
+from ecarte_sim.engine.ecarte.settings import name_of
 
 
 def _hand(mask: int, pretty: bool) -> str:
@@ -33,8 +35,8 @@ def deal_data(d: WholeDeal) -> dict:
         "exchanges": [{"elder_discards": format_hand(e), "elder_draws": format_hand(ed),
                        "dealer_discards": _hand(x, False), "dealer_draws": _hand(xd, False)}
                       for e, ed, x, xd in d.exchanges],
-        "proposals_ended": END_NAMES[d.how_ended] if d.how_ended >= 0 else None,
-        "law_49": FIRST_NAMES[d.first],
+        "proposals_ended": name_of(ProposalsEnd(d.how_ended)) if d.how_ended >= 0 else None,
+        "law_49": name_of(Law49(d.first)),
         "hands_at_play": {"elder": format_hand(d.elder_hand), "dealer": format_hand(d.dealer_hand)},
         "king_in_hand": "elder" if d.king_elder else "dealer" if d.king_dealer else None,
         "ended_game_before_play": bool(d.ended),
@@ -67,7 +69,7 @@ def tell_deal(d: WholeDeal, pretty: bool = False, names: tuple[str, str] = ("eld
                      f"{_hand(e, pretty)} and draws {_hand(ed, pretty)}; {d_name} "
                      + (f"discards {_hand(x, pretty)} and draws {_hand(xd, pretty)}."
                         if x else "takes no card."))
-    how = END_NAMES[d.how_ended]
+    how = name_of(ProposalsEnd(d.how_ended))
     if how == "elder-played":
         lines.append(f"{e_name} plays" + (" without proposing (Law 49: he gives 2 if he loses "
                                           "the point)." if d.first == 1 else "."))

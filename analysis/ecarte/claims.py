@@ -23,7 +23,7 @@ Experiments (:func:`run_model`):
               other hearts: played without proposing and proposing, sampled; for ``dd`` and
               ``heuristic`` also enumerated exactly (5 turn-ups x 65,780 dealer hands).
 ``scores``    whole deals under regle/maxims, for the probability of winning the game from
-              every score (:mod:`analysis.scores`); turns a deal's outcome into a game-win
+              every score (:mod:`ecarte_sim.analysis.ecarte.scores`); turns a deal's outcome into a game-win
               probability at any score.
 
 Verdict rules (95% intervals; "the interval" is the estimate's):
@@ -40,19 +40,20 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from analysis import paired as P
-from analysis.precision import FIRST_BATCH, checkpoints, run_until
-from analysis.scores import TARGET, outcome_distribution, win_probabilities
-from engine.cards import parse_hand
-from engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER, CLASSIFY_REGLE,
-                                       exact_codes, hand_table, paired_table)
-from engine.ecarte.policies import MAXIM_CASES
-from engine.ecarte.regle import RULES
-from engine.ecarte.whole import make_cfg, task_block, whole_counts
+from ecarte_sim.analysis.ecarte import paired as P
+from ecarte_sim.analysis.stats.precision import FIRST_BATCH, checkpoints, run_until
+from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, win_probabilities
+from ecarte_sim.engine.cards import parse_hand
+from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER, CLASSIFY_REGLE,
+                                                  exact_codes, hand_table, paired_table)
+from ecarte_sim.engine.ecarte.policies import MAXIM_CASES
+from ecarte_sim.engine.ecarte.regle import RULES
+from ecarte_sim.engine.ecarte.counts import whole_counts
+from ecarte_sim.engine.ecarte.settings import ElderPolicy, EcarteSettings
 
 SEED_FILE = "seeds/002_25d08f83baa0f9d5.txt"
 MODELS = ("dd", "heuristic", "pimc")
@@ -306,7 +307,7 @@ def judge(claim: Claim, m: dict) -> str:
 # --------------------------------------------------------------------------- running
 
 @dataclass
-class Settings:
+class ClaimsSettings:
     """What a claims run does; every figure it reports is a function of these."""
 
     seed: int = 0
@@ -324,24 +325,26 @@ class Settings:
     worlds: int = 64
 
 
-def _cfgs(model: str, settings: Settings) -> dict:
-    base = dict(play=model, worlds=settings.worlds)
+def _cfgs(base: EcarteSettings) -> dict:
+    """The configurations of the experiments: the treatise's policies, each first decision
+    forced both ways, and the habit of always proposing."""
     return {
-        "base": make_cfg(**base),
-        "play": make_cfg(elder_first="play", **base),
-        "propose": make_cfg(elder_first="propose", **base),
-        "refuse": make_cfg(dealer_first="refuse", **base),
-        "accept": make_cfg(dealer_first="accept", **base),
-        "always-propose": make_cfg(elder_policy="always-propose", **base),
+        "base": base.cfg(),
+        "play": base.cfg(elder_first="play"),
+        "propose": base.cfg(elder_first="propose"),
+        "refuse": base.cfg(dealer_first="refuse"),
+        "accept": base.cfg(dealer_first="accept"),
+        "always-propose": replace(base, elder_policy=ElderPolicy.ALWAYS_PROPOSE).cfg(),
     }
 
 
-def run_model(model: str, settings: Settings, progress: Callable[[str, int], None] | None = None
+def run_model(model: str, settings: ClaimsSettings, progress: Callable[[str, int], None] | None = None
               ) -> dict:
     """Every experiment of one play model, to the requested precision. Returns the tables,
     the deals run per experiment, the convergence history and the seconds taken."""
     t0 = time.perf_counter()
-    cfg = _cfgs(model, settings)
+    base = EcarteSettings.build(play=model, worlds=settings.worlds)
+    cfg = _cfgs(base)
     seed = settings.seed
     prog = (lambda label: (lambda n: progress(label, n))) if progress else (lambda label: None)
     claims = claim_list()
@@ -351,7 +354,7 @@ def run_model(model: str, settings: Settings, progress: Callable[[str, int], Non
     n_scores = settings.score_deals[model] if settings.deals is None else settings.deals
     # from deals the experiments never use (indices from 2^40), so that its sampling error
     # is independent of theirs; the paired intervals treat V as known
-    block = task_block(model)
+    block = base.task_size()
     counts = whole_counts(seed, SCORE_DEALS_START, SCORE_DEALS_START + n_scores, cfg["base"],
                           block=block, progress=prog(f"{model} scores"))
     p, _ = outcome_distribution(counts)
@@ -378,7 +381,7 @@ def run_model(model: str, settings: Settings, progress: Callable[[str, int], Non
         return checkpoints(settings.max_deals[model][experiment], settings.deals,
                            settings.first)
 
-    chunk = 256 if model == "pimc" else 4096
+    chunk = base.chunk()
 
     data["worst_half_width"] = {}
     for key, a, b, classifier in (("regle", "play", "propose", CLASSIFY_REGLE),
@@ -406,7 +409,7 @@ def run_model(model: str, settings: Settings, progress: Callable[[str, int], Non
     if model != "pimc":
         # a variant that might explain "two to one": no obligation to trump (Law 43 read
         # the other way), the list played without proposing on the same deals
-        no_forced = make_cfg(play=model, elder_first="play", forced_trump=False)
+        no_forced = replace(base, forced_trump=False).cfg(elder_first="play")
         data["regle_no_forced_trump"] = paired_table(
             seed, 0, data["deals"]["regle"], no_forced, no_forced, CLASSIFY_REGLE,
             chunk=chunk, progress=prog(f"{model} variant"))
@@ -479,7 +482,7 @@ def trump_split_odds() -> dict:
     elder hands given a turn-up (hypergeometric: 7 - t trumps among the 26 unseen cards)."""
     from itertools import combinations
 
-    from engine.ecarte.regle import regle_rule
+    from ecarte_sim.engine.ecarte.regle import regle_rule
 
     def below_two(t):
         r = 7 - t  # trumps among the 26 cards the dealer's hand comes from
@@ -569,7 +572,7 @@ def disagreements(rows: list[dict]) -> list[dict]:
     return out
 
 
-def run_claims(models: list[str], settings: Settings, command: str,
+def run_claims(models: list[str], settings: ClaimsSettings, command: str,
                progress: Callable[[str, int], None] | None = None) -> dict:
     """Every claim for every model: the payload of ``ecarte-sim claims`` (JSON and report)."""
     from importlib.metadata import version

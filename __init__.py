@@ -1,0 +1,57 @@
+"""ecarte_sim — the computational analysis of Écarté and Piquet.
+
+The public API, for scripting an experiment without the command line (the
+``ecarte-sim`` commands call the same functions)::
+
+    import ecarte_sim as es
+
+    es.solve("QH AH 7H KS KD", "KH JH 9H 8H 9C", trump="TH")      # double dummy
+    es.hand("QH AH 7H KS KD", "H", exact=True)["play"]["point"]    # one hand, every deal
+    settings = es.EcarteSettings.build(play="heuristic", dealer_policy="always-accept")
+    es.simulate(100_000, seed=1, settings=settings)["mean_marks"]  # whole deals
+    es.piquet_simulate(100_000, settings=es.PiquetSettings(elder_player="heuristic"))
+
+Écarté: :func:`deal`, :func:`solve`, :func:`classify`, :func:`play`, :func:`game`,
+:func:`simulate`, :func:`simulate_cards`, :func:`hand`, :func:`scores` (and
+:func:`scores_frame`), :func:`claims` (and :func:`claims_frame`), with
+:class:`EcarteSettings` and :class:`ClaimsSettings`. Piquet: :func:`piquet_deal`,
+:func:`piquet_simulate`, :func:`piquet_partie`, :func:`piquet_report`, with
+:class:`PiquetSettings`. Results are dicts of plain values, record objects or pandas
+DataFrames; every figure is a pure function of the seed and the deal indices.
+
+The package is the repository: ``engine/`` is :mod:`ecarte_sim.engine` (numba
+kernels on a game-agnostic layer, one sub-package per game, each with a plain
+Python reference of its rules) and ``analysis/`` is :mod:`ecarte_sim.analysis`
+(experiments, statistics, reports, the CLI). Names are imported on first use, so
+``import ecarte_sim`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+#: Public name -> the module that defines it.
+_API = {
+    **dict.fromkeys(["deal", "solve", "classify", "play", "game", "simulate", "simulate_cards",
+                     "hand", "scores", "scores_frame", "claims", "claims_frame"],
+                    "ecarte_sim.analysis.ecarte.api"),
+    "EcarteSettings": "ecarte_sim.engine.ecarte.settings",
+    "ClaimsSettings": "ecarte_sim.analysis.ecarte.claims",
+    **dict.fromkeys(["piquet_deal", "piquet_simulate", "piquet_partie", "piquet_report"],
+                    "ecarte_sim.analysis.piquet.api"),
+    "PiquetSettings": "ecarte_sim.engine.piquet.settings",
+}
+
+__all__ = sorted(_API)
+
+
+def __getattr__(name: str):
+    if name in _API:
+        value = getattr(importlib.import_module(_API[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'ecarte_sim' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

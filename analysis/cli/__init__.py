@@ -1,0 +1,46 @@
+"""``ecarte-sim``: the command line — a thin layer over the library.
+
+Each command parses its options into settings (``EcarteSettings``,
+``PiquetSettings``), calls a library function that returns plain objects or data
+frames, and prints them (text, or one JSON object with ``--json``). No
+statistics or science is computed here.
+
+* :mod:`.common` — what every command shares: one-line errors with exit code 2,
+  the JSON emitter and provenance, progress, ``--threads``, and the long-run
+  options (``--run-dir``, ``--resume``, ``--task-size``, ``--scheduler``,
+  ``--workers``).
+* :mod:`.ecarte` — the Écarté commands: solve, classify, deal, play, game,
+  simulate, scores, hand, claims.
+* :mod:`.piquet` — the ``piquet`` group: deal, simulate, partie, report.
+* :mod:`.bench` — ``bench``, the throughput of every kernel.
+
+The command modules import :mod:`.common` and the library, never each other;
+this module assembles them into the ``ecarte-sim`` group.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ecarte_sim.analysis.cli import bench, ecarte, piquet
+from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
+
+
+@click.group(cls=EcarteGroup, context_settings=CONTEXT, no_args_is_help=False)
+@click.version_option(package_name="ecarte-sim")
+def main():
+    """Simulate and solve Écarté deals (Club Code laws, seed texts in shared/seeds).
+
+    Cards are written rank then suit: KS, 10H or TH, qh, Q♥, 7♣. A hand is five
+    cards separated by spaces or commas (quote it). Rank order in Écarté:
+    K Q J A 10 9 8 7.
+    """
+
+
+for _command in (*ecarte.COMMANDS, piquet.piquet, bench.bench):
+    main.add_command(_command)
+
+
+def run(argv: list[str] | None = None) -> None:
+    """Console entry point (``ecarte-sim``): every error is one line on stderr."""
+    run_group(main, argv)

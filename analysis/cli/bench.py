@@ -1,0 +1,41 @@
+"""``ecarte-sim bench``: the throughput of every kernel, measured on this machine."""
+
+from __future__ import annotations
+
+import click
+
+from ecarte_sim.analysis.cli.common import CONTEXT, emit, set_threads
+
+# --------------------------------------------------------------------------- bench
+
+@click.command(context_settings=CONTEXT)
+@click.option("--deals", "n_deals", type=click.IntRange(1000, 2**40), default=2_000_000,
+              show_default=True, help="Deals for each kernel.")
+@click.option("--reference-deals", type=click.IntRange(10, 10**6), default=300,
+              show_default=True, help="Deals for the pure-Python reference.")
+@click.option("--pimc-deals", type=click.IntRange(100, 10**8), default=20_000,
+              show_default=True, help="Deals for PIMC at W = 64 (more at smaller W).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
+@click.option("--threads", type=int, default=None, help="Worker threads (default: all).")
+@click.option("--no-startup", is_flag=True,
+              help="Skip the cold-compile and warm start-up measurements (subprocesses).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, as_json):
+    """Measure throughput: deal only, deal + exact double-dummy, deal + point/vole,
+    whole deals (regle / maxims, exchanges, dd or heuristic play), whole deals with
+    PIMC play at W = 16, 32, 64 (with the cost per decision), and the pure-Python
+    reference, on the same deals; plus JIT compile time (cold cache) and warm
+    start-up of `ecarte-sim solve`.
+
+    Figures are wall-clock measurements of this run on this machine.
+    """
+    from ecarte_sim.analysis.bench import format_report, run_bench
+
+    set_threads(threads)
+    report = run_bench(n_deals, reference_deals, seed, startup=not no_startup,
+                       pimc_deals=pimc_deals,
+                       log=None if as_json else lambda line: click.echo(line, err=True))
+    if as_json:
+        emit(report)
+    else:
+        click.echo(format_report(report))

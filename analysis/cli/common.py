@@ -1,0 +1,280 @@
+"""Plumbing every command of the ``ecarte-sim`` CLI shares: one-line errors (exit 2), the
+JSON emitter with provenance, progress, thread count, and the long-run options
+(checkpoint, resume, task size, Dask backend). No science here.
+
+Bad input (a card, a hand, a seed, a count) ends with a one-line error and
+exit code 2, never a traceback. ``--json`` prints exactly one JSON object.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+
+import click
+
+from ecarte_sim.engine.cards import CardError
+from ecarte_sim.engine.cluster import ClusterError
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+#: Characters that end a line (str.splitlines), shown escaped in an error message.
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+class FileError(click.ClickException):
+    """A file or directory that cannot be read or written (one line, exit code 2)."""
+    exit_code = 2
+
+
+class EcarteGroup(click.Group):
+    """Turns the engine's input errors into click usage errors, and failed reads or
+    writes of files into one-line errors (exit code 2)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (CardError, ValueError, ClusterError) as exc:
+            if isinstance(exc, click.ClickException):
+                raise
+            raise click.UsageError(str(exc)) from None
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            where = f" {exc.filename!r}" if exc.filename else ""
+            raise FileError(f"cannot use{where}: {exc.strerror or exc}") from None
+
+
+def run_group(main: click.Group, argv: list[str] | None = None) -> None:
+    """Console entry point: every error is one line on stderr (``Error: ...``).
+
+    Usage errors and bad input exit with code 2, as click does, but without the
+    usage banner, so that a script sees exactly one line.
+    """
+    try:
+        code = main.main(args=argv, prog_name="ecarte-sim", standalone_mode=False)
+        if isinstance(code, int) and code != 0:
+            sys.exit(code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        hint = ""
+        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+            hint = f" (see '{exc.ctx.command_path} --help')"
+        message = f"{exc.format_message()}{hint}".translate(_LINE_BREAKS)
+        click.echo(f"Error: {message}", err=True)
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+
+
+def finite(obj):
+    """JSON has no NaN or infinity: undefined figures (an empty class, n < 2) become null."""
+    if isinstance(obj, float):
+        return obj if obj == obj and abs(obj) != float("inf") else None
+    if isinstance(obj, dict):
+        return {k: finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [finite(v) for v in obj]
+    return obj
+
+
+def emit(obj: dict, provenance: bool = True) -> None:
+    """Print one JSON object; unless it has its own (the long commands'), add the
+    provenance of a one-shot command: its name, its parsed parameters, the version."""
+    if provenance and "provenance" not in obj:
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None:
+            from ecarte_sim.analysis.reports.provenance import provenance as made_by
+            params = json.loads(json.dumps(ctx.params, default=str))
+            name = ctx.command_path.split(" ", 1)[1] if " " in ctx.command_path else ""
+            obj = {**obj, "provenance": made_by(name, params, params.get("seed"),
+                                                params.get("n_deals"))}
+    click.echo(json.dumps(finite(obj), ensure_ascii=False, allow_nan=False))
+
+
+def command_line(name: str) -> str:
+    """The command as typed, for a report's provenance (just ``ecarte-sim NAME`` when the
+    command was not run from the shell, e.g. from a test)."""
+    if sys.argv[1:2] == [name]:
+        return "ecarte-sim " + " ".join(sys.argv[1:])
+    return f"ecarte-sim {name}"
+
+
+def writable_dir(out_dir: str | None) -> None:
+    """Create ``--out`` before a long run and fail early (exit 2) if it cannot be written."""
+    import os
+    import tempfile
+    if out_dir is None:
+        return
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out_dir):
+            pass
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write to {out_dir!r}: {exc.strerror}",
+                                 param_hint="--out") from None
+
+
+def progress(enabled: bool, total: int, label: str):
+    """A click progress bar on stderr, or a silent stand-in."""
+    if enabled and sys.stderr.isatty():
+        return click.progressbar(length=total, label=label, file=sys.stderr)
+
+    class _Silent:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def update(self, n):
+            pass
+
+    return _Silent()
+
+
+def long_run_options(task_default: str):
+    """--run-dir, --resume, --task-size (checkpoint a long run, continue it after a crash)
+    and --scheduler, --workers (run its tasks on a Dask cluster)."""
+    def decorate(f):
+        options = [
+            click.option("--run-dir", type=click.Path(file_okay=False), default=None,
+                         help="Write each finished task's counts here (atomically) with a "
+                              "manifest, so that an interrupted run can be resumed "
+                              "(e.g. results/runs/NAME, which git ignores)."),
+            click.option("--resume", is_flag=True,
+                         help="Continue the run in --run-dir: finished tasks are loaded, not "
+                              "recomputed; refused if its manifest (command, parameters, "
+                              "seed, version, task size) differs."),
+            click.option("--task-size", type=click.IntRange(1, 2**40), default=None,
+                         help=f"Deals per task (checkpoint, cluster job) [default: "
+                              f"{task_default}]; part of a run's identity, it does not "
+                              "change the result."),
+            click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
+                         help="Send the tasks to this running Dask scheduler (needs "
+                              "ecarte-sim[cluster], the same version on every worker); the "
+                              "result is the same as on the local threads."),
+            click.option("--workers", type=click.IntRange(1, 256), default=None,
+                         help="Start a local Dask cluster of N worker processes for this "
+                              "run (needs ecarte-sim[cluster]); default: the local threads."),
+        ]
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return decorate
+
+
+def _run_store(run_dir, resume: bool, command: str, parameters: dict, seed: int,
+               task_size: int | None):
+    """The run directory of a checkpointed run (None without --run-dir)."""
+    if run_dir is None:
+        return None
+    from ecarte_sim.engine.runs import RunDir
+    return RunDir(run_dir, {"command": command, "parameters": parameters, "seed": seed,
+                            "block": task_size},
+                  resume=resume, command_line=command_line(command.split()[0]))
+
+
+_SCHEMES = ("tcp://", "tls://", "inproc://", "ucx://", "ws://", "wss://")
+
+
+def _backend(scheduler: str | None, workers: int | None):
+    """None (local threads) or a Dask backend for --scheduler / --workers."""
+    if scheduler is None and workers is None:
+        return None
+    from ecarte_sim.engine.cluster import ClusterError, DaskBackend
+    if scheduler is not None and workers is not None:
+        raise click.UsageError("--scheduler and --workers exclude each other: use a running "
+                               "cluster or start a local one")
+    try:
+        if scheduler is not None:
+            if not scheduler.startswith(_SCHEMES) or len(scheduler) > 2048 or any(
+                    not c.isprintable() or c.isspace() for c in scheduler):
+                raise click.BadParameter(f"{scheduler!r} is not a scheduler address "
+                                         "(tcp://HOST:PORT)", param_hint="--scheduler")
+            return DaskBackend.connect(scheduler)
+        return DaskBackend.local(workers)
+    except ClusterError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+@contextlib.contextmanager
+def long_run(command: str, parameters: dict, seed: int, run_dir, resume: bool,
+             task_size: int | None, scheduler: str | None, workers: int | None):
+    """Run the enclosed experiments as the long-run options say: checkpointed into
+    --run-dir (resumed with --resume), on the local threads or a Dask cluster. Yields the
+    execution's description for provenance."""
+    from ecarte_sim.engine.batch import execution
+    if resume and run_dir is None:
+        raise click.BadParameter("--resume needs --run-dir DIR", param_hint="--resume")
+    backend = _backend(scheduler, workers)      # first: an unreachable cluster leaves no run dir
+    try:
+        store = _run_store(run_dir, resume, command, parameters, seed, task_size)
+        with execution(backend, store, task_size), _Interrupted(store):
+            yield {"backend": backend.describe() if backend else {
+                       "backend": "threads", "threads": _numba_threads()},
+                   "run_dir": None if store is None else str(store.path)}
+    finally:
+        if backend is not None:
+            backend.close()
+
+
+class _Interrupted:
+    """On Ctrl-C in a checkpointed run, say where the finished tasks are before aborting."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if kind is KeyboardInterrupt and self.store is not None:
+            click.echo(f"interrupted: {self.store.finished()} finished tasks are in "
+                       f"{str(self.store.path)!r}; run the same command with --resume to "
+                       "continue", err=True)
+        return False
+
+
+def _numba_threads() -> int:
+    import numba
+    return numba.get_num_threads()
+
+
+def set_threads(threads: int | None) -> None:
+    if threads is None:
+        return
+    import numba
+    limit = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= threads <= limit:
+        raise click.BadParameter(f"must lie in [1, {limit}] (NUMBA_NUM_THREADS)",
+                                 param_hint="--threads")
+    numba.set_num_threads(threads)
+
+
+class Counter:
+    """Deals done per experiment, on one stderr line (a TTY only): precision-driven runs do
+    not know their length in advance."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.done: dict[str, int] = {}
+
+    def __call__(self, label: str, n: int) -> None:
+        if not self.enabled:
+            return
+        self.done[label] = self.done.get(label, 0) + n
+        click.echo(f"\r\x1b[2K{label}: {self.done[label]:,} deals", err=True, nl=False)
+
+    def close(self) -> None:
+        if self.enabled and self.done:
+            click.echo("\r\x1b[2K", err=True, nl=False)
+
+
+def not_nan(ctx, param, value):
+    """click's FloatRange lets NaN through (it compares false with both bounds)."""
+    if value is not None and value != value:
+        raise click.BadParameter(f"{value!r} is not a number", ctx=ctx, param=param)
+    return value

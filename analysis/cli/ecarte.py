@@ -1,0 +1,633 @@
+"""The Écarté commands of ``ecarte-sim``: solve, classify, deal, play, game, simulate,
+scores, hand and claims. Each parses its options into :class:`EcarteSettings` and calls
+the library (:mod:`ecarte_sim.analysis.ecarte`, :mod:`ecarte_sim.engine.ecarte`)."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import sys
+
+import click
+
+from ecarte_sim.analysis.cli.common import (CONTEXT, Counter, command_line, emit,
+                                            long_run, long_run_options, not_nan, progress,
+                                            set_threads, writable_dir)
+from ecarte_sim.engine.cards import CardError
+from ecarte_sim.engine.runs import git_commit
+
+# --------------------------------------------------------------------------- solve
+
+def _solve_batch(path: str, forced_trump: bool) -> int:
+    """One JSON object per input line; returns the number of bad lines."""
+    from ecarte_sim.analysis.ecarte.api import solve as solve_deal
+    from ecarte_sim.engine.ecarte.solver import new_workspace
+
+    ws = new_workspace()
+    bad = 0
+    stream = click.open_file(path, "rb")
+    with stream:
+        for number, raw in enumerate(stream, start=1):
+            try:
+                line = raw.decode("utf-8").strip()
+                if number == 1:
+                    line = line.lstrip("\ufeff")  # a byte-order mark is not part of the deal
+                if not line or line.startswith("#"):
+                    continue
+                if "\x00" in line:
+                    raise CardError("line holds a NUL byte", "\\x00")
+                fields = line.split("|")
+                if len(fields) != 3:
+                    raise CardError(f"expected 'ELDER | DEALER | TRUMP', got {line[:60]!r}",
+                                    line[:60])
+                result = solve_deal(*fields, forced_trump=forced_trump, workspace=ws)
+                result = {"line": number, **result}
+            except UnicodeDecodeError:
+                bad += 1
+                result = {"line": number, "error": "line is not valid UTF-8"}
+            except CardError as exc:
+                bad += 1
+                result = {"line": number, "error": str(exc)}
+            emit(result, provenance=False)   # a stream of answers, one a line
+    return bad
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("elder", required=False)
+@click.argument("dealer", required=False)
+@click.option("--trump", "-t", "trump", metavar="T",
+              help="Trump suit (S, ♠, spades) or the turned-up card (e.g. TH).")
+@click.option("--batch", "batch", metavar="FILE", type=click.Path(allow_dash=True, exists=True, dir_okay=False),
+              help="Solve one deal per line, 'ELDER | DEALER | TRUMP' ('-' = stdin).")
+@click.option("--no-forced-trump", "forced_trump", flag_value=False, default=True,
+              help="Variant: a player void in the suit led need not trump.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def solve(elder, dealer, trump, batch, forced_trump, as_json):
+    """Exact double-dummy value of a deal with the elder to lead (no exchange).
+
+    Both players see all cards and play perfectly under Law 43 (follow suit,
+    win the trick if able, trump when void). Prints the elder's tricks and the
+    value of each possible first lead.
+
+    \b
+    Example:
+      ecarte-sim solve "QH AH 7H KS KD" "KH JH 9H 8H 9C" --trump TH --json
+      {"elder_tricks": 2, "moves": {"KS": 2, ...}}
+
+    With --batch, every line of FILE gets one JSON object (with its line
+    number) in order; a bad line gets {"line": N, "error": "..."} and the
+    others are still solved. The exit code is 2 if any line was bad.
+    """
+    if batch is not None:
+        if elder is not None or dealer is not None or trump is not None:
+            raise click.UsageError("--batch takes no ELDER, DEALER or --trump")
+        bad = _solve_batch(batch, forced_trump)
+        if bad:
+            source = "stdin" if batch == "-" else repr(batch)
+            click.echo(f"Error: {bad} bad line{'s' if bad != 1 else ''} in {source} "
+                       "(see their \"error\" objects)", err=True)
+            sys.exit(2)
+        return
+    if not elder or not dealer or trump is None:
+        raise click.UsageError("solve needs ELDER, DEALER and --trump (or --batch FILE)")
+    from ecarte_sim.analysis.ecarte.api import solve as solve_deal
+
+    result = solve_deal(elder, dealer, trump, forced_trump=forced_trump)
+    if as_json:
+        emit(result)
+        return
+    tricks = result["elder_tricks"]
+    verdict = ("elder vole" if tricks == 5 else "elder point" if tricks >= 3
+               else "dealer vole" if tricks == 0 else "dealer point")
+    click.echo(f"elder takes {tricks} trick{'s' if tricks != 1 else ''} with best play "
+               f"({verdict})")
+    for card, value in sorted(result["moves"].items(), key=lambda kv: -kv[1]):
+        click.echo(f"  lead {card:<3} -> {value}")
+
+
+# --------------------------------------------------------------------------- classify
+
+@click.command(context_settings=CONTEXT)
+@click.argument("hand")
+@click.option("--trump", "-t", "trump", metavar="T", required=True,
+              help="Trump suit (S, ♠, spades) or the turned-up card (e.g. TH).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def classify(hand, trump, as_json):
+    """Is HAND a jeu de règle — a hand to play without proposing (seed 002)?
+
+    Names the rule of Hoyle's list that fits, first in the list's order:
+    three-trumps, two-trumps-one-suit, two-trumps-court-pair, one-trump-four-king,
+    one-trump-three-court, no-trump-three-queens, no-trump-four-courts.
+
+    \b
+    Example:
+      ecarte-sim classify "QH AH 7H KS KD" --trump TH --json
+      {"jeu_de_regle": true, "rule": "three-trumps"}
+    """
+    from ecarte_sim.analysis.ecarte.api import classify as classify_hand
+
+    result = classify_hand(hand, trump)
+    rule = result["rule"]
+    if as_json:
+        emit(result)
+    elif rule is None:
+        click.echo("not a jeu de règle: propose (by Hoyle's list)")
+    else:
+        click.echo(f"jeu de règle ({rule}): play without proposing")
+
+
+# --------------------------------------------------------------------------- deal
+
+@click.command(context_settings=CONTEXT)
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
+              help="Seed in [0, 2^64).")
+@click.option("--index", type=click.IntRange(0, 2**44 - 1), required=True,
+              help="Deal index in [0, 2^44).")
+@click.option("--pretty", is_flag=True, help="Suit symbols (K♠ 10♥) instead of ASCII.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def deal(seed, index, pretty, as_json):
+    """Show deal INDEX of SEED: both hands, the turn-up and the stock in draw order.
+
+    Deal i of seed s is a pure function of (s, i): the same on any machine,
+    thread count or batch split.
+    """
+    from ecarte_sim.analysis.ecarte.api import deal as make_deal
+    from ecarte_sim.engine.cards import ECARTE, format_card, format_cards, format_hand
+    from ecarte_sim.engine.ecarte.deal import deal as dealt
+
+    if as_json:
+        emit(make_deal(seed, index))
+        return
+    d = dealt(seed, index)
+    click.echo(f"deal {index} of seed {seed}")
+    click.echo(f"  elder   : {format_hand(d.elder, ECARTE, pretty)}")
+    click.echo(f"  dealer  : {format_hand(d.dealer, ECARTE, pretty)}")
+    click.echo(f"  turn-up : {format_card(d.turn_up, ECARTE, pretty)}")
+    click.echo(f"  stock   : {format_cards(d.stock, ECARTE, pretty)}")
+
+
+# --------------------------------------------------------------------------- policies
+
+#: The click parameters of ``policy_options``, as the keyword arguments of
+#: ``EcarteSettings.build`` they become.
+_POLICY_KEYS = {"elder_policy": "elder_policy", "dealer_policy": "dealer_policy",
+                "play_model": "play", "elder_play": "elder_play", "dealer_play": "dealer_play",
+                "worlds": "worlds", "threshold": "threshold", "discard": "discard",
+                "max_proposals": "max_proposals", "single_exchange": "single_exchange",
+                "dealer_min_one": "dealer_min_one", "forced_trump": "forced_trump"}
+
+
+def policy_options(f):
+    """The options every whole-deal command shares (one policy interface), parsed into
+    one ``settings`` argument: an :class:`EcarteSettings`. The choices and defaults are
+    the settings' own."""
+    from ecarte_sim.engine.ecarte.settings import (MAX_WORLDS, DealerPolicy, Discard,
+                                                   EcarteSettings, ElderPolicy, PlayModel,
+                                                   choices, name_of)
+    default = EcarteSettings()
+    plays = choices(PlayModel)
+
+    @functools.wraps(f)
+    def with_settings(*args, **kwargs):
+        kwargs["settings"] = EcarteSettings.build(
+            **{key: kwargs.pop(option) for option, key in _POLICY_KEYS.items()})
+        return f(*args, **kwargs)
+
+    options = [
+        click.option("--elder-policy", type=click.Choice(choices(ElderPolicy)),
+                     default=name_of(default.elder_policy), show_default=True,
+                     help="Elder: play or propose. regle = play iff a jeu de règle (Hoyle's "
+                          "list); threshold = play iff strength >= --threshold."),
+        click.option("--dealer-policy", type=click.Choice(choices(DealerPolicy)),
+                     default=name_of(default.dealer_policy), show_default=True,
+                     help="Dealer: accept or refuse. maxims = the dealer's maxims of seed 002; "
+                          "regle = refuse iff his hand is a jeu de règle."),
+        click.option("--play", "play_model", type=click.Choice(plays),
+                     default=name_of(default.elder_play), show_default=True,
+                     help="Play model for both: dd (both see all cards: measures the cards), "
+                          "heuristic (seed 002's advice), pimc (sampled worlds)."),
+        click.option("--elder-play", type=click.Choice(plays), default=None,
+                     help="Play model of the elder only (overrides --play)."),
+        click.option("--dealer-play", type=click.Choice(plays), default=None,
+                     help="Play model of the dealer only (overrides --play)."),
+        click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=default.worlds,
+                     show_default=True, help="PIMC: worlds sampled per decision (W)."),
+        click.option("--threshold", type=click.IntRange(0, 100), default=default.threshold,
+                     show_default=True, help="Strength needed to play (elder policy threshold)."),
+        click.option("--discard", "discard", type=click.Choice(choices(Discard)),
+                     default=name_of(default.elder_discard), show_default=True,
+                     help="Discard rule of both players (trumps-kings: 'a king or a trump "
+                          "should not be discarded in the first instance')."),
+        click.option("--max-proposals", type=click.IntRange(0, 21),
+                     default=default.max_proposals, show_default=True,
+                     help="Most proposals in a deal (0 = until the stock runs out)."),
+        click.option("--single-exchange", is_flag=True,
+                     help="Variant: one exchange only (same as --max-proposals 1)."),
+        click.option("--dealer-min-one", is_flag=True,
+                     help="Variant: the dealer who accepts must take at least one card."),
+        click.option("--no-forced-trump", "forced_trump", flag_value=False, default=True,
+                     help="Variant: a player void in the suit led need not trump."),
+    ]
+    for option in reversed(options):
+        with_settings = option(with_settings)
+    return with_settings
+
+
+# --------------------------------------------------------------------------- play / game
+
+@click.command("play", context_settings=CONTEXT)
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
+              help="Seed in [0, 2^64).")
+@click.option("--index", type=click.IntRange(0, 2**44 - 1), required=True,
+              help="Deal index in [0, 2^44).")
+@click.option("--elder-score", type=click.IntRange(0, 4), default=0, show_default=True,
+              help="Elder's score before the deal (a mark reaching five ends the game).")
+@click.option("--dealer-score", type=click.IntRange(0, 4), default=0, show_default=True,
+              help="Dealer's score before the deal.")
+@policy_options
+@click.option("--pretty", is_flag=True, help="Suit symbols (K♠ 10♥) instead of ASCII.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def play_command(seed, index, elder_score, dealer_score, pretty, as_json, settings):
+    """Play one whole deal and tell it: hands, turn-up, each proposal and answer,
+    discards and draws, each trick, the marks.
+
+    The deal is a pure function of (seed, index): any policy sees the same hands,
+    turn-up and stock. Card by card even with --play dd.
+    """
+    from ecarte_sim.analysis.ecarte.api import play
+    from ecarte_sim.analysis.ecarte.narrative import deal_data, tell_deal
+
+    d = play(seed, index, settings, elder_score=elder_score, dealer_score=dealer_score)
+    if as_json:
+        emit({"seed": seed, "index": index, "score_before": {"elder": elder_score,
+                                                             "dealer": dealer_score},
+              "settings": settings.echo(), **deal_data(d)})
+        return
+    click.echo(f"Deal {index} of seed {seed}; score elder {elder_score}, dealer {dealer_score}.")
+    for line in tell_deal(d, pretty):
+        click.echo(line)
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
+              help="Seed in [0, 2^64).")
+@click.option("--game", "game_index", type=click.IntRange(0, 2**38 - 1), default=0,
+              show_default=True, help="Game number (game g uses deal indices 64g, 64g+1, ...).")
+@policy_options
+@click.option("--verbose", "-v", is_flag=True, help="Tell every deal in full.")
+@click.option("--pretty", is_flag=True, help="Suit symbols (K♠ 10♥) instead of ASCII.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def game(seed, game_index, verbose, pretty, as_json, settings):
+    """Play a game of five up between A and B, deal by deal, with the score.
+
+    The deal alternates; the game ends the moment a mark reaches five (a king
+    turned up at four wins before a card is played). Both players use the same
+    policies, by role. The Law 46 value (treble / double / single) is shown.
+    """
+    from ecarte_sim.analysis.ecarte.api import game as play_game
+    from ecarte_sim.analysis.ecarte.narrative import game_data, tell_game
+
+    g = play_game(seed, game_index, settings)
+    if as_json:
+        emit({"settings": settings.echo(), **game_data(g)})
+        return
+    for line in tell_game(g, pretty, verbose):
+        click.echo(line)
+
+
+# --------------------------------------------------------------------------- simulate
+
+@click.command(context_settings=CONTEXT)
+@click.option("--deals", "n_deals", type=click.IntRange(1, 2**44), required=True,
+              help="Number of deals.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed in [0, 2^64).")
+@click.option("--start", type=click.IntRange(0, 2**44 - 1), default=0, show_default=True,
+              help="First deal index (deals start .. start+N-1).")
+@click.option("--chunk", type=click.IntRange(1, 2**30), default=None,
+              help="Deals per parallel task (does not change the result) [default: 4096; "
+                   "256 when a player uses PIMC, to keep both threads busy].")
+@click.option("--threads", type=int, default=None,
+              help="Worker threads (default: all; does not change the result).")
+@click.option("--no-exchange", is_flag=True,
+              help="Cards only: no proposal, each deal solved double dummy as dealt "
+                   "(the policy options are then ignored).")
+@policy_options
+@long_run_options("2^21 deals; 2^13 when a player uses PIMC")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, run_dir, resume,
+             task_size, scheduler, workers, settings):
+    """Play N whole deals: marks, proposals and exchanges, play, the point.
+
+    Reports the distribution of marks won by each side per deal (kings, point,
+    vole and Law 49 penalties), the mean marks with 95% intervals, the elder's
+    point rate with its 95% Wilson interval, and how often each law applied.
+    With --no-exchange: the distribution of the elder's double-dummy tricks as
+    dealt. Results are bit-identical for any --threads and --chunk.
+    """
+    from ecarte_sim.analysis.ecarte.api import simulate as simulate_deals
+    from ecarte_sim.analysis.ecarte.api import simulate_cards
+    from ecarte_sim.analysis.reports.provenance import provenance
+    from ecarte_sim.engine.rng import MAX_DEAL_INDEX
+
+    if start + n_deals > MAX_DEAL_INDEX:
+        raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
+    set_threads(threads)
+    run = (run_dir, resume, task_size, scheduler, workers)
+    if no_exchange:
+        parameters = {"deals": n_deals, "start": start, "no_exchange": True,
+                      "forced_trump": settings.forced_trump}
+        with long_run("simulate", parameters, seed, *run), \
+                progress(not quiet and not as_json, n_deals, "solving") as bar:
+            result = simulate_cards(n_deals, seed=seed, start=start,
+                                    forced_trump=settings.forced_trump, chunk=chunk,
+                                    progress=bar.update)
+        result["provenance"] = provenance("simulate", parameters, seed, n_deals)
+        return _print_cards(result, as_json)
+    parameters = {"deals": n_deals, "start": start, "settings": settings.echo()}
+    with long_run("simulate", parameters, seed, *run), \
+            progress(not quiet and not as_json, n_deals, "playing") as bar:
+        result = simulate_deals(n_deals, seed=seed, start=start, settings=settings, chunk=chunk,
+                                progress=bar.update)
+    result["provenance"] = provenance("simulate", parameters, seed, n_deals)
+    if as_json:
+        emit(result)
+        return
+    s = result["settings"]
+    click.echo(f"{n_deals} whole deals, seed {seed} (indices {start}..{start + n_deals - 1}); "
+               f"elder {s['elder_policy']}, dealer {s['dealer_policy']}, play "
+               f"{s['play']['elder']}/{s['play']['dealer']}")
+    click.echo("  marks per deal   elder        dealer")
+    for k in range(4):
+        e, d = result["marks"]["elder"][k], result["marks"]["dealer"][k]
+        click.echo(f"    {k}          {e / n_deals:10.4%}   {d / n_deals:10.4%}")
+    m = result["mean_marks"]
+    click.echo(f"  mean marks: elder {m['elder']:.4f} [{m['elder_ci95'][0]:.4f}, "
+               f"{m['elder_ci95'][1]:.4f}], dealer {m['dealer']:.4f} [{m['dealer_ci95'][0]:.4f}, "
+               f"{m['dealer_ci95'][1]:.4f}]  (95% CI, n={n_deals})")
+    if result["played"]:
+        lo, hi = result["elder_point_ci95"]
+        click.echo(f"  elder wins the point in {result['elder_point_rate']:.4f} of "
+                   f"{result['played']} deals played  95% CI [{lo:.4f}, {hi:.4f}]")
+    law = result["law_49"]
+    click.echo(f"  played without proposing {law['played_without_proposing']}, first proposal "
+               f"refused {law['refused_first']}, exchanges per deal "
+               f"{result['exchanges_per_deal']:.3f}, stock exhausted {result['stock_exhausted']}")
+
+
+def _print_cards(result: dict, as_json: bool) -> None:
+    if as_json:
+        emit(result)
+        return
+    n_deals, seed, start = result["deals"], result["seed"], result["start"]
+    lo, hi = result["ci95"]
+    click.echo(f"{n_deals} deals, seed {seed} (indices {start}..{start + n_deals - 1}), "
+               "double-dummy, no exchange")
+    for k, c in enumerate(result["tricks"]):
+        click.echo(f"  elder takes {k}: {c:>12}  ({c / n_deals:.4%})")
+    click.echo(f"  elder point rate {result['point_rate']:.4f}  95% CI [{lo:.4f}, {hi:.4f}]  "
+               f"n={n_deals}")
+
+
+# --------------------------------------------------------------------------- scores
+
+@click.command(context_settings=CONTEXT)
+@click.option("--deals", "n_deals", type=click.IntRange(1000, 2**40), default=1_000_000,
+              show_default=True, help="Deals behind the per-deal outcome distribution.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed in [0, 2^64) (deals and bootstrap).")
+@click.option("--bootstrap", type=click.IntRange(0, 100_000), default=200, show_default=True,
+              help="Bootstrap replicates for the 95% intervals (0 = none).")
+@click.option("--threads", type=int, default=None,
+              help="Worker threads (default: all; does not change the result).")
+@policy_options
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
+              default=None, help="Also write scores.csv, scores.md, scores.png and "
+                                 "provenance.json here.")
+@long_run_options("2^21 deals; 2^13 when a player uses PIMC")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, resume,
+           task_size, scheduler, workers, settings):
+    """Probability of winning five up from every score, by an exact recursion over the
+    per-deal outcome distribution of N whole deals (the marks replayed in the order of
+    the laws, so a king turned up at four wins before the point).
+
+    Rows: the player's own score; columns: his opponent's; one table for when the next
+    deal is his, one for when it is the opponent's (then he is the elder). Each cell
+    has a 95% bootstrap interval. Policies do not look at the score here.
+    """
+    from ecarte_sim.analysis.ecarte.api import scores as score_tables
+    from ecarte_sim.analysis.reports.provenance import provenance
+
+    set_threads(threads)
+    writable_dir(out_dir)
+    parameters = {"deals": n_deals, "bootstrap": bootstrap, "settings": settings.echo()}
+    with long_run("scores", parameters, seed, run_dir, resume, task_size, scheduler,
+                  workers) as how, \
+            progress(not quiet and not as_json, n_deals, "playing") as bar:
+        tables = score_tables(n_deals, seed=seed, settings=settings, bootstrap=bootstrap,
+                              progress=bar.update)
+    result = {"command": command_line("scores"), "deals": n_deals, "seed": seed,
+              "bootstrap": bootstrap, "settings": settings.echo(), "rows": "my score 0-4",
+              "columns": "opponent 0-4", **tables,
+              "provenance": provenance("scores", parameters, seed, n_deals)}
+    if out_dir:
+        from ecarte_sim.analysis.ecarte.scores import write_report
+        result["files"] = write_report(out_dir, result, how)
+    if as_json:
+        emit(result)
+        return
+    s = result["settings"]
+    click.echo(f"P(win five up) from each score; {n_deals} deals of seed {seed}; elder "
+               f"{s['elder_policy']}, dealer {s['dealer_policy']}, play {s['play']['elder']}/"
+               f"{s['play']['dealer']}; 95% bootstrap intervals ({bootstrap} replicates)")
+    for key, title in (("i_deal_next", "I deal next"),
+                       ("opponent_deals_next", "the opponent deals next (I am elder)")):
+        click.echo(f"  {title}: rows = my score, columns = opponent's")
+        click.echo("        " + "".join(f"{b:>22}" for b in range(5)))
+        for a in range(5):
+            cells = "".join(f"{result[key][a][b]:>8.3f} [{result[key + '_ci95'][a][b][0]:.3f},"
+                            f"{result[key + '_ci95'][a][b][1]:.3f}]" for b in range(5))
+            click.echo(f"    {a}   {cells}")
+    for path in result.get("files", []):
+        click.echo(f"wrote {path}")
+
+
+# --------------------------------------------------------------------------- hand / claims
+
+def precision_options(f):
+    from ecarte_sim.analysis.ecarte.claims import DEFAULT_PRECISION
+    options = [
+        click.option("--precision", type=click.FloatRange(1e-5, 0.5), default=DEFAULT_PRECISION,
+                     show_default=True, callback=not_nan,
+                     help="Simulate until every headline 95% interval has half-width <= H "
+                          "(checked at 16,384 deals, then at each doubling)."),
+        click.option("--deals", "n_deals", type=click.IntRange(100, 2**40), default=None,
+                     help="Simulate exactly N deals instead (no precision rule)."),
+        click.option("--max-deals", type=click.IntRange(1000, 2**40), default=None,
+                     help="Most deals per experiment under the precision rule (claims: also "
+                          "the deals behind its score table) [default: see above]."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("hand")
+@click.option("--trump", "-t", "trump", metavar="T", required=True,
+              help="Trump suit (H, ♥, hearts: the turn-up is drawn from the other cards of "
+                   "the suit) or the turned-up card (e.g. KH).")
+@click.option("--exact", is_flag=True,
+              help="Enumerate every dealer hand (and turn-up, when only the suit is given) "
+                   "for play without proposing; dd or heuristic play only.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed in [0, 2^64) of the sampled deals.")
+@precision_options
+@policy_options
+@click.option("--threads", type=int, default=None,
+              help="Worker threads (default: all; does not change the result).")
+@long_run_options("2^21 deals; 2^13 for PIMC")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet, as_json,
+         run_dir, resume, task_size, scheduler, workers, settings):
+    """How good is HAND for the elder: P(point), P(vole) and expected points (the elder's
+    marks minus the dealer's in the deal, kings and Law 49 included), playing without
+    proposing and proposing first (the dealer answering by --dealer-policy, the deal going
+    on, the elder re-deciding by --elder-policy after each exchange).
+
+    The rest of the pack is dealt at random around the hand; both ways are played on the
+    same deals, and the paired difference is reported. --precision (default) simulates
+    until both P(point) intervals have half-width <= H (at most --max-deals: 2^24 deals
+    for dd/heuristic, 2^18 for pimc); --exact enumerates instead (play without proposing).
+
+    \b
+    Example:
+      ecarte-sim hand "QH AH 7H KS KD" --trump H --exact --json
+    """
+    from ecarte_sim.analysis.ecarte.api import hand as study_hand
+    from ecarte_sim.analysis.reports.provenance import provenance
+    from ecarte_sim.engine.cards import ECARTE, SUIT_LETTERS, format_hand, parse_hand
+    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
+
+    if exact and (n_deals is not None or max_deals is not None):
+        raise click.UsageError("--exact enumerates every deal: --deals and --max-deals do "
+                               "not apply")
+    elder = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    suit, _ = parse_trump(trump, [("hand", elder)])
+    set_threads(threads)
+    if exact and settings.uses_pimc:
+        raise click.UsageError("--exact needs a deterministic play model (dd or heuristic): "
+                               "PIMC's sampled worlds make each deal random")
+    counter = Counter(not quiet and not as_json)
+    parameters = {"hand": format_hand(elder, ECARTE), "trump": trump, "exact": exact,
+                  "precision": None if exact or n_deals else precision, "deals": n_deals,
+                  "max_deals": max_deals, "settings": settings.echo()}
+    with contextlib.ExitStack() as stack:
+        stack.callback(counter.close)
+        stack.enter_context(long_run("hand", parameters, seed, run_dir, resume, task_size,
+                                     scheduler, workers))
+        result = study_hand(hand, trump, settings, exact=exact, seed=seed, precision=precision,
+                            deals=n_deals, max_deals=max_deals, progress=counter)
+    result["provenance"] = provenance("hand", parameters, None if exact else seed,
+                                      result["play"]["n"])
+    if as_json:
+        emit(result)
+        return
+    where = result["turn_up"] or f"{SUIT_LETTERS[suit]} (turn-up drawn from the suit)"
+    click.echo(f"{result['hand']}, trump {where}; play {result['model']}"
+               + ("" if exact else f"; seed {seed}"))
+    for key, title in (("play", "play without proposing"), ("propose", "propose first")):
+        if key not in result:
+            continue
+        r = result[key]
+        how = "exact, every deal" if r["exact"] else "95% CI"
+        click.echo(f"  {title:22s} P(point) {r['point']:.4f} [{r['ci95'][0]:.4f}, "
+                   f"{r['ci95'][1]:.4f}]  P(vole) {r['vole']:.4f}  expected points "
+                   f"{r['expected_points']:+.4f}  (n={r['n']}, {how})")
+    if "play_minus_propose" in result:
+        d = result["play_minus_propose"]
+        click.echo(f"  play minus propose: {d['expected_points']:+.4f} points per deal "
+                   f"[{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}] (paired, same {d['n']} deals)")
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--play", "models", type=click.Choice(["dd", "heuristic", "pimc"]),
+              multiple=True, help="Play model(s) to test (repeatable) [default: all three].")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed in [0, 2^64).")
+@precision_options
+@click.option("--worlds", type=click.IntRange(1, 4096), default=64, show_default=True,
+              help="PIMC: worlds sampled per decision.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
+              default=None, help="Write claims.md, claims.csv (+ .parquet with pyarrow) and "
+                                 "the PNG plots here.")
+@click.option("--threads", type=int, default=None,
+              help="Worker threads (default: all; does not change the result).")
+@long_run_options("2^21 deals; 2^13 for PIMC")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads, quiet,
+           as_json, run_dir, resume, task_size, scheduler, workers):
+    """Test the claims of seed 002: "two to one" for the jeux de règle (as an estimate and
+    as a floor, overall and per rule), "four times out of five" for Q A 7 of trumps with
+    two kings, the dealer's maxims, the three pieces of score advice, and "continue
+    proposing till the pack is exhausted" — each with estimate, 95% interval, n and a
+    verdict (supported / contradicted / inconclusive) by a rule fixed in
+    analysis/claims.py before any run, for each play model.
+
+    Each experiment runs until its headline intervals have half-width <= --precision, at
+    most --max-deals deals (default 2^25 for dd and heuristic; PIMC, ~100 us a deal, stops
+    at 2^18 regle / 2^16 dealer / 2^15 habit and hand deals, and the report says the
+    precision reached). Where a figure fails, the report lists what would explain it.
+    """
+    from ecarte_sim.analysis.ecarte.claims import EXPERIMENTS, MODELS, ClaimsSettings, run_claims
+
+    set_threads(threads)
+    writable_dir(out_dir)
+    models = list(dict.fromkeys(models)) or list(MODELS)
+    settings = ClaimsSettings(seed=seed, precision=precision, deals=n_deals, worlds=worlds)
+    if max_deals is not None:
+        settings.max_deals = {m: dict.fromkeys(EXPERIMENTS, max_deals) for m in MODELS}
+        settings.score_deals = {m: max(max_deals, 1000) for m in MODELS}
+    command = command_line("claims")
+    counter = Counter(not quiet and not as_json)
+    parameters = {"models": models, "precision": None if n_deals else precision,
+                  "deals": n_deals, "max_deals": max_deals, "worlds": worlds}
+    try:
+        with long_run("claims", parameters, seed, run_dir, resume, task_size, scheduler,
+                      workers) as how:
+            payload = run_claims(models, settings, command, progress=counter)
+    finally:
+        counter.close()
+    payload["provenance"].update(parameters=parameters, n=payload["provenance"]["deals"],
+                                 git_commit=git_commit())
+    if out_dir:
+        from ecarte_sim.analysis.reports.claims import write_claims_report
+        payload["files"] = write_claims_report(out_dir, payload, how)
+    if as_json:
+        emit(payload)
+        return
+    click.echo(f"claims of seed 002 — seed {seed}, "
+               + (f"precision {precision}" if n_deals is None else f"{n_deals} deals"))
+    for m in models:
+        s = payload["models"][m]
+        click.echo(f"  {m}: {s['seconds']:.1f} s, deals {s['deals']}, worst headline "
+                   f"half-width {s['worst_half_width']:.4f}"
+                   + ("" if s["precision_reached"] or n_deals else " (precision NOT reached)"))
+    current = None
+    for r in payload["claims"]:
+        if r["id"] != current:
+            current = r["id"]
+            click.echo(f"\n{current}")
+        click.echo(f"  {r['model']:9s} {r['verdict']:12s} {r['estimate']:+.4f} "
+                   f"[{r['ci95'][0]:+.4f}, {r['ci95'][1]:+.4f}] n={r['n']:<8d} "
+                   f"{r['reading']} — {r['subset']}")
+    for path in payload.get("files", []):
+        click.echo(f"wrote {path}")
+
+
+COMMANDS = (solve, classify, deal, play_command, game, simulate, scores, hand, claims)

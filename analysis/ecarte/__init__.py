@@ -1,0 +1,11 @@
+"""Écarté's questions, answered from the engine's counts.
+
+* :mod:`.api` — the public Python face: deal, solve, classify, play, game, simulate,
+  hand, scores, claims (the CLI calls these).
+* :mod:`.claims` — the treatise's claims, their readings and verdict rules (fixed
+  before any run), and the precision-driven run of every experiment.
+* :mod:`.paired` — statistics of paired tables (the same deals under two choices).
+* :mod:`.scores` — the probability of winning five up from every score (an exact
+  recursion over a deal's outcomes) and the score report.
+* :mod:`.narrative` — a deal or a game told in words, and as structured data.
+"""

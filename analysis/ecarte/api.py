@@ -1,0 +1,261 @@
+"""Écarté from Python: one function per question, settings in, plain objects out.
+
+Each function takes an :class:`~ecarte_sim.engine.ecarte.settings.EcarteSettings`
+(default: Hoyle's list for the elder, the dealer's maxims, the trumps-and-kings
+discard, double-dummy play) and returns a dict of plain values, a record object or
+a pandas DataFrame — the same figures the ``ecarte-sim`` commands print, which call
+these functions. Long runs split their deals into tasks as the current
+:func:`ecarte_sim.engine.batch.execution` says (local threads by default); every
+result is a pure function of the seed and the deal indices.
+
+>>> import ecarte_sim as es
+>>> es.solve("QH AH 7H KS KD", "KH JH 9H 8H 9C", trump="TH")["elder_tricks"]
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ecarte_sim.analysis.ecarte import paired as AP
+from ecarte_sim.analysis.ecarte.claims import MODELS, ClaimsSettings, run_claims
+from ecarte_sim.analysis.ecarte.scores import player_tables, win_table
+from ecarte_sim.analysis.stats.intervals import weighted_mean, wilson_interval
+from ecarte_sim.analysis.stats.precision import checkpoints, run_until
+from ecarte_sim.engine.cards import (ECARTE, SUIT_LETTERS, cards_of, format_card, format_cards,
+                                     format_hand, parse_hand)
+from ecarte_sim.engine.ecarte.counts import whole_counts
+from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_deal, parse_trump
+from ecarte_sim.engine.ecarte.deal import deal as make_deal
+from ecarte_sim.engine.ecarte.experiments import exact_codes, hand_table
+from ecarte_sim.engine.ecarte.game import Game, play_game
+from ecarte_sim.engine.ecarte.records import COUNTS
+from ecarte_sim.engine.ecarte.regle import classify as classify_hand
+from ecarte_sim.engine.ecarte.runner import WholeDeal, play_deal
+from ecarte_sim.engine.ecarte.settings import EcarteSettings, name_of
+from ecarte_sim.engine.ecarte.simulate import simulate_counts
+from ecarte_sim.engine.ecarte.solver import move_values, new_workspace
+
+Progress = Callable[[int], None] | None
+
+#: Most deals of a precision-driven ``hand`` run, by whether a player uses PIMC.
+HAND_CAP = {False: 1 << 24, True: 1 << 18}
+DEFAULT_PRECISION = 0.005
+
+
+def deal(seed: int, index: int) -> dict:
+    """Deal ``index`` of ``seed``: both hands, the turn-up and the stock in draw order
+    (Laws 8, 10), in canonical notation."""
+    d = make_deal(seed, index)
+    return {"elder": format_hand(d.elder, ECARTE), "dealer": format_hand(d.dealer, ECARTE),
+            "turn_up": format_card(d.turn_up, ECARTE), "stock": format_cards(d.stock, ECARTE)}
+
+
+def solve(elder: str, dealer: str, trump: str, *, forced_trump: bool = True,
+          workspace: np.ndarray | None = None) -> dict:
+    """Exact double-dummy value of a deal, the elder to lead, no exchange (Law 43):
+    ``{"elder_tricks": best, "moves": {first lead: elder tricks}}``. ``trump`` is a suit
+    or the turned-up card; ``workspace`` (:func:`new_workspace`) may be reused across
+    calls."""
+    e, d, suit, _ = parse_deal(elder, dealer, trump)
+    values = move_values(e, d, suit, forced_trump=forced_trump,
+                         ws=new_workspace() if workspace is None else workspace)
+    return {"elder_tricks": max(values.values()),
+            "moves": {format_card(c): values[c] for c in cards_of(sum(1 << c for c in values))}}
+
+
+def classify(hand: str, trump: str) -> dict:
+    """Is ``hand`` a jeu de règle by Hoyle's list, and by which rule (the first that fits)."""
+    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    suit, _ = parse_trump(trump, [("hand", mask)])
+    rule = classify_hand(mask, suit)
+    return {"jeu_de_regle": rule is not None, "rule": rule}
+
+
+def play(seed: int, index: int, settings: EcarteSettings | None = None, *,
+         elder_score: int = 0, dealer_score: int = 0) -> WholeDeal:
+    """Deal ``index`` of ``seed`` played whole under ``settings`` from the given score
+    (a mark reaching five ends it), card by card; see
+    :func:`ecarte_sim.analysis.ecarte.narrative.deal_data` and ``tell_deal``."""
+    settings = settings or EcarteSettings()
+    return play_deal(seed, index, settings.cfg(elder_score=elder_score,
+                                               dealer_score=dealer_score, target=5,
+                                               trick_by_trick=True))
+
+
+def game(seed: int, game: int = 0, settings: EcarteSettings | None = None) -> Game:
+    """Game ``game`` of ``seed``: A and B play five up with the same policies, by role."""
+    settings = settings or EcarteSettings()
+    return play_game(seed, game, settings.cfg(trick_by_trick=True))
+
+
+def _mean_ci(values_counts: list[tuple[int, int]]) -> tuple[float, float, float]:
+    """Mean and normal 95% interval of an integer variable from (value, count) pairs."""
+    values, counts = zip(*values_counts)
+    r = weighted_mean(counts, values)
+    return r["mean"], r["ci95"][0], r["ci95"][1]
+
+
+def whole_summary(counts: np.ndarray, n_deals: int) -> dict:
+    """The figures of :func:`simulate` from the summed counts of ``n_deals`` whole deals:
+    marks per deal (joint table), mean marks with 95% intervals, the elder's point rate
+    with its Wilson interval, Law 49, exchanges, the stock and the kings."""
+    f = COUNTS.read(counts)
+    marks = f["marks"]
+    joint = [[marks[4 * e + d] for d in range(4)] for e in range(4)]
+    elder = [sum(row) for row in joint]
+    dealer = [sum(joint[e][d] for e in range(4)) for d in range(4)]
+    outcomes = list(f["outcome"])
+    played = sum(outcomes)
+    result = {"marks": {"elder": elder, "dealer": dealer, "joint": joint}}
+    diff = [(e - d, joint[e][d]) for e in range(4) for d in range(4) if joint[e][d]]
+    me, lo_e, hi_e = _mean_ci([(e, c) for e, c in enumerate(elder) if c])
+    md, lo_d, hi_d = _mean_ci([(d, c) for d, c in enumerate(dealer) if c])
+    mdiff, lo, hi = _mean_ci(diff)
+    result["mean_marks"] = {"elder": me, "elder_ci95": [lo_e, hi_e], "dealer": md,
+                            "dealer_ci95": [lo_d, hi_d], "difference": mdiff,
+                            "difference_ci95": [lo, hi]}
+    result["outcomes"] = dict(zip(("dealer_vole", "dealer_point", "elder_point", "elder_vole"),
+                                  outcomes))
+    result["played"] = played
+    if played:
+        wins = outcomes[2] + outcomes[3]
+        result["elder_point_rate"] = wins / played
+        result["elder_point_ci95"] = list(wilson_interval(wins, played))
+    result["law_49"] = dict(zip(("none", "played_without_proposing", "refused_first"),
+                                f["first"]))
+    result["exchanges_per_deal"] = f["exchanges"] / n_deals
+    result["stock_exhausted"] = f["stock_out"]
+    result["kings"] = {"turned": f["king_turned"], "elder_in_hand": f["king_elder"],
+                       "dealer_in_hand": f["king_dealer"]}
+    return result
+
+
+def simulate(deals: int, *, seed: int = 0, start: int = 0,
+             settings: EcarteSettings | None = None, chunk: int | None = None,
+             progress: Progress = None) -> dict:
+    """Deals ``[start, start + deals)`` of ``seed`` played whole under ``settings``:
+    the figures of :func:`whole_summary`, with the run's identity first."""
+    settings = settings or EcarteSettings()
+    counts = whole_counts(seed, start, start + deals, settings.cfg(),
+                          chunk=chunk or settings.chunk(), block=settings.task_size(),
+                          progress=progress)
+    return {"deals": deals, "seed": seed, "start": start, "settings": settings.echo(),
+            **whole_summary(counts, deals)}
+
+
+def simulate_cards(deals: int, *, seed: int = 0, start: int = 0, forced_trump: bool = True,
+                   chunk: int | None = None, progress: Progress = None) -> dict:
+    """The cards alone: deals ``[start, start + deals)`` solved double dummy as dealt (no
+    proposal): the elder's tricks, his point rate with its Wilson interval, the voles."""
+    counts = simulate_counts(seed, start, start + deals, "exact", forced_trump,
+                             chunk=chunk or 4096, progress=progress)
+    tricks = [int(c) for c in counts[:6]]
+    points = sum(tricks[3:])
+    lo, hi = wilson_interval(points, deals)
+    return {"deals": deals, "seed": seed, "start": start, "forced_trump": forced_trump,
+            "tricks": tricks, "point_rate": points / deals, "ci95": [lo, hi],
+            "elder_vole_rate": tricks[5] / deals, "dealer_vole_rate": tricks[0] / deals}
+
+
+def scores(deals: int = 1_000_000, *, seed: int = 0, settings: EcarteSettings | None = None,
+           bootstrap: int = 200, progress: Progress = None) -> dict:
+    """P(win five up) from every score by the exact recursion over the outcomes of
+    ``deals`` whole deals, with 95% bootstrap intervals: ``{"i_deal_next": 5 x 5, ...}``
+    (rows the player's score, columns the opponent's)."""
+    settings = settings or EcarteSettings()
+    counts = whole_counts(seed, 0, deals, settings.cfg(), block=settings.task_size(),
+                          progress=progress)
+    t = win_table(counts, bootstrap, seed)
+    return player_tables(t["v"], t["lo"], t["hi"])
+
+
+def _arm(summary: dict, exact: bool) -> dict:
+    return {"point": summary["point"], "vole": summary["vole"],
+            "expected_points": summary["expected_points"], "n": summary["n"], "exact": exact,
+            "ci95": summary["point_ci95"], "vole_ci95": summary["vole_ci95"],
+            "expected_points_ci95": summary["expected_points_ci95"]}
+
+
+def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact: bool = False,
+         seed: int = 0, precision: float = DEFAULT_PRECISION, deals: int | None = None,
+         max_deals: int | None = None, progress: Callable[[str, int], None] | None = None
+         ) -> dict:
+    """How good is ``hand`` for the elder: P(point), P(vole) and expected points played
+    without proposing and proposing first, on the same deals dealt around it (the paired
+    difference), until both P(point) intervals have half-width <= ``precision`` (at most
+    ``max_deals``), or on exactly ``deals`` deals; ``exact=True`` enumerates every dealer
+    hand and turn-up instead (play without proposing; dd or heuristic).
+    ``progress(label, n)`` is told the deals done."""
+    settings = settings or EcarteSettings()
+    if exact and (deals is not None or max_deals is not None):
+        raise ValueError("--exact enumerates every deal: --deals and --max-deals do not apply")
+    elder = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    suit, turn_up = parse_trump(trump, [("hand", elder)])
+    play_cfg = settings.cfg(elder_first="play")
+    result = {"hand": format_hand(elder, ECARTE), "trump": SUIT_LETTERS[suit],
+              "turn_up": None if turn_up is None else format_card(turn_up, ECARTE),
+              "model": name_of(settings.elder_play), "seed": seed, "settings": settings.echo()}
+    tell = progress or (lambda label, n: None)
+    if exact:
+        if settings.uses_pimc:
+            raise ValueError("--exact needs a deterministic play model (dd or heuristic): "
+                             "PIMC's sampled worlds make each deal random")
+        codes = exact_codes(elder, turn_up, suit, play_cfg,
+                            progress=lambda n: tell("enumerating", n))
+        result["play"] = _arm(AP.exact_summary(codes), True)
+        return result
+    propose_cfg = settings.cfg(elder_first="propose")
+
+    def step(lo, hi):
+        return hand_table(seed, lo, hi, elder, turn_up, suit, play_cfg, propose_cfg,
+                          chunk=settings.chunk(), block=settings.task_size(),
+                          progress=lambda n: tell("dealing", n))
+
+    def check(joint):
+        a = AP.arm_summary(joint.sum(axis=1))
+        b = AP.arm_summary(joint.sum(axis=0))
+        worst = max(AP.half_width(a["point_ci95"]), AP.half_width(b["point_ci95"]))
+        return worst <= precision, worst, {}
+
+    cap = max_deals or HAND_CAP[settings.uses_pimc]
+    joint, n, worst = run_until(step, checkpoints(cap, deals), check)
+    result["play"] = _arm(AP.arm_summary(joint.sum(axis=1)), False)
+    result["propose"] = _arm(AP.arm_summary(joint.sum(axis=0)), False)
+    diff = AP.paired_mean(joint, AP.NET.astype(float))
+    result["play_minus_propose"] = {"expected_points": diff["mean"], "ci95": diff["ci95"],
+                                    "n": diff["n"], "paired": True}
+    result["precision"] = None if deals else {
+        "target": precision, "worst_half_width": worst, "reached": worst <= precision}
+    return result
+
+
+def claims(models: tuple[str, ...] = MODELS, settings: ClaimsSettings | None = None,
+           command: str = "ecarte_sim.claims", progress: Callable[[str, int], None] | None = None
+           ) -> dict:
+    """Every claim of the treatise for each play model, with estimate, 95% interval, n
+    and verdict (:mod:`ecarte_sim.analysis.ecarte.claims`); see :func:`claims_frame`."""
+    return run_claims(list(models), settings or ClaimsSettings(), command, progress=progress)
+
+
+def claims_frame(payload: dict):
+    """The claims of a :func:`claims` payload as a pandas DataFrame, one row per claim,
+    subset and play model."""
+    import pandas as pd
+    return pd.DataFrame(payload["claims"])
+
+
+def scores_frame(tables: dict):
+    """A :func:`scores` result as a long pandas DataFrame: one row per (who deals next, my
+    score, the opponent's score) with P(win) and its 95% interval."""
+    import pandas as pd
+    rows = []
+    for key in ("i_deal_next", "opponent_deals_next"):
+        for mine in range(5):
+            for theirs in range(5):
+                lo, hi = tables[key + "_ci95"][mine][theirs]
+                rows.append({"next_deal": key, "my_score": mine, "opponent_score": theirs,
+                             "p_win": tables[key][mine][theirs], "ci95_lo": lo, "ci95_hi": hi})
+    return pd.DataFrame(rows)

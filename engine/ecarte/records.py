@@ -1,0 +1,73 @@
+"""What a whole deal leaves behind: the deal record ``rec`` and the count columns.
+
+Both are :class:`~ecarte_sim.engine.layout.Layout` s, declared once here; the
+kernels index them with ``REC.at.FIELD`` / ``COUNTS.at.FIELD`` and Python reads
+them by name (``REC.read(rec)``, :meth:`WholeDeal.from_record`). The codes a
+record holds — which Law 49 penalty applies, how the proposals ended, who marked
+a king and what the point gave — are enums or name tuples defined here too.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from ecarte_sim.engine.layout import Layout
+
+#: Exchanges a record keeps (a deal has at most 21: one card drawn each).
+MAX_EXCHANGES = 21
+
+
+class Law49(IntEnum):
+    """Which first decision doubles the point (Law 49): none, the elder played without
+    proposing, or the dealer refused the first proposal."""
+    NONE = 0
+    PLAYED_WITHOUT_PROPOSING = 1
+    REFUSED_FIRST = 2
+
+
+class ProposalsEnd(IntEnum):
+    """How the proposals ended (a record holds -1 when the game ended at the turn-up)."""
+    ELDER_PLAYED = 0
+    DEALER_REFUSED = 1
+    STOCK_EXHAUSTED = 2
+    PROPOSAL_LIMIT = 3
+
+
+#: One deal, as :func:`ecarte_sim.engine.ecarte.whole.play_dealt` writes it.
+REC = Layout("Rec", [
+    ("elder0", 1), ("dealer0", 1), ("turn_up", 1),   # the hands as dealt, the turn-up
+    ("king_turned", 1),     # the dealer turned up the king (Laws 22, 47)
+    ("ended", 1),           # a king's mark ended the game before the play
+    ("first", 1),           # Law49
+    ("exchanges", 1),       # exchanges made
+    ("how_ended", 1),       # ProposalsEnd, or -1
+    ("stock_used", 1),      # stock cards drawn
+    ("elder_hand", 1), ("dealer_hand", 1),           # the hands at the play
+    ("king_elder", 1), ("king_dealer", 1),           # king of trumps marked in hand (Law 23)
+    ("elder_tricks", 1),    # -1 when the fast double-dummy path gave only the outcome
+    ("outcome", 1),         # DEALER_VOLE .. ELDER_VOLE (solver), -1 if no play
+    ("points_elder", 1), ("points_dealer", 1),       # of the point or vole (Laws 48-49)
+    ("marks_elder", 1), ("marks_dealer", 1),         # kings and points together
+    ("play", 10),           # the ten cards in the order played (-1: not played one by one)
+    ("pimc_decisions", 1), ("pimc_solves", 1),       # PIMC's work in this deal
+    ("exchange_cards", 4 * MAX_EXCHANGES),           # per exchange: elder out, in, dealer out, in
+    ("possible", 10),       # per card played: what the mover thought the opponent might hold
+])                          # (-1: dd or scripted)
+
+#: Who marked a king in a deal, and what the point gave: the parts of a deal's code
+#: (``5 * king + points``, :func:`ecarte_sim.engine.ecarte.counts.deal_code`).
+KINGS = ("none", "turned-up (dealer)", "elder in hand", "dealer in hand")
+POINTS = ("elder 1", "elder 2", "dealer 1", "dealer 2", "none (game over first)")
+
+#: Summed counts of whole deals (:func:`ecarte_sim.engine.ecarte.counts.whole_counts`).
+COUNTS = Layout("Counts", [
+    ("marks", 16),          # 4 * elder marks + dealer marks (each 0..3)
+    ("outcome", 4),         # DEALER_VOLE, DEALER_POINT, ELDER_POINT, ELDER_VOLE
+    ("first", 3),           # Law49
+    ("exchanges", 1),       # accepted exchanges
+    ("ended", 1),           # deals that ended the game before play
+    ("king_turned", 1), ("king_elder", 1), ("king_dealer", 1),
+    ("stock_out", 1),       # deals whose proposals ended with the stock exhausted
+    ("pimc_decisions", 1), ("pimc_solves", 1),
+    ("deal", len(KINGS) * len(POINTS)),              # deal codes: the marks in law order
+])

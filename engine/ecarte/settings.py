@@ -1,0 +1,244 @@
+"""Écarté settings: every id, default and limit of a whole-deal run, defined once.
+
+The Python boundary takes one frozen :class:`EcarteSettings` (policies, play
+models, variants), validated when it is made; the kernels take the plain int64
+``cfg`` array that :meth:`EcarteSettings.cfg` builds from it, laid out by
+``CFG``. The same object gives the JSON echo of the settings (:meth:`echo`)
+and the default task size of a run (:meth:`task_size`).
+
+Ids are :class:`enum.IntEnum` members; numba reads them as constants, so the
+kernels compare ``cfg`` entries with the members themselves (``policy ==
+ElderPolicy.REGLE``). The name a user types is the member's name in lower case
+with hyphens (``ALWAYS_PROPOSE`` → ``always-propose``); ``SCRIPTED`` (decisions
+read from a ``script`` array, for cross-checks) is not offered on the command
+line.
+
+To add a policy: add a member to its enum here, implement it in
+:mod:`ecarte_sim.engine.ecarte.policies` (or a play model in
+:mod:`ecarte_sim.engine.ecarte.players`) with the sentence of the treatise it
+encodes, and test it; the CLI, the echo and the validation follow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import IntEnum
+
+import numpy as np
+
+from ecarte_sim.engine.batch import DEFAULT_BLOCK
+from ecarte_sim.engine.layout import Layout
+
+
+class ElderPolicy(IntEnum):
+    """The elder's choice: play without proposing, or propose (Laws 25–26)."""
+    SCRIPTED = 0
+    REGLE = 1
+    ALWAYS_PLAY = 2
+    ALWAYS_PROPOSE = 3
+    THRESHOLD = 4
+
+
+class DealerPolicy(IntEnum):
+    """The dealer's answer to a proposal: accept or refuse (Law 25)."""
+    SCRIPTED = 0
+    MAXIMS = 1
+    REGLE = 2
+    ALWAYS_ACCEPT = 3
+    ALWAYS_REFUSE = 4
+
+
+class Discard(IntEnum):
+    """Which cards a player discards on an exchange (Law 27)."""
+    SCRIPTED = 0
+    TRUMPS_KINGS = 1
+    TRUMPS_QUEENS = 2
+    TRUMPS_ONLY = 3
+
+
+class PlayModel(IntEnum):
+    """How a player chooses his cards in the play (Law 43 fixes which are legal)."""
+    SCRIPTED = 0
+    DD = 1
+    HEURISTIC = 2
+    PIMC = 3
+
+
+class ElderFirst(IntEnum):
+    """The elder's first decision (round 0) forced one way: the arms of a paired run."""
+    BY_POLICY = 0
+    PLAY = 1
+    PROPOSE = 2
+
+
+class DealerFirst(IntEnum):
+    """The dealer's first answer (round 0) forced one way: the arms of a paired run."""
+    BY_POLICY = 0
+    REFUSE = 1
+    ACCEPT = 2
+
+
+def name_of(member: IntEnum) -> str:
+    """The name a user types for ``member`` (``ALWAYS_PROPOSE`` → ``always-propose``)."""
+    return member.name.lower().replace("_", "-")
+
+
+def choices(kind: type[IntEnum]) -> list[str]:
+    """The names a user may type for ``kind`` (scripted and by-policy left out)."""
+    return [name_of(m) for m in kind if m.name not in ("SCRIPTED", "BY_POLICY")]
+
+
+def member(kind: type[IntEnum], value, what: str) -> IntEnum:
+    """``value`` (a member, or its typed name; None for a forced first decision means
+    none) as a member of ``kind``; ``ValueError`` naming the bad value and the choices
+    otherwise."""
+    if value is None and "BY_POLICY" in kind.__members__:
+        return kind.BY_POLICY
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, str):
+        for m in kind:
+            if name_of(m) == value:
+                return m
+    raise ValueError(f"unknown {what} {value!r}; choose from {', '.join(choices(kind))}")
+
+
+#: PIMC worlds per decision: the default and the most (the layout of a deal's random
+#: words, :mod:`ecarte_sim.engine.ecarte.players`).
+DEFAULT_WORLDS = 64
+MAX_WORLDS = 4096
+#: ``threshold`` policy: the strength needed to play (:func:`policies.strength`).
+DEFAULT_THRESHOLD = 8
+#: Deals per task when a player uses PIMC (~10^4 deals a second on two cores): small
+#: enough that a cluster gets many tasks, big enough that a task's overhead stays small
+#: (the task size never changes a count).
+PIMC_TASK = 1 << 13
+
+#: The kernel's ``cfg`` array (int64): the settings, the score and the forced first
+#: decisions of a paired run.
+CFG = Layout("Cfg", [
+    ("elder_policy", 1), ("threshold", 1), ("max_proposals", 1), ("dealer_policy", 1),
+    ("elder_discard", 1), ("dealer_discard", 1), ("elder_play", 1), ("dealer_play", 1),
+    ("worlds", 1), ("forced_trump", 1), ("dealer_min_one", 1),
+    ("elder_score", 1), ("dealer_score", 1),
+    ("target", 1),          # a mark reaching it ends the deal (0: no game)
+    ("trick_by_trick", 1),  # 1: dd played card by card (narratives); 0: solved once (fast)
+    ("elder_first", 1),     # ElderFirst
+    ("dealer_first", 1),    # DealerFirst
+])
+
+
+@dataclass(frozen=True)
+class EcarteSettings:
+    """Policies, play models and variants of a whole-deal run (validated once).
+
+    ``elder_policy``, ``dealer_policy``, ``elder_discard``, ``dealer_discard``,
+    ``elder_play``, ``dealer_play`` take enum members or their typed names;
+    ``worlds`` PIMC worlds per decision; ``threshold`` the strength the ``threshold``
+    policy needs; ``max_proposals`` the most proposals in a deal (0: until the stock
+    runs out; 1: the single-exchange variant); ``dealer_min_one`` the variant where a
+    dealer who accepts takes at least one card; ``forced_trump`` Law 43's obligation to
+    trump when void.
+    """
+
+    elder_policy: ElderPolicy = ElderPolicy.REGLE
+    dealer_policy: DealerPolicy = DealerPolicy.MAXIMS
+    elder_discard: Discard = Discard.TRUMPS_KINGS
+    dealer_discard: Discard = Discard.TRUMPS_KINGS
+    elder_play: PlayModel = PlayModel.DD
+    dealer_play: PlayModel = PlayModel.DD
+    worlds: int = DEFAULT_WORLDS
+    threshold: int = DEFAULT_THRESHOLD
+    max_proposals: int = 0
+    dealer_min_one: bool = False
+    forced_trump: bool = True
+
+    def __post_init__(self):
+        kinds = {"elder_policy": (ElderPolicy, "elder policy"),
+                 "dealer_policy": (DealerPolicy, "dealer policy"),
+                 "elder_discard": (Discard, "discard policy"),
+                 "dealer_discard": (Discard, "discard policy"),
+                 "elder_play": (PlayModel, "play model"),
+                 "dealer_play": (PlayModel, "play model")}
+        for name, (kind, what) in kinds.items():
+            object.__setattr__(self, name, member(kind, getattr(self, name), what))
+        if not 1 <= int(self.worlds) <= MAX_WORLDS:
+            raise ValueError(f"worlds must be in 1..{MAX_WORLDS}, got {self.worlds}")
+        if int(self.max_proposals) < 0:
+            raise ValueError(f"max_proposals must be >= 0 (0 = no limit), got "
+                             f"{self.max_proposals}")
+        for name in ("worlds", "threshold", "max_proposals"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+        for name in ("dealer_min_one", "forced_trump"):
+            object.__setattr__(self, name, bool(getattr(self, name)))
+
+    @classmethod
+    def build(cls, *, play=PlayModel.DD, elder_play=None, dealer_play=None, discard=None,
+              single_exchange: bool = False, **kwargs) -> "EcarteSettings":
+        """Settings from keyword arguments as the command line gives them: ``play`` sets
+        both players' model unless ``elder_play``/``dealer_play`` is given; ``discard``
+        sets both players' discard; ``single_exchange`` is ``max_proposals=1``."""
+        if discard is not None:
+            kwargs.setdefault("elder_discard", discard)
+            kwargs.setdefault("dealer_discard", discard)
+        if single_exchange:
+            kwargs["max_proposals"] = 1
+        return cls(elder_play=elder_play or play, dealer_play=dealer_play or play, **kwargs)
+
+    @property
+    def uses_pimc(self) -> bool:
+        return PlayModel.PIMC in (self.elder_play, self.dealer_play)
+
+    def task_size(self) -> int:
+        """Default deals per task of a run under these settings."""
+        return PIMC_TASK if self.uses_pimc else DEFAULT_BLOCK
+
+    def chunk(self) -> int:
+        """Default deals per parallel row: small under PIMC, to keep both threads busy."""
+        return 256 if self.uses_pimc else 4096
+
+    def cfg(self, *, elder_score: int = 0, dealer_score: int = 0, target: int = 0,
+            trick_by_trick: bool = False, elder_first=ElderFirst.BY_POLICY,
+            dealer_first=DealerFirst.BY_POLICY) -> np.ndarray:
+        """The kernel's ``cfg`` array: these settings, plus the score before the deal
+        (``target=5`` stops the deal when a mark reaches five), ``trick_by_trick`` (dd
+        played card by card, for a narrative) and the first decisions forced for a
+        paired run (``elder_first`` play/propose, ``dealer_first`` refuse/accept; the
+        policy decides the later rounds)."""
+        if int(target) < 0:
+            raise ValueError(f"target must be >= 0 (0 = no game), got {target}")
+        for name, score in (("elder score", elder_score), ("dealer score", dealer_score)):
+            if int(score) < 0 or (int(target) > 0 and int(score) >= int(target)):
+                raise ValueError(f"{name} must be in 0..{max(int(target) - 1, 0)}, got {score}")
+        at = CFG.at
+        cfg = np.zeros(CFG.size, dtype=np.int64)
+        for f in fields(self):
+            cfg[at[f.name.upper()]] = int(getattr(self, f.name))
+        cfg[at.ELDER_SCORE] = int(elder_score)
+        cfg[at.DEALER_SCORE] = int(dealer_score)
+        cfg[at.TARGET] = int(target)
+        cfg[at.TRICK_BY_TRICK] = int(bool(trick_by_trick))
+        cfg[at.ELDER_FIRST] = member(ElderFirst, elder_first, "elder first decision")
+        cfg[at.DEALER_FIRST] = member(DealerFirst, dealer_first, "dealer first decision")
+        return cfg
+
+    def echo(self) -> dict:
+        """The settings as JSON and provenance show them (typed names)."""
+        discard = (name_of(self.elder_discard) if self.elder_discard == self.dealer_discard
+                   else {"elder": name_of(self.elder_discard),
+                         "dealer": name_of(self.dealer_discard)})
+        return {"elder_policy": name_of(self.elder_policy),
+                "dealer_policy": name_of(self.dealer_policy),
+                "play": {"elder": name_of(self.elder_play), "dealer": name_of(self.dealer_play)},
+                "worlds": self.worlds, "threshold": self.threshold, "discard": discard,
+                "max_proposals": self.max_proposals, "dealer_min_one": self.dealer_min_one,
+                "forced_trump": self.forced_trump}
+
+
+def make_cfg(*, elder_score: int = 0, dealer_score: int = 0, target: int = 0,
+             trick_by_trick: bool = False, elder_first=ElderFirst.BY_POLICY,
+             dealer_first=DealerFirst.BY_POLICY, **settings) -> np.ndarray:
+    """``EcarteSettings.build(**settings).cfg(...)`` in one call (keywords only)."""
+    return EcarteSettings.build(**settings).cfg(
+        elder_score=elder_score, dealer_score=dealer_score, target=target,
+        trick_by_trick=trick_by_trick, elder_first=elder_first, dealer_first=dealer_first)

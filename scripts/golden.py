@@ -187,10 +187,16 @@ def _png_difference(a: Path, b: Path) -> str | None:
     return f"pixels differ in rows {rows[0]}-{rows[-1]} of {pa.shape[0]}"
 
 
-def compare(recorded: Path, fresh: Path) -> list[str]:
-    """Differences between two recordings (empty when equal after masking)."""
+def compare(recorded: Path, fresh: Path, only: str | None = None) -> list[str]:
+    """Differences between two recordings (empty when equal after masking); with
+    ``only``, of the commands whose name contains it."""
     problems = []
-    for a in sorted(p for p in recorded.rglob("*") if p.is_file()):
+
+    def files(root: Path) -> list[Path]:
+        return sorted(p for p in root.rglob("*") if p.is_file()
+                      and (only is None or only in p.relative_to(root).parts[0]))
+
+    for a in files(recorded):
         rel = a.relative_to(recorded)
         b = fresh / rel
         if not b.exists():
@@ -214,7 +220,7 @@ def compare(recorded: Path, fresh: Path) -> list[str]:
             diff = difflib.unified_diff(ta.splitlines(), tb.splitlines(), str(rel), str(rel),
                                         lineterm="", n=1)
             problems.append("\n".join(list(diff)[:40]))
-    for b in sorted(p for p in fresh.rglob("*") if p.is_file()):
+    for b in files(fresh):
         if not (recorded / b.relative_to(fresh)).exists():
             problems.append(f"{b.relative_to(fresh)}: new in this run")
     return problems
@@ -248,15 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         fresh = Path(tmp)
         record(fresh, args.only)
-        recorded = args.directory
-        if args.only:   # compare only what was run
-            keep = Path(tmp) / "_recorded"
-            keep.mkdir()
-            for p in args.directory.iterdir():
-                if args.only in p.name:
-                    (shutil.copytree if p.is_dir() else shutil.copy2)(p, keep / p.name)
-            recorded = keep
-        problems = compare(recorded, fresh)
+        problems = compare(args.directory, fresh, args.only)
     for p in problems:
         print(p)
     print(f"{'identical' if not problems else f'{len(problems)} differences'}", file=sys.stderr)

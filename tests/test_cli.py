@@ -830,7 +830,9 @@ def test_scores_json_is_consistent(capsys, tmp_path):
             if a > 0:   # a higher score never hurts
                 assert mine[a][b] >= mine[a - 1][b]
     names = sorted(p.rsplit("/", 1)[-1] for p in obj["files"])
-    assert names == ["provenance.json", "scores.csv", "scores.md", "scores.png"]
+    import importlib.util
+    parquet = ["scores.parquet"] if importlib.util.find_spec("pyarrow") else []
+    assert names == sorted(["provenance.json", "scores.csv", "scores.md", "scores.png", *parquet])
     import pandas as pd
     frame = pd.read_csv(tmp_path / "out" / "scores.csv")
     assert len(frame) == 50 and frame["p_win"].between(0, 1).all()

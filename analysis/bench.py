@@ -137,14 +137,14 @@ def piquet_bench(n_deals: int, seed: int, repeat: int, say, solver_positions: in
                  pimc_deals: int = 256) -> dict:
     """Piquet whole deals per second for each player (both seats the same player) and the
     solver's time per ending."""
+    from ecarte_sim.engine.piquet.settings import PiquetSettings
     from ecarte_sim.engine.piquet.simulate import deal_counts
-    from ecarte_sim.engine.piquet.whole import make_cfg
 
     out = {"deals": {}}
-    for player, n, chunk in (("random", n_deals, 4096), ("heuristic", n_deals, 4096),
-                             ("dd", max(256, n_deals // 512), 64),
-                             ("pimc", pimc_deals, 4)):
-        cfg = make_cfg(player, player, worlds=16)
+    for player, n in (("random", n_deals), ("heuristic", n_deals),
+                      ("dd", max(256, n_deals // 512)), ("pimc", pimc_deals)):
+        settings = PiquetSettings(player, player, worlds=16)
+        cfg, chunk = settings.cfg(), settings.chunk()
         deal_counts(seed, 0, 64, cfg, chunk=chunk)
         say(f"timing Piquet deals, {player} v {player}, on {n} deals ...")
         rate, seconds, runs = _rate(lambda cfg=cfg, n=n, chunk=chunk:

@@ -688,33 +688,27 @@ PIQUET = [
     '''),
     ("code", HELPERS + '''
 
-    from ecarte_sim.analysis.piquet.summaries import deal_summary, partie_summary
+    import ecarte_sim as es
     from ecarte_sim.analysis.piquet.report import paired_summary
-    from ecarte_sim.engine.cards import PIQUET, format_hand
     from ecarte_sim.engine.piquet import simulate as S
-    from ecarte_sim.engine.piquet.deal import deal
-    from ecarte_sim.engine.piquet.game import play_one
-    from ecarte_sim.engine.piquet.reference import Variant, play_deal
-    from ecarte_sim.engine.piquet.whole import make_cfg
     '''),
     ("md", r'''
     ## 1. One deal, told
 
-    Deal 0 of the seed, both players heuristic: the kernel plays it, the plain reference
-    (`engine/piquet/reference.py`) tells it event by event.
+    Deal 0 of the seed, both players heuristic: `es.piquet_deal` has the kernel play it and the
+    plain reference (`engine/piquet/reference.py`) tell it event by event.
     '''),
     ("code", '''
-    record = play_one(deal(SEED, 0), make_cfg("heuristic", "heuristic"), SEED, 0)
-    told = play_deal(record.elder_dealt, record.younger_dealt, list(record.stock),
-                     record.elder_discard, record.younger_discard, list(record.plays), Variant())
-    print("elder  ", format_hand(record.elder_dealt, PIQUET))
-    print("younger", format_hand(record.younger_dealt, PIQUET))
-    for ev in told.events:
+    HEURISTIC = es.PiquetSettings(elder_player="heuristic", younger_player="heuristic")
+    told = es.piquet_deal(seed=SEED, index=0, settings=HEURISTIC)
+    print("elder  ", told["deal"]["elder"])
+    print("younger", told["deal"]["younger"])
+    for ev in told["events"]:
         if ev["event"] in ("discard", "declare", "trick", "cards", "capot", "pique", "repique",
                            "carte_blanche"):
             print(f"  {ev['event']:<9} {ev['player'] or '':<8} +{ev['score']:<3} "
                   f"[{ev['elder_total']}-{ev['younger_total']}]")
-    print(f"deal total: elder {record.elder['total']}, younger {record.younger['total']}")
+    print(f"deal total: elder {told['elder']}, younger {told['younger']}")
     '''),
     ("md", r'''
     ## 2. The elder's advantage, pairing by pairing
@@ -726,8 +720,8 @@ PIQUET = [
     for elder in ("random", "heuristic", "dd"):
         for younger in ("random", "heuristic", "dd"):
             n = DD_DEALS if "dd" in (elder, younger) else DEALS
-            s = deal_summary(S.deal_counts(SEED, 0, n, make_cfg(elder, younger),
-                                           chunk=64 if n == DD_DEALS else 4096))
+            s = es.piquet_simulate(n, seed=SEED, settings=es.PiquetSettings(
+                elder_player=elder, younger_player=younger))
             iv = s["intervals"]
             rows.append({"elder": elder, "younger": younger, "n": n,
                          "elder wins": iv["elder_win_rate"]["rate"],
@@ -764,13 +758,13 @@ PIQUET = [
     difference of the elder's margin is averaged over the same deals.
     '''),
     ("code", '''
-    base = make_cfg("heuristic", "heuristic")
+    from dataclasses import replace
     rows = []
-    for label, other in [("elder takes 4", make_cfg("heuristic", "heuristic", elder_take=4)),
-                         ("elder takes 3", make_cfg("heuristic", "heuristic", elder_take=3)),
-                         ("younger takes 2", make_cfg("heuristic", "heuristic", younger_take=2)),
-                         ("younger takes 1", make_cfg("heuristic", "heuristic", younger_take=1))]:
-        p = paired_summary(S.paired_counts(SEED, 0, PAIRED, base, other))
+    for label, other in [("elder takes 4", replace(HEURISTIC, elder_take=4)),
+                         ("elder takes 3", replace(HEURISTIC, elder_take=3)),
+                         ("younger takes 2", replace(HEURISTIC, younger_take=2)),
+                         ("younger takes 1", replace(HEURISTIC, younger_take=1))]:
+        p = paired_summary(S.paired_counts(SEED, 0, PAIRED, HEURISTIC.cfg(), other.cfg()))
         d = p["margin_difference"]
         rows.append({"full exchange v": label, "n": p["n"], "margin (full)": p["margin_a"],
                      "margin (other)": p["margin_b"], "difference": d["mean"],
@@ -789,8 +783,8 @@ PIQUET = [
     '''),
     ("code", '''
     for player in ("random", "heuristic"):
-        cfg = make_cfg(player, player)
-        s = partie_summary(S.partie_counts(SEED, 0, PARTIES, cfg, cfg))
+        s = es.piquet_partie(PARTIES, seed=SEED, settings=es.PiquetSettings(
+            elder_player=player, younger_player=player))
         w, r = s["intervals"]["first_dealer_win_rate"], s["intervals"]["rubicon_rate"]
         m = s["intervals"]["first_dealer_settlement"]
         print(f"{player}: first dealer wins {w['rate']:.4f} {ci(w['ci95'], 4)}, rubicon "

@@ -56,9 +56,9 @@ def test_counts_equal_for_any_worker_count_and_task_size(cluster):
     from ecarte_sim.engine.ecarte.counts import whole_counts
     from ecarte_sim.engine.ecarte.settings import make_cfg
     from ecarte_sim.engine.piquet.simulate import deal_counts
-    from ecarte_sim.engine.piquet.whole import make_cfg as piquet_cfg
+    from ecarte_sim.engine.piquet.settings import PiquetSettings
 
-    ecfg, pcfg = make_cfg(play="heuristic"), piquet_cfg("heuristic", "random")
+    ecfg, pcfg = make_cfg(play="heuristic"), PiquetSettings("heuristic", "random").cfg()
     expected = (whole_counts(3, 5, 200_005, ecfg), deal_counts(3, 5, 300_005, pcfg))
     client = distributed.Client(cluster, set_as_default=False)
     try:

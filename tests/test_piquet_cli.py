@@ -7,7 +7,8 @@ import pytest
 from ecarte_sim.engine.cards import PIQUET, format_hand
 from ecarte_sim.engine.piquet.deal import deal
 from ecarte_sim.engine.piquet.simulate import deal_counts
-from ecarte_sim.engine.piquet.whole import make_cfg
+from ecarte_sim.engine.piquet.records import DEAL_COUNTS
+from ecarte_sim.engine.piquet.settings import PiquetSettings
 from tests.test_cli import cli, json_only, names, one_line_error
 
 D = deal(0, 3)
@@ -85,8 +86,9 @@ def test_simulate_json_contract_matches_the_kernel(capsys):
                 "carte_blanche_hands", "pique", "repique", "capot"):
         assert key in obj
     assert obj["deals"] == 3000 == obj["elder_wins"] + obj["younger_wins"] + obj["ties"]
-    counts = deal_counts(7, 0, 3000, make_cfg("heuristic", "random"))
-    assert obj["elder_wins"] == int(counts[1]) and obj["mean_elder"] == int(counts[4]) / 3000
+    counts = DEAL_COUNTS.read(deal_counts(7, 0, 3000, PiquetSettings("heuristic", "random").cfg()))
+    assert obj["elder_wins"] == counts["elder_wins"]
+    assert obj["mean_elder"] == counts["elder_total"] / 3000
     lo, hi = obj["intervals"]["elder_win_rate"]["ci95"]
     assert 0.8 < lo < hi < 0.95            # heuristic elder v random younger (~0.876)
 

@@ -15,7 +15,8 @@ from ecarte_sim.engine.piquet.deal import deal, deal_pack
 from ecarte_sim.engine.piquet.declare import hand_keys, is_blanche
 from ecarte_sim.engine.piquet.game import DealRecord, play_one
 from ecarte_sim.engine.piquet.players import heuristic_discard, heuristic_card
-from ecarte_sim.engine.piquet.whole import (COMPONENTS, REC_PLAYS, REC_YOUNGER, make_cfg)
+from ecarte_sim.engine.piquet.records import DEAL_COUNTS, PARTIE_COUNTS, REC, SCORE
+from ecarte_sim.engine.piquet.settings import PiquetSettings
 from tests.stats_helpers import chi2_stat, chi2_upper
 
 
@@ -42,8 +43,9 @@ def test_carte_blanche_count_is_exact():
 
 def test_carte_blanche_frequency_in_simulated_deals():
     n = 1 << 19
-    counts = S.deal_counts(11, 0, n, make_cfg())
-    blank = int(counts[S.COL_BLANCHE_E] + counts[S.COL_BLANCHE_Y])
+    counts = S.deal_counts(11, 0, n, PiquetSettings().cfg())
+    k = DEAL_COUNTS.read(counts)
+    blank = k["carte_blanche_elder"] + k["carte_blanche_younger"]
     p = 125_970 / 225_792_840
     sd = math.sqrt(2 * n * p * (1 - p))
     assert abs(blank - 2 * n * p) < 4 * sd, (blank, 2 * n * p)
@@ -110,7 +112,7 @@ def test_heuristic_card_rules():
 
 @pytest.mark.parametrize("players", [("random", "random"), ("heuristic", "random")])
 def test_counts_bit_identical_for_threads_and_chunks(players):
-    cfg = make_cfg(*players)
+    cfg = PiquetSettings(*players).cfg()
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -126,7 +128,7 @@ def test_counts_bit_identical_for_threads_and_chunks(players):
 
 
 def test_records_match_single_deal_runner():
-    cfg = make_cfg("heuristic", "random")
+    cfg = PiquetSettings("heuristic", "random").cfg()
     recs = S.deal_records(9, 40, 60, cfg)
     for i, rec in enumerate(recs):
         one = play_one(deal(9, 40 + i), cfg, 9, 40 + i)
@@ -135,11 +137,11 @@ def test_records_match_single_deal_runner():
 
 def test_random_play_is_uniform_over_legal_cards():
     """The random elder's first lead is uniform over his 12 cards (in bit order)."""
-    recs = S.deal_records(2, 0, 12_000, make_cfg("random", "random"))
+    recs = S.deal_records(2, 0, 12_000, PiquetSettings("random", "random").cfg())
     position = np.zeros(12, dtype=np.int64)
     for rec in recs:
-        hand = [c for c in range(32) if int(rec[24]) >> c & 1]
-        position[hand.index(int(rec[REC_PLAYS]))] += 1
+        hand = [c for c in range(32) if int(rec[REC.at.ELDER_HAND]) >> c & 1]
+        position[hand.index(int(rec[REC.at.PLAYS]))] += 1
     assert chi2_stat(position, np.full(12, len(recs) / 12)) < chi2_upper(11)
 
 
@@ -148,13 +150,13 @@ def test_partie_ends_after_six_or_eight_deals_and_settles():
     assert S.settle(150, 90) == (1, True, 340)            # Law 73: 150 + 90 + 100
     assert S.settle(80, 95) == (-1, True, -275)           # winner under 100 too
     assert S.settle(100, 100) == (0, False, 0)
-    cfg = make_cfg("heuristic", "heuristic")
-    counts = S.partie_counts(1, 0, 4000, cfg, cfg)
-    n = int(counts[S.P_PARTIES])
+    cfg = PiquetSettings("heuristic", "heuristic").cfg()
+    counts = PARTIE_COUNTS.read(S.partie_counts(1, 0, 4000, cfg, cfg))
+    n = counts["parties"]
     assert n == 4000
-    assert counts[S.P_A_WINS] + counts[S.P_B_WINS] + counts[S.P_DRAWN] == n
-    assert 0 < counts[S.P_TIE_BREAKS] < n * 0.05
-    assert counts[S.P_DRAWN] <= counts[S.P_TIE_BREAKS]
+    assert counts["a_wins"] + counts["b_wins"] + counts["drawn"] == n
+    assert 0 < counts["tie_breaks"] < n * 0.05
+    assert counts["drawn"] <= counts["tie_breaks"]
 
 
 @pytest.mark.parametrize("four", [False, True])
@@ -164,8 +166,8 @@ def test_partie_deals_and_weights(four):
     the deals' records, A dealing the odd deals (A is younger hand in deals 1, 3, 5)."""
     from ecarte_sim.engine.piquet.simulate import _scratch, play_partie
     from ecarte_sim.engine.piquet.whole import new_solver_scratch
-    cfg_a = make_cfg("heuristic", "random")        # A deals: B (heuristic) is elder
-    cfg_b = make_cfg("random", "heuristic")        # B deals: A (random) is elder
+    cfg_a = PiquetSettings("heuristic", "random").cfg()    # A deals: B (heuristic) is elder
+    cfg_b = PiquetSettings("random", "heuristic").cfg()    # B deals: A (random) is elder
     perm, draws, values, stock, rec, scratch, state = _scratch()
     table, ws = new_solver_scratch(False)
     totals = np.zeros((8, 2), dtype=np.int64)
@@ -186,7 +188,7 @@ def test_partie_deals_and_weights(four):
 
 
 def test_elder_take_fewer_leaves_cards_to_the_younger():
-    cfg = make_cfg("heuristic", "heuristic", elder_take=3)
+    cfg = PiquetSettings("heuristic", "heuristic", elder_take=3).cfg()
     for i in range(50):
         r = play_one(deal(4, i), cfg, 4, i)
         assert bin(r.elder_discard).count("1") == 3
@@ -211,8 +213,8 @@ CROSS_CHECKS = [
 def _cross_check(seed, start, players, elder_take, younger_take, lead, timing, n):
     from ecarte_sim.engine.piquet.reference import Variant, play_deal
 
-    cfg = make_cfg(*players, elder_take=elder_take, younger_take=younger_take,
-                   lead_scoring=lead, pique_timing=timing)
+    cfg = PiquetSettings(*players, elder_take=elder_take, younger_take=younger_take,
+                   lead_scoring=lead, pique_timing=timing).cfg()
     variant = Variant(lead_scoring=lead, pique_timing=timing)
     seen = {"pique": 0, "repique": 0, "capot": 0, "carte_blanche": 0}
     for rec in S.deal_records(seed, start, start + n, cfg):
@@ -221,7 +223,7 @@ def _cross_check(seed, start, players, elder_take, younger_take, lead, timing, n
                         k.younger_discard, list(k.plays), variant)
         for seat, kernel in (("elder", k.elder), ("younger", k.younger)):
             score = getattr(ref, seat)
-            expected = {name: getattr(score, name) for name in COMPONENTS if name != "total"}
+            expected = {name: getattr(score, name) for name in SCORE.fields if name != "total"}
             expected["total"] = score.total
             assert kernel == expected, (seat, k.as_dict())
         seen["pique"] += k.elder["pique"] > 0
@@ -246,9 +248,10 @@ assert sum(c[-1] for c in CROSS_CHECKS) >= 20_000
 
 def test_kernel_equals_reference_on_carte_blanche_deals():
     """Blank hands are rare (1 in 1,792): find some and check them all."""
-    cfg = make_cfg("heuristic", "heuristic")
+    cfg = PiquetSettings("heuristic", "heuristic").cfg()
     recs = S.deal_records(8, 0, 60_000, cfg)
-    blank = [i for i, r in enumerate(recs) if r[0] > 0 or r[REC_YOUNGER] > 0]
+    blanche = [REC.at.ELDER + SCORE.at.CARTE_BLANCHE, REC.at.YOUNGER + SCORE.at.CARTE_BLANCHE]
+    blank = [i for i, r in enumerate(recs) if r[blanche].any()]
     assert len(blank) >= 30
     from ecarte_sim.engine.piquet.reference import Variant, play_deal
     for i in blank:

@@ -12,8 +12,9 @@ from ecarte_sim.engine.piquet import simulate as S
 from ecarte_sim.engine.piquet.game import DealRecord
 from ecarte_sim.engine.piquet.reference import Variant, play_deal
 from ecarte_sim.engine.piquet.solver import new_table, new_workspace, solve
-from ecarte_sim.engine.piquet.whole import (COMPONENTS, LEAD_RULES, _consistent, make_cfg, sample_world,
-                                            shown_cards, world_pool)
+from ecarte_sim.engine.piquet.records import PAIRED_COUNTS, SCORE
+from ecarte_sim.engine.piquet.settings import LeadScoring, PiquetSettings
+from ecarte_sim.engine.piquet.whole import _consistent, sample_world, shown_cards, world_pool
 
 
 def H(text: str) -> int:
@@ -24,20 +25,20 @@ def H(text: str) -> int:
 def test_dd_against_dd_scores_the_solver_value(lead):
     """Both players double dummy: the play and the cards come out at the exact value of
     the position after the exchange (the solver's minimax)."""
-    cfg = make_cfg("dd", "dd", lead_scoring=lead)
+    cfg = PiquetSettings("dd", "dd", lead_scoring=lead).cfg()
     table, ws = new_table(18), new_workspace()
     for rec in S.deal_records(31, 0, 150, cfg):
         k = DealRecord.from_record(rec)
         made = (k.elder["play"] + k.elder["cards"]) - (k.younger["play"] + k.younger["cards"])
         value = solve(np.uint32(k.elder_hand), np.uint32(k.younger_hand), True, 0, -1,
-                      LEAD_RULES[lead], table, ws)
+                      int(LeadScoring[lead.upper()]), table, ws)
         assert made == value, k.as_dict()
 
 
 @pytest.mark.parametrize("players", [("dd", "heuristic"), ("random", "dd"),
                                      ("pimc", "heuristic"), ("heuristic", "pimc")])
 def test_solver_players_keep_the_rules(players):
-    cfg = make_cfg(*players, worlds=8)
+    cfg = PiquetSettings(*players, worlds=8).cfg()
     for rec in S.deal_records(32, 0, 60 if "pimc" in players else 300, cfg):
         k = DealRecord.from_record(rec)
         ref = play_deal(k.elder_dealt, k.younger_dealt, list(k.stock), k.elder_discard,
@@ -45,23 +46,24 @@ def test_solver_players_keep_the_rules(players):
         for seat, kernel in (("elder", k.elder), ("younger", k.younger)):
             score = getattr(ref, seat)
             assert kernel["total"] == score.total
-            assert all(kernel[c] == getattr(score, c) for c in COMPONENTS if c != "total")
+            assert all(kernel[c] == getattr(score, c) for c in SCORE.fields if c != "total")
 
 
 def test_dd_elder_beats_heuristic_elder_against_the_same_younger():
     """Paired on the same deals: the double-dummy elder (who sees the younger's cards)
     makes a larger margin than the heuristic elder."""
-    counts = S.paired_counts(33, 0, 600, make_cfg("dd", "heuristic"),
-                             make_cfg("heuristic", "heuristic"), chunk=64)
-    n = counts[S.PAIR_DEALS]
-    mean = counts[S.PAIR_SUM_DIFF] / n
-    se = np.sqrt((counts[S.PAIR_SUM_DIFF_SQ] / n - mean ** 2) / (n - 1))
+    counts = PAIRED_COUNTS.read(S.paired_counts(
+        33, 0, 600, PiquetSettings("dd", "heuristic").cfg(),
+        PiquetSettings("heuristic", "heuristic").cfg(), chunk=64))
+    n = counts["deals"]
+    mean = counts["sum_diff"] / n
+    se = np.sqrt((counts["sum_diff_sq"] / n - mean ** 2) / (n - 1))
     assert mean - 4 * se > 0, (mean, se)
 
 
 @pytest.mark.parametrize("players", [("dd", "random"), ("pimc", "dd")])
 def test_solver_players_bit_identical_for_threads(players):
-    cfg = make_cfg(*players, worlds=4)
+    cfg = PiquetSettings(*players, worlds=4).cfg()
     n = 40 if "pimc" in players else 400
     before = numba.get_num_threads()
     try:
@@ -131,7 +133,7 @@ def test_every_world_is_a_legal_opponent_hand():
     cards, nothing of a suit he has shown void, and the true hand is always a candidate."""
     draws = np.zeros(32, dtype=np.int64)
     decisions = known = 0
-    for rec in S.deal_records(34, 0, 150, make_cfg("heuristic", "heuristic")):
+    for rec in S.deal_records(34, 0, 150, PiquetSettings("heuristic", "heuristic").cfg()):
         k = DealRecord.from_record(rec)
         full = np.array([k.elder_hand, k.younger_hand], dtype=np.uint32)
         for me, ply, hands, played, unseen, shown, voids in _replay_states(k):

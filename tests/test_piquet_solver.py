@@ -8,8 +8,9 @@ import pytest
 from ecarte_sim.engine.cards import PIQUET, parse_card, parse_hand
 from ecarte_sim.engine.piquet import reference_play as reference
 from ecarte_sim.engine.piquet import solver
+from ecarte_sim.engine.piquet.settings import LeadScoring, Seat
 
-ALL, TEN_UP = solver.LEAD_ALL, solver.LEAD_TEN_UP
+ALL, TEN_UP = int(LeadScoring.ALL), int(LeadScoring.TEN_UP)
 
 
 @numba.njit
@@ -123,7 +124,7 @@ def brute_value(pos, rule):
 
 def reference_args(pos, rule):
     e, y, elder_leads, k, led = pos
-    return e, y, reference.ELDER if elder_leads else reference.YOUNGER, k, \
+    return e, y, Seat.ELDER if elder_leads else Seat.YOUNGER, k, \
         (None if led < 0 else led), rule
 
 
@@ -137,9 +138,9 @@ def child(pos, card, rule):
         y ^= 1 << card
     if led < 0:
         return (e, y, elder_leads, k, card), 0
-    leader = reference.ELDER if elder_leads else reference.YOUNGER
+    leader = Seat.ELDER if elder_leads else Seat.YOUNGER
     pts, winner = reference.trick_points(led, card, leader, e == 0 and y == 0, rule)
-    return (e, y, winner == reference.ELDER, k + (winner == reference.ELDER), -1), pts
+    return (e, y, winner == Seat.ELDER, k + (winner == Seat.ELDER), -1), pts
 
 
 def _compare_brute(seed, count):
@@ -248,11 +249,11 @@ def test_12_card_games_played_out_score_their_value(scratch):
             if led < 0:
                 led = c
                 continue
-            leader = reference.ELDER if elder_leads else reference.YOUNGER
+            leader = Seat.ELDER if elder_leads else Seat.YOUNGER
             pts, winner = reference.trick_points(led, c, leader, e == 0 and y == 0, rule)
             total += pts
-            k += winner == reference.ELDER
-            elder_leads = winner == reference.ELDER
+            k += winner == Seat.ELDER
+            elder_leads = winner == Seat.ELDER
             led = -1
         total += reference.cards_bonus(k)
         assert total == want, (i, rule)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli.common import CONTEXT, emit, set_threads
+from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set_threads
 
 # --------------------------------------------------------------------------- bench
 
@@ -15,11 +15,11 @@ from ecarte_sim.analysis.cli.common import CONTEXT, emit, set_threads
               show_default=True, help="Deals for the pure-Python reference.")
 @click.option("--pimc-deals", type=click.IntRange(100, 10**8), default=20_000,
               show_default=True, help="Deals for PIMC at W = 64 (more at smaller W).")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
+@seed_option(help="Seed in [0, 2^64) of the deals measured.")
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all).")
 @click.option("--no-startup", is_flag=True,
               help="Skip the cold-compile and warm start-up measurements (subprocesses).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@JSON
 def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, as_json):
     """Measure throughput: deal only, deal + exact double-dummy, deal + point/vole,
     whole deals (regle / maxims, exchanges, dd or heuristic play), whole deals with

@@ -18,6 +18,27 @@ from ecarte_sim.engine.cards import CardError
 from ecarte_sim.engine.cluster import ClusterError
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+# Options many commands share, each a reusable decorator.
+JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+PRETTY = click.option("--pretty", is_flag=True, help="Suit symbols (K♠ 10♥) instead of ASCII.")
+INDEX = click.option("--index", type=click.IntRange(0, 2**44 - 1), required=True,
+                     help="Deal index in [0, 2^44).")
+THREADS = click.option("--threads", type=int, default=None,
+                       help="Worker threads (default: all; does not change the result).")
+
+
+def seed_option(required: bool = False, help: str = "Seed in [0, 2^64)."):
+    """``--seed``: required, or 0 by default."""
+    if required:
+        return click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
+                            help=help)
+    return click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0,
+                        show_default=True, help=help)
+
+
+def quiet_option(help: str = "No progress bar."):
+    return click.option("--quiet", "-q", is_flag=True, help=help)
 #: Characters that end a line (str.splitlines), shown escaped in an error message.
 _LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
 

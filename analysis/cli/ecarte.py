@@ -10,8 +10,9 @@ import sys
 
 import click
 
-from ecarte_sim.analysis.cli.common import (CONTEXT, Counter, command_line, emit,
-                                            long_run, long_run_options, not_nan, progress,
+from ecarte_sim.analysis.cli.common import (CONTEXT, INDEX, JSON, PRETTY, THREADS, Counter,
+                                            command_line, emit, long_run, long_run_options,
+                                            not_nan, progress, quiet_option, seed_option,
                                             set_threads, writable_dir)
 from ecarte_sim.engine.cards import CardError
 from ecarte_sim.engine.runs import git_commit
@@ -61,7 +62,7 @@ def _solve_batch(path: str, forced_trump: bool) -> int:
               help="Solve one deal per line, 'ELDER | DEALER | TRUMP' ('-' = stdin).")
 @click.option("--no-forced-trump", "forced_trump", flag_value=False, default=True,
               help="Variant: a player void in the suit led need not trump.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@JSON
 def solve(elder, dealer, trump, batch, forced_trump, as_json):
     """Exact double-dummy value of a deal with the elder to lead (no exchange).
 
@@ -111,7 +112,7 @@ def solve(elder, dealer, trump, batch, forced_trump, as_json):
 @click.argument("hand")
 @click.option("--trump", "-t", "trump", metavar="T", required=True,
               help="Trump suit (S, ♠, spades) or the turned-up card (e.g. TH).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@JSON
 def classify(hand, trump, as_json):
     """Is HAND a jeu de règle — a hand to play without proposing (seed 002)?
 
@@ -139,12 +140,10 @@ def classify(hand, trump, as_json):
 # --------------------------------------------------------------------------- deal
 
 @click.command(context_settings=CONTEXT)
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
-              help="Seed in [0, 2^64).")
-@click.option("--index", type=click.IntRange(0, 2**44 - 1), required=True,
-              help="Deal index in [0, 2^44).")
-@click.option("--pretty", is_flag=True, help="Suit symbols (K♠ 10♥) instead of ASCII.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@seed_option(required=True)
+@INDEX
+@PRETTY
+@JSON
 def deal(seed, index, pretty, as_json):
     """Show deal INDEX of SEED: both hands, the turn-up and the stock in draw order.
 
@@ -236,17 +235,15 @@ def policy_options(f):
 # --------------------------------------------------------------------------- play / game
 
 @click.command("play", context_settings=CONTEXT)
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
-              help="Seed in [0, 2^64).")
-@click.option("--index", type=click.IntRange(0, 2**44 - 1), required=True,
-              help="Deal index in [0, 2^44).")
+@seed_option(required=True)
+@INDEX
 @click.option("--elder-score", type=click.IntRange(0, 4), default=0, show_default=True,
               help="Elder's score before the deal (a mark reaching five ends the game).")
 @click.option("--dealer-score", type=click.IntRange(0, 4), default=0, show_default=True,
               help="Dealer's score before the deal.")
 @policy_options
-@click.option("--pretty", is_flag=True, help="Suit symbols (K♠ 10♥) instead of ASCII.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@PRETTY
+@JSON
 def play_command(seed, index, elder_score, dealer_score, pretty, as_json, settings):
     """Play one whole deal and tell it: hands, turn-up, each proposal and answer,
     discards and draws, each trick, the marks.
@@ -269,14 +266,13 @@ def play_command(seed, index, elder_score, dealer_score, pretty, as_json, settin
 
 
 @click.command(context_settings=CONTEXT)
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
-              help="Seed in [0, 2^64).")
+@seed_option(required=True)
 @click.option("--game", "game_index", type=click.IntRange(0, 2**38 - 1), default=0,
               show_default=True, help="Game number (game g uses deal indices 64g, 64g+1, ...).")
 @policy_options
 @click.option("--verbose", "-v", is_flag=True, help="Tell every deal in full.")
-@click.option("--pretty", is_flag=True, help="Suit symbols (K♠ 10♥) instead of ASCII.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@PRETTY
+@JSON
 def game(seed, game_index, verbose, pretty, as_json, settings):
     """Play a game of five up between A and B, deal by deal, with the score.
 
@@ -300,22 +296,20 @@ def game(seed, game_index, verbose, pretty, as_json, settings):
 @click.command(context_settings=CONTEXT)
 @click.option("--deals", "n_deals", type=click.IntRange(1, 2**44), required=True,
               help="Number of deals.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Seed in [0, 2^64).")
+@seed_option()
 @click.option("--start", type=click.IntRange(0, 2**44 - 1), default=0, show_default=True,
               help="First deal index (deals start .. start+N-1).")
 @click.option("--chunk", type=click.IntRange(1, 2**30), default=None,
               help="Deals per parallel task (does not change the result) [default: 4096; "
                    "256 when a player uses PIMC, to keep both threads busy].")
-@click.option("--threads", type=int, default=None,
-              help="Worker threads (default: all; does not change the result).")
+@THREADS
 @click.option("--no-exchange", is_flag=True,
               help="Cards only: no proposal, each deal solved double dummy as dealt "
                    "(the policy options are then ignored).")
 @policy_options
 @long_run_options("2^21 deals; 2^13 when a player uses PIMC")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@quiet_option()
+@JSON
 def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, run_dir, resume,
              task_size, scheduler, workers, settings):
     """Play N whole deals: marks, proposals and exchanges, play, the point.
@@ -395,19 +389,17 @@ def _print_cards(result: dict, as_json: bool) -> None:
 @click.command(context_settings=CONTEXT)
 @click.option("--deals", "n_deals", type=click.IntRange(1000, 2**40), default=1_000_000,
               show_default=True, help="Deals behind the per-deal outcome distribution.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Seed in [0, 2^64) (deals and bootstrap).")
+@seed_option(help="Seed in [0, 2^64) (deals and bootstrap).")
 @click.option("--bootstrap", type=click.IntRange(0, 100_000), default=200, show_default=True,
               help="Bootstrap replicates for the 95% intervals (0 = none).")
-@click.option("--threads", type=int, default=None,
-              help="Worker threads (default: all; does not change the result).")
+@THREADS
 @policy_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
               default=None, help="Also write scores.csv, scores.md, scores.png and "
                                  "provenance.json here.")
 @long_run_options("2^21 deals; 2^13 when a player uses PIMC")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@quiet_option()
+@JSON
 def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, resume,
            task_size, scheduler, workers, settings):
     """Probability of winning five up from every score, by an exact recursion over the
@@ -483,15 +475,13 @@ def precision_options(f):
 @click.option("--exact", is_flag=True,
               help="Enumerate every dealer hand (and turn-up, when only the suit is given) "
                    "for play without proposing; dd or heuristic play only.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Seed in [0, 2^64) of the sampled deals.")
+@seed_option(help="Seed in [0, 2^64) of the sampled deals.")
 @precision_options
 @policy_options
-@click.option("--threads", type=int, default=None,
-              help="Worker threads (default: all; does not change the result).")
+@THREADS
 @long_run_options("2^21 deals; 2^13 for PIMC")
-@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@quiet_option("No progress display.")
+@JSON
 def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet, as_json,
          run_dir, resume, task_size, scheduler, workers, settings):
     """How good is HAND for the elder: P(point), P(vole) and expected points (the elder's
@@ -557,19 +547,17 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
 @click.command(context_settings=CONTEXT)
 @click.option("--play", "models", type=click.Choice(["dd", "heuristic", "pimc"]),
               multiple=True, help="Play model(s) to test (repeatable) [default: all three].")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Seed in [0, 2^64).")
+@seed_option()
 @precision_options
 @click.option("--worlds", type=click.IntRange(1, 4096), default=64, show_default=True,
               help="PIMC: worlds sampled per decision.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
               default=None, help="Write claims.md, claims.csv (+ .parquet with pyarrow) and "
                                  "the PNG plots here.")
-@click.option("--threads", type=int, default=None,
-              help="Worker threads (default: all; does not change the result).")
+@THREADS
 @long_run_options("2^21 deals; 2^13 for PIMC")
-@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@quiet_option("No progress display.")
+@JSON
 def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads, quiet,
            as_json, run_dir, resume, task_size, scheduler, workers):
     """Test the claims of seed 002: "two to one" for the jeux de règle (as an estimate and
@@ -584,7 +572,8 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads
     at 2^18 regle / 2^16 dealer / 2^15 habit and hand deals, and the report says the
     precision reached). Where a figure fails, the report lists what would explain it.
     """
-    from ecarte_sim.analysis.ecarte.claims import EXPERIMENTS, MODELS, ClaimsSettings, run_claims
+    from ecarte_sim.analysis.ecarte.api import claims as run_claims
+    from ecarte_sim.analysis.ecarte.claims import EXPERIMENTS, MODELS, ClaimsSettings
 
     set_threads(threads)
     writable_dir(out_dir)

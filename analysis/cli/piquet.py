@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli.common import (CONTEXT, EcarteGroup, command_line, emit, long_run,
-                                            long_run_options, progress, set_threads,
+from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, THREADS, EcarteGroup, command_line,
+                                            emit, long_run, long_run_options, progress,
+                                            quiet_option, seed_option, set_threads,
                                             writable_dir)
 from ecarte_sim.engine.piquet.settings import (DEFAULT_WORLDS, MAX_ELDER_TAKE, MAX_WORLDS,
                                                MAX_YOUNGER_TAKE, REPORT_DEALS, LeadScoring,
@@ -49,13 +50,19 @@ def exchange_options(f):
     return f
 
 
+def _task_sizes(unit: str, parties: bool = False) -> str:
+    """The default task sizes, for the help of --task-size."""
+    log2 = {p: PiquetSettings(p, p).task_size(parties).bit_length() - 1 for p in Player}
+    return (f"2^{log2[Player.RANDOM]} {unit}; 2^{log2[Player.DD]} with a dd player, "
+            f"2^{log2[Player.PIMC]} with a pimc player")
+
+
 def run_options(unit: str):
     """--chunk, --threads, --quiet, --json: how a batch command runs (not what it computes)."""
     def decorate(f):
-        f = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
-        f = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(f)
-        f = click.option("--threads", type=int, default=None,
-                         help="Worker threads (default: all; does not change the result).")(f)
+        f = JSON(f)
+        f = quiet_option()(f)
+        f = THREADS(f)
         f = click.option("--chunk", type=click.IntRange(1, 2**30), default=None,
                          help=f"{unit} per parallel task (does not change the result).")(f)
         return f
@@ -93,15 +100,15 @@ def _events_text(events: list[dict]) -> list[str]:
               help="The elder's discard (1-5 of his cards); default: his player chooses.")
 @click.option("--younger-discard", metavar="CARDS", default=None,
               help="The younger's discard; default: his player chooses.")
-@click.option("--play", "player", type=PLAYER_CHOICE, default="heuristic", show_default=True,
+@click.option("--play", "player", type=PLAYER_CHOICE, default=name_of(Player.HEURISTIC),
+              show_default=True,
               help="Who chooses discards (unless given) and cards, for both seats.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Seed of the players' random choices (and of the deal without cards).")
+@seed_option(help="Seed of the players' random choices (and of the deal without cards).")
 @click.option("--index", type=click.IntRange(0, 2**44 - 1), default=0, show_default=True,
               help="Deal index of SEED to play when no cards are given.")
 @variant_options
 @exchange_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@JSON
 def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_discard, player,
                  seed, index, as_json, **opts):
     """Play one deal and tell it event by event: carte blanche, discards, each
@@ -112,17 +119,14 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
     \b
     JSON: {"elder": total, "younger": total, "events": [...], "scores": {...}, ...}
     """
+    from ecarte_sim.analysis.piquet.api import piquet_deal
     from ecarte_sim.engine.cards import PIQUET, parse_hand
-    from ecarte_sim.engine.piquet.deal import deal, parse_deal
-    from ecarte_sim.engine.piquet.game import play_one
-    from ecarte_sim.engine.piquet.reference import Variant, play_deal
-    from ecarte_sim.engine.piquet.whole import make_cfg
+    from ecarte_sim.engine.piquet.deal import parse_deal
 
     given = [t is not None for t in (elder_text, younger_text, talon_text)]
     if any(given) and not all(given):
         raise click.UsageError("give all of --elder, --younger and --talon, or none of them")
-    the_deal = parse_deal(elder_text, younger_text, talon_text) if all(given) \
-        else deal(seed, index)
+    the_deal = parse_deal(elder_text, younger_text, talon_text) if all(given) else None
     e_disc = int(parse_hand(elder_discard, None, PIQUET, "elder discard")) \
         if elder_discard is not None else 0
     y_disc = int(parse_hand(younger_discard, None, PIQUET, "younger discard")) \
@@ -145,53 +149,38 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
             raise click.BadParameter(
                 f"--{who}-discard has {size} card{'s' if size != 1 else ''} but --{who}-take "
                 f"is {opts[key]}", param_hint=f"--{who}-take")
-        opts[key] = size
-    cfg = make_cfg(player, player, opts["elder_take"], opts["younger_take"],
-                   opts["lead_scoring"], opts["pique_timing"], opts["worlds"])
-    record = play_one(the_deal, cfg, seed, index, e_disc, y_disc)
-    told = play_deal(record.elder_dealt, record.younger_dealt, list(record.stock),
-                     record.elder_discard, record.younger_discard, list(record.plays),
-                     Variant(lead_scoring=opts["lead_scoring"], pique_timing=opts["pique_timing"]))
-    result = {"elder": record.elder["total"], "younger": record.younger["total"],
-              "events": told.events,
-              "scores": {"elder": record.elder, "younger": record.younger},
-              "deal": the_deal.as_dict(), "play": player, "settings": _variant_settings(opts),
-              **({"seed": seed} if all(given) else {"seed": seed, "index": index})}
+    result = piquet_deal(the_deal, seed=seed, index=index,
+                         settings=PiquetSettings(player, player, **opts),
+                         elder_discard=e_disc, younger_discard=y_disc)
     if as_json:
         emit(result)
         return
     d = result["deal"]
     click.echo(f"elder   {d['elder']}\nyounger {d['younger']}\nstock   {d['stock']}  (top first)")
-    for line in _events_text(told.events):
+    for line in _events_text(result["events"]):
         click.echo(line)
     click.echo(f"deal total: elder {result['elder']}, younger {result['younger']}")
 
 
 # --------------------------------------------------------------------------- simulate
 
-def _chunk(chunk, *players) -> int:
-    if chunk is not None:
-        return chunk
-    if "pimc" in players:
-        return 4
-    if "dd" in players:
-        return 64
-    return 4096
-
-
 @piquet.command("simulate", context_settings=CONTEXT)
 @click.option("--deals", "n_deals", type=click.IntRange(1, 2**44), required=True,
               help="Number of deals.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Seed in [0, 2^64).")
+@seed_option(help="Seed in [0, 2^64).")
 @click.option("--start", type=click.IntRange(0, 2**44 - 1), default=0, show_default=True,
               help="First deal index (deals start .. start+N-1).")
-@click.option("--elder-player", type=PLAYER_CHOICE, default="random", show_default=True)
-@click.option("--younger-player", type=PLAYER_CHOICE, default="random", show_default=True)
+@click.option("--elder-player", type=PLAYER_CHOICE, default=name_of(DEFAULTS.elder_player),
+              show_default=True,
+              help="Who plays the elder hand: random (the peer's baseline), heuristic, dd "
+                   "(double dummy: sees both hands) or pimc (sampled worlds).")
+@click.option("--younger-player", type=PLAYER_CHOICE,
+              default=name_of(DEFAULTS.younger_player), show_default=True,
+              help="Who plays the younger hand (the same choices).")
 @variant_options
 @exchange_options
 @run_options("Deals")
-@long_run_options("2^21 deals; 2^15 with a dd player, 2^12 with a pimc player")
+@long_run_options(_task_sizes("deals"))
 def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, threads, quiet,
                      as_json, run_dir, resume, task_size, scheduler, workers, **opts):
     """Play N deals: who wins each deal (the higher total; equal totals tie), mean
@@ -202,30 +191,21 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
            "carte_blanche_hands", "pique", "repique", "capot", "intervals", "by_seat", ...}
     Results are bit-identical for any --threads and --chunk.
     """
-    from ecarte_sim.analysis.piquet.summaries import deal_summary
+    from ecarte_sim.analysis.piquet.api import piquet_simulate
     from ecarte_sim.analysis.reports.provenance import provenance
-    from ecarte_sim.engine.piquet.simulate import deal_counts, task_block
-    from ecarte_sim.engine.piquet.whole import make_cfg
     from ecarte_sim.engine.rng import MAX_DEAL_INDEX
 
     if start + n_deals > MAX_DEAL_INDEX:
         raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
     set_threads(threads)
-    cfg = make_cfg(elder_player, younger_player, opts["elder_take"], opts["younger_take"],
-                   opts["lead_scoring"], opts["pique_timing"], opts["worlds"])
+    settings = PiquetSettings(elder_player, younger_player, **opts)
     parameters = {"deals": n_deals, "start": start, "players": [elder_player, younger_player],
                   **opts}
     with long_run("piquet simulate", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers), progress(not quiet and not as_json, n_deals, "playing") as bar:
-        counts = deal_counts(seed, start, start + n_deals, cfg,
-                             chunk=_chunk(chunk, elder_player, younger_player),
-                             block=task_block(elder_player, younger_player),
-                             progress=bar.update)
-    result = deal_summary(counts)
-    result.update({"seed": seed, "start": start,
-                   "players": {"elder": elder_player, "younger": younger_player},
-                   "settings": _variant_settings(opts),
-                   "provenance": provenance("piquet simulate", parameters, seed, n_deals)})
+        result = piquet_simulate(n_deals, seed=seed, start=start, settings=settings,
+                                 chunk=chunk, progress=bar.update)
+    result["provenance"] = provenance("piquet simulate", parameters, seed, n_deals)
     if as_json:
         emit(result)
         return
@@ -251,21 +231,22 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
 @piquet.command("partie", context_settings=CONTEXT)
 @click.option("--parties", "n_parties", type=click.IntRange(1, 2**41), required=True,
               help="Number of parties (partie p uses deal indices 8p .. 8p+7).")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Seed in [0, 2^64).")
+@seed_option(help="Seed in [0, 2^64).")
 @click.option("--start", type=click.IntRange(0, 2**41 - 1), default=0, show_default=True,
               help="First partie index.")
-@click.option("--player-a", type=PLAYER_CHOICE, default="random", show_default=True,
-              help="The player who deals first (won the cut and chose to deal).")
-@click.option("--player-b", type=PLAYER_CHOICE, default="random", show_default=True,
-              help="The other player (elder hand in the first deal).")
-@click.option("--partie", "partie_kind", type=click.Choice(["six", "four"]), default="six",
+@click.option("--player-a", type=PLAYER_CHOICE, default=name_of(DEFAULTS.younger_player),
               show_default=True,
+              help="The player who deals first (won the cut and chose to deal).")
+@click.option("--player-b", type=PLAYER_CHOICE, default=name_of(DEFAULTS.elder_player),
+              show_default=True,
+              help="The other player (elder hand in the first deal).")
+@click.option("--partie", "partie_kind", type=click.Choice(choices(Partie)),
+              default=name_of(Partie.SIX), show_default=True,
               help="Six deals (Law 71) or four, the first and last counting double (its note).")
 @variant_options
 @exchange_options
 @run_options("Parties")
-@long_run_options("2^16 parties; 2^10 with a dd player, 2^7 with a pimc player")
+@long_run_options(_task_sizes("parties", parties=True))
 def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chunk, threads,
                    quiet, as_json, run_dir, resume, task_size, scheduler, workers, **opts):
     """Play N parties between A (deals first) and B: who wins, how often the loser is
@@ -274,31 +255,21 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
     With the same player on both sides the first dealer's win rate answers the
     classic question: should the winner of the cut choose to deal first?
     """
-    from ecarte_sim.analysis.piquet.summaries import partie_summary
+    from ecarte_sim.analysis.piquet.api import piquet_partie
     from ecarte_sim.analysis.reports.provenance import provenance
-    from ecarte_sim.engine.piquet.simulate import partie_counts, task_block
-    from ecarte_sim.engine.piquet.whole import make_cfg
 
     if start + n_parties > 2**41:
         raise click.BadParameter("start + parties must not exceed 2^41", param_hint="--parties")
     set_threads(threads)
-    args = (opts["elder_take"], opts["younger_take"], opts["lead_scoring"],
-            opts["pique_timing"], opts["worlds"])
-    cfg_a_deals = make_cfg(player_b, player_a, *args)
-    cfg_b_deals = make_cfg(player_a, player_b, *args)
-    chunk = chunk or max(1, _chunk(None, player_a, player_b) // 16)
+    # the first deal: A deals, so B is the elder
+    settings = PiquetSettings(player_b, player_a, **opts)
     parameters = {"parties": n_parties, "start": start, "players": [player_a, player_b],
                   "partie": partie_kind, **opts}
     with long_run("piquet partie", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers), progress(not quiet and not as_json, n_parties, "parties") as bar:
-        counts = partie_counts(seed, start, start + n_parties, cfg_a_deals, cfg_b_deals,
-                               four=partie_kind == "four", chunk=chunk,
-                               block=task_block(player_a, player_b) >> 5,
-                               progress=bar.update)
-    result = partie_summary(counts)
-    result.update({"seed": seed, "start": start, "players": {"a": player_a, "b": player_b},
-                   "partie": partie_kind, "settings": _variant_settings(opts),
-                   "provenance": provenance("piquet partie", parameters, seed, n_parties)})
+        result = piquet_partie(n_parties, seed=seed, start=start, settings=settings,
+                               partie=partie_kind, chunk=chunk, progress=bar.update)
+    result["provenance"] = provenance("piquet partie", parameters, seed, n_parties)
     if as_json:
         emit(result)
         return
@@ -318,27 +289,30 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
 # --------------------------------------------------------------------------- report
 
 @piquet.command("report", context_settings=CONTEXT)
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Seed in [0, 2^64).")
-@click.option("--deals", "n_deals", type=click.IntRange(1000, 2**40), default=1 << 20,
-              show_default=True, help="Deals per pairing of the random and heuristic players.")
-@click.option("--dd-deals", type=click.IntRange(0, 2**30), default=1 << 14, show_default=True,
+@seed_option(help="Seed in [0, 2^64).")
+@click.option("--deals", "n_deals", type=click.IntRange(1000, 2**40),
+              default=REPORT_DEALS["random"], show_default=True,
+              help="Deals per pairing of the random and heuristic players.")
+@click.option("--dd-deals", type=click.IntRange(0, 2**30), default=REPORT_DEALS["dd"],
+              show_default=True,
               help="Deals per pairing involving the double-dummy player (0: leave it out).")
-@click.option("--pimc-deals", type=click.IntRange(0, 2**30), default=1 << 10, show_default=True,
-              help="Deals per pairing involving the PIMC player, W = 16 worlds (0: leave it "
-                   "out).")
-@click.option("--paired-deals", type=click.IntRange(1000, 2**40), default=1 << 19,
-              show_default=True, help="Deals per paired comparison (exchange, variants).")
-@click.option("--parties", "n_parties", type=click.IntRange(100, 2**36), default=1 << 17,
-              show_default=True, help="Parties per partie study.")
+@click.option("--pimc-deals", type=click.IntRange(0, 2**30), default=REPORT_DEALS["pimc"],
+              show_default=True,
+              help=f"Deals per pairing involving the PIMC player, W = {DEFAULT_WORLDS} worlds "
+                   "(0: leave it out).")
+@click.option("--paired-deals", type=click.IntRange(1000, 2**40),
+              default=REPORT_DEALS["paired"], show_default=True,
+              help="Deals per paired comparison (exchange, variants).")
+@click.option("--parties", "n_parties", type=click.IntRange(100, 2**36),
+              default=REPORT_DEALS["partie"], show_default=True,
+              help="Parties per partie study.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write piquet.md, pairings.csv, exchange.csv, partie.csv, totals.png and "
                    "exchange.png here.")
-@click.option("--threads", type=int, default=None,
-              help="Worker threads (default: all; does not change the result).")
-@long_run_options("2^21 deals; 2^15 with a dd player, 2^12 with a pimc player")
-@click.option("--quiet", "-q", is_flag=True, help="No progress messages.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@THREADS
+@long_run_options(_task_sizes("deals"))
+@quiet_option("No progress messages.")
+@JSON
 def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties, out_dir,
                    threads, quiet, as_json, run_dir, resume, task_size, scheduler, workers):
     """Every Piquet analysis, measured: the elder's advantage for each pairing of
@@ -348,7 +322,8 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
     """
     import sys
 
-    from ecarte_sim.analysis.piquet.report import markdown, measure, write_report
+    from ecarte_sim.analysis.piquet.api import piquet_report
+    from ecarte_sim.analysis.piquet.report import markdown, write_report
     from ecarte_sim.analysis.reports.provenance import caption, provenance
 
     set_threads(threads)
@@ -362,7 +337,7 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
 
     with long_run("piquet report", {"deals": deals}, seed, run_dir, resume, task_size,
                   scheduler, workers) as how:
-        result = measure(seed, deals, say)
+        result = piquet_report(deals, seed=seed, say=say)
     prov = provenance("piquet report", {"deals": deals}, seed, deals)
     result["provenance"] = prov
     if out_dir is not None:

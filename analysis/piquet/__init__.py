@@ -1,1 +1,16 @@
-"""TODO"""
+"""Piquet analyses: what the kernels' counts say, with an n and a 95% interval for each figure.
+
+* :mod:`.api` — the entry points, one call per question (``piquet_deal``,
+  ``piquet_simulate``, ``piquet_partie``, ``piquet_report``): a
+  :class:`~ecarte_sim.engine.piquet.settings.PiquetSettings` in, the plain dict that
+  ``ecarte-sim piquet ...`` prints out.
+* :mod:`.summaries` — a row of deal or partie counts
+  (:mod:`ecarte_sim.engine.piquet.records`) into rates with Wilson intervals and means
+  with normal intervals.
+* :mod:`.report` — every analysis of the report measured (``measure``: pairings,
+  the exchange and the rule variants paired on the same deals, parties, the peer
+  engine's figures), its Markdown, CSV and PNG files.
+
+The kernels and the rules are in :mod:`ecarte_sim.engine.piquet`; the command line
+(:mod:`ecarte_sim.analysis.cli.piquet`) only parses options and prints.
+"""

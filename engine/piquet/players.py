@@ -1,4 +1,5 @@
-"""Piquet players' decisions as kernels: the discard and the card to play.
+"""Piquet players' decisions as kernels: the discard and the card to play (their ids:
+:class:`~ecarte_sim.engine.piquet.settings.Player`).
 
 ``random``
     The baseline the public peer engine publishes: a full exchange (elder five,

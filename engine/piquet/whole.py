@@ -36,9 +36,6 @@ from ecarte_sim.engine.piquet.records import (DECLARATIONS, N_CATEGORIES, N_SEAT
                                               SCRATCH, STATE)
 from ecarte_sim.engine.piquet.settings import (CFG, MAX_WORLDS, LeadScoring, PiqueTiming,
                                                Player, Rank, Seat)
-# make_cfg is defined in settings; analysis/bench.py, scripts/make_notebooks.py (and its
-# notebook) and tests/test_cluster.py still import it from here.
-from ecarte_sim.engine.piquet.settings import make_cfg  # noqa: F401
 from ecarte_sim.engine.piquet.solver import WORKSPACE_SHAPE, move_values
 from ecarte_sim.engine.rng import WORDS_PER_DEAL
 

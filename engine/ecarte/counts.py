@@ -54,7 +54,7 @@ def deal_code(rec):
 
 @njit(cache=True, parallel=True)
 def whole_rows(seed, start, count, rows, cfg, script, ws_template):
-    """Counts (see ``COL_*``) for deals ``[start, start + count)`` in ``rows`` rows."""
+    """Counts (``COUNTS``) for deals ``[start, start + count)`` in ``rows`` rows."""
     counts = np.zeros((rows, WIDTH), dtype=np.int64)
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)

@@ -1,7 +1,7 @@
 """Paired experiments: each deal played twice, once per arm, on the same cards.
 
 Two configurations ``cfg_a`` and ``cfg_b`` (usually the same policies with the first
-decision forced two ways, :data:`ecarte_sim.engine.ecarte.whole.C.ELDER_FIRST`) play the same deal —
+decision forced two ways, the ``elder_first`` field of ``CFG``) play the same deal —
 same hands, turn-up and stock order (common random numbers) — and each arm's result is
 kept as an *arm code*, so any statistic of the deal (the point, the vole, the marks, the
 game-win probability at any score) can be computed afterwards from the joint table::

@@ -31,6 +31,7 @@ from numba import njit
 
 from ecarte_sim.engine.cards import N_CARDS, above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.policies import weakest
+from ecarte_sim.engine.ecarte.records import PAYOFF
 from ecarte_sim.engine.ecarte.settings import MAX_WORLDS
 from ecarte_sim.engine.ecarte.solver import after_card, distinct_moves, legal_moves, search, value_after
 from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
@@ -40,6 +41,8 @@ from ecarte_sim.engine.rng import draw_descending, swap_draws
 #: reads words from ``PIMC_BASE + (j * MAX_WORLDS + w) * WORDS_PER_WORLD``.
 PIMC_BASE = 1024
 WORDS_PER_WORLD = 8
+#: Offsets of the ``payoff`` scratch, as kernel constants.
+Y = PAYOFF.at
 _FULL = np.uint32(0xFFFFFFFF)
 
 
@@ -243,9 +246,10 @@ def _coarse(tricks):
 @njit(cache=True)
 def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, possible,
               worlds, seed, index, decision, payoff, ws, pool, draws):
-    """PIMC choice for ``mover``: best mean ``payoff`` (elder's view: index = elder tricks,
-    value = elder points minus dealer points) over ``worlds`` sampled opponent hands.
-    ``payoff[6]`` counts the decisions that sampled worlds, ``payoff[7]`` the solves."""
+    """PIMC choice for ``mover``: best mean ``payoff`` points (elder's view: by elder
+    tricks, elder points minus dealer points) over ``worlds`` sampled opponent hands; the
+    ``payoff`` counters (``PAYOFF``) count the decisions that sampled worlds and the
+    solves."""
     own = np.uint32(elder if mover == ELDER else dealer)
     # Cards of one suit with no card the opponent may hold between them are equivalent
     # in every world: the highest stands for them.
@@ -261,8 +265,8 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
         bit = lowest_bit(rest)
         rest ^= bit
         cards[j] = bit_index(bit)
-    payoff[6] += 1
-    payoff[7] += worlds * n_moves
+    payoff[Y.PIMC_DECISIONS] += 1
+    payoff[Y.PIMC_SOLVES] += worlds * n_moves
     m = _pool_of(possible, pool)
     threshold = _threshold(m, count)
     scratch = np.empty(N_CARDS, dtype=np.int64)
@@ -272,7 +276,7 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
         d = other if mover == ELDER else own
         for j in range(n_moves):
             v = outcome_after(e, d, leader, tricks, led, trump, forced_trump, cards[j], ws)
-            totals[j] += payoff[v]
+            totals[j] += payoff[Y.POINTS + v]
     best = 0
     for j in range(1, n_moves):
         if (totals[j] > totals[best]) if mover == ELDER else (totals[j] < totals[best]):

@@ -54,6 +54,10 @@ REC = Layout("Rec", [
     ("possible", 10),       # per card played: what the mover thought the opponent might hold
 ])                          # (-1: dd or scripted)
 
+#: The play's int64 scratch ``payoff``: the elder's points minus the dealer's by the elder's
+#: tricks (Laws 48-49, with this deal's Law 49 penalty), then PIMC's work counters.
+PAYOFF = Layout("Payoff", [("points", 6), ("pimc_decisions", 1), ("pimc_solves", 1)])
+
 #: Who marked a king in a deal, and what the point gave: the parts of a deal's code
 #: (``5 * king + points``, :func:`ecarte_sim.engine.ecarte.counts.deal_code`).
 KINGS = ("none", "turned-up (dealer)", "elder in hand", "dealer in hand")

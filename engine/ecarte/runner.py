@@ -9,7 +9,7 @@ import numpy as np
 
 from ecarte_sim.engine.cards import N_CARDS
 from ecarte_sim.engine.ecarte.policies import S_PRIORITY, SCRIPT_LEN
-from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, REC
+from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC
 from ecarte_sim.engine.ecarte.settings import CFG, make_cfg
 from ecarte_sim.engine.ecarte.solver import new_workspace
 from ecarte_sim.engine.ecarte.whole import whole_deal
@@ -67,7 +67,7 @@ class DealRunner:
         self.perm = np.empty(N_CARDS, dtype=np.int64)
         self.draws = np.empty(N_CARDS, dtype=np.int64)
         self.pool = np.empty(N_CARDS, dtype=np.int64)
-        self.payoff = np.zeros(8, dtype=np.int64)
+        self.payoff = np.zeros(PAYOFF.size, dtype=np.int64)
         self.rec = np.zeros(REC.size, dtype=np.int64)
 
     def play(self, seed: int, index: int, cfg: np.ndarray, script: np.ndarray | None = None

@@ -33,7 +33,7 @@ from ecarte_sim.engine.ecarte.players import (dd_card, heuristic_card, pimc_card
 from ecarte_sim.engine.ecarte.policies import (S_DEALER_DISCARD, S_ELDER_DISCARD, S_PRIORITY,
                                                dealer_accepts, discard_choice, elder_proposes,
                                                weakest)
-from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, REC, Law49, ProposalsEnd
+from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC, Law49, ProposalsEnd
 from ecarte_sim.engine.ecarte.settings import CFG, DealerFirst, ElderFirst, PlayModel
 from ecarte_sim.engine.ecarte.solver import (DEALER_POINT, DEALER_VOLE, ELDER_POINT, ELDER_VOLE,
                                              legal_moves, point_vole)
@@ -42,7 +42,9 @@ from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
 #: Field offsets of the ``cfg`` and ``rec`` arrays, as kernel constants.
 C = CFG.at
 R = REC.at
-REC_SIZE = REC.size   # a plain int: numba reads module-level ints as constants
+Y = PAYOFF.at
+# plain ints: numba reads module-level ints as constants, not a Layout's attributes
+REC_SIZE, PAYOFF_SIZE = REC.size, PAYOFF.size
 _KING = 7
 _FULL = np.uint32(0xFFFFFFFF)
 
@@ -209,7 +211,7 @@ def whole_deal(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff):
     """Play deal ``index`` of ``seed`` under ``cfg``/``script``; fill ``rec``.
 
     ``ws`` is a solver workspace; ``perm``, ``draws``, ``pool`` int64 scratch of length
-    32; ``payoff`` int64 scratch of length 8 (PIMC's score table and work counters).
+    32; ``payoff`` int64 scratch laid out by ``PAYOFF`` (:mod:`.records`).
     """
     elder0, dealer0, turn_up = deal_full(seed, index, perm, draws)
     play_dealt(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff, elder0, dealer0,
@@ -273,7 +275,7 @@ def play_dealt(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff, eld
     else:
         for t in range(6):
             pe, pd = points_for(outcome_of(t), first)
-            payoff[t] = pe - pd
+            payoff[Y.POINTS + t] = pe - pd
         # What each player has seen besides his hand and the cards played: the turn-up,
         # his own hands and discards (and draws) — every card that passed through his hand.
         seen_e = np.uint32(1) << np.uint32(turn_up)
@@ -284,12 +286,12 @@ def play_dealt(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff, eld
             base = R.EXCHANGE_CARDS + 4 * x
             seen_e |= np.uint32(rec[base + 1])
             seen_d |= np.uint32(rec[base + 3])
-        payoff[6] = 0
-        payoff[7] = 0
+        payoff[Y.PIMC_DECISIONS] = 0
+        payoff[Y.PIMC_SOLVES] = 0
         tricks = _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
                        ws, pool, draws, payoff)
-        rec[R.PIMC_DECISIONS] = payoff[6]
-        rec[R.PIMC_SOLVES] = payoff[7]
+        rec[R.PIMC_DECISIONS] = payoff[Y.PIMC_DECISIONS]
+        rec[R.PIMC_SOLVES] = payoff[Y.PIMC_SOLVES]
         rec[R.ELDER_TRICKS] = tricks
         outcome = outcome_of(tricks)
     rec[R.OUTCOME] = outcome
@@ -304,5 +306,5 @@ def play_dealt(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff, eld
 def deal_scratch():
     """Per-row scratch of :func:`whole_deal`: perm, draws, pool, payoff, rec."""
     return (np.empty(N_CARDS, dtype=np.int64), np.empty(N_CARDS, dtype=np.int64),
-            np.empty(N_CARDS, dtype=np.int64), np.zeros(8, dtype=np.int64),
+            np.empty(N_CARDS, dtype=np.int64), np.zeros(PAYOFF_SIZE, dtype=np.int64),
             np.zeros(REC_SIZE, dtype=np.int64))

@@ -77,13 +77,13 @@ REGLE = [
     ("md", r'''
     # Jeux de règle: a hand explorer and the rules' win rates
 
-    Seed 002 (*Hoyle's Games Modernized*, "Écarté", `seeds/002_25d08f83baa0f9d5.txt`) gives a list
+    *Hoyle's Games Modernized* ("Écarté") gives a list
     of **jeux de règle** — "hands which ought to be played without 'proposing' or 'accepting'":
     hands so good that the elder "cannot fail to win three tricks unless his adversary hold two
     trumps". Hoyle's list, in its own words (the rule names are those of
     `engine/ecarte/regle.py`, which also records how the text is read where it leaves a choice):
 
-    | id | rule | seed 002 |
+    | id | rule | Hoyle's Games Modernized |
     |---|---|---|
     | 1 | `three-trumps` | "With three trumps, play without proposing." |
     | 2 | `two-trumps-one-suit` | "Likewise with two trumps, if the other cards belong to one suit," |
@@ -109,7 +109,7 @@ REGLE = [
     engine below, with its n and a 95% interval; nothing is quoted from a previous run.
 
     Play models: `dd` — both players see all the cards and play perfectly (double dummy: this
-    measures the cards); `heuristic` — each player plays by seed 002's advice from his own
+    measures the cards); `heuristic` — each player plays by Hoyle's advice from his own
     knowledge. The elder decides by the list (`regle`), the dealer answers a proposal by his
     maxims (`maxims`): the defaults of `es.EcarteSettings`, so one settings object per play
     model, `es.EcarteSettings.build(play=model)`, says everything.
@@ -348,7 +348,7 @@ REGLE = [
 
     The cell below prints the headline figure per play model — P(point) over all jeux de règle
     played without proposing — and where 2/3 lies relative to its interval. For the verdicts
-    (per rule, both readings, and the other claims of seed 002), run
+    (per rule, both readings, and the other claims of the treatise), run
     `ecarte-sim claims --deals 2000 --json` (quick) or `ecarte-sim claims` (to the default
     precision) — from Python, `es.claims_frame(es.claims(settings=es.ClaimsSettings(deals=2000)))`;
     for one hand, `ecarte-sim hand "QH AH 7H KS KD" --trump H --exact --json`, or
@@ -372,7 +372,7 @@ SCORE = [
 
     A game of Écarté is five up (Law 46): the deal alternates, and the game ends the moment a
     mark reaches five — a king turned up at four wins before a card is played. Seed 002 (*Hoyle's
-    Games Modernized*, "Écarté", `seeds/002_25d08f83baa0f9d5.txt`) advises:
+    Games Modernized*, "Écarté") advises:
 
     > "The condition of the score ought to be considered before proposing or playing without
     > proposing. **If the adversary be at the score of three**, it is dangerous to play without
@@ -391,7 +391,7 @@ SCORE = [
     at the end says what to look at, not what was found.
 
     Play models: `dd` (both players see all the cards: measures the cards) and `heuristic`
-    (seed 002's advice from each player's own knowledge). Elder policy `regle` (Hoyle's list),
+    (Hoyle's advice from each player's own knowledge). Elder policy `regle` (Hoyle's list),
     dealer policy `maxims` — the defaults of `es.EcarteSettings`, so one settings object per
     play model, `es.EcarteSettings.build(play=model)`, says everything. The first code cell
     sets the sizes: real ones by default, small ones when `ECARTE_NOTEBOOK_SMALL=1` (the test
@@ -662,7 +662,7 @@ PIQUET = [
     ("md", r'''
     # Piquet: the elder's advantage, the exchange and the partie
 
-    The Laws of Piquet (Portland and Turf Clubs, seed `003_d5cb62fdc1b8cadc.txt`) as
+    The Laws of Piquet (Portland and Turf Clubs) as
     implemented in `engine/piquet/` — every reading of an ambiguous law is written in
     `engine/piquet/rules.md`. Four players: `random` (full exchange of random cards, random
     legal play: the public peer engine's baseline), `heuristic` (keep-value discards,

@@ -838,6 +838,8 @@ def test_scores_json_is_consistent(capsys, tmp_path):
     assert len(frame) == 50 and frame["p_win"].between(0, 1).all()
     assert (tmp_path / "out" / "scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert not list((tmp_path / "out").glob("*.tmp"))
+    md = (tmp_path / "out" / "scores.md").read_text(encoding="utf-8")
+    assert "95% bootstrap intervals" in md and "seeds/" not in md and "seed 00" not in md
 
 
 def test_scores_out_on_a_file_is_a_clean_error(capsys, tmp_path):
@@ -932,6 +934,11 @@ def test_batch_rejects_an_empty_trump_option(capsys):
 
 # --------------------------------------------------------------------------- classify
 
+#: The keys of ``classify --json``: the verdict, the rule, and why.
+CLASSIFY_KEYS = {"jeu_de_regle", "rule", "rule_number", "rule_name", "words", "reason",
+                 "nearest"}
+
+
 @pytest.mark.parametrize("hand, trump, rule", [
     ("QH AH 7H KS KD", "TH", "three-trumps"),
     ("QH,AH,7H,KS,KD", "♥", "three-trumps"),
@@ -940,7 +947,9 @@ def test_batch_rejects_an_empty_trump_option(capsys):
 ])
 def test_classify_json(capsys, hand, trump, rule):
     obj = json_only(cli(capsys, "classify", hand, "--trump", trump, "--json"))
-    assert obj == {"jeu_de_regle": rule is not None, "rule": rule}
+    assert set(obj) == CLASSIFY_KEYS
+    assert (obj["jeu_de_regle"], obj["rule"]) == (rule is not None, rule)
+    assert (obj["nearest"] is None) == (rule is not None) and obj["reason"]
 
 
 def test_classify_text(capsys):
@@ -968,7 +977,7 @@ def test_classify_bad_input(capsys, hand, trump, token):
 def test_classify_arbitrary_unicode_never_crashes(capsys, hand, trump):
     r = cli(capsys, "classify", "--json", f"--trump={trump}", "--", hand)
     if r.code == 0:
-        assert set(json_only(r)) == {"jeu_de_regle", "rule"}
+        assert set(json_only(r)) == CLASSIFY_KEYS
     else:
         one_line_error(r)
 

@@ -85,3 +85,18 @@ def test_notebook_runs_small(name, tmp_path, monkeypatch):
     assert all(c.execution_count is not None for c in nb.cells if c.cell_type == "code")
     # nothing was written next to the committed notebooks
     assert sorted(p.name for p in NOTEBOOKS.iterdir()) == before
+
+
+@pytest.mark.parametrize("readme", ["notebooks/README.md", "README.md"])
+def test_every_notebook_is_listed(readme):
+    """A newcomer finds every notebook from the READMEs (and no README names a notebook
+    that is not there)."""
+    text = (NOTEBOOKS.parent / readme).read_text(encoding="utf-8")
+    present = {p.name for p in NOTEBOOKS.glob("*.ipynb")}
+    assert present == set(EXPECTED), "a notebook without its expected outputs in EXPECTED"
+    for name in present:
+        assert name in text, f"{readme} does not list {name}"
+    import re
+    named = set(re.findall(r"[\w-]+\.ipynb", text))
+    assert named <= present, f"{readme} names notebooks that do not exist: {named - present}"
+    assert "pip install -e '.[notebooks]'" in text

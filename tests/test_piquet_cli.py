@@ -49,7 +49,67 @@ def test_deal_with_given_discards_and_from_the_seed(capsys):
     again = json_only(cli(capsys, "piquet", "deal", *CARDS, "--json"))
     assert (same["elder"], same["younger"]) == (again["elder"], again["younger"])
     text = cli(capsys, "piquet", "deal", *CARDS)
-    assert text.code == 0 and f"deal total: elder {again['elder']}" in text.out
+    assert text.code == 0 and f"\nElder scores {again['elder']}" in text.out
+    assert f"\nYounger scores {again['younger']}" in text.out
+
+
+#: The keys of ``piquet deal --json`` and of each kind of event (scripts read them: a new
+#: key may be added, none may go).
+DEAL_KEYS = {"deal", "elder", "events", "index", "play", "scores", "seed", "settings",
+             "younger"}
+EVENT_KEYS = {
+    "carte_blanche": {"cards"}, "discard": {"cards", "count"},
+    "take_in": {"cards", "count", "left"},
+    "declare": {"kind", "cards", "good", "equal"}, "repique": {"category"},
+    "pique": {"at", "trick"}, "lead": {"cards", "trick"}, "reply": {"cards", "trick"},
+    "trick": {"number", "winner", "cards"}, "last_trick": {"number"},
+    "cards": {"tricks", "divided"}, "capot": {"tricks"},
+}
+COMMON_KEYS = {"event", "player", "score", "law", "elder_total", "younger_total"}
+
+
+@pytest.mark.parametrize("args", [["--seed", "3", "--index", "8"],
+                                  ["--seed", "1", "--index", "659"],   # carte blanche, repique
+                                  ["--seed", "1", "--index", "8447"],  # pique, capot
+                                  CARDS])
+def test_deal_json_keys_are_kept(capsys, args):
+    obj = json_only(cli(capsys, "piquet", "deal", *args, "--json"))
+    assert set(obj) >= DEAL_KEYS - ({"index"} if args is CARDS else set())
+    for key in ("elder", "younger", "stock"):
+        assert isinstance(obj["deal"][key], str)
+    for ev in obj["events"]:
+        assert set(ev) >= COMMON_KEYS | EVENT_KEYS[ev["event"]], ev
+        if ev["event"] == "declare":
+            extra = {"point": {"length", "pips"}, "sequence": {"name", "length", "top"},
+                     "quatorze": {"rank"}, "trio": {"rank"}}[ev["kind"]]
+            assert set(ev) >= extra, ev
+
+
+def test_deal_text_is_prose_with_the_laws(capsys):
+    r = cli(capsys, "piquet", "deal", "--seed", "3", "--index", "8")
+    assert r.code == 0 and r.err == ""
+    lines = r.out.splitlines()
+    assert lines[0] == "Deal 8 of seed 3, both hands played by the heuristic player."
+    assert "=" not in r.out.replace(" = ", "")           # no key=value log any more
+    for law in (21, 22, 23, 62, 63, 64, 65, 66):
+        assert f"(Law {law})" in r.out, law
+    assert lines[-1].endswith(".") and " wins the deal, " in lines[-1]
+    pretty = cli(capsys, "piquet", "deal", "--seed", "3", "--index", "8", "--pretty")
+    assert "10♠" in pretty.out and "TS" not in pretty.out
+
+
+def test_help_names_what_a_task_counts_and_when_provenance_is_written(capsys):
+    def flat(*args):
+        r = cli(capsys, *args, "--help")
+        assert r.code == 0
+        return " ".join(r.out.split())
+    partie = flat("piquet", "partie")
+    assert "--task-size INTEGER RANGE Parties per task" in partie
+    assert "parties; 2^" in partie and "Deals per task" not in partie
+    assert "Deals per task" in flat("piquet", "simulate")
+    report = flat("piquet", "report")
+    assert "and provenance.json here. Without --out no file is written" in report
+    assert report.count("provenance.json") == 2      # the --out option, the docstring's --out
 
 
 def _cards(mask):
@@ -127,3 +187,13 @@ def test_report_writes_its_files(capsys, tmp_path):
                       "piquet.md", "provenance.json", "totals.png"]
     md = (out / "piquet.md").read_text()
     assert "seed 0" in md and "| dd | dd | 64 |" in md and "peer" in md
+
+
+def test_report_without_out_writes_no_file_and_says_so(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli(capsys, "piquet", "report", "--deals", "1000", "--dd-deals", "0", "--pimc-deals",
+            "0", "--paired-deals", "1000", "--parties", "100", "--quiet")
+    assert r.code == 0, r.err
+    made_by = next(line for line in r.out.splitlines() if line.startswith("Made by "))
+    assert made_by.endswith("; provenance with --json, or in provenance.json with --out.")
+    assert list(tmp_path.iterdir()) == []

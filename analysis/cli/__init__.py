@@ -29,7 +29,8 @@ from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 @click.group(cls=EcarteGroup, context_settings=CONTEXT, no_args_is_help=False)
 @click.version_option(package_name="ecarte-sim")
 def main():
-    """Simulate and solve Écarté deals (Club Code laws, seed texts in shared/seeds).
+    """Simulate, solve and test Écarté and Piquet: the Club Code laws of Écarté and Hoyle's
+    advice (Hoyle's Games Modernized), the Laws of Piquet (Portland and Turf Clubs).
 
     Cards are written rank then suit: KS, 10H or TH, qh, Q♥, 7♣. A hand is five
     cards separated by spaces or commas (quote it). Rank order in Écarté:

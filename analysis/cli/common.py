@@ -156,9 +156,10 @@ def progress(enabled: bool, total: int, label: str):
     return _Silent()
 
 
-def long_run_options(task_default: str):
+def long_run_options(task_default: str, unit: str = "Deals"):
     """--run-dir, --resume, --task-size (checkpoint a long run, continue it after a crash)
-    and --scheduler, --workers (run its tasks on a Dask cluster)."""
+    and --scheduler, --workers (run its tasks on a Dask cluster). ``unit``: what a task
+    counts (deals, or parties)."""
     def decorate(f):
         options = [
             click.option("--run-dir", type=click.Path(file_okay=False), default=None,
@@ -170,7 +171,7 @@ def long_run_options(task_default: str):
                               "recomputed; refused if its manifest (command, parameters, "
                               "seed, version, task size) differs."),
             click.option("--task-size", type=click.IntRange(1, 2**40), default=None,
-                         help=f"Deals per task (checkpoint, cluster job) [default: "
+                         help=f"{unit} per task (checkpoint, cluster job) [default: "
                               f"{task_default}]; part of a run's identity, it does not "
                               "change the result."),
             click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
@@ -243,7 +244,8 @@ def long_run(command: str, parameters: dict, seed: int, run_dir, resume: bool,
 
 
 class _Interrupted:
-    """On Ctrl-C in a checkpointed run, say where the finished tasks are before aborting."""
+    """On Ctrl-C, say where the finished tasks are (a checkpointed run) or how to keep them
+    next time (``--run-dir``, ``--resume``), before aborting with exit code 130."""
 
     def __init__(self, store):
         self.store = store
@@ -252,10 +254,16 @@ class _Interrupted:
         return self
 
     def __exit__(self, kind, exc, tb):
-        if kind is KeyboardInterrupt and self.store is not None:
+        if kind is not KeyboardInterrupt:
+            return False
+        if self.store is not None:
             click.echo(f"interrupted: {self.store.finished()} finished tasks are in "
                        f"{str(self.store.path)!r}; run the same command with --resume to "
                        "continue", err=True)
+        else:
+            click.echo("interrupted: the finished work is lost; with --run-dir DIR each "
+                       "finished task is kept, and the same command with --resume continues "
+                       "from there", err=True)
         return False
 
 
@@ -276,21 +284,42 @@ def set_threads(threads: int | None) -> None:
 
 
 class Counter:
-    """Deals done per experiment, on one stderr line (a TTY only): precision-driven runs do
-    not know their length in advance."""
+    """Progress of a precision-driven run, which does not know its length in advance: which
+    experiment of how many, the deals done against its cap, the time elapsed. On a terminal
+    one status line on stderr, rewritten; otherwise one plain line when an experiment
+    starts. ``plan``: the experiments in order, each with its cap (None: exact)."""
 
-    def __init__(self, enabled: bool):
-        self.enabled = enabled and sys.stderr.isatty()
+    def __init__(self, enabled: bool, plan: list[tuple[str, int | None]] | None = None):
+        import time
+        self.enabled = enabled
+        self.tty = sys.stderr.isatty()
+        self.plan = dict(plan or [])
+        self.order = [label for label, _ in plan or []]
         self.done: dict[str, int] = {}
+        self.start = time.monotonic()
+
+    def _where(self, label: str) -> str:
+        if label not in self.plan:
+            return label
+        return f"[{self.order.index(label) + 1}/{len(self.order)}] {label}"
 
     def __call__(self, label: str, n: int) -> None:
+        import time
         if not self.enabled:
             return
+        new = label not in self.done
         self.done[label] = self.done.get(label, 0) + n
-        click.echo(f"\r\x1b[2K{label}: {self.done[label]:,} deals", err=True, nl=False)
+        elapsed = time.monotonic() - self.start
+        cap = self.plan.get(label)
+        of = f" of at most {cap:,}" if cap else (" (every deal)" if label in self.plan else "")
+        if self.tty:
+            click.echo(f"\r\x1b[2K{self._where(label)}: {self.done[label]:,} deals{of}, "
+                       f"{elapsed:.0f} s", err=True, nl=False)
+        elif new:
+            click.echo(f"{self._where(label)}: started at {elapsed:.0f} s", err=True)
 
     def close(self) -> None:
-        if self.enabled and self.done:
+        if self.enabled and self.done and self.tty:
             click.echo("\r\x1b[2K", err=True, nl=False)
 
 

@@ -114,27 +114,64 @@ def solve(elder, dealer, trump, batch, forced_trump, as_json):
               help="Trump suit (S, ♠, spades) or the turned-up card (e.g. TH).")
 @JSON
 def classify(hand, trump, as_json):
-    """Is HAND a jeu de règle — a hand to play without proposing (seed 002)?
+    """Is HAND a jeu de règle — a hand to play without proposing (Hoyle's list)? And why.
 
-    Names the rule of Hoyle's list that fits, first in the list's order:
-    three-trumps, two-trumps-one-suit, two-trumps-court-pair, one-trump-four-king,
-    one-trump-three-court, no-trump-three-queens, no-trump-four-courts.
+    Names the rule of Hoyle's list that fits (the first in the list's order) with Hoyle's
+    words and what in the hand meets it; for a hand no rule fits, what the list asks for
+    its number of trumps, and the nearest rule it misses: by how many cards, what it
+    lacks, and one exchange that would make it. The rules:
+
+    \b
+      1 three-trumps            three trumps
+      2 two-trumps-one-suit     two trumps, the other three cards of one suit
+      3 two-trumps-court-pair   two trumps, and a king or queen with another card
+                                of its suit
+      4 one-trump-four-king     one trump, the other four of one suit with the king
+      5 one-trump-three-court   one trump, three of a suit with a king or queen,
+                                and a fifth king or queen
+      6 no-trump-three-queens   no trump, three queens
+      7 no-trump-four-courts    no trump, four court cards
 
     \b
     Example:
       ecarte-sim classify "QH AH 7H KS KD" --trump TH --json
-      {"jeu_de_regle": true, "rule": "three-trumps"}
+      {"jeu_de_regle": true, "rule": "three-trumps", "rule_name": "three trumps", ...}
     """
     from ecarte_sim.analysis.ecarte.api import classify as classify_hand
+    from ecarte_sim.engine.cards import SUIT_NAMES, format_hand, parse_hand
+    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
+    from ecarte_sim.engine.ecarte.regle import RULE_TRUMPS
 
     result = classify_hand(hand, trump)
-    rule = result["rule"]
     if as_json:
         emit(result)
-    elif rule is None:
-        click.echo("not a jeu de règle: propose (by Hoyle's list)")
-    else:
-        click.echo(f"jeu de règle ({rule}): play without proposing")
+        return
+    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    suit, _ = parse_trump(trump, [("hand", mask)])
+    head = f"{format_hand(mask)}, {SUIT_NAMES[suit]} trumps: "
+    if result["rule"] is not None:
+        click.echo(head + "a jeu de règle: play without proposing (Hoyle's list).")
+        click.echo(f"  Rule {result['rule_number']} ({result['rule']}), {result['reason']}.")
+        click.echo(f"  Hoyle: \u201c{result['words']}\u201d")
+        return
+    n = result["nearest"]
+    click.echo(head + "not a jeu de règle: propose (by Hoyle's list).")
+    click.echo(f"  Why: {result['reason']}.")
+    click.echo(f"  Nearest: rule {n['rule_number']} ({n['rule']}), {n['rule_name']}.")
+    click.echo(f"  Hoyle: \u201c{n['words']}\u201d")
+    by = "one card" if n["short_by"] == 1 else f"{n['short_by']} cards"
+    x = n["exchange"]
+    click.echo(f"  Missed by {by}: {n['missing']}; {x['out']} out and {x['in']} in would "
+               f"make it ({x['gives']}).")
+    trumps = bin(mask & (0xFF << (8 * suit))).count("1")
+    own = [m for m in n["also"] if RULE_TRUMPS[m["rule_number"] - 1] == trumps]
+    for m in own:
+        click.echo(f"  Also missed by {by}: rule {m['rule_number']} ({m['rule']}), "
+                   f"{m['rule_name']}: {m['missing']}.")
+    other = [m for m in n["also"] if m not in own]
+    if other:
+        click.echo(f"  Also missed by {by}, with another number of trumps: "
+                   + ", ".join(f"rule {m['rule_number']} ({m['rule']})" for m in other) + ".")
 
 
 # --------------------------------------------------------------------------- deal
@@ -199,12 +236,12 @@ def policy_options(f):
                           "list); threshold = play iff strength >= --threshold."),
         click.option("--dealer-policy", type=click.Choice(choices(DealerPolicy)),
                      default=name_of(default.dealer_policy), show_default=True,
-                     help="Dealer: accept or refuse. maxims = the dealer's maxims of seed 002; "
+                     help="Dealer: accept or refuse. maxims = the dealer's maxims of Hoyle; "
                           "regle = refuse iff his hand is a jeu de règle."),
         click.option("--play", "play_model", type=click.Choice(plays),
                      default=name_of(default.elder_play), show_default=True,
                      help="Play model for both: dd (both see all cards: measures the cards), "
-                          "heuristic (seed 002's advice), pimc (sampled worlds)."),
+                          "heuristic (Hoyle's advice), pimc (sampled worlds)."),
         click.option("--elder-play", type=click.Choice(plays), default=None,
                      help="Play model of the elder only (overrides --play)."),
         click.option("--dealer-play", type=click.Choice(plays), default=None,
@@ -246,7 +283,10 @@ def policy_options(f):
 @JSON
 def play_command(seed, index, elder_score, dealer_score, pretty, as_json, settings):
     """Play one whole deal and tell it: hands, turn-up, each proposal and answer,
-    discards and draws, each trick, the marks.
+    discards and draws, each trick, the marks — every decision with its reason (the rule
+    of Hoyle's list, the dealer's maxim, the threshold, the discard rule or the law,
+    in the treatise's words; in --json, the "reasons" of each exchange and the
+    "final_decision", "law_49_reason" and "point_reason").
 
     The deal is a pure function of (seed, index): any policy sees the same hands,
     turn-up and stock. Card by card even with --play dd.
@@ -258,10 +298,10 @@ def play_command(seed, index, elder_score, dealer_score, pretty, as_json, settin
     if as_json:
         emit({"seed": seed, "index": index, "score_before": {"elder": elder_score,
                                                              "dealer": dealer_score},
-              "settings": settings.echo(), **deal_data(d)})
+              "settings": settings.echo(), **deal_data(d, settings)})
         return
     click.echo(f"Deal {index} of seed {seed}; score elder {elder_score}, dealer {dealer_score}.")
-    for line in tell_deal(d, pretty):
+    for line in tell_deal(d, pretty, settings=settings):
         click.echo(line)
 
 
@@ -278,16 +318,18 @@ def game(seed, game_index, verbose, pretty, as_json, settings):
 
     The deal alternates; the game ends the moment a mark reaches five (a king
     turned up at four wins before a card is played). Both players use the same
-    policies, by role. The Law 46 value (treble / double / single) is shown.
+    policies, by role. Each deal shows how the proposals ended and why, the point and
+    the marks (every decision with its reason with -v); scores are given A first. The
+    Law 46 value (treble / double / single) is shown with the score that makes it.
     """
     from ecarte_sim.analysis.ecarte.api import game as play_game
     from ecarte_sim.analysis.ecarte.narrative import game_data, tell_game
 
     g = play_game(seed, game_index, settings)
     if as_json:
-        emit({"settings": settings.echo(), **game_data(g)})
+        emit({"settings": settings.echo(), **game_data(g, settings)})
         return
-    for line in tell_game(g, pretty, verbose):
+    for line in tell_game(g, pretty, verbose, settings=settings):
         click.echo(line)
 
 
@@ -449,22 +491,25 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, 
 
 # --------------------------------------------------------------------------- hand / claims
 
-def precision_options(f):
+def precision_options(max_deals_help: str):
+    """--precision, --deals, --max-deals: how long a precision-driven run goes on."""
     from ecarte_sim.analysis.ecarte.claims import DEFAULT_PRECISION
-    options = [
-        click.option("--precision", type=click.FloatRange(1e-5, 0.5), default=DEFAULT_PRECISION,
-                     show_default=True, callback=not_nan,
-                     help="Simulate until every headline 95% interval has half-width <= H "
-                          "(checked at 16,384 deals, then at each doubling)."),
-        click.option("--deals", "n_deals", type=click.IntRange(100, 2**40), default=None,
-                     help="Simulate exactly N deals instead (no precision rule)."),
-        click.option("--max-deals", type=click.IntRange(1000, 2**40), default=None,
-                     help="Most deals per experiment under the precision rule (claims: also "
-                          "the deals behind its score table) [default: see above]."),
-    ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+
+    def decorate(f):
+        options = [
+            click.option("--precision", type=click.FloatRange(1e-5, 0.5),
+                         default=DEFAULT_PRECISION, show_default=True, callback=not_nan,
+                         help="Simulate until every headline 95% interval has half-width <= H "
+                              "(checked at 16,384 deals, then at each doubling)."),
+            click.option("--deals", "n_deals", type=click.IntRange(100, 2**40), default=None,
+                         help="Simulate exactly N deals instead (no precision rule)."),
+            click.option("--max-deals", type=click.IntRange(1000, 2**40), default=None,
+                         help=max_deals_help),
+        ]
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return decorate
 
 
 @click.command(context_settings=CONTEXT)
@@ -476,7 +521,8 @@ def precision_options(f):
               help="Enumerate every dealer hand (and turn-up, when only the suit is given) "
                    "for play without proposing; dd or heuristic play only.")
 @seed_option(help="Seed in [0, 2^64) of the sampled deals.")
-@precision_options
+@precision_options("Most deals under the precision rule [default: 2^24 deals for dd and "
+                   "heuristic play, 2^18 for pimc].")
 @policy_options
 @THREADS
 @long_run_options("2^21 deals; 2^13 for PIMC")
@@ -493,6 +539,8 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     same deals, and the paired difference is reported. --precision (default) simulates
     until both P(point) intervals have half-width <= H (at most --max-deals: 2^24 deals
     for dd/heuristic, 2^18 for pimc); --exact enumerates instead (play without proposing).
+    The hand is echoed in the canonical order: spades, hearts, diamonds, clubs, each from
+    the king down.
 
     \b
     Example:
@@ -548,7 +596,8 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
 @click.option("--play", "models", type=click.Choice(["dd", "heuristic", "pimc"]),
               multiple=True, help="Play model(s) to test (repeatable) [default: all three].")
 @seed_option()
-@precision_options
+@precision_options("Most deals per experiment under the precision rule, and the deals "
+                   "behind the claims' score table [default: see above].")
 @click.option("--worlds", type=click.IntRange(1, 4096), default=64, show_default=True,
               help="PIMC: worlds sampled per decision.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
@@ -560,12 +609,12 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
 @JSON
 def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads, quiet,
            as_json, run_dir, resume, task_size, scheduler, workers):
-    """Test the claims of seed 002: "two to one" for the jeux de règle (as an estimate and
+    """Test the claims of Hoyle's Games Modernized on Écarté: "two to one" for the jeux de règle (as an estimate and
     as a floor, overall and per rule), "four times out of five" for Q A 7 of trumps with
     two kings, the dealer's maxims, the three pieces of score advice, and "continue
     proposing till the pack is exhausted" — each with estimate, 95% interval, n and a
-    verdict (supported / contradicted / inconclusive) by a rule fixed in
-    analysis/claims.py before any run, for each play model.
+    verdict (supported / contradicted / inconclusive / no difference) by a rule fixed in
+    analysis/ecarte/claims.py before any run, for each play model.
 
     Each experiment runs until its headline intervals have half-width <= --precision, at
     most --max-deals deals (default 2^25 for dd and heuristic; PIMC, ~100 us a deal, stops
@@ -583,7 +632,8 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads
         settings.max_deals = {m: dict.fromkeys(EXPERIMENTS, max_deals) for m in MODELS}
         settings.score_deals = {m: max(max_deals, 1000) for m in MODELS}
     command = command_line("claims")
-    counter = Counter(not quiet and not as_json)
+    from ecarte_sim.analysis.ecarte.claims import plan
+    counter = Counter(not quiet and not as_json, plan(models, settings))
     parameters = {"models": models, "precision": None if n_deals else precision,
                   "deals": n_deals, "max_deals": max_deals, "worlds": worlds}
     try:
@@ -600,7 +650,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads
     if as_json:
         emit(payload)
         return
-    click.echo(f"claims of seed 002 — seed {seed}, "
+    click.echo(f"claims of Hoyle's Games Modernized — seed {seed}, "
                + (f"precision {precision}" if n_deals is None else f"{n_deals} deals"))
     for m in models:
         s = payload["models"][m]
@@ -608,13 +658,17 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads
                    f"half-width {s['worst_half_width']:.4f}"
                    + ("" if s["precision_reached"] or n_deals else " (precision NOT reached)"))
     current = None
-    for r in payload["claims"]:
-        if r["id"] != current:
-            current = r["id"]
-            click.echo(f"\n{current}")
-        click.echo(f"  {r['model']:9s} {r['verdict']:12s} {r['estimate']:+.4f} "
-                   f"[{r['ci95'][0]:+.4f}, {r['ci95'][1]:+.4f}] n={r['n']:<8d} "
-                   f"{r['reading']} — {r['subset']}")
+    headline = [r for r in payload["claims"] if r["headline"]]
+    for r in headline:
+        if (r["id"], r["reading"], r["subset"]) != current:
+            current = (r["id"], r["reading"], r["subset"])
+            click.echo(f"\n{r['id']}: {r['reading']} — {r['subset']}")
+        how = "exact" if r["exact"] else f"n={r['n']:,}"
+        click.echo(f"  {r['model']:9s} {r['verdict']:13s} {r['estimate']:+.4f} "
+                   f"[{r['ci95'][0]:+.4f}, {r['ci95'][1]:+.4f}] {how}")
+    rest = len(payload["claims"]) - len(headline)
+    click.echo(f"\n{len(headline)} headline figures above; {rest} more readings and subsets "
+               "(each rule, each score) in the report (--out DIR) or with --json")
     for path in payload.get("files", []):
         click.echo(f"wrote {path}")
 

@@ -1,4 +1,4 @@
-"""``ecarte-sim piquet ...``: Piquet deals, simulations and parties (Laws of seed 003).
+"""``ecarte-sim piquet ...``: Piquet deals, simulations and parties (the Laws of Piquet).
 
 Each command parses its options into a
 :class:`~ecarte_sim.engine.piquet.settings.PiquetSettings`, calls one function of
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, THREADS, EcarteGroup, command_line,
-                                            emit, long_run, long_run_options, progress,
-                                            quiet_option, seed_option, set_threads,
+from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, PRETTY, THREADS, EcarteGroup,
+                                            command_line, emit, long_run, long_run_options,
+                                            progress, quiet_option, seed_option, set_threads,
                                             writable_dir)
 from ecarte_sim.engine.piquet.settings import (DEFAULT_WORLDS, MAX_ELDER_TAKE, MAX_WORLDS,
                                                MAX_YOUNGER_TAKE, REPORT_DEALS, LeadScoring,
@@ -71,7 +71,7 @@ def run_options(unit: str):
 
 @click.group(cls=EcarteGroup, context_settings=CONTEXT)
 def piquet():
-    """Piquet (Laws of Piquet, seed 003): deals, simulations, parties.
+    """Piquet (Laws of Piquet, Portland and Turf Clubs): deals, simulations, parties.
 
     Cards are rank then suit (AS, 10H or TH, q♥); rank order A K Q J 10 9 8 7.
     The rules and every reading of an ambiguous law: engine/piquet/rules.md.
@@ -79,17 +79,6 @@ def piquet():
 
 
 # --------------------------------------------------------------------------- deal
-
-def _events_text(events: list[dict]) -> list[str]:
-    lines = []
-    for ev in events:
-        who = ev.get("player", "")
-        detail = " ".join(f"{k}={v}" for k, v in ev.items()
-                          if k not in ("event", "player", "elder_total", "younger_total"))
-        lines.append(f"  {ev['event']:<13} {who:<8} {detail}".rstrip()
-                     + f"   [{ev.get('elder_total', '')}-{ev.get('younger_total', '')}]")
-    return lines
-
 
 @piquet.command("deal", context_settings=CONTEXT)
 @click.option("--elder", "elder_text", metavar="H12", help="The elder's 12 cards as dealt.")
@@ -108,11 +97,14 @@ def _events_text(events: list[dict]) -> list[str]:
               help="Deal index of SEED to play when no cards are given.")
 @variant_options
 @exchange_options
+@PRETTY
 @JSON
 def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_discard, player,
-                 seed, index, as_json, **opts):
-    """Play one deal and tell it event by event: carte blanche, discards, each
-    declaration, every card, the cards, pique and repique.
+                 seed, index, pretty, as_json, **opts):
+    """Play one deal and tell it as a Piquet player would, each score with its law:
+    carte blanche, the discards and the cards taken in, each call answered good, not
+    good or equal, repique and pique, the play trick by trick, the last trick, the
+    cards or the capot, and each player's total.
 
     Give all of --elder, --younger and --talon, or none (then deal INDEX of SEED).
 
@@ -155,11 +147,10 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
     if as_json:
         emit(result)
         return
-    d = result["deal"]
-    click.echo(f"elder   {d['elder']}\nyounger {d['younger']}\nstock   {d['stock']}  (top first)")
-    for line in _events_text(result["events"]):
+    from ecarte_sim.analysis.piquet.narrative import tell_deal
+
+    for line in tell_deal(result, pretty):
         click.echo(line)
-    click.echo(f"deal total: elder {result['elder']}, younger {result['younger']}")
 
 
 # --------------------------------------------------------------------------- simulate
@@ -246,7 +237,7 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
 @variant_options
 @exchange_options
 @run_options("Parties")
-@long_run_options(_task_sizes("parties", parties=True))
+@long_run_options(_task_sizes("parties", parties=True), unit="Parties")
 def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chunk, threads,
                    quiet, as_json, run_dir, resume, task_size, scheduler, workers, **opts):
     """Play N parties between A (deals first) and B: who wins, how often the loser is
@@ -307,8 +298,9 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
               default=REPORT_DEALS["partie"], show_default=True,
               help="Parties per partie study.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Write piquet.md, pairings.csv, exchange.csv, partie.csv, totals.png and "
-                   "exchange.png here.")
+              help="Write piquet.md, pairings.csv, exchange.csv, partie.csv, totals.png, "
+                   "exchange.png and provenance.json here. Without --out no file is "
+                   "written: the report is printed (Markdown), its provenance in --json.")
 @THREADS
 @long_run_options(_task_sizes("deals"))
 @quiet_option("No progress messages.")
@@ -319,12 +311,15 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
     players, bonuses by seat, deal totals, the exchange and the rule variants (paired
     on the same deals), the partie and the first deal, and the peer's figures beside
     ours. Each figure with its n and 95% interval.
+
+    Printed as Markdown, or as one JSON object with --json (the provenance included);
+    with --out the files are written there, provenance.json among them.
     """
     import sys
 
     from ecarte_sim.analysis.piquet.api import piquet_report
     from ecarte_sim.analysis.piquet.report import markdown, write_report
-    from ecarte_sim.analysis.reports.provenance import caption, provenance
+    from ecarte_sim.analysis.reports.provenance import FILE, caption, provenance
 
     set_threads(threads)
     writable_dir(out_dir)
@@ -347,4 +342,7 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
         emit(result)
         return
     if out_dir is None:
-        sys.stdout.write(markdown(result, caption(prov)))
+        # no provenance.json without --out: the caption must not send the reader to one
+        made_by = caption(prov).replace(f"; full provenance in {FILE}",
+                                        f"; provenance with --json, or in {FILE} with --out")
+        sys.stdout.write(markdown(result, made_by))

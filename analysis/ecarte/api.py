@@ -33,6 +33,7 @@ from ecarte_sim.engine.ecarte.experiments import exact_codes, hand_table
 from ecarte_sim.engine.ecarte.game import Game, play_game
 from ecarte_sim.engine.ecarte.records import COUNTS
 from ecarte_sim.engine.ecarte.regle import classify as classify_hand
+from ecarte_sim.engine.ecarte.regle import explain
 from ecarte_sim.engine.ecarte.runner import WholeDeal, play_deal
 from ecarte_sim.engine.ecarte.settings import EcarteSettings, name_of
 from ecarte_sim.engine.ecarte.simulate import simulate_counts
@@ -67,18 +68,40 @@ def solve(elder: str, dealer: str, trump: str, *, forced_trump: bool = True,
 
 
 def classify(hand: str, trump: str) -> dict:
-    """Is ``hand`` a jeu de règle by Hoyle's list, and by which rule (the first that fits)."""
+    """Is ``hand`` a jeu de règle by Hoyle's list, by which rule (the first that fits), and
+    why: ``rule`` (its id) and ``rule_name`` (in words), ``words`` (Hoyle's), ``reason``
+    (what in the hand meets the rule, or what the list asks for its number of trumps) and,
+    for a hand no rule fits, ``nearest``: the rule it comes closest to (fewest cards to
+    exchange; a tie goes to a rule for the hand's own number of trumps, then to the list's
+    order), what it lacks, one exchange that would make it (the turn-up, when given, is
+    never drawn), and ``also`` the other rules it misses by as few cards."""
     mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
-    suit, _ = parse_trump(trump, [("hand", mask)])
+    suit, turn_up = parse_trump(trump, [("hand", mask)])
     rule = classify_hand(mask, suit)
-    return {"jeu_de_regle": rule is not None, "rule": rule}
+    why = explain(mask, suit, 0 if turn_up is None else 1 << int(turn_up))
+    if why["rule"] != rule:  # pragma: no cover - the explanation follows the kernel
+        raise AssertionError(f"explain() says {why['rule']!r}, regle_rule {rule!r}")
+    nearest = why["nearest"]
+    if nearest is not None:
+        nearest = {"rule": nearest["rule"], "rule_number": nearest["rule_id"],
+                   "rule_name": nearest["rule_name"], "words": nearest["words"],
+                   "short_by": nearest["short_by"], "missing": nearest["missing"],
+                   "exchange": nearest["exchange"],
+                   "also": [{"rule": m["rule"], "rule_number": m["rule_id"],
+                             "rule_name": m["rule_name"], "missing": m["missing"]}
+                            for m in nearest["also"]]}
+    return {"jeu_de_regle": rule is not None, "rule": rule,
+            "rule_number": why["rule_id"] or None, "rule_name": why["rule_name"],
+            "words": why["words"], "reason": why["reason"], "nearest": nearest}
 
 
 def play(seed: int, index: int, settings: EcarteSettings | None = None, *,
          elder_score: int = 0, dealer_score: int = 0) -> WholeDeal:
     """Deal ``index`` of ``seed`` played whole under ``settings`` from the given score
     (a mark reaching five ends it), card by card; see
-    :func:`ecarte_sim.analysis.ecarte.narrative.deal_data` and ``tell_deal``."""
+    :func:`ecarte_sim.analysis.ecarte.narrative.deal_data` and ``tell_deal`` (pass them
+    the same ``settings`` for the reason of every decision), and
+    :func:`ecarte_sim.analysis.ecarte.reasons.deal_reasons`."""
     settings = settings or EcarteSettings()
     return play_deal(seed, index, settings.cfg(elder_score=elder_score,
                                                dealer_score=dealer_score, target=5,
@@ -86,7 +109,9 @@ def play(seed: int, index: int, settings: EcarteSettings | None = None, *,
 
 
 def game(seed: int, game: int = 0, settings: EcarteSettings | None = None) -> Game:
-    """Game ``game`` of ``seed``: A and B play five up with the same policies, by role."""
+    """Game ``game`` of ``seed``: A and B play five up with the same policies, by role (see
+    :func:`ecarte_sim.analysis.ecarte.narrative.game_data` and ``tell_game``, given the same
+    ``settings``, for the game told with the reason of every decision)."""
     settings = settings or EcarteSettings()
     return play_game(seed, game, settings.cfg(trick_by_trick=True))
 

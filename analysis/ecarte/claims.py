@@ -1,9 +1,9 @@
-"""The claims of seed 002 (Hoyle's Games Modernized, "Écarté"), each with the experiment that
+"""The claims of Hoyle's Games Modernized ("Écarté"), each with the experiment that
 tests it and the rule that turns a measurement into a verdict — the rules are written here,
 before any run, and the code applies them mechanically.
 
 Every claim is measured for each play model (``dd``: both players see all cards, so it
-measures the cards; ``heuristic``: seed 002's advice from each player's own knowledge;
+measures the cards; ``heuristic``: Hoyle's advice from each player's own knowledge;
 ``pimc``: sampled worlds). The elder's policy is ``regle`` and the dealer's ``maxims``
 unless the experiment varies them; decisions compared on the *same* deals (common random
 numbers), as paired differences.
@@ -33,6 +33,13 @@ Verdict rules (95% intervals; "the interval" is the estimate's):
 ``at_least(t)``    supported if the lower end is >= t; contradicted if the upper end < t.
 ``positive``       supported if the lower end > 0; contradicted if the upper end < 0.
 ``negative``       supported if the upper end < 0; contradicted if the lower end > 0.
+
+Verdict words: **supported** (the interval is on the claim's side), **contradicted** (it is
+wholly on the other side), **inconclusive** (it straddles the line: more deals, or none at
+all, could not decide), and, for a difference between two choices (``positive`` and
+``negative``), **no difference**: the estimate is 0 and its interval exactly [0, 0], i.e.
+both choices give the same result on every deal (at 4-4 with the king held, the king wins
+the game whatever the elder does), so there is nothing to prefer.
 """
 
 from __future__ import annotations
@@ -55,7 +62,9 @@ from ecarte_sim.engine.ecarte.regle import RULES
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.settings import ElderPolicy, EcarteSettings
 
-SEED_FILE = "seeds/002_25d08f83baa0f9d5.txt"
+#: Where every claim is quoted from (the Écarté chapter, with the Club Code laws it quotes
+#: from *Cavendish on Écarté*).
+SOURCE = "Hoyle's Games Modernized, Écarté"
 MODELS = ("dd", "heuristic", "pimc")
 EXPERIMENTS = ("regle", "dealer", "habit", "hand")
 #: First deal index of the score table (disjoint from the experiments' deals 0, 1, ...).
@@ -90,17 +99,35 @@ def at_least(target: float):
     return rule
 
 
+#: The verdict words, in the order the report explains them.
+VERDICTS = ("supported", "contradicted", "inconclusive", "no difference")
+_NO_DIFFERENCE_TEXT = ("; no difference if the interval is exactly [0, 0] (the same result "
+                       "both ways on every deal)")
+
+
+def no_difference(lo: float, hi: float) -> bool:
+    """A paired difference whose interval is exactly [0, 0]: zero mean and zero spread, so
+    both choices gave the same result on every deal — not an undecided measurement."""
+    return lo == 0 and hi == 0
+
+
 def positive():
     def rule(lo, hi):
+        if no_difference(lo, hi):
+            return "no difference"
         return "supported" if lo > 0 else "contradicted" if hi < 0 else "inconclusive"
-    rule.text = "supported if the 95% interval lies above 0; contradicted if below 0"
+    rule.text = ("supported if the 95% interval lies above 0; contradicted if below 0"
+                 + _NO_DIFFERENCE_TEXT)
     return rule
 
 
 def negative():
     def rule(lo, hi):
+        if no_difference(lo, hi):
+            return "no difference"
         return "supported" if hi < 0 else "contradicted" if lo > 0 else "inconclusive"
-    rule.text = "supported if the 95% interval lies below 0; contradicted if above 0"
+    rule.text = ("supported if the 95% interval lies below 0; contradicted if above 0"
+                 + _NO_DIFFERENCE_TEXT)
     return rule
 
 
@@ -118,7 +145,7 @@ class Claim:
     measure: str
     rule: Callable = field(repr=False)
     headline: bool = False
-    source: str = SEED_FILE
+    source: str = SOURCE
     part: str = "all"            # regle experiment: "all", "rule N", "no-king", "king"
     x: int = 0                   # the elder's score before the deal
     y: int = 0                   # the dealer's score before the deal
@@ -298,10 +325,15 @@ def measure(claim: Claim, data: dict) -> dict:
 
 
 def judge(claim: Claim, m: dict) -> str:
+    """The verdict (one of :data:`VERDICTS`) of ``claim`` on measurement ``m``: no deals or
+    no interval is inconclusive; "no difference" needs the estimate itself to be 0 too."""
     lo, hi = m["ci95"]
-    if m["n"] == 0 or math.isnan(lo):
+    if m["n"] == 0 or math.isnan(lo) or math.isnan(hi):
         return "inconclusive"
-    return claim.rule(lo, hi)
+    verdict = claim.rule(lo, hi)
+    if verdict == "no difference" and m["estimate"] != 0:
+        return "inconclusive"
+    return verdict
 
 
 # --------------------------------------------------------------------------- running
@@ -552,7 +584,7 @@ def explanations(models_data: dict) -> dict:
 
 
 WHY_MODELS = ("dd lets both players see every card, so it measures what the cards can do; "
-              "heuristic plays seed 002's advice from what each player knows; pimc samples "
+              "heuristic plays Hoyle's advice from what each player knows; pimc samples "
               "the unseen cards and solves each sample. A verdict that changes with the model "
               "depends on how well the hand is played, not only on the cards.")
 
@@ -570,6 +602,23 @@ def disagreements(rows: list[dict]) -> list[dict]:
                         "estimates": {r["model"]: r["estimate"] for r in rs},
                         "why": WHY_MODELS})
     return out
+
+
+def plan(models: list[str], settings: ClaimsSettings) -> list[tuple[str, int | None]]:
+    """The experiments of a claims run in the order they run, each with the most deals it
+    may take (None: an exact enumeration): the labels its ``progress`` reports."""
+    steps: list[tuple[str, int | None]] = []
+    for m in models:
+        fixed = settings.deals
+        steps.append((f"{m} scores", fixed or settings.score_deals[m]))
+        for key in ("regle", "dealer", "habit"):
+            steps.append((f"{m} {key}", fixed or settings.max_deals[m][key]))
+        if m != "pimc":
+            steps.append((f"{m} hand (exact)", None))
+        steps.append((f"{m} hand", fixed or settings.max_deals[m]["hand"]))
+        if m != "pimc":
+            steps.append((f"{m} variant", None))
+    return steps
 
 
 def run_claims(models: list[str], settings: ClaimsSettings, command: str,

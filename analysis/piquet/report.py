@@ -30,7 +30,7 @@ from ecarte_sim.engine.piquet.records import N_OUTCOMES, PAIRED_COUNTS, Outcome
 from ecarte_sim.engine.piquet.settings import Partie, Player, PiquetSettings, name_of
 
 #: Figures the public peer engine publishes (a Rust port of a Python oracle; from its
-#: README as quoted in the issue and shared/NOTES.md): 20,000 simulated deals.
+#: README): 20,000 simulated deals.
 PEER = {"deals": 20_000, "elder_win_full_exchange": 0.525, "elder_win_no_full_exchange": 0.496,
         "mean_elder_heuristic": 29.0, "mean_younger_heuristic": 20.0, "max_deal": 170}
 
@@ -132,7 +132,7 @@ def _ci(x: dict, digits: int = 3) -> str:
 
 def markdown(result: dict, caption: str) -> str:
     lines = ["# Piquet: measured figures", "", f"Made by {caption}.", "",
-             "Rules: `engine/piquet/rules.md` (Laws of Piquet, seed 003). Every rate has its "
+             "Rules: `engine/piquet/rules.md` (Laws of Piquet, Portland and Turf Clubs). Every rate has its "
              "Wilson 95% interval and every margin or difference its normal 95% interval "
              "(pairings.csv has the same); n is given for each row.",
              "", "## The elder's advantage per deal, by pairing", "",
@@ -304,44 +304,81 @@ def write_report(out_dir: str, result: dict, provenance: dict, execution: dict |
     commit("piquet.md", lambda f: open(f, "w", encoding="utf-8").write(
         markdown(result, caption)))
 
-    def totals_png(f):
-        fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
-        for ax, key in zip(axes, (("random", "random"), ("heuristic", "heuristic"))):
-            p = _pairing(result, *key)
-            if p is None:
-                continue
-            for seat in ("elder", "younger"):
-                h = np.array(p["histogram"][seat], dtype=float)
-                ax.step(np.arange(len(h)), h / h.sum(), where="mid", label=seat)
-            ax.set_title(f"{key[0]} v {key[1]} (n = {p['deals']:,})")
-            ax.set_xlabel("deal total")
-            ax.set_xlim(0, 120)
-            ax.legend()
-        axes[0].set_ylabel("share of deals")
-        fig.suptitle("Distribution of deal totals by seat", fontsize=11)
-        fig.text(0.01, 0.01, caption.replace("`", ""), fontsize=7)
-        fig.tight_layout(rect=(0, 0.04, 1, 1))
-        fig.savefig(f, format="png", dpi=110, metadata=png_metadata(provenance))
+    import textwrap
+
+    footer = textwrap.fill(caption.replace("`", ""), 170)
+
+    def save(fig, f):
+        fig.savefig(f, format="png", dpi=110, bbox_inches="tight", pad_inches=0.1,
+                    metadata=png_metadata(provenance))
         plt.close(fig)
+
+    def totals_png(f):
+        fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True, layout="constrained")
+        shown = [(ax, key, _pairing(result, *key))
+                 for ax, key in zip(axes, (("random", "random"), ("heuristic", "heuristic")))]
+        top = max([int(np.flatnonzero(np.asarray(p["histogram"][seat]))[-1])
+                   for _, _, p in shown if p is not None for seat in ("elder", "younger")
+                   if np.asarray(p["histogram"][seat]).any()] or [120])
+        for ax, key, p in shown:
+            if p is None:
+                ax.set_axis_off()
+                continue
+            for seat, colour in (("elder", "tab:blue"), ("younger", "tab:orange")):
+                h = np.array(p["histogram"][seat], dtype=float)
+                ax.step(np.arange(len(h)), h / h.sum(), where="mid", color=colour,
+                        label=f"{seat} (mean {p['mean_' + seat]:.2f})")
+            ax.set_title(f"{key[0]} v {key[1]} players (n = {p['deals']:,} deals)", fontsize=10)
+            ax.set_xlabel("points the seat scores in the deal (deal total)")
+            ax.set_xlim(0, top + 2)
+            ax.grid(alpha=0.3)
+            ax.legend(title="seat", fontsize=9)
+        axes[0].set_ylabel("share of deals with that total")
+        fig.suptitle("Piquet: distribution of each seat's deal total (elder and younger), "
+                     f"up to the highest total seen ({top})\n{footer}", fontsize=9)
+        save(fig, f)
 
     commit("totals.png", totals_png)
 
     def exchange_png(f):
-        fig, ax = plt.subplots(figsize=(8, 4))
-        labels = [f"{e['a']}\nv {e['b']}" for e in result["exchange"]]
-        means = [e["margin_difference"]["mean"] for e in result["exchange"]]
-        errs = [e["margin_difference"]["mean"] - e["margin_difference"]["ci95"][0]
-                for e in result["exchange"]]
-        ax.barh(range(len(means)), means, xerr=errs, color="tab:blue", alpha=0.8)
-        ax.set_yticks(range(len(means)), labels, fontsize=7)
+        rows = result["exchange"]
+        fig, ax = plt.subplots(figsize=(10, 0.55 * len(rows) + 2.2), layout="constrained")
+        colours = {"elder takes five": "tab:blue", "younger takes all": "tab:orange"}
+        labels, means, lows, highs, cols = [], [], [], [], []
+        for e in rows:
+            d = e["margin_difference"]
+            players = " (random players)" if e["question"].endswith("random players") else ""
+            labels.append(f"{e['a']}\nv {e['b']}{players}")
+            means.append(d["mean"])
+            lows.append(d["mean"] - d["ci95"][0])
+            highs.append(d["ci95"][1] - d["mean"])
+            cols.append(colours.get(e["question"], "tab:grey"))
+        y = np.arange(len(rows))
+        ax.barh(y, means, xerr=[lows, highs], color=cols, alpha=0.85, capsize=3)
+        ax.set_yticks(y, labels, fontsize=8)
+        ax.invert_yaxis()                       # the first question on top
         ax.axvline(0, color="black", lw=0.8)
-        ax.set_xlabel("paired difference in the elder's margin (a − b), points per deal, 95% CI")
-        ax.set_title(f"The exchange, heuristic players (n = {result['exchange'][0]['n']:,} "
-                     "deals each)", fontsize=10)
-        fig.text(0.01, 0.01, caption.replace("`", ""), fontsize=7)
-        fig.tight_layout(rect=(0, 0.04, 1, 1))
-        fig.savefig(f, format="png", dpi=110, metadata=png_metadata(provenance))
-        plt.close(fig)
+        span = max(abs(m) + max(lo, hi) for m, lo, hi in zip(means, lows, highs)) or 1.0
+        for k, e in enumerate(rows):
+            d = e["margin_difference"]
+            end = d["ci95"][1] if means[k] >= 0 else d["ci95"][0]    # past the error bar
+            ax.text(end + (0.02 * span if means[k] >= 0 else -0.02 * span), k,
+                    f"{d['mean']:+.2f} [{d['ci95'][0]:.2f}, {d['ci95'][1]:.2f}]",
+                    va="center", ha="left" if means[k] >= 0 else "right", fontsize=8)
+        ax.set_xlim(-1.35 * span if min(means) < 0 else -0.05 * span,
+                    1.35 * span if max(means) > 0 else 0.05 * span)
+        ax.set_xlabel("paired difference in the elder's margin, a − b (points per deal; "
+                      "bars: 95% interval)\nelder's choices (blue): > 0 means taking all "
+                      "helps him; younger's choices (orange): < 0 means taking all helps the "
+                      "younger", fontsize=9)
+        n = sorted({e["n"] for e in rows})
+        n_text = f"{n[0]:,}" if len(n) == 1 else " / ".join(f"{v:,}" for v in n)
+        ax.set_title("Piquet, the exchange: taking all the cards you may against taking "
+                     f"fewer\n(same deals both ways; heuristic players unless marked; "
+                     f"n = {n_text} deals each)", fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+        fig.suptitle(footer, fontsize=7)
+        save(fig, f)
 
     commit("exchange.png", exchange_png)
     return paths

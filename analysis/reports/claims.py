@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.claims import TWO_THIRDS
+from ecarte_sim.analysis.ecarte.claims import TWO_THIRDS, VERDICTS
 from ecarte_sim.analysis.reports.provenance import (FILE, commit_file, csv_columns, parquet_metadata, png_metadata,
                                                     write_provenance)
 from ecarte_sim.engine.ecarte.regle import RULES
@@ -17,6 +17,51 @@ from ecarte_sim.engine.ecarte.regle import RULES
 
 def _fmt(x: float) -> str:
     return "nan" if x != x else f"{x:.4f}"
+
+
+#: What each verdict word means (claims.md explains them in this order: ``VERDICTS``).
+VERDICT_WORDS = {
+    "supported": "the 95% interval lies on the claim's side of its line",
+    "contradicted": "the 95% interval lies wholly on the other side",
+    "inconclusive": "the 95% interval straddles the line: these deals cannot decide "
+                    "(more deals might)",
+    "no difference": "for a comparison of two choices: the estimate is 0 and its interval "
+                     "exactly [0, 0] — both choices give the same result on every deal (at "
+                     "4–4 with the king held, the king wins the game whatever the elder does)",
+}
+#: One colour per play model, the same in every figure.
+MODEL_COLOURS = {"dd": "tab:blue", "heuristic": "tab:orange", "pimc": "tab:green"}
+#: One line style and marker per experiment (convergence.png): colour = model, style =
+#: experiment, so twelve series stay apart without a twelve-colour cycle.
+EXPERIMENT_STYLES = {"regle": ("-", "o"), "dealer": ("--", "s"), "habit": (":", "^"),
+                     "hand": ("-.", "D")}
+
+
+def _colour(model: str, k: int) -> str:
+    return MODEL_COLOURS.get(model, f"C{3 + k}")
+
+
+def text_colour(rgba) -> str:
+    """Black or white, whichever reads better on a cell of colour ``rgba`` (WCAG relative
+    luminance: black on cells lighter than 0.179, white on darker ones)."""
+    def linear(c):
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(float(c)) for c in rgba[:3])
+    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179 else "white"
+
+
+def scale_for(values, floor: float = 0.02):
+    """(cmap, vmin, vmax) for a change: sequential from 0 when every value has the same
+    sign, diverging and centred at 0 only when the values straddle 0; ``floor`` keeps a
+    tiny range from painting noise as a strong colour."""
+    values = [v for v in values if v == v]
+    lo, hi = (min(values), max(values)) if values else (0.0, 0.0)
+    if lo >= 0:
+        return "Blues", 0.0, max(floor, hi)
+    if hi <= 0:
+        return "Reds_r", min(-floor, lo), 0.0
+    lim = max(floor, -lo, hi)
+    return "RdBu", -lim, lim
 
 
 def provenance_line(p: dict) -> str:
@@ -35,6 +80,7 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import pandas as pd
+    from matplotlib.colors import Normalize
 
     os.makedirs(out_dir, exist_ok=True)
     paths: list[str] = []
@@ -65,13 +111,14 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
 
     def markdown(p):
         with open(p, "w", encoding="utf-8") as f:
-            f.write("# The claims of seed 002, tested\n\n")
+            f.write("# The claims of Hoyle's Games Modernized on Écarté, tested\n\n")
             f.write(f"Made by {caption}.\n\n")
             f.write("Play models: `dd` both players see all cards (measures the cards); "
-                    "`heuristic` seed 002's advice; `pimc` sampled worlds "
+                    "`heuristic` Hoyle's advice; `pimc` sampled worlds "
                     f"(W = {prov['worlds']}). Elder `regle`, dealer `maxims` unless the "
                     "experiment varies them; comparisons are paired (the same deals in both "
-                    "arms). Verdict rules were fixed before the run (analysis/claims.py). "
+                    "arms). Verdict rules were fixed before the run "
+                    "(analysis/ecarte/claims.py; each is listed under *Verdict rules* below). "
                     "Changes in P(win the game) use the score table V of each model, from "
                     "deals disjoint from the experiments' (indices from 2^40); their intervals "
                     "treat V as known (its error is shared by both arms). At dealer score 4, "
@@ -86,12 +133,19 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                 f.write(f"| {m} | {s['seconds']:.1f} | " + " | ".join(
                     str(s["deals"][k]) for k in ("scores", "regle", "dealer", "habit", "hand"))
                         + f" | {s['worst_half_width']:.4f} | {s['precision_reached']} |\n")
-            f.write("\n## Verdicts\n\n")
+            f.write("\n## Verdicts\n\nVerdict words (the rule of each reading, with its "
+                    "line, is under *Verdict rules* below):\n\n" + "".join(
+                        f"- **{w}**: {VERDICT_WORDS[w]}{';' if w != VERDICTS[-1] else '.'}\n"
+                        for w in VERDICTS)
+                    + "\nEach verdict is per play model; a claim whose verdict changes with "
+                    "the model is listed under *Where the play models disagree*.\n")
             current = None
             for r in payload["claims"]:
                 if r["id"] != current:
                     current = r["id"]
-                    f.write(f"\n### {current}\n\n> {r['quote']}\n\n({r['source']})\n\n"
+                    title, _, chapter = r["source"].partition(", ")
+                    cite = f"*{title}*" + (f", {chapter}" if chapter else "")
+                    f.write(f"\n### {current}\n\n> {r['quote']}\n>\n> — {cite}\n\n"
                             "| reading | subset | model | estimate | 95% interval | n | "
                             "verdict |\n|---|---|---|---|---|---|---|\n")
                 exact = " (exact)" if r["exact"] else ""
@@ -147,16 +201,24 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                         f"{t['delta'][x][y]:+.4f} [{t['ci95'][x][y][0]:+.4f}, "
                         f"{t['ci95'][x][y][1]:+.4f}]" for y in range(5)) + " |\n")
                 f.write("\n")
-            f.write("Plots: rules.png (win rate per rule with 95% intervals and the 2/3 line), "
-                    "play_minus_propose.png, game_win.png (probability that the next elder "
-                    "wins the game, by score), convergence.png (headline estimates as the "
-                    "deals grow).\n")
+            f.write("Plots: rules.png (P(point) per rule of the list, with 95% intervals, n "
+                    "and the 2/3 line), play_minus_propose.png (the table above: each cell's "
+                    "change with its 95% half-width), game_win.png (probability that the next "
+                    "elder wins the game, by score), convergence.png (the two-to-one estimate "
+                    "and each experiment's worst headline 95% half-width as the deals "
+                    "grow).\n")
 
     commit_file(out_dir, "claims.md", markdown, paths)
 
+    def save(fig, p):
+        fig.savefig(p, dpi=110, format="png", bbox_inches="tight", pad_inches=0.1,
+                    metadata=png_metadata(prov))
+        plt.close(fig)
+
     def rules_png(p):
-        fig, ax = plt.subplots(figsize=(9, 4.5), constrained_layout=True)
+        fig, ax = plt.subplots(figsize=(10, 5), layout="constrained")
         width = 0.8 / max(len(models), 1)
+        ns = {}
         for k, m in enumerate(models):
             rows = [r for r in payload["claims"] if r["id"] == "two-to-one"
                     and r["model"] == m and r["reading"].startswith("estimate")]
@@ -164,78 +226,140 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
             est = np.array([r["estimate"] for r in rows])
             lo = np.array([r["ci95"][0] for r in rows])
             hi = np.array([r["ci95"][1] for r in rows])
-            ax.errorbar(xs, est, yerr=[est - lo, hi - est], fmt="o", capsize=3, label=m)
+            ax.errorbar(xs, est, yerr=[est - lo, hi - est], fmt="o", capsize=3,
+                        color=_colour(m, k), label=m)
+            for i, r in enumerate(rows):
+                ns.setdefault(i, []).append(r["n"])
         ax.axhline(TWO_THIRDS, color="k", ls="--", lw=1, label="2/3 (\"two to one\")")
-        ax.set_xticks(range(len(RULES) + 1))
-        ax.set_xticklabels(["all"] + [f"{i + 1}: {n}" for i, n in enumerate(RULES)],
-                           rotation=25, ha="right", fontsize=8)
+        names = ["all jeux de règle"] + [f"{i + 1}: {n}" for i, n in enumerate(RULES)]
+
+        def n_text(i):
+            got = ns.get(i, [])
+            if got and len(set(got)) == 1:
+                return f"n = {got[0]:,}"
+            return "n = " + " / ".join(f"{v:,}" for v in got)
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels([f"{name}\n{n_text(i)}" for i, name in enumerate(names)],
+                           rotation=30, ha="right", rotation_mode="anchor", fontsize=8)
+        ax.set_xlabel("rule of Hoyle's list (n = deals with such a hand"
+                      + (", per model where they differ" if len(models) > 1 else "") + ")")
         ax.set_ylabel("P(elder wins the point), played without proposing")
-        ax.legend(fontsize=8)
-        ax.set_title(short, fontsize=8)
-        fig.savefig(p, dpi=110, format="png", metadata=png_metadata(prov))
-        plt.close(fig)
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(title="play model", fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1))
+        ax.set_title("Do the jeux de règle win \"two to one\"? P(point) per rule, "
+                     "estimate and 95% interval", fontsize=11)
+        fig.suptitle(short, fontsize=8)
+        save(fig, p)
 
     commit_file(out_dir, "rules.png", rules_png, paths)
 
-    def heat(p, key, title, label, vmin, vmax, cmap, fmt):
-        fig, axes = plt.subplots(1, len(models), figsize=(3.6 * len(models) + 1, 3.8),
-                                 constrained_layout=True, squeeze=False)
+    def heat(p, key, title, label, scale, fmt, note=""):
+        cmap_name, vmin, vmax = scale
+        cmap = plt.get_cmap(cmap_name)
+        norm = Normalize(vmin=vmin, vmax=vmax)
+        fig, axes = plt.subplots(1, len(models), figsize=(3.8 * len(models) + 1.2, 4.4),
+                                 layout="constrained", squeeze=False)
         for ax, m in zip(axes[0], models):
-            grid = np.array(payload[key][m]["delta"] if key == "play_minus_propose"
-                            else payload[key][m]["v"])
-            im = ax.imshow(grid, vmin=vmin, vmax=vmax, cmap=cmap, origin="lower")
+            t = payload[key][m]
+            grid = np.array(t["delta"] if key == "play_minus_propose" else t["v"])
+            ci = np.array(t["ci95"]) if "ci95" in t else None
+            im = ax.imshow(grid, norm=norm, cmap=cmap, origin="lower")
             for x in range(5):
                 for y in range(5):
-                    ax.text(y, x, format(grid[x, y], fmt), ha="center", va="center",
-                            fontsize=7)
-            n = payload[key][m]["n"]
-            ax.set_title(f"{m} (n = {n})", fontsize=9)
+                    text = format(grid[x, y], fmt)
+                    if ci is not None:
+                        text += f"\n±{(ci[x, y, 1] - ci[x, y, 0]) / 2:.3f}"
+                    ax.text(y, x, text, ha="center", va="center", fontsize=7.5,
+                            color=text_colour(cmap(norm(grid[x, y]))))
+            ax.set_title(f"{m} (n = {t['n']:,})", fontsize=10)
+            ax.set_xticks(range(5))
+            ax.set_yticks(range(5))
             ax.set_xlabel("dealer's score")
             ax.set_ylabel("elder's score")
-        fig.colorbar(im, ax=axes[0].tolist(), shrink=0.8, label=label)
-        fig.suptitle(f"{title}\n{short}", fontsize=8)
-        fig.savefig(p, dpi=110, format="png", metadata=png_metadata(prov))
-        plt.close(fig)
+        fig.colorbar(im, ax=axes[0].tolist(), shrink=0.85, label=label)
+        fig.suptitle(f"{title}\n{note}{short}", fontsize=9)
+        save(fig, p)
 
-    lim = max(0.02, max(abs(v) for m in models for row in
-                        payload["play_minus_propose"][m]["delta"] for v in row))
+    pmp = [v for m in models for row in payload["play_minus_propose"][m]["delta"]
+           for v in row]
     commit_file(out_dir, "play_minus_propose.png",
-            lambda p: heat(p, "play_minus_propose", "jeux de règle: P(win game) playing minus "
-                           "proposing", "change in P(elder wins the game)", -lim, lim,
-                           "RdBu", "+.3f"), paths)
+            lambda p: heat(p, "play_minus_propose",
+                           "Jeux de règle: change in the elder's P(win the game), playing "
+                           "without proposing minus proposing (same deals), by score",
+                           "change in P(elder wins the game), play − propose",
+                           scale_for(pmp), "+.3f",
+                           "each cell: estimate ± 95% half-width; n = paired deals with a jeu "
+                           "de règle (at dealer 4, those a turned-up king ends are left out)\n"),
+            paths)
     commit_file(out_dir, "game_win.png",
             lambda p: heat(p, "win_by_score", "P(the next elder wins the game) by score",
-                           "P(win)", 0, 1, "RdBu", ".2f"), paths)
+                           "P(the elder wins the game); white = even (0.5)",
+                           ("RdBu", 0.0, 1.0), ".2f",
+                           "blue: the elder is the favourite, red: the dealer is; n = whole "
+                           "deals behind each model's score table\n"), paths)
 
     def convergence_png(p):
-        fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), constrained_layout=True)
+        from matplotlib.lines import Line2D
+
+        fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.8), layout="constrained")
         key = "two-to-one | all jeux de règle"
-        for m in models:
+        used = []
+        for k, m in enumerate(models):
+            colour = _colour(m, k)
             pts = [(h["deals"], h[key]) for h in payload["history"][m] if key in h]
+            final = [r for r in payload["claims"] if r["id"] == "two-to-one" and r["model"] == m
+                     and r["subset"] == "all jeux de règle"
+                     and r["reading"].startswith("estimate")]
             if pts:
                 xs, ys = zip(*pts)
-                left.plot(xs, ys, marker="o", label=m)
-            for exp in ("regle", "dealer", "habit", "hand"):
+                label = m
+                if final:
+                    f = final[0]
+                    lo, hi = f["ci95"]
+                    left.errorbar([xs[-1]], [f["estimate"]],
+                                  yerr=[[f["estimate"] - lo], [hi - f["estimate"]]],
+                                  color=colour, capsize=4, lw=1.5)
+                    label = (f"{m}: {f['estimate']:.3f} [{lo:.3f}, {hi:.3f}], "
+                             f"n = {f['n']:,}")
+                left.plot(xs, ys, marker="o", color=colour, label=label)
+            for exp, (ls, marker) in EXPERIMENT_STYLES.items():
                 pts = [(h["deals"], h["worst_half_width"]) for h in payload["history"][m]
                        if h["experiment"] == exp]
                 if pts:
                     xs, ys = zip(*pts)
-                    right.plot(xs, ys, marker=".", label=f"{m} {exp}")
-        left.axhline(TWO_THIRDS, color="k", ls="--", lw=1, label="2/3")
-        left.set_title("two to one: P(point) of the list, played without proposing",
-                       fontsize=9)
-        left.set_ylabel("estimate")
+                    right.plot(xs, ys, ls=ls, marker=marker, ms=5, color=colour, lw=1.5)
+                    used.append((m, exp))
+        left.axhline(TWO_THIRDS, color="k", ls="--", lw=1, label="2/3 (\"two to one\")")
+        left.set_title("\"Two to one\": P(point) of the jeux de règle, played without "
+                       "proposing\n(the bar at each line's end: the final 95% interval)",
+                       fontsize=10)
+        left.set_ylabel("P(elder wins the point)")
+        left.legend(fontsize=8, loc="upper left", bbox_to_anchor=(0, -0.2),
+                    title="model: final estimate [95% interval], n = jeux de règle",
+                    title_fontsize=8)
         if prov["deals_fixed"] is None:
-            right.axhline(prov["precision"], color="k", ls="--", lw=1, label="target")
-        right.set_title("worst headline 95% half-width per experiment", fontsize=9)
+            right.axhline(prov["precision"], color="k", ls="--", lw=1)
+        right.set_title("Worst 95% half-width among each experiment's headline claims",
+                        fontsize=10)
+        right.set_ylabel("95% half-width (log scale)")
         for ax in (left, right):
             ax.set_xscale("log", base=2)
-            ax.set_xlabel("deals (checkpoints of the precision rule)")
-            ax.legend(fontsize=6, ncol=2)
+            ax.set_xlabel("deals run (checkpoints of the precision rule)")
+            ax.grid(alpha=0.3)
         right.set_yscale("log")
+        shown_models = [m for m in models if any(u[0] == m for u in used)]
+        shown_exps = [e for e in EXPERIMENT_STYLES if any(u[1] == e for u in used)]
+        handles = ([Line2D([], [], color=_colour(m, models.index(m)), lw=3, label=m)
+                    for m in shown_models]
+                   + [Line2D([], [], color="0.3", ls=EXPERIMENT_STYLES[e][0],
+                             marker=EXPERIMENT_STYLES[e][1], label=e) for e in shown_exps])
+        if prov["deals_fixed"] is None:
+            handles.append(Line2D([], [], color="k", ls="--", lw=1,
+                                  label=f"target {prov['precision']:g}"))
+        right.legend(handles=handles, fontsize=9, loc="upper left", bbox_to_anchor=(1.02, 1),
+                     title="colour: model\nline: experiment", title_fontsize=9)
         fig.suptitle(short, fontsize=8)
-        fig.savefig(p, dpi=110, format="png", metadata=png_metadata(prov))
-        plt.close(fig)
+        save(fig, p)
 
     commit_file(out_dir, "convergence.png", convergence_png, paths)
     return paths

@@ -6,7 +6,7 @@
     card index. Both players doing so reach the solver's value, so it measures the
     cards, not the play.
 ``heuristic``
-    The play advice of seed 002, from the mover's own knowledge only (his hand, the
+    The play advice of Hoyle's Games Modernized, from the mover's own knowledge only (his hand, the
     cards he has seen and what the opponent's play has proved). See
     :func:`heuristic_card`.
 ``pimc``

@@ -1,5 +1,5 @@
 """Decision policies of the whole deal: the elder's play-or-propose, the dealer's
-accept-or-refuse, and both players' discards (seed 002, Hoyle's advice).
+accept-or-refuse, and both players' discards (Hoyle's advice, Hoyle's Games Modernized).
 
 One policy interface for every kernel: a policy is an id (its enum in
 :mod:`ecarte_sim.engine.ecarte.settings`) plus integer parameters in the kernel's ``cfg``
@@ -20,7 +20,7 @@ Elder (non-dealer): play without proposing, or propose
     till the pack is exhausted").
 
 Dealer: accept or refuse a proposal
-    ``maxims``          the dealer's maxims of seed 002, in this order (the specific
+    ``maxims``          the dealer's maxims (Hoyle's Games Modernized), in this order (the specific
                         before the general):
 
                         1. "With three trumps, refuse, unless the king of trumps is one of
@@ -169,7 +169,7 @@ MAXIM_ACCEPTS = (True, False, False, True, False, False, True)
 
 @njit(cache=True)
 def maxim_case(hand, trump):
-    """Index (1-based, see ``MAXIM_CASES``) of the maxim of seed 002 that decides for the
+    """Index (1-based, see ``MAXIM_CASES``) of the dealer's maxim that decides for the
     dealer's ``hand``: the specific before the general (module docstring)."""
     hand = np.uint32(hand)
     trumps = hand & suit_mask(trump)
@@ -190,7 +190,7 @@ def maxim_case(hand, trump):
 
 @njit(cache=True)
 def maxims_accept(hand, trump):
-    """The dealer's maxims of seed 002 (see the module docstring), True = accept."""
+    """The dealer's maxims (Hoyle's Games Modernized) (see the module docstring), True = accept."""
     case = maxim_case(hand, trump)
     return case == 1 or case == 4 or case == 7
 

@@ -1,8 +1,8 @@
 """A slow, plain, independent Écarté reference: the deal, the trick rules, double dummy.
 
-This module is written to be read beside the laws (``seeds/000`` and ``seeds/002``,
+This module is written to be read beside the laws (the Club Code *Laws of Écarté*, as quoted in *Hoyle's Games Modernized*,
 the Club Code as quoted in Hoyle's Games Modernized) and the rules summary of
-``seeds/001``.  It exists to check the fast engine (``ecarte_sim.engine.ecarte.deal``,
+the *Rules of Écarté* summary).  It exists to check the fast engine (``ecarte_sim.engine.ecarte.deal``,
 ``ecarte_sim.engine.ecarte.tricks``, ``ecarte_sim.engine.ecarte.solver``) against something that anyone
 can verify by eye, so it deliberately shares **no code** with that engine: its
 only project import is the card notation of :mod:`ecarte_sim.engine.cards` (the card
@@ -12,16 +12,16 @@ Inside, a card is a :class:`Card` ``(suit, rank)`` and a hand is a
 ``frozenset`` of cards; there are no bit masks.  At the public boundary cards are
 the shared integer indices ``suit * 8 + rank`` (suits 0 = ♠, 1 = ♥, 2 = ♦,
 3 = ♣; Écarté ranks 0..7 = 7 8 9 10 A J Q K, "the king is the highest card, the
-ace ranking between the knave and the ten", seed 002), so the results can be
+ace ranking between the knave and the ten", Hoyle's Games Modernized), so the results can be
 compared with the fast engine directly.
 
 Contents
 
 * :func:`deal` — SplitMix64 and the Fisher–Yates shuffle, bit-for-bit the same
-  deal as the fast engine (Law 8: five cards each; Law 10 / seed 001 rule 7:
+  deal as the fast engine (Law 8: five cards each; Law 10 / Rules of Écarté 7:
   the eleventh card is turned up for trumps; the rest is the stock).
 * :func:`legal_replies`, :func:`leader_wins`, :func:`trick_winner`,
-  :func:`legal_moves`, :func:`play` — the trick rules of Law 43 and seed 001.
+  :func:`legal_moves`, :func:`play` — the trick rules of Law 43 and the Rules of Écarté.
 * :func:`solve`, :func:`move_values` — plain double-dummy minimax (a memo, no
   pruning), the elder maximising his own trick count and the dealer minimising it.
 * :func:`playout_lines`, :func:`playouts`, :func:`best_and_worst` — every legal
@@ -258,7 +258,7 @@ def deal(seed: int, index: int) -> ReferenceDeal:
 
 
 # ---------------------------------------------------------------------------
-# The trick (Law 43; seed 001: "the second must follow suit, or win the trick
+# The trick (Law 43; Rules of Écarté: "the second must follow suit, or win the trick
 # if he can; otherwise he may throw any card he chooses")
 # ---------------------------------------------------------------------------
 
@@ -284,7 +284,7 @@ def _leader_wins(led: Card, reply: Card, trump: int) -> bool:
 
     The follower wins with a higher card of the suit led, or with a trump on a
     card that is not a trump ("a seven of trumps can take the king of another
-    suit", seed 002); a higher trump beats a lower one because it is then a
+    suit", Hoyle's Games Modernized); a higher trump beats a lower one because it is then a
     higher card of the suit led.  Anything else leaves the trick to the leader.
     """
     if reply.suit == led.suit:
@@ -295,7 +295,7 @@ def _leader_wins(led: Card, reply: Card, trump: int) -> bool:
 def legal_replies(hand, led: int, trump, forced_trump: bool = True) -> frozenset[int]:
     """The cards of ``hand`` the second player may play to the card ``led``.
 
-    Law 43 and seed 001: he must follow suit; following, he must win the trick
+    Law 43 and the Rules of Écarté: he must follow suit; following, he must win the trick
     if he can (play a higher card of the suit led when he has one); void in the
     suit led he must trump if he has a trump (``forced_trump=True``, "fail to
     win the trick when able"; with ``False`` a void player may play anything);
@@ -580,7 +580,7 @@ def best_and_worst(elder, dealer, trump, leader=ELDER, elder_tricks=0, led=None,
 
 
 # ---------------------------------------------------------------------------
-# Jeux de règle (seed 002): "hands which ought to be played without proposing"
+# Jeux de règle (Hoyle's Games Modernized): "hands which ought to be played without proposing"
 # ---------------------------------------------------------------------------
 
 KING, QUEEN, KNAVE = 7, 6, 5   # Écarté ranks (7 8 9 10 A J Q K = 0..7)
@@ -589,7 +589,7 @@ KING, QUEEN, KNAVE = 7, 6, 5   # Écarté ranks (7 8 9 10 A J Q K = 0..7)
 def jeu_de_regle(hand, trump) -> str | None:
     """The rule of Hoyle's list that makes a five-card hand a jeu de règle, or None.
 
-    Read plainly from seed 002 (names as in :mod:`ecarte_sim.engine.ecarte.regle`, which
+    Read plainly from Hoyle's list (names as in :mod:`ecarte_sim.engine.ecarte.regle`, which
     documents the readings); the first rule of the list that fits names the hand.
     """
     cards = _to_cards(_hand_indices(hand, "hand"))

@@ -8,7 +8,7 @@ optionally the card already led to it (removed from the leader's hand).
 
 The search is fail-soft alpha-beta over plies (a lead, then a reply), written
 as a loop over an explicit stack — recursive ``cache=True`` kernels crash when
-loaded from numba's cache (numba #6061, see ``shared/NOTES.md``). The node
+loaded from numba's cache (numba #6061). The node
 being searched lives in local variables; ``ws[p]`` holds its ancestors. Every
 cut below is exact (it never changes a value, only the work):
 

@@ -1,4 +1,4 @@
-"""Trick play (Law 43 and the rules summary of seed 001).
+"""Trick play (Law 43 and the Rules of Écarté summary).
 
 The second player to a trick must follow suit and, following, must win the
 trick if able ("if a player fail to win the trick when able", Law 43); void

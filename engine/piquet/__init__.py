@@ -1,4 +1,4 @@
-"""Piquet: the Laws of Piquet (seed 003) as numba kernels, plus a pure-Python reference.
+"""Piquet: the Laws of Piquet (Portland and Turf Clubs) as numba kernels, plus a pure-Python reference.
 
 ``rules.md`` says how every law is implemented and how each ambiguous one is read.
 The modules, from the ids up to the batch runs:

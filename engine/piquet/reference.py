@@ -1,6 +1,6 @@
 """A slow, plain, independent reference of the rules of Piquet: one deal, and the partie.
 
-This module is written to be read beside the Laws of Piquet (``seeds/003``, the
+This module is written to be read beside the Laws of Piquet (Portland and Turf Clubs, the
 Portland and Turf Clubs' code) and ``engine/piquet/rules.md``, the contract that
 says how this project implements every law and every choice the laws leave open.
 It exists to check the fast kernels against something anyone can verify by eye,

@@ -47,7 +47,7 @@ Search
 ------
 Fail-soft alpha-beta over plies (a lead, then a reply), written as one loop over an
 explicit stack (recursive ``cache=True`` kernels crash when loaded from numba's cache,
-numba #6061, ``shared/NOTES.md``): the node being searched lives in local variables,
+numba #6061): the node being searched lives in local variables,
 ``ws[p]`` holds its ancestors and each ply's ordered move list. Every cut is exact:
 
 * equivalent cards: two cards of one hand adjacent in rank within a suit once the

@@ -133,7 +133,6 @@ class PiquetSettings:
     enum members or their typed names (``"heuristic"``, ``"ten_up"``, ``"law67"``);
     ``elder_take`` the cards the elder takes in (1-5, Law 21); ``younger_take`` the most
     the younger takes in (0: all he can, Law 34); ``worlds`` PIMC worlds per decision.
-    The fields' order is the order of ``make_cfg``'s positional arguments.
     """
 
     elder_player: Player = Player.RANDOM
@@ -209,8 +208,3 @@ class PiquetSettings:
 
 #: The kernels' ``cfg`` array: one int64 per field of :class:`PiquetSettings`, in order.
 CFG = Layout("Cfg", [(f.name, 1) for f in fields(PiquetSettings)])
-
-
-def make_cfg(*args, **kwargs) -> np.ndarray:
-    """``PiquetSettings(*args, **kwargs).cfg()`` in one call."""
-    return PiquetSettings(*args, **kwargs).cfg()

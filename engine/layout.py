@@ -8,7 +8,7 @@ counts, a block of scratch). Its layout is declared once, as an ordered list of
   (``REC.at.TURN_UP``). numba reads ``IntEnum`` members as compile-time
   constants, so kernels index with them directly: ``rec[R.TURN_UP] = turn_up``,
   ``rec[R.PLAY + j]``.
-* ``layout.size`` — the array's length; ``layout.width(name)`` a field's width.
+* ``layout.size`` — the array's length; ``layout.slice(name)`` a field's place.
 * ``layout.read(array)`` — the named view: ``{name: int}`` for a field of width
   one, ``{name: tuple of ints}`` otherwise, in declaration order; the record
   classes of the games build themselves from it.
@@ -39,9 +39,6 @@ class Layout:
     @property
     def fields(self) -> tuple[str, ...]:
         return tuple(self._widths)
-
-    def width(self, field: str) -> int:
-        return self._widths[field]
 
     def offset(self, field: str) -> int:
         return int(self.at[field.upper()])

@@ -24,6 +24,7 @@ from ecarte_sim.analysis.ecarte.claims import MODELS, ClaimsSettings, run_claims
 from ecarte_sim.analysis.ecarte.scores import player_tables, win_table
 from ecarte_sim.analysis.stats.intervals import weighted_mean, wilson_interval
 from ecarte_sim.analysis.stats.precision import checkpoints, run_until
+from ecarte_sim.engine.batch import DEFAULT_CHUNK
 from ecarte_sim.engine.cards import (ECARTE, SUIT_LETTERS, cards_of, format_card, format_cards,
                                      format_hand, parse_hand)
 from ecarte_sim.engine.ecarte.counts import whole_counts
@@ -176,7 +177,7 @@ def simulate_cards(deals: int, *, seed: int = 0, start: int = 0, forced_trump: b
     """The cards alone: deals ``[start, start + deals)`` solved double dummy as dealt (no
     proposal): the elder's tricks, his point rate with its Wilson interval, the voles."""
     counts = simulate_counts(seed, start, start + deals, "exact", forced_trump,
-                             chunk=chunk or 4096, progress=progress)
+                             chunk=chunk or DEFAULT_CHUNK, progress=progress)
     tricks = [int(c) for c in counts[:6]]
     points = sum(tricks[3:])
     lo, hi = wilson_interval(points, deals)

@@ -26,7 +26,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from ecarte_sim.engine.batch import DEFAULT_BLOCK
+from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK
 from ecarte_sim.engine.layout import Layout
 
 
@@ -195,7 +195,7 @@ class EcarteSettings:
 
     def chunk(self) -> int:
         """Default deals per parallel row: small under PIMC, to keep both threads busy."""
-        return 256 if self.uses_pimc else 4096
+        return 256 if self.uses_pimc else DEFAULT_CHUNK
 
     def cfg(self, *, elder_score: int = 0, dealer_score: int = 0, target: int = 0,
             trick_by_trick: bool = False, elder_first=ElderFirst.BY_POLICY,

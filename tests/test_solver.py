@@ -127,3 +127,61 @@ def test_midhand_many_positions():
         p = _random_midhand(rng, 3, i, True)
         args = (p.elder, p.dealer, p.trump, p.leader, p.elder_tricks, p.led)
         assert solver.move_values(*args, ws=ws) == reference.move_values(*args), p
+
+
+# --------------------------------------------------------------------------- move primitives
+
+_hands = st.lists(st.integers(0, 31), min_size=2, max_size=10, unique=True).filter(
+    lambda cards: len(cards) % 2 == 0)
+
+
+@given(_hands, st.integers(0, 3), st.sampled_from([ELDER, 1]), st.booleans())
+def test_sure_trick_bounds_hold_against_the_reference(cards, trump, leader, forced_trump):
+    """future_bounds(): the elder's remaining tricks with best play (the independent
+    reference) lie within the sure-trick bounds, at any trick, for either leader."""
+    from ecarte_sim.engine.ecarte.moves import future_bounds
+    half = len(cards) // 2
+    elder, dealer = cards[:half], cards[half:]
+    lowest, highest = future_bounds(np.uint32(sum(1 << c for c in elder)),
+                                    np.uint32(sum(1 << c for c in dealer)), leader, trump)
+    exact = reference.solve(elder, dealer, trump, leader=leader, elder_tricks=5 - half,
+                            forced_trump=forced_trump) - (5 - half)
+    assert lowest <= exact <= highest
+
+
+def _runs(moves, own, other, led):
+    """Runs of equivalent cards, by brute force: walk each suit from the top, skipping the
+    cards out of play; consecutive cards of ``own`` form a run."""
+    in_play = own | other | ((1 << led) if led >= 0 else 0)
+    runs = []
+    for suit in range(4):
+        current = []
+        for card in range(8 * suit + 7, 8 * suit - 1, -1):
+            if not in_play >> card & 1:
+                continue
+            if own >> card & 1:
+                current.append(card)
+            elif current:
+                runs.append(current)
+                current = []
+        if current:
+            runs.append(current)
+    return [[c for c in run if moves >> c & 1] for run in runs if any(moves >> c & 1 for c in run)]
+
+
+@given(st.lists(st.integers(0, 31), min_size=1, max_size=11, unique=True), st.integers(1, 10),
+       st.booleans())
+def test_distinct_cards_keep_one_card_of_each_run(cards, split, with_led):
+    """distinct_moves keeps the highest card of each run of equivalent cards and
+    distinct_low the lowest (one addition instead of a loop); both keep exactly one."""
+    from ecarte_sim.engine.ecarte.moves import distinct_low, distinct_moves
+    split = min(split, len(cards))
+    own = sum(1 << c for c in cards[:split])
+    rest = cards[split:]
+    led = rest[0] if with_led and rest else -1
+    other = sum(1 << c for c in rest if c != led)
+    runs = _runs(own, own, other, led)
+    high = int(distinct_moves(np.uint32(own), np.uint32(own), np.uint32(other), led))
+    low = int(distinct_low(np.uint32(own), np.uint32(own), np.uint32(other), led))
+    assert high == sum(1 << max(run) for run in runs)
+    assert low == sum(1 << min(run) for run in runs)

@@ -33,7 +33,8 @@ from ecarte_sim.engine.cards import N_CARDS, above_in_suit, bit_index, lowest_bi
 from ecarte_sim.engine.ecarte.policies import weakest
 from ecarte_sim.engine.ecarte.records import PAYOFF
 from ecarte_sim.engine.ecarte.settings import MAX_WORLDS
-from ecarte_sim.engine.ecarte.solver import after_card, distinct_moves, legal_moves, search, value_after
+from ecarte_sim.engine.ecarte.moves import distinct_moves, legal_moves
+from ecarte_sim.engine.ecarte.solver import after_card, search, value_after
 from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
 from ecarte_sim.engine.rng import draw_descending, swap_draws
 

@@ -35,8 +35,9 @@ from ecarte_sim.engine.ecarte.policies import (S_DEALER_DISCARD, S_ELDER_DISCARD
                                                weakest)
 from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC, Law49, ProposalsEnd
 from ecarte_sim.engine.ecarte.settings import CFG, DealerFirst, ElderFirst, PlayModel
+from ecarte_sim.engine.ecarte.moves import legal_moves
 from ecarte_sim.engine.ecarte.solver import (DEALER_POINT, DEALER_VOLE, ELDER_POINT, ELDER_VOLE,
-                                             legal_moves, point_vole)
+                                             point_vole)
 from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
 
 #: Field offsets of the ``cfg`` and ``rec`` arrays, as kernel constants.

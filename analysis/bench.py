@@ -26,6 +26,8 @@ print(time.perf_counter() - t)
 """
 
 _SOLVE_ARGS = ["solve", "QH AH 7H KS KD", "KH JH 9H 8H 9C", "--trump", "TH", "--json"]
+#: Deals of the whole-process run (``ecarte-sim simulate --no-exchange``, warm cache).
+PROCESS_DEALS = 20_000_000
 
 
 def _rate(fn, n: int, repeat: int = 1, min_total_s: float = 0.0) -> tuple[float, float, int]:
@@ -42,8 +44,10 @@ def _rate(fn, n: int, repeat: int = 1, min_total_s: float = 0.0) -> tuple[float,
     return n / best, best, runs
 
 
-def _startup_times() -> dict:
-    """Cold compile (fresh numba cache) and warm `ecarte-sim solve` end to end."""
+def _startup_times(process_deals: int = PROCESS_DEALS) -> dict:
+    """Cold compile (fresh numba cache), warm `ecarte-sim solve` end to end, and a
+    whole `ecarte-sim simulate --no-exchange` process on ``process_deals`` deals (warm cache,
+    start-up included; 0 skips it)."""
     with tempfile.TemporaryDirectory(prefix="ecarte-bench-cache-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         t = time.perf_counter()
@@ -58,8 +62,18 @@ def _startup_times() -> dict:
             t = time.perf_counter()
             subprocess.run(cli, env=env, check=True, capture_output=True)
             warm.append(time.perf_counter() - t)
-    return {"cold_compile_s": compile_s, "cold_process_s": cold_total,
-            "warm_solve_cli_s": min(warm)}
+        out = {"cold_compile_s": compile_s, "cold_process_s": cold_total,
+               "warm_solve_cli_s": min(warm)}
+        if process_deals:
+            cli = [sys.executable, "-m", "ecarte_sim.analysis.cli", "simulate", "--no-exchange",
+                   "--deals", str(process_deals), "--quiet", "--json"]
+            t = time.perf_counter()
+            subprocess.run(cli, env=env, check=True, capture_output=True)
+            seconds = time.perf_counter() - t
+            out["process"] = {"command": "ecarte-sim " + " ".join(cli[3:]),
+                              "deals": process_deals, "seconds": seconds,
+                              "deals_per_s": process_deals / seconds}
+    return out
 
 
 PIMC_WORLDS = (16, 32, 64)
@@ -162,7 +176,7 @@ def piquet_bench(n_deals: int, seed: int, repeat: int, say, solver_positions: in
 
 def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool = True,
               log=None, repeat: int = 3, pimc_deals: int = 20_000,
-              piquet: bool = True) -> dict:
+              piquet: bool = True, process_deals: int = PROCESS_DEALS) -> dict:
     """Time each kernel at least ``repeat`` times (and for at least a second) on deals
     ``[0, n_deals)`` of ``seed``, keeping the best time, and the reference once on
     the first ``reference_deals`` of the same deals."""
@@ -211,7 +225,7 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
         report["piquet"] = piquet_bench(n_deals, seed, repeat, say)
     if startup:
         say("measuring cold compile and warm start-up (subprocesses) ...")
-        report["startup"] = _startup_times()
+        report["startup"] = _startup_times(process_deals)
     return report
 
 
@@ -263,4 +277,8 @@ def format_report(r: dict) -> str:
         lines.append(f"JIT compile, cold cache: {s['cold_compile_s']:.1f} s "
                      f"(whole process {s['cold_process_s']:.1f} s)")
         lines.append(f"warm `ecarte-sim solve` end to end: {s['warm_solve_cli_s']:.2f} s")
+        if "process" in s:
+            p = s["process"]
+            lines.append(f"whole process `{p['command']}`: {p['seconds']:.1f} s "
+                         f"({p['deals_per_s']:,.0f} deals/s, start-up included)")
     return "\n".join(lines)

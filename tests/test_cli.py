@@ -867,11 +867,28 @@ def test_bench_json_shape(capsys, restore_threads):
         assert k["decisions_per_deal"] > 0 and k["solves_per_deal"] > k["decisions_per_deal"]
 
 
+@pytest.mark.slow
+def test_bench_startup_and_whole_process_shape():
+    """The subprocess measurements: cold compile (fresh cache), warm solve, and the whole
+    simulate --no-exchange process (a cold compile: slow)."""
+    from ecarte_sim.analysis.bench import _startup_times, format_report
+    s = _startup_times(process_deals=20_000)
+    assert s["cold_compile_s"] > 0 and s["warm_solve_cli_s"] > 0
+    p = s["process"]
+    assert p["deals"] == 20_000 and p["seconds"] > 0 and "--no-exchange" in p["command"]
+    assert "whole process" in format_report({
+        "machine": {"python": "3", "numba": "0", "cpus": 2, "threads": 2}, "seed": 0,
+        "kernels": {}, "whole": {}, "pimc": {}, "reference": {"deals": 1, "seconds": 1,
+                                                              "deals_per_s": 1},
+        "speedup_exact_vs_reference": 1, "startup": s})
+
+
 @pytest.mark.parametrize("args", [
     ["--deals", "999"], ["--deals", "0"], ["--deals", str(2**70)], ["--deals", "1e6"],
     ["--deals", "\x00"], ["--reference-deals", "9"], ["--reference-deals", str(10**6 + 1)],
     ["--reference-deals", "-1"], ["--seed", "-1"], ["--seed", str(2**64)], ["--threads", "0"],
-    ["--threads", str(2**70)], ["--threads", "x"],
+    ["--threads", str(2**70)], ["--threads", "x"], ["--process-deals", "-1"],
+    ["--process-deals", "x"],
 ])
 def test_bench_nasty_options(capsys, args):
     line = one_line_error(cli(capsys, "bench", "--json", "--no-startup", *args))

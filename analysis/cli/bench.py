@@ -18,14 +18,21 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set
 @seed_option(help="Seed in [0, 2^64) of the deals measured.")
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all).")
 @click.option("--no-startup", is_flag=True,
-              help="Skip the cold-compile and warm start-up measurements (subprocesses).")
+              help="Skip the cold-compile, warm start-up and whole-process measurements "
+                   "(subprocesses).")
+@click.option("--process-deals", type=click.IntRange(0, 2**40), default=20_000_000,
+              show_default=True,
+              help="Deals of the whole-process run `ecarte-sim simulate --no-exchange` "
+                   "(0: skip it).")
 @JSON
-def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, as_json):
+def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, process_deals,
+          as_json):
     """Measure throughput: deal only, deal + exact double-dummy, deal + point/vole,
     whole deals (regle / maxims, exchanges, dd or heuristic play), whole deals with
     PIMC play at W = 16, 32, 64 (with the cost per decision), and the pure-Python
-    reference, on the same deals; plus JIT compile time (cold cache) and warm
-    start-up of `ecarte-sim solve`.
+    reference, on the same deals; plus JIT compile time (cold cache), warm
+    start-up of `ecarte-sim solve`, and a whole `ecarte-sim simulate --no-exchange`
+    process on --process-deals deals.
 
     Figures are wall-clock measurements of this run on this machine.
     """
@@ -33,7 +40,7 @@ def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, as_js
 
     set_threads(threads)
     report = run_bench(n_deals, reference_deals, seed, startup=not no_startup,
-                       pimc_deals=pimc_deals,
+                       pimc_deals=pimc_deals, process_deals=process_deals,
                        log=None if as_json else lambda line: click.echo(line, err=True))
     if as_json:
         emit(report)

@@ -135,3 +135,71 @@ def test_pimc_beats_the_heuristic_on_paired_deals():
     b = make_cfg(elder_play="heuristic", dealer_play="pimc", worlds=64)
     result = paired_difference(paired_counts(2027, 0, 4000, a, b, chunk=256))
     assert result["ci95"][0] > 0, result
+
+
+def _pimc_every_card(mover, elder, dealer, leader, tricks, led, trump, possible, worlds, seed,
+                     index, decision, points):
+    """PIMC's choice with every distinct card solved in every world (no sharing of
+    equivalent cards within a world): the definition pimc_card must reproduce."""
+    from ecarte_sim.engine.ecarte.moves import distinct_moves, legal_moves
+    from ecarte_sim.engine.ecarte.players import outcome_after
+    from ecarte_sim.engine.ecarte.solver import new_workspace
+    own = elder if mover == 0 else dealer
+    legal = int(distinct_moves(legal_moves(np.uint32(own), led, trump, True), np.uint32(own),
+                               np.uint32(possible), led))
+    cards = [c for c in range(32) if legal >> c & 1]
+    if len(cards) == 1:
+        return cards[0]
+    count = bin(dealer if mover == 0 else elder).count("1")
+    pool, draws, ws = np.zeros(32, np.int64), np.zeros(32, np.int64), new_workspace()
+    totals = [0] * len(cards)
+    for w in range(worlds):
+        other = int(sample_world(seed, index, decision, w, np.uint32(possible), count, pool,
+                                 draws))
+        e, d = (own, other) if mover == 0 else (other, own)
+        for j, c in enumerate(cards):
+            totals[j] += points[outcome_after(np.uint32(e), np.uint32(d), leader, tricks, led,
+                                              trump, True, c, ws)]
+    best = 0
+    for j in range(1, len(cards)):
+        if (totals[j] > totals[best]) if mover == 0 else (totals[j] < totals[best]):
+            best = j
+    return cards[best]
+
+
+@given(st.integers(0, 10**6), st.integers(0, 9), st.integers(1, 24))
+def test_pimc_sharing_equivalent_cards_in_a_world_changes_no_choice(index, plies, worlds):
+    """pimc_card solves cards that are equivalent in a world once; its choice equals
+    solving every card in every world, and it never solves more than that."""
+    from ecarte_sim.engine.ecarte.deal import deal
+    from ecarte_sim.engine.ecarte.players import pimc_card
+    from ecarte_sim.engine.ecarte.records import PAYOFF
+    from ecarte_sim.engine.ecarte.solver import new_workspace
+    d = deal(5, index)
+    pos = R.make_position([c for c in range(32) if d.elder >> c & 1],
+                          [c for c in range(32) if d.dealer >> c & 1], d.trump)
+    rng = np.random.default_rng(index)
+    played = 0
+    for _ in range(plies):
+        card = int(rng.choice(sorted(R.legal_moves(pos))))
+        played |= 1 << card
+        pos = R.play(pos, card)
+        if not pos.elder and pos.led is None:
+            return
+    elder, dealer = sum(1 << c for c in pos.elder), sum(1 << c for c in pos.dealer)
+    mover = pos.to_move
+    own = elder if mover == 0 else dealer
+    possible = 0xFFFFFFFF & ~(own | played | (1 << d.turn_up))
+    led = -1 if pos.led is None else pos.led
+    points = np.array([-2, -1, 0, 1, 0, 2], dtype=np.int64)  # by elder tricks, coarse
+    payoff = np.zeros(PAYOFF.size, dtype=np.int64)
+    payoff[PAYOFF.at.POINTS:PAYOFF.at.POINTS + 6] = points
+    pool, draws = np.zeros(32, np.int64), np.zeros(32, np.int64)
+    chosen = pimc_card(mover, np.uint32(elder), np.uint32(dealer), pos.leader,
+                       pos.elder_tricks, led, d.trump, True, np.uint32(possible), worlds,
+                       np.uint64(5), index, plies, payoff, new_workspace(), pool, draws)
+    assert chosen == _pimc_every_card(mover, elder, dealer, pos.leader,
+                                      pos.elder_tricks, led, d.trump, possible, worlds, 5,
+                                      index, plies, points)
+    decisions = payoff[PAYOFF.at.PIMC_DECISIONS]
+    assert payoff[PAYOFF.at.PIMC_SOLVES] <= decisions * worlds * 5

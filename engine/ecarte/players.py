@@ -236,6 +236,25 @@ def outcome_after(elder, dealer, leader, tricks, led, trump, forced_trump, card,
 
 
 @njit(cache=True)
+def run_top(card, own, other, led):
+    """The highest card of ``card``'s run of equivalent cards in ``own``: walk up the
+    suit, passing over cards in neither hand, while the next card in play is the mover's
+    (the card ``led``, if any, is in play)."""
+    in_play = np.uint32(own) | np.uint32(other)
+    if led >= 0:
+        in_play |= np.uint32(1) << np.uint32(led)
+    top = card
+    while True:
+        above = in_play & above_in_suit(top)
+        if above == 0:
+            return top
+        nxt = lowest_bit(above)
+        if (nxt & np.uint32(own)) == 0:
+            return top
+        top = bit_index(nxt)
+
+
+@njit(cache=True)
 def _coarse(tricks):
     if tricks == 5:
         return 5
@@ -250,7 +269,13 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
     """PIMC choice for ``mover``: best mean ``payoff`` points (elder's view: by elder
     tricks, elder points minus dealer points) over ``worlds`` sampled opponent hands; the
     ``payoff`` counters (``PAYOFF``) count the decisions that sampled worlds and the
-    solves."""
+    solves.
+
+    Two of the mover's cards that no possible opponent card separates are one move
+    (``distinct_moves``). Within one world the opponent's hand is known, so more cards
+    become equivalent (adjacent once the cards outside both hands are passed over):
+    such cards have the same value in that world, which is solved once for them
+    (:func:`run_top`) — the totals, and so the choice, are those of solving every card."""
     own = np.uint32(elder if mover == ELDER else dealer)
     # Cards of one suit with no card the opponent may hold between them are equivalent
     # in every world: the highest stands for them.
@@ -267,16 +292,24 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
         rest ^= bit
         cards[j] = bit_index(bit)
     payoff[Y.PIMC_DECISIONS] += 1
-    payoff[Y.PIMC_SOLVES] += worlds * n_moves
     m = _pool_of(possible, pool)
     threshold = _threshold(m, count)
     scratch = np.empty(N_CARDS, dtype=np.int64)
+    outcome_of_run = np.empty(N_CARDS, dtype=np.int64)
     for w in range(worlds):
         other = _draw_world(seed, index, decision, w, pool, m, count, threshold, scratch, draws)
         e = own if mover == ELDER else other
         d = other if mover == ELDER else own
+        solved = np.uint32(0)  # runs of equivalent cards already solved in this world
         for j in range(n_moves):
-            v = outcome_after(e, d, leader, tricks, led, trump, forced_trump, cards[j], ws)
+            run = run_top(cards[j], own, other, led)
+            if solved >> np.uint32(run) & np.uint32(1):
+                v = outcome_of_run[run]
+            else:
+                v = outcome_after(e, d, leader, tricks, led, trump, forced_trump, cards[j], ws)
+                payoff[Y.PIMC_SOLVES] += 1
+                outcome_of_run[run] = v
+                solved |= np.uint32(1) << np.uint32(run)
             totals[j] += payoff[Y.POINTS + v]
     best = 0
     for j in range(1, n_moves):

@@ -185,3 +185,31 @@ def test_distinct_cards_keep_one_card_of_each_run(cards, split, with_led):
     low = int(distinct_low(np.uint32(own), np.uint32(own), np.uint32(other), led))
     assert high == sum(1 << max(run) for run in runs)
     assert low == sum(1 << min(run) for run in runs)
+
+
+@given(st.integers(0, 10**6), st.integers(0, 9), st.integers(-1, 5), st.integers(1, 6),
+       st.booleans())
+def test_windowed_search_from_any_position_is_a_correct_bound(index, plies, alpha, width,
+                                                              forced_trump):
+    """Fail-soft alpha-beta from mid-hand positions (the three- and two-trick endings are
+    searched inside the window): exact inside it, the right bound outside."""
+    rng = np.random.default_rng(index)
+    d = deal(17, index)
+    p = reference.make_position([c for c in range(32) if d.elder >> c & 1],
+                                [c for c in range(32) if d.dealer >> c & 1], d.trump,
+                                forced_trump=forced_trump)
+    for _ in range(plies):
+        p = reference.play(p, int(rng.choice(sorted(reference.legal_moves(p)))))
+    exact = reference.solve(p.elder, p.dealer, p.trump, p.leader, p.elder_tricks, p.led,
+                            forced_trump)
+    beta = alpha + width
+    v = int(solver.search(np.uint32(sum(1 << c for c in p.elder)),
+                          np.uint32(sum(1 << c for c in p.dealer)), p.leader, p.elder_tricks,
+                          -1 if p.led is None else p.led, p.trump, forced_trump, alpha, beta,
+                          solver.new_workspace()))
+    if v <= alpha:
+        assert exact <= v
+    elif v >= beta:
+        assert exact >= v
+    else:
+        assert exact == v

@@ -18,23 +18,25 @@ cut below is exact (it never changes a value, only the work):
   (:func:`ecarte_sim.engine.ecarte.moves.distinct_low`, one addition);
 * a lead whose reply is forced (one distinct legal card) is played out at
   once, without a reply node;
-* sure tricks at the start of each trick with at least ``BOUNDS_FROM`` cards
-  each — a master trump (above all the opponent's trumps) wins whenever it is
+* sure tricks at the start of each trick with at least three cards each — a master trump (above all the opponent's trumps) wins whenever it is
   played; against a player with no trump, the leader also cashes every trump
   and every card above all the opponent's cards of its suit — bound the elder's
   final count from both sides, and the search stops when the bounds meet or
   leave the window (:func:`ecarte_sim.engine.ecarte.moves.future_bounds`, all
   four suits at once);
-* the last two tricks are solved directly (two leads times two replies, the
-  last trick forced), written out and inlined.
+* the last three tricks are searched without the stack
+  (:func:`_three_tricks_to_elder`, within the window), the last two directly (two
+  leads times two replies, the last trick forced, written out and inlined).
 
 Measured (``ecarte-sim bench``; a per-deal profile of 100,000 deals): an exact
 solve visits about 18 leads and 4 reply choices and completes about 21 tricks
 (7 two-trick endings); the trees are so small that the fixed cost of each node
 decides the speed — the bounds were the largest (25 ns a call with a loop over
-the suits, 9 ns bit-parallel), then the endgame. A depth-unrolled rewrite (one
-function per depth, no stack) measured no faster here and compiled 2-7 times
-slower, so the stack stays.
+the suits, 9 ns bit-parallel), then the stack's save and restore around the small
+three-trick endings, now searched by a function of their own. A fully
+depth-unrolled rewrite (one function per depth, no stack at all) measured no faster
+than the stack with the old bounds and compiled 2-7 times slower (30-90 s), so
+only the last three tricks are written out.
 
 Move order changes only the speed: replies cheapest first; leads highest
 plain card first, trumps last.
@@ -63,9 +65,6 @@ MAX_PLIES = 8
 _ELDER, _DEALER, _LEADER, _TRICKS, _LED, _ALPHA, _BETA, _BEST, _MOVES, _MAXIMISE = range(10)
 _N_FIELDS = 10
 
-#: Cards left in each hand from which a trick starts with the sure-trick bounds; below,
-#: searching is cheaper than bounding.
-BOUNDS_FROM = 3
 # Outcomes of point_vole().
 DEALER_VOLE, DEALER_POINT, ELDER_POINT, ELDER_VOLE = 0, 1, 2, 3
 
@@ -156,6 +155,66 @@ def _two_tricks_to_elder(elder, dealer, leader, trump, forced_trump):
     return best if leader == ELDER else 2 - best
 
 
+@njit(cache=True)
+def _three_tricks_to_elder(elder, dealer, leader, trump, forced_trump, alpha, beta):
+    """Elder tricks in the last three tricks (three cards each), fail-soft within
+    ``(alpha, beta)`` (a window on these three tricks): the sure-trick bounds, then each
+    lead against each reply, the rest by :func:`_two_tricks_to_elder` — no stack."""
+    lowest, highest = future_bounds(elder, dealer, leader, trump)
+    if lowest >= beta or lowest == highest:
+        return lowest
+    if highest <= alpha:
+        return highest
+    elder_leads = leader == ELDER
+    lead_hand = np.uint32(elder) if elder_leads else np.uint32(dealer)
+    reply_hand = np.uint32(dealer) if elder_leads else np.uint32(elder)
+    best = -1 if elder_leads else 4
+    leads = distinct_low(lead_hand, lead_hand, reply_hand, -1)
+    while leads:
+        lead_bit = next_lead(leads, trump)
+        leads ^= lead_bit
+        led = bit_index(lead_bit)
+        kept = lead_hand ^ lead_bit
+        replies = distinct_low(legal_replies(reply_hand, led, trump, forced_trump), reply_hand,
+                               kept, led)
+        low, high = alpha, beta  # the follower's window
+        answer = 4 if elder_leads else -1
+        while replies:
+            reply_bit = lowest_bit(replies)
+            replies ^= reply_bit
+            leader_takes = leader_wins(led, bit_index(reply_bit), trump)
+            first = 1 if leader_takes == elder_leads else 0
+            winner = ELDER if first == 1 else DEALER
+            if elder_leads:
+                v = first + _two_tricks_to_elder(kept, reply_hand ^ reply_bit, winner, trump,
+                                                 forced_trump)
+                if v < answer:
+                    answer = v
+                    high = min(high, v)
+                    if v <= low:
+                        break
+            else:
+                v = first + _two_tricks_to_elder(reply_hand ^ reply_bit, kept, winner, trump,
+                                                 forced_trump)
+                if v > answer:
+                    answer = v
+                    low = max(low, v)
+                    if v >= high:
+                        break
+        if elder_leads:
+            if answer > best:
+                best = answer
+                alpha = max(alpha, answer)
+                if alpha >= beta:
+                    return best
+        elif answer < best:
+            best = answer
+            beta = min(beta, answer)
+            if alpha >= beta:
+                return best
+    return best
+
+
 @njit(cache=True, inline="always")
 def _next_move(moves, led, trump):
     """Move order (it changes the speed, never the value): a reply tries its
@@ -196,7 +255,7 @@ def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta,
     bound on the same side. The mover must hold at least one card. The node
     being searched lives in local variables; ``ws[p]`` keeps its ancestors.
     A lead whose reply is forced (one distinct legal card) is played out at
-    once, and the last two tricks are solved directly.
+    once, and the last three tricks are searched without the stack.
     """
     e = np.uint32(elder)
     d = np.uint32(dealer)
@@ -264,8 +323,9 @@ def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta,
             value = child_won + _last_trick_to_elder(e2, d2, winner, trump)
         elif left == 2:
             value = child_won + _two_tricks_to_elder(e2, d2, winner, trump, forced_trump)
-        elif left < BOUNDS_FROM:
-            value = -1
+        elif left == 3:
+            value = child_won + _three_tricks_to_elder(e2, d2, winner, trump, forced_trump,
+                                                       alpha - child_won, beta - child_won)
         else:
             lowest, highest = future_bounds(e2, d2, winner, trump)
             if child_won + lowest >= beta or lowest == highest:

@@ -1,6 +1,6 @@
 """Presentation of the report files: colour scales and cell text of the heatmaps, the
-twelve convergence series kept apart, and report text that a reader with only the
-repository can follow (no paths outside it)."""
+fifteen convergence series (model x experiment) kept apart, and report text that a reader
+with only the repository can follow (no paths outside it)."""
 
 from __future__ import annotations
 
@@ -36,13 +36,15 @@ def test_cell_text_contrasts_with_its_cell():
     assert R.text_colour(rdbu(0.5)) == "black"
 
 
-def test_twelve_convergence_series_are_told_apart_by_colour_and_line():
+def test_fifteen_convergence_series_are_told_apart_by_colour_and_line():
     styles = set(R.EXPERIMENT_STYLES.values())
-    assert len(styles) == len(R.EXPERIMENT_STYLES) == 4
+    # regle, rules (class-sampled, one line per rule), dealer (one per maxim), habit, hand
+    assert len(styles) == len(R.EXPERIMENT_STYLES) == 5
+    assert len({ls for ls, _ in styles}) == len({m for _, m in styles}) == 5
     assert len(set(R.MODEL_COLOURS.values())) == len(R.MODEL_COLOURS) == 3
     # every (model, experiment) pair is a distinct (colour, line, marker)
     pairs = {(c, *s) for c in R.MODEL_COLOURS.values() for s in styles}
-    assert len(pairs) == 12
+    assert len(pairs) == 15
 
 
 def test_every_verdict_word_is_explained():

@@ -596,8 +596,9 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
 @click.option("--play", "models", type=click.Choice(["dd", "heuristic", "pimc"]),
               multiple=True, help="Play model(s) to test (repeatable) [default: all three].")
 @seed_option()
-@precision_options("Most deals per experiment under the precision rule, and the deals "
-                   "behind the claims' score table [default: see above].")
+@precision_options("Most deals per experiment (class samples per class, at most 2^23) "
+                   "under the precision rule, and the deals behind the claims' score table "
+                   "[default: see above].")
 @click.option("--worlds", type=click.IntRange(1, 4096), default=64, show_default=True,
               help="PIMC: worlds sampled per decision.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
@@ -617,13 +618,25 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads
     analysis/ecarte/claims.py before any run, for each play model.
 
     Each experiment runs until its headline intervals have half-width <= --precision, at
-    most --max-deals deals (default 2^25 for dd and heuristic; PIMC, ~100 us a deal, stops
-    at 2^18 regle / 2^16 dealer / 2^15 habit and hand deals, and the report says the
-    precision reached). Where a figure fails, the report lists what would explain it.
+    most --max-deals deals (default 2^25 for dd and heuristic; PIMC, ~0.2 ms a deal on 2 cores, stops
+    at 2^18 regle / 2^15 habit and hand deals, and the report says the precision reached).
+    The rows of one rule of the list and of each dealer's maxim are sampled within their
+    class: each class sample is the first ordinary deal, among deals reserved for the
+    class, that falls in it (a plain deal conditioned on the class, no weights), and each
+    class runs on its own until its rows reach their target — --precision for the maxims
+    (headline claims), twice --precision for the rows of one rule — checked from 1,024
+    class samples, a tenth more each time, at most 2^20 per class (2^14 under PIMC;
+    --max-deals caps them too, at most 2^23). --deals N runs N deals per experiment and N
+    class samples per class. Where a figure fails, the report lists what would explain it.
     """
     from ecarte_sim.analysis.ecarte.api import claims as run_claims
     from ecarte_sim.analysis.ecarte.claims import EXPERIMENTS, MODELS, ClaimsSettings
+    from ecarte_sim.engine.ecarte.class_sampling import MAX_CLASS_SAMPLES
 
+    if n_deals is not None and n_deals > MAX_CLASS_SAMPLES:
+        raise click.BadParameter(f"{n_deals} is more than {MAX_CLASS_SAMPLES:,} (2^23, the "
+                                 "class samples a class has room for)",
+                                 param_hint="'--deals'")
     set_threads(threads)
     writable_dir(out_dir)
     models = list(dict.fromkeys(models)) or list(MODELS)
@@ -655,7 +668,8 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads
     for m in models:
         s = payload["models"][m]
         click.echo(f"  {m}: {s['seconds']:.1f} s, deals {s['deals']}, worst headline "
-                   f"half-width {s['worst_half_width']:.4f}"
+                   f"half-width {s['worst_half_width']:.4f}, worst per-rule "
+                   f"{s['worst_rule_half_width']:.4f}"
                    + ("" if s["precision_reached"] or n_deals else " (precision NOT reached)"))
     current = None
     headline = [r for r in payload["claims"] if r["headline"]]

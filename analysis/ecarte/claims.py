@@ -12,10 +12,15 @@ Experiments (:func:`run_model`):
 
 ``regle``     every deal whose elder hand is a jeu de règle, played twice: without proposing,
               and proposing first (the dealer answers by his maxims, the deal goes on, the
-              elder re-deciding by the list after each exchange).
-``dealer``    every deal where the elder (``regle``) proposes, played twice: the dealer
-              refusing and accepting the first proposal; grouped by the maxim that speaks
-              for the dealer's hand.
+              elder re-deciding by the list after each exchange). Plain deals ``0, 1, ...``:
+              the rows over all jeux de règle, and with and without the king, at every score.
+``rules``     the same two arms, each rule of the list sampled on its own (class
+              sampling, below): the rows of one rule ("rule N"), which pool these class
+              samples with the plain deals of the rule (:func:`rule_joint`).
+``dealer``    deals where the elder (``regle``) proposes, played twice: the dealer refusing
+              and accepting the first proposal; sampled within each maxim that speaks for
+              the dealer's hand (class sampling, below), for the five maxims the claims
+              test (the two silent cases are not sampled).
 ``habit``     every deal, played twice: the elder by the list (``regle``) and the elder who
               proposes whenever the stock allows ("continue proposing till the pack is
               exhausted"); the dealer by his maxims in both.
@@ -25,6 +30,21 @@ Experiments (:func:`run_model`):
 ``scores``    whole deals under regle/maxims, for the probability of winning the game from
               every score (:mod:`ecarte_sim.analysis.ecarte.scores`); turns a deal's outcome into a game-win
               probability at any score.
+
+Class sampling (``rules`` and ``dealer``; :mod:`ecarte_sim.engine.ecarte.class_sampling`):
+sample ``i`` of a class is the first of the ordinary deals at that class's own deal indices
+(from 2^43, disjoint from the plain deals and from the score table) that falls in the class
+— rejection sampling, so each class sample is a plain deal conditioned on the class (the
+elder's hand drawn from the class's own hands as dealing would, then the rest of the deal),
+and a class's rows estimate exactly what the plain deals of that class estimate, on as many
+deals as the class needs, without weights. Each class runs its own precision schedule
+(checkpoints from :data:`CLASS_FIRST` class samples, each a tenth more than the last,
+:data:`CLASS_GROWTH`, so that a class stops within about a tenth of the samples its rows
+need) until its rows reach their target (:func:`class_claims`): the rule's
+rows — its P(point) (two-to-one), and for rule 1 the change at 0-3 — within
+``RULE_PRECISION_FACTOR`` times the precision (0.01 at the default 0.005: the rows of one
+rule are not headline claims), the dealer's maxim (a headline claim) within the precision
+itself; at most ``max_deals[model]["rules"]``/``["dealer"]`` samples per class.
 
 Verdict rules (95% intervals; "the interval" is the estimate's):
 
@@ -55,8 +75,10 @@ from ecarte_sim.analysis.ecarte import paired as P
 from ecarte_sim.analysis.stats.precision import FIRST_BATCH, checkpoints, run_until
 from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, win_probabilities
 from ecarte_sim.engine.cards import parse_hand
+from ecarte_sim.engine.ecarte.class_sampling import MAX_CLASS_SAMPLES, class_table
 from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER, CLASSIFY_REGLE,
-                                                  exact_codes, hand_table, paired_table)
+                                                  N_ARM, N_CLASSES, exact_codes, hand_table,
+                                                  paired_table)
 from ecarte_sim.engine.ecarte.policies import MAXIM_CASES
 from ecarte_sim.engine.ecarte.regle import RULES
 from ecarte_sim.engine.ecarte.counts import whole_counts
@@ -66,10 +88,21 @@ from ecarte_sim.engine.ecarte.settings import ElderPolicy, EcarteSettings
 #: from *Cavendish on Écarté*).
 SOURCE = "Hoyle's Games Modernized, Écarté"
 MODELS = ("dd", "heuristic", "pimc")
-EXPERIMENTS = ("regle", "dealer", "habit", "hand")
+EXPERIMENTS = ("regle", "rules", "dealer", "habit", "hand")
+#: The class-sampled experiments (module docstring): their caps and ``--deals`` count class
+#: samples per class.
+CLASS_EXPERIMENTS = ("rules", "dealer")
 #: First deal index of the score table (disjoint from the experiments' deals 0, 1, ...).
 SCORE_DEALS_START = 1 << 40
 DEFAULT_PRECISION = 0.005
+#: The per-rule rows (not headline claims) aim at this many times the precision.
+RULE_PRECISION_FACTOR = 2
+#: Class samples at a class's first checkpoint, and the growth from one to the next.
+CLASS_FIRST = 1 << 10
+CLASS_GROWTH = 1.1
+#: Class samples per parallel row: small, so that the threads share even a small step
+#: (a step of 256 samples is 8 rows) and uneven PIMC deals balance out.
+CLASS_CHUNK = 32
 #: The example hand of the "four times out of five" claim, hearts trumps.
 EXAMPLE_HAND = "QH AH 7H KS KD"
 EXAMPLE_TRUMP = 1
@@ -273,6 +306,17 @@ def _part_joint(table: np.ndarray, part: str) -> np.ndarray:
     return table.sum(axis=0)
 
 
+def rule_joint(data: dict, part: str) -> np.ndarray:
+    """The joint table behind a part of the regle experiment. One rule's ("rule N") pools
+    the plain deals of that rule with its class samples (``rules``): both are deals
+    conditioned on the rule, on disjoint deal indices, so together they are one larger
+    sample of the same distribution. Every other part is the plain deals'."""
+    joint = _part_joint(data["regle"], part)
+    if part.startswith("rule ") and data.get("rules") is not None:
+        joint = joint + _part_joint(data["rules"], part)
+    return joint
+
+
 def reaching_decision(joint: np.ndarray, dealer_score: int) -> np.ndarray:
     """The deals in which the elder has a decision to make: at dealer score 4 a turned-up
     king ends the game first (Law 22), so those deals (the same in both arms) are left out."""
@@ -285,7 +329,7 @@ def measure(claim: Claim, data: dict) -> dict:
     """Estimate and 95% interval of ``claim`` from one model's experiment tables."""
     v = data["v"]
     if claim.experiment == "regle":
-        joint = _part_joint(data["regle"], claim.part)
+        joint = rule_joint(data, claim.part)
         if claim.id == "two-to-one":
             r = P.proportion(joint.sum(axis=1), P.ELDER_WINS_POINT)
             return {"estimate": r["p"], "ci95": r["ci95"], "n": r["n"]}
@@ -344,17 +388,28 @@ class ClaimsSettings:
 
     seed: int = 0
     precision: float = DEFAULT_PRECISION
-    deals: int | None = None          # fixed number of deals per experiment (no precision)
+    #: fixed number of deals per experiment, and of class samples per class (no precision)
+    deals: int | None = None
     first: int = FIRST_BATCH          # first checkpoint of the precision schedule (doubles)
-    #: Most deals per experiment (the precision schedule stops there). PIMC costs about
-    #: 100 µs a deal on 2 cores, so its caps keep a default run near a minute.
+    class_first: int = CLASS_FIRST    # first checkpoint of each class (grows by CLASS_GROWTH)
+    #: Most deals per experiment, class samples per class for ``rules`` and ``dealer`` (the
+    #: precision schedule stops there). PIMC costs 0.13-0.3 ms a whole deal on 2 cores
+    #: (measured: more for deals with exchanges); a class's rows need at most about 10,000
+    #: samples (P(point) near 1/2 within 0.01), so 2^14 per class lets every class reach
+    #: its target.
     max_deals: dict = field(default_factory=lambda: {
-        "dd": dict.fromkeys(EXPERIMENTS, 1 << 25),
-        "heuristic": dict.fromkeys(EXPERIMENTS, 1 << 25),
-        "pimc": {"regle": 1 << 18, "dealer": 1 << 16, "habit": 1 << 15, "hand": 1 << 15}})
+        "dd": {**dict.fromkeys(EXPERIMENTS, 1 << 25), "rules": 1 << 20, "dealer": 1 << 20},
+        "heuristic": {**dict.fromkeys(EXPERIMENTS, 1 << 25), "rules": 1 << 20,
+                      "dealer": 1 << 20},
+        "pimc": {"regle": 1 << 18, "rules": 1 << 14, "dealer": 1 << 14, "habit": 1 << 15,
+                 "hand": 1 << 15}})
     score_deals: dict = field(default_factory=lambda: {"dd": 1 << 21, "heuristic": 1 << 21,
                                                        "pimc": 1 << 16})
     worlds: int = 64
+
+    def rule_precision(self) -> float:
+        """Target half-width of the per-rule rows (P(point) of one rule)."""
+        return RULE_PRECISION_FACTOR * self.precision
 
 
 def _cfgs(base: EcarteSettings) -> dict:
@@ -375,6 +430,9 @@ def run_model(model: str, settings: ClaimsSettings, progress: Callable[[str, int
     """Every experiment of one play model, to the requested precision. Returns the tables,
     the deals run per experiment, the convergence history and the seconds taken."""
     t0 = time.perf_counter()
+    if settings.deals is not None and settings.deals > MAX_CLASS_SAMPLES:
+        raise ValueError(f"at most {MAX_CLASS_SAMPLES:,} deals (2^23, class samples per "
+                         f"class), not {settings.deals:,}")
     base = EcarteSettings.build(play=model, worlds=settings.worlds)
     cfg = _cfgs(base)
     seed = settings.seed
@@ -395,8 +453,9 @@ def run_model(model: str, settings: ClaimsSettings, progress: Callable[[str, int
     data["deals"] = {"scores": n_scores}
     history: list = []
 
-    def checker(experiment, key):
-        mine = [c for c in claims if c.headline and c.experiment == experiment]
+    def checker(experiment, key, mine=None, target=None):
+        mine = mine or [c for c in claims if c.headline and c.experiment == experiment]
+        target = h if target is None else target
 
         def check(total):
             trial = dict(data, **{key: total})
@@ -406,7 +465,7 @@ def run_model(model: str, settings: ClaimsSettings, progress: Callable[[str, int
                 hw = P.half_width(m["ci95"]) if m["n"] > 1 else math.inf
                 worst = max(worst, hw if not math.isnan(hw) else math.inf)
                 estimates[f"{c.id} | {c.subset}"] = m["estimate"]
-            return worst <= h, worst, estimates
+            return worst <= target, worst, estimates
         return check
 
     def points(experiment):
@@ -415,16 +474,52 @@ def run_model(model: str, settings: ClaimsSettings, progress: Callable[[str, int
 
     chunk = base.chunk()
 
-    data["worst_half_width"] = {}
-    for key, a, b, classifier in (("regle", "play", "propose", CLASSIFY_REGLE),
-                                  ("dealer", "refuse", "accept", CLASSIFY_DEALER),
-                                  ("habit", "base", "always-propose", CLASSIFY_ALL)):
-        def step(lo, hi, a=a, b=b, classifier=classifier, key=key):
+    def plain(key, a, b, classifier):
+        def step(lo, hi):
             return paired_table(seed, lo, hi, cfg[a], cfg[b], classifier, chunk=chunk,
                                 block=block, progress=prog(f"{model} {key}"))
 
         data[key], data["deals"][key], data["worst_half_width"][key] = run_until(
             step, points(key), checker(key, key), history, key)
+
+    def by_class(key, a, b, classifier):
+        """Each class of ``key`` sampled on its own until its rows reach their target."""
+        target = settings.rule_precision() if key == "rules" else settings.precision
+        cap = min(settings.max_deals[model][key], MAX_CLASS_SAMPLES)
+        schedule = checkpoints(cap, settings.deals, settings.class_first, CLASS_GROWTH)
+        data[key] = np.zeros((N_CLASSES[classifier], N_ARM, N_ARM), dtype=np.int64)
+        worst_of_all = 0.0
+        for cls, name in sampled_classes(key):
+            attempts = []
+
+            def step(lo, hi, cls=cls, name=name, attempts=attempts):
+                table, tried = class_table(seed, lo, hi, cfg[a], cfg[b], classifier, cls,
+                                           chunk=min(chunk, CLASS_CHUNK), block=block,
+                                           progress=prog(f"{model} {key}: {name}"))
+                attempts.append(tried)
+                return table
+
+            first = len(history)
+            check = checker(None, key, class_claims(key, cls, claims),
+                            target if settings.deals is None else math.inf)
+            table, n, worst = run_until(step, schedule, check, history, key)
+            for row in history[first:]:
+                row["class"] = name
+            data[key] += table
+            worst_of_all = max(worst_of_all, worst)
+            data["classes"].append({"experiment": key, "class": name, "n": n,
+                                    "attempts": sum(attempts), "half_width": worst,
+                                    "target": target, "reached": bool(worst <= target)})
+        data["deals"][key] = sum(c["n"] for c in data["classes"] if c["experiment"] == key)
+        return worst_of_all
+
+    data["worst_half_width"] = {}
+    data["classes"] = []
+    plain("regle", "play", "propose", CLASSIFY_REGLE)
+    data["worst_rule_half_width"] = by_class("rules", "play", "propose", CLASSIFY_REGLE)
+    data["worst_half_width"]["dealer"] = by_class("dealer", "refuse", "accept",
+                                                  CLASSIFY_DEALER)
+    plain("habit", "base", "always-propose", CLASSIFY_ALL)
     elder = int(parse_hand(EXAMPLE_HAND, 5))
     data["hand_exact"] = None
     if model != "pimc":
@@ -450,19 +545,44 @@ def run_model(model: str, settings: ClaimsSettings, progress: Callable[[str, int
     return data
 
 
+def sampled_classes(key: str) -> list[tuple[int, str]]:
+    """The classes a class-sampled experiment runs, as (class, name): for ``rules`` the
+    seven rules of the list, for ``dealer`` the maxims the claims test (``MAXIM_CASES``)."""
+    if key == "rules":
+        return [(r, f"rule {r}") for r in range(1, len(RULES) + 1)]
+    if key == "dealer":
+        cases = sorted({MAXIM_CASES.index(c.id.removeprefix("dealer-")) + 1
+                        for c in claim_list() if c.experiment == "dealer"})
+        return [(k, MAXIM_CASES[k - 1]) for k in cases]
+    raise ValueError(f"{key!r} is not a class-sampled experiment")
+
+
+def class_claims(key: str, cls: int, claims: list[Claim] | None = None) -> list[Claim]:
+    """The claims whose precision a class's schedule aims at: every claim on the rule
+    (its P(point), two-to-one as estimate and floor; for rule 1 also the change at 0-3),
+    or the maxim's claim."""
+    claims = claim_list() if claims is None else claims
+    if key == "rules":
+        return [c for c in claims if c.experiment == "regle" and c.part == f"rule {cls}"]
+    return [c for c in claims if c.id == f"dealer-{MAXIM_CASES[cls - 1]}"]
+
+
 def rule_table(data: dict) -> list[dict]:
     """Per rule of the list (and overall): P(point), P(vole) and expected points (elder's
     marks minus the dealer's) playing without proposing and proposing first, and the paired
-    difference in expected points with its standard error — one model's regle experiment."""
+    difference in expected points with its standard error — one model's regle experiment
+    (plain deals) for the whole list, :func:`rule_joint` for each rule."""
     rows = []
     for part in ["all"] + [f"rule {r}" for r in range(1, 8)]:
-        joint = _part_joint(data["regle"], part)
+        joint = rule_joint(data, part)
         play = P.arm_summary(joint.sum(axis=1))
         propose = P.arm_summary(joint.sum(axis=0))
         diff = P.paired_mean(joint, P.NET.astype(float))
         name = "all jeux de règle" if part == "all" else \
             f"{part}: {RULES[int(part.split()[1]) - 1]}"
-        row = {"model": data["model"], "rule": name, "n": play["n"]}
+        row = {"model": data["model"], "rule": name, "n": play["n"],
+               "sampling": "plain deals" if part == "all" else
+               "plain deals of the rule and samples within the rule"}
         for arm, s in (("play", play), ("propose", propose)):
             row.update({f"{arm}_point": s["point"], f"{arm}_point_ci95": s["point_ci95"],
                         f"{arm}_vole": s["vole"], f"{arm}_vole_ci95": s["vole_ci95"],
@@ -551,7 +671,7 @@ def explanations(models_data: dict) -> dict:
              for name, p in ((k, float(v)) for k, v in odds.items())]
     for model, data in models_data.items():
         for r in range(1, 8):
-            joint = _part_joint(data["regle"], f"rule {r}")
+            joint = _part_joint(data["rules"], f"rule {r}")
             m = P.proportion(joint.sum(axis=1), P.ELDER_WINS_POINT)
             cands.append({"candidate": f"P(point) of rule {r} ({RULES[r - 1]}) alone",
                           "model": model, "value": m["p"], "ci95": m["ci95"], "n": m["n"],
@@ -611,8 +731,12 @@ def plan(models: list[str], settings: ClaimsSettings) -> list[tuple[str, int | N
     for m in models:
         fixed = settings.deals
         steps.append((f"{m} scores", fixed or settings.score_deals[m]))
-        for key in ("regle", "dealer", "habit"):
-            steps.append((f"{m} {key}", fixed or settings.max_deals[m][key]))
+        steps.append((f"{m} regle", fixed or settings.max_deals[m]["regle"]))
+        for key in CLASS_EXPERIMENTS:     # class samples, per class
+            cap = min(settings.max_deals[m][key], MAX_CLASS_SAMPLES)
+            steps.extend((f"{m} {key}: {name}", fixed or cap)
+                         for _, name in sampled_classes(key))
+        steps.append((f"{m} habit", fixed or settings.max_deals[m]["habit"]))
         if m != "pimc":
             steps.append((f"{m} hand (exact)", None))
         steps.append((f"{m} hand", fixed or settings.max_deals[m]["hand"]))
@@ -634,10 +758,14 @@ def run_claims(models: list[str], settings: ClaimsSettings, command: str,
     headline = {}
     for m in models:
         worst = max(data[m]["worst_half_width"].values())
+        rules = data[m]["worst_rule_half_width"]
         headline[m] = {"seconds": data[m]["seconds"], "deals": data[m]["deals"],
-                       "worst_half_width": worst,
+                       "worst_half_width": worst, "worst_rule_half_width": rules,
+                       "rule_precision": settings.rule_precision(),
                        "precision_reached": bool(settings.deals is None
-                                                 and worst <= settings.precision)}
+                                                 and worst <= settings.precision
+                                                 and rules <= settings.rule_precision()),
+                       "classes": data[m]["classes"]}
     return {
         "claims": rows,
         "models": headline,
@@ -652,6 +780,7 @@ def run_claims(models: list[str], settings: ClaimsSettings, command: str,
         "provenance": {"command": command, "version": version("ecarte-sim"),
                        "seed": settings.seed, "precision": settings.precision,
                        "deals_fixed": settings.deals, "worlds": settings.worlds,
+                       "rule_precision": settings.rule_precision(),
                        "models": list(models),
                        "deals": {m: data[m]["deals"] for m in models}},
     }

@@ -33,8 +33,8 @@ VERDICT_WORDS = {
 MODEL_COLOURS = {"dd": "tab:blue", "heuristic": "tab:orange", "pimc": "tab:green"}
 #: One line style and marker per experiment (convergence.png): colour = model, style =
 #: experiment, so twelve series stay apart without a twelve-colour cycle.
-EXPERIMENT_STYLES = {"regle": ("-", "o"), "dealer": ("--", "s"), "habit": (":", "^"),
-                     "hand": ("-.", "D")}
+EXPERIMENT_STYLES = {"regle": ("-", "o"), "rules": ((0, (1, 1)), "v"), "dealer": ("--", "s"),
+                     "habit": (":", "^"), "hand": ("-.", "D")}
 
 
 def _colour(model: str, k: int) -> str:
@@ -123,16 +123,53 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                     "deals disjoint from the experiments' (indices from 2^40); their intervals "
                     "treat V as known (its error is shared by both arms). At dealer score 4, "
                     "deals whose turned-up king ends the game before any decision are left "
-                    "out.\n\n")
+                    "out.\n\n"
+                    "How the deals were drawn: the rows over all jeux de règle, with and "
+                    "without the king, and at every score come from plain deals (0, 1, 2, "
+                    "...; the jeux de règle among them); the dealer's maxims and each rule of "
+                    "the list are also sampled *within their class*: every class sample is "
+                    "the first of a sequence of ordinary deals, at deal indices of the "
+                    "class's own (from 2^43), that falls in the class — a plain deal "
+                    "conditioned on the class, so no weights are needed "
+                    "(engine/ecarte/class_sampling.py). A maxim's row is its class samples; "
+                    "a rule's rows (\"rule N\") pool its class samples with the plain deals "
+                    "of that rule, the same distribution on disjoint deals. "
+                    + (f"Each class ran {prov['deals_fixed']} samples. "
+                       if prov["deals_fixed"] is not None else
+                       "Each class ran until its rows reached their target (or its cap): "
+                       "the dealer's maxims, headline claims, within the precision "
+                       f"{prov['precision']:g}; the rows of one rule (its P(point); for rule 1 "
+                       "also the change at 0–3), not headline claims, within "
+                       f"{prov.get('rule_precision', 2 * prov['precision']):g}. ")
+                    + "n per row is the deals behind it; *Sampling within each class* below "
+                    "lists every class.\n\n")
             f.write("## Run\n\n| model | seconds | " + " | ".join(
-                f"deals: {k}" for k in ("scores", "regle", "dealer", "habit", "hand"))
-                    + " | worst headline half-width | precision reached |\n|---" * 1
-                    + "|---" * 8 + "|\n")
+                f"deals: {k}" for k in ("scores", "regle", "rules", "dealer", "habit", "hand"))
+                    + " | worst headline half-width | worst per-rule half-width "
+                    "| precision reached |\n|---" + "|---" * 10 + "|\n")
             for m in models:
                 s = payload["models"][m]
                 f.write(f"| {m} | {s['seconds']:.1f} | " + " | ".join(
-                    str(s["deals"][k]) for k in ("scores", "regle", "dealer", "habit", "hand"))
-                        + f" | {s['worst_half_width']:.4f} | {s['precision_reached']} |\n")
+                    str(s["deals"][k]) for k in ("scores", "regle", "rules", "dealer", "habit",
+                                                 "hand"))
+                        + f" | {s['worst_half_width']:.4f} | "
+                        f"{s['worst_rule_half_width']:.4f} | {s['precision_reached']} |\n")
+            f.write("\nDeals: scores, regle, habit and hand count plain deals (regle: dealt, "
+                    "of which the jeux de règle were played); rules and dealer count class "
+                    "samples, summed over the classes. Precision reached: every headline "
+                    "half-width within the precision and every per-rule one within its "
+                    "target.\n")
+            f.write("\n## Sampling within each class\n\nEach class: its samples n (each "
+                    "played both ways), the deals dealt to find them, their ratio (an "
+                    "estimate of the class's share of all deals), the worst 95% half-width "
+                    "of its rows and the target.\n\n| model | experiment | class | n | "
+                    "deals dealt | share of deals | half-width | target | reached |\n"
+                    "|---|---|---|---|---|---|---|---|---|\n")
+            for m in models:
+                for c in payload["models"][m].get("classes", []):
+                    f.write(f"| {m} | {c['experiment']} | {c['class']} | {c['n']} | "
+                            f"{c['attempts']} | {c['n'] / c['attempts']:.5f} | "
+                            f"{c['half_width']:.4f} | {c['target']:g} | {c['reached']} |\n")
             f.write("\n## Verdicts\n\nVerdict words (the rule of each reading, with its "
                     "line, is under *Verdict rules* below):\n\n" + "".join(
                         f"- **{w}**: {VERDICT_WORDS[w]}{';' if w != VERDICTS[-1] else '.'}\n"
@@ -155,7 +192,9 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
             f.write("\n## Jeux de règle: playing versus proposing, rule by rule\n\n"
                     "Same deals both ways. Points = the elder's marks minus the dealer's in the "
                     "deal (kings and Law 49 included). Difference = play minus propose, "
-                    "paired (SE).\n\n| model | rule | n | play P(point) | play P(vole) | "
+                    "paired (SE). The row over all jeux de règle is from plain deals, each "
+                    "rule's from its plain deals and its samples within the rule.\n\n"
+                    "| model | rule | n | play P(point) | play P(vole) | "
                     "play points | propose P(point) | propose P(vole) | propose points | "
                     "difference (SE) |\n|---|---|---|---|---|---|---|---|---|---|\n")
             for r in payload["rules"]:
@@ -323,11 +362,14 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                              f"n = {f['n']:,}")
                 left.plot(xs, ys, marker="o", color=colour, label=label)
             for exp, (ls, marker) in EXPERIMENT_STYLES.items():
-                pts = [(h["deals"], h["worst_half_width"]) for h in payload["history"][m]
-                       if h["experiment"] == exp]
-                if pts:
+                rows = [h for h in payload["history"][m] if h["experiment"] == exp]
+                # one line per class of a class-sampled experiment, one per experiment else
+                for cls in dict.fromkeys(h.get("class") for h in rows):
+                    pts = [(h["deals"], h["worst_half_width"]) for h in rows
+                           if h.get("class") == cls]
                     xs, ys = zip(*pts)
-                    right.plot(xs, ys, ls=ls, marker=marker, ms=5, color=colour, lw=1.5)
+                    right.plot(xs, ys, ls=ls, marker=marker, ms=4 if cls else 5,
+                               color=colour, lw=1 if cls else 1.5)
                     used.append((m, exp))
         left.axhline(TWO_THIRDS, color="k", ls="--", lw=1, label="2/3 (\"two to one\")")
         left.set_title("\"Two to one\": P(point) of the jeux de règle, played without "
@@ -337,14 +379,20 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
         left.legend(fontsize=8, loc="upper left", bbox_to_anchor=(0, -0.2),
                     title="model: final estimate [95% interval], n = jeux de règle",
                     title_fontsize=8)
+        rule_target = prov.get("rule_precision")
         if prov["deals_fixed"] is None:
             right.axhline(prov["precision"], color="k", ls="--", lw=1)
-        right.set_title("Worst 95% half-width among each experiment's headline claims",
-                        fontsize=10)
+            if rule_target and any(u[1] == "rules" for u in used):
+                right.axhline(rule_target, color="k", ls=":", lw=1)
+        right.set_title("Worst 95% half-width among each experiment's headline claims\n"
+                        "(rules, dealer: one line per class, x = its class samples; rules: "
+                        "the rows of one rule)", fontsize=10)
         right.set_ylabel("95% half-width (log scale)")
         for ax in (left, right):
             ax.set_xscale("log", base=2)
-            ax.set_xlabel("deals run (checkpoints of the precision rule)")
+            ax.set_xlabel("deals run (checkpoints of the precision rule)" if ax is left
+                          else "deals run; class samples of each class for rules and "
+                          "dealer")
             ax.grid(alpha=0.3)
         right.set_yscale("log")
         shown_models = [m for m in models if any(u[0] == m for u in used)]
@@ -356,6 +404,9 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
         if prov["deals_fixed"] is None:
             handles.append(Line2D([], [], color="k", ls="--", lw=1,
                                   label=f"target {prov['precision']:g}"))
+            if rule_target and "rules" in shown_exps:
+                handles.append(Line2D([], [], color="k", ls=":", lw=1,
+                                      label=f"per-rule target {rule_target:g}"))
         right.legend(handles=handles, fontsize=9, loc="upper left", bbox_to_anchor=(1.02, 1),
                      title="colour: model\nline: experiment", title_fontsize=9)
         fig.suptitle(short, fontsize=8)

@@ -12,6 +12,8 @@ Settings and records (plain Python; the kernels read their enums as constants)
 Kernels, from the cards up
     :mod:`.deal` — the deal (Laws 8, 10): hands, turn-up, stock in order.
     :mod:`.tricks` — legal replies and the trick's winner (Law 43).
+    :mod:`.moves` — move generation for the search (legal and distinct cards, bit-parallel)
+    and the sure-trick bounds.
     :mod:`.solver` — exact double-dummy search (tricks, point/vole, move values).
     :mod:`.regle` — the jeux de règle of Hoyle's list.
     :mod:`.policies` — propose, accept, discard (the treatise's advice).
@@ -25,6 +27,8 @@ Drivers and Python faces
     :mod:`.simulate` — the cards alone (deal, solve) over a range, for benchmarks.
     :mod:`.experiments` — paired runs (each deal under two configurations) and deals
     around a fixed elder hand, sampled or enumerated.
+    :mod:`.class_sampling` — paired runs within one class of deals (a rule of the list,
+    a dealer's maxim): rejection sampling from the plain deal, at deal indices of its own.
     :mod:`.game` — a game of five up, deal by deal.
 
 Reference

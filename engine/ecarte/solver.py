@@ -18,8 +18,9 @@ cut below is exact (it never changes a value, only the work):
   (:func:`ecarte_sim.engine.ecarte.moves.distinct_low`, one addition);
 * a lead whose reply is forced (one distinct legal card) is played out at
   once, without a reply node;
-* sure tricks at the start of each trick with at least three cards each — a master trump (above all the opponent's trumps) wins whenever it is
-  played; against a player with no trump, the leader also cashes every trump
+* sure tricks at the start of each trick with at least three cards each — a
+  master trump (above all the opponent's trumps) wins whenever it is played;
+  against a player with no trump, the leader also cashes every trump
   and every card above all the opponent's cards of its suit — bound the elder's
   final count from both sides, and the search stops when the bounds meet or
   leave the window (:func:`ecarte_sim.engine.ecarte.moves.future_bounds`, all
@@ -60,8 +61,8 @@ from ecarte_sim.engine.cards import (CardError, bit_index, check_disjoint, forma
 from ecarte_sim.engine.ecarte.moves import distinct_low, future_bounds, legal_moves, next_lead
 from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER, leader_wins, legal_replies
 
-#: Depth of the explicit stack (at most six plies are ever open: three tricks of
-#: lead and reply before the two-trick endgame); a little spare.
+#: Depth of the explicit stack: at most two plies are open (the first trick's lead and
+#: reply; the last four tricks are searched without the stack); the rest is spare.
 MAX_PLIES = 8
 # Fields of one ply of the explicit stack.
 _ELDER, _DEALER, _LEADER, _TRICKS, _LED, _ALPHA, _BETA, _BEST, _MOVES, _MAXIMISE = range(10)
@@ -221,7 +222,9 @@ def _three_tricks_to_elder(elder, dealer, leader, trump, forced_trump, alpha, be
 def _four_tricks_to_elder(elder, dealer, leader, trump, forced_trump, alpha, beta):
     """Elder tricks in the last four tricks (four cards each), fail-soft within
     ``(alpha, beta)``: as :func:`_three_tricks_to_elder`, each lead against each reply,
-    the rest by :func:`_three_tricks_to_elder` within the narrowed window."""
+    the rest by :func:`_three_tricks_to_elder` within the narrowed window. (The same loop
+    as that function's, written twice on purpose: one function calling itself one depth
+    down would be recursion, which numba cannot load from its cache, numba #6061.)"""
     lowest, highest = future_bounds(elder, dealer, leader, trump)
     if lowest >= beta or lowest == highest:
         return lowest

@@ -143,7 +143,6 @@ def _pimc_every_card(mover, elder, dealer, leader, tricks, led, trump, possible,
     equivalent cards within a world): the definition pimc_card must reproduce."""
     from ecarte_sim.engine.ecarte.moves import distinct_moves, legal_moves
     from ecarte_sim.engine.ecarte.players import outcome_after
-    from ecarte_sim.engine.ecarte.solver import new_workspace
     own = elder if mover == 0 else dealer
     legal = int(distinct_moves(legal_moves(np.uint32(own), led, trump, True), np.uint32(own),
                                np.uint32(possible), led))
@@ -151,7 +150,7 @@ def _pimc_every_card(mover, elder, dealer, leader, tricks, led, trump, possible,
     if len(cards) == 1:
         return cards[0]
     count = bin(dealer if mover == 0 else elder).count("1")
-    pool, draws, ws = np.zeros(32, np.int64), np.zeros(32, np.int64), new_workspace()
+    pool, draws = np.zeros(32, np.int64), np.zeros(32, np.int64)
     totals = [0] * len(cards)
     for w in range(worlds):
         other = int(sample_world(seed, index, decision, w, np.uint32(possible), count, pool,
@@ -159,7 +158,7 @@ def _pimc_every_card(mover, elder, dealer, leader, tricks, led, trump, possible,
         e, d = (own, other) if mover == 0 else (other, own)
         for j, c in enumerate(cards):
             totals[j] += points[outcome_after(np.uint32(e), np.uint32(d), leader, tricks, led,
-                                              trump, True, c, ws)]
+                                              trump, True, c)]
     best = 0
     for j in range(1, len(cards)):
         if (totals[j] > totals[best]) if mover == 0 else (totals[j] < totals[best]):
@@ -174,7 +173,6 @@ def test_pimc_sharing_equivalent_cards_in_a_world_changes_no_choice(index, plies
     from ecarte_sim.engine.ecarte.deal import deal
     from ecarte_sim.engine.ecarte.players import pimc_card
     from ecarte_sim.engine.ecarte.records import PAYOFF
-    from ecarte_sim.engine.ecarte.solver import new_workspace
     d = deal(5, index)
     pos = R.make_position([c for c in range(32) if d.elder >> c & 1],
                           [c for c in range(32) if d.dealer >> c & 1], d.trump)
@@ -197,7 +195,7 @@ def test_pimc_sharing_equivalent_cards_in_a_world_changes_no_choice(index, plies
     pool, draws = np.zeros(32, np.int64), np.zeros(32, np.int64)
     chosen = pimc_card(mover, np.uint32(elder), np.uint32(dealer), pos.leader,
                        pos.elder_tricks, led, d.trump, True, np.uint32(possible), worlds,
-                       np.uint64(5), index, plies, payoff, new_workspace(), pool, draws)
+                       np.uint64(5), index, plies, payoff, pool, draws)
     assert chosen == _pimc_every_card(mover, elder, dealer, pos.leader,
                                       pos.elder_tricks, led, d.trump, possible, worlds, 5,
                                       index, plies, points)

@@ -17,11 +17,10 @@ from ecarte_sim.engine.ecarte.tricks import ELDER
 
 def _compare_deals(seed, start, stop, forced_trump=True):
     """Solve deals [start, stop) both ways; return the list of disagreements."""
-    ws = solver.new_workspace()
     bad = []
     for i in range(start, stop):
         d = deal(seed, i)
-        fast = solver.solve(d.elder, d.dealer, d.trump, forced_trump=forced_trump, ws=ws)
+        fast = solver.solve(d.elder, d.dealer, d.trump, forced_trump=forced_trump)
         slow = reference.solve(d.elder, d.dealer, d.trump, forced_trump=forced_trump)
         if fast != slow:
             bad.append((i, fast, slow))
@@ -51,12 +50,11 @@ def _random_midhand(rng, seed, index, forced_trump):
 def test_midhand_values_and_moves_equal_reference(forced_trump):
     """Any leader, any trick, with or without a card already led."""
     rng = np.random.default_rng(7)
-    ws = solver.new_workspace()
     for i in range(1500):
         p = _random_midhand(rng, 99, i, forced_trump)
         args = (p.elder, p.dealer, p.trump, p.leader, p.elder_tricks, p.led, forced_trump)
-        assert solver.solve(*args, ws=ws) == reference.solve(*args), p
-        assert solver.move_values(*args, ws=ws) == reference.move_values(*args), p
+        assert solver.solve(*args) == reference.solve(*args), p
+        assert solver.move_values(*args) == reference.move_values(*args), p
 
 
 @given(st.integers(0, 10**6), st.integers(-1, 5), st.integers(1, 6))
@@ -64,10 +62,9 @@ def test_windowed_search_is_a_correct_bound(index, alpha, width):
     """Fail-soft alpha-beta: exact inside the window, the right bound outside."""
     beta = alpha + width
     d = deal(31, index)
-    ws = solver.new_workspace()
-    exact = solver.solve(d.elder, d.dealer, d.trump, ws=ws)
+    exact = solver.solve(d.elder, d.dealer, d.trump)
     v = int(solver.search(np.uint32(d.elder), np.uint32(d.dealer), ELDER, 0, -1, d.trump,
-                          True, alpha, beta, ws))
+                          True, alpha, beta))
     assert_fail_soft(v, exact, alpha, beta)
 
 
@@ -127,11 +124,10 @@ def test_solver_equals_reference_on_a_million_deals():
 @pytest.mark.slow
 def test_midhand_many_positions():
     rng = np.random.default_rng(2)
-    ws = solver.new_workspace()
     for i in range(50_000):
         p = _random_midhand(rng, 3, i, True)
         args = (p.elder, p.dealer, p.trump, p.leader, p.elder_tricks, p.led)
-        assert solver.move_values(*args, ws=ws) == reference.move_values(*args), p
+        assert solver.move_values(*args) == reference.move_values(*args), p
 
 
 # --------------------------------------------------------------------------- move primitives
@@ -210,6 +206,35 @@ def test_windowed_search_from_any_position_is_a_correct_bound(index, plies, alph
     beta = alpha + width
     v = int(solver.search(np.uint32(sum(1 << c for c in p.elder)),
                           np.uint32(sum(1 << c for c in p.dealer)), p.leader, p.elder_tricks,
-                          -1 if p.led is None else p.led, p.trump, forced_trump, alpha, beta,
-                          solver.new_workspace()))
+                          -1 if p.led is None else p.led, p.trump, forced_trump, alpha, beta))
     assert_fail_soft(v, exact, alpha, beta)
+
+
+def test_generated_search_is_current():
+    """engine/ecarte/tricks_left.py is exactly what scripts/gen_tricks_left.py writes (the
+    depths are expanded from one template; an edit by hand would let them drift)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "gen_tricks_left.py"
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_generator_check_notices_a_stale_file(tmp_path, monkeypatch):
+    """The check above can fail: against a file that differs by one character it exits 1."""
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "gen_tricks_left.py"
+    spec = importlib.util.spec_from_file_location("gen_tricks_left", script)
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    stale = tmp_path / "tricks_left.py"
+    stale.write_text(gen.source().replace("alpha >= beta", "alpha > beta", 1), encoding="utf-8")
+    monkeypatch.setattr(gen, "TARGET", stale)
+    assert gen.main(["--check"]) == 1
+    stale.write_text(gen.source(), encoding="utf-8")
+    assert gen.main(["--check"]) == 0

@@ -22,9 +22,7 @@ from ecarte_sim.engine.runs import git_commit
 def _solve_batch(path: str, forced_trump: bool) -> int:
     """One JSON object per input line; returns the number of bad lines."""
     from ecarte_sim.analysis.ecarte.api import solve as solve_deal
-    from ecarte_sim.engine.ecarte.solver import new_workspace
 
-    ws = new_workspace()
     bad = 0
     stream = click.open_file(path, "rb")
     with stream:
@@ -41,7 +39,7 @@ def _solve_batch(path: str, forced_trump: bool) -> int:
                 if len(fields) != 3:
                     raise CardError(f"expected 'ELDER | DEALER | TRUMP', got {line[:60]!r}",
                                     line[:60])
-                result = solve_deal(*fields, forced_trump=forced_trump, workspace=ws)
+                result = solve_deal(*fields, forced_trump=forced_trump)
                 result = {"line": number, **result}
             except UnicodeDecodeError:
                 bad += 1

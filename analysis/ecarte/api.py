@@ -38,7 +38,7 @@ from ecarte_sim.engine.ecarte.regle import explain
 from ecarte_sim.engine.ecarte.runner import WholeDeal, play_deal
 from ecarte_sim.engine.ecarte.settings import EcarteSettings, name_of
 from ecarte_sim.engine.ecarte.simulate import simulate_counts
-from ecarte_sim.engine.ecarte.solver import move_values, new_workspace
+from ecarte_sim.engine.ecarte.solver import move_values
 
 Progress = Callable[[int], None] | None
 
@@ -55,15 +55,12 @@ def deal(seed: int, index: int) -> dict:
             "turn_up": format_card(d.turn_up, ECARTE), "stock": format_cards(d.stock, ECARTE)}
 
 
-def solve(elder: str, dealer: str, trump: str, *, forced_trump: bool = True,
-          workspace: np.ndarray | None = None) -> dict:
+def solve(elder: str, dealer: str, trump: str, *, forced_trump: bool = True) -> dict:
     """Exact double-dummy value of a deal, the elder to lead, no exchange (Law 43):
     ``{"elder_tricks": best, "moves": {first lead: elder tricks}}``. ``trump`` is a suit
-    or the turned-up card; ``workspace`` (:func:`new_workspace`) may be reused across
-    calls."""
+    or the turned-up card."""
     e, d, suit, _ = parse_deal(elder, dealer, trump)
-    values = move_values(e, d, suit, forced_trump=forced_trump,
-                         ws=new_workspace() if workspace is None else workspace)
+    values = move_values(e, d, suit, forced_trump=forced_trump)
     return {"elder_tricks": max(values.values()),
             "moves": {format_card(c): values[c] for c in cards_of(sum(1 << c for c in values))}}
 

@@ -72,7 +72,6 @@ from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_DEALER, CLASSIFY_REGL
                                                   N_CLASSES, _check_cfgs, _tabulate, arm_code,
                                                   deal_class)
 from ecarte_sim.engine.ecarte.runner import empty_script
-from ecarte_sim.engine.ecarte.solver import new_workspace
 from ecarte_sim.engine.ecarte.whole import deal_scratch, whole_deal
 from ecarte_sim.engine.rng import MAX_DEAL_INDEX, check_seed
 
@@ -128,14 +127,13 @@ def find_in_class(seed, classifier, cls, cfg_a, script, i, perm, draws):
 
 
 @njit(cache=True, parallel=True)
-def class_block(seed, classifier, cls, start, count, rows, cfg_a, cfg_b, script, ws_template,
+def class_block(seed, classifier, cls, start, count, rows, cfg_a, cfg_b, script,
                 out_class, out_a, out_b, out_attempts):
     """Class samples ``[start, start + count)``: ``out_class[k]`` (-1: not found), the arm
     codes under ``cfg_a`` and ``cfg_b`` and the attempts made (``k`` = sample - start)."""
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
         perm, draws, pool, payoff, rec = deal_scratch()
-        ws = ws_template.copy()
         for i in range(lo, hi):
             k = i - start
             index, c, attempts = find_in_class(seed, classifier, cls, cfg_a, script, i, perm,
@@ -144,10 +142,10 @@ def class_block(seed, classifier, cls, start, count, rows, cfg_a, cfg_b, script,
             out_attempts[k] = attempts
             if c < 0:
                 continue
-            whole_deal(seed, np.uint64(index), cfg_a, script, rec, ws, perm, draws, pool,
+            whole_deal(seed, np.uint64(index), cfg_a, script, rec, perm, draws, pool,
                        payoff)
             out_a[k] = arm_code(rec)
-            whole_deal(seed, np.uint64(index), cfg_b, script, rec, ws, perm, draws, pool,
+            whole_deal(seed, np.uint64(index), cfg_b, script, rec, perm, draws, pool,
                        payoff)
             out_b[k] = arm_code(rec)
 
@@ -217,7 +215,7 @@ def _class_task(seed, cfg_a, cfg_b, classifier, cls, lo, n, rows):
     out_b = np.zeros(n, dtype=np.int8)
     out_attempts = np.zeros(n, dtype=np.int64)
     class_block(np.uint64(seed), np.int64(classifier), np.int64(cls), np.int64(lo), n, rows,
-                cfg_a, cfg_b, empty_script(), new_workspace(), out_class, out_a, out_b,
+                cfg_a, cfg_b, empty_script(), out_class, out_a, out_b,
                 out_attempts)
     table = _tabulate(out_class, out_a, out_b, N_CLASSES[classifier])
     extra = np.array([[out_attempts.sum(), np.count_nonzero(out_class < 0)]], dtype=np.int64)

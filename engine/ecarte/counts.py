@@ -17,7 +17,6 @@ from numba import njit, prange
 from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts, row_range
 from ecarte_sim.engine.ecarte.records import COUNTS, REC, ProposalsEnd
 from ecarte_sim.engine.ecarte.runner import empty_script
-from ecarte_sim.engine.ecarte.solver import new_workspace
 from ecarte_sim.engine.ecarte.whole import deal_scratch, whole_deal
 from ecarte_sim.engine.rng import check_index_range, check_seed
 
@@ -53,15 +52,14 @@ def deal_code(rec):
 
 
 @njit(cache=True, parallel=True)
-def whole_rows(seed, start, count, rows, cfg, script, ws_template):
+def whole_rows(seed, start, count, rows, cfg, script):
     """Counts (``COUNTS``) for deals ``[start, start + count)`` in ``rows`` rows."""
     counts = np.zeros((rows, WIDTH), dtype=np.int64)
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
         perm, draws, pool, payoff, rec = deal_scratch()
-        ws = ws_template.copy()
         for i in range(lo, hi):
-            whole_deal(seed, np.uint64(i), cfg, script, rec, ws, perm, draws, pool, payoff)
+            whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, pool, payoff)
             counts[r, K.MARKS + 4 * rec[R.MARKS_ELDER] + rec[R.MARKS_DEALER]] += 1
             if rec[R.OUTCOME] >= 0:
                 counts[r, K.OUTCOME + rec[R.OUTCOME]] += 1
@@ -92,4 +90,4 @@ def whole_counts(seed: int, start: int, stop: int, cfg: np.ndarray,
 
 
 def _whole_task(seed, cfg, script, lo, n, rows):
-    return whole_rows(np.uint64(seed), np.int64(lo), n, rows, cfg, script, new_workspace())
+    return whole_rows(np.uint64(seed), np.int64(lo), n, rows, cfg, script)

@@ -43,7 +43,6 @@ from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deal import HAND_SIZE, TURN_UP_POSITION, deal_hands
 from ecarte_sim.engine.ecarte.policies import elder_proposes, maxim_case
 from ecarte_sim.engine.ecarte.regle import regle_rule
-from ecarte_sim.engine.ecarte.solver import new_workspace
 from ecarte_sim.engine.ecarte.counts import king_code
 from ecarte_sim.engine.ecarte.records import REC
 from ecarte_sim.engine.ecarte.runner import empty_script
@@ -112,14 +111,13 @@ def deal_class(classifier, cfg_a, script, elder, dealer, turn_up):
 
 
 @njit(cache=True, parallel=True)
-def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, ws_template, classifier,
+def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, classifier,
                  out_class, out_a, out_b):
     """Deals ``[start, start + count)``: ``out_class[k]`` and, for classified deals, the
     arm codes under ``cfg_a`` and ``cfg_b`` (``k`` = deal - start)."""
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
         perm, draws, pool, payoff, rec = deal_scratch()
-        ws = ws_template.copy()
         for i in range(lo, hi):
             k = i - start
             elder, dealer, turn_up = deal_hands(seed, np.uint64(i), perm, draws)
@@ -127,9 +125,9 @@ def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, ws_template, cl
             out_class[k] = c
             if c < 0:
                 continue
-            whole_deal(seed, np.uint64(i), cfg_a, script, rec, ws, perm, draws, pool, payoff)
+            whole_deal(seed, np.uint64(i), cfg_a, script, rec, perm, draws, pool, payoff)
             out_a[k] = arm_code(rec)
-            whole_deal(seed, np.uint64(i), cfg_b, script, rec, ws, perm, draws, pool, payoff)
+            whole_deal(seed, np.uint64(i), cfg_b, script, rec, perm, draws, pool, payoff)
             out_b[k] = arm_code(rec)
 
 
@@ -170,7 +168,7 @@ def _paired_task(seed, cfg_a, cfg_b, classifier, lo, n, rows):
     out_a = np.zeros(n, dtype=np.int8)
     out_b = np.zeros(n, dtype=np.int8)
     paired_block(np.uint64(seed), np.int64(lo), n, rows, cfg_a, cfg_b, empty_script(),
-                 new_workspace(), classifier, out_class, out_a, out_b)
+                 classifier, out_class, out_a, out_b)
     return _tabulate(out_class, out_a, out_b, N_CLASSES[classifier])
 
 
@@ -255,20 +253,19 @@ def deal_around(seed, index, elder, turn_up, trump, perm, draws):
 
 @njit(cache=True, parallel=True)
 def hand_block(seed, start, count, rows, elder, turn_up, trump, cfg_a, cfg_b, script,
-               ws_template, out_a, out_b):
+               out_a, out_b):
     """Deals ``[start, start + count)`` around the fixed elder hand, each played under
     ``cfg_a`` and ``cfg_b``; arm codes in ``out_a``/``out_b``."""
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
         perm, draws, pool, payoff, rec = deal_scratch()
-        ws = ws_template.copy()
         for i in range(lo, hi):
             k = i - start
             dealer, t = deal_around(seed, np.uint64(i), elder, turn_up, trump, perm, draws)
-            play_dealt(seed, np.uint64(i), cfg_a, script, rec, ws, perm, draws, pool, payoff,
+            play_dealt(seed, np.uint64(i), cfg_a, script, rec, perm, draws, pool, payoff,
                        np.uint32(elder), dealer, t)
             out_a[k] = arm_code(rec)
-            play_dealt(seed, np.uint64(i), cfg_b, script, rec, ws, perm, draws, pool, payoff,
+            play_dealt(seed, np.uint64(i), cfg_b, script, rec, perm, draws, pool, payoff,
                        np.uint32(elder), dealer, t)
             out_b[k] = arm_code(rec)
 
@@ -304,14 +301,13 @@ def unrank_dealer(rank, rest, perm):
 
 
 @njit(cache=True, parallel=True)
-def exact_block(start, count, rows, elder, turn_ups, cfg, script, ws_template, out):
+def exact_block(start, count, rows, elder, turn_ups, cfg, script, out):
     """Every deal of the fixed elder hand: rank ``q`` in ``[start, start + count)`` is
     turn-up ``turn_ups[q // 65780]`` and the dealer's hand of lexicographic rank
     ``q % 65780`` among the 26 cards left. Arm codes under ``cfg`` in ``out``."""
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
         perm, draws, pool, payoff, rec = deal_scratch()
-        ws = ws_template.copy()
         rest = np.empty(N_CARDS - HAND_SIZE - 1, dtype=np.int64)
         for q in range(lo, hi):
             turn_up = turn_ups[q // DEALER_HANDS]
@@ -327,7 +323,7 @@ def exact_block(start, count, rows, elder, turn_ups, cfg, script, ws_template, o
                     n += 1
             perm[TURN_UP_POSITION] = turn_up
             dealer = unrank_dealer(q % DEALER_HANDS, rest, perm)
-            play_dealt(np.uint64(0), np.uint64(q), cfg, script, rec, ws, perm, draws, pool,
+            play_dealt(np.uint64(0), np.uint64(q), cfg, script, rec, perm, draws, pool,
                        payoff, np.uint32(elder), dealer, turn_up)
             out[q - start] = arm_code(rec)
 
@@ -352,7 +348,7 @@ def _hand_task(seed, elder, turn_up, trump, cfg_a, cfg_b, lo, n, rows):
     out_a = np.zeros(n, dtype=np.int8)
     out_b = np.zeros(n, dtype=np.int8)
     hand_block(np.uint64(seed), np.int64(lo), n, rows, np.int64(elder), np.int64(turn_up),
-               np.int64(trump), cfg_a, cfg_b, empty_script(), new_workspace(), out_a, out_b)
+               np.int64(trump), cfg_a, cfg_b, empty_script(), out_a, out_b)
     return _tabulate(np.zeros(n, dtype=np.int8), out_a, out_b, 1)
 
 
@@ -402,8 +398,7 @@ def exact_codes(elder: int, turn_up: int | None, trump: int, cfg: np.ndarray,
 
 def _exact_task(elder, turn_ups, cfg, lo, n, rows):
     out = np.zeros(n, dtype=np.int8)
-    exact_block(np.int64(lo), n, rows, np.int64(elder), turn_ups, cfg, empty_script(),
-                new_workspace(), out)
+    exact_block(np.int64(lo), n, rows, np.int64(elder), turn_ups, cfg, empty_script(), out)
     return np.bincount(out.astype(np.int64), minlength=N_ARM).astype(np.int64)[None, :]
 
 

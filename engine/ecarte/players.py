@@ -70,7 +70,7 @@ def scripted_card(legal, priority):
 
 
 @njit(cache=True)
-def dd_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, ws):
+def dd_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump):
     """Best card for ``mover`` by exact double-dummy values, ties to the lowest index."""
     own = elder if mover == ELDER else dealer
     legal = legal_moves(own, led, trump, forced_trump)
@@ -83,7 +83,7 @@ def dd_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, ws):
         c = bit_index(bit)
         if rest == 0 and best_card < 0:
             return c
-        v = value_after(elder, dealer, leader, tricks, led, trump, forced_trump, c, ws)
+        v = value_after(elder, dealer, leader, tricks, led, trump, forced_trump, c)
         score = v if mover == ELDER else 5 - v
         if score > best:
             best = score
@@ -215,7 +215,7 @@ def sample_world(seed, index, decision, world, possible, count, pool, draws):
 
 
 @njit(cache=True)
-def outcome_after(elder, dealer, leader, tricks, led, trump, forced_trump, card, ws):
+def outcome_after(elder, dealer, leader, tricks, led, trump, forced_trump, card):
     """Like :func:`ecarte_sim.engine.ecarte.solver.value_after`, but only as fine as the score needs:
     returns 0 (dealer vole), 1 (dealer point), 3 (elder point) or 5 (elder vole), found by
     null-window searches (cheaper than the exact trick count)."""
@@ -223,14 +223,14 @@ def outcome_after(elder, dealer, leader, tricks, led, trump, forced_trump, card,
                                                      card)
     if e == 0 and next_led < 0:  # the last trick is complete
         return _coarse(tricks)
-    point = search(e, d, next_leader, tricks, next_led, trump, forced_trump, 2, 3, ws)
+    point = search(e, d, next_leader, tricks, next_led, trump, forced_trump, 2, 3)
     if point >= 3:
         if point >= 5 or search(e, d, next_leader, tricks, next_led, trump, forced_trump,
-                                4, 5, ws) >= 5:
+                                4, 5) >= 5:
             return 5
         return 3
     if point <= 0 or search(e, d, next_leader, tricks, next_led, trump, forced_trump,
-                            0, 1, ws) <= 0:
+                            0, 1) <= 0:
         return 0
     return 1
 
@@ -265,7 +265,7 @@ def _coarse(tricks):
 
 @njit(cache=True)
 def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, possible,
-              worlds, seed, index, decision, payoff, ws, pool, draws):
+              worlds, seed, index, decision, payoff, pool, draws):
     """PIMC choice for ``mover``: best mean ``payoff`` points (elder's view: by elder
     tricks, elder points minus dealer points) over ``worlds`` sampled opponent hands; the
     ``payoff`` counters (``PAYOFF``) count the decisions that sampled worlds and the
@@ -306,7 +306,7 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
             if solved >> np.uint32(run) & np.uint32(1):
                 v = outcome_of_run[run]
             else:
-                v = outcome_after(e, d, leader, tricks, led, trump, forced_trump, cards[j], ws)
+                v = outcome_after(e, d, leader, tricks, led, trump, forced_trump, cards[j])
                 payoff[Y.PIMC_SOLVES] += 1
                 outcome_of_run[run] = v
                 solved |= np.uint32(1) << np.uint32(run)

@@ -11,7 +11,6 @@ from ecarte_sim.engine.cards import N_CARDS
 from ecarte_sim.engine.ecarte.policies import S_PRIORITY, SCRIPT_LEN
 from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC
 from ecarte_sim.engine.ecarte.settings import CFG, make_cfg
-from ecarte_sim.engine.ecarte.solver import new_workspace
 from ecarte_sim.engine.ecarte.whole import whole_deal
 from ecarte_sim.engine.rng import check_index_range, check_seed
 
@@ -63,7 +62,6 @@ class DealRunner:
     """Scratch space for playing single deals from Python (one per thread)."""
 
     def __init__(self):
-        self.ws = new_workspace()
         self.perm = np.empty(N_CARDS, dtype=np.int64)
         self.draws = np.empty(N_CARDS, dtype=np.int64)
         self.pool = np.empty(N_CARDS, dtype=np.int64)
@@ -80,7 +78,7 @@ class DealRunner:
             script = empty_script()
         elif script.shape != (SCRIPT_LEN,) or script.dtype != np.int64:
             raise ValueError(f"script must be {SCRIPT_LEN} int64 values (see policies)")
-        whole_deal(np.uint64(seed), np.uint64(index), cfg, script, self.rec, self.ws, self.perm,
+        whole_deal(np.uint64(seed), np.uint64(index), cfg, script, self.rec, self.perm,
                    self.draws, self.pool, self.payoff)
         return WholeDeal.from_record(self.rec)
 

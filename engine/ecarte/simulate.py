@@ -27,7 +27,7 @@ from numba import njit, prange
 from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts, row_range
 from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deal import deal_full, deal_hands
-from ecarte_sim.engine.ecarte.solver import new_workspace, point_vole, solve_kernel
+from ecarte_sim.engine.ecarte.solver import point_vole, solve_kernel
 from ecarte_sim.engine.rng import check_seed
 
 MODE_DEAL, MODE_EXACT, MODE_POINT_VOLE = 0, 1, 2
@@ -37,14 +37,13 @@ _KING = 7
 
 
 @njit(cache=True, parallel=True)
-def simulate_rows(seed, start, count, rows, forced_trump, mode, ws_template):
+def simulate_rows(seed, start, count, rows, forced_trump, mode):
     """Counts for deals ``[start, start + count)`` split into ``rows`` rows."""
     counts = np.zeros((rows, WIDTH), dtype=np.int64)
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
         perm = np.empty(N_CARDS, dtype=np.int64)
         draws = np.empty(N_CARDS, dtype=np.int64)
-        ws = ws_template.copy()
         for i in range(lo, hi):
             elder, dealer, turn_up = deal_hands(seed, np.uint64(i), perm, draws)
             trump = turn_up >> 3
@@ -53,9 +52,9 @@ def simulate_rows(seed, start, count, rows, forced_trump, mode, ws_template):
                 if (turn_up & 7) == _KING:
                     counts[r, 6] += 1
             elif mode == MODE_EXACT:
-                counts[r, solve_kernel(elder, dealer, trump, forced_trump, ws)] += 1
+                counts[r, solve_kernel(elder, dealer, trump, forced_trump)] += 1
             else:
-                counts[r, point_vole(elder, dealer, trump, forced_trump, ws)] += 1
+                counts[r, point_vole(elder, dealer, trump, forced_trump)] += 1
     return counts
 
 
@@ -88,8 +87,7 @@ def simulate_counts(seed: int, start: int, stop: int, mode: str = "exact",
 
 
 def _simulate_task(seed, forced_trump, mode_id, lo, n, rows):
-    return simulate_rows(np.uint64(seed), np.int64(lo), n, rows, forced_trump, mode_id,
-                         new_workspace())
+    return simulate_rows(np.uint64(seed), np.int64(lo), n, rows, forced_trump, mode_id)
 
 
 def position_counts(seed: int, start: int, stop: int, chunk: int = DEFAULT_CHUNK) -> np.ndarray:

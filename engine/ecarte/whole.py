@@ -150,7 +150,7 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, trump):
 
 
 @njit(cache=True)
-def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d, ws, pool,
+def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d, pool,
           draws, payoff):
     """Section 3, card by card. Returns the elder's tricks."""
     trump = turn_up >> 3
@@ -172,7 +172,7 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
             model = cfg[C.ELDER_PLAY] if mover == ELDER else cfg[C.DEALER_PLAY]
             rec[R.POSSIBLE + j] = -1
             if model == PlayModel.DD:
-                card = dd_card(mover, e, d, leader, tricks, led, trump, forced, ws)
+                card = dd_card(mover, e, d, leader, tricks, led, trump, forced)
             elif model == PlayModel.HEURISTIC or model == PlayModel.PIMC:
                 seen = (seen_e if mover == ELDER else seen_d) | played | own
                 possible = ~seen & ~(not_held_d if mover == ELDER else not_held_e) & _FULL
@@ -181,7 +181,7 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
                     card = heuristic_card(own, led, trump, forced, possible)
                 else:
                     card = pimc_card(mover, e, d, leader, tricks, led, trump, forced,
-                                     possible, worlds, seed, index, j, payoff, ws, pool, draws)
+                                     possible, worlds, seed, index, j, payoff, pool, draws)
             else:
                 legal = legal_moves(own, led, trump, forced)
                 card = scripted_card(legal, script[S_PRIORITY:S_PRIORITY + N_CARDS])
@@ -208,19 +208,18 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
 
 
 @njit(cache=True)
-def whole_deal(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff):
+def whole_deal(seed, index, cfg, script, rec, perm, draws, pool, payoff):
     """Play deal ``index`` of ``seed`` under ``cfg``/``script``; fill ``rec``.
 
-    ``ws`` is a solver workspace; ``perm``, ``draws``, ``pool`` int64 scratch of length
-    32; ``payoff`` int64 scratch laid out by ``PAYOFF`` (:mod:`.records`).
+    ``perm``, ``draws``, ``pool`` are int64 scratch of length 32; ``payoff`` int64 scratch laid out by ``PAYOFF`` (:mod:`.records`).
     """
     elder0, dealer0, turn_up = deal_full(seed, index, perm, draws)
-    play_dealt(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff, elder0, dealer0,
+    play_dealt(seed, index, cfg, script, rec, perm, draws, pool, payoff, elder0, dealer0,
                turn_up)
 
 
 @njit(cache=True)
-def play_dealt(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff, elder0, dealer0,
+def play_dealt(seed, index, cfg, script, rec, perm, draws, pool, payoff, elder0, dealer0,
                turn_up):
     """:func:`whole_deal` from a deal already made: hands ``elder0``/``dealer0``, the
     ``turn_up`` card and the stock in ``perm[11:]`` (top first). ``seed``/``index`` key
@@ -270,7 +269,7 @@ def play_dealt(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff, eld
     fast = (cfg[C.ELDER_PLAY] == PlayModel.DD and cfg[C.DEALER_PLAY] == PlayModel.DD
             and cfg[C.TRICK_BY_TRICK] == 0)
     if fast:
-        outcome = point_vole(elder, dealer, trump, forced, ws)
+        outcome = point_vole(elder, dealer, trump, forced)
         for j in range(10):
             rec[R.PLAY + j] = -1
     else:
@@ -290,7 +289,7 @@ def play_dealt(seed, index, cfg, script, rec, ws, perm, draws, pool, payoff, eld
         payoff[Y.PIMC_DECISIONS] = 0
         payoff[Y.PIMC_SOLVES] = 0
         tricks = _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
-                       ws, pool, draws, payoff)
+                       pool, draws, payoff)
         rec[R.PIMC_DECISIONS] = payoff[Y.PIMC_DECISIONS]
         rec[R.PIMC_SOLVES] = payoff[Y.PIMC_SOLVES]
         rec[R.ELDER_TRICKS] = tricks

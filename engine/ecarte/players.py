@@ -275,7 +275,8 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
     (``distinct_moves``). Within one world the opponent's hand is known, so more cards
     become equivalent (adjacent once the cards outside both hands are passed over):
     such cards have the same value in that world, which is solved once for them
-    (:func:`run_top`) — the totals, and so the choice, are those of solving every card."""
+    (:func:`run_top`); and a world drawn twice is solved once. The totals, and so the
+    choice, are those of solving every card in every world."""
     own = np.uint32(elder if mover == ELDER else dealer)
     # Cards of one suit with no card the opponent may hold between them are equivalent
     # in every world: the highest stands for them.
@@ -296,21 +297,34 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
     threshold = _threshold(m, count)
     scratch = np.empty(N_CARDS, dtype=np.int64)
     outcome_of_run = np.empty(N_CARDS, dtype=np.int64)
+    # Worlds drawn before, each with its outcome for every card: a world drawn again
+    # (common late in the hand, when few hands are possible) is not solved again.
+    drawn = np.empty(worlds, dtype=np.uint32)
+    outcomes = np.empty((worlds, 5), dtype=np.int64)
+    n_drawn = 0
     for w in range(worlds):
         other = _draw_world(seed, index, decision, w, pool, m, count, threshold, scratch, draws)
-        e = own if mover == ELDER else other
-        d = other if mover == ELDER else own
-        solved = np.uint32(0)  # runs of equivalent cards already solved in this world
+        k = 0
+        while k < n_drawn and drawn[k] != other:
+            k += 1
+        if k == n_drawn:
+            drawn[k] = other
+            n_drawn += 1
+            e = own if mover == ELDER else other
+            d = other if mover == ELDER else own
+            solved = np.uint32(0)  # runs of equivalent cards already solved in this world
+            for j in range(n_moves):
+                run = run_top(cards[j], own, other, led)
+                if solved >> np.uint32(run) & np.uint32(1):
+                    v = outcome_of_run[run]
+                else:
+                    v = outcome_after(e, d, leader, tricks, led, trump, forced_trump, cards[j])
+                    payoff[Y.PIMC_SOLVES] += 1
+                    outcome_of_run[run] = v
+                    solved |= np.uint32(1) << np.uint32(run)
+                outcomes[k, j] = v
         for j in range(n_moves):
-            run = run_top(cards[j], own, other, led)
-            if solved >> np.uint32(run) & np.uint32(1):
-                v = outcome_of_run[run]
-            else:
-                v = outcome_after(e, d, leader, tricks, led, trump, forced_trump, cards[j])
-                payoff[Y.PIMC_SOLVES] += 1
-                outcome_of_run[run] = v
-                solved |= np.uint32(1) << np.uint32(run)
-            totals[j] += payoff[Y.POINTS + v]
+            totals[j] += payoff[Y.POINTS + outcomes[k, j]]
     best = 0
     for j in range(1, n_moves):
         if (totals[j] > totals[best]) if mover == ELDER else (totals[j] < totals[best]):

@@ -491,7 +491,7 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, 
 
 def precision_options(max_deals_help: str):
     """--precision, --deals, --max-deals: how long a precision-driven run goes on."""
-    from ecarte_sim.analysis.ecarte.claims import DEFAULT_PRECISION
+    from ecarte_sim.analysis.stats.precision import DEFAULT_PRECISION
 
     def decorate(f):
         options = [

@@ -15,22 +15,23 @@ result is a pure function of the seed and the deal indices.
 
 from __future__ import annotations
 
+# The modules of the long studies (claims, paired experiments, score tables) are imported
+# by the functions that use them, so that a quick question (``solve``, ``classify``,
+# ``deal``) does not pay for loading them.
+
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte import paired as AP
-from ecarte_sim.analysis.ecarte.claims import MODELS, ClaimsSettings, run_claims
-from ecarte_sim.analysis.ecarte.scores import player_tables, win_table
 from ecarte_sim.analysis.stats.intervals import weighted_mean, wilson_interval
-from ecarte_sim.analysis.stats.precision import checkpoints, run_until
+from ecarte_sim.analysis.stats.precision import DEFAULT_PRECISION, checkpoints, run_until
 from ecarte_sim.engine.batch import DEFAULT_CHUNK
 from ecarte_sim.engine.cards import (ECARTE, SUIT_LETTERS, cards_of, format_card, format_cards,
                                      format_hand, parse_hand)
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_deal, parse_trump
 from ecarte_sim.engine.ecarte.deal import deal as make_deal
-from ecarte_sim.engine.ecarte.experiments import exact_codes, hand_table
 from ecarte_sim.engine.ecarte.game import Game, play_game
 from ecarte_sim.engine.ecarte.records import COUNTS
 from ecarte_sim.engine.ecarte.regle import classify as classify_hand
@@ -40,11 +41,13 @@ from ecarte_sim.engine.ecarte.settings import EcarteSettings, name_of
 from ecarte_sim.engine.ecarte.simulate import simulate_counts
 from ecarte_sim.engine.ecarte.solver import move_values
 
+if TYPE_CHECKING:
+    from ecarte_sim.analysis.ecarte.claims import ClaimsSettings
+
 Progress = Callable[[int], None] | None
 
 #: Most deals of a precision-driven ``hand`` run, by whether a player uses PIMC.
 HAND_CAP = {False: 1 << 24, True: 1 << 18}
-DEFAULT_PRECISION = 0.005
 
 
 def deal(seed: int, index: int) -> dict:
@@ -188,6 +191,8 @@ def scores(deals: int = 1_000_000, *, seed: int = 0, settings: EcarteSettings | 
     """P(win five up) from every score by the exact recursion over the outcomes of
     ``deals`` whole deals, with 95% bootstrap intervals: ``{"i_deal_next": 5 x 5, ...}``
     (rows the player's score, columns the opponent's)."""
+    from ecarte_sim.analysis.ecarte.scores import player_tables, win_table
+
     settings = settings or EcarteSettings()
     counts = whole_counts(seed, 0, deals, settings.cfg(), block=settings.task_size(),
                           progress=progress)
@@ -212,6 +217,9 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
     ``max_deals``), or on exactly ``deals`` deals; ``exact=True`` enumerates every dealer
     hand and turn-up instead (play without proposing; dd or heuristic).
     ``progress(label, n)`` is told the deals done."""
+    from ecarte_sim.analysis.ecarte import paired as AP
+    from ecarte_sim.engine.ecarte.experiments import exact_codes, hand_table
+
     settings = settings or EcarteSettings()
     if exact and (deals is not None or max_deals is not None):
         raise ValueError("--exact enumerates every deal: --deals and --max-deals do not apply")
@@ -255,11 +263,15 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
     return result
 
 
-def claims(models: tuple[str, ...] = MODELS, settings: ClaimsSettings | None = None,
+def claims(models: tuple[str, ...] | None = None, settings: ClaimsSettings | None = None,
            command: str = "ecarte_sim.claims", progress: Callable[[str, int], None] | None = None
            ) -> dict:
-    """Every claim of the treatise for each play model, with estimate, 95% interval, n
-    and verdict (:mod:`ecarte_sim.analysis.ecarte.claims`); see :func:`claims_frame`."""
+    """Every claim of the treatise for each play model (``models``; None: every model of
+    :data:`ecarte_sim.analysis.ecarte.claims.MODELS`), with estimate, 95% interval, n and
+    verdict (:mod:`ecarte_sim.analysis.ecarte.claims`); see :func:`claims_frame`."""
+    from ecarte_sim.analysis.ecarte.claims import MODELS, ClaimsSettings, run_claims
+
+    models = MODELS if models is None else models
     return run_claims(list(models), settings or ClaimsSettings(), command, progress=progress)
 
 

@@ -72,7 +72,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ecarte_sim.analysis.ecarte import paired as P
-from ecarte_sim.analysis.stats.precision import FIRST_BATCH, checkpoints, run_until
+from ecarte_sim.analysis.stats.precision import (DEFAULT_PRECISION, FIRST_BATCH, checkpoints,
+                                                 run_until)
 from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, win_probabilities
 from ecarte_sim.engine.cards import parse_hand
 from ecarte_sim.engine.ecarte.class_sampling import MAX_CLASS_SAMPLES, class_table
@@ -94,7 +95,6 @@ EXPERIMENTS = ("regle", "rules", "dealer", "habit", "hand")
 CLASS_EXPERIMENTS = ("rules", "dealer")
 #: First deal index of the score table (disjoint from the experiments' deals 0, 1, ...).
 SCORE_DEALS_START = 1 << 40
-DEFAULT_PRECISION = 0.005
 #: The per-rule rows (not headline claims) aim at this many times the precision.
 RULE_PRECISION_FACTOR = 2
 #: Class samples at a class's first checkpoint, and the growth from one to the next.

@@ -14,6 +14,9 @@ import math
 from collections.abc import Callable
 
 FIRST_BATCH = 1 << 14
+#: The half-width of 95% interval a precision-driven run aims at, unless told otherwise
+#: (``ecarte-sim hand`` and ``claims`` ``--precision``).
+DEFAULT_PRECISION = 0.005
 
 
 def checkpoints(cap: int, deals: int | None = None, first: int = FIRST_BATCH,

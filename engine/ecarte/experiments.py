@@ -73,7 +73,10 @@ for _n in range(N_CARDS + 1):
 ARM_FIRST = np.arange(N_ARM) // 16
 ARM_KING = (np.arange(N_ARM) // 4) % 4
 ARM_OUTCOME = np.arange(N_ARM) % 4
-_ARM_POINTS = np.array([points_for(o, f) for f, o in zip(ARM_FIRST, ARM_OUTCOME)])
+# (The kernel's Python function: calling the compiled one here would load it from numba's
+# cache on every import of this module, about 0.2 s of every command's start-up.)
+_ARM_POINTS = np.array([points_for.py_func(int(o), int(f))
+                        for f, o in zip(ARM_FIRST, ARM_OUTCOME)])
 ARM_POINTS_ELDER, ARM_POINTS_DEALER = _ARM_POINTS[:, 0], _ARM_POINTS[:, 1]
 ARM_MARKS_ELDER = ARM_POINTS_ELDER + (ARM_KING == 2)
 ARM_MARKS_DEALER = ARM_POINTS_DEALER + (ARM_KING == 1) + (ARM_KING == 3)

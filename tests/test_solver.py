@@ -210,6 +210,25 @@ def test_windowed_search_from_any_position_is_a_correct_bound(index, plies, alph
     assert_fail_soft(v, exact, alpha, beta)
 
 
+@given(st.integers(0, 10**6), st.integers(0, 9), st.booleans())
+def test_vole_question_from_any_position(index, plies, forced_trump):
+    """takes_every_trick_from (the narrow vole search the point/vole answers use) says a
+    side takes every trick exactly when the reference's best play gives the elder 5 (or 0)."""
+    rng = np.random.default_rng(index)
+    d = deal(23, index)
+    p = reference.make_position([c for c in range(32) if d.elder >> c & 1],
+                                [c for c in range(32) if d.dealer >> c & 1], d.trump,
+                                forced_trump=forced_trump)
+    for _ in range(plies):
+        p = reference.play(p, int(rng.choice(sorted(reference.legal_moves(p)))))
+    exact = reference.solve(p.elder, p.dealer, p.trump, p.leader, p.elder_tricks, p.led,
+                            forced_trump)
+    args = (np.uint32(sum(1 << c for c in p.elder)), np.uint32(sum(1 << c for c in p.dealer)),
+            p.leader, p.elder_tricks, -1 if p.led is None else p.led, p.trump, forced_trump)
+    assert solver.takes_every_trick_from(*args, True) == (exact == 5)
+    assert solver.takes_every_trick_from(*args, False) == (exact == 0)
+
+
 def test_generated_search_is_current():
     """engine/ecarte/tricks_left.py is exactly what scripts/gen_tricks_left.py writes (the
     depths are expanded from one template; an edit by hand would let them drift)."""

@@ -16,6 +16,7 @@ how much the search does, never a value.
   surely loses, from master trumps and, against a player with no trump, every card above
   all the opponent's cards of its suit.
 * :func:`next_lead` — the order leads are tried in (speed only).
+* :func:`beating_cards` — the cards that would beat a card led (Law 43's order of cards).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.cards import bit_index, lowest_bit, popcount32, suit_mask
+from ecarte_sim.engine.cards import above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.tricks import ELDER, legal_replies
 
 #: Every bit but the top card of each suit: ``(x >> 1) & _NOT_TOP`` moves each
@@ -147,3 +148,13 @@ def next_lead(moves, trump):
         top_rank = bit_index(highest(ranks))
         return lowest_bit(plain & (np.uint32(0x01010101) << np.uint32(top_rank)))
     return highest(m)
+
+
+@njit(cache=True)
+def beating_cards(led, trump):
+    """The cards that beat ``led`` when played to it: the higher cards of its suit and, if
+    it is not a trump, every trump."""
+    above = above_in_suit(led)
+    if np.int64(led) >> 3 == trump:
+        return above
+    return above | suit_mask(trump)

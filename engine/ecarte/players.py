@@ -34,7 +34,8 @@ from ecarte_sim.engine.ecarte.policies import weakest
 from ecarte_sim.engine.ecarte.records import PAYOFF
 from ecarte_sim.engine.ecarte.settings import MAX_WORLDS
 from ecarte_sim.engine.ecarte.moves import distinct_moves, legal_moves
-from ecarte_sim.engine.ecarte.solver import after_card, search, value_after
+from ecarte_sim.engine.ecarte.solver import (after_card, search, takes_every_trick_from,
+                                            value_after)
 from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
 from ecarte_sim.engine.rng import draw_descending, swap_draws
 
@@ -218,19 +219,21 @@ def sample_world(seed, index, decision, world, possible, count, pool, draws):
 def outcome_after(elder, dealer, leader, tricks, led, trump, forced_trump, card):
     """Like :func:`ecarte_sim.engine.ecarte.solver.value_after`, but only as fine as the score needs:
     returns 0 (dealer vole), 1 (dealer point), 3 (elder point) or 5 (elder vole), found by
-    null-window searches (cheaper than the exact trick count)."""
+    a null-window search for the point, then the winner's vole by
+    :func:`~ecarte_sim.engine.ecarte.solver.takes_every_trick_from` (cheaper than the
+    exact trick count)."""
     e, d, next_leader, tricks, next_led = after_card(elder, dealer, leader, tricks, led, trump,
                                                      card)
     if e == 0 and next_led < 0:  # the last trick is complete
         return _coarse(tricks)
     point = search(e, d, next_leader, tricks, next_led, trump, forced_trump, 2, 3)
     if point >= 3:
-        if point >= 5 or search(e, d, next_leader, tricks, next_led, trump, forced_trump,
-                                4, 5) >= 5:
+        if point >= 5 or takes_every_trick_from(e, d, next_leader, tricks, next_led, trump,
+                                                forced_trump, True):
             return 5
         return 3
-    if point <= 0 or search(e, d, next_leader, tricks, next_led, trump, forced_trump,
-                            0, 1) <= 0:
+    if point <= 0 or takes_every_trick_from(e, d, next_leader, tricks, next_led, trump,
+                                            forced_trump, False):
         return 0
     return 1
 

@@ -44,7 +44,12 @@ Move order changes only the speed: replies cheapest first; leads highest
 plain card first, trumps last.
 
 ``alpha``/``beta`` windows give fast answers to the questions asked most:
-"does the elder make the point (≥ 3)?" is a null-window search on (2, 3).
+"does the elder make the point (≥ 3)?" is a null-window search on (2, 3). "Is it a
+vole?" has a narrower search of its own (:func:`takes_every_trick_from`): a side that
+must win every trick can only lead a card no legal reply beats, and only answer with a
+card that wins — measured on 2 M deals, 2.0 times the rate of the window (4, 5) for the
+elder's vole and 1.1 times that of (0, 1) for the dealer's, so the point/vole answer
+costs about 20% less.
 """
 
 from __future__ import annotations
@@ -52,10 +57,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.cards import CardError, bit_index, check_disjoint, format_card, lowest_bit
-from ecarte_sim.engine.ecarte.moves import distinct_low
+from ecarte_sim.engine.cards import (CardError, bit_index, check_disjoint, format_card, lowest_bit,
+                                     popcount32)
+from ecarte_sim.engine.ecarte.moves import beating_cards, distinct_low
 from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER, leader_wins, legal_replies
-from ecarte_sim.engine.ecarte.tricks_left import five_tricks_to_elder, tricks_to_elder
+from ecarte_sim.engine.ecarte.tricks_left import (five_tricks_to_elder, takes_every_trick,
+                                                  takes_every_trick_5, tricks_to_elder)
 
 # Outcomes of point_vole().
 DEALER_VOLE, DEALER_POINT, ELDER_POINT, ELDER_VOLE = 0, 1, 2, 3
@@ -112,6 +119,44 @@ def search(elder, dealer, leader, tricks, led, trump, forced_trump, alpha, beta)
 
 
 @njit(cache=True)
+def takes_every_trick_from(elder, dealer, leader, tricks, led, trump, forced_trump, by_elder):
+    """Is the position a vole (Law 22) for the elder (``by_elder``) or the dealer: has that
+    side won every trick so far, and can it win every trick still to play? With a card led,
+    the follower's replies first, each completing the trick; then
+    :func:`~ecarte_sim.engine.ecarte.tricks_left.takes_every_trick`."""
+    e = np.uint32(elder)
+    d = np.uint32(dealer)
+    held = popcount32(d if leader == ELDER else e) if led >= 0 else popcount32(e)
+    won = tricks if by_elder else 5 - held - tricks  # tricks the side has won so far
+    if won != 5 - held:
+        return False
+    x = e if by_elder else d
+    y = d if by_elder else e
+    x_to_lead = (leader == ELDER) == by_elder
+    if led < 0:
+        return takes_every_trick(x, y, x_to_lead, trump, forced_trump)
+    beating = beating_cards(led, trump)
+    if x_to_lead:  # x led: no reply may beat it, and x goes on whatever y keeps
+        replies = legal_replies(y, led, trump, forced_trump)
+        if replies & beating:
+            return False
+        replies = distinct_low(replies, y, x, led)
+        while replies:
+            bit = lowest_bit(replies)
+            replies ^= bit
+            if not takes_every_trick(x, y ^ bit, True, trump, forced_trump):
+                return False
+        return True
+    replies = distinct_low(legal_replies(x, led, trump, forced_trump) & beating, x, y, led)
+    while replies:  # y led: x needs a reply that beats it and leads on to take the rest
+        bit = lowest_bit(replies)
+        replies ^= bit
+        if takes_every_trick(x ^ bit, y, True, trump, forced_trump):
+            return True
+    return False
+
+
+@njit(cache=True)
 def after_card(elder, dealer, leader, tricks, led, trump, card):
     """The position once the player to move has played ``card``: (elder, dealer, leader,
     elder tricks, card led or -1). After a reply the trick is complete and its winner leads."""
@@ -149,7 +194,8 @@ def solve_kernel(elder, dealer, trump, forced_trump):
 
 @njit(cache=True)
 def point_vole(elder, dealer, trump, forced_trump):
-    """Who wins the point and is it a vole, by two null-window searches.
+    """Who wins the point and is it a vole: a null-window search for the point, then
+    :func:`~ecarte_sim.engine.ecarte.tricks_left.takes_every_trick` for the winner's vole.
 
     Returns DEALER_VOLE (0), DEALER_POINT (1), ELDER_POINT (2) or ELDER_VOLE (3).
     """
@@ -157,10 +203,10 @@ def point_vole(elder, dealer, trump, forced_trump):
     d = np.uint32(dealer)
     point = five_tricks_to_elder(e, d, ELDER, trump, forced_trump, 2, 3)
     if point >= 3:  # a fail-soft lower bound: 5 already proves the vole
-        if point >= 5 or five_tricks_to_elder(e, d, ELDER, trump, forced_trump, 4, 5) >= 5:
+        if point >= 5 or takes_every_trick_5(e, d, True, trump, forced_trump):
             return ELDER_VOLE
         return ELDER_POINT
-    if point <= 0 or five_tricks_to_elder(e, d, ELDER, trump, forced_trump, 0, 1) <= 0:
+    if point <= 0 or takes_every_trick_5(d, e, False, trump, forced_trump):
         return DEALER_VOLE
     return DEALER_POINT
 

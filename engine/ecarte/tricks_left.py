@@ -19,6 +19,10 @@ otherwise a bound on the same side.
   :func:`ecarte_sim.engine.ecarte.moves.next_lead`) against each distinct legal reply,
   cheapest first, the rest one depth down within the narrowed window.
 * :func:`tricks_to_elder` — the function for the number of cards in the hands.
+* :func:`takes_every_trick` — the vole question alone (Law 22): can one side win every
+  trick still to play? One function per depth again (``takes_every_trick_{n}``, the
+  template in the script), but a much narrower search than the window: a lead is worth
+  trying only if no legal reply beats it, and a reply only if it wins the trick.
 
 Why one function per depth: numba cannot load a recursive kernel from its cache (numba
 #6061), and an explicit stack costs a save and a restore per node.
@@ -30,7 +34,8 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import bit_index, lowest_bit, popcount32
-from ecarte_sim.engine.ecarte.moves import distinct_low, future_bounds, next_lead
+from ecarte_sim.engine.ecarte.moves import (beating_cards, distinct_low, future_bounds, masters,
+                                            next_lead, sure_for_leader)
 from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER, leader_wins, legal_replies
 
 
@@ -284,3 +289,243 @@ def tricks_to_elder(elder, dealer, leader, trump, forced_trump, alpha, beta):
     if left == 1:
         return last_trick_to_elder(elder, dealer, leader, trump)
     return 0
+
+
+@njit(cache=True)
+def takes_every_trick_1(x, y, x_leads, trump, forced_trump):
+    """Does ``x`` win the last trick (one card each)?"""
+    a = bit_index(np.uint32(x))
+    b = bit_index(np.uint32(y))
+    if x_leads:
+        return leader_wins(a, b, trump)
+    return not leader_wins(b, a, trump)
+
+
+@njit(cache=True)
+def takes_every_trick_2(x, y, x_leads, trump, forced_trump):
+    """Can ``x`` win all of the last two tricks (two cards each) against ``y``,
+    ``x`` to lead if ``x_leads``? Leading, he needs a card that no legal reply beats and
+    then every trick after whatever ``y`` kept; following, a reply that beats each lead.
+    A master trump of ``y`` wins a trick whenever it is played: then he cannot."""
+    x = np.uint32(x)
+    y = np.uint32(y)
+    if masters(y, x, trump):
+        return False
+    if x_leads:
+        if sure_for_leader(x, y, trump) == 2:
+            return True
+        leads = distinct_low(x, x, y, -1)
+        while leads:
+            lead_bit = lowest_bit(leads)
+            leads ^= lead_bit
+            led = bit_index(lead_bit)
+            replies = legal_replies(y, led, trump, forced_trump)
+            if replies & beating_cards(led, trump):
+                continue
+            kept = x ^ lead_bit
+            replies = distinct_low(replies, y, kept, led)
+            every = True
+            while replies:
+                reply_bit = lowest_bit(replies)
+                replies ^= reply_bit
+                if not takes_every_trick_1(kept, y ^ reply_bit, True, trump, forced_trump):
+                    every = False
+                    break
+            if every:
+                return True
+        return False
+    leads = distinct_low(y, y, x, -1)
+    while leads:
+        lead_bit = lowest_bit(leads)
+        leads ^= lead_bit
+        led = bit_index(lead_bit)
+        kept = y ^ lead_bit
+        winning = legal_replies(x, led, trump, forced_trump) & beating_cards(led, trump)
+        replies = distinct_low(winning, x, kept, led)
+        found = False
+        while replies:
+            reply_bit = lowest_bit(replies)
+            replies ^= reply_bit
+            if takes_every_trick_1(x ^ reply_bit, kept, True, trump, forced_trump):
+                found = True
+                break
+        if not found:
+            return False
+    return True
+
+
+@njit(cache=True)
+def takes_every_trick_3(x, y, x_leads, trump, forced_trump):
+    """Can ``x`` win all of the last three tricks (three cards each) against ``y``,
+    ``x`` to lead if ``x_leads``? Leading, he needs a card that no legal reply beats and
+    then every trick after whatever ``y`` kept; following, a reply that beats each lead.
+    A master trump of ``y`` wins a trick whenever it is played: then he cannot."""
+    x = np.uint32(x)
+    y = np.uint32(y)
+    if masters(y, x, trump):
+        return False
+    if x_leads:
+        if sure_for_leader(x, y, trump) == 3:
+            return True
+        leads = distinct_low(x, x, y, -1)
+        while leads:
+            lead_bit = lowest_bit(leads)
+            leads ^= lead_bit
+            led = bit_index(lead_bit)
+            replies = legal_replies(y, led, trump, forced_trump)
+            if replies & beating_cards(led, trump):
+                continue
+            kept = x ^ lead_bit
+            replies = distinct_low(replies, y, kept, led)
+            every = True
+            while replies:
+                reply_bit = lowest_bit(replies)
+                replies ^= reply_bit
+                if not takes_every_trick_2(kept, y ^ reply_bit, True, trump, forced_trump):
+                    every = False
+                    break
+            if every:
+                return True
+        return False
+    leads = distinct_low(y, y, x, -1)
+    while leads:
+        lead_bit = lowest_bit(leads)
+        leads ^= lead_bit
+        led = bit_index(lead_bit)
+        kept = y ^ lead_bit
+        winning = legal_replies(x, led, trump, forced_trump) & beating_cards(led, trump)
+        replies = distinct_low(winning, x, kept, led)
+        found = False
+        while replies:
+            reply_bit = lowest_bit(replies)
+            replies ^= reply_bit
+            if takes_every_trick_2(x ^ reply_bit, kept, True, trump, forced_trump):
+                found = True
+                break
+        if not found:
+            return False
+    return True
+
+
+@njit(cache=True)
+def takes_every_trick_4(x, y, x_leads, trump, forced_trump):
+    """Can ``x`` win all of the last four tricks (four cards each) against ``y``,
+    ``x`` to lead if ``x_leads``? Leading, he needs a card that no legal reply beats and
+    then every trick after whatever ``y`` kept; following, a reply that beats each lead.
+    A master trump of ``y`` wins a trick whenever it is played: then he cannot."""
+    x = np.uint32(x)
+    y = np.uint32(y)
+    if masters(y, x, trump):
+        return False
+    if x_leads:
+        if sure_for_leader(x, y, trump) == 4:
+            return True
+        leads = distinct_low(x, x, y, -1)
+        while leads:
+            lead_bit = lowest_bit(leads)
+            leads ^= lead_bit
+            led = bit_index(lead_bit)
+            replies = legal_replies(y, led, trump, forced_trump)
+            if replies & beating_cards(led, trump):
+                continue
+            kept = x ^ lead_bit
+            replies = distinct_low(replies, y, kept, led)
+            every = True
+            while replies:
+                reply_bit = lowest_bit(replies)
+                replies ^= reply_bit
+                if not takes_every_trick_3(kept, y ^ reply_bit, True, trump, forced_trump):
+                    every = False
+                    break
+            if every:
+                return True
+        return False
+    leads = distinct_low(y, y, x, -1)
+    while leads:
+        lead_bit = lowest_bit(leads)
+        leads ^= lead_bit
+        led = bit_index(lead_bit)
+        kept = y ^ lead_bit
+        winning = legal_replies(x, led, trump, forced_trump) & beating_cards(led, trump)
+        replies = distinct_low(winning, x, kept, led)
+        found = False
+        while replies:
+            reply_bit = lowest_bit(replies)
+            replies ^= reply_bit
+            if takes_every_trick_3(x ^ reply_bit, kept, True, trump, forced_trump):
+                found = True
+                break
+        if not found:
+            return False
+    return True
+
+
+@njit(cache=True)
+def takes_every_trick_5(x, y, x_leads, trump, forced_trump):
+    """Can ``x`` win all of the last five tricks (five cards each) against ``y``,
+    ``x`` to lead if ``x_leads``? Leading, he needs a card that no legal reply beats and
+    then every trick after whatever ``y`` kept; following, a reply that beats each lead.
+    A master trump of ``y`` wins a trick whenever it is played: then he cannot."""
+    x = np.uint32(x)
+    y = np.uint32(y)
+    if masters(y, x, trump):
+        return False
+    if x_leads:
+        if sure_for_leader(x, y, trump) == 5:
+            return True
+        leads = distinct_low(x, x, y, -1)
+        while leads:
+            lead_bit = lowest_bit(leads)
+            leads ^= lead_bit
+            led = bit_index(lead_bit)
+            replies = legal_replies(y, led, trump, forced_trump)
+            if replies & beating_cards(led, trump):
+                continue
+            kept = x ^ lead_bit
+            replies = distinct_low(replies, y, kept, led)
+            every = True
+            while replies:
+                reply_bit = lowest_bit(replies)
+                replies ^= reply_bit
+                if not takes_every_trick_4(kept, y ^ reply_bit, True, trump, forced_trump):
+                    every = False
+                    break
+            if every:
+                return True
+        return False
+    leads = distinct_low(y, y, x, -1)
+    while leads:
+        lead_bit = lowest_bit(leads)
+        leads ^= lead_bit
+        led = bit_index(lead_bit)
+        kept = y ^ lead_bit
+        winning = legal_replies(x, led, trump, forced_trump) & beating_cards(led, trump)
+        replies = distinct_low(winning, x, kept, led)
+        found = False
+        while replies:
+            reply_bit = lowest_bit(replies)
+            replies ^= reply_bit
+            if takes_every_trick_4(x ^ reply_bit, kept, True, trump, forced_trump):
+                found = True
+                break
+        if not found:
+            return False
+    return True
+
+
+@njit(cache=True)
+def takes_every_trick(x, y, x_leads, trump, forced_trump):
+    """Can ``x`` win every trick still to play (at the start of a trick, both hands the
+    same size, at most five cards)? The function for that many tricks."""
+    left = popcount32(np.uint32(x))
+    if left == 5:
+        return takes_every_trick_5(x, y, x_leads, trump, forced_trump)
+    if left == 4:
+        return takes_every_trick_4(x, y, x_leads, trump, forced_trump)
+    if left == 3:
+        return takes_every_trick_3(x, y, x_leads, trump, forced_trump)
+    if left == 2:
+        return takes_every_trick_2(x, y, x_leads, trump, forced_trump)
+    if left == 1:
+        return takes_every_trick_1(x, y, x_leads, trump, forced_trump)
+    return True

@@ -188,14 +188,12 @@ def test_distinct_cards_keep_one_card_of_each_run(cards, split, with_led):
     assert low == sum(1 << min(run) for run in runs)
 
 
-@given(st.integers(0, 10**6), st.integers(0, 9), st.integers(-1, 5), st.integers(1, 6),
-       st.booleans())
-def test_windowed_search_from_any_position_is_a_correct_bound(index, plies, alpha, width,
-                                                              forced_trump):
-    """Fail-soft alpha-beta from mid-hand positions (the three- and two-trick endings are
-    searched inside the window): exact inside it, the right bound outside."""
+def _random_position(seed, index, plies, forced_trump):
+    """Deal ``index`` of ``seed`` after ``plies`` random legal cards (the reference's play):
+    its exact value by the reference, and the kernel's arguments (elder, dealer, leader,
+    elder tricks, card led or -1, trump, forced_trump)."""
     rng = np.random.default_rng(index)
-    d = deal(17, index)
+    d = deal(seed, index)
     p = reference.make_position([c for c in range(32) if d.elder >> c & 1],
                                 [c for c in range(32) if d.dealer >> c & 1], d.trump,
                                 forced_trump=forced_trump)
@@ -203,10 +201,20 @@ def test_windowed_search_from_any_position_is_a_correct_bound(index, plies, alph
         p = reference.play(p, int(rng.choice(sorted(reference.legal_moves(p)))))
     exact = reference.solve(p.elder, p.dealer, p.trump, p.leader, p.elder_tricks, p.led,
                             forced_trump)
+    return exact, (np.uint32(sum(1 << c for c in p.elder)),
+                   np.uint32(sum(1 << c for c in p.dealer)), p.leader, p.elder_tricks,
+                   -1 if p.led is None else p.led, p.trump, forced_trump)
+
+
+@given(st.integers(0, 10**6), st.integers(0, 9), st.integers(-1, 5), st.integers(1, 6),
+       st.booleans())
+def test_windowed_search_from_any_position_is_a_correct_bound(index, plies, alpha, width,
+                                                              forced_trump):
+    """Fail-soft alpha-beta from mid-hand positions (the three- and two-trick endings are
+    searched inside the window): exact inside it, the right bound outside."""
+    exact, position = _random_position(17, index, plies, forced_trump)
     beta = alpha + width
-    v = int(solver.search(np.uint32(sum(1 << c for c in p.elder)),
-                          np.uint32(sum(1 << c for c in p.dealer)), p.leader, p.elder_tricks,
-                          -1 if p.led is None else p.led, p.trump, forced_trump, alpha, beta))
+    v = int(solver.search(*position, alpha, beta))
     assert_fail_soft(v, exact, alpha, beta)
 
 
@@ -214,19 +222,9 @@ def test_windowed_search_from_any_position_is_a_correct_bound(index, plies, alph
 def test_vole_question_from_any_position(index, plies, forced_trump):
     """takes_every_trick_from (the narrow vole search the point/vole answers use) says a
     side takes every trick exactly when the reference's best play gives the elder 5 (or 0)."""
-    rng = np.random.default_rng(index)
-    d = deal(23, index)
-    p = reference.make_position([c for c in range(32) if d.elder >> c & 1],
-                                [c for c in range(32) if d.dealer >> c & 1], d.trump,
-                                forced_trump=forced_trump)
-    for _ in range(plies):
-        p = reference.play(p, int(rng.choice(sorted(reference.legal_moves(p)))))
-    exact = reference.solve(p.elder, p.dealer, p.trump, p.leader, p.elder_tricks, p.led,
-                            forced_trump)
-    args = (np.uint32(sum(1 << c for c in p.elder)), np.uint32(sum(1 << c for c in p.dealer)),
-            p.leader, p.elder_tricks, -1 if p.led is None else p.led, p.trump, forced_trump)
-    assert solver.takes_every_trick_from(*args, True) == (exact == 5)
-    assert solver.takes_every_trick_from(*args, False) == (exact == 0)
+    exact, position = _random_position(23, index, plies, forced_trump)
+    assert solver.takes_every_trick_from(*position, True) == (exact == 5)
+    assert solver.takes_every_trick_from(*position, False) == (exact == 0)
 
 
 def test_generated_search_is_current():

@@ -201,3 +201,68 @@ def test_pimc_sharing_equivalent_cards_in_a_world_changes_no_choice(index, plies
                                       index, plies, points)
     decisions = payoff[PAYOFF.at.PIMC_DECISIONS]
     assert payoff[PAYOFF.at.PIMC_SOLVES] <= decisions * worlds * 5
+
+
+def _gaps(hand, fixed):
+    """Per suit, how many cards of ``hand`` lie in each gap between consecutive ``fixed``
+    cards (brute force, from the bottom of the suit)."""
+    counts = []
+    for suit in range(4):
+        gap, n = 0, 0
+        for c in range(8 * suit, 8 * suit + 8):
+            if fixed >> c & 1:
+                counts.append((suit, gap, n))
+                gap, n = gap + 1, 0
+            elif hand >> c & 1:
+                n += 1
+        counts.append((suit, gap, n))
+    return counts
+
+
+@given(st.integers(0, 10**6), st.integers(0, 9))
+def test_worlds_of_one_shape_have_the_same_values(index, plies):
+    """world_shape (PIMC solves one world per shape): two opponent hands share a shape
+    exactly when they hold as many cards in each gap between the mover's cards (and the
+    card led), and then every card of the mover has the same exact value in both (the
+    reference's solver)."""
+    from ecarte_sim.engine.ecarte.deal import deal
+    from ecarte_sim.engine.ecarte.players import world_shape
+    d = deal(31, index)
+    pos = R.make_position([c for c in range(32) if d.elder >> c & 1],
+                          [c for c in range(32) if d.dealer >> c & 1], d.trump)
+    rng = np.random.default_rng(index)
+    for _ in range(plies):
+        pos = R.play(pos, int(rng.choice(sorted(R.legal_moves(pos)))))
+    mover = pos.to_move
+    own = sum(1 << c for c in (pos.elder if mover == 0 else pos.dealer))
+    other = sum(1 << c for c in (pos.dealer if mover == 0 else pos.elder))
+    fixed = own | (0 if pos.led is None else 1 << pos.led)
+    # Another hand of the same shape: the cards of each gap moved to random places in it.
+    other2 = 0
+    for suit in range(4):
+        gap_cards, gap_n = [], 0
+        for c in list(range(8 * suit, 8 * suit + 8)) + [None]:
+            if c is None or fixed >> c & 1:
+                for pick in rng.choice(len(gap_cards), gap_n, replace=False) if gap_n else []:
+                    other2 |= 1 << gap_cards[pick]
+                gap_cards, gap_n = [], 0
+            else:
+                gap_cards.append(c)
+                gap_n += other >> c & 1
+    assert _gaps(other2, fixed) == _gaps(other, fixed)
+    assert world_shape(np.uint32(other), np.uint32(fixed)) == \
+        world_shape(np.uint32(other2), np.uint32(fixed))
+    # A hand of another shape has another key.
+    third = int(sum(1 << c for c in rng.choice(
+        [c for c in range(32) if not fixed >> c & 1], bin(other).count("1"), replace=False)))
+    assert (world_shape(np.uint32(third), np.uint32(fixed))
+            == world_shape(np.uint32(other), np.uint32(fixed))) == \
+        (_gaps(third, fixed) == _gaps(other, fixed))
+    hands = [list(pos.elder), list(pos.dealer)]
+    values = []
+    for hand in (other, other2):
+        cards = [c for c in range(32) if hand >> c & 1]
+        elder, dealer = (hands[0], cards) if mover == 0 else (cards, hands[1])
+        values.append(R.move_values(elder, dealer, pos.trump, pos.leader, pos.elder_tricks,
+                                    pos.led))
+    assert values[0] == values[1]

@@ -258,6 +258,27 @@ def run_top(card, own, other, led):
 
 
 @njit(cache=True)
+def world_shape(hand, fixed):
+    """A key for the opponent's ``hand`` that two hands share exactly when they differ only
+    within gaps: in each suit, the cards between two consecutive ``fixed`` cards (the
+    mover's and the card led) are interchangeable for the play, since every card the
+    opponent's can meet in a trick keeps its rank against them. The key puts the
+    opponent's cards of each gap at the bottom of the gap."""
+    out = np.uint32(0)
+    for suit in range(4):
+        start = 8 * suit
+        filled = 0
+        for c in range(8 * suit, 8 * suit + 8):
+            if fixed >> np.uint32(c) & np.uint32(1):
+                start = c + 1
+                filled = 0
+            elif hand >> np.uint32(c) & np.uint32(1):
+                out |= np.uint32(1) << np.uint32(start + filled)
+                filled += 1
+    return out
+
+
+@njit(cache=True)
 def _coarse(tricks):
     if tricks == 5:
         return 5
@@ -278,8 +299,10 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
     (``distinct_moves``). Within one world the opponent's hand is known, so more cards
     become equivalent (adjacent once the cards outside both hands are passed over):
     such cards have the same value in that world, which is solved once for them
-    (:func:`run_top`); and a world drawn twice is solved once. The totals, and so the
-    choice, are those of solving every card in every world."""
+    (:func:`run_top`); and a world of a shape already solved (:func:`world_shape`: the
+    same number of the opponent's cards in each gap between the mover's cards) has the
+    same outcomes and is not solved again. The totals, and so the choice, are those of
+    solving every card in every world."""
     own = np.uint32(elder if mover == ELDER else dealer)
     # Cards of one suit with no card the opponent may hold between them are equivalent
     # in every world: the highest stands for them.
@@ -300,18 +323,20 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
     threshold = _threshold(m, count)
     scratch = np.empty(N_CARDS, dtype=np.int64)
     outcome_of_run = np.empty(N_CARDS, dtype=np.int64)
-    # Worlds drawn before, each with its outcome for every card: a world drawn again
-    # (common late in the hand, when few hands are possible) is not solved again.
+    # The shapes of the worlds drawn before (world_shape), each with its outcome for every
+    # card: a world of a shape already solved has the same outcomes and is not solved again.
+    fixed = own | (np.uint32(1) << np.uint32(led)) if led >= 0 else own
     drawn = np.empty(worlds, dtype=np.uint32)
     outcomes = np.empty((worlds, 5), dtype=np.int64)
     n_drawn = 0
     for w in range(worlds):
         other = _draw_world(seed, index, decision, w, pool, m, count, threshold, scratch, draws)
+        shape = world_shape(other, fixed)
         k = 0
-        while k < n_drawn and drawn[k] != other:
+        while k < n_drawn and drawn[k] != shape:
             k += 1
         if k == n_drawn:
-            drawn[k] = other
+            drawn[k] = shape
             n_drawn += 1
             e = own if mover == ELDER else other
             d = other if mover == ELDER else own

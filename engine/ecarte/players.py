@@ -260,9 +260,9 @@ def run_top(card, own, other, led):
 @njit(cache=True)
 def world_shape(hand, fixed):
     """A key for the opponent's ``hand`` that two hands share exactly when they differ only
-    within gaps: in each suit, the cards between two consecutive ``fixed`` cards (the
-    mover's and the card led) are interchangeable for the play, since every card the
-    opponent's can meet in a trick keeps its rank against them. The key puts the
+    within gaps: in each suit, the opponent's cards between two consecutive ``fixed``
+    cards (the mover's and the card led) are interchangeable for the play, since each
+    keeps its rank against every card it can meet in a trick. The key puts the
     opponent's cards of each gap at the bottom of the gap."""
     out = np.uint32(0)
     for suit in range(4):

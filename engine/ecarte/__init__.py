@@ -19,6 +19,8 @@ Kernels, from the cards up
     :mod:`.solver` — exact double-dummy search from any position (tricks, point/vole,
     move values).
     :mod:`.regle` — the jeux de règle of Hoyle's list.
+    :mod:`.states` — canonical first-decision states (five cards and the turn-up, the
+    plain suits interchangeable) with a dense index.
     :mod:`.policies` — propose, accept, discard (the treatise's advice).
     :mod:`.players` — the play models: dd, heuristic, PIMC (and scripted).
     :mod:`.whole` — one whole deal: kings, proposals and exchanges, play, marks

@@ -234,7 +234,7 @@ def test_every_maxim_names_itself_in_hoyles_words(case):
     h, t = mask(hand), suit("H")
     assert MAXIM_CASES[maxim_case(np.uint32(h), t) - 1] == case
     r = dealer_decision(EcarteSettings(), h, t, 0)
-    accepts = bool(dealer_accepts(int(DealerPolicy.MAXIMS), np.uint32(h), t, 0, SCRIPT))
+    accepts = bool(dealer_accepts(int(DealerPolicy.MAXIMS), np.uint32(h), t, 0, SCRIPT, 0, 0))
     assert r.decision == ("accept" if accepts else "refuse")
     assert accepts == MAXIM_ACCEPTS[MAXIM_CASES.index(case)]
     assert r.basis == "maxim" and r.detail["maxim"] == case and says in r.text, r.text

@@ -56,9 +56,10 @@ def test_count_and_index_equal_brute_force(every_pair):
 
 
 def test_representative_maps_back_to_its_index():
-    hands, turn_ups = zip(*(S.state_cards(i) for i in range(S.N_STATES)))
-    assert np.array_equal(S.states_of(np.array(hands), np.array(turn_ups)),
-                          np.arange(S.N_STATES))
+    hands, turn_ups = S.representatives()
+    assert np.array_equal(S.states_of(hands, turn_ups), np.arange(S.N_STATES))
+    assert all(S.state_cards(i) == (hands[i], turn_ups[i]) for i in range(0, S.N_STATES, 997))
+    hands, turn_ups = hands.tolist(), turn_ups.tolist()
     assert all(t < 8 for t in turn_ups)  # spades for trump
     assert all(bin(h).count("1") == 5 and not (h >> t) & 1 for h, t in zip(hands, turn_ups))
 

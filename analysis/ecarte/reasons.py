@@ -183,11 +183,11 @@ def elder_decision(settings: EcarteSettings, hand: int, trump: int, rnd: int,
                       detail={"forced": arm})
     policy = settings.elder_policy
     pname = name_of(policy)
-    if policy == ElderPolicy.SCRIPTED:
-        return Reason("scripted", "scripted", "decided by a script, not by a policy",
+    if policy in (ElderPolicy.SCRIPTED, ElderPolicy.TABLE):
+        return Reason(pname, pname, f"decided by a {pname}, not by a rule of the treatise",
                       detail={"policy": pname})
     proposes = bool(elder_proposes(int(policy), settings.threshold, np.uint32(hand), trump,
-                                   rnd, _SCRIPT))
+                                   rnd, _SCRIPT, 0, 0))
     decision = "propose" if proposes else "play"
     if policy == ElderPolicy.REGLE:
         why = explain(hand, trump, exclude, person="he")
@@ -268,10 +268,10 @@ def dealer_decision(settings: EcarteSettings, hand: int, trump: int, rnd: int,
                       "first answer; the policy decides later ones)", detail={"forced": arm})
     policy = settings.dealer_policy
     pname = name_of(policy)
-    if policy == DealerPolicy.SCRIPTED:
-        return Reason("scripted", "scripted", "decided by a script, not by a policy",
+    if policy in (DealerPolicy.SCRIPTED, DealerPolicy.TABLE):
+        return Reason(pname, pname, f"decided by a {pname}, not by a rule of the treatise",
                       detail={"policy": pname})
-    accepts = bool(dealer_accepts(int(policy), np.uint32(hand), trump, rnd, _SCRIPT))
+    accepts = bool(dealer_accepts(int(policy), np.uint32(hand), trump, rnd, _SCRIPT, 0, 0))
     decision = "accept" if accepts else "refuse"
     if policy == DealerPolicy.MAXIMS:
         case = MAXIM_CASES[int(maxim_case(np.uint32(hand), trump)) - 1]
@@ -398,8 +398,8 @@ class DealReasons:
 
 def _checked(reason: Reason, recorded: str, out: str | None = None) -> tuple[Reason, bool]:
     """``reason``, or an ``unexplained`` one when it does not give what was recorded."""
-    if reason.basis == "scripted":
-        return Reason(recorded, "scripted", reason.text, detail=reason.detail), True
+    if reason.basis in ("scripted", "table"):
+        return Reason(recorded, reason.basis, reason.text, detail=reason.detail), True
     made = reason.decision if reason.decision != "no-card" else "discard"
     rec_made = recorded if recorded != "no-card" else "discard"
     same = made == rec_made and (out is None or reason.detail.get("out") == out)

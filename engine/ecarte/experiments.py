@@ -41,7 +41,7 @@ from numba import njit, prange
 from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts, row_range
 from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deal import HAND_SIZE, TURN_UP_POSITION, deal_hands
-from ecarte_sim.engine.ecarte.policies import elder_proposes, maxim_case
+from ecarte_sim.engine.ecarte.policies import elder_proposes, maxim_case, score_slot
 from ecarte_sim.engine.ecarte.regle import regle_rule
 from ecarte_sim.engine.ecarte.counts import king_code
 from ecarte_sim.engine.ecarte.records import REC
@@ -107,7 +107,8 @@ def deal_class(classifier, cfg_a, script, elder, dealer, turn_up):
         proposes = cfg_a[C.ELDER_FIRST] == ElderFirst.PROPOSE
     else:
         proposes = elder_proposes(cfg_a[C.ELDER_POLICY], cfg_a[C.THRESHOLD], elder, trump,
-                                  0, script)
+                                  0, script, turn_up,
+                                  score_slot(cfg_a[C.ELDER_SCORE], cfg_a[C.DEALER_SCORE]))
     if not proposes:
         return -1
     return maxim_case(dealer, trump)

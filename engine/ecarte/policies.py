@@ -44,6 +44,16 @@ Dealer: accept or refuse a proposal
     ``regle``           refuse iff the dealer's hand is a jeu de règle.
     ``always-accept``, ``always-refuse``.
 
+Table (elder and dealer; not offered on the command line)
+    The decision read from a table indexed by canonical state
+    (:mod:`ecarte_sim.engine.ecarte.states`: the player's five cards and the turn-up)
+    and, if the table has one row per score, by the score before the deal
+    (``5 * elder's score + dealer's score``). The tables ride in the ``script`` after
+    its scripted values, one bit per state (layout below; built by
+    :func:`ecarte_sim.engine.ecarte.tables.policy_script`). Later rounds read the same
+    table on the new hand (the turn-up stays): an abstraction, since a player who has
+    exchanged knows more than his five cards.
+
 Discard (both players)
     ``trumps-kings``    (default) "A king or a trump should not be discarded in the first
                         instance": discard every card that is neither a trump nor a king.
@@ -65,6 +75,7 @@ from numba import njit
 from ecarte_sim.engine.cards import bit_index, lowest_bit, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.regle import regle_rule
 from ecarte_sim.engine.ecarte.settings import DealerPolicy, Discard, ElderPolicy
+from ecarte_sim.engine.ecarte.states import N_STATES, state_index
 
 # Script layout (int64, one row of SCRIPT_LEN): 24 rounds of each decision, then the
 # play priority (a permutation of the 32 cards).
@@ -75,6 +86,16 @@ S_DEALER_ACCEPT = 2 * MAX_ROUNDS
 S_DEALER_DISCARD = 3 * MAX_ROUNDS
 S_PRIORITY = 4 * MAX_ROUNDS
 SCRIPT_LEN = S_PRIORITY + 32
+# Decision tables after the scripted values: the rows per table (1, or SCORE_SLOTS by
+# score), the N_STATES state keys, then the elder's rows (bit = propose) and the
+# dealer's rows (bit = accept), TABLE_WORDS words each, bit ``i & 63`` of word
+# ``i >> 6`` for state ``i``.
+SCORE_SLOTS = 25
+TABLE_WORDS = (N_STATES + 63) // 64
+S_TABLE_ROWS = SCRIPT_LEN
+S_STATE_KEYS = S_TABLE_ROWS + 1
+S_TABLES = S_STATE_KEYS + N_STATES
+ELDER_TABLE, DEALER_TABLE = 0, 1
 
 # Rank bits inside each suit byte (Écarté order 7 8 9 10 A J Q K = bits 0..7).
 _KINGS = np.uint32(0x80808080)
@@ -135,10 +156,31 @@ def strength(hand, trump):
 
 
 @njit(cache=True)
-def elder_proposes(policy, threshold, hand, trump, rnd, script):
-    """True if the elder proposes in round ``rnd`` (the caller has checked he may)."""
+def score_slot(elder_score, dealer_score):
+    """The row of a by-score table: ``5 * elder's score + dealer's score`` (0..4 each;
+    a higher score, possible only outside a game of five, reads row 4)."""
+    return 5 * min(elder_score, 4) + min(dealer_score, 4)
+
+
+@njit(cache=True)
+def table_says(script, table, hand, turn_up, slot):
+    """The bit of ``table`` (``ELDER_TABLE``: propose; ``DEALER_TABLE``: accept) for the
+    state of (``hand``, ``turn_up``), in row ``slot`` if the tables are by score."""
+    rows = script[S_TABLE_ROWS]
+    state = state_index(np.uint32(hand), turn_up, script[S_STATE_KEYS:S_TABLES])
+    row = table * rows + (slot if rows > 1 else 0)
+    word = script[S_TABLES + row * TABLE_WORDS + (state >> 6)]
+    return ((word >> (state & 63)) & 1) != 0
+
+
+@njit(cache=True)
+def elder_proposes(policy, threshold, hand, trump, rnd, script, turn_up, slot):
+    """True if the elder proposes in round ``rnd`` (the caller has checked he may);
+    ``turn_up`` and the score ``slot`` are read by the table policy only."""
     if policy == ElderPolicy.SCRIPTED:
         return script[S_ELDER_PROPOSE + min(rnd, MAX_ROUNDS - 1)] != 0
+    if policy == ElderPolicy.TABLE:
+        return table_says(script, ELDER_TABLE, hand, turn_up, slot)
     if policy == ElderPolicy.REGLE:
         return regle_rule(hand, trump) == 0
     if policy == ElderPolicy.ALWAYS_PLAY:
@@ -196,10 +238,13 @@ def maxims_accept(hand, trump):
 
 
 @njit(cache=True)
-def dealer_accepts(policy, hand, trump, rnd, script):
-    """True if the dealer accepts the elder's proposal of round ``rnd``."""
+def dealer_accepts(policy, hand, trump, rnd, script, turn_up, slot):
+    """True if the dealer accepts the elder's proposal of round ``rnd``; ``turn_up`` and
+    the score ``slot`` are read by the table policy only."""
     if policy == DealerPolicy.SCRIPTED:
         return script[S_DEALER_ACCEPT + min(rnd, MAX_ROUNDS - 1)] != 0
+    if policy == DealerPolicy.TABLE:
+        return table_says(script, DEALER_TABLE, hand, turn_up, slot)
     if policy == DealerPolicy.MAXIMS:
         return maxims_accept(hand, trump)
     if policy == DealerPolicy.REGLE:

@@ -76,8 +76,9 @@ class DealRunner:
             raise ValueError("cfg must come from EcarteSettings.cfg()")
         if script is None:
             script = empty_script()
-        elif script.shape != (SCRIPT_LEN,) or script.dtype != np.int64:
-            raise ValueError(f"script must be {SCRIPT_LEN} int64 values (see policies)")
+        elif script.ndim != 1 or script.shape[0] < SCRIPT_LEN or script.dtype != np.int64:
+            raise ValueError(f"script must be {SCRIPT_LEN} int64 values, or more with "
+                             "decision tables (see policies)")
         whole_deal(np.uint64(seed), np.uint64(index), cfg, script, self.rec, self.perm,
                    self.draws, self.pool, self.payoff)
         return WholeDeal.from_record(self.rec)

@@ -10,8 +10,9 @@ Ids are :class:`enum.IntEnum` members; numba reads them as constants, so the
 kernels compare ``cfg`` entries with the members themselves (``policy ==
 ElderPolicy.REGLE``). The name a user types is the member's name in lower case
 with hyphens (``ALWAYS_PROPOSE`` → ``always-propose``); ``SCRIPTED`` (decisions
-read from a ``script`` array, for cross-checks) is not offered on the command
-line.
+read from a ``script`` array, for cross-checks) and ``TABLE`` (decisions read from
+a table by canonical state, carried in the script: :mod:`.tables`) are not offered
+on the command line.
 
 To add a policy: add a member to its enum here, implement it in
 :mod:`ecarte_sim.engine.ecarte.policies` (or a play model in
@@ -37,6 +38,7 @@ class ElderPolicy(IntEnum):
     ALWAYS_PLAY = 2
     ALWAYS_PROPOSE = 3
     THRESHOLD = 4
+    TABLE = 5
 
 
 class DealerPolicy(IntEnum):
@@ -46,6 +48,7 @@ class DealerPolicy(IntEnum):
     REGLE = 2
     ALWAYS_ACCEPT = 3
     ALWAYS_REFUSE = 4
+    TABLE = 5
 
 
 class Discard(IntEnum):
@@ -84,8 +87,8 @@ def name_of(member: IntEnum) -> str:
 
 
 def choices(kind: type[IntEnum]) -> list[str]:
-    """The names a user may type for ``kind`` (scripted and by-policy left out)."""
-    return [name_of(m) for m in kind if m.name not in ("SCRIPTED", "BY_POLICY")]
+    """The names a user may type for ``kind`` (scripted, by-policy and table left out)."""
+    return [name_of(m) for m in kind if m.name not in ("SCRIPTED", "BY_POLICY", "TABLE")]
 
 
 def member(kind: type[IntEnum], value, what: str) -> IntEnum:

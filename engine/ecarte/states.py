@@ -175,6 +175,15 @@ def state_cards(index: int) -> tuple[int, int]:
     return hand, turn_up
 
 
+def representatives() -> tuple[np.ndarray, np.ndarray]:
+    """The representatives of every state in index order: (uint32 hands, int64 turn-ups),
+    as :func:`state_cards` gives them one by one."""
+    keys = state_keys()
+    turn_ups = keys >> 32
+    hands = ((keys >> 24) & 0xFF | (keys & 0xFFFFFF) << 8).astype(np.uint32)
+    return hands, turn_ups
+
+
 def states_of(hands: np.ndarray, turn_ups: np.ndarray) -> np.ndarray:
     """Dense indices of many (hand, turn-up) pairs (numpy arrays of equal length)."""
     keys = state_keys()
@@ -191,4 +200,4 @@ def _states_of(hands, turn_ups, keys, out):
 
 
 __all__ = ["N_STATES", "N_PAIRS", "state_key", "state_index", "state_keys", "state_weights",
-           "canonical_index", "state_cards", "states_of"]
+           "canonical_index", "state_cards", "representatives", "states_of"]

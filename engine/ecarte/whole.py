@@ -9,8 +9,9 @@ Interface (one for every policy, so experiments can run any combination):
 ``cfg`` (int64, ``CFG.size``)
     policy ids and parameters, variants and the score: ``CFG`` and
     :class:`EcarteSettings` in :mod:`ecarte_sim.engine.ecarte.settings`.
-``script`` (int64, ``SCRIPT_LEN``)
-    scripted decisions (policy id 0), see :mod:`ecarte_sim.engine.ecarte.policies`.
+``script`` (int64, ``SCRIPT_LEN``, longer if it carries decision tables)
+    scripted decisions (policy id 0) and the table policy's tables, see
+    :mod:`ecarte_sim.engine.ecarte.policies`.
 ``rec`` (int64, ``REC.size``)
     what happened: ``REC`` in :mod:`ecarte_sim.engine.ecarte.records`;
     :class:`ecarte_sim.engine.ecarte.runner.WholeDeal` reads it by name.
@@ -32,7 +33,7 @@ from ecarte_sim.engine.ecarte.players import (dd_card, heuristic_card, pimc_card
                                               scripted_card)
 from ecarte_sim.engine.ecarte.policies import (S_DEALER_DISCARD, S_ELDER_DISCARD, S_PRIORITY,
                                                dealer_accepts, discard_choice, elder_proposes,
-                                               weakest)
+                                               score_slot, weakest)
 from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC, Law49, ProposalsEnd
 from ecarte_sim.engine.ecarte.settings import CFG, DealerFirst, ElderFirst, PlayModel
 from ecarte_sim.engine.ecarte.moves import legal_moves
@@ -93,8 +94,10 @@ def _exchange(hand, out, left, perm, used, trump):
 
 
 @njit(cache=True)
-def _exchanges(cfg, script, rec, perm, elder, dealer, trump):
+def _exchanges(cfg, script, rec, perm, elder, dealer, turn_up):
     """Section 1 of the contract. Returns the hands at the start of play."""
+    trump = turn_up >> 3
+    slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
     used = 0
     rnd = 0
     max_proposals = cfg[C.MAX_PROPOSALS]
@@ -110,7 +113,7 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, trump):
             proposes = cfg[C.ELDER_FIRST] == ElderFirst.PROPOSE
         else:
             proposes = elder_proposes(cfg[C.ELDER_POLICY], cfg[C.THRESHOLD], elder, trump,
-                                      rnd, script)
+                                      rnd, script, turn_up, slot)
         if not proposes:
             rec[R.HOW_ENDED] = ProposalsEnd.ELDER_PLAYED
             if rnd == 0:
@@ -119,7 +122,8 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, trump):
         if rnd == 0 and cfg[C.DEALER_FIRST] != DealerFirst.BY_POLICY:
             accepts = cfg[C.DEALER_FIRST] == DealerFirst.ACCEPT
         else:
-            accepts = dealer_accepts(cfg[C.DEALER_POLICY], dealer, trump, rnd, script)
+            accepts = dealer_accepts(cfg[C.DEALER_POLICY], dealer, trump, rnd, script,
+                                     turn_up, slot)
         if not accepts:
             rec[R.HOW_ENDED] = ProposalsEnd.DEALER_REFUSED
             if rnd == 0:
@@ -245,7 +249,7 @@ def play_dealt(seed, index, cfg, script, rec, perm, draws, pool, payoff, elder0,
             rec[R.ELDER_TRICKS] = 0
             rec[R.MARKS_DEALER] = marks_d
             return
-    elder, dealer = _exchanges(cfg, script, rec, perm, elder0, dealer0, trump)
+    elder, dealer = _exchanges(cfg, script, rec, perm, elder0, dealer0, turn_up)
     rec[R.ELDER_HAND] = elder
     rec[R.DEALER_HAND] = dealer
     king = np.uint32(1) << np.uint32(8 * trump + _KING)

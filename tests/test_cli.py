@@ -951,9 +951,15 @@ def test_batch_rejects_an_empty_trump_option(capsys):
 
 # --------------------------------------------------------------------------- classify
 
-#: The keys of ``classify --json``: the verdict, the rule, and why.
-CLASSIFY_KEYS = {"jeu_de_regle", "rule", "rule_number", "rule_name", "words", "reason",
-                 "nearest"}
+#: The keys of ``classify --json`` (the list, the default reading): which reading, the
+#: verdict, the rule, and why.
+CLASSIFY_KEYS = {"reading", "jeu_de_regle", "rule", "rule_number", "rule_name", "words",
+                 "reason", "nearest"}
+#: The keys of ``classify --reading definition --json``: the list's verdict, words and
+#: reason; the best lead, its wins and of how many, each lead's wins, the turn-ups
+#: counted, a dealer hand the best lead loses to, and the list's verdict beside it.
+DEFINITION_KEYS = {"reading", "jeu_de_regle", "words", "reason", "best_lead", "won", "of",
+                   "leads", "turn_up", "turn_ups", "loses_to", "by_list"}
 
 
 @pytest.mark.parametrize("hand, trump, rule", [
@@ -997,6 +1003,79 @@ def test_classify_arbitrary_unicode_never_crashes(capsys, hand, trump):
         assert set(json_only(r)) == CLASSIFY_KEYS
     else:
         one_line_error(r)
+
+
+def test_classify_list_reading_is_the_default_and_says_so(capsys):
+    default = json_only(cli(capsys, "classify", ELDER, "--trump", "TH", "--json"))
+    listed = json_only(cli(capsys, "classify", ELDER, "--trump", "TH", "--reading", "list",
+                           "--json"))
+    assert default == listed and default["reading"] == "list"
+    # --turn-up is the card --trump may name: the same answer either way
+    split = json_only(cli(capsys, "classify", "AH KS 7S KD KC", "--trump", "H", "--turn-up",
+                          "TH", "--json"))
+    assert split == json_only(cli(capsys, "classify", "AH KS 7S KD KC", "--trump", "TH",
+                                  "--json"))
+    assert "TH" not in split["nearest"]["exchange"]["in"]
+
+
+def test_classify_definition_json_the_seed_example(capsys):
+    """The book's first example: a jeu de règle by the definition, not by the list."""
+    obj = json_only(cli(capsys, "classify", "KS QS JS 8H 8D", "--trump", "H", "--reading",
+                        "definition", "--json"))
+    assert set(obj) == DEFINITION_KEYS and obj["reading"] == "definition"
+    assert obj["jeu_de_regle"] is True and obj["best_lead"] == "KS"
+    assert obj["won"] == obj["of"] == 7 * 44_574 and obj["loses_to"] is None
+    assert obj["turn_up"] is None and len(obj["turn_ups"]) == 7
+    assert list(obj["leads"]) == ["KS", "QS", "JS", "8H", "8D"]
+    assert obj["by_list"] == {"jeu_de_regle": False, "rule": None}
+    assert "cannot fail to win three tricks" in obj["words"]
+    listed = json_only(cli(capsys, "classify", "KS QS JS 8H 8D", "--trump", "H", "--json"))
+    assert listed["jeu_de_regle"] is False and listed["reading"] == "list"
+
+
+@pytest.mark.parametrize("args", [["--trump", "H", "--turn-up", "KH"], ["--trump", "KH"],
+                                  ["--trump", "KH", "--turn-up", "KH"]])
+def test_classify_definition_json_a_fixed_turn_up(capsys, args):
+    obj = json_only(cli(capsys, "classify", "9H 8H 7S 9D 8C", *args, "--reading",
+                        "definition", "--json"))
+    assert set(obj) == DEFINITION_KEYS
+    assert obj["turn_up"] == "KH" and obj["turn_ups"] == ["KH"] and obj["of"] == 50_274
+    assert obj["jeu_de_regle"] is False and 0 < obj["won"] < obj["of"]
+    assert obj["won"] == max(obj["leads"].values()) == obj["leads"][obj["best_lead"]]
+    dealer = parse_hand(obj["loses_to"]["dealer"], 5)
+    assert obj["loses_to"]["turn_up"] == "KH" and not int(dealer) >> 15 & 1
+    assert (int(dealer) >> 8 & 0xFF).bit_count() <= 1   # at most one heart
+
+
+def test_classify_definition_text(capsys):
+    r = cli(capsys, "classify", "KS QS JS 8H 8D", "--trump", "H", "--reading", "definition")
+    assert r.code == 0 and r.err == ""
+    assert "a jeu de règle by the definition" in r.out
+    assert "Leading KS wins the point against all 312,018 deals" in r.out
+    assert "By Hoyle's list: not a jeu de règle." in r.out
+    r = cli(capsys, "classify", "9H 8H 7S 9D 8C", "--trump", "KH", "--reading", "definition")
+    assert r.code == 0 and "not a jeu de règle by the definition" in r.out
+    assert "of the 50,274 dealer hands with at most one trump (KH turned up); it loses " \
+           "e.g. to " in r.out
+
+
+@pytest.mark.parametrize("args, token", [
+    (["QH AH 7H KS KD", "--trump", "H", "--reading", "foster"], "foster"),
+    (["QH AH 7H KS KD", "--trump", "H", "--reading", ""], ""),
+    (["QH AH 7H KS KD", "--trump", "H", "--turn-up", "QH"], "QH"),        # held in the hand
+    (["QH AH 7H KS KD", "--trump", "H", "--turn-up", "9S"], "9S"),        # not a trump
+    (["QH AH 7H KS KD", "--trump", "TH", "--turn-up", "9H"], "9H"),       # not the trump's card
+    (["QH AH 7H KS KD", "--trump", "H", "--turn-up", "XH"], "XH"),        # no such card
+    (["QH AH 7H KS", "--trump", "H", "--reading", "definition"], "QH AH 7H KS"),
+    (["QH AH 7H KS KD", "--trump", "KD", "--reading", "definition"], "KD"),
+    (["QH AH 7H KS KD", "--trump", "H", "--turn-up", "8H", "--reading", "definition",
+      "--turn-up", "QH"], "QH"),
+])
+def test_classify_bad_reading_or_turn_up(capsys, args, token):
+    extras = [[], ["--json"]] + ([] if "--reading" in args else [["--reading", "definition"]])
+    for extra in extras:
+        message = one_line_error(cli(capsys, "classify", *args, *extra))
+        assert names(message, token), message
 
 
 @settings(max_examples=40, deadline=None,

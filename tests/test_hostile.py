@@ -339,8 +339,8 @@ def test_classify_generated_text(hand, trump):
     r = contract(invoke("classify", "--json", f"--trump={trump}", "--", hand))
     if r.code == 0:
         assert _strict_hand(hand, 5) is not None, (hand, r.out)
-        assert set(answered(r)) == {"jeu_de_regle", "rule", "rule_number", "rule_name",
-                                    "words", "reason", "nearest"}
+        assert set(answered(r)) == {"reading", "jeu_de_regle", "rule", "rule_number",
+                                    "rule_name", "words", "reason", "nearest", "provenance"}
     else:
         refused(r)
 

@@ -110,14 +110,23 @@ def solve(elder, dealer, trump, batch, forced_trump, as_json):
 @click.argument("hand")
 @click.option("--trump", "-t", "trump", metavar="T", required=True,
               help="Trump suit (S, ♠, spades) or the turned-up card (e.g. TH).")
+@click.option("--turn-up", "turn_up", metavar="CARD", default=None,
+              help="The turned-up card: of the trump suit, not in the hand (the same as "
+                   "giving it as --trump; if --trump names a card, the same card). The list "
+                   "reading only keeps it out of the exchange it suggests; without it the "
+                   "definition counts every trump not in the hand as the turn-up.")
+@click.option("--reading", type=click.Choice(["list", "definition"]), default="list",
+              show_default=True,
+              help="Hoyle's list of jeux de règle, or the definition it gives before the "
+                   "list, computed (see above).")
 @JSON
-def classify(hand, trump, as_json):
-    """Is HAND a jeu de règle — a hand to play without proposing (Hoyle's list)? And why.
+def classify(hand, trump, turn_up, reading, as_json):
+    """Is HAND a jeu de règle — a hand to play without proposing? And why.
 
-    Names the rule of Hoyle's list that fits (the first in the list's order) with Hoyle's
-    words and what in the hand meets it; for a hand no rule fits, what the list asks for
-    its number of trumps, and the nearest rule it misses: by how many cards, what it
-    lacks, and one exchange that would make it. The rules:
+    --reading list (the default) names the rule of Hoyle's list that fits (the first in
+    the list's order) with Hoyle's words and what in the hand meets it; for a hand no rule
+    fits, what the list asks for its number of trumps, and the nearest rule it misses: by
+    how many cards, what it lacks, and one exchange that would make it. The rules:
 
     \b
       1 three-trumps            three trumps
@@ -130,23 +139,39 @@ def classify(hand, trump, as_json):
       6 no-trump-three-queens   no trump, three queens
       7 no-trump-four-courts    no trump, four court cards
 
+    --reading definition computes the book's definition: a hand "so good that he cannot
+    fail to win three tricks unless his adversary hold two trumps". The elder plays
+    without proposing and leads; the hand qualifies when one first lead wins the point (3
+    tricks or more, both sides then playing perfectly with all cards seen) against every
+    dealer hand with at most one trump. With the turn-up given (--turn-up, or a card as
+    --trump) those are the hands of the other 26 cards; without it, every trump not in
+    the hand may be the turn-up and (turn-up, dealer hand) pairs are counted. JSON:
+    best_lead (most wins; a tie goes to the card written first: spades, hearts,
+    diamonds, clubs, each from the king down), won (the dealer hands, or pairs, it
+    wins against), of (how many there are), leads (each lead's wins), loses_to (a
+    dealer hand the best lead loses to), by_list (the list's verdict).
+
     \b
-    Example:
+    Examples:
       ecarte-sim classify "QH AH 7H KS KD" --trump TH --json
-      {"jeu_de_regle": true, "rule": "three-trumps", "rule_name": "three trumps", ...}
+      {"reading": "list", "jeu_de_regle": true, "rule": "three-trumps", ...}
+      ecarte-sim classify "KS QS JS 8H 8D" --trump H --reading definition
     """
     from ecarte_sim.analysis.ecarte.api import classify as classify_hand
     from ecarte_sim.engine.cards import SUIT_NAMES, format_hand, parse_hand
     from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
     from ecarte_sim.engine.ecarte.regle import RULE_TRUMPS
 
-    result = classify_hand(hand, trump)
+    result = classify_hand(hand, trump, turn_up=turn_up, reading=reading)
     if as_json:
         emit(result)
         return
     mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
     suit, _ = parse_trump(trump, [("hand", mask)])
     head = f"{format_hand(mask)}, {SUIT_NAMES[suit]} trumps: "
+    if reading == "definition":
+        _tell_definition(head, result)
+        return
     if result["rule"] is not None:
         click.echo(head + "a jeu de règle: play without proposing (Hoyle's list).")
         click.echo(f"  Rule {result['rule_number']} ({result['rule']}), {result['reason']}.")
@@ -170,6 +195,24 @@ def classify(hand, trump, as_json):
     if other:
         click.echo(f"  Also missed by {by}, with another number of trumps: "
                    + ", ".join(f"rule {m['rule_number']} ({m['rule']})" for m in other) + ".")
+
+
+def _tell_definition(head: str, result: dict) -> None:
+    """The definition's answer in a player's words."""
+    if result["jeu_de_regle"]:
+        click.echo(head + "a jeu de règle by the definition: play without proposing.")
+        reason = result["reason"]
+        click.echo(f"  {reason[0].upper()}{reason[1:]}.")
+    else:
+        click.echo(head + "not a jeu de règle by the definition.")
+        click.echo(f"  No lead wins against them all: {result['reason']}.")
+    leads = ", ".join(f"{card} {won:,}" for card, won in result["leads"].items())
+    click.echo(f"  Wins of each lead (of {result['of']:,}): {leads}.")
+    click.echo(f"  Hoyle: \u201c{result['words']}\u201d")
+    listed = result["by_list"]
+    verdict = (f"a jeu de règle too ({listed['rule']})" if listed["jeu_de_regle"]
+               else "not a jeu de règle")
+    click.echo(f"  By Hoyle's list: {verdict}.")
 
 
 # --------------------------------------------------------------------------- deal

@@ -20,7 +20,10 @@ Kernels, from the cards up
     move values).
     :mod:`.regle` — the jeux de règle of Hoyle's list.
     :mod:`.states` — canonical first-decision states (five cards and the turn-up, the
-    plain suits interchangeable) with a dense index.
+    plain suits interchangeable) with a dense index. :mod:`.tables` — decision tables by
+    state (and score) for the table policy, built from any policy.
+    :mod:`.foster` — the jeux de règle by the book's definition, computed: one first lead
+    wins the point double dummy against every dealer hand with at most one trump.
     :mod:`.policies` — propose, accept, discard (the treatise's advice).
     :mod:`.players` — the play models: dd, heuristic, PIMC (and scripted).
     :mod:`.whole` — one whole deal: kings, proposals and exchanges, play, marks

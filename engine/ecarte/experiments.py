@@ -115,10 +115,11 @@ def deal_class(classifier, cfg_a, script, elder, dealer, turn_up):
 
 
 @njit(cache=True, parallel=True)
-def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, classifier,
+def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, script_b, classifier,
                  out_class, out_a, out_b):
     """Deals ``[start, start + count)``: ``out_class[k]`` and, for classified deals, the
-    arm codes under ``cfg_a`` and ``cfg_b`` (``k`` = deal - start)."""
+    arm codes under (``cfg_a``, ``script``) and (``cfg_b``, ``script_b``) (``k`` = deal -
+    start; the class is read with arm a's)."""
     for r in prange(rows):
         lo, hi = row_range(start, count, rows, r)
         perm, draws, pool, payoff, rec = deal_scratch()
@@ -131,7 +132,7 @@ def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, classifier,
                 continue
             whole_deal(seed, np.uint64(i), cfg_a, script, rec, perm, draws, pool, payoff)
             out_a[k] = arm_code(rec)
-            whole_deal(seed, np.uint64(i), cfg_b, script, rec, perm, draws, pool, payoff)
+            whole_deal(seed, np.uint64(i), cfg_b, script_b, rec, perm, draws, pool, payoff)
             out_b[k] = arm_code(rec)
 
 
@@ -153,8 +154,12 @@ def _tabulate(out_class, out_a, out_b, n_classes):
 
 def paired_table(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.ndarray,
                  classifier: int, chunk: int = DEFAULT_CHUNK, block: int = DEFAULT_BLOCK,
-                 progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """int64 counts ``[class, arm code a, arm code b]`` over deals ``[start, stop)``."""
+                 progress: Callable[[int], None] | None = None,
+                 script: np.ndarray | None = None,
+                 script_b: np.ndarray | None = None) -> np.ndarray:
+    """int64 counts ``[class, arm code a, arm code b]`` over deals ``[start, stop)``
+    (``script``: the scripted values and tables arm a reads, and arm b unless
+    ``script_b`` is given; default none)."""
     seed = check_seed(seed)
     start, stop = check_index_range(start, stop)
     _check_cfgs(cfg_a, cfg_b)
@@ -162,16 +167,28 @@ def paired_table(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.
         raise ValueError(f"unknown classifier {classifier!r}")
     n_classes = N_CLASSES[classifier]
     width = n_classes * N_ARM * N_ARM
-    task = partial(_paired_task, seed, cfg_a, cfg_b, int(classifier))
+    if script is None and script_b is None:
+        task = partial(_paired_task, seed, cfg_a, cfg_b, int(classifier))
+    else:
+        script = empty_script() if script is None else script
+        script_b = script if script_b is None else script_b
+        task = partial(_paired_script_task, seed, cfg_a, cfg_b, int(classifier),
+                       np.ascontiguousarray(script, dtype=np.int64),
+                       np.ascontiguousarray(script_b, dtype=np.int64))
     return reduce_counts(task, start, stop, width, chunk, block, progress).reshape(
         n_classes, N_ARM, N_ARM)
 
 
 def _paired_task(seed, cfg_a, cfg_b, classifier, lo, n, rows):
+    script = empty_script()
+    return _paired_script_task(seed, cfg_a, cfg_b, classifier, script, script, lo, n, rows)
+
+
+def _paired_script_task(seed, cfg_a, cfg_b, classifier, script, script_b, lo, n, rows):
     out_class = np.full(n, -1, dtype=np.int8)
     out_a = np.zeros(n, dtype=np.int8)
     out_b = np.zeros(n, dtype=np.int8)
-    paired_block(np.uint64(seed), np.int64(lo), n, rows, cfg_a, cfg_b, empty_script(),
+    paired_block(np.uint64(seed), np.int64(lo), n, rows, cfg_a, cfg_b, script, script_b,
                  classifier, out_class, out_a, out_b)
     return _tabulate(out_class, out_a, out_b, N_CLASSES[classifier])
 
@@ -182,13 +199,15 @@ DIFF_SIDE = 7
 
 def paired_counts(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.ndarray,
                   chunk: int = DEFAULT_CHUNK, block: int = DEFAULT_BLOCK,
-                  progress: Callable[[int], None] | None = None) -> np.ndarray:
+                  progress: Callable[[int], None] | None = None,
+                  script: np.ndarray | None = None,
+                  script_b: np.ndarray | None = None) -> np.ndarray:
     """7 x 7 int64 table of (diff under ``cfg_a``, diff under ``cfg_b``) over every deal of
     ``[start, stop)``, diff = the elder's marks minus the dealer's, index ``diff + 3``
     (for :func:`analysis.stats.paired_difference`): :func:`paired_table` of all deals,
     its arm codes folded into mark differences."""
     joint = paired_table(seed, start, stop, cfg_a, cfg_b, CLASSIFY_ALL, chunk, block,
-                         progress)[0]
+                         progress, script, script_b)[0]
     net = ARM_NET + DIFF_SIDE // 2
     out = np.zeros((DIFF_SIDE, DIFF_SIDE), dtype=np.int64)
     np.add.at(out, (net[:, None], net[None, :]), joint)

@@ -11,6 +11,7 @@ statistics or science is computed here.
   ``--workers``).
 * :mod:`.ecarte` — the Écarté commands: solve, classify, deal, play, game,
   simulate, scores, hand, claims.
+* :mod:`.strategy` — ``strategy`` (best responses, an equilibrium) and ``advise``.
 * :mod:`.piquet` — the ``piquet`` group: deal, simulate, partie, report.
 * :mod:`.bench` — ``bench``, the throughput of every kernel.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli import bench, ecarte, piquet
+from ecarte_sim.analysis.cli import bench, ecarte, piquet, strategy
 from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 
 
@@ -38,7 +39,7 @@ def main():
     """
 
 
-for _command in (*ecarte.COMMANDS, piquet.piquet, bench.bench):
+for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, piquet.piquet, bench.bench):
     main.add_command(_command)
 
 

@@ -9,6 +9,7 @@ exit code 2, never a traceback. ``--json`` prints exactly one JSON object.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sys
 
@@ -328,3 +329,70 @@ def not_nan(ctx, param, value):
     if value is not None and value != value:
         raise click.BadParameter(f"{value!r} is not a number", ctx=ctx, param=param)
     return value
+
+
+# --------------------------------------------------------------------------- policies
+
+#: The click parameters of ``policy_options``, as the keyword arguments of
+#: ``EcarteSettings.build`` they become.
+_POLICY_KEYS = {"elder_policy": "elder_policy", "dealer_policy": "dealer_policy",
+                "play_model": "play", "elder_play": "elder_play", "dealer_play": "dealer_play",
+                "worlds": "worlds", "threshold": "threshold", "discard": "discard",
+                "max_proposals": "max_proposals", "single_exchange": "single_exchange",
+                "dealer_min_one": "dealer_min_one", "forced_trump": "forced_trump"}
+
+
+def policy_options(f):
+    """The options every whole-deal command shares (one policy interface), parsed into
+    one ``settings`` argument: an :class:`EcarteSettings`. The choices and defaults are
+    the settings' own."""
+    from ecarte_sim.engine.ecarte.settings import (MAX_WORLDS, DealerPolicy, Discard,
+                                                   EcarteSettings, ElderPolicy, PlayModel,
+                                                   choices, name_of)
+    default = EcarteSettings()
+    plays = choices(PlayModel)
+
+    @functools.wraps(f)
+    def with_settings(*args, **kwargs):
+        kwargs["settings"] = EcarteSettings.build(
+            **{key: kwargs.pop(option) for option, key in _POLICY_KEYS.items()})
+        return f(*args, **kwargs)
+
+    options = [
+        click.option("--elder-policy", type=click.Choice(choices(ElderPolicy)),
+                     default=name_of(default.elder_policy), show_default=True,
+                     help="Elder: play or propose. regle = play iff a jeu de règle (Hoyle's "
+                          "list); threshold = play iff strength >= --threshold."),
+        click.option("--dealer-policy", type=click.Choice(choices(DealerPolicy)),
+                     default=name_of(default.dealer_policy), show_default=True,
+                     help="Dealer: accept or refuse. maxims = the dealer's maxims of Hoyle; "
+                          "regle = refuse iff his hand is a jeu de règle."),
+        click.option("--play", "play_model", type=click.Choice(plays),
+                     default=name_of(default.elder_play), show_default=True,
+                     help="Play model for both: dd (both see all cards: measures the cards), "
+                          "heuristic (Hoyle's advice), pimc (sampled worlds)."),
+        click.option("--elder-play", type=click.Choice(plays), default=None,
+                     help="Play model of the elder only (overrides --play)."),
+        click.option("--dealer-play", type=click.Choice(plays), default=None,
+                     help="Play model of the dealer only (overrides --play)."),
+        click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=default.worlds,
+                     show_default=True, help="PIMC: worlds sampled per decision (W)."),
+        click.option("--threshold", type=click.IntRange(0, 100), default=default.threshold,
+                     show_default=True, help="Strength needed to play (elder policy threshold)."),
+        click.option("--discard", "discard", type=click.Choice(choices(Discard)),
+                     default=name_of(default.elder_discard), show_default=True,
+                     help="Discard rule of both players (trumps-kings: 'a king or a trump "
+                          "should not be discarded in the first instance')."),
+        click.option("--max-proposals", type=click.IntRange(0, 21),
+                     default=default.max_proposals, show_default=True,
+                     help="Most proposals in a deal (0 = until the stock runs out)."),
+        click.option("--single-exchange", is_flag=True,
+                     help="Variant: one exchange only (same as --max-proposals 1)."),
+        click.option("--dealer-min-one", is_flag=True,
+                     help="Variant: the dealer who accepts must take at least one card."),
+        click.option("--no-forced-trump", "forced_trump", flag_value=False, default=True,
+                     help="Variant: a player void in the suit led need not trump."),
+    ]
+    for option in reversed(options):
+        with_settings = option(with_settings)
+    return with_settings

@@ -1,0 +1,225 @@
+"""The strategy commands of ``ecarte-sim``: ``strategy`` (best responses and an
+equilibrium of the first decisions) and ``advise`` (one hand at one score). Each parses
+its options and calls :mod:`ecarte_sim.analysis.ecarte.strategy`."""
+
+from __future__ import annotations
+
+import click
+
+from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, THREADS, command_line, emit,
+                                            policy_options, quiet_option, seed_option,
+                                            set_threads, writable_dir)
+
+
+def _score(ctx, param, value):
+    """``E-D`` as (E, D): one line naming the token and exit 2 otherwise."""
+    if value is None:
+        return None
+    from ecarte_sim.analysis.ecarte.strategy import parse_score
+    try:
+        return parse_score(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
+def _progress(enabled: bool):
+    """One line on stderr per stage, rewritten in place."""
+    if not enabled:
+        return None
+
+    def report(what: str, done: int, total: int) -> None:
+        click.echo(f"\r{what}: {done:,}/{total:,}", err=True, nl=done >= total)
+    return report
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--against", type=click.Choice(["treatise", "equilibrium"]), default="treatise",
+              show_default=True,
+              help="treatise: each role's best response to the other's treatise policy, "
+                   "measured against the policy it replaces. equilibrium: iterated best "
+                   "responses from the treatise, with the exploitability of each pair.")
+@click.option("--role", type=click.Choice(["elder", "dealer", "both"]), default="both",
+              show_default=True, help="Whose best response (--against treatise).")
+@click.option("--score", "score", metavar="E-D", callback=_score, default=None,
+              help="The score before the deal, the elder's first (default 0-0).")
+@click.option("--all-scores", is_flag=True,
+              help="Every score 0-0 .. 4-4 (--against treatise).")
+@click.option("--iterations", type=click.IntRange(0, 50), default=3, show_default=True,
+              help="Best-response steps (--against equilibrium).")
+@click.option("--deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+              help="Deals every state gets first [default: 64; 16 under pimc].")
+@click.option("--max-deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+              help="Most deals of a state whose two actions stay close [default: 4096; "
+                   "256 under pimc].")
+@click.option("--fresh-deals", type=click.IntRange(1000, 1 << 40), default=None,
+              help="Fresh deals per score for the evaluation [default: 2^20; 2^14 under "
+                   "pimc].")
+@seed_option()
+@policy_options
+@THREADS
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
+              default=None, help="Also write strategy.csv, strategy.md, strategy.png, "
+                                 "tables.npz and provenance.json here.")
+@quiet_option()
+@JSON
+def strategy(against, role, score, all_scores, iterations, deals_per_state,
+             max_deals_per_state, fresh_deals, seed, threads, out_dir, quiet, as_json,
+             settings):
+    """What should one play? The best first decision (elder: propose or play; dealer:
+    accept or refuse) for every canonical hand, at the score, and what it gains over the
+    treatise on fresh deals.
+
+    Each state's two actions are played on the same sampled deals (more deals where they
+    are close); a deal's marks are valued by the probability of winning the game from
+    the score after it (continuation values of the treatise's play). The chosen table
+    is then played against the treatise policy it replaces on fresh deals (indices never
+    used to choose it), and the paired gain is reported in P(win the game) and in marks
+    per deal, with 95% intervals.
+
+    \b
+    Examples:
+      ecarte-sim strategy --role elder --score 0-0
+      ecarte-sim strategy --all-scores --out results/strategy
+      ecarte-sim strategy --against equilibrium --iterations 3 --json
+    """
+    from ecarte_sim.analysis.ecarte import strategy as study
+    from ecarte_sim.analysis.reports.provenance import provenance
+
+    if all_scores and score is not None:
+        raise click.UsageError("give --score E-D or --all-scores, not both")
+    if against == "equilibrium" and all_scores:
+        raise click.UsageError("--against equilibrium runs at one score (--score E-D)")
+    set_threads(threads)
+    writable_dir(out_dir)
+    default = study.Sampling.for_play(settings.elder_play)
+    try:
+        sampling = study.Sampling(deals_per_state or default.first,
+                                  max_deals_per_state or default.most)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    scores = study.SCORES if all_scores else (score or (0, 0),)
+    report = _progress(not quiet and not as_json)
+    parameters = {"against": against, "role": role,
+                  "scores": [f"{x}-{y}" for x, y in scores], "iterations": iterations,
+                  "deals_per_state": sampling.first, "max_deals_per_state": sampling.most,
+                  "fresh_deals": fresh_deals, "settings": settings.echo()}
+    if against == "treatise":
+        roles = ("elder", "dealer") if role == "both" else (role,)
+        result = study.against_treatise(settings, roles=roles, scores=scores, seed=seed,
+                                        sampling=sampling, fresh_deals=fresh_deals,
+                                        progress=report)
+        n = sum(r["deals"] for r in result["roles"].values())
+    else:
+        result = study.equilibrium(settings, score=scores[0], iterations=iterations,
+                                   seed=seed, sampling=sampling, fresh_deals=fresh_deals,
+                                   progress=report)
+        n = result["fresh_deals"]
+    result = {"command": command_line("strategy"), "seed": seed, **parameters, **result,
+              "provenance": provenance("strategy", parameters, seed, n)}
+    if out_dir and against == "treatise":
+        result["files"] = study.write_report(out_dir, result)
+    payload = _plain(result)
+    if as_json:
+        emit(payload)
+        return
+    _print(payload, against)
+
+
+def _plain(result: dict) -> dict:
+    """The result without its big arrays (tables, per-state gains), for JSON and print."""
+    import numpy as np
+
+    out = {k: v for k, v in result.items() if k not in ("tables",)}
+    if "v" in out:
+        out["v"] = np.asarray(out["v"]).tolist()
+    if "roles" in out:
+        out["roles"] = {role: {k: v for k, v in d.items() if k not in ("table", "gain", "se")}
+                        for role, d in out["roles"].items()}
+    return out
+
+
+def _print(result: dict, against: str) -> None:
+    s = result["settings"]
+    click.echo(f"{against}: play {s['play']['elder']}/{s['play']['dealer']}, seed "
+               f"{result['seed']}; gains on {result['fresh_deals']:,} fresh deals per score, "
+               "paired, 95% intervals")
+    if against == "treatise":
+        for role, data in result["roles"].items():
+            click.echo(f"{role} best response (replaces {data['replaces']}; "
+                       f"{data['deals']:,} deals chose it):")
+            for r in data["rows"]:
+                lo, hi = r["gain_win_ci95"]
+                mlo, mhi = r["gain_marks_ci95"]
+                click.echo(f"  {r['score']}: P(win) {r['gain_win']:+.4f} [{lo:+.4f}, {hi:+.4f}]"
+                           f"  marks/deal {r['gain_marks']:+.4f} [{mlo:+.4f}, {mhi:+.4f}]"
+                           f"  agrees with the treatise on {r['agreement']:.1%} of hands"
+                           f"  n={r['n']:,}")
+    else:
+        click.echo(f"iterated best responses at {result['score']}:")
+        for st in result["steps"]:
+            lo, hi = st["exploitability_ci95"]
+            vlo, vhi = st["elder_value_ci95"]
+            click.echo(f"  step {st['step']}: exploitability {st['exploitability']:+.4f} "
+                       f"[{lo:+.4f}, {hi:+.4f}] (elder {st['elder_gain']:+.4f}, dealer "
+                       f"{st['dealer_gain']:+.4f}); elder P(win) {st['elder_value']:.4f} "
+                       f"[{vlo:.4f}, {vhi:.4f}]; proposes on {st['elder_propose_share']:.1%}"
+                       f", dealer accepts on {st['dealer_accept_share']:.1%}; n={st['n']:,}")
+    for path in result.get("files", []):
+        click.echo(f"wrote {path}")
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("hand")
+@click.option("--trump", "-t", "trump", metavar="T", required=True,
+              help="Trump suit (H, ♥, hearts: the turn-up drawn from the other cards of the "
+                   "suit) or the turned-up card (e.g. KH).")
+@click.option("--turn-up", "turn_up", metavar="CARD", default=None,
+              help="The turned-up card (of the trump suit, not in the hand).")
+@click.option("--score", "score", metavar="E-D", callback=_score, default="0-0",
+              show_default=True, help="The score before the deal, the elder's first.")
+@click.option("--role", type=click.Choice(["elder", "dealer"]), default="elder",
+              show_default=True, help="Whose hand: the elder's (propose or play) or the "
+                                      "dealer's (accept or refuse a proposal).")
+@click.option("--deals", "n_deals", type=click.IntRange(100, 1 << 20), default=1 << 16,
+              show_default=True, help="Deals around the hand (both actions on each).")
+@seed_option()
+@policy_options
+@THREADS
+@JSON
+def advise(hand, trump, turn_up, score, role, n_deals, seed, threads, as_json, settings):
+    """What to do with HAND at the score: each action's chance of winning the game and
+    marks per deal with 95% intervals (both actions on the same deals around the hand;
+    the opponent and the later rounds as the policy options say), the better action,
+    and which rule of the treatise speaks.
+
+    \b
+    Examples:
+      ecarte-sim advise "QH AH 7H KS KD" --trump H --score 0-0
+      ecarte-sim advise "KS QS 9S 8H 7D" --trump TS --score 3-4 --role dealer --json
+    """
+    from ecarte_sim.analysis.ecarte.strategy import advise as advise_hand
+
+    set_threads(threads)
+    x, y = score
+    result = advise_hand(hand, trump, f"{x}-{y}", role, turn_up=turn_up, settings=settings,
+                         seed=seed, deals=n_deals)
+    if as_json:
+        emit(result)
+        return
+    click.echo(f"{result['hand']} ({role}), trump {result['trump']}"
+               + (f", {result['turn_up']} turned up" if result["turn_up"] else "")
+               + f", score {result['score']}; {result['n']:,} deals, seed {seed}")
+    for name, val in result["values"].items():
+        lo, hi = val["p_win_ci95"]
+        click.echo(f"  {name:<8} P(win the game) {val['p_win']:.4f} [{lo:.4f}, {hi:.4f}]  "
+                   f"marks/deal {val['marks']:+.3f}")
+    g = result["gain"]
+    click.echo(f"  {g['of']}: {g['p_win']:+.4f} [{g['p_win_ci95'][0]:+.4f}, "
+               f"{g['p_win_ci95'][1]:+.4f}]")
+    sure = "" if result["decided"] else " (the interval of the difference holds zero)"
+    click.echo(f"  → {result['action']}{sure}")
+    t = result["treatise"]
+    click.echo(f"  the treatise ({t['policy']}) says {t['says']}: {t['reason']}")
+
+
+COMMANDS = (strategy, advise)

@@ -1,0 +1,685 @@
+"""What should one play? Best responses of the proposal game, at every score.
+
+The first decisions of a deal — the elder's *propose* or *play* (Laws 25–26), the
+dealer's *accept* or *refuse* a proposal (Law 25) — are read by canonical state
+(:mod:`ecarte_sim.engine.ecarte.states`). This module measures, for every state, what
+each action gives, chooses the better one at every score, and checks the choice on
+deals it has never seen.
+
+Map:
+
+* :func:`marks_tables` — per state, the 16 × 16 joint table of the deal's marks codes
+  under the two actions (:mod:`ecarte_sim.engine.ecarte.strategy`: kings and Law 49's
+  doubling included), against a given opponent and play model, sampled on deals
+  consistent with the state with common random numbers. Deals are spent where the two
+  actions are close (:class:`Sampling`): every state gets ``first`` deals, and a state
+  whose gain is within ``z`` standard errors of zero at a score of interest gets twice
+  as many, round after round, up to ``most``.
+* :func:`marks_value`, :func:`state_gains` — the value of a marks code at a score (the
+  probability of winning the game, from the continuation values ``V`` of
+  :mod:`ecarte_sim.analysis.ecarte.scores`) and each state's paired gain of one action
+  over the other, with its standard error: scores only reweight the marks codes, so the
+  whole 5 × 5 table comes from one set of marks tables.
+* :func:`best_response` — the table (:mod:`ecarte_sim.engine.ecarte.tables`) of the
+  better action at each of the 25 scores; a state leaves the policy it replaces only
+  where the other action is better by more than ``z`` standard errors (a best response
+  up to the sampling's resolution, never made worse by its noise).
+* :func:`evaluate` — the table against the policy it replaces on **fresh deals**
+  (``FRESH_DEALS_START`` on, never those used to choose it): the paired gain in the
+  probability of winning the game and in marks per deal, with 95% intervals.
+
+The continuation values. A deal's marks are worth what they do to the chance of
+winning the game, ``V`` of the score after the deal with the roles swapped (Law 46).
+``V`` is computed from whole deals played by the treatise (Hoyle's list, the maxims)
+under the same play model (:func:`continuation`), so a best response here is a best
+response *in this deal*, the later deals being played by the treatise. That is the
+documented approximation: a consistent equilibrium would recompute ``V`` from the new
+policies and iterate.
+
+The later rounds. A best response chooses the round-0 decision; the later rounds of
+the same deal (a second proposal after an exchange) are left to the policy in
+``settings`` — the treatise's, or for a table policy the same table read on the new
+hand (:mod:`ecarte_sim.engine.ecarte.policies`). The fresh-deal evaluation plays the
+table in every round, so what it reports is what the table earns as a whole.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, replay, win_probabilities
+from ecarte_sim.analysis.stats.intervals import Z95
+from ecarte_sim.engine.ecarte.counts import whole_counts
+from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
+from ecarte_sim.engine.ecarte.records import POINTS
+from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, EcarteSettings,
+                                               ElderFirst, ElderPolicy, PlayModel)
+from ecarte_sim.engine.ecarte.states import N_PAIRS, N_STATES, representatives, state_weights
+from ecarte_sim.engine.ecarte.strategy import (DEALER_ROLE, ELDER_ROLE, FRESH_DEALS_START,
+                                               MAX_DEALS, N_MARKS, marks_block)
+from ecarte_sim.engine.ecarte.tables import policy_script, treatise_table
+from ecarte_sim.engine.rng import check_seed
+
+ROLES = {"elder": ELDER_ROLE, "dealer": DEALER_ROLE}
+#: The two actions of each role, arm a first: a True table entry means arm a.
+ACTIONS = {"elder": ("propose", "play"), "dealer": ("accept", "refuse")}
+#: Every score before a deal, as (elder's, dealer's), in table-row order.
+SCORES = tuple((x, y) for x in range(TARGET) for y in range(TARGET))
+#: First deal index of the score table behind ``V`` (the claims' own range).
+CONTINUATION_START = 1 << 40
+#: States per kernel call (bounds the int64 scratch; any value gives the same counts).
+BATCH = 1 << 14
+
+Progress = Callable[[str, int, int], None] | None
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """Deals per state: ``first`` for every state, then doubled while a state's gain at
+    a score of interest is within ``z`` standard errors of zero, up to ``most``."""
+    first: int = 64
+    most: int = 4096
+    z: float = 2.0
+
+    def __post_init__(self):
+        if not 2 <= int(self.first) <= int(self.most) <= MAX_DEALS:
+            raise ValueError(f"deals per state must satisfy 2 <= first <= most <= "
+                             f"{MAX_DEALS}, got first={self.first}, most={self.most}")
+        if not float(self.z) >= 0:
+            raise ValueError(f"z must be >= 0, got {self.z}")
+
+    @classmethod
+    def for_play(cls, play) -> "Sampling":
+        """The default for a play model: PIMC (about 10^4 deals a second) is sampled
+        16 deals a state at first and 256 at most."""
+        return cls(16, 256) if PlayModel(play) == PlayModel.PIMC else cls()
+
+
+def _marks_deal_codes() -> np.ndarray:
+    """The ``whole_counts`` deal code (``5 * king + points``) of each marks code."""
+    codes = np.arange(N_MARKS)
+    return 5 * (codes // 4) + codes % 4
+
+
+DEAL_CODE = _marks_deal_codes()
+_POINTS_ELDER = np.array([1, 2, 0, 0])
+_POINTS_DEALER = np.array([0, 0, 1, 2])
+#: The elder's marks minus the dealer's in the deal, per marks code.
+MARKS_NET = (_POINTS_ELDER[np.arange(N_MARKS) % 4] - _POINTS_DEALER[np.arange(N_MARKS) % 4]
+             + (np.arange(N_MARKS) // 4 == 2) - np.isin(np.arange(N_MARKS) // 4, (1, 3)))
+assert len(POINTS) == 5
+
+
+def marks_value(v: np.ndarray, x: int, y: int) -> np.ndarray:
+    """Per marks code: the probability that the elder, at ``x`` against the dealer's ``y``,
+    wins the game after the deal (1 or 0 if a mark ends it, else ``1 - V[y', x']``)."""
+    out = np.empty(N_MARKS)
+    for code in range(N_MARKS):
+        x2, y2, winner = replay(x, y, int(DEAL_CODE[code]), TARGET)
+        out[code] = 1.0 if winner == "elder" else 0.0 if winner == "dealer" \
+            else 1.0 - v[y2, x2]
+    return out
+
+
+def score_values(v: np.ndarray) -> np.ndarray:
+    """(25, 16): :func:`marks_value` at every score, in table-row order."""
+    return np.stack([marks_value(v, x, y) for x, y in SCORES])
+
+
+def continuation(settings: EcarteSettings, seed: int = 0, deals: int | None = None) -> dict:
+    """``V`` (5 × 5) from whole deals played by the treatise (Hoyle's list, the maxims)
+    with the play models and variants of ``settings``; 2^20 deals (2^14 under PIMC)."""
+    base = replace(settings, elder_policy=ElderPolicy.REGLE, dealer_policy=DealerPolicy.MAXIMS)
+    n = deals or (1 << 14 if base.uses_pimc else 1 << 20)
+    counts = whole_counts(check_seed(seed), CONTINUATION_START, CONTINUATION_START + n,
+                          base.cfg())
+    p, n = outcome_distribution(counts)
+    return {"v": win_probabilities(p), "n": n}
+
+
+def arm_cfgs(role: str, settings: EcarteSettings, x: int = 0, y: int = 0):
+    """The two arms' ``cfg`` of a role at score (x, y): arm a proposes (accepts)."""
+    if role == "elder":
+        return (settings.cfg(elder_score=x, dealer_score=y, elder_first=ElderFirst.PROPOSE),
+                settings.cfg(elder_score=x, dealer_score=y, elder_first=ElderFirst.PLAY))
+    if role == "dealer":
+        return tuple(settings.cfg(elder_score=x, dealer_score=y,
+                                  elder_first=ElderFirst.PROPOSE, dealer_first=first)
+                     for first in (DealerFirst.ACCEPT, DealerFirst.REFUSE))
+    raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
+
+
+def state_gains(joint: np.ndarray, f: np.ndarray, role: str):
+    """Each row's paired gain of arm a over arm b for the ``role`` (the dealer's value is
+    ``1 - f``): (mean, standard error, n), NaN where n < 2. ``joint``: (rows, 16, 16)."""
+    sign = 1.0 if role == "elder" else -1.0
+    d = sign * (f[:, None] - f[None, :]).ravel()
+    counts = joint.reshape(joint.shape[0], -1).astype(np.float64)
+    n = counts.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = counts @ d / n
+        second = counts @ (d * d) / n
+        var = np.maximum(second - mean * mean, 0.0) * n / (n - 1)
+        se = np.sqrt(var / n)
+    mean[n == 0] = np.nan
+    se[n < 2] = np.nan
+    return mean, se, n.astype(np.int64)
+
+
+@dataclass
+class MarksTables:
+    """Per state, the joint counts of the marks codes under arm a and arm b."""
+    role: str
+    joint: np.ndarray        # (N_STATES, 16, 16) int32
+    deals: np.ndarray        # (N_STATES,) deals played per state
+    attempts: np.ndarray     # elder hands drawn (dealer role), per state
+    missed: np.ndarray       # deals where no drawn elder hand proposed
+    rounds: list             # (states run, deals) per round of the schedule
+
+
+def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: np.ndarray,
+                 seed: int = 0, sampling: Sampling | None = None,
+                 slots: tuple[int, ...] | None = None, states: np.ndarray | None = None,
+                 progress: Progress = None) -> MarksTables:
+    """The marks tables of every state (or of ``states``) for ``role``, the opponent and
+    the later rounds as ``settings`` and ``script`` say. The schedule doubles the deals of
+    a state while its gain at one of ``slots`` (default: all 25 scores) is undecided."""
+    seed = check_seed(seed)
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
+    sampling = sampling or Sampling.for_play(settings.elder_play)
+    slots = tuple(range(SCORE_SLOTS)) if slots is None else tuple(slots)
+    cfg_a, cfg_b = arm_cfgs(role, settings)
+    hands, turn_ups = representatives()
+    ids = np.arange(N_STATES, dtype=np.int64) if states is None else \
+        np.asarray(states, dtype=np.int64)
+    joint = np.zeros((N_STATES, N_MARKS, N_MARKS), dtype=np.int32)
+    deals = np.zeros(N_STATES, dtype=np.int64)
+    attempts = np.zeros(N_STATES, dtype=np.int64)
+    missed = np.zeros(N_STATES, dtype=np.int64)
+    fs = score_values(v)[list(slots)]
+    run, hi, rounds = ids, int(sampling.first), []
+    while run.size:
+        lo_k = deals[run]
+        for b in range(0, run.size, BATCH):
+            part = run[b:b + BATCH]
+            out = np.zeros((part.size, N_MARKS * N_MARKS), dtype=np.int64)
+            att = np.zeros(part.size, dtype=np.int64)
+            mis = np.zeros(part.size, dtype=np.int64)
+            marks_block(np.uint64(seed), ROLES[role], hands[part].astype(np.int64),
+                        turn_ups[part], part, True, lo_k[b:b + BATCH],
+                        np.full(part.size, hi, dtype=np.int64), cfg_a, cfg_b, script, out,
+                        att, mis)
+            joint[part] += out.reshape(-1, N_MARKS, N_MARKS).astype(np.int32)
+            attempts[part] += att
+            missed[part] += mis
+            if progress:
+                progress(f"{role} round {len(rounds) + 1}", min(b + BATCH, run.size),
+                         run.size)
+        deals[run] = hi
+        rounds.append((int(run.size), hi))
+        if hi >= sampling.most:
+            break
+        undecided = np.zeros(run.size, dtype=bool)
+        for f in fs:
+            mean, se, _ = state_gains(joint[run], f, role)
+            undecided |= (se > 0) & (np.abs(mean) < sampling.z * se)
+        run = run[undecided]
+        hi = min(2 * hi, int(sampling.most))
+    return MarksTables(role, joint, deals, attempts, missed, rounds)
+
+
+def best_response(tables: MarksTables, v: np.ndarray, replaced: np.ndarray,
+                  z: float = 2.0) -> dict:
+    """The better action of every state at every score: a (25, N_STATES) bool table (True =
+    arm a, propose or accept), with the estimated gain of arm a and its standard error
+    per state and score. A state leaves the ``replaced`` table's action only where the
+    other action is better by more than ``z`` standard errors: where the deals cannot
+    tell the two apart (equal marks on every deal, a state never reached, a gain still
+    within the noise after the most deals) the replaced policy's choice stands, so the
+    sampling noise cannot make the table worse than what it replaces."""
+    replaced = np.broadcast_to(np.asarray(replaced, dtype=bool), (SCORE_SLOTS, N_STATES))
+    table = np.empty((SCORE_SLOTS, N_STATES), dtype=bool)
+    gain = np.empty((SCORE_SLOTS, N_STATES))
+    se = np.empty((SCORE_SLOTS, N_STATES))
+    for s, f in enumerate(score_values(v)):
+        m, e, _ = state_gains(tables.joint, f, tables.role)
+        gain[s], se[s] = m, e
+        with np.errstate(invalid="ignore"):
+            clear = np.abs(m) > z * e
+        table[s] = np.where(clear, m > 0, replaced[s])
+    return {"table": table, "gain": gain, "se": se}
+
+
+def treatise_tables(settings: EcarteSettings) -> dict:
+    """The tables of the settings' treatise policies (True = propose / accept)."""
+    return {"elder": treatise_table("elder", settings.elder_policy, settings.threshold),
+            "dealer": treatise_table("dealer", settings.dealer_policy)}
+
+
+def agreement(role: str, table: np.ndarray, other: np.ndarray,
+              tables: MarksTables | None = None) -> float:
+    """The share of dealt hands (weighted by how often each state is dealt; for the
+    dealer, also by the estimated chance of a proposal) on which two tables agree."""
+    w = state_weights().astype(np.float64) / N_PAIRS
+    if role == "dealer" and tables is not None:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            w = w * np.where(tables.attempts > 0, tables.deals / tables.attempts, 0.0)
+    return float(w[table == other].sum() / w.sum())
+
+
+def _mean_ci(joint: np.ndarray, fa: np.ndarray, fb: np.ndarray) -> dict:
+    n = int(joint.sum())
+    d = (fa[:, None] - fb[None, :]).ravel()
+    c = joint.ravel().astype(np.float64)
+    mean = float(c @ d) / n
+    se = math.sqrt(max(float(c @ (d * d)) / n - mean * mean, 0.0) / (n - 1))
+    return {"mean": mean, "se": se, "ci95": [mean - Z95 * se, mean + Z95 * se], "n": n}
+
+
+def _table_settings(role: str, settings: EcarteSettings, opponent) -> EcarteSettings:
+    """``settings`` with the ``role`` reading a table, and the opponent too if given."""
+    if role == "elder":
+        base = settings if opponent is None else replace(settings,
+                                                         dealer_policy=DealerPolicy.TABLE)
+        return replace(base, elder_policy=ElderPolicy.TABLE)
+    base = settings if opponent is None else replace(settings, elder_policy=ElderPolicy.TABLE)
+    return replace(base, dealer_policy=DealerPolicy.TABLE)
+
+
+def evaluate(role: str, settings: EcarteSettings, table: np.ndarray, replaced,
+             opponent: np.ndarray | None, v: np.ndarray, *, seed: int = 0,
+             deals: int = 1 << 20, scores: tuple[tuple[int, int], ...] = SCORES,
+             first: int = FRESH_DEALS_START, progress: Progress = None) -> list[dict]:
+    """The ``role``'s ``table`` (25 rows or one) against what it ``replaced`` (None: the
+    policy in ``settings``; or a table) on fresh deals ``[first, first + deals)`` — the
+    opponent plays ``settings``' policy, or its ``opponent`` table. Per score, the paired
+    gain of the table in the role's probability of winning the game and in the role's
+    marks per deal (his marks less the other's), with 95% intervals."""
+    from ecarte_sim.analysis.ecarte.paired import NET, game_value
+    from ecarte_sim.engine.ecarte.experiments import CLASSIFY_ALL, paired_table
+
+    if first < FRESH_DEALS_START or first + deals > 2 * FRESH_DEALS_START:
+        raise ValueError("fresh deals lie in [2^42, 2^43), apart from the deals that chose "
+                         "the table")
+    sign = 1.0 if role == "elder" else -1.0
+    other = "dealer" if role == "elder" else "elder"
+    arm_a = _table_settings(role, settings, opponent)
+    script_a = policy_script(**{role: table, other: opponent})
+    if replaced is None:
+        arm_b = settings if opponent is None else _table_settings(other, settings, None)
+        script_b = script_a
+    else:
+        arm_b = arm_a
+        script_b = policy_script(**{role: replaced, other: opponent})
+    out = []
+    for i, (x, y) in enumerate(scores):
+        joint = paired_table(seed, first, first + deals,
+                             arm_a.cfg(elder_score=x, dealer_score=y),
+                             arm_b.cfg(elder_score=x, dealer_score=y), CLASSIFY_ALL,
+                             script=script_a, script_b=script_b)[0]
+        f = sign * game_value(v, x, y)
+        net = sign * NET.astype(float)
+        win = _mean_ci(joint, f, f)
+        marks = _mean_ci(joint, net, net)
+        out.append({"score": f"{x}-{y}", "elder_score": x, "dealer_score": y,
+                    "n": win["n"], "gain_win": win["mean"], "gain_win_ci95": win["ci95"],
+                    "gain_marks": marks["mean"], "gain_marks_ci95": marks["ci95"]})
+        if progress:
+            progress(f"{role}: fresh deals", i + 1, len(scores))
+    return out
+
+
+def parse_score(text: str) -> tuple[int, int]:
+    """``"E-D"`` (the elder's score first, each 0–4) as (E, D); ``ValueError`` naming the
+    token otherwise."""
+    parts = str(text).strip().split("-")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts) or \
+            not all(int(p) < TARGET for p in parts):
+        raise ValueError(f"bad score {text!r}: write E-D, the elder's score first, each "
+                         f"0-{TARGET - 1} (e.g. 3-4)")
+    return int(parts[0]), int(parts[1])
+
+
+def _for_role(role: str, settings: EcarteSettings, elder_table, dealer_table):
+    """Settings and script in which a player with a table reads it (later rounds too)."""
+    if elder_table is not None:
+        settings = replace(settings, elder_policy=ElderPolicy.TABLE)
+    if dealer_table is not None:
+        settings = replace(settings, dealer_policy=DealerPolicy.TABLE)
+    return settings, policy_script(elder=elder_table, dealer=dealer_table)
+
+
+def respond(role: str, settings: EcarteSettings, v: np.ndarray, *, own=None, opponent=None,
+            seed: int = 0, sampling: Sampling | None = None,
+            slots: tuple[int, ...] | None = None, progress: Progress = None) -> dict:
+    """The ``role``'s best response (all 25 scores) to the opponent's table (None: the
+    policy in ``settings``), his own later rounds read from ``own`` (None: his policy in
+    ``settings``). Returns the marks tables, the table and the per-state gains."""
+    tables = {role: own, ("dealer" if role == "elder" else "elder"): opponent}
+    run, script = _for_role(role, settings, tables["elder"], tables["dealer"])
+    marks = marks_tables(role, run, script, v=v, seed=seed, sampling=sampling, slots=slots,
+                         progress=progress)
+    if own is None:
+        own = treatise_tables(settings)[role]
+    z = (sampling or Sampling.for_play(settings.elder_play)).z
+    return {"marks": marks, **best_response(marks, v, own, z)}
+
+
+def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
+           turn_up: str | None = None, settings: EcarteSettings | None = None,
+           seed: int = 0, deals: int = 1 << 16, v: np.ndarray | None = None) -> dict:
+    """What to do with ``hand`` (the ``role``'s five cards) at ``score``: each action's
+    probability of winning the game and marks per deal, with 95% intervals, on ``deals``
+    deals around the hand (both actions on the same deals), the opponent and the later
+    rounds as ``settings`` say; and what the treatise says."""
+    from ecarte_sim.analysis.ecarte.reasons import MAXIM_WORDS
+    from ecarte_sim.engine.cards import ECARTE, format_card, format_hand, parse_hand
+    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
+    from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
+    from ecarte_sim.engine.ecarte.regle import explain
+    from ecarte_sim.engine.ecarte.states import canonical_index
+
+    settings = settings or EcarteSettings()
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
+    x, y = parse_score(score)
+    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    suit, turned = parse_trump(trump, [("hand", mask)])
+    if turn_up is not None:
+        from ecarte_sim.analysis.ecarte.api import _turn_up
+        turned = _turn_up(turn_up, mask, suit, turned)
+    turn_ups = ([turned] if turned is not None else
+                [c for c in range(8 * suit, 8 * suit + 8) if not (mask >> c) & 1])
+    if v is None:
+        v = continuation(settings, seed)["v"]
+    per = max(2, -(-int(deals) // len(turn_ups)))
+    if per > MAX_DEALS:
+        raise ValueError(f"at most {MAX_DEALS} deals per turn-up")
+    cfg_a, cfg_b = arm_cfgs(role, settings, x, y)
+    n_rows = len(turn_ups)
+    out = np.zeros((n_rows, N_MARKS * N_MARKS), dtype=np.int64)
+    att = np.zeros(n_rows, dtype=np.int64)
+    mis = np.zeros(n_rows, dtype=np.int64)
+    ids = np.array([canonical_index(mask, t) for t in turn_ups], dtype=np.int64)
+    from ecarte_sim.engine.ecarte.runner import empty_script
+    marks_block(np.uint64(check_seed(seed)), ROLES[role],
+                np.full(n_rows, mask, dtype=np.int64), np.array(turn_ups, dtype=np.int64),
+                ids, False, np.zeros(n_rows, dtype=np.int64),
+                np.full(n_rows, per, dtype=np.int64), cfg_a, cfg_b, empty_script(), out, att,
+                mis)
+    joint = out.sum(axis=0).reshape(N_MARKS, N_MARKS)
+    sign = 1.0 if role == "elder" else -1.0
+    f = marks_value(v, x, y)
+    own = f if role == "elder" else 1.0 - f
+    net = sign * MARKS_NET.astype(float)
+    arm_a, arm_b = ACTIONS[role]
+    zero = np.zeros(N_MARKS)
+    values = {}
+    for name, counts in ((arm_a, joint.sum(axis=1)), (arm_b, joint.sum(axis=0))):
+        c = counts[:, None] * np.eye(N_MARKS)
+        win = _mean_ci(c, own, zero)
+        marks = _mean_ci(c, net, zero)
+        values[name] = {"p_win": win["mean"], "p_win_ci95": win["ci95"],
+                        "marks": marks["mean"], "marks_ci95": marks["ci95"]}
+    gain = _mean_ci(joint, own, own)
+    gain_marks = _mean_ci(joint, net, net)
+    n = int(joint.sum())
+    decided = not (gain["ci95"][0] <= 0 <= gain["ci95"][1])
+    if role == "elder":
+        why = explain(mask, suit)
+        says = "play" if why["rule"] else "propose"
+        treatise = {"policy": "regle", "says": says, "rule": why["rule"],
+                    "words": why.get("words"), "reason": why["reason"]}
+    else:
+        case = MAXIM_CASES[int(maxim_case(np.uint32(mask), suit)) - 1]
+        says = "accept" if MAXIM_ACCEPTS[MAXIM_CASES.index(case)] else "refuse"
+        treatise = {"policy": "maxims", "says": says, "maxim": case,
+                    "words": MAXIM_WORDS[case][0] if case in MAXIM_WORDS else None,
+                    "reason": (f"{MAXIM_WORDS[case][1]}: {says}" if case in MAXIM_WORDS else
+                               f"no maxim speaks for this hand ({case}); the maxims' "
+                               f"default is to {says}")}
+    # the better action; on an exact tie (the same chance on every deal) the treatise's
+    action = arm_a if gain["mean"] > 0 else arm_b if gain["mean"] < 0 else says
+    result = {"hand": format_hand(mask, ECARTE), "trump": "SHDC"[suit],
+              "turn_up": format_card(turned) if turned is not None else None,
+              "role": role, "score": f"{x}-{y}", "action": action, "decided": decided,
+              "values": values,
+              "gain": {"of": f"{arm_a} over {arm_b}", "p_win": gain["mean"],
+                       "p_win_ci95": gain["ci95"], "marks": gain_marks["mean"],
+                       "marks_ci95": gain_marks["ci95"]},
+              "treatise": treatise, "agrees": action == says,
+              "n": n, "seed": int(seed), "settings": settings.echo()}
+    if role == "dealer":
+        result["proposal_rate"] = n / int(att.sum()) if att.sum() else None
+    return result
+
+
+def _share(role: str, table: np.ndarray, marks: MarksTables | None) -> float:
+    """The share of dealt hands (as :func:`agreement` weighs them) where ``table`` says
+    propose (elder) or accept (dealer)."""
+    return agreement(role, table, np.ones(N_STATES, dtype=bool), marks)
+
+
+def against_treatise(settings: EcarteSettings, *, roles=("elder", "dealer"),
+                     scores=((0, 0),), seed: int = 0, sampling: Sampling | None = None,
+                     fresh_deals: int | None = None, progress: Progress = None) -> dict:
+    """Item by item, each role's best response to the other's treatise policy (Hoyle's
+    list, the maxims) at ``scores``, and what it gains over the treatise policy it
+    replaces on fresh deals."""
+    cont = continuation(settings, seed)
+    v = cont["v"]
+    treatise = treatise_tables(settings)
+    fresh = fresh_deals or (1 << 14 if settings.uses_pimc else 1 << 20)
+    slots = tuple(5 * x + y for x, y in scores)
+    out = {}
+    for role in roles:
+        br = respond(role, settings, v, seed=seed, sampling=sampling, slots=slots,
+                     progress=progress)
+        rows = evaluate(role, settings, br["table"], None, None, v, seed=seed, deals=fresh,
+                        scores=tuple(scores), progress=progress)
+        for row, slot in zip(rows, slots):
+            row["agreement"] = agreement(role, br["table"][slot], treatise[role], br["marks"])
+            row[f"{ACTIONS[role][0]}_share"] = _share(role, br["table"][slot], br["marks"])
+            row[f"treatise_{ACTIONS[role][0]}_share"] = _share(role, treatise[role],
+                                                               br["marks"])
+        out[role] = {"replaces": (settings.elder_policy if role == "elder"
+                                  else settings.dealer_policy).name.lower(),
+                     "rows": rows, "table": br["table"], "gain": br["gain"], "se": br["se"],
+                     "deals": int(br["marks"].deals.sum()), "rounds": br["marks"].rounds}
+    return {"v": v, "continuation_deals": cont["n"], "fresh_deals": fresh, "roles": out,
+            "scores": [f"{x}-{y}" for x, y in scores]}
+
+
+def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
+                seed: int = 0, sampling: Sampling | None = None,
+                fresh_deals: int | None = None, progress: Progress = None) -> dict:
+    """Iterated best responses of the first decisions at one score, starting from the
+    treatise (Hoyle's list, the maxims) written as tables: at step t the elder answers
+    the dealer's table (``E[t+1] = BR(D[t])``), then the dealer answers that
+    (``D[t+1] = BR(E[t+1])``). The *exploitability* of each pair ``(E[t], D[t])`` — what a
+    best-responding opponent gains, summed over both sides, in the probability of
+    winning the game — is measured on fresh deals: the elder's term with the next
+    step's ``BR(D[t])``, the dealer's with a best response to ``E[t]`` computed again on
+    deals of another seed (so that the dealer's term is measured, not assumed zero).
+    Returns the steps, the final tables and the value of the game at ``score``: the
+    elder's probability of winning under the last pair."""
+    from ecarte_sim.analysis.ecarte.paired import game_value
+    from ecarte_sim.engine.ecarte.experiments import CLASSIFY_ALL, paired_table
+
+    x, y = score
+    slot = 5 * x + y
+    cont = continuation(settings, seed)
+    v = cont["v"]
+    fresh = fresh_deals or (1 << 14 if settings.uses_pimc else 1 << 20)
+    t0 = treatise_tables(settings)
+    pair = {"elder": t0["elder"], "dealer": t0["dealer"]}
+    steps = []
+
+    def gain_of(role, better, current):
+        other = "dealer" if role == "elder" else "elder"
+        return evaluate(role, settings, better, current, pair[other], v, seed=seed,
+                        deals=fresh, scores=(score,))[0]
+
+    for t in range(iterations + 1):
+        e_br = respond("elder", settings, v, own=pair["elder"], opponent=pair["dealer"],
+                       seed=seed, sampling=sampling, slots=(slot,), progress=progress)
+        d_br = respond("dealer", settings, v, own=pair["dealer"], opponent=pair["elder"],
+                       seed=seed + 1 + t, sampling=sampling, slots=(slot,),
+                       progress=progress)
+        g_e = gain_of("elder", e_br["table"][slot], pair["elder"])
+        g_d = gain_of("dealer", d_br["table"][slot], pair["dealer"])
+        run, script = _for_role("elder", settings, pair["elder"], pair["dealer"])
+        cfg = run.cfg(elder_score=x, dealer_score=y)
+        joint = paired_table(seed, FRESH_DEALS_START, FRESH_DEALS_START + fresh, cfg, cfg,
+                             CLASSIFY_ALL, script=script)[0]
+        value = _mean_ci(joint.sum(axis=1)[:, None] * np.eye(joint.shape[0]),
+                         game_value(v, x, y), np.zeros(joint.shape[0]))
+        steps.append({
+            "step": t,
+            "elder_propose_share": _share("elder", pair["elder"], None),
+            "dealer_accept_share": _share("dealer", pair["dealer"], d_br["marks"]),
+            "elder_gain": g_e["gain_win"], "elder_gain_ci95": g_e["gain_win_ci95"],
+            "dealer_gain": g_d["gain_win"], "dealer_gain_ci95": g_d["gain_win_ci95"],
+            "exploitability": g_e["gain_win"] + g_d["gain_win"],
+            "exploitability_ci95": [g_e["gain_win_ci95"][0] + g_d["gain_win_ci95"][0],
+                                    g_e["gain_win_ci95"][1] + g_d["gain_win_ci95"][1]],
+            "elder_value": value["mean"], "elder_value_ci95": value["ci95"],
+            "n": g_e["n"]})
+        if progress:
+            progress("equilibrium steps", t + 1, iterations + 1)
+        if t == iterations:
+            break
+        pair["elder"] = e_br["table"][slot]
+        d_next = respond("dealer", settings, v, own=pair["dealer"], opponent=pair["elder"],
+                         seed=seed, sampling=sampling, slots=(slot,), progress=progress)
+        pair["dealer"] = d_next["table"][slot]
+    return {"v": v, "continuation_deals": cont["n"], "fresh_deals": fresh,
+            "score": f"{x}-{y}", "steps": steps, "tables": pair}
+
+
+def trumps_held(role: str) -> np.ndarray:
+    """The number of trumps in each state's hand (0-5), for the policy maps."""
+    hands, _ = representatives()
+    return np.array([bin(int(h) & 0xFF).count("1") for h in hands])
+
+
+def policy_map(role: str, table: np.ndarray) -> np.ndarray:
+    """(6, 25): by trumps held (rows) and score (columns), the share of dealt hands on
+    which a (25, N_STATES) table says propose (elder) or accept (dealer)."""
+    w = state_weights().astype(np.float64)
+    trumps = trumps_held(role)
+    out = np.full((6, SCORE_SLOTS), np.nan)
+    for k in range(6):
+        sel = trumps == k
+        if w[sel].sum():
+            out[k] = (np.asarray(table)[:, sel] * w[sel]).sum(axis=1) / w[sel].sum()
+    return out
+
+
+def write_report(out_dir: str, result: dict, execution: dict | None = None) -> list[str]:
+    """strategy.csv (one row per role and score), strategy.md, strategy.png (the gain on
+    fresh deals as 5 × 5 heatmaps, and the policy maps) and provenance.json in
+    ``out_dir``, each written under a temporary name and renamed; tables.npz holds the
+    computed tables (bit-packed, one row per score)."""
+    import os
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from ecarte_sim.analysis.reports.provenance import (caption as made_by, commit_file,
+                                                        csv_columns, png_metadata,
+                                                        write_provenance)
+
+    os.makedirs(out_dir, exist_ok=True)
+    prov = result["provenance"]
+    paths: list[str] = []
+    rows = [{"role": role, **{k: v for k, v in r.items() if not k.endswith("ci95")},
+             "gain_win_ci95_low": r["gain_win_ci95"][0],
+             "gain_win_ci95_high": r["gain_win_ci95"][1],
+             "gain_marks_ci95_low": r["gain_marks_ci95"][0],
+             "gain_marks_ci95_high": r["gain_marks_ci95"][1]}
+            for role, data in result["roles"].items() for r in data["rows"]]
+    frame = csv_columns(pd.DataFrame(rows), prov)
+    write_provenance(out_dir, prov, execution, result.get("command"), paths)
+    commit_file(out_dir, "strategy.csv",
+                lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
+
+    def npz(p):
+        with open(p, "wb") as f:
+            np.savez_compressed(f, **{role: np.packbits(np.asarray(d["table"]), axis=-1)
+                                      for role, d in result["roles"].items()},
+                                n_states=N_STATES)
+    commit_file(out_dir, "tables.npz", npz, paths)
+
+    def markdown(p):
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(f"# Écarté: best responses to the treatise\n\n{made_by(prov)}\n\n"
+                    "Each role's best response to the other's treatise policy, chosen per "
+                    "canonical state on sampled deals, and measured against the treatise "
+                    f"policy it replaces on {result['fresh_deals']:,} fresh deals per score "
+                    "(paired: the same deals both ways). Gains are the role's own: in the "
+                    "probability of winning the game (continuation values from "
+                    f"{result['continuation_deals']:,} treatise deals) and in marks per "
+                    "deal, with 95% intervals. *Agreement*: the share of dealt hands on "
+                    "which the best response does what the treatise says.\n\n")
+            for role, data in result["roles"].items():
+                a = ACTIONS[role][0]
+                f.write(f"## The {role} (replaces `{data['replaces']}`; "
+                        f"{data['deals']:,} sampled deals chose the table)\n\n"
+                        f"| score | gain P(win) [95% CI] | gain marks/deal [95% CI] | "
+                        f"agreement | {a} share (best) | {a} share (treatise) | n |\n"
+                        "|---|---|---|---|---|---|---|\n")
+                for r in data["rows"]:
+                    f.write(f"| {r['score']} | {r['gain_win']:+.4f} [{r['gain_win_ci95'][0]:+.4f}, "
+                            f"{r['gain_win_ci95'][1]:+.4f}] | {r['gain_marks']:+.4f} "
+                            f"[{r['gain_marks_ci95'][0]:+.4f}, {r['gain_marks_ci95'][1]:+.4f}]"
+                            f" | {r['agreement']:.3f} | {r[a + '_share']:.3f} | "
+                            f"{r['treatise_' + a + '_share']:.3f} | {r['n']:,} |\n")
+                f.write("\n")
+    commit_file(out_dir, "strategy.md", markdown, paths)
+
+    def png(p):
+        roles = list(result["roles"])
+        fig, axes = plt.subplots(2, len(roles), figsize=(6 * len(roles), 9),
+                                 layout="constrained", squeeze=False)
+        for i, role in enumerate(roles):
+            data = result["roles"][role]
+            grid = np.full((TARGET, TARGET), np.nan)
+            for r in data["rows"]:
+                grid[r["elder_score"], r["dealer_score"]] = r["gain_win"]
+            ax = axes[0, i]
+            im = ax.imshow(grid, cmap="viridis", origin="lower")
+            for r in data["rows"]:
+                ax.text(r["dealer_score"], r["elder_score"],
+                        f"{r['gain_win']:+.4f}\n±{(r['gain_win_ci95'][1] - r['gain_win']):.4f}",
+                        ha="center", va="center", fontsize=7, color="white")
+            ax.set(title=f"{role}: gain in P(win) over the treatise\n(fresh deals, n = "
+                         f"{data['rows'][0]['n']:,} per score, 95% CI)",
+                   xlabel="dealer's score", ylabel="elder's score")
+            fig.colorbar(im, ax=ax)
+            pm = policy_map(role, data["table"])
+            ax = axes[1, i]
+            im = ax.imshow(pm, cmap="RdBu", vmin=0, vmax=1, aspect="auto", origin="lower")
+            ax.set(title=f"{role}: share of hands where the best response says "
+                         f"{ACTIONS[role][0]}", xlabel="score E-D",
+                   ylabel="trumps held")
+            ax.set_xticks(range(SCORE_SLOTS), [f"{x}-{y}" for x, y in SCORES], rotation=90,
+                          fontsize=6)
+            fig.colorbar(im, ax=ax)
+        fig.suptitle(made_by(prov), fontsize=7)
+        fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
+        plt.close(fig)
+    commit_file(out_dir, "strategy.png", png, paths)
+    return paths
+
+
+__all__ = ["write_report", "policy_map", "against_treatise", "equilibrium", "advise", "respond", "parse_score", "Sampling", "MarksTables", "marks_tables", "marks_value", "score_values",
+           "state_gains", "best_response", "evaluate", "continuation", "treatise_tables",
+           "agreement", "arm_cfgs", "ROLES", "ACTIONS", "SCORES", "MARKS_NET"]

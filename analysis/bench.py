@@ -174,9 +174,38 @@ def piquet_bench(n_deals: int, seed: int, repeat: int, say, solver_positions: in
     return out
 
 
+def strategy_bench(seed: int, say, sampling=None) -> dict:
+    """The elder's best response at 0-0 under dd against the maxims over every canonical
+    state (issue 15's budget: 10 minutes on two cores): the marks tables (adaptive on
+    0-0), then the whole 5 x 5 table of best responses from the same marks tables."""
+    from ecarte_sim.analysis.ecarte import strategy as st
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
+
+    settings = EcarteSettings()
+    say("strategy: continuation values, then the elder's marks tables over every state ...")
+    t0 = time.perf_counter()
+    v = st.continuation(settings, seed)["v"]
+    t1 = time.perf_counter()
+    treatise = st.treatise_tables(settings)
+    _, script = st._for_role("elder", settings, None, None)
+    marks = st.marks_tables("elder", settings, script, v=v, seed=seed, sampling=sampling,
+                            slots=(0,))
+    t2 = time.perf_counter()
+    at_zero = st.best_response(marks, v, treatise["elder"])
+    t3 = time.perf_counter()
+    deals = int(marks.deals.sum())
+    return {"states": int(marks.deals.size), "deals": deals,
+            "rounds": [{"states": n, "deals_per_state": k} for n, k in marks.rounds],
+            "continuation_s": t1 - t0, "marks_s": t2 - t1, "all_scores_s": t3 - t2,
+            "paired_deals_per_s": deals / (t2 - t1),
+            "propose_share_0_0": st.agreement("elder", at_zero["table"][0],
+                                              np.ones_like(treatise["elder"]))}
+
+
 def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool = True,
               log=None, repeat: int = 3, pimc_deals: int = 20_000,
-              piquet: bool = True, process_deals: int = PROCESS_DEALS) -> dict:
+              piquet: bool = True, process_deals: int = PROCESS_DEALS,
+              strategy: bool = False) -> dict:
     """Time each kernel at least ``repeat`` times (and for at least a second) on deals
     ``[0, n_deals)`` of ``seed``, keeping the best time, and the reference once on
     the first ``reference_deals`` of the same deals."""
@@ -223,6 +252,8 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
     }
     if piquet:
         report["piquet"] = piquet_bench(n_deals, seed, repeat, say)
+    if strategy:
+        report["strategy"] = strategy_bench(seed, say)
     if startup:
         say("measuring cold compile and warm start-up (subprocesses) ...")
         report["startup"] = _startup_times(process_deals)
@@ -272,6 +303,14 @@ def format_report(r: dict) -> str:
             lines.append(f"{cards + ' cards each':<28}{k['positions']:>12}{k['mean_ms']:>10.3f}"
                          f"{k['median_ms']:>11.3f}{k['max_ms']:>10.2f}{k['mean_nodes']:>12,.0f}")
         lines.append("  (solver: one thread, a fresh table per ending, elder to lead)")
+    if "strategy" in r:
+        g = r["strategy"]
+        lines.append(f"elder's best response at 0-0 (dd, against the maxims), {g['states']:,} "
+                     f"states: marks tables {g['marks_s']:.1f} s ({g['deals']:,} paired deals, "
+                     f"{g['paired_deals_per_s']:,.0f}/s), the 25 scores from them "
+                     f"{g['all_scores_s']:.1f} s, continuation values {g['continuation_s']:.1f} s")
+        lines.append("  deals per state by round: " + ", ".join(
+            f"{x['states']:,} x {x['deals_per_state']}" for x in g["rounds"]))
     if "startup" in r:
         s = r["startup"]
         lines.append(f"JIT compile, cold cache: {s['cold_compile_s']:.1f} s "

@@ -24,9 +24,13 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set
               show_default=True,
               help="Deals of the whole-process run `ecarte-sim simulate --no-exchange` "
                    "(0: skip it).")
+@click.option("--strategy", is_flag=True,
+              help="Also time the elder's best response at 0-0 under dd against the maxims "
+                   "over every canonical state, and the 5 x 5 table from its marks tables "
+                   "(a few minutes).")
 @JSON
 def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, process_deals,
-          as_json):
+          strategy, as_json):
     """Measure throughput: deal only, deal + exact double-dummy, deal + point/vole,
     whole deals (regle / maxims, exchanges, dd or heuristic play), whole deals with
     PIMC play at W = 16, 32, 64 (with the cost per decision), and the pure-Python
@@ -40,7 +44,7 @@ def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, proce
 
     set_threads(threads)
     report = run_bench(n_deals, reference_deals, seed, startup=not no_startup,
-                       pimc_deals=pimc_deals, process_deals=process_deals,
+                       pimc_deals=pimc_deals, process_deals=process_deals, strategy=strategy,
                        log=None if as_json else lambda line: click.echo(line, err=True))
     if as_json:
         emit(report)

@@ -187,7 +187,7 @@ def strategy_bench(seed: int, say, sampling=None) -> dict:
     v = st.continuation(settings, seed)["v"]
     t1 = time.perf_counter()
     treatise = st.treatise_tables(settings)
-    _, script = st._for_role("elder", settings, None, None)
+    _, script = st._for_role(settings)
     marks = st.marks_tables("elder", settings, script, v=v, seed=seed, sampling=sampling,
                             slots=(0,))
     t2 = time.perf_counter()

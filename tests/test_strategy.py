@@ -91,7 +91,7 @@ def test_best_response_equals_brute_force_on_a_small_instance():
     states = np.flatnonzero((keys >> 32) == 2)[::997][:60]
     n = 24
     sampling = ST.Sampling(n, n)
-    _, script = ST._for_role("elder", SETTINGS, None, None)
+    _, script = ST._for_role(SETTINGS)
     marks = ST.marks_tables("elder", SETTINGS, script, v=V, seed=9, sampling=sampling,
                             states=states)
     replaced = ST.treatise_tables(SETTINGS)["elder"]
@@ -122,7 +122,7 @@ def test_best_response_equals_brute_force_on_a_small_instance():
 
 def test_marks_tables_identical_for_any_threads_and_batch(monkeypatch):
     states = np.arange(0, S.N_STATES, 2551)
-    _, script = ST._for_role("dealer", SETTINGS, None, None)
+    _, script = ST._for_role(SETTINGS)
     runs = []
     for threads, batch in ((1, 1 << 14), (numba.config.NUMBA_NUM_THREADS, 7)):
         monkeypatch.setattr(ST, "BATCH", batch)

@@ -62,8 +62,9 @@ def proportion(counts: np.ndarray, event: np.ndarray) -> dict:
 
 
 def paired_mean(joint: np.ndarray, fa: np.ndarray, fb: np.ndarray | None = None) -> dict:
-    """Mean of ``fa(a) - fb(b)`` over the deals of a 48 x 48 joint table, with the paired
-    standard error and normal 95% interval (``fb`` defaults to ``fa``)."""
+    """Mean of ``fa(a) - fb(b)`` over the deals of a square joint table (48 x 48 arm codes,
+    or the strategy's 16 x 16 marks codes), with the paired standard error and normal 95%
+    interval (``fb`` defaults to ``fa``)."""
     fb = fa if fb is None else fb
     joint = np.asarray(joint, dtype=np.int64)
     d = fa[:, None] - fb[None, :]

@@ -45,17 +45,17 @@ table in every round, so what it reports is what the table earns as a whole.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, replay, win_probabilities
-from ecarte_sim.analysis.stats.intervals import Z95
+from ecarte_sim.analysis.ecarte.paired import NET, deal_code, game_value, mean_of, paired_mean
+from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, win_probabilities
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
-from ecarte_sim.engine.ecarte.records import POINTS
+from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, N_ARM, exact_turn_ups,
+                                                  paired_table)
 from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, EcarteSettings,
                                                ElderFirst, ElderPolicy, PlayModel)
 from ecarte_sim.engine.ecarte.states import N_PAIRS, N_STATES, representatives, state_weights
@@ -99,30 +99,26 @@ class Sampling:
         return cls(16, 256) if PlayModel(play) == PlayModel.PIMC else cls()
 
 
-def _marks_deal_codes() -> np.ndarray:
-    """The ``whole_counts`` deal code (``5 * king + points``) of each marks code."""
-    codes = np.arange(N_MARKS)
-    return 5 * (codes // 4) + codes % 4
+#: The marks code (``4 * king + points``) of each arm code: what a deal gave, the Law 49
+#: flag folded into the points as :func:`~ecarte_sim.analysis.ecarte.paired.deal_code` does.
+_MARKS_OF_ARM = np.array([4 * (deal_code(c) // 5) + deal_code(c) % 5 for c in range(N_ARM)])
 
 
-DEAL_CODE = _marks_deal_codes()
-_POINTS_ELDER = np.array([1, 2, 0, 0])
-_POINTS_DEALER = np.array([0, 0, 1, 2])
+def _per_marks_code(per_arm: np.ndarray) -> np.ndarray:
+    """A function of the arm code that depends on the marks alone, per marks code."""
+    out = np.empty(N_MARKS)
+    out[_MARKS_OF_ARM] = per_arm
+    return out
+
+
 #: The elder's marks minus the dealer's in the deal, per marks code.
-MARKS_NET = (_POINTS_ELDER[np.arange(N_MARKS) % 4] - _POINTS_DEALER[np.arange(N_MARKS) % 4]
-             + (np.arange(N_MARKS) // 4 == 2) - np.isin(np.arange(N_MARKS) // 4, (1, 3)))
-assert len(POINTS) == 5
+MARKS_NET = _per_marks_code(NET)
 
 
 def marks_value(v: np.ndarray, x: int, y: int) -> np.ndarray:
     """Per marks code: the probability that the elder, at ``x`` against the dealer's ``y``,
-    wins the game after the deal (1 or 0 if a mark ends it, else ``1 - V[y', x']``)."""
-    out = np.empty(N_MARKS)
-    for code in range(N_MARKS):
-        x2, y2, winner = replay(x, y, int(DEAL_CODE[code]), TARGET)
-        out[code] = 1.0 if winner == "elder" else 0.0 if winner == "dealer" \
-            else 1.0 - v[y2, x2]
-    return out
+    wins the game after the deal (:func:`~ecarte_sim.analysis.ecarte.paired.game_value`)."""
+    return _per_marks_code(game_value(v, x, y))
 
 
 def score_values(v: np.ndarray) -> np.ndarray:
@@ -179,6 +175,7 @@ class MarksTables:
     attempts: np.ndarray     # elder hands drawn (dealer role), per state
     missed: np.ndarray       # deals where no drawn elder hand proposed
     rounds: list             # (states run, deals) per round of the schedule
+    sampling: Sampling       # the schedule that ran
 
 
 def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: np.ndarray,
@@ -230,7 +227,7 @@ def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: 
             undecided |= (se > 0) & (np.abs(mean) < sampling.z * se)
         run = run[undecided]
         hi = min(2 * hi, int(sampling.most))
-    return MarksTables(role, joint, deals, attempts, missed, rounds)
+    return MarksTables(role, joint, deals, attempts, missed, rounds, sampling)
 
 
 def best_response(tables: MarksTables, v: np.ndarray, replaced: np.ndarray,
@@ -272,25 +269,6 @@ def agreement(role: str, table: np.ndarray, other: np.ndarray,
     return float(w[table == other].sum() / w.sum())
 
 
-def _mean_ci(joint: np.ndarray, fa: np.ndarray, fb: np.ndarray) -> dict:
-    n = int(joint.sum())
-    d = (fa[:, None] - fb[None, :]).ravel()
-    c = joint.ravel().astype(np.float64)
-    mean = float(c @ d) / n
-    se = math.sqrt(max(float(c @ (d * d)) / n - mean * mean, 0.0) / (n - 1))
-    return {"mean": mean, "se": se, "ci95": [mean - Z95 * se, mean + Z95 * se], "n": n}
-
-
-def _table_settings(role: str, settings: EcarteSettings, opponent) -> EcarteSettings:
-    """``settings`` with the ``role`` reading a table, and the opponent too if given."""
-    if role == "elder":
-        base = settings if opponent is None else replace(settings,
-                                                         dealer_policy=DealerPolicy.TABLE)
-        return replace(base, elder_policy=ElderPolicy.TABLE)
-    base = settings if opponent is None else replace(settings, elder_policy=ElderPolicy.TABLE)
-    return replace(base, dealer_policy=DealerPolicy.TABLE)
-
-
 def evaluate(role: str, settings: EcarteSettings, table: np.ndarray, replaced,
              opponent: np.ndarray | None, v: np.ndarray, *, seed: int = 0,
              deals: int = 1 << 20, scores: tuple[tuple[int, int], ...] = SCORES,
@@ -300,22 +278,14 @@ def evaluate(role: str, settings: EcarteSettings, table: np.ndarray, replaced,
     opponent plays ``settings``' policy, or its ``opponent`` table. Per score, the paired
     gain of the table in the role's probability of winning the game and in the role's
     marks per deal (his marks less the other's), with 95% intervals."""
-    from ecarte_sim.analysis.ecarte.paired import NET, game_value
-    from ecarte_sim.engine.ecarte.experiments import CLASSIFY_ALL, paired_table
-
     if first < FRESH_DEALS_START or first + deals > 2 * FRESH_DEALS_START:
         raise ValueError("fresh deals lie in [2^42, 2^43), apart from the deals that chose "
                          "the table")
     sign = 1.0 if role == "elder" else -1.0
     other = "dealer" if role == "elder" else "elder"
-    arm_a = _table_settings(role, settings, opponent)
-    script_a = policy_script(**{role: table, other: opponent})
-    if replaced is None:
-        arm_b = settings if opponent is None else _table_settings(other, settings, None)
-        script_b = script_a
-    else:
-        arm_b = arm_a
-        script_b = policy_script(**{role: replaced, other: opponent})
+    arm_a, script_a = _for_role(settings, **{role: table, other: opponent})
+    # None: the role plays the policy in ``settings`` (its table, left out, is not read)
+    arm_b, script_b = _for_role(settings, **{role: replaced, other: opponent})
     out = []
     for i, (x, y) in enumerate(scores):
         joint = paired_table(seed, first, first + deals,
@@ -324,8 +294,8 @@ def evaluate(role: str, settings: EcarteSettings, table: np.ndarray, replaced,
                              script=script_a, script_b=script_b)[0]
         f = sign * game_value(v, x, y)
         net = sign * NET.astype(float)
-        win = _mean_ci(joint, f, f)
-        marks = _mean_ci(joint, net, net)
+        win = paired_mean(joint, f)
+        marks = paired_mean(joint, net)
         out.append({"score": f"{x}-{y}", "elder_score": x, "dealer_score": y,
                     "n": win["n"], "gain_win": win["mean"], "gain_win_ci95": win["ci95"],
                     "gain_marks": marks["mean"], "gain_marks_ci95": marks["ci95"]})
@@ -345,13 +315,14 @@ def parse_score(text: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
-def _for_role(role: str, settings: EcarteSettings, elder_table, dealer_table):
-    """Settings and script in which a player with a table reads it (later rounds too)."""
-    if elder_table is not None:
+def _for_role(settings: EcarteSettings, elder=None, dealer=None):
+    """Settings and script in which a player given a table reads it (later rounds too);
+    a player without one plays his policy in ``settings``."""
+    if elder is not None:
         settings = replace(settings, elder_policy=ElderPolicy.TABLE)
-    if dealer_table is not None:
+    if dealer is not None:
         settings = replace(settings, dealer_policy=DealerPolicy.TABLE)
-    return settings, policy_script(elder=elder_table, dealer=dealer_table)
+    return settings, policy_script(elder=elder, dealer=dealer)
 
 
 def respond(role: str, settings: EcarteSettings, v: np.ndarray, *, own=None, opponent=None,
@@ -360,14 +331,13 @@ def respond(role: str, settings: EcarteSettings, v: np.ndarray, *, own=None, opp
     """The ``role``'s best response (all 25 scores) to the opponent's table (None: the
     policy in ``settings``), his own later rounds read from ``own`` (None: his policy in
     ``settings``). Returns the marks tables, the table and the per-state gains."""
-    tables = {role: own, ("dealer" if role == "elder" else "elder"): opponent}
-    run, script = _for_role(role, settings, tables["elder"], tables["dealer"])
+    run, script = _for_role(settings, **{role: own,
+                                         ("dealer" if role == "elder" else "elder"): opponent})
     marks = marks_tables(role, run, script, v=v, seed=seed, sampling=sampling, slots=slots,
                          progress=progress)
     if own is None:
         own = treatise_tables(settings)[role]
-    z = (sampling or Sampling.for_play(settings.elder_play)).z
-    return {"marks": marks, **best_response(marks, v, own, z)}
+    return {"marks": marks, **best_response(marks, v, own, marks.sampling.z)}
 
 
 def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
@@ -393,8 +363,7 @@ def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
     if turn_up is not None:
         from ecarte_sim.analysis.ecarte.api import _turn_up
         turned = _turn_up(turn_up, mask, suit, turned)
-    turn_ups = ([turned] if turned is not None else
-                [c for c in range(8 * suit, 8 * suit + 8) if not (mask >> c) & 1])
+    turn_ups = exact_turn_ups(mask, turned, suit)
     if v is None:
         v = continuation(settings, seed)["v"]
     per = max(2, -(-int(deals) // len(turn_ups)))
@@ -408,7 +377,7 @@ def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
     ids = np.array([canonical_index(mask, t) for t in turn_ups], dtype=np.int64)
     from ecarte_sim.engine.ecarte.runner import empty_script
     marks_block(np.uint64(check_seed(seed)), ROLES[role],
-                np.full(n_rows, mask, dtype=np.int64), np.array(turn_ups, dtype=np.int64),
+                np.full(n_rows, mask, dtype=np.int64), turn_ups,
                 ids, False, np.zeros(n_rows, dtype=np.int64),
                 np.full(n_rows, per, dtype=np.int64), cfg_a, cfg_b, empty_script(), out, att,
                 mis)
@@ -418,16 +387,14 @@ def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
     own = f if role == "elder" else 1.0 - f
     net = sign * MARKS_NET.astype(float)
     arm_a, arm_b = ACTIONS[role]
-    zero = np.zeros(N_MARKS)
     values = {}
     for name, counts in ((arm_a, joint.sum(axis=1)), (arm_b, joint.sum(axis=0))):
-        c = counts[:, None] * np.eye(N_MARKS)
-        win = _mean_ci(c, own, zero)
-        marks = _mean_ci(c, net, zero)
+        win = mean_of(counts, own)
+        marks = mean_of(counts, net)
         values[name] = {"p_win": win["mean"], "p_win_ci95": win["ci95"],
                         "marks": marks["mean"], "marks_ci95": marks["ci95"]}
-    gain = _mean_ci(joint, own, own)
-    gain_marks = _mean_ci(joint, net, net)
+    gain = paired_mean(joint, own)
+    gain_marks = paired_mean(joint, net)
     n = int(joint.sum())
     decided = not (gain["ci95"][0] <= 0 <= gain["ci95"][1])
     if role == "elder":
@@ -508,9 +475,6 @@ def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
     deals of another seed (so that the dealer's term is measured, not assumed zero).
     Returns the steps, the final tables and the value of the game at ``score``: the
     elder's probability of winning under the last pair."""
-    from ecarte_sim.analysis.ecarte.paired import game_value
-    from ecarte_sim.engine.ecarte.experiments import CLASSIFY_ALL, paired_table
-
     x, y = score
     slot = 5 * x + y
     cont = continuation(settings, seed)
@@ -533,12 +497,11 @@ def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
                        progress=progress)
         g_e = gain_of("elder", e_br["table"][slot], pair["elder"])
         g_d = gain_of("dealer", d_br["table"][slot], pair["dealer"])
-        run, script = _for_role("elder", settings, pair["elder"], pair["dealer"])
+        run, script = _for_role(settings, **pair)
         cfg = run.cfg(elder_score=x, dealer_score=y)
         joint = paired_table(seed, FRESH_DEALS_START, FRESH_DEALS_START + fresh, cfg, cfg,
                              CLASSIFY_ALL, script=script)[0]
-        value = _mean_ci(joint.sum(axis=1)[:, None] * np.eye(joint.shape[0]),
-                         game_value(v, x, y), np.zeros(joint.shape[0]))
+        value = mean_of(joint.sum(axis=1), game_value(v, x, y))
         steps.append({
             "step": t,
             "elder_propose_share": _share("elder", pair["elder"], None),

@@ -45,15 +45,13 @@ import numpy as np
 from numba import njit, prange
 
 from ecarte_sim.engine.cards import N_SUITS
-from ecarte_sim.engine.ecarte.counts import king_code
+from ecarte_sim.engine.ecarte.counts import deal_code
 from ecarte_sim.engine.ecarte.experiments import _uniform_below, deal_around
 from ecarte_sim.engine.ecarte.policies import elder_proposes, score_slot
-from ecarte_sim.engine.ecarte.records import REC
 from ecarte_sim.engine.ecarte.settings import CFG
 from ecarte_sim.engine.ecarte.whole import deal_scratch, play_dealt
 
 C = CFG.at
-R = REC.at
 ELDER_ROLE, DEALER_ROLE = 0, 1
 #: Marks codes: 4 * king (``KINGS``) + points (``POINTS`` of :mod:`.records`, 0–3).
 N_MARKS = 16
@@ -73,13 +71,11 @@ _ORDERS = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1
 
 @njit(cache=True)
 def marks_code(rec):
-    """``4 * king + points`` of a played deal (module docstring): kings in law order, then
-    ``POINTS`` 0–3 (elder 1, elder 2, dealer 1, dealer 2). The deal must be untruncated."""
-    if rec[R.POINTS_ELDER]:
-        points = rec[R.POINTS_ELDER] - 1
-    else:
-        points = 1 + rec[R.POINTS_DEALER]
-    return 4 * king_code(rec) + points
+    """``4 * king + points`` of a played deal (module docstring): its
+    :func:`~ecarte_sim.engine.ecarte.counts.deal_code` without the "no point" column, which
+    an untruncated deal never has."""
+    code = deal_code(rec)
+    return 4 * (code // 5) + code % 5
 
 
 @njit(cache=True)

@@ -153,6 +153,14 @@ def test_best_response_is_not_worse_than_the_treatise_on_fresh_deals():
 def test_fresh_deals_are_apart_from_the_choosing_deals():
     highest = int(K.deal_index(1, S.N_STATES - 1, K.MAX_DEALS - 1, 63))
     assert K.STRATEGY_DEALS_START <= highest < K.FRESH_DEALS_START
+    lowest = int(K.deal_index(K.ELDER_DISCARD_ROLE, 0, 0, 0))
+    highest = int(K.deal_index(K.DEALER_DISCARD_ROLE, S.N_STATES - 1, K.MAX_DEALS - 1, 63))
+    assert K.DISCARD_DEALS_START == lowest and highest < 1 << 43    # the class samples
+    assert int(K.deal_index(K.DEALER_DISCARD_ROLE, 0, 0, 0)) > \
+        int(K.deal_index(K.ELDER_DISCARD_ROLE, S.N_STATES - 1, K.MAX_DEALS - 1, 63))
+    with pytest.raises(ValueError):
+        ST.evaluate("elder", SETTINGS, np.zeros(S.N_STATES, bool), None, None, V,
+                    first=K.DISCARD_DEALS_START - 5, deals=10)
     with pytest.raises(ValueError):
         ST.evaluate("elder", SETTINGS, np.zeros(S.N_STATES, bool), None, None, V,
                     first=K.STRATEGY_DEALS_START, deals=10)
@@ -226,3 +234,81 @@ def test_strategy_rejects_bad_scores_and_clashing_options():
     assert "--all-scores" in _refused("strategy", "--score", "0-0", "--all-scores")
     assert "4-5" in _refused("strategy", "--score", "4-5")
     assert "equilibrium" in _refused("strategy", "--against", "equilibrium", "--all-scores")
+    assert "equilibrium" in _refused("strategy", "--against", "equilibrium", "--decision",
+                                     "discard")
+    assert "sometimes" in _refused("strategy", "--decision", "sometimes")
+
+
+def test_strategy_discard_json_small_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(ST, "RULES", (int(ST.Discard.TRUMPS_QUEENS),))   # one rule: fast
+    result = CliRunner().invoke(main, [
+        "strategy", "--role", "dealer", "--decision", "discard", "--deals-per-state", "2",
+        "--max-deals-per-state", "2", "--fresh-deals", "2000", "--json", "--out",
+        str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert list(out["roles"]) == ["dealer-discard"]
+    row = out["roles"]["dealer-discard"]["rows"][0]
+    assert row["n"] == 2000 and 0 < row["agreement"] <= 1
+    assert row["gain_win_ci95"][0] <= row["gain_win"] <= row["gain_win_ci95"][1]
+    assert 0 < row["cards_thrown"] < 5 and 0 < row["treatise_cards_thrown"] < 5
+    table = np.load(tmp_path / "tables.npz")["dealer-discard"]
+    assert table.shape == (25, S.N_STATES)
+    assert set(np.unique(table)) == {int(ST.Discard.TRUMPS_KINGS), int(ST.Discard.TRUMPS_QUEENS)}
+    assert "first discard" in (tmp_path / "strategy.md").read_text()
+
+
+def test_discard_response_equals_brute_force_on_a_small_instance():
+    """The elder's first discard on 40 states, 16 fixed deals each: for every rule that
+    throws other cards than the treatise's, each deal is found and played again through
+    the tested paired experiment (``hand_table``, its own arm codes and game values;
+    the dealer's hand redrawn until the maxims accept, as the sampler says); the best
+    rule at every score, chosen here from those means and standard errors, equals the
+    pipeline's."""
+    from ecarte_sim.engine.ecarte.experiments import deal_around
+    from ecarte_sim.engine.ecarte.policies import maxims_accept
+    keys = S.state_keys()
+    states = np.flatnonzero((keys >> 32) == 5)[::1999][:40]      # the ace turned up
+    n = 16
+    result = ST.discard_response("elder", SETTINGS, V, seed=9, sampling=ST.Sampling(n, n),
+                                 states=states)
+    base = ST.thrown("elder", "trumps-kings")
+    perm = np.zeros(32, dtype=np.int64)
+    draws = np.zeros(64, dtype=np.int64)
+    checked = 0
+    for state in states:
+        hand, turn_up = S.state_cards(int(state))
+        deals = []
+        for k in range(n):
+            r, _ = K._uniform_below(np.uint64(9), K.deal_index(2, state, k, 63), 0, 24, draws)
+            h, t = K.relabelled(np.uint32(hand), np.int64(turn_up), np.int64(r))
+            for a in range(K.ATTEMPTS):
+                index = K.deal_index(2, state, k, a)
+                dealer, _ = deal_around(np.uint64(9), index, h, t, int(t) >> 3, perm, draws)
+                if maxims_accept(dealer, int(t) >> 3):
+                    deals.append((int(h), int(t), int(index)))
+                    break
+        best = np.full(25, int(ST.Discard.TRUMPS_KINGS))
+        best_gain = np.zeros(25)
+        for rule in ST.RULES:
+            if ST.thrown("elder", ST.Discard(rule))[state] == base[state]:
+                continue
+            cfg_a, cfg_b = ST.arm_cfgs("elder", SETTINGS, rule=rule)
+            joint = np.zeros((N_ARM, N_ARM), dtype=np.int64)
+            for h, t, index in deals:
+                joint += hand_table(9, index, index + 1, h, t, t >> 3, cfg_a, cfg_b)
+            for slot, (x, y) in enumerate(ST.SCORES):
+                f = game_value(V, x, y)
+                d = (f[:, None] - f[None, :]).ravel()
+                c = joint.ravel().astype(float)
+                m = c @ d / len(deals)
+                se = np.sqrt(max(c @ (d * d) / len(deals) - m ** 2, 0) * len(deals)
+                             / (len(deals) - 1) / len(deals))
+                if m > 2 * se and m > best_gain[slot]:
+                    best[slot], best_gain[slot] = rule, m
+            checked += 1
+        assert np.array_equal(result["table"][:, state], best), state
+    assert checked > 40
+    assert (result["table"][:, states] != int(ST.Discard.TRUMPS_KINGS)).any()
+    others = np.setdiff1d(np.arange(S.N_STATES), states)
+    assert (result["table"][:, others] == int(ST.Discard.TRUMPS_KINGS)).all()

@@ -12,7 +12,7 @@ from ecarte_sim.engine.ecarte import tables as T
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
 from ecarte_sim.engine.ecarte.runner import DealRunner
-from ecarte_sim.engine.ecarte.settings import make_cfg
+from ecarte_sim.engine.ecarte.settings import Discard, make_cfg
 from whole_helpers import kernel_script, random_script
 
 ELDER_POLICIES = ("regle", "always-play", "always-propose", "threshold")
@@ -110,3 +110,79 @@ def test_random_tables_by_score_match_the_reference():
         exchanges.append(len(kernel.exchanges))
     # later rounds were read: many deals had one exchange or more, some several
     assert sum(x >= 1 for x in exchanges) > 100 and sum(x >= 2 for x in exchanges) > 20
+
+
+#: Each discard rule as plain Python: the plain ranks (Écarté order 7 8 9 10 A J Q K =
+#: 0..7) it keeps besides the trumps.
+RULE_KEEPS = {"trumps-only": set(), "trumps-kings": {7}, "trumps-queens": {6, 7},
+              "trumps-knaves": {5, 6, 7}, "trumps-aces": {4, 5, 6, 7},
+              "fewest": set(range(8))}
+RULE_IDS = {name: int(Discard[name.upper().replace("-", "_")]) for name in RULE_KEEPS}
+
+
+def _plain_rule_discard(rule_id: int, hand: int, trump: int) -> int:
+    """The cards a rule throws, from the hand's cards one by one (no kernel code)."""
+    name = next(n for n, i in RULE_IDS.items() if i == rule_id)
+    return sum(1 << c for c in range(32) if hand >> c & 1 and c >> 3 != trump
+               and c & 7 not in RULE_KEEPS[name])
+
+
+def test_discard_table_and_forced_first_discard_match_the_reference():
+    """Random by-score decision and discard tables, random forced first discards,
+    random scores and card order: the kernel plays what the plain reference plays when
+    given, round by round, the cards each rule throws from that round's hand."""
+    rng = np.random.default_rng(12)
+    rules = np.array(sorted(RULE_IDS.values()))
+    elder_rows = rng.random((SCORE_SLOTS, S.N_STATES)) < 0.8
+    dealer_rows = rng.random((SCORE_SLOTS, S.N_STATES)) < 0.7
+    elder_discard = rules[rng.integers(0, rules.size, (SCORE_SLOTS, S.N_STATES))]
+    dealer_discard = rules[rng.integers(0, rules.size, (SCORE_SLOTS, S.N_STATES))]
+    script = T.policy_script(elder_rows, dealer_rows, None, elder_discard, dealer_discard)
+    runner = DealRunner()
+    exchanges = 0
+    for index in range(300):
+        e_score, d_score = (int(x) for x in rng.integers(0, 5, 2))
+        first = [None if rng.random() < 0.5 else Discard(int(rng.choice(rules)))
+                 for _ in range(2)]
+        cfg = make_cfg(elder_policy="table", dealer_policy="table", elder_discard="table",
+                       dealer_discard="table", play="dd", trick_by_trick=True,
+                       elder_score=e_score, dealer_score=d_score,
+                       elder_first_discard=first[0], dealer_first_discard=first[1])
+        kernel = runner.play(6, index, cfg, script)
+        slot = 5 * e_score + d_score
+        trump = kernel.turn_up >> 3
+        elder, dealer = kernel.elder0, kernel.dealer0
+        propose, accept, e_masks, d_masks = [], [], [], []
+        for x in range(len(kernel.exchanges) + 1):
+            propose.append(int(elder_rows[slot, S.canonical_index(elder, kernel.turn_up)]))
+            accept.append(int(dealer_rows[slot, S.canonical_index(dealer, kernel.turn_up)]))
+            e_rule = int(first[0]) if x == 0 and first[0] is not None else \
+                int(elder_discard[slot, S.canonical_index(elder, kernel.turn_up)])
+            d_rule = int(first[1]) if x == 0 and first[1] is not None else \
+                int(dealer_discard[slot, S.canonical_index(dealer, kernel.turn_up)])
+            e_masks.append(_plain_rule_discard(e_rule, elder, trump))
+            d_masks.append(_plain_rule_discard(d_rule, dealer, trump))
+            if x < len(kernel.exchanges):
+                e_out, e_in, d_out, d_in = kernel.exchanges[x]
+                elder, dealer = (elder ^ e_out) | e_in, (dealer ^ d_out) | d_in
+        pad = 24 - len(propose)
+        ref_script = R.Script(tuple(propose) + (0,) * pad, tuple(e_masks) + (0,) * pad,
+                              tuple(accept) + (0,) * pad, tuple(d_masks) + (0,) * pad,
+                              tuple(range(32)))
+        slow = asdict(R.whole_deal(6, index, ref_script, elder_score=e_score,
+                                   dealer_score=d_score, play_model="dd"))
+        assert {k: v for k, v in asdict(kernel).items() if k in slow} == slow, index
+        exchanges += len(kernel.exchanges)
+    assert exchanges > 300
+
+
+@pytest.mark.parametrize("rule", sorted(RULE_KEEPS))
+def test_a_discard_table_of_one_rule_plays_as_the_rule(rule):
+    table = np.full(S.N_STATES, RULE_IDS[rule], dtype=np.int64)
+    script = T.policy_script(elder_discard=table, dealer_discard=table)
+    by_rule = make_cfg(elder_discard=rule, dealer_discard=rule, elder_policy="always-propose")
+    by_table = make_cfg(elder_discard="table", dealer_discard="table",
+                        elder_policy="always-propose")
+    runner = DealRunner()
+    for index in range(300):
+        assert runner.play(13, index, by_rule) == runner.play(13, index, by_table, script)

@@ -119,8 +119,25 @@ def test_dealer_maxims(hand, trump, accept, why):
 ])
 def test_default_discard_keeps_trumps_and_kings(hand, trump, discard):
     got = P.discard_choice(1, np.uint32(_h(hand)), parse_suit(trump), 0,
-                           np.zeros(P.SCRIPT_LEN, dtype=np.int64), P.S_ELDER_DISCARD)
+                           np.zeros(P.SCRIPT_LEN, dtype=np.int64), P.S_ELDER_DISCARD, 0, 0)
     assert int(got) == (_h(discard) if discard else 0)
+
+
+@pytest.mark.parametrize("rule, discard", [
+    ("trumps-only", "KS QS JD AD 7C"),
+    ("trumps-kings", "QS JD AD 7C"),
+    ("trumps-queens", "JD AD 7C"),
+    ("trumps-knaves", "AD 7C"),
+    ("trumps-aces", "7C"),
+    ("fewest", ""),
+])
+def test_discard_rules_keep_trumps_and_plain_cards_from_a_rank_up(rule, discard):
+    from ecarte_sim.engine.ecarte.settings import Discard, member
+    hand = _h("KS QS JD AD 7C")
+    for trumps in ("", "8H", "8H 7H"):
+        full = hand | (_h(trumps) if trumps else 0)
+        got = P.rule_discard(int(member(Discard, rule, "discard")), np.uint32(full), 1)
+        assert int(got) == (_h(discard) if discard else 0)
 
 
 def test_strength_examples_from_the_docstring():

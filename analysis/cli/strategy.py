@@ -40,6 +40,11 @@ def _progress(enabled: bool):
                    "responses from the treatise, with the exploitability of each pair.")
 @click.option("--role", type=click.Choice(["elder", "dealer", "both"]), default="both",
               show_default=True, help="Whose best response (--against treatise).")
+@click.option("--decision", type=click.Choice(["first", "discard", "both"]), default="first",
+              show_default=True,
+              help="Which decisions (--against treatise): first = propose or play, accept "
+                   "or refuse; discard = what to throw at the first exchange (six rules: "
+                   "keep the trumps and the plain cards from a rank up, or keep all five).")
 @click.option("--score", "score", metavar="E-D", callback=_score, default=None,
               help="The score before the deal, the elder's first (default 0-0).")
 @click.option("--all-scores", is_flag=True,
@@ -62,7 +67,7 @@ def _progress(enabled: bool):
                                  "tables.npz and provenance.json here.")
 @quiet_option()
 @JSON
-def strategy(against, role, score, all_scores, iterations, deals_per_state,
+def strategy(against, role, decision, score, all_scores, iterations, deals_per_state,
              max_deals_per_state, fresh_deals, seed, threads, out_dir, quiet, as_json,
              settings):
     """What should one play? The best first decision (elder: propose or play; dealer:
@@ -89,6 +94,9 @@ def strategy(against, role, score, all_scores, iterations, deals_per_state,
         raise click.UsageError("give --score E-D or --all-scores, not both")
     if against == "equilibrium" and all_scores:
         raise click.UsageError("--against equilibrium runs at one score (--score E-D)")
+    if against == "equilibrium" and decision != "first":
+        raise click.UsageError("--against equilibrium iterates the first decisions; the "
+                               "discards are --against treatise --decision discard")
     set_threads(threads)
     writable_dir(out_dir)
     default = study.Sampling.for_play(settings.elder_play)
@@ -99,7 +107,9 @@ def strategy(against, role, score, all_scores, iterations, deals_per_state,
         raise click.UsageError(str(exc)) from None
     scores = study.SCORES if all_scores else (score or (0, 0),)
     report = _progress(not quiet and not as_json)
+    decisions = ("first", "discard") if decision == "both" else (decision,)
     parameters = {"against": against, "role": role,
+                  **({"decision": decision} if decision != "first" else {}),
                   "scores": [f"{x}-{y}" for x, y in scores], "iterations": iterations,
                   "deals_per_state": sampling.first, "max_deals_per_state": sampling.most,
                   "fresh_deals": fresh_deals, "settings": settings.echo()}
@@ -107,7 +117,7 @@ def strategy(against, role, score, all_scores, iterations, deals_per_state,
         roles = ("elder", "dealer") if role == "both" else (role,)
         result = study.against_treatise(settings, roles=roles, scores=scores, seed=seed,
                                         sampling=sampling, fresh_deals=fresh_deals,
-                                        progress=report)
+                                        progress=report, decisions=decisions)
         n = sum(r["deals"] for r in result["roles"].values())
     else:
         result = study.equilibrium(settings, score=scores[0], iterations=iterations,
@@ -150,10 +160,12 @@ def _print(result: dict, against: str) -> None:
             for r in data["rows"]:
                 lo, hi = r["gain_win_ci95"]
                 mlo, mhi = r["gain_marks_ci95"]
+                thrown = (f"  throws {r['cards_thrown']:.2f} cards (treatise "
+                          f"{r['treatise_cards_thrown']:.2f})" if "cards_thrown" in r else "")
                 click.echo(f"  {r['score']}: P(win) {r['gain_win']:+.4f} [{lo:+.4f}, {hi:+.4f}]"
                            f"  marks/deal {r['gain_marks']:+.4f} [{mlo:+.4f}, {mhi:+.4f}]"
                            f"  agrees with the treatise on {r['agreement']:.1%} of hands"
-                           f"  n={r['n']:,}")
+                           f"{thrown}  n={r['n']:,}")
     else:
         click.echo(f"iterated best responses at {result['score']}:")
         for st in result["steps"]:

@@ -22,7 +22,7 @@ import numpy as np
 from ecarte_sim.engine.cards import N_CARDS, format_card, format_hand
 from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
 from ecarte_sim.engine.ecarte.policies import (MAXIM_ACCEPTS, MAXIM_CASES, SCRIPT_LEN,
-                                               dealer_accepts, discard_choice, elder_proposes,
+                                               dealer_accepts, elder_proposes, rule_discard,
                                                maxim_case, strength, weakest)
 from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
 from ecarte_sim.engine.ecarte.regle import explain
@@ -71,6 +71,16 @@ DISCARD_KEEPS = {
                             "discard policy trumps-queens: keep trumps, kings and queens"),
     Discard.TRUMPS_ONLY: ("trumps", "a trump", "not a trump",
                           "discard policy trumps-only: keep only trumps"),
+    Discard.TRUMPS_KNAVES: ("trumps, kings, queens or knaves", "a trump or a court card",
+                            "neither a trump nor a court card",
+                            "discard policy trumps-knaves: keep trumps, kings, queens and "
+                            "knaves"),
+    Discard.TRUMPS_ACES: ("trumps, court cards or aces", "a trump, a court card or an ace",
+                          "neither a trump, a court card nor an ace",
+                          "discard policy trumps-aces: keep trumps, kings, queens, knaves "
+                          "and aces"),
+    Discard.FEWEST: ("kept", "a card he keeps", "not kept",
+                     "discard policy fewest: keep all five, or throw only the weakest"),
 }
 LAW_38 = ("the non-dealer is entitled to exchange as many as he asked for, or, if there "
           "are not enough, as many as there are left, and the dealer must play his hand")
@@ -319,9 +329,10 @@ def elder_discard(settings: EcarteSettings, hand: int, trump: int, left: int) ->
     the kernel makes it, and why; ``detail["out"]`` the cards (canonical text)."""
     policy = settings.elder_discard
     keeps, _, neither, words = _rule_of(policy)
-    if policy == Discard.SCRIPTED:
-        return Reason("discard", "scripted", "as the script says", detail={"out": None})
-    chosen = int(discard_choice(int(policy), np.uint32(hand), trump, 0, _SCRIPT, 0))
+    if policy in (Discard.SCRIPTED, Discard.TABLE):
+        return Reason("discard", name_of(policy), f"as the {name_of(policy)} says",
+                      detail={"out": None})
+    chosen = int(rule_discard(int(policy), np.uint32(hand), trump))
     detail = {"policy": name_of(policy)}
     if chosen == 0:
         out = int(weakest(np.uint32(hand), 1, trump))
@@ -347,9 +358,10 @@ def dealer_discard(settings: EcarteSettings, hand: int, trump: int, left: int) -
     none)."""
     policy = settings.dealer_discard
     keeps, one, neither, words = _rule_of(policy)
-    if policy == Discard.SCRIPTED:
-        return Reason("discard", "scripted", "as the script says", detail={"out": None})
-    chosen = int(discard_choice(int(policy), np.uint32(hand), trump, 0, _SCRIPT, 0))
+    if policy in (Discard.SCRIPTED, Discard.TABLE):
+        return Reason("discard", name_of(policy), f"as the {name_of(policy)} says",
+                      detail={"out": None})
+    chosen = int(rule_discard(int(policy), np.uint32(hand), trump))
     detail = {"policy": name_of(policy)}
     if chosen == 0 and settings.dealer_min_one and left > 0:
         out = int(weakest(np.uint32(hand), 1, trump))

@@ -53,18 +53,23 @@ import numpy as np
 from ecarte_sim.analysis.ecarte.paired import NET, deal_code, game_value, mean_of, paired_mean
 from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, win_probabilities
 from ecarte_sim.engine.ecarte.counts import whole_counts
-from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
+from ecarte_sim.engine.ecarte.policies import DISCARD_RULES, SCORE_SLOTS, weakest
 from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, N_ARM, exact_turn_ups,
                                                   paired_table)
-from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, EcarteSettings,
-                                               ElderFirst, ElderPolicy, PlayModel)
+from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, Discard,
+                                               EcarteSettings, ElderFirst, ElderPolicy,
+                                               PlayModel, name_of)
 from ecarte_sim.engine.ecarte.states import N_PAIRS, N_STATES, representatives, state_weights
-from ecarte_sim.engine.ecarte.strategy import (DEALER_ROLE, ELDER_ROLE, FRESH_DEALS_START,
-                                               MAX_DEALS, N_MARKS, marks_block)
-from ecarte_sim.engine.ecarte.tables import policy_script, treatise_table
+from ecarte_sim.engine.ecarte.strategy import (DEALER_DISCARD_ROLE, DEALER_ROLE,
+                                               DISCARD_DEALS_START, ELDER_DISCARD_ROLE,
+                                               ELDER_ROLE, FRESH_DEALS_START, MAX_DEALS,
+                                               N_MARKS, marks_block)
+from ecarte_sim.engine.ecarte.tables import discards, policy_script, treatise_table
 from ecarte_sim.engine.rng import check_seed
 
 ROLES = {"elder": ELDER_ROLE, "dealer": DEALER_ROLE}
+#: The kernel role of each player's first discard (``marks_block``).
+DISCARD_ROLES = {"elder": ELDER_DISCARD_ROLE, "dealer": DEALER_DISCARD_ROLE}
 #: The two actions of each role, arm a first: a True table entry means arm a.
 ACTIONS = {"elder": ("propose", "play"), "dealer": ("accept", "refuse")}
 #: Every score before a deal, as (elder's, dealer's), in table-row order.
@@ -137,8 +142,15 @@ def continuation(settings: EcarteSettings, seed: int = 0, deals: int | None = No
     return {"v": win_probabilities(p), "n": n}
 
 
-def arm_cfgs(role: str, settings: EcarteSettings, x: int = 0, y: int = 0):
-    """The two arms' ``cfg`` of a role at score (x, y): arm a proposes (accepts)."""
+def arm_cfgs(role: str, settings: EcarteSettings, x: int = 0, y: int = 0, rule=None):
+    """The two arms' ``cfg`` of a role at score (x, y): arm a proposes (accepts). With a
+    discard ``rule``, both arms propose and accept, and arm a throws by the rule at the
+    role's first exchange where arm b follows the role's discard policy."""
+    if rule is not None and role in ROLES:
+        forced = dict(elder_score=x, dealer_score=y, elder_first=ElderFirst.PROPOSE,
+                      dealer_first=DealerFirst.ACCEPT)
+        return (settings.cfg(**forced, **{f"{role}_first_discard": Discard(int(rule))}),
+                settings.cfg(**forced))
     if role == "elder":
         return (settings.cfg(elder_score=x, dealer_score=y, elder_first=ElderFirst.PROPOSE),
                 settings.cfg(elder_score=x, dealer_score=y, elder_first=ElderFirst.PLAY))
@@ -176,21 +188,26 @@ class MarksTables:
     missed: np.ndarray       # deals where no drawn elder hand proposed
     rounds: list             # (states run, deals) per round of the schedule
     sampling: Sampling       # the schedule that ran
+    rule: int | None = None  # arm a's discard rule (None: the first decision's tables)
 
 
 def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: np.ndarray,
                  seed: int = 0, sampling: Sampling | None = None,
                  slots: tuple[int, ...] | None = None, states: np.ndarray | None = None,
-                 progress: Progress = None) -> MarksTables:
+                 progress: Progress = None, rule=None) -> MarksTables:
     """The marks tables of every state (or of ``states``) for ``role``, the opponent and
     the later rounds as ``settings`` and ``script`` say. The schedule doubles the deals of
-    a state while its gain at one of ``slots`` (default: all 25 scores) is undecided."""
+    a state while its gain at one of ``slots`` (default: all 25 scores) is undecided.
+    With a discard ``rule``, the role's first discard: arm a throws by ``rule``, arm b by
+    the role's discard policy, both at an exchange (:func:`arm_cfgs`)."""
     seed = check_seed(seed)
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
     sampling = sampling or Sampling.for_play(settings.elder_play)
     slots = tuple(range(SCORE_SLOTS)) if slots is None else tuple(slots)
-    cfg_a, cfg_b = arm_cfgs(role, settings)
+    cfg_a, cfg_b = arm_cfgs(role, settings, rule=rule)
+    kernel_role = ROLES[role] if rule is None else DISCARD_ROLES[role]
+    label = role if rule is None else f"{role} {name_of(Discard(rule))}"
     hands, turn_ups = representatives()
     ids = np.arange(N_STATES, dtype=np.int64) if states is None else \
         np.asarray(states, dtype=np.int64)
@@ -207,7 +224,7 @@ def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: 
             out = np.zeros((part.size, N_MARKS * N_MARKS), dtype=np.int64)
             att = np.zeros(part.size, dtype=np.int64)
             mis = np.zeros(part.size, dtype=np.int64)
-            marks_block(np.uint64(seed), ROLES[role], hands[part].astype(np.int64),
+            marks_block(np.uint64(seed), kernel_role, hands[part].astype(np.int64),
                         turn_ups[part], part, True, lo_k[b:b + BATCH],
                         np.full(part.size, hi, dtype=np.int64), cfg_a, cfg_b, script, out,
                         att, mis)
@@ -215,7 +232,7 @@ def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: 
             attempts[part] += att
             missed[part] += mis
             if progress:
-                progress(f"{role} round {len(rounds) + 1}", min(b + BATCH, run.size),
+                progress(f"{label} round {len(rounds) + 1}", min(b + BATCH, run.size),
                          run.size)
         deals[run] = hi
         rounds.append((int(run.size), hi))
@@ -227,7 +244,8 @@ def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: 
             undecided |= (se > 0) & (np.abs(mean) < sampling.z * se)
         run = run[undecided]
         hi = min(2 * hi, int(sampling.most))
-    return MarksTables(role, joint, deals, attempts, missed, rounds, sampling)
+    return MarksTables(role, joint, deals, attempts, missed, rounds, sampling,
+                       None if rule is None else int(rule))
 
 
 def best_response(tables: MarksTables, v: np.ndarray, replaced: np.ndarray,
@@ -272,20 +290,25 @@ def agreement(role: str, table: np.ndarray, other: np.ndarray,
 def evaluate(role: str, settings: EcarteSettings, table: np.ndarray, replaced,
              opponent: np.ndarray | None, v: np.ndarray, *, seed: int = 0,
              deals: int = 1 << 20, scores: tuple[tuple[int, int], ...] = SCORES,
-             first: int = FRESH_DEALS_START, progress: Progress = None) -> list[dict]:
+             first: int = FRESH_DEALS_START, progress: Progress = None,
+             discard: bool = False, tables: dict | None = None) -> list[dict]:
     """The ``role``'s ``table`` (25 rows or one) against what it ``replaced`` (None: the
     policy in ``settings``; or a table) on fresh deals ``[first, first + deals)`` — the
     opponent plays ``settings``' policy, or its ``opponent`` table. Per score, the paired
     gain of the table in the role's probability of winning the game and in the role's
-    marks per deal (his marks less the other's), with 95% intervals."""
-    if first < FRESH_DEALS_START or first + deals > 2 * FRESH_DEALS_START:
-        raise ValueError("fresh deals lie in [2^42, 2^43), apart from the deals that chose "
-                         "the table")
+    marks per deal (his marks less the other's), with 95% intervals. ``discard``: the
+    tables are the role's discard tables; ``tables`` (``_for_role``'s keywords) gives
+    the other tables both arms read."""
+    if first < FRESH_DEALS_START or first + deals > DISCARD_DEALS_START:
+        raise ValueError("fresh deals lie in [2^42, 3 * 2^41), apart from the deals that "
+                         "chose the table")
     sign = 1.0 if role == "elder" else -1.0
     other = "dealer" if role == "elder" else "elder"
-    arm_a, script_a = _for_role(settings, **{role: table, other: opponent})
+    own = f"{role}_discard" if discard else role
+    common = {other: opponent, **(tables or {})}
+    arm_a, script_a = _for_role(settings, **{**common, own: table})
     # None: the role plays the policy in ``settings`` (its table, left out, is not read)
-    arm_b, script_b = _for_role(settings, **{role: replaced, other: opponent})
+    arm_b, script_b = _for_role(settings, **{**common, own: replaced})
     out = []
     for i, (x, y) in enumerate(scores):
         joint = paired_table(seed, first, first + deals,
@@ -315,14 +338,21 @@ def parse_score(text: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
-def _for_role(settings: EcarteSettings, elder=None, dealer=None):
-    """Settings and script in which a player given a table reads it (later rounds too);
-    a player without one plays his policy in ``settings``."""
+def _for_role(settings: EcarteSettings, elder=None, dealer=None, elder_discard=None,
+              dealer_discard=None):
+    """Settings and script in which a player given a table (a decision table, a discard
+    table) reads it (later rounds too); a player without one plays his policy in
+    ``settings``."""
     if elder is not None:
         settings = replace(settings, elder_policy=ElderPolicy.TABLE)
     if dealer is not None:
         settings = replace(settings, dealer_policy=DealerPolicy.TABLE)
-    return settings, policy_script(elder=elder, dealer=dealer)
+    if elder_discard is not None:
+        settings = replace(settings, elder_discard=Discard.TABLE)
+    if dealer_discard is not None:
+        settings = replace(settings, dealer_discard=Discard.TABLE)
+    return settings, policy_script(elder=elder, dealer=dealer, elder_discard=elder_discard,
+                                   dealer_discard=dealer_discard)
 
 
 def respond(role: str, settings: EcarteSettings, v: np.ndarray, *, own=None, opponent=None,
@@ -338,6 +368,102 @@ def respond(role: str, settings: EcarteSettings, v: np.ndarray, *, own=None, opp
     if own is None:
         own = treatise_tables(settings)[role]
     return {"marks": marks, **best_response(marks, v, own, marks.sampling.z)}
+
+
+#: The discard rules a player may choose at his first exchange (``Discard`` values).
+RULES = tuple(int(r) for r in DISCARD_RULES)
+
+
+def thrown(role: str, policy, script: np.ndarray | None = None) -> np.ndarray:
+    """The cards (uint32 masks) the ``role`` throws at his first exchange on each state's
+    representative under a discard policy: the elder who would keep all five throws his
+    weakest (Law 27). Two rules with the same cards on a state are the same action."""
+    hands, turn_ups = representatives()
+    out = discards(role, policy, hands, turn_ups, script)
+    if role == "elder":
+        for i in np.flatnonzero(out == 0):
+            out[i] = weakest(np.uint32(hands[i]), 1, int(turn_ups[i]) >> 3)
+    return out
+
+
+def discard_response(role: str, settings: EcarteSettings, v: np.ndarray, *, own=None,
+                     tables: dict | None = None, seed: int = 0,
+                     sampling: Sampling | None = None,
+                     slots: tuple[int, ...] | None = None, states: np.ndarray | None = None,
+                     progress: Progress = None) -> dict:
+    """The ``role``'s best first discard at every state (or at ``states``) and score,
+    against the tables
+    (``_for_role``'s keywords, decision tables of either player; None: the policies in
+    ``settings``), his own discard read from ``own`` (one row of ``Discard`` values;
+    None: his discard policy in ``settings``) in the arm it is measured against and in
+    later exchanges.
+
+    Every rule of :data:`RULES` that throws other cards than ``own`` on a state is
+    played against it on the same deals (:func:`marks_tables` with the rule, deals
+    doubled where the two are close); a state takes the rule with the largest gain
+    among those better than its own discard by more than ``z`` standard errors, and
+    keeps its own discard where none is. Returns the (25, N_STATES) table of ``Discard``
+    values, each state's gain over ``own`` (0 where kept) and the marks tables by rule.
+    """
+    tables = dict(tables or {})
+    run, script = _for_role(settings, **tables, **{f"{role}_discard": own})
+    policy = getattr(run, f"{role}_discard")
+    base = thrown(role, policy, script)
+    own_rule = (np.full(N_STATES, int(policy), dtype=np.int64) if own is None
+                else np.asarray(own, dtype=np.int64))
+    if own_rule.shape != (N_STATES,):
+        raise ValueError(f"the own discard table must have shape ({N_STATES},)")
+    sampling = sampling or Sampling.for_play(settings.elder_play)
+    table = np.broadcast_to(own_rule, (SCORE_SLOTS, N_STATES)).copy()
+    gain = np.zeros((SCORE_SLOTS, N_STATES))
+    se = np.zeros((SCORE_SLOTS, N_STATES))
+    marks = {}
+    fs = score_values(v)
+    among = np.ones(N_STATES, dtype=bool)
+    if states is not None:
+        among[:] = False
+        among[np.asarray(states, dtype=np.int64)] = True
+    for rule in RULES:
+        ids = np.flatnonzero((thrown(role, Discard(rule)) != base) & among)
+        if ids.size == 0:
+            continue
+        m = marks_tables(role, run, script, v=v, seed=seed, sampling=sampling, slots=slots,
+                         states=ids, progress=progress, rule=rule)
+        marks[rule] = m
+        for s, f in enumerate(fs):
+            mean, err, _ = state_gains(m.joint[ids], f, role)
+            with np.errstate(invalid="ignore"):
+                better = (mean > sampling.z * err) & (mean > gain[s, ids])
+            pick = ids[better]
+            table[s, pick] = rule
+            gain[s, pick] = mean[better]
+            se[s, pick] = err[better]
+    return {"table": table, "gain": gain, "se": se, "marks": marks, "own": own_rule,
+            "deals": int(sum(m.deals.sum() for m in marks.values()))}
+
+
+def discard_agreement(role: str, table: np.ndarray, other) -> float:
+    """The share of dealt hands (weighted by how often each state is dealt) on which two
+    discard tables (or rules) throw the same cards at the first exchange."""
+    w = state_weights().astype(np.float64)
+    return float(w[_thrown_by(role, table) == _thrown_by(role, other)].sum() / w.sum())
+
+
+def _thrown_by(role: str, table) -> np.ndarray:
+    table = np.asarray(table)
+    if table.ndim == 0:
+        return thrown(role, Discard(int(table)))
+    out = np.zeros(N_STATES, dtype=np.uint32)
+    for rule in np.unique(table):
+        sel = table == rule
+        out[sel] = thrown(role, Discard(int(rule)))[sel]
+    return out
+
+
+def cards_thrown(role: str, table: np.ndarray) -> np.ndarray:
+    """Per state, how many cards a discard table (or rule) throws at the first exchange."""
+    masks = _thrown_by(role, table)
+    return np.array([bin(int(m)).count("1") for m in masks])
 
 
 def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
@@ -434,17 +560,21 @@ def _share(role: str, table: np.ndarray, marks: MarksTables | None) -> float:
 
 def against_treatise(settings: EcarteSettings, *, roles=("elder", "dealer"),
                      scores=((0, 0),), seed: int = 0, sampling: Sampling | None = None,
-                     fresh_deals: int | None = None, progress: Progress = None) -> dict:
+                     fresh_deals: int | None = None, progress: Progress = None,
+                     decisions=("first",)) -> dict:
     """Item by item, each role's best response to the other's treatise policy (Hoyle's
     list, the maxims) at ``scores``, and what it gains over the treatise policy it
-    replaces on fresh deals."""
+    replaces on fresh deals. ``decisions``: ``first`` (propose/play, accept/refuse)
+    and/or ``discard`` (the first discard, both players' first decisions the
+    treatise's), reported under the keys ``elder``, ``dealer``, ``elder-discard`` and
+    ``dealer-discard``."""
     cont = continuation(settings, seed)
     v = cont["v"]
     treatise = treatise_tables(settings)
     fresh = fresh_deals or (1 << 14 if settings.uses_pimc else 1 << 20)
     slots = tuple(5 * x + y for x, y in scores)
     out = {}
-    for role in roles:
+    for role in roles if "first" in decisions else ():
         br = respond(role, settings, v, seed=seed, sampling=sampling, slots=slots,
                      progress=progress)
         rows = evaluate(role, settings, br["table"], None, None, v, seed=seed, deals=fresh,
@@ -458,8 +588,29 @@ def against_treatise(settings: EcarteSettings, *, roles=("elder", "dealer"),
                                   else settings.dealer_policy).name.lower(),
                      "rows": rows, "table": br["table"], "gain": br["gain"], "se": br["se"],
                      "deals": int(br["marks"].deals.sum()), "rounds": br["marks"].rounds}
+    for role in roles if "discard" in decisions else ():
+        br = discard_response(role, settings, v, seed=seed, sampling=sampling, slots=slots,
+                              progress=progress)
+        rows = evaluate(role, settings, br["table"], None, None, v, seed=seed, deals=fresh,
+                        scores=tuple(scores), progress=progress, discard=True)
+        replaced = getattr(settings, f"{role}_discard")
+        for row, slot in zip(rows, slots):
+            row["agreement"] = discard_agreement(role, br["table"][slot], int(replaced))
+            row["cards_thrown"] = _mean_dealt(cards_thrown(role, br["table"][slot]))
+            row["treatise_cards_thrown"] = _mean_dealt(cards_thrown(role, int(replaced)))
+        out[f"{role}-discard"] = {"replaces": name_of(replaced), "rows": rows,
+                                  "table": br["table"], "gain": br["gain"], "se": br["se"],
+                                  "deals": br["deals"],
+                                  "rounds": {name_of(Discard(r)): m.rounds
+                                             for r, m in br["marks"].items()}}
     return {"v": v, "continuation_deals": cont["n"], "fresh_deals": fresh, "roles": out,
             "scores": [f"{x}-{y}" for x, y in scores]}
+
+
+def _mean_dealt(per_state: np.ndarray) -> float:
+    """The mean of a per-state quantity over dealt hands (each state by its weight)."""
+    w = state_weights().astype(np.float64)
+    return float((np.asarray(per_state) * w).sum() / w.sum())
 
 
 def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
@@ -531,24 +682,47 @@ def trumps_held(role: str) -> np.ndarray:
     return np.array([bin(int(h) & 0xFF).count("1") for h in hands])
 
 
-def policy_map(role: str, table: np.ndarray) -> np.ndarray:
+def policy_map(role: str, table: np.ndarray, per_state=None) -> np.ndarray:
     """(6, 25): by trumps held (rows) and score (columns), the share of dealt hands on
-    which a (25, N_STATES) table says propose (elder) or accept (dealer)."""
+    which a (25, N_STATES) table says propose (elder) or accept (dealer); with
+    ``per_state`` (a function of the role and one row), the dealt mean of what it gives
+    (e.g. :func:`cards_thrown` for a discard table)."""
     w = state_weights().astype(np.float64)
     trumps = trumps_held(role)
+    table = np.asarray(table)
+    values = table if per_state is None else \
+        np.stack([per_state(role, row) for row in table])
     out = np.full((6, SCORE_SLOTS), np.nan)
     for k in range(6):
         sel = trumps == k
         if w[sel].sum():
-            out[k] = (np.asarray(table)[:, sel] * w[sel]).sum(axis=1) / w[sel].sum()
+            out[k] = (values[:, sel] * w[sel]).sum(axis=1) / w[sel].sum()
     return out
+
+
+def _discard_section(f, role: str, data: dict) -> None:
+    """strategy.md's table for a discard best response."""
+    who = role.split("-")[0]
+    f.write(f"## The {who}'s first discard (replaces `{data['replaces']}`; "
+            f"{data['deals']:,} sampled deals chose the table)\n\n"
+            "| score | gain P(win) [95% CI] | gain marks/deal [95% CI] | agreement | "
+            "cards thrown (best) | cards thrown (treatise) | n |\n"
+            "|---|---|---|---|---|---|---|\n")
+    for r in data["rows"]:
+        f.write(f"| {r['score']} | {r['gain_win']:+.4f} [{r['gain_win_ci95'][0]:+.4f}, "
+                f"{r['gain_win_ci95'][1]:+.4f}] | {r['gain_marks']:+.4f} "
+                f"[{r['gain_marks_ci95'][0]:+.4f}, {r['gain_marks_ci95'][1]:+.4f}] | "
+                f"{r['agreement']:.3f} | {r['cards_thrown']:.2f} | "
+                f"{r['treatise_cards_thrown']:.2f} | {r['n']:,} |\n")
+    f.write("\n")
 
 
 def write_report(out_dir: str, result: dict, execution: dict | None = None) -> list[str]:
     """strategy.csv (one row per role and score), strategy.md, strategy.png (the gain on
     fresh deals as 5 × 5 heatmaps, and the policy maps) and provenance.json in
     ``out_dir``, each written under a temporary name and renamed; tables.npz holds the
-    computed tables (bit-packed, one row per score)."""
+    computed tables (one row per score: a decision table bit-packed, a discard table as
+    ``Discard`` values in uint8)."""
     import os
 
     import matplotlib
@@ -576,7 +750,9 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
 
     def npz(p):
         with open(p, "wb") as f:
-            np.savez_compressed(f, **{role: np.packbits(np.asarray(d["table"]), axis=-1)
+            np.savez_compressed(f, **{role: (np.asarray(d["table"], dtype=np.uint8)
+                                             if role.endswith("-discard") else
+                                             np.packbits(np.asarray(d["table"]), axis=-1))
                                       for role, d in result["roles"].items()},
                                 n_states=N_STATES)
     commit_file(out_dir, "tables.npz", npz, paths)
@@ -593,6 +769,9 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
                     "deal, with 95% intervals. *Agreement*: the share of dealt hands on "
                     "which the best response does what the treatise says.\n\n")
             for role, data in result["roles"].items():
+                if role.endswith("-discard"):
+                    _discard_section(f, role, data)
+                    continue
                 a = ACTIONS[role][0]
                 f.write(f"## The {role} (replaces `{data['replaces']}`; "
                         f"{data['deals']:,} sampled deals chose the table)\n\n"
@@ -627,12 +806,21 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
                          f"{data['rows'][0]['n']:,} per score, 95% CI)",
                    xlabel="dealer's score", ylabel="elder's score")
             fig.colorbar(im, ax=ax)
-            pm = policy_map(role, data["table"])
             ax = axes[1, i]
-            im = ax.imshow(pm, cmap="RdBu", vmin=0, vmax=1, aspect="auto", origin="lower")
-            ax.set(title=f"{role}: share of hands where the best response says "
-                         f"{ACTIONS[role][0]}", xlabel="score E-D",
-                   ylabel="trumps held")
+            if role.endswith("-discard"):
+                who = role.split("-")[0]
+                pm = policy_map(who, data["table"], cards_thrown)
+                im = ax.imshow(pm, cmap="viridis", vmin=0, vmax=5, aspect="auto",
+                               origin="lower")
+                ax.set(title=f"{who}: cards thrown at the first exchange (best response)",
+                       xlabel="score E-D", ylabel="trumps held")
+            else:
+                pm = policy_map(role, data["table"])
+                im = ax.imshow(pm, cmap="RdBu", vmin=0, vmax=1, aspect="auto",
+                               origin="lower")
+                ax.set(title=f"{role}: share of hands where the best response says "
+                             f"{ACTIONS[role][0]}", xlabel="score E-D",
+                       ylabel="trumps held")
             ax.set_xticks(range(SCORE_SLOTS), [f"{x}-{y}" for x, y in SCORES], rotation=90,
                           fontsize=6)
             fig.colorbar(im, ax=ax)
@@ -645,4 +833,6 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
 
 __all__ = ["write_report", "policy_map", "against_treatise", "equilibrium", "advise", "respond", "parse_score", "Sampling", "MarksTables", "marks_tables", "marks_value", "score_values",
            "state_gains", "best_response", "evaluate", "continuation", "treatise_tables",
-           "agreement", "arm_cfgs", "ROLES", "ACTIONS", "SCORES", "MARKS_NET"]
+           "agreement", "arm_cfgs", "ROLES", "ACTIONS", "SCORES", "MARKS_NET", "RULES",
+           "DISCARD_ROLES", "thrown", "discard_response", "discard_agreement",
+           "cards_thrown"]

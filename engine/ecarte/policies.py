@@ -54,13 +54,31 @@ Table (elder and dealer; not offered on the command line)
     table on the new hand (the turn-up stays): an abstraction, since a player who has
     exchanged knows more than his five cards.
 
-Discard (both players)
+Discard (both players): the rules keep every trump and the plain cards from a rank up
     ``trumps-kings``    (default) "A king or a trump should not be discarded in the first
                         instance": discard every card that is neither a trump nor a king.
     ``trumps-queens``   keep trumps, kings and queens.
+    ``trumps-knaves``   keep trumps, kings, queens and knaves.
+    ``trumps-aces``     keep trumps and every plain king, queen, knave and ace.
     ``trumps-only``     keep only trumps.
+    ``fewest``          keep all five: the dealer takes no card, the elder discards his
+                        weakest (the least the laws allow).
     The elder must discard at least one card (Law 27): if the rule keeps all five, he
     discards his weakest card (see ``WEAKNESS`` below). The dealer may keep all five.
+    Why these six are the discards worth considering (the actions of the strategy
+    solver, :mod:`ecarte_sim.analysis.ecarte.strategy`): of two plain cards of one
+    suit the higher wins every trick the lower wins, so a sane player keeps of each
+    plain suit a top segment, never a card below one he throws; a trump beats every
+    plain card and the card drawn for it is a trump only about one time in four, so he
+    keeps his trumps; and the treatise speaks of what to keep by rank alone ("a king
+    or a trump should not be discarded"). A rank threshold, the same in every plain
+    suit, is that family: a rule per threshold from "trumps only" to "all five". Left
+    out, and so a limit of what the solver can find: keeping a long plain suit's low
+    cards while throwing a lone higher card of another suit, and throwing a low trump.
+    ``table``           (not offered on the command line) the rule read from a table by
+                        canonical state of the player's five cards and the turn-up (and
+                        the score), like the decision tables below; later exchanges read
+                        the same table on the new hand.
 
 Weakness order (also used to cut a discard down when the stock runs short, Law 38):
 ``key = 32 * is_trump + 4 * rank + suit`` — plain sevens first, plain kings last among
@@ -89,13 +107,19 @@ SCRIPT_LEN = S_PRIORITY + 32
 # Decision tables after the scripted values: the rows per table (1, or SCORE_SLOTS by
 # score), the N_STATES state keys, then the elder's rows (bit = propose) and the
 # dealer's rows (bit = accept), TABLE_WORDS words each, bit ``i & 63`` of word
-# ``i >> 6`` for state ``i``.
+# ``i >> 6`` for state ``i``; then the elder's and the dealer's discard rows, a Discard
+# rule in 4 bits per state, DISCARD_WORDS words each, bits ``4 * (i & 15)`` up of word
+# ``i >> 4``.
 SCORE_SLOTS = 25
 TABLE_WORDS = (N_STATES + 63) // 64
+DISCARD_WORDS = (N_STATES + 15) // 16
 S_TABLE_ROWS = SCRIPT_LEN
 S_STATE_KEYS = S_TABLE_ROWS + 1
 S_TABLES = S_STATE_KEYS + N_STATES
 ELDER_TABLE, DEALER_TABLE = 0, 1
+#: The discard rules, in the order the strategy solver tries them (the module docstring).
+DISCARD_RULES = (Discard.TRUMPS_ONLY, Discard.TRUMPS_KINGS, Discard.TRUMPS_QUEENS,
+                 Discard.TRUMPS_KNAVES, Discard.TRUMPS_ACES, Discard.FEWEST)
 
 # Rank bits inside each suit byte (Écarté order 7 8 9 10 A J Q K = bits 0..7).
 _KINGS = np.uint32(0x80808080)
@@ -171,6 +195,18 @@ def table_says(script, table, hand, turn_up, slot):
     row = table * rows + (slot if rows > 1 else 0)
     word = script[S_TABLES + row * TABLE_WORDS + (state >> 6)]
     return ((word >> (state & 63)) & 1) != 0
+
+
+@njit(cache=True)
+def table_discard_rule(script, table, hand, turn_up, slot):
+    """The discard rule (a ``Discard`` value) of ``table`` (``ELDER_TABLE`` or
+    ``DEALER_TABLE``) for the state of (``hand``, ``turn_up``), row ``slot`` if by score."""
+    rows = script[S_TABLE_ROWS]
+    state = state_index(np.uint32(hand), turn_up, script[S_STATE_KEYS:S_TABLES])
+    row = table * rows + (slot if rows > 1 else 0)
+    start = S_TABLES + 2 * rows * TABLE_WORDS
+    word = script[start + row * DISCARD_WORDS + (state >> 4)]
+    return (word >> (4 * (state & 15))) & 15
 
 
 @njit(cache=True)
@@ -253,14 +289,40 @@ def dealer_accepts(policy, hand, trump, rnd, script, turn_up, slot):
 
 
 @njit(cache=True)
-def discard_choice(policy, hand, trump, rnd, script, script_row):
-    """The cards a player chooses to discard (before Law 38 or the minimum of one)."""
+def kept_plain(rule):
+    """The plain ranks (bits of every suit byte) a discard ``rule`` keeps besides the
+    trumps (the module docstring)."""
+    if rule == Discard.TRUMPS_KINGS:
+        return _KINGS
+    if rule == Discard.TRUMPS_QUEENS:
+        return _KINGS | _QUEENS
+    if rule == Discard.TRUMPS_KNAVES:
+        return _KINGS | _QUEENS | _KNAVES
+    if rule == Discard.TRUMPS_ACES:
+        return _KINGS | _QUEENS | _KNAVES | _ACES
+    if rule == Discard.FEWEST:
+        return _FULL
+    return np.uint32(0)
+
+
+@njit(cache=True)
+def rule_discard(rule, hand, trump):
+    """The cards discard ``rule`` throws from ``hand`` (before Law 38 or the minimum of
+    one): every card that is neither a trump nor of a rank the rule keeps."""
+    hand = np.uint32(hand)
+    keep = (hand & suit_mask(trump)) | (hand & kept_plain(rule))
+    return hand & ~keep & _FULL
+
+
+@njit(cache=True)
+def discard_choice(policy, hand, trump, rnd, script, script_row, turn_up, slot):
+    """The cards a player chooses to discard (before Law 38 or the minimum of one);
+    ``script_row`` (``S_ELDER_DISCARD`` or ``S_DEALER_DISCARD``) says whose, and
+    ``turn_up`` and the score ``slot`` are read by the table policy only."""
     hand = np.uint32(hand)
     if policy == Discard.SCRIPTED:
         return np.uint32(script[script_row + min(rnd, MAX_ROUNDS - 1)]) & hand
-    keep = hand & suit_mask(trump)
-    if policy == Discard.TRUMPS_KINGS:
-        keep |= hand & _KINGS
-    elif policy == Discard.TRUMPS_QUEENS:
-        keep |= hand & (_KINGS | _QUEENS)
-    return hand & ~keep & _FULL
+    if policy == Discard.TABLE:
+        table = ELDER_TABLE if script_row == S_ELDER_DISCARD else DEALER_TABLE
+        policy = table_discard_rule(script, table, hand, turn_up, slot)
+    return rule_discard(policy, hand, trump)

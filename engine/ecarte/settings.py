@@ -52,11 +52,23 @@ class DealerPolicy(IntEnum):
 
 
 class Discard(IntEnum):
-    """Which cards a player discards on an exchange (Law 27)."""
+    """Which cards a player discards on an exchange (Law 27). The rules keep the trumps
+    and the plain cards from a rank up (``DISCARD_RULES``, in
+    :mod:`ecarte_sim.engine.ecarte.policies`); ``TABLE`` reads the rule by canonical
+    state."""
     SCRIPTED = 0
     TRUMPS_KINGS = 1
     TRUMPS_QUEENS = 2
     TRUMPS_ONLY = 3
+    TRUMPS_KNAVES = 4
+    TRUMPS_ACES = 5
+    FEWEST = 6
+    TABLE = 7
+
+
+#: A first discard left to the discard policy (the ``elder_first_discard`` and
+#: ``dealer_first_discard`` entries of ``CFG``; any other value is a ``Discard`` rule).
+DISCARD_BY_POLICY = 0
 
 
 class PlayModel(IntEnum):
@@ -128,6 +140,8 @@ CFG = Layout("Cfg", [
     ("trick_by_trick", 1),  # 1: dd played card by card (narratives); 0: solved once (fast)
     ("elder_first", 1),     # ElderFirst
     ("dealer_first", 1),    # DealerFirst
+    ("elder_first_discard", 1),   # DISCARD_BY_POLICY or a Discard rule, round 0 only
+    ("dealer_first_discard", 1),
 ])
 
 
@@ -202,12 +216,14 @@ class EcarteSettings:
 
     def cfg(self, *, elder_score: int = 0, dealer_score: int = 0, target: int = 0,
             trick_by_trick: bool = False, elder_first=ElderFirst.BY_POLICY,
-            dealer_first=DealerFirst.BY_POLICY) -> np.ndarray:
+            dealer_first=DealerFirst.BY_POLICY, elder_first_discard=None,
+            dealer_first_discard=None) -> np.ndarray:
         """The kernel's ``cfg`` array: these settings, plus the score before the deal
         (``target=5`` stops the deal when a mark reaches five), ``trick_by_trick`` (dd
         played card by card, for a narrative) and the first decisions forced for a
-        paired run (``elder_first`` play/propose, ``dealer_first`` refuse/accept; the
-        policy decides the later rounds)."""
+        paired run (``elder_first`` play/propose, ``dealer_first`` refuse/accept,
+        ``elder_first_discard``/``dealer_first_discard`` a discard rule for the first
+        exchange, None for the policy's; the policy decides the later rounds)."""
         if int(target) < 0:
             raise ValueError(f"target must be >= 0 (0 = no game), got {target}")
         for name, score in (("elder score", elder_score), ("dealer score", dealer_score)):
@@ -223,6 +239,13 @@ class EcarteSettings:
         cfg[at.TRICK_BY_TRICK] = int(bool(trick_by_trick))
         cfg[at.ELDER_FIRST] = member(ElderFirst, elder_first, "elder first decision")
         cfg[at.DEALER_FIRST] = member(DealerFirst, dealer_first, "dealer first decision")
+        for name, rule in (("ELDER_FIRST_DISCARD", elder_first_discard),
+                           ("DEALER_FIRST_DISCARD", dealer_first_discard)):
+            if rule is not None:
+                rule = member(Discard, rule, "discard rule")
+                if rule in (Discard.SCRIPTED, Discard.TABLE):
+                    raise ValueError(f"a first discard must be a rule, not {name_of(rule)}")
+            cfg[at[name]] = DISCARD_BY_POLICY if rule is None else int(rule)
         return cfg
 
     def echo(self) -> dict:
@@ -240,8 +263,10 @@ class EcarteSettings:
 
 def make_cfg(*, elder_score: int = 0, dealer_score: int = 0, target: int = 0,
              trick_by_trick: bool = False, elder_first=ElderFirst.BY_POLICY,
-             dealer_first=DealerFirst.BY_POLICY, **settings) -> np.ndarray:
+             dealer_first=DealerFirst.BY_POLICY, elder_first_discard=None,
+             dealer_first_discard=None, **settings) -> np.ndarray:
     """``EcarteSettings.build(**settings).cfg(...)`` in one call (keywords only)."""
     return EcarteSettings.build(**settings).cfg(
         elder_score=elder_score, dealer_score=dealer_score, target=target,
-        trick_by_trick=trick_by_trick, elder_first=elder_first, dealer_first=dealer_first)
+        trick_by_trick=trick_by_trick, elder_first=elder_first, dealer_first=dealer_first,
+        elder_first_discard=elder_first_discard, dealer_first_discard=dealer_first_discard)

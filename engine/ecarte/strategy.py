@@ -27,6 +27,16 @@ the pack is dealt around that hand uniformly
   given the state, conditioned on a proposal. Arm a forces *accept*, arm b *refuse*.
   ``attempts[j]`` counts the hands drawn and ``missed[j]`` the deals where no attempt
   proposed, so ``(n) / attempts`` estimates P(proposal | state).
+* Role ``ELDER_DISCARD_ROLE``: the state is the elder's hand at his first exchange.
+  Both arms force *propose* and *accept*; the dealer's hand is redrawn until the
+  dealer's policy in ``cfg_a`` accepts (the deal given the state and an exchange), and
+  the arms differ in the elder's first discard (``elder_first_discard`` of ``cfg``).
+* Role ``DEALER_DISCARD_ROLE``: the dealer's hand at his first exchange: the elder's
+  hand redrawn until his policy proposes, both arms accept, and differ in the dealer's
+  first discard.
+  Every state has a discard value, also one whose holder would not exchange in round
+  0: the same table is read on the hand of a later round (the documented abstraction
+  of :mod:`ecarte_sim.engine.ecarte.policies`).
 
 Deal indices (each a pure function of role, state, deal and attempt, so the counts
 are bit-identical for any thread count or order of work)::
@@ -35,8 +45,10 @@ are bit-identical for any thread count or order of work)::
 
 with ``attempt < 63``; the relabelling is drawn from ``attempt = 63``. They lie in
 ``[2^41, 2^42)``, above the plain deals (< 2^40) and the score table (2^40…) and
-below the class samples (2^43…). Fresh deals for evaluating a chosen table are drawn
-from ``[FRESH_DEALS_START, 2^43)``, never from this range.
+below the class samples (2^43…). The discard roles use the same scheme from
+``DISCARD_DEALS_START = 3 * 2^41`` (``(role - 2) << 40``), so every discard rule of a
+state is tried on the same deals. Fresh deals for evaluating a chosen table are drawn
+from ``[FRESH_DEALS_START, DISCARD_DEALS_START)``, never from these ranges.
 """
 
 from __future__ import annotations
@@ -47,16 +59,17 @@ from numba import njit, prange
 from ecarte_sim.engine.cards import N_SUITS
 from ecarte_sim.engine.ecarte.counts import deal_code
 from ecarte_sim.engine.ecarte.experiments import _uniform_below, deal_around
-from ecarte_sim.engine.ecarte.policies import elder_proposes, score_slot
+from ecarte_sim.engine.ecarte.policies import dealer_accepts, elder_proposes, score_slot
 from ecarte_sim.engine.ecarte.settings import CFG
 from ecarte_sim.engine.ecarte.whole import deal_scratch, play_dealt
 
 C = CFG.at
-ELDER_ROLE, DEALER_ROLE = 0, 1
+ELDER_ROLE, DEALER_ROLE, ELDER_DISCARD_ROLE, DEALER_DISCARD_ROLE = 0, 1, 2, 3
 #: Marks codes: 4 * king (``KINGS``) + points (``POINTS`` of :mod:`.records`, 0–3).
 N_MARKS = 16
 STRATEGY_DEALS_START = 1 << 41
 FRESH_DEALS_START = 1 << 42
+DISCARD_DEALS_START = 3 << 41
 STATE_BITS, DEAL_BITS, ATTEMPT_BITS = 18, 16, 6
 #: Deals per state the index scheme has room for, and hands drawn per deal (dealer role).
 MAX_DEALS = 1 << DEAL_BITS
@@ -64,6 +77,7 @@ ATTEMPTS = (1 << ATTEMPT_BITS) - 1
 _RELABEL = (1 << ATTEMPT_BITS) - 1
 _ROLE_SHIFT = STATE_BITS + DEAL_BITS + ATTEMPT_BITS
 assert STRATEGY_DEALS_START + (2 << _ROLE_SHIFT) <= FRESH_DEALS_START
+assert DISCARD_DEALS_START + (2 << _ROLE_SHIFT) <= 1 << 43   # below the class samples
 # the six orders of the three plain suits
 _ORDERS = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]],
                    dtype=np.int64)
@@ -81,8 +95,12 @@ def marks_code(rec):
 @njit(cache=True)
 def deal_index(role, state, k, attempt):
     """The deal index of attempt ``attempt`` of deal ``k`` of ``state`` (module docstring)."""
-    return np.uint64(STRATEGY_DEALS_START + (role << _ROLE_SHIFT)
-                     + (state << (DEAL_BITS + ATTEMPT_BITS)) + (k << ATTEMPT_BITS) + attempt)
+    if role < ELDER_DISCARD_ROLE:
+        base = STRATEGY_DEALS_START + (role << _ROLE_SHIFT)
+    else:
+        base = DISCARD_DEALS_START + ((role - ELDER_DISCARD_ROLE) << _ROLE_SHIFT)
+    return np.uint64(base + (state << (DEAL_BITS + ATTEMPT_BITS)) + (k << ATTEMPT_BITS)
+                     + attempt)
 
 
 @njit(cache=True)
@@ -139,14 +157,21 @@ def marks_block(seed, role, hands, turn_ups, ids, relabel, k_lo, k_hi, cfg_a, cf
                     index = deal_index(role, ids[j], k, a)
                     other, _ = deal_around(seed, index, hand, turn_up, trump, perm, draws)
                     attempts[j] += 1
-                    if elder_proposes(cfg_a[C.ELDER_POLICY], cfg_a[C.THRESHOLD], other,
-                                      trump, 0, script, turn_up, slot):
-                        found = True
+                    if role == ELDER_DISCARD_ROLE:
+                        found = dealer_accepts(cfg_a[C.DEALER_POLICY], other, trump, 0,
+                                               script, turn_up, slot)
+                    else:
+                        found = elder_proposes(cfg_a[C.ELDER_POLICY], cfg_a[C.THRESHOLD],
+                                               other, trump, 0, script, turn_up, slot)
+                    if found:
                         break
                 if not found:
                     missed[j] += 1
                     continue
-                elder, dealer = other, hand
+                if role == ELDER_DISCARD_ROLE:
+                    elder, dealer = hand, other
+                else:
+                    elder, dealer = other, hand
             play_dealt(seed, index, cfg_a, script, rec, perm, draws, pool, payoff, elder,
                        dealer, turn_up)
             code_a = marks_code(rec)
@@ -156,5 +181,6 @@ def marks_block(seed, role, hands, turn_ups, ids, relabel, k_lo, k_hi, cfg_a, cf
 
 
 __all__ = ["marks_block", "marks_code", "relabelled", "deal_index", "ELDER_ROLE",
-           "DEALER_ROLE", "N_MARKS", "STRATEGY_DEALS_START", "FRESH_DEALS_START",
-           "MAX_DEALS", "ATTEMPTS"]
+           "DEALER_ROLE", "ELDER_DISCARD_ROLE", "DEALER_DISCARD_ROLE", "N_MARKS",
+           "STRATEGY_DEALS_START", "FRESH_DEALS_START", "DISCARD_DEALS_START", "MAX_DEALS",
+           "ATTEMPTS"]

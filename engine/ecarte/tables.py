@@ -12,6 +12,12 @@ from the ``script`` (:func:`policy_script`; layout in
 reads the hand and the trump suit alone and treats the plain suits alike, so its table
 plays exactly as it does, deal for deal (tested on every (turn-up, hand) pair and on
 whole deals).
+
+A *discard table* (``Discard.TABLE``) says, for every state, which discard rule
+(:data:`~ecarte_sim.engine.ecarte.policies.DISCARD_RULES`) the player follows when he
+exchanges: an int array of ``Discard`` values, ``N_STATES`` or ``(25, N_STATES)``,
+carried in the same script in 4 bits per state. A discard rule reads ranks and the
+trump suit only, so a table filled with one rule plays as that rule.
 """
 
 from __future__ import annotations
@@ -19,13 +25,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.ecarte.policies import (DEALER_TABLE, ELDER_TABLE, S_STATE_KEYS,
-                                               S_TABLE_ROWS, S_TABLES, SCORE_SLOTS,
-                                               SCRIPT_LEN, TABLE_WORDS, dealer_accepts,
+from ecarte_sim.engine.ecarte.policies import (DEALER_TABLE, DISCARD_RULES, DISCARD_WORDS,
+                                               ELDER_TABLE, S_DEALER_DISCARD,
+                                               S_ELDER_DISCARD, S_STATE_KEYS, S_TABLE_ROWS,
+                                               S_TABLES, SCORE_SLOTS, SCRIPT_LEN,
+                                               TABLE_WORDS, dealer_accepts, discard_choice,
                                                elder_proposes)
 from ecarte_sim.engine.ecarte.runner import empty_script
-from ecarte_sim.engine.ecarte.settings import (DEFAULT_THRESHOLD, DealerPolicy, ElderPolicy,
-                                               member)
+from ecarte_sim.engine.ecarte.settings import (DEFAULT_THRESHOLD, DealerPolicy, Discard,
+                                               ElderPolicy, member)
 from ecarte_sim.engine.ecarte.states import N_STATES, representatives, state_keys
 
 #: The two tables: who decides, and what a True entry means.
@@ -52,21 +60,54 @@ def _packed(rows: np.ndarray) -> np.ndarray:
     return np.bitwise_or.reduce(bits, axis=2).view(np.int64).ravel()
 
 
-def policy_script(elder=None, dealer=None, scripted: np.ndarray | None = None) -> np.ndarray:
+def _discard_rows(table, what: str) -> np.ndarray:
+    if table is None:
+        return np.full((1, N_STATES), int(Discard.TRUMPS_KINGS), dtype=np.int64)
+    table = np.asarray(table)
+    if table.dtype.kind not in "iu":
+        raise ValueError(f"the {what} discard table must hold Discard rules (integers)")
+    if not np.isin(table, [int(r) for r in DISCARD_RULES]).all():
+        raise ValueError(f"the {what} discard table holds a value that is not a discard "
+                         f"rule ({', '.join(str(int(r)) for r in DISCARD_RULES)})")
+    if table.shape == (N_STATES,):
+        return table[None, :].astype(np.int64)
+    if table.shape == (SCORE_SLOTS, N_STATES):
+        return table.astype(np.int64)
+    raise ValueError(f"the {what} discard table must have shape ({N_STATES},) or "
+                     f"({SCORE_SLOTS}, {N_STATES}), not {table.shape}")
+
+
+def _nibbles(rows: np.ndarray) -> np.ndarray:
+    """Bits ``4 * (i & 15)`` up of word ``i >> 4`` of each row = entry ``i``."""
+    padded = np.zeros((rows.shape[0], DISCARD_WORDS * 16), dtype=np.uint64)
+    padded[:, :N_STATES] = rows
+    shifts = np.uint64(4) * np.arange(16, dtype=np.uint64)
+    words = padded.reshape(rows.shape[0], DISCARD_WORDS, 16) << shifts
+    return np.bitwise_or.reduce(words, axis=2).view(np.int64).ravel()
+
+
+def policy_script(elder=None, dealer=None, scripted: np.ndarray | None = None,
+                  elder_discard=None, dealer_discard=None) -> np.ndarray:
     """A ``script`` carrying the elder's table (True = propose) and the dealer's
-    (True = accept) for ``ElderPolicy.TABLE`` / ``DealerPolicy.TABLE``, after the
-    ``scripted`` values (``SCRIPT_LEN``; default: none, the priority in card order). A
-    table left out is all False (read only by its table policy); a table of one row is
-    used at every score, and beside a by-score table it is repeated."""
+    (True = accept) for ``ElderPolicy.TABLE`` / ``DealerPolicy.TABLE``, and each one's
+    discard table (``Discard`` rules) for ``Discard.TABLE``, after the ``scripted``
+    values (``SCRIPT_LEN``; default: none, the priority in card order). A decision table
+    left out is all False and a discard table left out is the treatise's
+    ``trumps-kings`` (read only by a table policy); a table of one row is used at every
+    score, and beside a by-score table it is repeated."""
     tables = [np.zeros(N_STATES, dtype=np.bool_) if t is None else t for t in (elder, dealer)]
     rows = [_rows(t, what) for t, what in zip(tables, ("elder", "dealer"))]
-    n = max(r.shape[0] for r in rows)
+    discards = [_discard_rows(t, what) for t, what in zip((elder_discard, dealer_discard),
+                                                          ("elder", "dealer"))]
+    n = max(r.shape[0] for r in rows + discards)
     rows = [np.broadcast_to(r, (n, N_STATES)) for r in rows]
-    script = np.zeros(S_TABLES + 2 * n * TABLE_WORDS, dtype=np.int64)
+    discards = [np.broadcast_to(r, (n, N_STATES)) for r in discards]
+    script = np.zeros(S_TABLES + 2 * n * (TABLE_WORDS + DISCARD_WORDS), dtype=np.int64)
     script[:SCRIPT_LEN] = empty_script() if scripted is None else scripted
     script[S_TABLE_ROWS] = n
     script[S_STATE_KEYS:S_TABLES] = state_keys()
-    script[S_TABLES:] = np.concatenate([_packed(r) for r in rows])
+    script[S_TABLES:] = np.concatenate([_packed(r) for r in rows]
+                                       + [_nibbles(r) for r in discards])
     return script
 
 
@@ -77,9 +118,25 @@ def table_rows(script: np.ndarray, role: str) -> np.ndarray:
     if script.shape[0] <= SCRIPT_LEN:
         raise ValueError("this script carries no tables")
     n = int(script[S_TABLE_ROWS])
-    words = script[S_TABLES:].reshape(2, n, TABLE_WORDS)[table].view(np.uint64)
+    words = script[S_TABLES:S_TABLES + 2 * n * TABLE_WORDS].reshape(2, n, TABLE_WORDS)
+    words = words[table].view(np.uint64)
     bits = (words[:, :, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
     return bits.reshape(n, TABLE_WORDS * 64)[:, :N_STATES].astype(np.bool_)
+
+
+def discard_rows(script: np.ndarray, role: str) -> np.ndarray:
+    """The ``role``'s discard table carried by ``script`` (int rows of ``Discard``
+    values, 1 or 25 by ``N_STATES``): the inverse of :func:`policy_script`."""
+    table = ROLES[role][0]
+    if script.shape[0] <= SCRIPT_LEN:
+        raise ValueError("this script carries no tables")
+    n = int(script[S_TABLE_ROWS])
+    start = S_TABLES + 2 * n * TABLE_WORDS
+    words = script[start:start + 2 * n * DISCARD_WORDS].reshape(2, n, DISCARD_WORDS)
+    words = words[table].view(np.uint64)
+    shifts = np.uint64(4) * np.arange(16, dtype=np.uint64)
+    nibbles = (words[:, :, None] >> shifts) & np.uint64(15)
+    return nibbles.reshape(n, DISCARD_WORDS * 16)[:, :N_STATES].astype(np.int64)
 
 
 @njit(cache=True)
@@ -113,6 +170,31 @@ def decisions(role: str, policy, hands, turn_ups, script: np.ndarray | None = No
     return out
 
 
+@njit(cache=True)
+def discard_each(script_row, policy, hands, turn_ups, script, slot, out):
+    """``out[i]``: the cards ``policy`` discards from ``hands[i]`` with ``turn_ups[i]``
+    turned up, at score ``slot`` — the kernels' own :func:`discard_choice`, round 0."""
+    for i in range(hands.shape[0]):
+        out[i] = discard_choice(policy, hands[i], turn_ups[i] >> 3, 0, script, script_row,
+                                turn_ups[i], slot)
+
+
+def discards(role: str, policy, hands, turn_ups, script: np.ndarray | None = None,
+             slot: int = 0) -> np.ndarray:
+    """The cards (uint32 masks) a discard policy (a ``Discard`` member or its name)
+    throws on many (hand, turn-up) pairs, before Law 38 or the elder's minimum of one;
+    ``script`` carries the discard tables of ``Discard.TABLE``."""
+    policy = member(Discard, policy, "discard policy")
+    if script is None:
+        script = policy_script() if policy == Discard.TABLE else empty_script()
+    hands = np.asarray(hands, dtype=np.uint32)
+    out = np.zeros(hands.shape[0], dtype=np.uint32)
+    row = S_ELDER_DISCARD if ROLES[role][0] == ELDER_TABLE else S_DEALER_DISCARD
+    discard_each(row, int(policy), hands, np.asarray(turn_ups, dtype=np.int64), script,
+                 int(slot), out)
+    return out
+
+
 def treatise_table(role: str, policy, threshold: int = DEFAULT_THRESHOLD) -> np.ndarray:
     """The table (bool, ``N_STATES``) of a treatise policy: its decision on each state's
     representative (every member of a state gets the same, module docstring)."""
@@ -120,4 +202,5 @@ def treatise_table(role: str, policy, threshold: int = DEFAULT_THRESHOLD) -> np.
     return decisions(role, policy, hands, turn_ups, threshold=threshold)
 
 
-__all__ = ["ROLES", "policy_script", "table_rows", "decisions", "treatise_table"]
+__all__ = ["ROLES", "policy_script", "table_rows", "discard_rows", "decisions", "discards",
+           "treatise_table"]

@@ -35,7 +35,8 @@ from ecarte_sim.engine.ecarte.policies import (S_DEALER_DISCARD, S_ELDER_DISCARD
                                                dealer_accepts, discard_choice, elder_proposes,
                                                score_slot, weakest)
 from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC, Law49, ProposalsEnd
-from ecarte_sim.engine.ecarte.settings import CFG, DealerFirst, ElderFirst, PlayModel
+from ecarte_sim.engine.ecarte.settings import (CFG, DISCARD_BY_POLICY, DealerFirst, ElderFirst,
+                                              PlayModel)
 from ecarte_sim.engine.ecarte.moves import legal_moves
 from ecarte_sim.engine.ecarte.solver import (DEALER_POINT, DEALER_VOLE, ELDER_POINT, ELDER_VOLE,
                                              point_vole)
@@ -129,14 +130,20 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, turn_up):
             if rnd == 0:
                 rec[R.FIRST] = Law49.REFUSED_FIRST
             break
-        out = discard_choice(cfg[C.ELDER_DISCARD], elder, trump, rnd, script, S_ELDER_DISCARD)
+        policy = cfg[C.ELDER_DISCARD]
+        if rnd == 0 and cfg[C.ELDER_FIRST_DISCARD] != DISCARD_BY_POLICY:
+            policy = cfg[C.ELDER_FIRST_DISCARD]
+        out = discard_choice(policy, elder, trump, rnd, script, S_ELDER_DISCARD, turn_up, slot)
         if out == 0:
             out = weakest(elder, 1, trump)  # the elder discards at least one
         elder, out, drawn = _exchange(elder, out, left, perm, used, trump)
         used += popcount32(drawn)
         left -= popcount32(drawn)
-        d_out = discard_choice(cfg[C.DEALER_DISCARD], dealer, trump, rnd, script,
-                               S_DEALER_DISCARD)
+        policy = cfg[C.DEALER_DISCARD]
+        if rnd == 0 and cfg[C.DEALER_FIRST_DISCARD] != DISCARD_BY_POLICY:
+            policy = cfg[C.DEALER_FIRST_DISCARD]
+        d_out = discard_choice(policy, dealer, trump, rnd, script, S_DEALER_DISCARD, turn_up,
+                               slot)
         if d_out == 0 and cfg[C.DEALER_MIN_ONE] != 0 and left > 0:
             d_out = weakest(dealer, 1, trump)
         dealer, d_out, d_drawn = _exchange(dealer, d_out, left, perm, used, trump)

@@ -228,6 +228,10 @@ def test_strategy_json_small_run(tmp_path):
         <= {p.name for p in tmp_path.iterdir()}
     tables = np.load(tmp_path / "tables.npz")
     assert np.unpackbits(tables["elder"], axis=-1)[:, :S.N_STATES].shape == (25, S.N_STATES)
+    read = out["roles"]["elder"]["readable"]["scores"][0]
+    assert read["score"] == "2-3" and 0 < read["reproduced"] <= 1 and read["lines"]
+    assert read["n"] == 2000 and len(read["disagreements"]) == 10
+    assert "The short list" in (tmp_path / "strategy.md").read_text()
 
 
 def test_strategy_rejects_bad_scores_and_clashing_options():

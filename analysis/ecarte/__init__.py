@@ -7,8 +7,12 @@
 * :mod:`.paired` — statistics of paired tables (the same deals under two choices).
 * :mod:`.scores` — the probability of winning five up from every score (an exact
   recursion over a deal's outcomes) and the score report.
-* :mod:`.strategy` — best responses of the first decisions at every score, their gain
-  over the treatise on fresh deals, iterated best responses, and one hand's advice.
+* :mod:`.strategy` — best responses of the first decisions and the first discard at
+  every score, their gain over the treatise on fresh deals, iterated best responses,
+  and one hand's advice.
+* :mod:`.readable` — a computed table said in the treatise's terms (the computed jeux
+  de règle): its short list, the share it reproduces, the hands where it parts from
+  the treatise.
 * :mod:`.reasons` — the reason behind every decision of a deal, in the treatise's words,
   worked out with the same engine functions that made the decision.
 * :mod:`.narrative` — a deal or a game told in words (with those reasons), and as

@@ -603,8 +603,56 @@ def against_treatise(settings: EcarteSettings, *, roles=("elder", "dealer"),
                                   "deals": br["deals"],
                                   "rounds": {name_of(Discard(r)): m.rounds
                                              for r, m in br["marks"].items()}}
+    for key, data in out.items():
+        role = key.split("-")[0]
+        own = (treatise[role] if key == role
+               else np.full(N_STATES, int(getattr(settings, f"{role}_discard"))))
+        data["readable"] = _readable(key, data, own, settings, v, scores, fresh, seed,
+                                     progress)
     return {"v": v, "continuation_deals": cont["n"], "fresh_deals": fresh, "roles": out,
             "scores": [f"{x}-{y}" for x, y in scores]}
+
+
+def _readable(key: str, data: dict, treatise: np.ndarray, settings: EcarteSettings,
+              v: np.ndarray, scores, fresh: int, seed: int, progress: Progress) -> dict:
+    """Item 6a for one computed table: at each score its short list in the treatise's
+    terms (:mod:`ecarte_sim.analysis.ecarte.readable`), the share it reproduces, what it
+    loses against the full table on fresh deals, and the hands where the treatise and
+    the table part with the largest gain; the list's sentences at the first score and,
+    at the others, the classes that change."""
+    from ecarte_sim.analysis.ecarte import readable as rd
+
+    role = key.split("-")[0]
+    discard = key.endswith("-discard")
+    feats = rd.features()
+    table = np.asarray(data["table"])
+    short = table.copy()
+    per_score, first = [], None
+    for (x, y) in scores:
+        slot = 5 * x + y
+        classes, reproduced = rd.short_list(table[slot], feats=feats)
+        short[slot] = rd.short_table(classes, feats=feats).astype(table.dtype)
+        worst = rd.disagreements(role, table[slot], treatise, data["gain"][slot],
+                                 data["se"][slot])
+        entry = {"score": f"{x}-{y}", "reproduced": reproduced, "classes": len(classes),
+                 "disagreements": [{k: (v.item() if hasattr(v, "item") else v)
+                                    for k, v in r.items()}
+                                   for r in worst.to_dict(orient="records")]}
+        if first is None:
+            first = classes
+            entry["lines"] = rd.short_list_lines(classes, role)
+        else:
+            changed = classes[classes["choice"].to_numpy() != first["choice"].to_numpy()]
+            entry["changes"] = rd.short_list_lines(changed, role)
+        per_score.append(entry)
+    loss = evaluate(role, settings, short, table, None, v, seed=seed, deals=fresh,
+                    scores=tuple(scores), progress=progress, discard=discard)
+    for entry, row in zip(per_score, loss):
+        entry["short_minus_full"] = row["gain_win"]
+        entry["short_minus_full_ci95"] = row["gain_win_ci95"]
+        entry["short_minus_full_marks"] = row["gain_marks"]
+        entry["n"] = row["n"]
+    return {"terms": list(rd.SHORT_TERMS), "scores": per_score}
 
 
 def _mean_dealt(per_state: np.ndarray) -> float:
@@ -700,6 +748,41 @@ def policy_map(role: str, table: np.ndarray, per_state=None) -> np.ndarray:
     return out
 
 
+def _readable_section(f, role: str, data: dict) -> None:
+    """strategy.md's computed jeux de règle for one table (item 6a)."""
+    read = data.get("readable")
+    if not read:
+        return
+    terms = ", ".join(t.replace("_", " ") for t in read["terms"])
+    first = read["scores"][0]
+    f.write(f"### The short list ({terms}), at {first['score']}\n\n"
+            f"Each class of hands takes what the computed table does on most of its dealt "
+            f"hands. It reproduces the table on **{first['reproduced']:.1%}** of dealt "
+            f"hands ({first['classes']} classes); played instead of the full table on "
+            f"{first['n']:,} fresh deals it changes P(win the game) by "
+            f"{first['short_minus_full']:+.4f} [{first['short_minus_full_ci95'][0]:+.4f}, "
+            f"{first['short_minus_full_ci95'][1]:+.4f}].\n\n")
+    for line in first["lines"]:
+        f.write(f"- {line}\n")
+    f.write("\nWhere the treatise and the computed table part most (ranked by the gain "
+            "over all deals: the gain of the computed choice in P(win the game) on a deal "
+            "of the hand, ± one standard error, times how often the hand is dealt; the "
+            "representative hand, spades trumps):\n\n"
+            "| hand | turn-up | treatise | computed | gain on the hand | dealt share | "
+            "gain over all deals |\n|---|---|---|---|---|---|---|\n")
+    for d in first["disagreements"]:
+        f.write(f"| {d['hand']} | {d['turn_up']} | {d['treatise']} | {d['computed']} | "
+                f"{d['gain_win']:+.4f} ± {d['se']:.4f} | {d['dealt']:.2e} | "
+                f"{d['contribution']:+.2e} |\n")
+    f.write("\n")
+    for other in read["scores"][1:]:
+        f.write(f"At {other['score']}: reproduces {other['reproduced']:.1%}; short list "
+                f"minus full table {other['short_minus_full']:+.4f} "
+                f"[{other['short_minus_full_ci95'][0]:+.4f}, "
+                f"{other['short_minus_full_ci95'][1]:+.4f}]; classes changed from "
+                f"{first['score']}: {'; '.join(other['changes']) or 'none'}.\n\n")
+
+
 def _discard_section(f, role: str, data: dict) -> None:
     """strategy.md's table for a discard best response."""
     who = role.split("-")[0]
@@ -771,6 +854,7 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
             for role, data in result["roles"].items():
                 if role.endswith("-discard"):
                     _discard_section(f, role, data)
+                    _readable_section(f, role, data)
                     continue
                 a = ACTIONS[role][0]
                 f.write(f"## The {role} (replaces `{data['replaces']}`; "
@@ -785,6 +869,7 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
                             f" | {r['agreement']:.3f} | {r[a + '_share']:.3f} | "
                             f"{r['treatise_' + a + '_share']:.3f} | {r['n']:,} |\n")
                 f.write("\n")
+                _readable_section(f, role, data)
     commit_file(out_dir, "strategy.md", markdown, paths)
 
     def png(p):

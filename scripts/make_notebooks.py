@@ -1,5 +1,5 @@
-"""Writes notebooks/jeux_de_regle.ipynb, notebooks/score_strategy.ipynb and notebooks/piquet.ipynb
-(no outputs).
+"""Writes notebooks/jeux_de_regle.ipynb, notebooks/score_strategy.ipynb,
+notebooks/piquet.ipynb and notebooks/strategy.ipynb (no outputs).
 
 Usage: python scripts/make_notebooks.py [REPO_ROOT]   (needs nbformat: the test extra)
 """
@@ -794,10 +794,163 @@ PIQUET = [
 ]
 
 
+STRATEGY = [
+    ("md", r'''
+    # What should one play? Best responses to the treatise
+
+    *Hoyle's Games Modernized* gives the elder a list of hands "which ought to be played
+    without proposing", the dealer his maxims for accepting, and both a rule for the
+    discard: "a king or a trump should not be discarded in the first instance". This
+    notebook asks what the right play is, hand by hand, and how far the treatise is from it.
+
+    The unit is the **canonical state**: a player's five cards and the turn-up, with the
+    three plain suits interchangeable (255,304 states). For a state, each action (propose /
+    play; accept / refuse; or a discard rule) is played on the same sampled deals consistent
+    with the state; a deal's marks are valued by the probability of winning the game from
+    the score after it. A state leaves the treatise only where the other action is better by
+    more than two standard errors. The command `ecarte-sim strategy` does this for every
+    state (minutes); here, a sample of states keeps it short, and the last section reads
+    the full run's report if one is in `results/strategy/`.
+
+    The first code cell sets the sizes: real ones by default, small ones when
+    `ECARTE_NOTEBOOK_SMALL=1` (the test run).
+    '''),
+    ("code", '''
+    # Parameters (the test run sets ECARTE_NOTEBOOK_SMALL=1 for small sizes)
+    import os
+
+    SMALL = os.environ.get("ECARTE_NOTEBOOK_SMALL") == "1"
+    SEED = 0
+    EVERY = 997 if SMALL else 61          # one state in EVERY (255,304 in all)
+    FIRST, MOST = (32, 128) if SMALL else (64, 4096)   # deals a state: first, at most
+    ADVISE_DEALS = 4_096 if SMALL else 65_536          # deals around one hand
+    print(f"{'small' if SMALL else 'full'} run: one state in {EVERY}, {FIRST}-{MOST} deals "
+          f"a state, {ADVISE_DEALS:,} deals for advice, seed {SEED}")
+    '''),
+    ("code", HELPERS + '''
+
+    import ecarte_sim as es  # the public API: the settings, advise
+
+    # The layer below the API: the strategy solver's pieces, the canonical states, and the
+    # treatise's own tables.
+    from ecarte_sim.analysis.ecarte import readable as rd
+    from ecarte_sim.analysis.ecarte import strategy as st
+    from ecarte_sim.engine.ecarte.states import N_STATES, representatives
+
+    SETTINGS = es.EcarteSettings()       # dd play; Hoyle's list, the maxims, trumps and kings
+    V = st.continuation(SETTINGS, SEED, deals=1 << 16 if SMALL else None)["v"]
+    STATES = np.arange(0, N_STATES, EVERY)
+    TREATISE = st.treatise_tables(SETTINGS)
+    '''),
+    ("md", r'''
+    ## 1. One hand: `es.advise`
+
+    The seed's own first example of a jeu de règle: "king, queen, knave of spades, eight of
+    hearts and eight of diamonds, hearts trumps". Each action is played on the same deals
+    around the hand; `values` holds each action's probability of winning the game and marks a
+    deal, `gain` the paired difference, `treatise` the rule that speaks.
+    '''),
+    ("code", '''
+    for role, score in (("elder", "0-0"), ("elder", "3-4"), ("dealer", "0-0")):
+        a = es.advise("KS QS JS 8H 8D", "H", score, role, deals=ADVISE_DEALS, seed=SEED)
+        g = a["gain"]
+        print(f"advise: {role} at {score}: {a['action']} (gain of {g['of']}: "
+              f"{g['p_win']:+.4f} {ci(g['p_win_ci95'], 4, True)} in P(win), n={a['n']:,}); "
+              f"the treatise says {a['treatise']['says']} ({a['treatise']['reason']})")
+    '''),
+    ("md", r'''
+    ## 2. The elder's best response to the maxims, on a sample of states
+
+    `st.marks_tables` plays each state's two actions on the same deals (deals doubled while
+    the two are within two standard errors); `st.best_response` picks the action at every
+    score. The figure shows each sampled state's gain of proposing over playing at 0-0 by
+    the trumps held, with Hoyle's choice as the colour.
+    '''),
+    ("code", '''
+    _, script = st._for_role(SETTINGS)
+    marks = st.marks_tables("elder", SETTINGS, script, v=V, seed=SEED,
+                            sampling=st.Sampling(FIRST, MOST), slots=(0,), states=STATES)
+    br = st.best_response(marks, V, TREATISE["elder"])
+    table, gain, se = br["table"][0], br["gain"][0], br["se"][0]
+    parts = (table != TREATISE["elder"])[STATES]
+    print(f"{STATES.size:,} states, {int(marks.deals.sum()):,} paired deals; the best response "
+          f"leaves Hoyle's list on {parts.sum()} of them")
+    trumps = rd.features()["trumps"].to_numpy()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    hoyle_plays = ~TREATISE["elder"][STATES]
+    jitter = np.random.default_rng(0).uniform(-0.25, 0.25, STATES.size)
+    for plays, colour, label in ((True, "tab:blue", "Hoyle: play"),
+                                 (False, "tab:orange", "Hoyle: propose")):
+        sel = hoyle_plays == plays
+        ax.errorbar(trumps[STATES][sel] + jitter[sel], gain[STATES][sel],
+                    yerr=1.96 * se[STATES][sel], fmt=".", color=colour, alpha=0.6,
+                    label=label)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set(xlabel="trumps held", ylabel="gain of proposing over playing, P(win)",
+           title=f"elder at 0-0, {STATES.size} states (95% intervals)")
+    ax.legend()
+    show(fig)
+    '''),
+    ("md", r'''
+    ## 3. The computed list in the treatise's terms
+
+    `rd.short_list` groups the states by trumps held, the king of trumps, plain kings and
+    plain court cards, and gives each class what the table does on most of its dealt hands.
+    Here the table is Hoyle's list outside the sampled states, so this shows the method;
+    `ecarte-sim strategy --out DIR` writes the short list of the full table.
+    '''),
+    ("code", '''
+    classes, reproduced = rd.short_list(table)
+    print(f"short list reproduces the table on {reproduced:.1%} of dealt hands "
+          f"({len(classes)} classes)")
+    for line in rd.short_list_lines(classes, "elder")[:6]:
+        print(" ", line)
+    display(rd.disagreements("elder", table, TREATISE["elder"], gain, se, top=5))
+    '''),
+    ("md", r'''
+    ## 4. The elder's first discard
+
+    Six rules keep the trumps and the plain cards from a rank up (from "trumps only" to
+    "all five"); `st.discard_response` plays every rule that throws other cards than the
+    treatise's on the same deals at an exchange and keeps the best one that beats the
+    treatise by two standard errors.
+    '''),
+    ("code", '''
+    d = st.discard_response("elder", SETTINGS, V, seed=SEED, sampling=st.Sampling(FIRST, MOST),
+                            slots=(0,), states=STATES)
+    chosen = pd.Series(d["table"][0][STATES]).map(lambda r: st.Discard(int(r)).name.lower())
+    print(f"discard: {d['deals']:,} paired deals; the rule chosen on the sampled states:")
+    display(chosen.value_counts().rename("states").to_frame())
+    '''),
+    ("md", r'''
+    ## 5. The full run, if there is one
+
+    `ecarte-sim strategy --decision both --out results/strategy` writes `strategy.md`
+    (each best response's gain on fresh deals, its short list, where it parts from the
+    treatise). This cell prints its summary tables if the report is there.
+    '''),
+    ("code", '''
+    from pathlib import Path
+
+    report = next((p / "results" / "strategy" / "strategy.md"
+                   for p in (Path.cwd(), *Path.cwd().parents)
+                   if (p / "results" / "strategy" / "strategy.md").exists()), None)
+    if report is None:
+        print("no full run found: run ecarte-sim strategy --decision both --out "
+              "results/strategy")
+    else:
+        text = report.read_text(encoding="utf-8")
+        print(f"full run: {report}")
+        print("\\n".join(line for line in text.splitlines() if line.startswith("| 0-0")))
+    '''),
+]
+
+
 def main():
     for name, prefix, cells in (("jeux_de_regle", "regle", REGLE),
                                 ("score_strategy", "score", SCORE),
-                                ("piquet", "piquet", PIQUET)):
+                                ("piquet", "piquet", PIQUET),
+                                ("strategy", "strategy", STRATEGY)):
         nb = build(prefix, cells)
         path = f"{ROOT}/notebooks/{name}.ipynb"
         with open(path, "w", encoding="utf-8") as f:

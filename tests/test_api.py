@@ -48,6 +48,8 @@ def test_public_names_resolve():
      lambda: es.simulate_cards(3000, seed=2)),
     (["hand", "QH AH 7H KS KD", "--trump", "KH", "--deals", "2048", "--quiet"],
      lambda: es.hand("QH AH 7H KS KD", "KH", deals=2048)),
+    (["advise", "KS QS JS 8H 8D", "--trump", "H", "--score", "3-4", "--deals", "1000"],
+     lambda: es.advise("KS QS JS 8H 8D", "H", "3-4", deals=1000)),
 ])
 def test_api_returns_what_the_command_prints(capsys, args, call):
     assert json.loads(json.dumps(call())) == _cli_json(capsys, *args)

@@ -19,6 +19,8 @@ EXPECTED = {
                              "play minus propose at 0-0, all jeux de règle:"],
     "piquet.ipynb": ["small run", "deal total: elder", "heuristic v heuristic: elder wins",
                      "elder five v four", "first dealer wins"],
+    "strategy.ipynb": ["small run", "advise: elder at 0-0", "paired deals; the best response",
+                       "short list reproduces", "discard:", "full run"],
 }
 #: The committed files stay small (no embedded outputs or images).
 MAX_BYTES = 100_000

@@ -232,6 +232,24 @@ def test_strategy_json_small_run(tmp_path):
     assert read["score"] == "2-3" and 0 < read["reproduced"] <= 1 and read["lines"]
     assert read["n"] == 2000 and len(read["disagreements"]) == 10
     assert "The short list" in (tmp_path / "strategy.md").read_text()
+    rules = out["roles"]["elder"]["by_rule"]
+    assert [r["rule"] for r in rules][-1] == "not on the list" and len(rules) == 8
+    assert sum(r["n"] for r in rules) == 2000      # every fresh deal under one rule
+    # the claims report gains the section from this run
+    report = tmp_path / "claims"
+    claims = CliRunner().invoke(main, ["claims", "--play", "dd", "--deals", "1000",
+                                       "--strategy", str(tmp_path), "--out", str(report),
+                                       "--json"])
+    assert claims.exit_code == 0, claims.output
+    beside = json.loads(claims.output)["beside_best_response"]
+    assert [r["rule"] for r in beside["rows"]] == [r["rule"] for r in rules]
+    assert beside["rows"][0]["gain_win_ci95"] == pytest.approx(rules[0]["gain_win_ci95"],
+                                                               abs=1e-6)
+    text = (report / "claims.md").read_text()
+    assert "Each rule of the treatise beside the best response" in text
+    assert "| elder | 2-3 | three-trumps | play |" in text
+    assert "treatise_rules.csv" in _refused("claims", "--strategy", str(report), "--deals",
+                                            "1000")
 
 
 def test_strategy_rejects_bad_scores_and_clashing_options():

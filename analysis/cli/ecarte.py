@@ -577,12 +577,17 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
               default=None, help="Write claims.md, claims.csv (+ .parquet with pyarrow) and "
                                  "the PNG plots here.")
+@click.option("--strategy", "strategy_dir", type=click.Path(file_okay=False, exists=True),
+              default=None,
+              help="A directory written by 'ecarte-sim strategy --out': add its section, "
+                   "each rule of the treatise beside the best response (agreement, the "
+                   "cost of following the rule on fresh deals).")
 @THREADS
 @long_run_options("2^21 deals; 2^13 for PIMC")
 @quiet_option("No progress display.")
 @JSON
-def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads, quiet,
-           as_json, run_dir, resume, task_size, scheduler, workers):
+def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strategy_dir,
+           threads, quiet, as_json, run_dir, resume, task_size, scheduler, workers):
     """Test the claims of Hoyle's Games Modernized on Écarté: "two to one" for the jeux de règle (as an estimate and
     as a floor, overall and per rule), "four times out of five" for Q A 7 of trumps with
     two kings, the dealer's maxims, the three pieces of score advice, and "continue
@@ -612,6 +617,13 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads
                                  param_hint="'--deals'")
     set_threads(threads)
     writable_dir(out_dir)
+    beside = None
+    if strategy_dir is not None:
+        from ecarte_sim.analysis.ecarte.strategy import read_rules
+        try:
+            beside = read_rules(strategy_dir)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--strategy'") from None
     models = list(dict.fromkeys(models)) or list(MODELS)
     settings = ClaimsSettings(seed=seed, precision=precision, deals=n_deals, worlds=worlds)
     if max_deals is not None:
@@ -630,6 +642,8 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, threads
         counter.close()
     payload["provenance"].update(parameters=parameters, n=payload["provenance"]["deals"],
                                  git_commit=git_commit())
+    if beside is not None:
+        payload["beside_best_response"] = beside
     if out_dir:
         from ecarte_sim.analysis.reports.claims import write_claims_report
         payload["files"] = write_claims_report(out_dir, payload, how)

@@ -54,7 +54,8 @@ from ecarte_sim.analysis.ecarte.paired import NET, deal_code, game_value, mean_o
 from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, win_probabilities
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.policies import DISCARD_RULES, SCORE_SLOTS, weakest
-from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, N_ARM, exact_turn_ups,
+from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER,
+                                                  CLASSIFY_REGLE, N_ARM, exact_turn_ups,
                                                   paired_table)
 from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, Discard,
                                                EcarteSettings, ElderFirst, ElderPolicy,
@@ -584,10 +585,17 @@ def against_treatise(settings: EcarteSettings, *, roles=("elder", "dealer"),
             row[f"{ACTIONS[role][0]}_share"] = _share(role, br["table"][slot], br["marks"])
             row[f"treatise_{ACTIONS[role][0]}_share"] = _share(role, treatise[role],
                                                                br["marks"])
+        # the rules are the treatise's own only when the policy replaced is the treatise's
+        hoyle = (settings.elder_policy == ElderPolicy.REGLE if role == "elder"
+                 else settings.dealer_policy == DealerPolicy.MAXIMS)
+        rules = [r for x, y in scores if hoyle
+                 for r in by_rule(role, settings, br["table"], v, (x, y), seed=seed,
+                                  deals=fresh, marks=br["marks"])]
         out[role] = {"replaces": (settings.elder_policy if role == "elder"
                                   else settings.dealer_policy).name.lower(),
                      "rows": rows, "table": br["table"], "gain": br["gain"], "se": br["se"],
-                     "deals": int(br["marks"].deals.sum()), "rounds": br["marks"].rounds}
+                     "deals": int(br["marks"].deals.sum()), "rounds": br["marks"].rounds,
+                     "by_rule": rules}
     for role in roles if "discard" in decisions else ():
         br = discard_response(role, settings, v, seed=seed, sampling=sampling, slots=slots,
                               progress=progress)
@@ -653,6 +661,81 @@ def _readable(key: str, data: dict, treatise: np.ndarray, settings: EcarteSettin
         entry["short_minus_full_marks"] = row["gain_marks"]
         entry["n"] = row["n"]
     return {"terms": list(rd.SHORT_TERMS), "scores": per_score}
+
+
+def by_rule(role: str, settings: EcarteSettings, table: np.ndarray, v: np.ndarray,
+            score=(0, 0), *, seed: int = 0, deals: int = 1 << 20,
+            marks: MarksTables | None = None) -> list[dict]:
+    """Each rule of the treatise beside the best response ``table`` (25 rows or one) at
+    ``score``: for the elder each rule of Hoyle's list (and the hands it does not name,
+    where it says propose), for the dealer each maxim case. Per rule: what the treatise
+    says, the share of the rule's dealt hands on which the table agrees (states weighed
+    as :func:`agreement` weighs them), and the paired gain of the table over the treatise
+    on the fresh deals of :func:`evaluate` whose hand falls under the rule (the elder's
+    dealt hand; the dealer's, on deals with a proposal), with its 95% interval and the
+    rule's share of those deals. The gains are the role's own."""
+    from ecarte_sim.analysis.ecarte.reasons import MAXIM_WORDS
+    from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
+    from ecarte_sim.engine.ecarte.regle import RULE_WORDS, RULES, regle_rule
+
+    x, y = score
+    table = np.broadcast_to(np.asarray(table, dtype=bool), (SCORE_SLOTS, N_STATES))[5 * x + y]
+    sign = 1.0 if role == "elder" else -1.0
+    other = "dealer" if role == "elder" else "elder"
+    arm_a, script_a = _for_role(settings, **{role: table})
+    arm_b, script_b = _for_role(settings)
+    cfg_a = arm_a.cfg(elder_score=x, dealer_score=y)
+    cfg_b = arm_b.cfg(elder_score=x, dealer_score=y)
+    first = FRESH_DEALS_START
+
+    def joint(classifier):
+        return paired_table(seed, first, first + deals, cfg_a, cfg_b, classifier,
+                            script=script_a, script_b=script_b)
+
+    hands, turn_ups = representatives()
+    treatise = treatise_tables(settings)[role]
+    w = state_weights().astype(np.float64)
+    if role == "dealer" and marks is not None:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            w = w * np.where(marks.attempts > 0, marks.deals / marks.attempts, 0.0)
+    if role == "elder":
+        rules = np.array([regle_rule(np.uint32(h), int(t) >> 3) for h, t in
+                          zip(hands, turn_ups)])
+        per = joint(CLASSIFY_REGLE)
+        classes = {r: per[r] + per[r + 8] for r in range(1, 8)}
+        classes[0] = joint(CLASSIFY_ALL)[0] - sum(classes.values())
+        names = {0: ("not on the list", "(hands the list does not name: propose)",
+                     "propose")}
+        names.update({r: (RULES[r - 1], RULE_WORDS[r - 1], "play") for r in range(1, 8)})
+        order = list(range(1, 8)) + [0]
+    else:
+        rules = np.array([maxim_case(np.uint32(h), int(t) >> 3) for h, t in
+                          zip(hands, turn_ups)])
+        per = joint(CLASSIFY_DEALER)
+        classes = {c: per[c] for c in range(1, 8)}
+        names = {c: (MAXIM_CASES[c - 1],
+                     MAXIM_WORDS[MAXIM_CASES[c - 1]][0] if MAXIM_CASES[c - 1] in MAXIM_WORDS
+                     else "(no maxim speaks: refuse iff a jeu de règle, else accept)",
+                     "accept" if MAXIM_ACCEPTS[c - 1] else "refuse") for c in range(1, 8)}
+        order = list(range(1, 8))
+    total = sum(int(classes[c].sum()) for c in order)
+    f = sign * game_value(v, x, y)
+    net = sign * NET.astype(float)
+    out = []
+    for c in order:
+        sel = rules == c
+        agree = float(w[sel & (table == treatise)].sum() / w[sel].sum()) if w[sel].sum() \
+            else float("nan")
+        win = paired_mean(classes[c], f)
+        gained = paired_mean(classes[c], net)
+        rule, words, says = names[c]
+        out.append({"role": role, "score": f"{x}-{y}", "rule": rule, "words": words,
+                    "treatise_says": says,
+                    "agreement": agree, "gain_win": win["mean"],
+                    "gain_win_ci95": win["ci95"], "gain_marks": gained["mean"],
+                    "gain_marks_ci95": gained["ci95"], "n": win["n"],
+                    "share_of_deals": win["n"] / total if total else float("nan")})
+    return out
 
 
 def _mean_dealt(per_state: np.ndarray) -> float:
@@ -748,6 +831,59 @@ def policy_map(role: str, table: np.ndarray, per_state=None) -> np.ndarray:
     return out
 
 
+def rules_markdown(rows: list[dict]) -> str:
+    """Each treatise rule beside the best response, as a Markdown table (strategy.md and
+    the claims report's section)."""
+    out = ("| role | score | rule | the treatise says | agreement | gain of the best "
+           "response, P(win) [95% CI] | marks/deal | share of deals | n |\n"
+           "|---|---|---|---|---|---|---|---|---|\n")
+    for r in rows:
+        out += (f"| {r['role']} | {r['score']} | {r['rule']} | {r['treatise_says']} | "
+                f"{r['agreement']:.3f} | {r['gain_win']:+.4f} [{r['gain_win_ci95'][0]:+.4f}, "
+                f"{r['gain_win_ci95'][1]:+.4f}] | {r['gain_marks']:+.4f} | "
+                f"{r['share_of_deals']:.3f} | {r['n']:,} |\n")
+    return out
+
+
+def read_rules(out_dir: str) -> dict:
+    """The rule-by-rule rows a strategy run wrote (``treatise_rules.csv`` and its
+    provenance), for the claims report's section; ``ValueError`` naming what is missing."""
+    import json
+    import os
+
+    import pandas as pd
+
+    path = os.path.join(out_dir, "treatise_rules.csv")
+    prov_path = os.path.join(out_dir, "provenance.json")
+    if not (os.path.isfile(path) and os.path.isfile(prov_path)):
+        raise ValueError(f"{out_dir!r} holds no treatise_rules.csv and provenance.json from "
+                         "'ecarte-sim strategy --out' (against the treatise, first decisions)")
+    frame = pd.read_csv(path)
+    with open(prov_path, encoding="utf-8") as f:
+        prov = json.load(f)
+    rows = []
+    for r in frame.to_dict(orient="records"):
+        rows.append({k: r[k] for k in ("role", "score", "rule", "words", "treatise_says",
+                                       "agreement", "gain_win", "gain_marks", "n",
+                                       "share_of_deals")}
+                    | {"gain_win_ci95": [r["gain_win_ci95_low"], r["gain_win_ci95_high"]],
+                       "gain_marks_ci95": [r["gain_marks_ci95_low"],
+                                           r["gain_marks_ci95_high"]]})
+    play = prov.get("parameters", {}).get("settings", {}).get("play", {})
+    return {"source": os.path.normpath(out_dir), "seed": prov.get("seed"),
+            "play": "/".join(dict.fromkeys(play.values())) if play else "?", "rows": rows}
+
+
+def _rules_section(f, rows: list[dict]) -> None:
+    if not rows:
+        return
+    f.write("### Each rule of the treatise beside the best response\n\n"
+            "Agreement: the share of the rule's dealt hands on which the best response "
+            "does what the rule says. Gain: the best response over the treatise on the "
+            "fresh deals whose hand falls under the rule (the cost of following the "
+            "rule there), paired, 95% interval.\n\n" + rules_markdown(rows) + "\n")
+
+
 def _readable_section(f, role: str, data: dict) -> None:
     """strategy.md's computed jeux de règle for one table (item 6a)."""
     read = data.get("readable")
@@ -831,6 +967,17 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
     commit_file(out_dir, "strategy.csv",
                 lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
 
+    rule_rows = [{**{k: v for k, v in r.items() if not k.endswith("ci95")},
+                  "gain_win_ci95_low": r["gain_win_ci95"][0],
+                  "gain_win_ci95_high": r["gain_win_ci95"][1],
+                  "gain_marks_ci95_low": r["gain_marks_ci95"][0],
+                  "gain_marks_ci95_high": r["gain_marks_ci95"][1]}
+                 for data in result["roles"].values() for r in data.get("by_rule", [])]
+    if rule_rows:
+        rules_frame = csv_columns(pd.DataFrame(rule_rows), prov)
+        commit_file(out_dir, "treatise_rules.csv",
+                    lambda p: rules_frame.to_csv(p, index=False, float_format="%.6f"), paths)
+
     def npz(p):
         with open(p, "wb") as f:
             np.savez_compressed(f, **{role: (np.asarray(d["table"], dtype=np.uint8)
@@ -869,6 +1016,7 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
                             f" | {r['agreement']:.3f} | {r[a + '_share']:.3f} | "
                             f"{r['treatise_' + a + '_share']:.3f} | {r['n']:,} |\n")
                 f.write("\n")
+                _rules_section(f, data.get("by_rule", []))
                 _readable_section(f, role, data)
     commit_file(out_dir, "strategy.md", markdown, paths)
 

@@ -240,6 +240,19 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                         f"{t['delta'][x][y]:+.4f} [{t['ci95'][x][y][0]:+.4f}, "
                         f"{t['ci95'][x][y][1]:+.4f}]" for y in range(5)) + " |\n")
                 f.write("\n")
+            beside = payload.get("beside_best_response")
+            if beside:
+                from ecarte_sim.analysis.ecarte.strategy import rules_markdown
+                f.write("## Each rule of the treatise beside the best response\n\n"
+                        f"From the strategy run in `{beside['source']}` (`ecarte-sim "
+                        "strategy`, play model "
+                        f"{beside['play']}, seed {beside['seed']}): each role's best "
+                        "response to the other's treatise policy, chosen state by state on "
+                        "sampled deals. Agreement: the share of the rule's dealt hands on "
+                        "which the best response does what the rule says. Gain: the best "
+                        "response over the treatise on fresh deals whose hand falls under "
+                        "the rule — the cost of following the rule there — paired, with "
+                        "its 95% interval.\n\n" + rules_markdown(beside["rows"]) + "\n")
             f.write("Plots: rules.png (P(point) per rule of the list, with 95% intervals, n "
                     "and the 2/3 line), play_minus_propose.png (the table above: each cell's "
                     "change with its 95% half-width), game_win.png (probability that the next "

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 
 import numpy as np
 
@@ -425,7 +426,7 @@ def discard_response(role: str, settings: EcarteSettings, v: np.ndarray, *, own=
         among[:] = False
         among[np.asarray(states, dtype=np.int64)] = True
     for rule in RULES:
-        ids = np.flatnonzero((thrown(role, Discard(rule)) != base) & among)
+        ids = np.flatnonzero((_thrown_by_rule(role, rule) != base) & among)
         if ids.size == 0:
             continue
         m = marks_tables(role, run, script, v=v, seed=seed, sampling=sampling, slots=slots,
@@ -450,21 +451,28 @@ def discard_agreement(role: str, table: np.ndarray, other) -> float:
     return float(w[_thrown_by(role, table) == _thrown_by(role, other)].sum() / w.sum())
 
 
+@cache
+def _thrown_by_rule(role: str, rule: int) -> np.ndarray:
+    out = thrown(role, Discard(rule))
+    out.flags.writeable = False
+    return out
+
+
 def _thrown_by(role: str, table) -> np.ndarray:
     table = np.asarray(table)
     if table.ndim == 0:
-        return thrown(role, Discard(int(table)))
+        return _thrown_by_rule(role, int(table))
     out = np.zeros(N_STATES, dtype=np.uint32)
     for rule in np.unique(table):
         sel = table == rule
-        out[sel] = thrown(role, Discard(int(rule)))[sel]
+        out[sel] = _thrown_by_rule(role, int(rule))[sel]
     return out
 
 
 def cards_thrown(role: str, table: np.ndarray) -> np.ndarray:
     """Per state, how many cards a discard table (or rule) throws at the first exchange."""
-    masks = _thrown_by(role, table)
-    return np.array([bin(int(m)).count("1") for m in masks])
+    masks = np.ascontiguousarray(_thrown_by(role, table), dtype=np.uint32)
+    return np.unpackbits(masks.view(np.uint8)).reshape(-1, 32).sum(axis=1)
 
 
 def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,

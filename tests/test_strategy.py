@@ -120,7 +120,9 @@ def test_best_response_equals_brute_force_on_a_small_instance():
                                                             (25, others.size)))
 
 
-def test_marks_tables_identical_for_any_threads_and_batch(monkeypatch):
+@pytest.mark.parametrize("rule", [None, int(ST.Discard.TRUMPS_ONLY)])
+def test_marks_tables_identical_for_any_threads_and_batch(monkeypatch, rule):
+    """The dealer's first decision, and his first discard (a discard role)."""
     states = np.arange(0, S.N_STATES, 2551)
     _, script = ST._for_role(SETTINGS)
     runs = []
@@ -129,7 +131,7 @@ def test_marks_tables_identical_for_any_threads_and_batch(monkeypatch):
         numba.set_num_threads(threads)
         try:
             m = ST.marks_tables("dealer", SETTINGS, script, v=V, seed=2,
-                                sampling=ST.Sampling(8, 32), states=states)
+                                sampling=ST.Sampling(8, 32), states=states, rule=rule)
         finally:
             numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
         runs.append(m)

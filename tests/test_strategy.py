@@ -216,13 +216,18 @@ def test_advise_json_says_the_action_values_and_the_treatise():
     assert 0 < out["proposal_rate"] <= 1
 
 
-def test_strategy_json_small_run(tmp_path):
+def _small_strategy(tmp_path, *args: str) -> dict:
+    """``strategy ARGS`` at 2 deals a state and 2,000 fresh deals, its report in
+    ``tmp_path``; the JSON it prints."""
     result = CliRunner().invoke(main, [
-        "strategy", "--role", "elder", "--score", "2-3", "--deals-per-state", "2",
-        "--max-deals-per-state", "2", "--fresh-deals", "2000", "--json", "--out",
-        str(tmp_path)])
+        "strategy", *args, "--deals-per-state", "2", "--max-deals-per-state", "2",
+        "--fresh-deals", "2000", "--json", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    return json.loads(result.output)
+
+
+def test_strategy_json_small_run(tmp_path):
+    out = _small_strategy(tmp_path, "--role", "elder", "--score", "2-3")
     row = out["roles"]["elder"]["rows"][0]
     assert row["score"] == "2-3" and row["n"] == 2000
     assert row["gain_win_ci95"][0] <= row["gain_win"] <= row["gain_win_ci95"][1]
@@ -265,12 +270,7 @@ def test_strategy_rejects_bad_scores_and_clashing_options():
 
 def test_strategy_discard_json_small_run(tmp_path, monkeypatch):
     monkeypatch.setattr(ST, "RULES", (int(ST.Discard.TRUMPS_QUEENS),))   # one rule: fast
-    result = CliRunner().invoke(main, [
-        "strategy", "--role", "dealer", "--decision", "discard", "--deals-per-state", "2",
-        "--max-deals-per-state", "2", "--fresh-deals", "2000", "--json", "--out",
-        str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = _small_strategy(tmp_path, "--role", "dealer", "--decision", "discard")
     assert list(out["roles"]) == ["dealer-discard"]
     row = out["roles"]["dealer-discard"]["rows"][0]
     assert row["n"] == 2000 and 0 < row["agreement"] <= 1

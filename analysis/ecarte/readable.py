@@ -39,7 +39,9 @@ _RANKS = "789TAJQK"   # Écarté order inside a suit byte (bit 0 = the seven)
 
 
 def _count(bytes_: np.ndarray, mask: int) -> np.ndarray:
-    return np.array([bin(int(b) & mask).count("1") for b in bytes_])
+    """The set bits of each suit byte within ``mask``."""
+    masked = (np.asarray(bytes_) & mask).astype(np.uint8)
+    return np.unpackbits(masked[:, None], axis=1).sum(axis=1).astype(np.int64)
 
 
 def features() -> pd.DataFrame:

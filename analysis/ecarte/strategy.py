@@ -282,11 +282,18 @@ def agreement(role: str, table: np.ndarray, other: np.ndarray,
               tables: MarksTables | None = None) -> float:
     """The share of dealt hands (weighted by how often each state is dealt; for the
     dealer, also by the estimated chance of a proposal) on which two tables agree."""
+    w = dealt_weights(role, tables)
+    return float(w[table == other].sum() / w.sum())
+
+
+def dealt_weights(role: str, tables: MarksTables | None = None) -> np.ndarray:
+    """Each state's share of dealt hands; for the dealer with his marks tables, times the
+    estimated chance that the elder proposes (the hands he has to answer)."""
     w = state_weights().astype(np.float64) / N_PAIRS
     if role == "dealer" and tables is not None:
         with np.errstate(invalid="ignore", divide="ignore"):
             w = w * np.where(tables.attempts > 0, tables.deals / tables.attempts, 0.0)
-    return float(w[table == other].sum() / w.sum())
+    return w
 
 
 def evaluate(role: str, settings: EcarteSettings, table: np.ndarray, replaced,
@@ -702,10 +709,7 @@ def by_rule(role: str, settings: EcarteSettings, table: np.ndarray, v: np.ndarra
 
     hands, turn_ups = representatives()
     treatise = treatise_tables(settings)[role]
-    w = state_weights().astype(np.float64)
-    if role == "dealer" and marks is not None:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            w = w * np.where(marks.attempts > 0, marks.deals / marks.attempts, 0.0)
+    w = dealt_weights(role, marks)
     if role == "elder":
         rules = np.array([regle_rule(np.uint32(h), int(t) >> 3) for h, t in
                           zip(hands, turn_ups)])
@@ -815,19 +819,15 @@ def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
             "score": f"{x}-{y}", "steps": steps, "tables": pair}
 
 
-def trumps_held(role: str) -> np.ndarray:
-    """The number of trumps in each state's hand (0-5), for the policy maps."""
-    hands, _ = representatives()
-    return np.array([bin(int(h) & 0xFF).count("1") for h in hands])
-
-
 def policy_map(role: str, table: np.ndarray, per_state=None) -> np.ndarray:
     """(6, 25): by trumps held (rows) and score (columns), the share of dealt hands on
     which a (25, N_STATES) table says propose (elder) or accept (dealer); with
     ``per_state`` (a function of the role and one row), the dealt mean of what it gives
     (e.g. :func:`cards_thrown` for a discard table)."""
+    from ecarte_sim.analysis.ecarte.readable import features
+
     w = state_weights().astype(np.float64)
-    trumps = trumps_held(role)
+    trumps = features()["trumps"].to_numpy()
     table = np.asarray(table)
     values = table if per_state is None else \
         np.stack([per_state(role, row) for row in table])
@@ -1074,6 +1074,6 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
 
 __all__ = ["write_report", "policy_map", "against_treatise", "equilibrium", "advise", "respond", "parse_score", "Sampling", "MarksTables", "marks_tables", "marks_value", "score_values",
            "state_gains", "best_response", "evaluate", "continuation", "treatise_tables",
-           "agreement", "arm_cfgs", "ROLES", "ACTIONS", "SCORES", "MARKS_NET", "RULES",
+           "agreement", "dealt_weights", "arm_cfgs", "ROLES", "ACTIONS", "SCORES", "MARKS_NET", "RULES",
            "DISCARD_ROLES", "thrown", "discard_response", "discard_agreement",
            "cards_thrown"]

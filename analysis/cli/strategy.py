@@ -42,9 +42,10 @@ def _progress(enabled: bool):
               show_default=True, help="Whose best response (--against treatise).")
 @click.option("--decision", type=click.Choice(["first", "discard", "both"]), default="first",
               show_default=True,
-              help="Which decisions (--against treatise): first = propose or play, accept "
-                   "or refuse; discard = what to throw at the first exchange (six rules: "
-                   "keep the trumps and the plain cards from a rank up, or keep all five).")
+              help="Which decisions: first = propose or play, accept or refuse; discard = "
+                   "what to throw at the first exchange (six rules: keep the trumps and the "
+                   "plain cards from a rank up, or keep all five); both. --against "
+                   "equilibrium iterates first or both.")
 @click.option("--score", "score", metavar="E-D", callback=_score, default=None,
               help="The score before the deal, the elder's first (default 0-0).")
 @click.option("--all-scores", is_flag=True,
@@ -64,7 +65,9 @@ def _progress(enabled: bool):
 @THREADS
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
               default=None, help="Also write strategy.csv, strategy.md, strategy.png, "
-                                 "tables.npz and provenance.json here.")
+                                 "treatise_rules.csv, tables.npz and provenance.json here "
+                                 "(--against equilibrium: equilibrium.csv, equilibrium.md, "
+                                 "equilibrium.png, tables.npz, provenance.json).")
 @quiet_option()
 @JSON
 def strategy(against, role, decision, score, all_scores, iterations, deals_per_state,
@@ -94,9 +97,11 @@ def strategy(against, role, decision, score, all_scores, iterations, deals_per_s
         raise click.UsageError("give --score E-D or --all-scores, not both")
     if against == "equilibrium" and all_scores:
         raise click.UsageError("--against equilibrium runs at one score (--score E-D)")
-    if against == "equilibrium" and decision != "first":
-        raise click.UsageError("--against equilibrium iterates the first decisions; the "
-                               "discards are --against treatise --decision discard")
+    if against == "equilibrium" and decision == "discard":
+        raise click.UsageError("--against equilibrium iterates the first decisions "
+                               "(--decision first) or them and the first discards "
+                               "(--decision both); the discards alone are --against "
+                               "treatise --decision discard")
     set_threads(threads)
     writable_dir(out_dir)
     default = study.Sampling.for_play(settings.elder_play)
@@ -122,12 +127,13 @@ def strategy(against, role, decision, score, all_scores, iterations, deals_per_s
     else:
         result = study.equilibrium(settings, score=scores[0], iterations=iterations,
                                    seed=seed, sampling=sampling, fresh_deals=fresh_deals,
-                                   progress=report)
+                                   progress=report, decisions=decisions)
         n = result["fresh_deals"]
     result = {"command": command_line("strategy"), "seed": seed, **parameters, **result,
               "provenance": provenance("strategy", parameters, seed, n)}
-    if out_dir and against == "treatise":
-        result["files"] = study.write_report(out_dir, result)
+    if out_dir:
+        write = study.write_report if against == "treatise" else study.write_equilibrium_report
+        result["files"] = write(out_dir, result)
     payload = _plain(result)
     if as_json:
         emit(payload)

@@ -163,21 +163,43 @@ def arm_cfgs(role: str, settings: EcarteSettings, x: int = 0, y: int = 0, rule=N
     raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
 
 
+#: Two rules' gains closer than this are a tie (equal in exact arithmetic, apart only by
+#: the summation's rounding): the rule met first in :data:`RULES` keeps the state.
+TIE = 1e-12
+#: Rows of marks tables converted to float at a time (bounds the scratch memory).
+GAIN_CHUNK = 1 << 15
+
+
 def state_gains(joint: np.ndarray, f: np.ndarray, role: str):
     """Each row's paired gain of arm a over arm b for the ``role`` (the dealer's value is
-    ``1 - f``): (mean, standard error, n), NaN where n < 2. ``joint``: (rows, 16, 16)."""
+    ``1 - f``): (mean, standard error, n), NaN where n < 2. ``joint``: (rows, 16, 16);
+    ``f``: one score's marks values (16,), giving (rows,) arrays, or several scores'
+    (S, 16), giving (S, rows) arrays — every score from one pass over the tables."""
+    f = np.asarray(f, dtype=np.float64)
+    one = f.ndim == 1
     sign = 1.0 if role == "elder" else -1.0
-    d = sign * (f[:, None] - f[None, :]).ravel()
-    counts = joint.reshape(joint.shape[0], -1).astype(np.float64)
-    n = counts.sum(axis=1)
+    d = sign * (np.atleast_2d(f)[:, :, None] - np.atleast_2d(f)[:, None, :]).reshape(
+        -1, N_MARKS * N_MARKS).T                                    # (256, S)
+    d2 = d * d
+    rows = joint.shape[0]
+    flat = joint.reshape(rows, -1)
+    n = flat.sum(axis=1, dtype=np.int64)
+    total = np.empty((rows, d.shape[1]))
+    squares = np.empty((rows, d.shape[1]))
+    for lo in range(0, rows, GAIN_CHUNK):
+        counts = flat[lo:lo + GAIN_CHUNK].astype(np.float64)
+        total[lo:lo + GAIN_CHUNK] = counts @ d
+        squares[lo:lo + GAIN_CHUNK] = counts @ d2
+    nf = n.astype(np.float64)[:, None]
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = counts @ d / n
-        second = counts @ (d * d) / n
-        var = np.maximum(second - mean * mean, 0.0) * n / (n - 1)
-        se = np.sqrt(var / n)
+        mean = total / nf
+        second = squares / nf
+        var = np.maximum(second - mean * mean, 0.0) * nf / (nf - 1)
+        se = np.sqrt(var / nf)
     mean[n == 0] = np.nan
     se[n < 2] = np.nan
-    return mean, se, n.astype(np.int64)
+    mean, se = mean.T, se.T
+    return (mean[0], se[0], n) if one else (mean, se, n)
 
 
 @dataclass
@@ -240,10 +262,8 @@ def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: 
         rounds.append((int(run.size), hi))
         if hi >= sampling.most:
             break
-        undecided = np.zeros(run.size, dtype=bool)
-        for f in fs:
-            mean, se, _ = state_gains(joint[run], f, role)
-            undecided |= (se > 0) & (np.abs(mean) < sampling.z * se)
+        mean, se, _ = state_gains(joint[run], fs, role)
+        undecided = ((se > 0) & (np.abs(mean) < sampling.z * se)).any(axis=0)
         run = run[undecided]
         hi = min(2 * hi, int(sampling.most))
     return MarksTables(role, joint, deals, attempts, missed, rounds, sampling,
@@ -263,12 +283,10 @@ def best_response(tables: MarksTables, v: np.ndarray, replaced: np.ndarray,
     table = np.empty((SCORE_SLOTS, N_STATES), dtype=bool)
     gain = np.empty((SCORE_SLOTS, N_STATES))
     se = np.empty((SCORE_SLOTS, N_STATES))
-    for s, f in enumerate(score_values(v)):
-        m, e, _ = state_gains(tables.joint, f, tables.role)
-        gain[s], se[s] = m, e
-        with np.errstate(invalid="ignore"):
-            clear = np.abs(m) > z * e
-        table[s] = np.where(clear, m > 0, replaced[s])
+    gain[:], se[:], _ = state_gains(tables.joint, score_values(v), tables.role)
+    with np.errstate(invalid="ignore"):
+        clear = np.abs(gain) > z * se
+    table[:] = np.where(clear, gain > 0, replaced)
     return {"table": table, "gain": gain, "se": se}
 
 
@@ -308,16 +326,29 @@ def evaluate(role: str, settings: EcarteSettings, table: np.ndarray, replaced,
     marks per deal (his marks less the other's), with 95% intervals. ``discard``: the
     tables are the role's discard tables; ``tables`` (``_for_role``'s keywords) gives
     the other tables both arms read."""
+    other = "dealer" if role == "elder" else "elder"
+    own = f"{role}_discard" if discard else role
+    common = {other: opponent, **(tables or {})}
+    # None: the role plays the policy in ``settings`` (its table, left out, is not read)
+    return gains_between(role, settings, {**common, own: table}, {**common, own: replaced},
+                         v, seed=seed, deals=deals, scores=scores, first=first,
+                         progress=progress)
+
+
+def gains_between(role: str, settings: EcarteSettings, a: dict, b: dict, v: np.ndarray, *,
+                  seed: int = 0, deals: int = 1 << 20,
+                  scores: tuple[tuple[int, int], ...] = SCORES, first: int = FRESH_DEALS_START,
+                  progress: Progress = None) -> list[dict]:
+    """Two sets of tables (``_for_role``'s keywords; a table left out or None: the policy
+    in ``settings``) played on the same fresh deals ``[first, first + deals)``: per
+    score, the ``role``'s paired gain of ``a`` over ``b`` in his probability of winning
+    the game and in his marks per deal (his less the other's), with 95% intervals."""
     if first < FRESH_DEALS_START or first + deals > DISCARD_DEALS_START:
         raise ValueError("fresh deals lie in [2^42, 3 * 2^41), apart from the deals that "
                          "chose the table")
     sign = 1.0 if role == "elder" else -1.0
-    other = "dealer" if role == "elder" else "elder"
-    own = f"{role}_discard" if discard else role
-    common = {other: opponent, **(tables or {})}
-    arm_a, script_a = _for_role(settings, **{**common, own: table})
-    # None: the role plays the policy in ``settings`` (its table, left out, is not read)
-    arm_b, script_b = _for_role(settings, **{**common, own: replaced})
+    arm_a, script_a = _for_role(settings, **a)
+    arm_b, script_b = _for_role(settings, **b)
     out = []
     for i, (x, y) in enumerate(scores):
         joint = paired_table(seed, first, first + deals,
@@ -365,13 +396,15 @@ def _for_role(settings: EcarteSettings, elder=None, dealer=None, elder_discard=N
 
 
 def respond(role: str, settings: EcarteSettings, v: np.ndarray, *, own=None, opponent=None,
-            seed: int = 0, sampling: Sampling | None = None,
+            tables: dict | None = None, seed: int = 0, sampling: Sampling | None = None,
             slots: tuple[int, ...] | None = None, progress: Progress = None) -> dict:
     """The ``role``'s best response (all 25 scores) to the opponent's table (None: the
     policy in ``settings``), his own later rounds read from ``own`` (None: his policy in
-    ``settings``). Returns the marks tables, the table and the per-state gains."""
-    run, script = _for_role(settings, **{role: own,
-                                         ("dealer" if role == "elder" else "elder"): opponent})
+    ``settings``); ``tables``: the discard tables both players read (``_for_role``'s
+    keywords; None: the discard policies in ``settings``). Returns the marks tables, the
+    table and the per-state gains."""
+    run, script = _for_role(settings, **(tables or {}), **{
+        role: own, ("dealer" if role == "elder" else "elder"): opponent})
     marks = marks_tables(role, run, script, v=v, seed=seed, sampling=sampling, slots=slots,
                          progress=progress)
     if own is None:
@@ -410,8 +443,9 @@ def discard_response(role: str, settings: EcarteSettings, v: np.ndarray, *, own=
     Every rule of :data:`RULES` that throws other cards than ``own`` on a state is
     played against it on the same deals (:func:`marks_tables` with the rule, deals
     doubled where the two are close); a state takes the rule with the largest gain
-    among those better than its own discard by more than ``z`` standard errors, and
-    keeps its own discard where none is. Returns the (25, N_STATES) table of ``Discard``
+    among those better than its own discard by more than ``z`` standard errors (on a tie,
+    :data:`TIE`, the rule first in :data:`RULES`), and keeps its own discard where none
+    is. Returns the (25, N_STATES) table of ``Discard``
     values, each state's gain over ``own`` (0 where kept) and the marks tables by rule.
     """
     tables = dict(tables or {})
@@ -439,10 +473,10 @@ def discard_response(role: str, settings: EcarteSettings, v: np.ndarray, *, own=
         m = marks_tables(role, run, script, v=v, seed=seed, sampling=sampling, slots=slots,
                          states=ids, progress=progress, rule=rule)
         marks[rule] = m
-        for s, f in enumerate(fs):
-            mean, err, _ = state_gains(m.joint[ids], f, role)
+        means, errs, _ = state_gains(m.joint[ids], fs, role)
+        for s, (mean, err) in enumerate(zip(means, errs)):
             with np.errstate(invalid="ignore"):
-                better = (mean > sampling.z * err) & (mean > gain[s, ids])
+                better = (mean > sampling.z * err) & (mean > gain[s, ids] + TIE)
             pick = ids[better]
             table[s, pick] = rule
             gain[s, pick] = mean[better]
@@ -758,65 +792,101 @@ def _mean_dealt(per_state: np.ndarray) -> float:
 
 def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
                 seed: int = 0, sampling: Sampling | None = None,
-                fresh_deals: int | None = None, progress: Progress = None) -> dict:
-    """Iterated best responses of the first decisions at one score, starting from the
-    treatise (Hoyle's list, the maxims) written as tables: at step t the elder answers
-    the dealer's table (``E[t+1] = BR(D[t])``), then the dealer answers that
-    (``D[t+1] = BR(E[t+1])``). The *exploitability* of each pair ``(E[t], D[t])`` — what a
-    best-responding opponent gains, summed over both sides, in the probability of
-    winning the game — is measured on fresh deals: the elder's term with the next
-    step's ``BR(D[t])``, the dealer's with a best response to ``E[t]`` computed again on
-    deals of another seed (so that the dealer's term is measured, not assumed zero).
-    Returns the steps, the final tables and the value of the game at ``score``: the
-    elder's probability of winning under the last pair."""
+                fresh_deals: int | None = None, progress: Progress = None,
+                decisions=("first",)) -> dict:
+    """Iterated best responses at one score, starting from the treatise (Hoyle's list, the
+    maxims, the settings' discard rule) written as tables: at step t the elder answers
+    the dealer's tables (``E[t+1] = BR(D[t])``), then the dealer answers that
+    (``D[t+1] = BR(E[t+1])``). ``decisions``: ``("first",)`` iterates the first decisions
+    (propose or play, accept or refuse), the discards staying the settings' rule;
+    ``("first", "discard")`` iterates each player's first discard too: a player's best
+    response is then his best first decision against the other's tables, followed by his
+    best first discard given that decision (one pass of coordinate ascent over his two
+    decisions, not a joint search).
+
+    The *exploitability* of each pair ``(E[t], D[t])`` — what a best-responding opponent
+    gains, summed over both sides, in the probability of winning the game — is measured
+    on fresh deals: the elder's term with the next step's ``BR(D[t])``, the dealer's with
+    a best response to ``E[t]`` computed again on deals of another seed (so that the
+    dealer's term is measured, not assumed zero). Each best response leaves a state's
+    action only where the other is better by more than ``z`` standard errors, so the
+    exploitability found is a lower bound at the sampling's resolution. Returns the
+    steps, the final tables and the value of the game at ``score``: the elder's
+    probability of winning under the last pair."""
     x, y = score
     slot = 5 * x + y
     cont = continuation(settings, seed)
     v = cont["v"]
     fresh = fresh_deals or (1 << 14 if settings.uses_pimc else 1 << 20)
     t0 = treatise_tables(settings)
+    with_discards = "discard" in decisions
     pair = {"elder": t0["elder"], "dealer": t0["dealer"]}
+    if with_discards:       # None: the settings' rule, until a best response replaces it
+        pair.update(elder_discard=None, dealer_discard=None)
     steps = []
 
-    def gain_of(role, better, current):
+    def best(role, s):
+        """The role's best response to ``pair`` on deals of seed ``s``: his tables."""
         other = "dealer" if role == "elder" else "elder"
-        return evaluate(role, settings, better, current, pair[other], v, seed=seed,
-                        deals=fresh, scores=(score,))[0]
+        discard_tables = {k: t for k, t in pair.items() if k.endswith("_discard")}
+        first = respond(role, settings, v, own=pair[role], opponent=pair[other],
+                        tables=discard_tables, seed=s, sampling=sampling, slots=(slot,),
+                        progress=progress)
+        mine = {role: first["table"][slot]}
+        if with_discards:
+            key = f"{role}_discard"
+            rest = {k: t for k, t in pair.items() if k != key}
+            d = discard_response(role, settings, v, own=pair[key],
+                                 tables={**rest, **mine}, seed=s, sampling=sampling,
+                                 slots=(slot,), progress=progress)
+            mine[key] = d["table"][slot]
+        return mine, first["marks"]
+
+    def gain_of(role, mine):
+        return gains_between(role, settings, {**pair, **mine}, pair, v, seed=seed,
+                             deals=fresh, scores=(score,))[0]
 
     for t in range(iterations + 1):
-        e_br = respond("elder", settings, v, own=pair["elder"], opponent=pair["dealer"],
-                       seed=seed, sampling=sampling, slots=(slot,), progress=progress)
-        d_br = respond("dealer", settings, v, own=pair["dealer"], opponent=pair["elder"],
-                       seed=seed + 1 + t, sampling=sampling, slots=(slot,),
-                       progress=progress)
-        g_e = gain_of("elder", e_br["table"][slot], pair["elder"])
-        g_d = gain_of("dealer", d_br["table"][slot], pair["dealer"])
+        e_best, _ = best("elder", seed)
+        d_best, d_marks = best("dealer", seed + 1 + t)
+        g_e = gain_of("elder", e_best)
+        g_d = gain_of("dealer", d_best)
         run, script = _for_role(settings, **pair)
         cfg = run.cfg(elder_score=x, dealer_score=y)
         joint = paired_table(seed, FRESH_DEALS_START, FRESH_DEALS_START + fresh, cfg, cfg,
                              CLASSIFY_ALL, script=script)[0]
         value = mean_of(joint.sum(axis=1), game_value(v, x, y))
-        steps.append({
+        step = {
             "step": t,
             "elder_propose_share": _share("elder", pair["elder"], None),
-            "dealer_accept_share": _share("dealer", pair["dealer"], d_br["marks"]),
+            "dealer_accept_share": _share("dealer", pair["dealer"], d_marks),
             "elder_gain": g_e["gain_win"], "elder_gain_ci95": g_e["gain_win_ci95"],
             "dealer_gain": g_d["gain_win"], "dealer_gain_ci95": g_d["gain_win_ci95"],
             "exploitability": g_e["gain_win"] + g_d["gain_win"],
             "exploitability_ci95": [g_e["gain_win_ci95"][0] + g_d["gain_win_ci95"][0],
                                     g_e["gain_win_ci95"][1] + g_d["gain_win_ci95"][1]],
             "elder_value": value["mean"], "elder_value_ci95": value["ci95"],
-            "n": g_e["n"]})
+            "n": g_e["n"]}
+        if with_discards:
+            for role in ROLES:
+                rule = getattr(settings, f"{role}_discard")
+                mine = pair[f"{role}_discard"]
+                step[f"{role}_discard_agreement"] = discard_agreement(
+                    role, int(rule) if mine is None else mine, int(rule))
+                step[f"{role}_cards_thrown"] = _mean_dealt(
+                    cards_thrown(role, int(rule) if mine is None else mine))
+        steps.append(step)
         if progress:
             progress("equilibrium steps", t + 1, iterations + 1)
         if t == iterations:
             break
-        pair["elder"] = e_br["table"][slot]
-        d_next = respond("dealer", settings, v, own=pair["dealer"], opponent=pair["elder"],
-                         seed=seed, sampling=sampling, slots=(slot,), progress=progress)
-        pair["dealer"] = d_next["table"][slot]
+        pair.update(e_best)
+        pair.update(best("dealer", seed)[0])
+    tables = {k: (np.full(N_STATES, int(getattr(settings, k)), dtype=np.int64) if t is None
+                  else t) for k, t in pair.items()}
     return {"v": v, "continuation_deals": cont["n"], "fresh_deals": fresh,
-            "score": f"{x}-{y}", "steps": steps, "tables": pair}
+            "score": f"{x}-{y}", "decisions": list(decisions), "steps": steps,
+            "tables": tables}
 
 
 def policy_map(role: str, table: np.ndarray, per_state=None) -> np.ndarray:
@@ -1072,7 +1142,113 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
     return paths
 
 
-__all__ = ["write_report", "policy_map", "against_treatise", "equilibrium", "advise", "respond", "parse_score", "Sampling", "MarksTables", "marks_tables", "marks_value", "score_values",
+def write_equilibrium_report(out_dir: str, result: dict,
+                             execution: dict | None = None) -> list[str]:
+    """equilibrium.csv (one row per step), equilibrium.md, equilibrium.png (exploitability
+    and the elder's value by step, 95% intervals), tables.npz (the last pair: decision
+    tables bit-packed, discard tables as ``Discard`` values) and provenance.json."""
+    import os
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from ecarte_sim.analysis.reports.provenance import (caption as made_by, commit_file,
+                                                        csv_columns, png_metadata,
+                                                        write_provenance)
+
+    os.makedirs(out_dir, exist_ok=True)
+    prov = result["provenance"]
+    paths: list[str] = []
+    steps = result["steps"]
+    rows = []
+    for st in steps:
+        row = {"score": result["score"]}
+        for k, val in st.items():
+            if k.endswith("_ci95"):
+                row[f"{k}_low"], row[f"{k}_high"] = val
+            else:
+                row[k] = val
+        rows.append(row)
+    frame = csv_columns(pd.DataFrame(rows), prov)
+    write_provenance(out_dir, prov, execution, result.get("command"), paths)
+    commit_file(out_dir, "equilibrium.csv",
+                lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
+
+    def npz(p):
+        with open(p, "wb") as f:
+            np.savez_compressed(f, **{k: (np.asarray(t, dtype=np.uint8)
+                                          if k.endswith("_discard") else
+                                          np.packbits(np.asarray(t, dtype=bool)))
+                                      for k, t in result["tables"].items()},
+                                n_states=N_STATES)
+    commit_file(out_dir, "tables.npz", npz, paths)
+    discards = "discard" in result.get("decisions", ())
+
+    def markdown(p):
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(f"# Écarté: iterated best responses at {result['score']}\n\n"
+                    f"{made_by(prov)}\n\n"
+                    "From the treatise's pair (Hoyle's list, the maxims"
+                    f"{', the discard rule' if discards else ''}), each step replaces the "
+                    "elder's tables by his best response to the dealer's, then the dealer's "
+                    "by his best response to that "
+                    f"({'first decision and first discard' if discards else 'first decisions; the discards stay the treatise rule'}). "
+                    "*Exploitability* of a pair: what a best-responding elder gains plus what "
+                    "a best-responding dealer gains, in the probability of winning the game, "
+                    f"each measured on {result['fresh_deals']:,} fresh deals (paired, 95% "
+                    "intervals). A best response leaves an action only where the other is "
+                    "better by more than two standard errors, so these are lower bounds at "
+                    "the sampling's resolution. *Elder's value*: his probability of winning "
+                    "the game from this score when both play the pair (the dealer has the "
+                    "rest). Continuation values: from "
+                    f"{result['continuation_deals']:,} treatise deals.\n\n")
+            extra = (" elder discard agrees | dealer discard agrees | cards thrown (E/D) |"
+                     if discards else "")
+            f.write("| step | exploitability [95% CI] | elder's gain | dealer's gain | "
+                    f"elder's value [95% CI] | elder proposes | dealer accepts |{extra}\n"
+                    "|---|---|---|---|---|---|---|" + ("---|---|---|" if discards else "")
+                    + "\n")
+            for st in steps:
+                lo, hi = st["exploitability_ci95"]
+                vlo, vhi = st["elder_value_ci95"]
+                more = (f" {st['elder_discard_agreement']:.3f} | "
+                        f"{st['dealer_discard_agreement']:.3f} | "
+                        f"{st['elder_cards_thrown']:.2f} / {st['dealer_cards_thrown']:.2f} |"
+                        if discards else "")
+                f.write(f"| {st['step']} | {st['exploitability']:+.5f} [{lo:+.5f}, {hi:+.5f}]"
+                        f" | {st['elder_gain']:+.5f} | {st['dealer_gain']:+.5f} | "
+                        f"{st['elder_value']:.4f} [{vlo:.4f}, {vhi:.4f}] | "
+                        f"{st['elder_propose_share']:.3f} | {st['dealer_accept_share']:.3f} |"
+                        f"{more}\n")
+            f.write(f"\nn = {steps[0]['n']:,} fresh deals per measurement. The shares are "
+                    "of dealt hands (the dealer's: of hands that meet a proposal); "
+                    "*agrees*: the share of dealt hands on which the discard throws the "
+                    "treatise rule's cards.\n")
+    commit_file(out_dir, "equilibrium.md", markdown, paths)
+
+    def png(p):
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
+        t = [st["step"] for st in steps]
+        for ax, key, label in ((axes[0], "exploitability", "exploitability, P(win the game)"),
+                               (axes[1], "elder_value", "elder's P(win the game)")):
+            mid = np.array([st[key] for st in steps])
+            ci = np.array([st[f"{key}_ci95"] for st in steps])
+            ax.errorbar(t, mid, yerr=[mid - ci[:, 0], ci[:, 1] - mid], marker="o", capsize=4)
+            ax.set(xlabel="step", ylabel=label, xticks=t,
+                   title=f"{label} at {result['score']}\n(n = {steps[0]['n']:,} fresh deals "
+                         "per point, 95% CI)")
+            if key == "exploitability":
+                ax.axhline(0, color="grey", lw=0.8)
+        fig.suptitle(made_by(prov), fontsize=7)
+        fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
+        plt.close(fig)
+    commit_file(out_dir, "equilibrium.png", png, paths)
+    return paths
+
+
+__all__ = ["write_report", "write_equilibrium_report", "gains_between", "policy_map", "against_treatise", "equilibrium", "advise", "respond", "parse_score", "Sampling", "MarksTables", "marks_tables", "marks_value", "score_values",
            "state_gains", "best_response", "evaluate", "continuation", "treatise_tables",
            "agreement", "dealt_weights", "arm_cfgs", "ROLES", "ACTIONS", "SCORES", "MARKS_NET", "RULES",
            "DISCARD_ROLES", "thrown", "discard_response", "discard_agreement",

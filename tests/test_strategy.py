@@ -259,12 +259,42 @@ def test_strategy_json_small_run(tmp_path):
                                             "1000")
 
 
+def test_equilibrium_with_discards_reports_the_pair_it_played(tmp_path, monkeypatch):
+    """--against equilibrium --decision both: the discards start at the treatise's rule
+    and are then replaced; the pair written to tables.npz, played again on the same
+    fresh deals, gives the elder's value the last step reports."""
+    monkeypatch.setattr(ST, "RULES", (int(ST.Discard.TRUMPS_ONLY),))     # one rule: fast
+    out = _small_strategy(tmp_path, "--against", "equilibrium", "--decision", "both",
+                          "--iterations", "1", "--score", "1-2")
+    steps = out["steps"]
+    assert [s["step"] for s in steps] == [0, 1] and out["decisions"] == ["first", "discard"]
+    assert steps[0]["elder_discard_agreement"] == 1.0     # the treatise's rule at first
+    assert steps[1]["elder_discard_agreement"] < 1.0      # some states throw trumps-only
+    for st in steps:
+        assert st["exploitability"] == pytest.approx(st["elder_gain"] + st["dealer_gain"])
+    assert {"equilibrium.md", "equilibrium.csv", "equilibrium.png", "tables.npz",
+            "provenance.json"} <= {p.name for p in tmp_path.iterdir()}
+    saved = np.load(tmp_path / "tables.npz")
+    pair = {k: np.unpackbits(saved[k])[:S.N_STATES].astype(bool) for k in ("elder", "dealer")}
+    pair.update({k: saved[k].astype(np.int64) for k in ("elder_discard", "dealer_discard")})
+    assert set(np.unique(pair["elder_discard"])) <= {int(ST.Discard.TRUMPS_KINGS),
+                                                     int(ST.Discard.TRUMPS_ONLY)}
+    settings = EcarteSettings()
+    run, script = ST._for_role(settings, **pair)
+    cfg = run.cfg(elder_score=1, dealer_score=2)
+    joint = ST.paired_table(0, K.FRESH_DEALS_START, K.FRESH_DEALS_START + 2000, cfg, cfg,
+                            ST.CLASSIFY_ALL, script=script)[0]
+    v = ST.continuation(settings, 0)["v"]
+    value = ST.mean_of(joint.sum(axis=1), game_value(v, 1, 2))["mean"]
+    assert value == pytest.approx(steps[-1]["elder_value"], abs=1e-12)
+
+
 def test_strategy_rejects_bad_scores_and_clashing_options():
     assert "--all-scores" in _refused("strategy", "--score", "0-0", "--all-scores")
     assert "4-5" in _refused("strategy", "--score", "4-5")
     assert "equilibrium" in _refused("strategy", "--against", "equilibrium", "--all-scores")
-    assert "equilibrium" in _refused("strategy", "--against", "equilibrium", "--decision",
-                                     "discard")
+    assert "--decision both" in _refused("strategy", "--against", "equilibrium",
+                                         "--decision", "discard")
     assert "sometimes" in _refused("strategy", "--decision", "sometimes")
 
 

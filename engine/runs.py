@@ -116,34 +116,48 @@ class RunDir:
             atomic_write(manifest_path, lambda p: p.write_text(
                 json.dumps(self.manifest, indent=1), encoding="utf-8"))
 
-    def _task(self, key: str, lo: int, hi: int) -> Path:
-        return self.path / f"task-{key}-{lo}-{hi}.npy"
+    def _task(self, key: str, lo: int, hi: int, compressed: bool = False) -> Path:
+        return self.path / f"task-{key}-{lo}-{hi}.{'npz' if compressed else 'npy'}"
 
     def load(self, key: str, lo: int, hi: int, width: int) -> np.ndarray | None:
         """The ``width`` counts of task ``key`` over ``[lo, hi)`` if it finished, else None
         (``key``: :func:`ecarte_sim.engine.batch.task_key`, which names the experiment and its
-        parameters, so that the many experiments of one run never mix)."""
+        parameters, so that the many experiments of one run never mix). A task saved
+        compressed is read the same way."""
         path = self._task(key, lo, hi)
+        packed = self._task(key, lo, hi, compressed=True)
         if not path.is_file():
-            return None
+            if not packed.is_file():
+                return None
+            path = packed
         try:
-            counts = np.load(path, allow_pickle=False)
-        except (OSError, ValueError, EOFError) as exc:
+            if path is packed:
+                with np.load(path, allow_pickle=False) as archive:
+                    counts = archive["counts"]
+            else:
+                counts = np.load(path, allow_pickle=False)
+        except (OSError, ValueError, EOFError, KeyError) as exc:
             raise RunDirError(f"{path.name} in {str(self.path)!r} is unreadable: {exc}") from None
         if counts.dtype != np.int64 or counts.shape != (width,):
             raise RunDirError(f"{path.name} in {str(self.path)!r} is not a task of this run")
         return counts
 
-    def save(self, key: str, lo: int, hi: int, counts: np.ndarray) -> None:
+    def save(self, key: str, lo: int, hi: int, counts: np.ndarray,
+             compressed: bool = False) -> None:
+        """Save a finished task (``compressed``: as a zip, for wide counts that are mostly
+        zeros, e.g. the per-state marks tables of a strategy run)."""
         counts = np.ascontiguousarray(counts, dtype=np.int64)
 
         def write(tmp):
             with open(tmp, "wb") as f:
-                np.save(f, counts, allow_pickle=False)
+                if compressed:
+                    np.savez_compressed(f, counts=counts)
+                else:
+                    np.save(f, counts, allow_pickle=False)
                 f.flush()
                 os.fsync(f.fileno())
 
-        atomic_write(self._task(key, lo, hi), write)
+        atomic_write(self._task(key, lo, hi, compressed), write)
 
     def finished(self) -> int:
-        return sum(1 for _ in self.path.glob("task-*.npy"))
+        return sum(1 for p in self.path.glob("task-*.np[yz]"))

@@ -97,6 +97,35 @@ def test_unreachable_scheduler_is_one_line_exit_2():
     assert err.count("\n") == 1 and err.startswith("Error: ") and "Dask scheduler" in err
 
 
+def test_strategy_marks_tables_on_a_cluster_equal_the_threads(cluster):
+    """The per-state marks tables of a strategy run (their own task format) on two worker
+    processes, blocks of 16 states finishing in any order."""
+    from ecarte_sim.analysis.ecarte import strategy as ST
+    from ecarte_sim.engine.cluster import DaskBackend
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
+
+    settings = EcarteSettings()
+    v = ST.continuation(settings, 0, deals=1 << 14)["v"]
+    _, script = ST._for_role(settings)
+    states = np.arange(0, ST.N_STATES, 3001)
+
+    def tables():
+        return ST.marks_tables("dealer", settings, script, v=v, seed=5,
+                               sampling=ST.Sampling(4, 16), states=states)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ST, "BATCH", 16)
+        expected = tables()
+        client = distributed.Client(cluster, set_as_default=False)
+        try:
+            with execution(DaskBackend(client)):
+                got = tables()
+        finally:
+            client.close()
+    assert expected.joint.sum() > 0 and np.array_equal(expected.joint, got.joint)
+    assert np.array_equal(expected.attempts, got.attempts)
+
+
 def test_without_dask_the_flags_say_how_to_install(monkeypatch, capsys):
     from tests.test_cli import cli, one_line_error
     monkeypatch.setitem(sys.modules, "distributed", None)      # import fails
@@ -106,7 +135,8 @@ def test_without_dask_the_flags_say_how_to_install(monkeypatch, capsys):
 
 def test_help_of_every_long_command_shows_the_run_options(capsys):
     from tests.test_cli import cli
-    for command in (["simulate"], ["scores"], ["hand"], ["claims"], ["piquet", "simulate"],
+    for command in (["simulate"], ["scores"], ["hand"], ["claims"], ["strategy"],
+                    ["piquet", "simulate"],
                     ["piquet", "partie"], ["piquet", "report"]):
         r = cli(capsys, *command, "--help")
         assert r.code == 0, r

@@ -1,5 +1,5 @@
 """The strategy commands of ``ecarte-sim``: ``strategy`` (best responses and an
-equilibrium of the first decisions) and ``advise`` (one hand at one score). Each parses
+equilibrium of the first decisions and discards) and ``advise`` (one hand at one score). Each parses
 its options and calls :mod:`ecarte_sim.analysis.ecarte.strategy`."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ from __future__ import annotations
 import click
 
 from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, THREADS, command_line, emit,
-                                            policy_options, quiet_option, seed_option,
-                                            set_threads, writable_dir)
+                                            long_run, long_run_options, policy_options,
+                                            quiet_option, seed_option, set_threads,
+                                            writable_dir)
 
 
 def _score(ctx, param, value):
@@ -68,11 +69,13 @@ def _progress(enabled: bool):
                                  "treatise_rules.csv, tables.npz and provenance.json here "
                                  "(--against equilibrium: equilibrium.csv, equilibrium.md, "
                                  "equilibrium.png, tables.npz, provenance.json).")
+@long_run_options("2^21 deals for the fresh-deal and continuation stages; the marks "
+                  "tables go in tasks of 2^14 states")
 @quiet_option()
 @JSON
 def strategy(against, role, decision, score, all_scores, iterations, deals_per_state,
              max_deals_per_state, fresh_deals, seed, threads, out_dir, quiet, as_json,
-             settings):
+             run_dir, resume, task_size, scheduler, workers, settings):
     """What should one play? The best first decision (elder: propose or play; dealer:
     accept or refuse) for every canonical hand, at the score, and what it gains over the
     treatise on fresh deals.
@@ -82,13 +85,19 @@ def strategy(against, role, decision, score, all_scores, iterations, deals_per_s
     the score after it (continuation values of the treatise's play). The chosen table
     is then played against the treatise policy it replaces on fresh deals (indices never
     used to choose it), and the paired gain is reported in P(win the game) and in marks
-    per deal, with 95% intervals.
+    per deal, with 95% intervals. --decision discard (or both) does the same for the
+    first discard. --against equilibrium iterates best responses from the treatise and
+    reports each pair's exploitability and the value of the game at the score.
+
+    A long run can be checkpointed with --run-dir (each block of states' marks tables
+    and each task of fresh deals, saved as it finishes), continued with --resume, and
+    sent to a Dask cluster with --scheduler or --workers: the result is the same.
 
     \b
     Examples:
       ecarte-sim strategy --role elder --score 0-0
-      ecarte-sim strategy --all-scores --out results/strategy
-      ecarte-sim strategy --against equilibrium --iterations 3 --json
+      ecarte-sim strategy --all-scores --out results/strategy --run-dir results/runs/s
+      ecarte-sim strategy --against equilibrium --decision both --iterations 3 --json
     """
     from ecarte_sim.analysis.ecarte import strategy as study
     from ecarte_sim.analysis.reports.provenance import provenance
@@ -118,22 +127,25 @@ def strategy(against, role, decision, score, all_scores, iterations, deals_per_s
                   "scores": [f"{x}-{y}" for x, y in scores], "iterations": iterations,
                   "deals_per_state": sampling.first, "max_deals_per_state": sampling.most,
                   "fresh_deals": fresh_deals, "settings": settings.echo()}
-    if against == "treatise":
-        roles = ("elder", "dealer") if role == "both" else (role,)
-        result = study.against_treatise(settings, roles=roles, scores=scores, seed=seed,
-                                        sampling=sampling, fresh_deals=fresh_deals,
-                                        progress=report, decisions=decisions)
-        n = sum(r["deals"] for r in result["roles"].values())
-    else:
-        result = study.equilibrium(settings, score=scores[0], iterations=iterations,
-                                   seed=seed, sampling=sampling, fresh_deals=fresh_deals,
-                                   progress=report, decisions=decisions)
-        n = result["fresh_deals"]
+    with long_run("strategy", parameters, seed, run_dir, resume, task_size, scheduler,
+                  workers) as how:
+        if against == "treatise":
+            roles = ("elder", "dealer") if role == "both" else (role,)
+            result = study.against_treatise(settings, roles=roles, scores=scores, seed=seed,
+                                            sampling=sampling, fresh_deals=fresh_deals,
+                                            progress=report, decisions=decisions)
+            n = sum(r["deals"] for r in result["roles"].values())
+        else:
+            result = study.equilibrium(settings, score=scores[0], iterations=iterations,
+                                       seed=seed, sampling=sampling,
+                                       fresh_deals=fresh_deals, progress=report,
+                                       decisions=decisions)
+            n = result["fresh_deals"]
     result = {"command": command_line("strategy"), "seed": seed, **parameters, **result,
               "provenance": provenance("strategy", parameters, seed, n)}
     if out_dir:
         write = study.write_report if against == "treatise" else study.write_equilibrium_report
-        result["files"] = write(out_dir, result)
+        result["files"] = write(out_dir, result, how)
     payload = _plain(result)
     if as_json:
         emit(payload)

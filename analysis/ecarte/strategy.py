@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 
@@ -67,6 +67,7 @@ from ecarte_sim.engine.ecarte.strategy import (DEALER_DISCARD_ROLE, DEALER_ROLE,
                                                ELDER_ROLE, FRESH_DEALS_START, MAX_DEALS,
                                                N_MARKS, marks_block)
 from ecarte_sim.engine.ecarte.tables import discards, policy_script, treatise_table
+from ecarte_sim.engine.batch import current_execution, run_task, task_key
 from ecarte_sim.engine.rng import check_seed
 
 ROLES = {"elder": ELDER_ROLE, "dealer": DEALER_ROLE}
@@ -215,6 +216,59 @@ class MarksTables:
     rule: int | None = None  # arm a's discard rule (None: the first decision's tables)
 
 
+#: A state's row in a marks task's counts: the 16 × 16 joint marks codes, the elder
+#: hands drawn, the deals where none proposed.
+MARKS_ROW = N_MARKS * N_MARKS + 2
+
+
+def marks_task(seed: int, kernel_role: int, run: np.ndarray, done: np.ndarray, hi: int,
+               cfg_a: np.ndarray, cfg_b: np.ndarray, script: np.ndarray, batch: int,
+               lo: int, count: int, rows: int) -> np.ndarray:
+    """One task of a round of :func:`marks_tables` (a pure function of its arguments, so
+    that it can be checkpointed and sent to a cluster like the deal tasks of
+    :func:`~ecarte_sim.engine.batch.reduce_counts`): the states ``run[lo:lo + count]``,
+    each from its ``done`` deals to ``hi``. Returns (1, batch * MARKS_ROW) int64: the
+    states' rows (:data:`MARKS_ROW`) one after another, zeros after them (``batch``: the
+    states of a full block)."""
+    part = run[lo:lo + count]
+    hands, turn_ups = representatives()
+    out = np.zeros((count, N_MARKS * N_MARKS), dtype=np.int64)
+    att = np.zeros(count, dtype=np.int64)
+    mis = np.zeros(count, dtype=np.int64)
+    marks_block(np.uint64(seed), kernel_role, hands[part].astype(np.int64), turn_ups[part],
+                part, True, done[lo:lo + count], np.full(count, hi, dtype=np.int64),
+                cfg_a, cfg_b, script, out, att, mis)
+    counts = np.zeros((1, batch * MARKS_ROW), dtype=np.int64)
+    counts[0, :count * MARKS_ROW] = np.concatenate([out, att[:, None], mis[:, None]],
+                                                   axis=1).ravel()
+    return counts
+
+
+def _run_blocks(task, states: int, width: int):
+    """``(lo, hi, counts)`` of each block of ``BATCH`` states of a marks round, as the
+    current :func:`~ecarte_sim.engine.batch.execution` says: a block already in its run
+    directory is loaded, the others run here or on its cluster (in any order) and are
+    saved compressed (mostly zeros)."""
+    ex = current_execution()
+    key = task_key(task, width) if ex.store is not None else None
+    pending = []
+    for lo in range(0, states, BATCH):
+        hi = min(lo + BATCH, states)
+        finished = ex.store.load(key, lo, hi, width) if key is not None else None
+        if finished is None:
+            pending.append((lo, hi))
+        else:
+            yield lo, hi, finished
+    if ex.backend is None:
+        results = ((lo, hi, run_task(task, lo, hi, BATCH, width)) for lo, hi in pending)
+    else:
+        results = ex.backend.map(task, iter(pending), BATCH, width)
+    for lo, hi, counts in results:
+        if key is not None:
+            ex.store.save(key, lo, hi, counts, compressed=True)
+        yield lo, hi, counts
+
+
 def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: np.ndarray,
                  seed: int = 0, sampling: Sampling | None = None,
                  slots: tuple[int, ...] | None = None, states: np.ndarray | None = None,
@@ -232,7 +286,6 @@ def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: 
     cfg_a, cfg_b = arm_cfgs(role, settings, rule=rule)
     kernel_role = ROLES[role] if rule is None else DISCARD_ROLES[role]
     label = role if rule is None else f"{role} {name_of(Discard(rule))}"
-    hands, turn_ups = representatives()
     ids = np.arange(N_STATES, dtype=np.int64) if states is None else \
         np.asarray(states, dtype=np.int64)
     joint = np.zeros((N_STATES, N_MARKS, N_MARKS), dtype=np.int32)
@@ -242,22 +295,21 @@ def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: 
     fs = score_values(v)[list(slots)]
     run, hi, rounds = ids, int(sampling.first), []
     while run.size:
-        lo_k = deals[run]
-        for b in range(0, run.size, BATCH):
-            part = run[b:b + BATCH]
-            out = np.zeros((part.size, N_MARKS * N_MARKS), dtype=np.int64)
-            att = np.zeros(part.size, dtype=np.int64)
-            mis = np.zeros(part.size, dtype=np.int64)
-            marks_block(np.uint64(seed), kernel_role, hands[part].astype(np.int64),
-                        turn_ups[part], part, True, lo_k[b:b + BATCH],
-                        np.full(part.size, hi, dtype=np.int64), cfg_a, cfg_b, script, out,
-                        att, mis)
-            joint[part] += out.reshape(-1, N_MARKS, N_MARKS).astype(np.int32)
-            attempts[part] += att
-            missed[part] += mis
+        width = BATCH * MARKS_ROW
+        task = partial(marks_task, seed, kernel_role, run, deals[run], hi, cfg_a, cfg_b,
+                       script, BATCH)
+        done = 0
+        for lo, hi_b, counts in _run_blocks(task, run.size, width):
+            n = hi_b - lo
+            done += n
+            block = counts[:n * MARKS_ROW].reshape(n, MARKS_ROW)
+            part = run[lo:hi_b]
+            joint[part] += block[:, :N_MARKS * N_MARKS].reshape(-1, N_MARKS, N_MARKS
+                                                                ).astype(np.int32)
+            attempts[part] += block[:, -2]
+            missed[part] += block[:, -1]
             if progress:
-                progress(f"{label} round {len(rounds) + 1}", min(b + BATCH, run.size),
-                         run.size)
+                progress(f"{label} round {len(rounds) + 1}", done, run.size)
         deals[run] = hi
         rounds.append((int(run.size), hi))
         if hi >= sampling.most:

@@ -370,27 +370,29 @@ def evaluate(role: str, settings: EcarteSettings, table: np.ndarray, replaced,
              opponent: np.ndarray | None, v: np.ndarray, *, seed: int = 0,
              deals: int = 1 << 20, scores: tuple[tuple[int, int], ...] = SCORES,
              first: int = FRESH_DEALS_START, progress: Progress = None,
-             discard: bool = False, tables: dict | None = None) -> list[dict]:
+             discard: bool = False, tables: dict | None = None,
+             keep: dict | None = None) -> list[dict]:
     """The ``role``'s ``table`` (25 rows or one) against what it ``replaced`` (None: the
     policy in ``settings``; or a table) on fresh deals ``[first, first + deals)`` — the
     opponent plays ``settings``' policy, or its ``opponent`` table. Per score, the paired
     gain of the table in the role's probability of winning the game and in the role's
     marks per deal (his marks less the other's), with 95% intervals. ``discard``: the
     tables are the role's discard tables; ``tables`` (``_for_role``'s keywords) gives
-    the other tables both arms read."""
+    the other tables both arms read; ``keep``: a dict that receives each score's paired
+    joint table (for :func:`by_rule`, which splits the same deals)."""
     other = "dealer" if role == "elder" else "elder"
     own = f"{role}_discard" if discard else role
     common = {other: opponent, **(tables or {})}
     # None: the role plays the policy in ``settings`` (its table, left out, is not read)
     return gains_between(role, settings, {**common, own: table}, {**common, own: replaced},
                          v, seed=seed, deals=deals, scores=scores, first=first,
-                         progress=progress)
+                         progress=progress, keep=keep)
 
 
 def gains_between(role: str, settings: EcarteSettings, a: dict, b: dict, v: np.ndarray, *,
                   seed: int = 0, deals: int = 1 << 20,
                   scores: tuple[tuple[int, int], ...] = SCORES, first: int = FRESH_DEALS_START,
-                  progress: Progress = None) -> list[dict]:
+                  progress: Progress = None, keep: dict | None = None) -> list[dict]:
     """Two sets of tables (``_for_role``'s keywords; a table left out or None: the policy
     in ``settings``) played on the same fresh deals ``[first, first + deals)``: per
     score, the ``role``'s paired gain of ``a`` over ``b`` in his probability of winning
@@ -407,6 +409,8 @@ def gains_between(role: str, settings: EcarteSettings, a: dict, b: dict, v: np.n
                              arm_a.cfg(elder_score=x, dealer_score=y),
                              arm_b.cfg(elder_score=x, dealer_score=y), CLASSIFY_ALL,
                              script=script_a, script_b=script_b)[0]
+        if keep is not None:
+            keep[(x, y)] = joint
         f = sign * game_value(v, x, y)
         net = sign * NET.astype(float)
         win = paired_mean(joint, f)
@@ -679,8 +683,9 @@ def against_treatise(settings: EcarteSettings, *, roles=("elder", "dealer"),
     for role in roles if "first" in decisions else ():
         br = respond(role, settings, v, seed=seed, sampling=sampling, slots=slots,
                      progress=progress)
+        joints = {}
         rows = evaluate(role, settings, br["table"], None, None, v, seed=seed, deals=fresh,
-                        scores=tuple(scores), progress=progress)
+                        scores=tuple(scores), progress=progress, keep=joints)
         for row, slot in zip(rows, slots):
             row["agreement"] = agreement(role, br["table"][slot], treatise[role], br["marks"])
             row[f"{ACTIONS[role][0]}_share"] = _share(role, br["table"][slot], br["marks"])
@@ -691,7 +696,7 @@ def against_treatise(settings: EcarteSettings, *, roles=("elder", "dealer"),
                  else settings.dealer_policy == DealerPolicy.MAXIMS)
         rules = [r for x, y in scores if hoyle
                  for r in by_rule(role, settings, br["table"], v, (x, y), seed=seed,
-                                  deals=fresh, marks=br["marks"])]
+                                  deals=fresh, marks=br["marks"], total=joints[(x, y)])]
         out[role] = {"replaces": (settings.elder_policy if role == "elder"
                                   else settings.dealer_policy).name.lower(),
                      "rows": rows, "table": br["table"], "gain": br["gain"], "se": br["se"],
@@ -766,7 +771,8 @@ def _readable(key: str, data: dict, treatise: np.ndarray, settings: EcarteSettin
 
 def by_rule(role: str, settings: EcarteSettings, table: np.ndarray, v: np.ndarray,
             score=(0, 0), *, seed: int = 0, deals: int = 1 << 20,
-            marks: MarksTables | None = None) -> list[dict]:
+            marks: MarksTables | None = None, total: np.ndarray | None = None
+            ) -> list[dict]:
     """Each rule of the treatise beside the best response ``table`` (25 rows or one) at
     ``score``: for the elder each rule of Hoyle's list (and the hands it does not name,
     where it says propose), for the dealer each maxim case. Per rule: what the treatise
@@ -774,7 +780,9 @@ def by_rule(role: str, settings: EcarteSettings, table: np.ndarray, v: np.ndarra
     as :func:`agreement` weighs them), and the paired gain of the table over the treatise
     on the fresh deals of :func:`evaluate` whose hand falls under the rule (the elder's
     dealt hand; the dealer's, on deals with a proposal), with its 95% interval and the
-    rule's share of those deals. The gains are the role's own."""
+    rule's share of those deals. The gains are the role's own. ``total``: the paired
+    joint table :func:`evaluate` found on the same deals (``keep``), which the elder's
+    hands off the list are read from instead of playing the deals again."""
     from ecarte_sim.analysis.ecarte.reasons import MAXIM_WORDS
     from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
     from ecarte_sim.engine.ecarte.regle import RULE_WORDS, RULES, regle_rule
@@ -801,7 +809,8 @@ def by_rule(role: str, settings: EcarteSettings, table: np.ndarray, v: np.ndarra
                           zip(hands, turn_ups)])
         per = joint(CLASSIFY_REGLE)
         classes = {r: per[r] + per[r + 8] for r in range(1, 8)}
-        classes[0] = joint(CLASSIFY_ALL)[0] - sum(classes.values())
+        everything = joint(CLASSIFY_ALL)[0] if total is None else total
+        classes[0] = everything - sum(classes.values())
         names = {0: ("not on the list", "(hands the list does not name: propose)",
                      "propose")}
         names.update({r: (RULES[r - 1], RULE_WORDS[r - 1], "play") for r in range(1, 8)})

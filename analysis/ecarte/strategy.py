@@ -323,22 +323,25 @@ def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: 
 
 
 def best_response(tables: MarksTables, v: np.ndarray, replaced: np.ndarray,
-                  z: float = 2.0) -> dict:
+                  z: float = 2.0, rows: tuple[int, ...] | None = None) -> dict:
     """The better action of every state at every score: a (25, N_STATES) bool table (True =
     arm a, propose or accept), with the estimated gain of arm a and its standard error
     per state and score. A state leaves the ``replaced`` table's action only where the
     other action is better by more than ``z`` standard errors: where the deals cannot
     tell the two apart (equal marks on every deal, a state never reached, a gain still
     within the noise after the most deals) the replaced policy's choice stands, so the
-    sampling noise cannot make the table worse than what it replaces."""
+    sampling noise cannot make the table worse than what it replaces. ``rows``: choose
+    only at these scores (table-row indices), the others keeping ``replaced`` (gain and
+    error NaN there)."""
     replaced = np.broadcast_to(np.asarray(replaced, dtype=bool), (SCORE_SLOTS, N_STATES))
-    table = np.empty((SCORE_SLOTS, N_STATES), dtype=bool)
-    gain = np.empty((SCORE_SLOTS, N_STATES))
-    se = np.empty((SCORE_SLOTS, N_STATES))
-    gain[:], se[:], _ = state_gains(tables.joint, score_values(v), tables.role)
+    rows = list(range(SCORE_SLOTS)) if rows is None else list(rows)
+    table = replaced.copy()
+    gain = np.full((SCORE_SLOTS, N_STATES), np.nan)
+    se = np.full((SCORE_SLOTS, N_STATES), np.nan)
+    gain[rows], se[rows], _ = state_gains(tables.joint, score_values(v)[rows], tables.role)
     with np.errstate(invalid="ignore"):
-        clear = np.abs(gain) > z * se
-    table[:] = np.where(clear, gain > 0, replaced)
+        clear = np.abs(gain[rows]) > z * se[rows]
+    table[rows] = np.where(clear, gain[rows] > 0, replaced[rows])
     return {"table": table, "gain": gain, "se": se}
 
 
@@ -453,19 +456,21 @@ def _for_role(settings: EcarteSettings, elder=None, dealer=None, elder_discard=N
 
 def respond(role: str, settings: EcarteSettings, v: np.ndarray, *, own=None, opponent=None,
             tables: dict | None = None, seed: int = 0, sampling: Sampling | None = None,
-            slots: tuple[int, ...] | None = None, progress: Progress = None) -> dict:
+            slots: tuple[int, ...] | None = None, progress: Progress = None,
+            rows: tuple[int, ...] | None = None) -> dict:
     """The ``role``'s best response (all 25 scores) to the opponent's table (None: the
     policy in ``settings``), his own later rounds read from ``own`` (None: his policy in
     ``settings``); ``tables``: the discard tables both players read (``_for_role``'s
     keywords; None: the discard policies in ``settings``). Returns the marks tables, the
-    table and the per-state gains."""
+    table and the per-state gains (``rows``: at these scores only, as
+    :func:`best_response`)."""
     run, script = _for_role(settings, **(tables or {}), **{
         role: own, ("dealer" if role == "elder" else "elder"): opponent})
     marks = marks_tables(role, run, script, v=v, seed=seed, sampling=sampling, slots=slots,
                          progress=progress)
     if own is None:
         own = treatise_tables(settings)[role]
-    return {"marks": marks, **best_response(marks, v, own, marks.sampling.z)}
+    return {"marks": marks, **best_response(marks, v, own, marks.sampling.z, rows)}
 
 
 #: The discard rules a player may choose at his first exchange (``Discard`` values).
@@ -488,7 +493,7 @@ def discard_response(role: str, settings: EcarteSettings, v: np.ndarray, *, own=
                      tables: dict | None = None, seed: int = 0,
                      sampling: Sampling | None = None,
                      slots: tuple[int, ...] | None = None, states: np.ndarray | None = None,
-                     progress: Progress = None) -> dict:
+                     progress: Progress = None, rows: tuple[int, ...] | None = None) -> dict:
     """The ``role``'s best first discard at every state (or at ``states``) and score,
     against the tables
     (``_for_role``'s keywords, decision tables of either player; None: the policies in
@@ -501,8 +506,9 @@ def discard_response(role: str, settings: EcarteSettings, v: np.ndarray, *, own=
     doubled where the two are close); a state takes the rule with the largest gain
     among those better than its own discard by more than ``z`` standard errors (on a tie,
     :data:`TIE`, the rule first in :data:`RULES`), and keeps its own discard where none
-    is. Returns the (25, N_STATES) table of ``Discard``
-    values, each state's gain over ``own`` (0 where kept) and the marks tables by rule.
+    is. ``rows``: choose only at these scores (table-row indices), the others keeping
+    ``own``. Returns the (25, N_STATES) table of ``Discard`` values, each state's gain
+    over ``own`` (0 where kept) and the marks tables by rule.
     """
     tables = dict(tables or {})
     run, script = _for_role(settings, **tables, **{f"{role}_discard": own})
@@ -517,7 +523,8 @@ def discard_response(role: str, settings: EcarteSettings, v: np.ndarray, *, own=
     gain = np.zeros((SCORE_SLOTS, N_STATES))
     se = np.zeros((SCORE_SLOTS, N_STATES))
     marks = {}
-    fs = score_values(v)
+    rows = list(range(SCORE_SLOTS)) if rows is None else list(rows)
+    fs = score_values(v)[rows]
     among = np.ones(N_STATES, dtype=bool)
     if states is not None:
         among[:] = False
@@ -530,7 +537,7 @@ def discard_response(role: str, settings: EcarteSettings, v: np.ndarray, *, own=
                          states=ids, progress=progress, rule=rule)
         marks[rule] = m
         means, errs, _ = state_gains(m.joint[ids], fs, role)
-        for s, (mean, err) in enumerate(zip(means, errs)):
+        for s, mean, err in zip(rows, means, errs):
             with np.errstate(invalid="ignore"):
                 better = (mean > sampling.z * err) & (mean > gain[s, ids] + TIE)
             pick = ids[better]
@@ -892,14 +899,14 @@ def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
         discard_tables = {k: t for k, t in pair.items() if k.endswith("_discard")}
         first = respond(role, settings, v, own=pair[role], opponent=pair[other],
                         tables=discard_tables, seed=s, sampling=sampling, slots=(slot,),
-                        progress=progress)
+                        progress=progress, rows=(slot,))
         mine = {role: first["table"][slot]}
         if with_discards:
             key = f"{role}_discard"
             rest = {k: t for k, t in pair.items() if k != key}
             d = discard_response(role, settings, v, own=pair[key],
                                  tables={**rest, **mine}, seed=s, sampling=sampling,
-                                 slots=(slot,), progress=progress)
+                                 slots=(slot,), progress=progress, rows=(slot,))
             mine[key] = d["table"][slot]
         return mine, first["marks"]
 

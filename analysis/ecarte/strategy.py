@@ -24,9 +24,19 @@ Map:
   better action at each of the 25 scores; a state leaves the policy it replaces only
   where the other action is better by more than ``z`` standard errors (a best response
   up to the sampling's resolution, never made worse by its noise).
-* :func:`evaluate` — the table against the policy it replaces on **fresh deals**
-  (``FRESH_DEALS_START`` on, never those used to choose it): the paired gain in the
-  probability of winning the game and in marks per deal, with 95% intervals.
+* :func:`evaluate`, :func:`gains_between` — the table against the policy it replaces (or
+  any two sets of tables) on **fresh deals** (``FRESH_DEALS_START`` on, never those used
+  to choose it): the paired gain in the probability of winning the game and in marks per
+  deal, with 95% intervals.
+* :func:`discard_response` — the same for the first discard, over the discard rules of
+  :data:`RULES`.
+* :func:`equilibrium` — iterated best responses from the treatise at one score (the first
+  decisions, and optionally the first discards), each pair's exploitability and the
+  value of the game.
+* :func:`marks_task` — one block of states of a marks round, the unit a run directory
+  checkpoints and a cluster runs (:func:`~ecarte_sim.engine.batch.execution`).
+* :func:`write_report`, :func:`write_equilibrium_report` — Markdown, CSV, PNG, tables.npz
+  and provenance.
 
 The continuation values. A deal's marks are worth what they do to the chance of
 winning the game, ``V`` of the score after the deal with the roles swapped (Law 46).

@@ -11,7 +11,8 @@ statistics or science is computed here.
   ``--workers``).
 * :mod:`.ecarte` — the Écarté commands: solve, classify, deal, play, game,
   simulate, scores, hand, claims.
-* :mod:`.strategy` — ``strategy`` (best responses, an equilibrium) and ``advise``.
+* :mod:`.strategy` — ``strategy`` (best responses, an equilibrium), ``advise`` and
+  ``infer``.
 * :mod:`.piquet` — the ``piquet`` group: deal, simulate, partie, report.
 * :mod:`.bench` — ``bench``, the throughput of every kernel.
 

@@ -1,6 +1,8 @@
 """The strategy commands of ``ecarte-sim``: ``strategy`` (best responses and an
-equilibrium of the first decisions and discards) and ``advise`` (one hand at one score). Each parses
-its options and calls :mod:`ecarte_sim.analysis.ecarte.strategy`."""
+equilibrium of the first decisions and discards), ``advise`` (one hand at one score) and
+``infer`` (what the adversary's first decisions say about his hand). Each parses its
+options and calls :mod:`ecarte_sim.analysis.ecarte.strategy` or
+:mod:`ecarte_sim.analysis.ecarte.inference`."""
 
 from __future__ import annotations
 
@@ -252,4 +254,59 @@ def advise(hand, trump, turn_up, score, role, n_deals, seed, threads, as_json, s
     click.echo(f"  the treatise ({t['policy']}) says {t['says']}: {t['reason']}")
 
 
-COMMANDS = (strategy, advise)
+@click.command(context_settings=CONTEXT)
+@click.argument("hand")
+@click.option("--turn-up", "turn_up", metavar="CARD", required=True,
+              help="The turned-up card (its suit is trumps; not in the hand).")
+@click.option("--history", metavar="WORDS", required=True,
+              help="The decisions so far: the elder's propose or play, then the dealer's "
+                   "accept or refuse (e.g. propose,refuse).")
+@click.option("--role", type=click.Choice(["elder", "dealer"]), default="elder",
+              show_default=True, help="Whose hand HAND is; the adversary is the other.")
+@click.option("--opponent-model", "model", metavar="M", default=None,
+              help="How the adversary decides, from his hand: an elder policy (regle, "
+                   "always-play, always-propose, threshold) or a dealer policy (maxims, "
+                   "regle, always-accept, always-refuse) [default: the treatise's, regle "
+                   "or maxims].")
+@click.option("--threshold", type=click.IntRange(0, 100), default=None,
+              help="The strength an elder of the threshold model needs to play.")
+@JSON
+def infer(hand, turn_up, history, role, model, threshold, as_json):
+    """What the adversary's first decisions say about his hand: the exact posterior of his
+    trumps, the king of trumps and his holding in each suit, over every hand he may hold
+    (the 65,780 hands of the 26 cards HAND and the turn-up leave) on which the opponent
+    model says what he said.
+
+    \b
+    Examples:
+      ecarte-sim infer "QS JS AH 7C JD" --turn-up 8D --history propose,refuse
+      ecarte-sim infer "KS QS 9S 8H 7D" --turn-up TS --history propose --role dealer --json
+    """
+    from ecarte_sim.analysis.ecarte.inference import posterior
+    from ecarte_sim.engine.cards import ECARTE, format_card, format_hand, parse_card, parse_hand
+    from ecarte_sim.engine.ecarte.deal import HAND_SIZE
+
+    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    card = parse_card(turn_up, ECARTE)
+    result = posterior(mask, card, history, role, model, threshold)
+    result = {"hand": format_hand(mask, ECARTE), "turn_up": format_card(card, ECARTE),
+              "role": role, **result}
+    if as_json:
+        emit(result)
+        return
+    other = "dealer" if role == "elder" else "elder"
+    click.echo(f"{result['hand']} ({role}), {result['turn_up']} turned up, history "
+               f"{','.join(result['history'])}; the {other} decides by "
+               f"{result['model']}: {result['consistent']:,} of his {result['of']:,} "
+               "possible hands are consistent (exact)")
+    click.echo("  trumps he holds: " + ", ".join(
+        f"{k}: {p:.3f}" for k, p in enumerate(result["trumps"])))
+    click.echo(f"  two trumps or more {result['two_trumps_or_more']:.3f}; the king of trumps "
+               f"{result['king_of_trumps']:.3f}")
+    for letter, suit in result["suits"].items():
+        click.echo(f"  {suit['name']:<9}{' (trumps)' if suit['trump'] else '         '} "
+                   f"cards {suit['mean_cards']:.2f}, high cards (K Q J A) "
+                   f"{suit['mean_high_cards']:.2f}, king {suit['king']:.3f}")
+
+
+COMMANDS = (strategy, advise, infer)

@@ -1,0 +1,160 @@
+"""What the opponent's first decisions say about his hand: exact posteriors.
+
+Before a card is played, an Écarté player has heard his adversary *say* something: the
+elder proposes or plays (Law 25), the dealer accepts or refuses a proposal. Hoyle's
+Games Modernized builds its advice on reading that ("A proposes, and is refused. He may
+now conclude that Y has two trumps at least"). Given a player's five cards and the
+turn-up, the adversary's hand is one of the C(26, 5) = 65,780 hands of the 26 cards he
+cannot see, each equally likely before anything is said. An *opponent model* — the
+adversary's first decision as a function of his hand (a treatise policy, or a computed
+table of ``ecarte-sim strategy``) — keeps the hands on which the model says what was
+said. Every one of them is enumerated, so the posterior here is exact: integer counts
+over the consistent hands.
+
+* :func:`unseen_hands` — every hand the adversary may hold.
+* :func:`parse_history` — a history such as ``propose,refuse``, checked against the
+  player's role (the elder speaks first; the dealer answers a proposal only).
+* :func:`posterior` — the consistent hands and what they hold: trumps (counts and
+  shares), the king of trumps, and by suit the number of cards, the king and the high
+  cards (K Q J A).
+
+Only the first proposal and its answer are enumerated here; after an exchange the
+adversary's hand is no longer a uniform draw given what he said (it depends on what he
+threw and drew), which is the sampling of PIMC with inference, not of this module.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from ecarte_sim.engine.cards import ECARTE, SUIT_LETTERS, SUIT_NAMES, CardError, format_card
+from ecarte_sim.engine.ecarte.settings import DealerPolicy, ElderPolicy, choices, member
+from ecarte_sim.engine.ecarte.tables import decisions
+
+#: The words of a first-round history: the elder's decision, then the dealer's answer.
+ELDER_WORDS = ("propose", "play")
+DEALER_WORDS = ("accept", "refuse")
+#: Écarté rank indices (7 8 9 10 A J Q K) of the king and of the high cards K Q J A.
+KING = 7
+HIGH = (4, 5, 6, 7)
+#: The opponent model of each role when none is named (the treatise's).
+DEFAULT_MODEL = {"elder": "regle", "dealer": "maxims"}
+
+
+def unseen_hands(own: int, turn_up: int) -> np.ndarray:
+    """Every five-card hand (uint32 masks, in lexicographic order of the cards) of the 26
+    cards that are neither in ``own`` nor the turn-up."""
+    cards = [c for c in range(32) if not (own >> c) & 1 and c != turn_up]
+    combos = np.array(list(combinations(cards, 5)), dtype=np.uint32)
+    return np.bitwise_or.reduce(np.uint32(1) << combos, axis=1).astype(np.uint32)
+
+
+def parse_history(text: str, role: str) -> list[str]:
+    """The first-round history as words: the elder's ``propose`` or ``play``, then after a
+    proposal the dealer's ``accept`` or ``refuse``. ``CardError``-style ``ValueError``
+    naming the bad token otherwise."""
+    words = [w.strip().lower() for w in str(text).replace(" ", ",").split(",") if w.strip()]
+    if not words:
+        raise ValueError("empty history: give the decisions so far, e.g. propose,refuse")
+    if words[0] not in ELDER_WORDS:
+        raise ValueError(f"bad history token {words[0]!r}: the elder speaks first "
+                         "(propose or play)")
+    if len(words) > 1:
+        if words[0] == "play":
+            raise ValueError(f"bad history token {words[1]!r}: after play the dealer has "
+                             "nothing to answer")
+        if words[1] not in DEALER_WORDS:
+            raise ValueError(f"bad history token {words[1]!r}: the dealer answers a "
+                             "proposal with accept or refuse")
+    if len(words) > 2:
+        raise ValueError(f"history token {words[2]!r}: only the first proposal and its "
+                         "answer are enumerated exactly (later rounds depend on the "
+                         "cards exchanged)")
+    if role not in DEFAULT_MODEL:
+        raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
+    return words
+
+
+def _opponent_says(role: str, words: list[str]) -> bool | None:
+    """What the adversary said (True = propose for an elder, accept for a dealer), or None
+    when he has said nothing yet."""
+    if role == "dealer":            # the adversary is the elder: he spoke first
+        return words[0] == "propose"
+    return None if len(words) < 2 else words[1] == "accept"
+
+
+def posterior(own: int, turn_up: int, history: str, role: str = "elder",
+              model: str | None = None, threshold: int | None = None,
+              table: np.ndarray | None = None) -> dict:
+    """The adversary's hand given the player's ``own`` cards (mask), the ``turn_up`` card
+    and the ``history`` (:func:`parse_history`), the player being the ``role``; the
+    adversary decides by ``model`` (a policy name of his role; ``"table"`` with
+    ``table``, one row of a computed table). Exact: every unseen hand is weighed 0 or 1.
+    Raises ``ValueError`` naming the token when no hand is consistent."""
+    words = parse_history(history, role)
+    other = "dealer" if role == "elder" else "elder"
+    kind = ElderPolicy if other == "elder" else DealerPolicy
+    name = model or DEFAULT_MODEL[other]
+    if name not in (*choices(kind), "table"):
+        raise ValueError(f"unknown opponent model {name!r} for the {other}; choose from "
+                         f"{', '.join(choices(kind))}")
+    policy = member(kind, name, f"{other}'s opponent model")
+    if policy == kind.TABLE and table is None:
+        raise ValueError("opponent model 'table' needs a computed table")
+    if own & (1 << turn_up):
+        raise CardError(f"turn-up {format_card(turn_up, ECARTE)!r} is in the hand",
+                        format_card(turn_up, ECARTE))
+    hands = unseen_hands(own, turn_up)
+    says = _opponent_says(role, words)
+    if says is None:
+        keep = np.ones(hands.size, dtype=bool)
+    else:
+        script = None
+        if table is not None:
+            from ecarte_sim.engine.ecarte.tables import policy_script
+            script = policy_script(**{other: np.asarray(table, dtype=bool)})
+        extra = {} if threshold is None else {"threshold": threshold}
+        said = decisions(other, policy, hands, np.full(hands.size, turn_up, dtype=np.int64),
+                         script, **extra)
+        keep = said == says
+    consistent = hands[keep]
+    if consistent.size == 0:
+        token = words[0] if role == "dealer" else words[1]
+        raise ValueError(f"history token {token!r} contradicts the hand: no hand of the "
+                         f"{other} says it under the opponent model {name!r}")
+    return {"exact": True, "consistent": int(consistent.size), "of": int(hands.size),
+            "model": name, "history": words, **_holdings(consistent, turn_up >> 3)}
+
+
+def _count(masks: np.ndarray, bits: int) -> np.ndarray:
+    """Per mask, the number of set bits of ``masks & bits``."""
+    x = (masks & np.uint32(bits)).view(np.uint8).reshape(-1, 4)
+    return np.unpackbits(x, axis=1).sum(axis=1)
+
+
+def _holdings(hands: np.ndarray, trump: int) -> dict:
+    """What the consistent hands hold: integer counts, and shares of the hands."""
+    n = hands.size
+    trumps = _count(hands, 0xFF << (8 * trump))
+    counts = np.bincount(trumps, minlength=6)[:6]
+    suits = {}
+    for s in range(4):
+        cards = _count(hands, 0xFF << (8 * s))
+        high = _count(hands, sum(1 << (8 * s + r) for r in HIGH))
+        king = int(((hands >> np.uint32(8 * s + KING)) & 1).sum())
+        suits[SUIT_LETTERS[s]] = {
+            "name": SUIT_NAMES[s], "trump": s == trump,
+            "counts": np.bincount(cards, minlength=6)[:6].tolist(),
+            "mean_cards": float(cards.mean()), "king_holders": king, "king": king / n,
+            "mean_high_cards": float(high.mean())}
+    king_trump = suits[SUIT_LETTERS[trump]]["king_holders"]
+    return {"trump_counts": counts.tolist(), "trumps": (counts / n).tolist(),
+            "two_trumps_or_more": float(counts[2:].sum() / n),
+            "king_of_trumps_holders": king_trump, "king_of_trumps": king_trump / n,
+            "suits": suits}
+
+
+__all__ = ["unseen_hands", "parse_history", "posterior", "ELDER_WORDS", "DEALER_WORDS",
+           "DEFAULT_MODEL"]

@@ -1,0 +1,96 @@
+"""The exact posterior of the adversary's hand given the first decisions (``infer``):
+against combinatorics and against an independent enumeration through the plain
+reference's reading of Hoyle's list."""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from ecarte_sim.analysis.cli import main
+from ecarte_sim.analysis.ecarte.inference import posterior, unseen_hands
+from ecarte_sim.engine.cards import parse_card, parse_hand
+from ecarte_sim.engine.ecarte import reference as R
+from ecarte_sim.engine.ecarte.policies import maxims_accept
+
+SEED_HAND = "QS JS AH 7C JD"          # the seed's example: A, the non-dealer, diamonds trumps
+
+
+def _own(hand, turn_up):
+    return int(parse_hand(hand, 5)), parse_card(turn_up)
+
+
+def test_unseen_hands_are_every_hand_of_the_other_26_cards():
+    own, turn_up = _own(SEED_HAND, "8D")
+    hands = unseen_hands(own, turn_up)
+    assert hands.size == comb(26, 5) == 65_780 and np.unique(hands).size == hands.size
+    assert not np.any(hands & np.uint32(own | 1 << turn_up))
+    assert all(bin(int(h)).count("1") == 5 for h in hands[::997])
+
+
+def test_without_information_the_trump_counts_are_the_hypergeometric_ones():
+    own, turn_up = _own(SEED_HAND, "8D")        # one trump held, one turned: 6 unseen
+    r = posterior(own, turn_up, "propose,accept", "elder", "always-accept")
+    assert r["consistent"] == r["of"] == 65_780
+    assert r["trump_counts"] == [comb(6, k) * comb(20, 5 - k) for k in range(6)]
+    with pytest.raises(ValueError, match="'refuse' contradicts"):
+        posterior(own, turn_up, "propose,refuse", "elder", "always-accept")
+
+
+def test_refusal_under_the_maxims_equals_a_plain_enumeration():
+    own, turn_up = _own(SEED_HAND, "8D")
+    trump = turn_up >> 3
+    cards = [c for c in range(32) if not own >> c & 1 and c != turn_up]
+    counts = [0] * 6
+    kings = 0
+    for five in combinations(cards, 5):
+        mask = sum(1 << c for c in five)
+        if not maxims_accept(np.uint32(mask), trump):
+            t = sum(1 for c in five if c >> 3 == trump)
+            counts[t] += 1
+            kings += (trump * 8 + 7) in five
+    r = posterior(own, turn_up, "propose,refuse", "elder")
+    assert r["trump_counts"] == counts and r["king_of_trumps_holders"] == kings
+    assert r["consistent"] == sum(counts)
+    assert r["two_trumps_or_more"] == pytest.approx(sum(counts[2:]) / sum(counts))
+
+
+def test_a_proposal_under_hoyles_list_equals_the_reference_reading():
+    """The dealer's view: the elder proposed, so his hand is not a jeu de règle as the
+    plain reference reads the list; played, it is one. Counted over every hand."""
+    own, turn_up = _own("KS QS 9S 8H 7D", "TS")
+    hands = unseen_hands(own, turn_up)
+    regle = np.array([R.jeu_de_regle([c for c in range(32) if int(h) >> c & 1], "S")
+                      is not None for h in hands])
+    trumps = np.array([bin(int(h) & 0xFF).count("1") for h in hands])     # spades: bits 0-7
+    for history, held in (("propose", ~regle), ("play", regle)):
+        r = posterior(own, turn_up, history, "dealer")
+        assert r["consistent"] == int(held.sum()) > 0
+        assert r["trump_counts"] == np.bincount(trumps[held], minlength=6)[:6].tolist()
+
+
+def test_infer_json_contract_and_bad_input():
+    run = CliRunner().invoke(main, ["infer", SEED_HAND, "--turn-up", "8D", "--history",
+                                    "propose,refuse", "--json"])
+    assert run.exit_code == 0, run.output
+    out = json.loads(run.output)
+    assert {"exact", "consistent", "of", "trump_counts", "trumps", "king_of_trumps", "suits",
+            "provenance"} <= set(out)
+    assert out["exact"] is True and sum(out["trump_counts"]) == out["consistent"]
+    assert sum(out["trumps"]) == pytest.approx(1.0)
+    assert out["suits"]["D"]["trump"] and not out["suits"]["H"]["trump"]
+    from tests.test_strategy import _refused
+    for args, token in ((["--history", "propose,maybe"], "'maybe'"),
+                        (["--history", "refuse"], "'refuse'"),
+                        (["--history", "propose", "--opponent-model", "psychic"], "psychic"),
+                        (["--history", "propose", "--role", "judge"], "judge")):
+        assert token in _refused("infer", SEED_HAND, "--turn-up", "8D", *args)
+    assert "in the hand" in _refused("infer", "QS JS AH 7C 8D", "--turn-up", "8D",
+                                     "--history", "propose")
+    assert "4 cards" in _refused("infer", "QS JS AH 7C", "--turn-up", "8D", "--history",
+                                 "propose")

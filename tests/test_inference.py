@@ -94,3 +94,26 @@ def test_infer_json_contract_and_bad_input():
                                      "--history", "propose")
     assert "4 cards" in _refused("infer", "QS JS AH 7C", "--turn-up", "8D", "--history",
                                  "propose")
+
+
+def test_a_computed_table_as_opponent_model_reads_like_its_policy(tmp_path):
+    """The maxims written as a strategy table (tables.npz, one row per score) give the
+    same posterior as the maxims themselves: the table is read by canonical state."""
+    from ecarte_sim.engine.ecarte.states import N_STATES
+    from ecarte_sim.engine.ecarte.tables import treatise_table
+    maxims = treatise_table("dealer", "maxims")
+    rows = np.zeros((25, N_STATES), dtype=bool)
+    rows[7] = maxims                                   # the score 1-2 only
+    path = tmp_path / "tables.npz"
+    np.savez(path, dealer=np.packbits(rows, axis=-1), n_states=N_STATES)
+    by_policy = CliRunner().invoke(main, ["infer", SEED_HAND, "--turn-up", "8D", "--history",
+                                          "propose,refuse", "--json"])
+    by_table = CliRunner().invoke(main, ["infer", SEED_HAND, "--turn-up", "8D", "--history",
+                                         "propose,refuse", "--json", "--opponent-model",
+                                         str(path), "--score", "1-2"])
+    a, b = json.loads(by_policy.output), json.loads(by_table.output)
+    assert a["trump_counts"] == b["trump_counts"] and a["suits"] == b["suits"]
+    at_zero = CliRunner().invoke(main, ["infer", SEED_HAND, "--turn-up", "8D", "--history",
+                                        "propose,refuse", "--opponent-model", str(path)])
+    assert at_zero.exit_code == 0                      # row 0-0: all False, refuses always
+    assert "65,780 of his 65,780" in at_zero.output

@@ -266,12 +266,16 @@ def advise(hand, trump, turn_up, score, role, n_deals, seed, threads, as_json, s
 @click.option("--opponent-model", "model", metavar="M", default=None,
               help="How the adversary decides, from his hand: an elder policy (regle, "
                    "always-play, always-propose, threshold) or a dealer policy (maxims, "
-                   "regle, always-accept, always-refuse) [default: the treatise's, regle "
-                   "or maxims].")
+                   "regle, always-accept, always-refuse), or a computed table: the "
+                   "tables.npz of 'strategy --out' (its row at --score) [default: the "
+                   "treatise's, regle or maxims].")
 @click.option("--threshold", type=click.IntRange(0, 100), default=None,
               help="The strength an elder of the threshold model needs to play.")
+@click.option("--score", "score", metavar="E-D", callback=_score, default="0-0",
+              show_default=True,
+              help="The score, the elder's first (which row of a computed table).")
 @JSON
-def infer(hand, turn_up, history, role, model, threshold, as_json):
+def infer(hand, turn_up, history, role, model, threshold, score, as_json):
     """What the adversary's first decisions say about his hand: the exact posterior of his
     trumps, the king of trumps and his holding in each suit, over every hand he may hold
     (the 65,780 hands of the 26 cards HAND and the turn-up leave) on which the opponent
@@ -288,7 +292,14 @@ def infer(hand, turn_up, history, role, model, threshold, as_json):
 
     mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
     card = parse_card(turn_up, ECARTE)
-    result = posterior(mask, card, history, role, model, threshold)
+    table = None
+    if model is not None and model.endswith(".npz"):
+        from ecarte_sim.analysis.ecarte.inference import read_table
+        table = read_table(model, "dealer" if role == "elder" else "elder", score)
+    result = posterior(mask, card, history, role, "table" if table is not None else model,
+                       threshold, table)
+    if table is not None:
+        result["model"] = f"{model} ({score[0]}-{score[1]})"
     result = {"hand": format_hand(mask, ECARTE), "turn_up": format_card(card, ECARTE),
               "role": role, **result}
     if as_json:

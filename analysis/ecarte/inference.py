@@ -17,6 +17,8 @@ over the consistent hands.
 * :func:`posterior` — the consistent hands and what they hold: trumps (counts and
   shares), the king of trumps, and by suit the number of cards, the king and the high
   cards (K Q J A).
+* :func:`read_table` — a computed first-decision table (``strategy --out``'s tables.npz)
+  as an opponent model.
 
 Only the first proposal and its answer are enumerated here; after an exchange the
 adversary's hand is no longer a uniform draw given what he said (it depends on what he
@@ -128,6 +130,24 @@ def posterior(own: int, turn_up: int, history: str, role: str = "elder",
             "model": name, "history": words, **_holdings(consistent, turn_up >> 3)}
 
 
+def read_table(path: str, role: str, score=(0, 0)) -> np.ndarray:
+    """The ``role``'s computed first-decision table at ``score`` from the tables.npz of
+    ``ecarte-sim strategy --out`` (or ``--against equilibrium``); ``ValueError`` naming
+    the file when it has none."""
+    from ecarte_sim.engine.ecarte.states import N_STATES
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            if role not in saved.files:
+                raise ValueError(f"{path!r} holds no {role}'s table (it has "
+                                 f"{', '.join(k for k in saved.files if k != 'n_states')})")
+            packed = saved[role]
+    except OSError as exc:
+        raise ValueError(f"cannot read the opponent model {path!r}: "
+                         f"{exc.strerror or exc}") from None
+    bits = np.unpackbits(packed, axis=-1)[..., :N_STATES].astype(bool)
+    return bits if bits.ndim == 1 else bits[5 * score[0] + score[1]]
+
+
 def _count(masks: np.ndarray, bits: int) -> np.ndarray:
     """Per mask, the number of set bits of ``masks & bits``."""
     x = (masks & np.uint32(bits)).view(np.uint8).reshape(-1, 4)
@@ -156,5 +176,5 @@ def _holdings(hands: np.ndarray, trump: int) -> dict:
             "suits": suits}
 
 
-__all__ = ["unseen_hands", "parse_history", "posterior", "ELDER_WORDS", "DEALER_WORDS",
+__all__ = ["unseen_hands", "parse_history", "posterior", "read_table", "ELDER_WORDS", "DEALER_WORDS",
            "DEFAULT_MODEL"]

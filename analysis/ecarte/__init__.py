@@ -8,8 +8,10 @@
 * :mod:`.scores` — the probability of winning five up from every score (an exact
   recursion over a deal's outcomes) and the score report.
 * :mod:`.strategy` — best responses of the first decisions and the first discard at
-  every score, their gain over the treatise on fresh deals, iterated best responses,
-  and one hand's advice.
+  every score, their gain over the treatise on fresh deals, iterated best responses (the
+  first decisions and discards), and one hand's advice.
+* :mod:`.inference` — what the adversary's first decisions say about his hand: the exact
+  posterior over every hand he may hold, under an opponent model.
 * :mod:`.readable` — a computed table said in the treatise's terms (the computed jeux
   de règle): its short list, the share it reproduces, the hands where it parts from
   the treatise.

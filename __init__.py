@@ -14,7 +14,8 @@ The public API, for scripting an experiment without the command line (the
 Écarté: :func:`deal`, :func:`solve`, :func:`classify`, :func:`play`, :func:`game`,
 :func:`simulate`, :func:`simulate_cards`, :func:`hand`, :func:`scores` (and
 :func:`scores_frame`), :func:`claims` (and :func:`claims_frame`), :func:`advise` (what
-to do with one hand at a score, each action's value), with
+to do with one hand at a score, each action's value), :func:`infer` (what the
+adversary's first decisions say about his hand), with
 :class:`EcarteSettings` and :class:`ClaimsSettings`. Piquet: :func:`piquet_deal`,
 :func:`piquet_simulate`, :func:`piquet_partie`, :func:`piquet_report`, with
 :class:`PiquetSettings`. Results are dicts of plain values, record objects or pandas
@@ -37,6 +38,7 @@ _API = {
                      "hand", "scores", "scores_frame", "claims", "claims_frame"],
                     "ecarte_sim.analysis.ecarte.api"),
     "advise": "ecarte_sim.analysis.ecarte.strategy",
+    "infer": "ecarte_sim.analysis.ecarte.inference",
     "EcarteSettings": "ecarte_sim.engine.ecarte.settings",
     "ClaimsSettings": "ecarte_sim.analysis.ecarte.claims",
     **dict.fromkeys(["piquet_deal", "piquet_simulate", "piquet_partie", "piquet_report"],

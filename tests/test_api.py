@@ -50,6 +50,8 @@ def test_public_names_resolve():
      lambda: es.hand("QH AH 7H KS KD", "KH", deals=2048)),
     (["advise", "KS QS JS 8H 8D", "--trump", "H", "--score", "3-4", "--deals", "1000"],
      lambda: es.advise("KS QS JS 8H 8D", "H", "3-4", deals=1000)),
+    (["infer", "QS JS AH 7C JD", "--turn-up", "8D", "--history", "propose,refuse"],
+     lambda: es.infer("QS JS AH 7C JD", "8D", "propose,refuse")),
 ])
 def test_api_returns_what_the_command_prints(capsys, args, call):
     assert json.loads(json.dumps(call())) == _cli_json(capsys, *args)

@@ -286,22 +286,11 @@ def infer(hand, turn_up, history, role, model, threshold, score, as_json):
       ecarte-sim infer "QS JS AH 7C JD" --turn-up 8D --history propose,refuse
       ecarte-sim infer "KS QS 9S 8H 7D" --turn-up TS --history propose --role dealer --json
     """
-    from ecarte_sim.analysis.ecarte.inference import posterior
-    from ecarte_sim.engine.cards import ECARTE, format_card, format_hand, parse_card, parse_hand
-    from ecarte_sim.engine.ecarte.deal import HAND_SIZE
+    from ecarte_sim.analysis.ecarte.inference import infer as infer_hand
 
-    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
-    card = parse_card(turn_up, ECARTE)
-    table = None
-    if model is not None and model.endswith(".npz"):
-        from ecarte_sim.analysis.ecarte.inference import read_table
-        table = read_table(model, "dealer" if role == "elder" else "elder", score)
-    result = posterior(mask, card, history, role, "table" if table is not None else model,
-                       threshold, table)
-    if table is not None:
-        result["model"] = f"{model} ({score[0]}-{score[1]})"
-    result = {"hand": format_hand(mask, ECARTE), "turn_up": format_card(card, ECARTE),
-              "role": role, **result}
+    x, y = score
+    result = infer_hand(hand, turn_up, history, role, opponent_model=model,
+                        threshold=threshold, score=f"{x}-{y}")
     if as_json:
         emit(result)
         return

@@ -17,6 +17,7 @@ over the consistent hands.
 * :func:`posterior` — the consistent hands and what they hold: trumps (counts and
   shares), the king of trumps, and by suit the number of cards, the king and the high
   cards (K Q J A).
+* :func:`infer` — the same from text (the command's and the public API's entry).
 * :func:`read_table` — a computed first-decision table (``strategy --out``'s tables.npz)
   as an opponent model.
 
@@ -130,6 +131,31 @@ def posterior(own: int, turn_up: int, history: str, role: str = "elder",
             "model": name, "history": words, **_holdings(consistent, turn_up >> 3)}
 
 
+def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
+          opponent_model: str | None = None, threshold: int | None = None,
+          score: str = "0-0") -> dict:
+    """:func:`posterior` from text: ``hand`` (five cards), ``turn_up`` (a card), the
+    ``history`` (e.g. ``"propose,refuse"``); ``opponent_model`` a policy name of the
+    adversary's role or the path of a tables.npz (its row at ``score``). What
+    ``ecarte-sim infer --json`` prints, without the provenance."""
+    from ecarte_sim.analysis.ecarte.strategy import parse_score
+    from ecarte_sim.engine.cards import format_hand, parse_card, parse_hand
+    from ecarte_sim.engine.ecarte.deal import HAND_SIZE
+
+    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    card = parse_card(turn_up, ECARTE)
+    x, y = parse_score(score)
+    table, model = None, opponent_model
+    if model is not None and str(model).endswith(".npz"):
+        table = read_table(model, "dealer" if role == "elder" else "elder", (x, y))
+        model = "table"
+    result = posterior(mask, card, history, role, model, threshold, table)
+    if table is not None:
+        result["model"] = f"{opponent_model} ({x}-{y})"
+    return {"hand": format_hand(mask, ECARTE), "turn_up": format_card(card, ECARTE),
+            "role": role, **result}
+
+
 def read_table(path: str, role: str, score=(0, 0)) -> np.ndarray:
     """The ``role``'s computed first-decision table at ``score`` from the tables.npz of
     ``ecarte-sim strategy --out`` (or ``--against equilibrium``); ``ValueError`` naming
@@ -176,5 +202,5 @@ def _holdings(hands: np.ndarray, trump: int) -> dict:
             "suits": suits}
 
 
-__all__ = ["unseen_hands", "parse_history", "posterior", "read_table", "ELDER_WORDS", "DEALER_WORDS",
+__all__ = ["infer", "unseen_hands", "parse_history", "posterior", "read_table", "ELDER_WORDS", "DEALER_WORDS",
            "DEFAULT_MODEL"]

@@ -117,3 +117,27 @@ def test_a_computed_table_as_opponent_model_reads_like_its_policy(tmp_path):
                                         "propose,refuse", "--opponent-model", str(path)])
     assert at_zero.exit_code == 0                      # row 0-0: all False, refuses always
     assert "65,780 of his 65,780" in at_zero.output
+
+
+def test_refusal_posterior_over_every_deal_matches_sampled_deals():
+    """The exact count over every deal (inclusion–exclusion over the dealer's subsets)
+    against plain random deals: the share of proposals, and after a refusal the share of
+    dealers with two trumps or more, within four standard errors."""
+    from ecarte_sim.analysis.ecarte.inference import refusal_posterior
+    from ecarte_sim.engine.ecarte.tables import decisions
+    exact = refusal_posterior()
+    assert exact["proposed"]["deals"] == sum(exact["proposed"]["trump_counts"])
+    total = comb(32, 5) * comb(27, 5) * 22 // 4          # spade turn-ups: a quarter of 22
+    rng = np.random.default_rng(0)
+    order = np.argsort(rng.random((300_000, 32)), axis=1)
+    order = order[order[:, 10] >> 3 == 0]                 # spades turned up
+    mask = lambda cols: np.bitwise_or.reduce(np.uint32(1) << order[:, cols].astype(np.uint32),
+                                             axis=1)
+    elder, dealer, turn_up = mask(slice(0, 5)), mask(slice(5, 10)), order[:, 10]
+    proposes = decisions("elder", "regle", elder, turn_up)
+    refuses = proposes & ~decisions("dealer", "maxims", dealer, turn_up)
+    p = exact["proposed"]["deals"] / total
+    assert abs(proposes.mean() - p) < 4 * np.sqrt(p * (1 - p) / proposes.size)
+    two = np.array([bin(int(d) & 0xFF).count("1") >= 2 for d in dealer[refuses]])
+    q = exact["refused"]["two_trumps_or_more"]
+    assert abs(two.mean() - q) < 4 * np.sqrt(q * (1 - q) / two.size)

@@ -174,6 +174,72 @@ def read_table(path: str, role: str, score=(0, 0)) -> np.ndarray:
     return bits if bits.ndim == 1 else bits[5 * score[0] + score[1]]
 
 
+def all_hands() -> np.ndarray:
+    """Every five-card hand of the 32-card pack (uint32 masks, lexicographic)."""
+    combos = np.array(list(combinations(range(32), 5)), dtype=np.uint32)
+    return np.bitwise_or.reduce(np.uint32(1) << combos, axis=1).astype(np.uint32)
+
+
+def refusal_posterior(elder_model: str = "regle", dealer_model: str = "maxims",
+                      threshold: int | None = None) -> dict:
+    """Over every deal (each elder hand, each disjoint dealer hand, each turn-up of the
+    trump suit among the other 22 cards, all equally likely): the dealer's trump count
+    given that the elder proposed and the dealer refused (and, for comparison, given
+    only that the elder proposed), exactly, as integer counts of deals. Spades are
+    trumps (the suits are symmetric). Neither model may read the turn-up's rank.
+
+    The sum over elder hands disjoint from a dealer hand is inclusion–exclusion over the
+    subsets of the dealer hand: for ``f`` over five-card hands,
+    ``sum(f(E) for E disjoint from D) = sum((-1)^|S| g(S) for S subset of D)`` with
+    ``g(S) = sum(f(E) for E containing S)``; ``g`` is filled from each hand's 32
+    subsets, so the whole sum costs 2 x 32 x 201,376 steps, not 201,376 x 80,730."""
+    hands = all_hands()
+    tcount = _count(hands, 0xFF)
+    # a turn-up only to satisfy the decision functions' signature: the lowest spade out
+    low = np.array([next(c for c in range(8) if not int(h) >> c & 1) for h in hands],
+                   dtype=np.int64)
+    extra = {} if threshold is None else {"threshold": threshold}
+    proposes = decisions("elder", elder_model, hands, low, **extra)
+    accepts = decisions("dealer", dealer_model, hands, low)
+    signs, subsets = _subsets(hands)                         # (hands, 32) each
+    # g over the subsets S of proposing hands: how many contain S, and their trumps
+    keys, where = np.unique(subsets[proposes].ravel(), return_inverse=True)
+    g1 = np.bincount(where, minlength=keys.size)
+    gt = np.bincount(where, weights=np.repeat(tcount[proposes], 32).astype(np.float64),
+                     minlength=keys.size).round().astype(np.int64)
+    at = np.searchsorted(keys, subsets)
+    found = keys[np.minimum(at, keys.size - 1)] == subsets
+    n_e = (signs * np.where(found, g1[np.minimum(at, keys.size - 1)], 0)).sum(axis=1)
+    t_e = (signs * np.where(found, gt[np.minimum(at, keys.size - 1)], 0)).sum(axis=1)
+    deals = (8 - tcount.astype(np.int64)) * n_e - t_e      # each proposing E, each turn-up
+    by_trumps = {"proposed": np.bincount(tcount, weights=deals, minlength=6),
+                 "refused": np.bincount(tcount[~accepts], weights=deals[~accepts],
+                                        minlength=6)}
+    by_trumps = {k: v.round().astype(np.int64) for k, v in by_trumps.items()}
+    out = {"elder_model": elder_model, "dealer_model": dealer_model, "exact": True}
+    for key, counts in by_trumps.items():
+        total = int(counts.sum())
+        out[key] = {"deals": total, "trump_counts": counts.tolist(),
+                    "two_trumps_or_more": float(counts[2:].sum() / total)}
+    return out
+
+
+def _subsets(hands: np.ndarray):
+    """Each five-card hand's 32 subsets (uint32 masks) and their signs (-1)^size."""
+    bits = np.zeros((hands.size, 5), dtype=np.uint32)
+    rest = hands.astype(np.uint32).copy()
+    for i in range(5):
+        low = rest & (~rest + np.uint32(1))              # the lowest set bit
+        bits[:, i] = low
+        rest ^= low
+    k = np.arange(32)
+    pick = (k[:, None] >> np.arange(5)[None, :]) & 1       # (32, 5)
+    subsets = (bits[:, None, :] * pick[None, :, :].astype(np.uint32)).sum(
+        axis=2, dtype=np.uint64).astype(np.uint32)
+    signs = np.where(pick.sum(axis=1) % 2 == 1, -1, 1).astype(np.int64)[None, :]
+    return signs, subsets
+
+
 def _count(masks: np.ndarray, bits: int) -> np.ndarray:
     """Per mask, the number of set bits of ``masks & bits``."""
     x = (masks & np.uint32(bits)).view(np.uint8).reshape(-1, 4)

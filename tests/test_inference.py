@@ -141,3 +141,23 @@ def test_refusal_posterior_over_every_deal_matches_sampled_deals():
     two = np.array([bin(int(d) & 0xFF).count("1") >= 2 for d in dealer[refuses]])
     q = exact["refused"]["two_trumps_or_more"]
     assert abs(two.mean() - q) < 4 * np.sqrt(q * (1 - q) / two.size)
+
+
+def test_lead_values_equal_the_solver_hand_by_hand():
+    """After a refusal, each first lead's tricks over the consistent dealer hands: the
+    batch kernel against the solver's own move values on every 50th hand, and the
+    counts adding up to the consistent hands for every lead."""
+    from ecarte_sim.analysis.ecarte.inference import lead_values
+    from ecarte_sim.engine.ecarte.solver import lead_tricks, move_values
+    own, turn_up = _own(SEED_HAND, "8D")
+    r = lead_values(own, [turn_up])
+    assert all(sum(v["tricks"]) == r["consistent"] for v in r["leads"].values())
+    assert r["leads"]["QS"] == r["leads"]["JS"]          # a sequence: the same lead
+    hands = posterior(own, turn_up, "propose,refuse")["_hands"][::50]
+    out = np.zeros((hands.size, 32), dtype=np.int64)
+    lead_tricks(np.uint32(own), hands.astype(np.int64), turn_up >> 3, True, out)
+    for row, dealer in zip(out, hands):
+        values = move_values(own, int(dealer), turn_up >> 3)
+        assert {c: int(row[c]) for c in values} == values
+    with pytest.raises(ValueError, match="refusal"):
+        lead_values(own, [turn_up], "propose,accept")

@@ -17,6 +17,10 @@ over the consistent hands.
 * :func:`posterior` — the consistent hands and what they hold: trumps (counts and
   shares), the king of trumps, and by suit the number of cards, the king and the high
   cards (K Q J A).
+* :func:`lead_values` — after a refusal, each first lead's chance of the point and
+  expected marks over the consistent hands, double dummy after the lead.
+* :func:`refusal_posterior` — over every deal, the dealer's trumps after a proposal
+  and a refusal.
 * :func:`infer` — the same from text (the command's and the public API's entry).
 * :func:`read_table` — a computed first-decision table (``strategy --out``'s tables.npz)
   as an opponent model.
@@ -128,7 +132,8 @@ def posterior(own: int, turn_up: int, history: str, role: str = "elder",
         raise ValueError(f"history token {token!r} contradicts the hand: no hand of the "
                          f"{other} says it under the opponent model {name!r}")
     return {"exact": True, "consistent": int(consistent.size), "of": int(hands.size),
-            "model": name, "history": words, **_holdings(consistent, turn_up >> 3)}
+            "model": name, "history": words, **_holdings(consistent, turn_up >> 3),
+            "_hands": consistent}
 
 
 def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
@@ -150,10 +155,53 @@ def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
         table = read_table(model, "dealer" if role == "elder" else "elder", (x, y))
         model = "table"
     result = posterior(mask, card, history, role, model, threshold, table)
+    result.pop("_hands")
     if table is not None:
         result["model"] = f"{opponent_model} ({x}-{y})"
     return {"hand": format_hand(mask, ECARTE), "turn_up": format_card(card, ECARTE),
             "role": role, **result}
+
+
+def lead_values(own: int, turn_ups, history: str = "propose,refuse",
+                model: str | None = None) -> dict:
+    """The elder's first lead after his proposal was answered: for each card of ``own``,
+    over the dealer hands consistent with ``history`` under ``model`` (pooled over the
+    given ``turn_ups``, each hand weighed once, as when the turn-up is not stated), the
+    share on which he wins the point and his expected marks (Laws 48–49: after a refusal
+    the point is worth two to him, a vole two either way), double dummy after the lead.
+    Exact: every consistent hand is solved for every lead."""
+    from ecarte_sim.engine.ecarte.solver import lead_tricks
+
+    words = parse_history(history, "elder")
+    refused = words[1:] == ["refuse"]
+    if words[:1] != ["propose"] or len(words) < 2:
+        raise ValueError("a first lead after an answer: the history is propose,accept or "
+                         "propose,refuse (after accept the hands change)")
+    if not refused:
+        raise ValueError("after an acceptance the players exchange: leads are read after "
+                         "a refusal (propose,refuse)")
+    cards = [c for c in range(32) if own >> c & 1]
+    tricks_by_lead = np.zeros((6, 32), dtype=np.int64)      # tricks x lead card
+    consistent = 0
+    for turn_up in turn_ups:
+        hands = posterior(own, int(turn_up), history, "elder", model)["_hands"]
+        out = np.zeros((hands.size, 32), dtype=np.int64)
+        lead_tricks(np.uint32(own), hands.astype(np.int64), int(turn_up) >> 3, True, out)
+        for c in cards:
+            tricks_by_lead[:, c] += np.bincount(out[:, c], minlength=6)
+        consistent += hands.size
+    # the elder's marks by his tricks after a refusal: the dealer's failure scores two
+    marks = np.array([-2, -1, -1, 2, 2, 2], dtype=np.float64)
+    leads = {}
+    for c in cards:
+        n = tricks_by_lead[:, c]
+        leads[format_card(c, ECARTE)] = {
+            "tricks": n.tolist(), "point": float(n[3:].sum() / n.sum()),
+            "marks": float((n * marks).sum() / n.sum())}
+    best = max(leads, key=lambda k: (leads[k]["marks"], leads[k]["point"]))
+    return {"exact": True, "history": words, "consistent": consistent,
+            "turn_ups": [format_card(int(t), ECARTE) for t in turn_ups], "leads": leads,
+            "best": best}
 
 
 def read_table(path: str, role: str, score=(0, 0)) -> np.ndarray:
@@ -268,5 +316,5 @@ def _holdings(hands: np.ndarray, trump: int) -> dict:
             "suits": suits}
 
 
-__all__ = ["infer", "unseen_hands", "parse_history", "posterior", "read_table", "ELDER_WORDS", "DEALER_WORDS",
+__all__ = ["infer", "lead_values", "refusal_posterior", "unseen_hands", "parse_history", "posterior", "read_table", "ELDER_WORDS", "DEALER_WORDS",
            "DEFAULT_MODEL"]

@@ -211,6 +211,19 @@ def point_vole(elder, dealer, trump, forced_trump):
     return DEALER_POINT
 
 
+@njit(cache=True)
+def lead_tricks(elder, dealers, trump, forced_trump, out):
+    """``out[i, c]``: the elder's exact tricks when he leads card ``c`` of ``elder`` against
+    ``dealers[i]`` (double dummy after the lead, Law 42: the elder leads first); the
+    other columns are left as they are."""
+    e = np.uint32(elder)
+    for i in range(dealers.shape[0]):
+        for c in range(32):
+            if (e >> np.uint32(c)) & np.uint32(1):
+                out[i, c] = value_after(e, np.uint32(dealers[i]), ELDER, 0, -1, trump,
+                                        forced_trump, c)
+
+
 # ---------------------------------------------------------------------------
 # Python API (validation, conversion). Same signatures as ecarte_sim.engine.ecarte.reference.
 # ---------------------------------------------------------------------------

@@ -202,6 +202,23 @@ def strategy_bench(seed: int, say, sampling=None) -> dict:
                                               np.ones_like(treatise["elder"]))}
 
 
+def inference_bench(repeat: int = 3) -> dict:
+    """The exact posterior of the adversary's hand after a proposal and a refusal (issue
+    16's budget: under a second), warm, best of ``repeat``: every one of the 65,780
+    hands he may hold, the maxims read on each."""
+    from ecarte_sim.analysis.ecarte.inference import infer
+
+    args = ("QS JS AH 7C JD", "8D", "propose,refuse")
+    infer(*args)                                          # compile
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = infer(*args)
+        best = min(best, time.perf_counter() - t0)
+    return {"situation": " ".join(args), "hands": out["of"], "consistent": out["consistent"],
+            "seconds": best}
+
+
 def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool = True,
               log=None, repeat: int = 3, pimc_deals: int = 20_000,
               piquet: bool = True, process_deals: int = PROCESS_DEALS,
@@ -250,6 +267,8 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
         "reference": {"deals": reference_deals, "seconds": ref_seconds, "deals_per_s": ref_rate},
         "speedup_exact_vs_reference": kernels["exact"]["deals_per_s"] / ref_rate,
     }
+    say("timing the exact posterior of a first-round situation ...")
+    report["inference"] = inference_bench(repeat)
     if piquet:
         report["piquet"] = piquet_bench(n_deals, seed, repeat, say)
     if strategy:
@@ -303,6 +322,10 @@ def format_report(r: dict) -> str:
             lines.append(f"{cards + ' cards each':<28}{k['positions']:>12}{k['mean_ms']:>10.3f}"
                          f"{k['median_ms']:>11.3f}{k['max_ms']:>10.2f}{k['mean_nodes']:>12,.0f}")
         lines.append("  (solver: one thread, a fresh table per ending, elder to lead)")
+    if "inference" in r:
+        g = r["inference"]
+        lines.append(f"exact posterior ({g['situation']}): {g['hands']:,} hands, "
+                     f"{g['consistent']:,} consistent, {g['seconds']:.3f} s warm")
     if "strategy" in r:
         g = r["strategy"]
         lines.append(f"elder's best response at 0-0 (dd, against the maxims), {g['states']:,} "

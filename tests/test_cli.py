@@ -865,6 +865,7 @@ def test_bench_json_shape(capsys, restore_threads):
     assert set(obj["whole"]) == {"dd", "heuristic"} and set(obj["pimc"]) == {"16", "32", "64"}
     for k in obj["pimc"].values():
         assert k["decisions_per_deal"] > 0 and k["solves_per_deal"] > k["decisions_per_deal"]
+    assert obj["inference"]["hands"] == 65_780 and obj["inference"]["seconds"] > 0
 
 
 @pytest.mark.slow

@@ -60,8 +60,8 @@ def unseen_hands(own: int, turn_up: int) -> np.ndarray:
 
 def parse_history(text: str, role: str) -> list[str]:
     """The first-round history as words: the elder's ``propose`` or ``play``, then after a
-    proposal the dealer's ``accept`` or ``refuse``. ``CardError``-style ``ValueError``
-    naming the bad token otherwise."""
+    proposal the dealer's ``accept`` or ``refuse``; ``ValueError`` naming the bad token
+    otherwise."""
     words = [w.strip().lower() for w in str(text).replace(" ", ",").split(",") if w.strip()]
     if not words:
         raise ValueError("empty history: give the decisions so far, e.g. propose,refuse")
@@ -99,7 +99,9 @@ def posterior(own: int, turn_up: int, history: str, role: str = "elder",
     and the ``history`` (:func:`parse_history`), the player being the ``role``; the
     adversary decides by ``model`` (a policy name of his role; ``"table"`` with
     ``table``, one row of a computed table). Exact: every unseen hand is weighed 0 or 1.
-    Raises ``ValueError`` naming the token when no hand is consistent."""
+    Returns what the consistent hands hold and, under ``"_hands"``, the hands themselves
+    (masks; :func:`infer` leaves them out). Raises ``ValueError`` naming the token when no
+    hand is consistent."""
     words = parse_history(history, role)
     other = "dealer" if role == "elder" else "elder"
     kind = ElderPolicy if other == "elder" else DealerPolicy

@@ -53,7 +53,11 @@ DEFAULT_MODEL = {"elder": "regle", "dealer": "maxims"}
 def unseen_hands(own: int, turn_up: int) -> np.ndarray:
     """Every five-card hand (uint32 masks, in lexicographic order of the cards) of the 26
     cards that are neither in ``own`` nor the turn-up."""
-    cards = [c for c in range(32) if not (own >> c) & 1 and c != turn_up]
+    return _hands_of([c for c in range(32) if not (own >> c) & 1 and c != turn_up])
+
+
+def _hands_of(cards: list[int]) -> np.ndarray:
+    """Every five-card hand of ``cards`` (uint32 masks, lexicographic)."""
     combos = np.array(list(combinations(cards, 5)), dtype=np.uint32)
     return np.bitwise_or.reduce(np.uint32(1) << combos, axis=1).astype(np.uint32)
 
@@ -226,8 +230,7 @@ def read_table(path: str, role: str, score=(0, 0)) -> np.ndarray:
 
 def all_hands() -> np.ndarray:
     """Every five-card hand of the 32-card pack (uint32 masks, lexicographic)."""
-    combos = np.array(list(combinations(range(32), 5)), dtype=np.uint32)
-    return np.bitwise_or.reduce(np.uint32(1) << combos, axis=1).astype(np.uint32)
+    return _hands_of(list(range(32)))
 
 
 def refusal_posterior(elder_model: str = "regle", dealer_model: str = "maxims",

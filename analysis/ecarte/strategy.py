@@ -1092,6 +1092,20 @@ def _discard_section(f, role: str, data: dict) -> None:
     f.write("\n")
 
 
+def _tables_npz(tables: dict):
+    """A writer of tables.npz for ``commit_file``: each decision table (bool, one row or
+    one per score) bit-packed along the states, each discard table (a key naming a
+    discard) as ``Discard`` values in uint8, and ``n_states`` to unpack them."""
+    def write(p):
+        with open(p, "wb") as f:
+            np.savez_compressed(f, **{k: (np.asarray(t, dtype=np.uint8) if "discard" in k
+                                          else np.packbits(np.asarray(t, dtype=bool),
+                                                           axis=-1))
+                                      for k, t in tables.items()},
+                                n_states=N_STATES)
+    return write
+
+
 def write_report(out_dir: str, result: dict, execution: dict | None = None) -> list[str]:
     """strategy.csv (one row per role and score), strategy.md, strategy.png (the gain on
     fresh deals as 5 × 5 heatmaps, and the policy maps) and provenance.json in
@@ -1134,14 +1148,9 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
         commit_file(out_dir, "treatise_rules.csv",
                     lambda p: rules_frame.to_csv(p, index=False, float_format="%.6f"), paths)
 
-    def npz(p):
-        with open(p, "wb") as f:
-            np.savez_compressed(f, **{role: (np.asarray(d["table"], dtype=np.uint8)
-                                             if role.endswith("-discard") else
-                                             np.packbits(np.asarray(d["table"]), axis=-1))
-                                      for role, d in result["roles"].items()},
-                                n_states=N_STATES)
-    commit_file(out_dir, "tables.npz", npz, paths)
+    commit_file(out_dir, "tables.npz",
+                _tables_npz({role: d["table"] for role, d in result["roles"].items()}),
+                paths)
 
     def markdown(p):
         with open(p, "w", encoding="utf-8") as f:
@@ -1254,14 +1263,7 @@ def write_equilibrium_report(out_dir: str, result: dict,
     commit_file(out_dir, "equilibrium.csv",
                 lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
 
-    def npz(p):
-        with open(p, "wb") as f:
-            np.savez_compressed(f, **{k: (np.asarray(t, dtype=np.uint8)
-                                          if k.endswith("_discard") else
-                                          np.packbits(np.asarray(t, dtype=bool)))
-                                      for k, t in result["tables"].items()},
-                                n_states=N_STATES)
-    commit_file(out_dir, "tables.npz", npz, paths)
+    commit_file(out_dir, "tables.npz", _tables_npz(result["tables"]), paths)
     discards = "discard" in result.get("decisions", ())
 
     def markdown(p):

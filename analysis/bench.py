@@ -81,7 +81,9 @@ PIMC_WORLDS = (16, 32, 64)
 
 def _whole_bench(n_deals: int, pimc_deals: int, seed: int, repeat: int, say) -> tuple[dict, dict]:
     """Whole deals (regle / maxims, exchanges, then dd or heuristic play), and PIMC play for
-    both players at several W: deals/s, PIMC decisions and solves per deal, cost per decision."""
+    both players at several W: deals/s, PIMC decisions and solves per deal, cost per decision;
+    and pimc-inference for both at the largest W on the same deals (``pimc["inference"]``):
+    its speed against plain PIMC's, proposals a world and the worlds that fell back."""
     from ecarte_sim.engine.ecarte.counts import whole_counts
     from ecarte_sim.engine.ecarte.records import COUNTS
     from ecarte_sim.engine.ecarte.settings import make_cfg
@@ -115,6 +117,25 @@ def _whole_bench(n_deals: int, pimc_deals: int, seed: int, repeat: int, say) -> 
             "decisions_per_deal": decisions / n, "solves_per_deal": solves / n,
             "us_per_decision_per_thread": seconds * threads / decisions * 1e6,
             "solves_per_s": solves / seconds}
+    # PIMC that reads the proposals, at the largest W, on the same deals as plain PIMC there
+    worlds = PIMC_WORLDS[-1]
+    cfg = make_cfg(play="pimc-inference", worlds=worlds)
+    whole_counts(seed, 0, 64, cfg)
+    n = pimc[str(worlds)]["deals"]
+    say(f"timing whole deals, pimc-inference for both at W = {worlds}, on {n} deals ...")
+    counts = None
+
+    def run_inferring(cfg=cfg, n=n):
+        nonlocal counts
+        counts = whole_counts(seed, 0, n, cfg, chunk=256)
+
+    rate, seconds, runs = _rate(run_inferring, n, 1)
+    at = COUNTS.at
+    pimc["inference"] = {
+        "worlds": worlds, "deals": n, "seconds": seconds, "deals_per_s": rate, "runs": runs,
+        "speed_vs_plain": rate / pimc[str(worlds)]["deals_per_s"],
+        "fallback_share": int(counts[at.INFER_FALLBACKS]) / int(counts[at.INFER_WORLDS]),
+        "proposals_per_world": int(counts[at.INFER_TRIES]) / int(counts[at.INFER_WORLDS])}
     return whole, pimc
 
 
@@ -248,6 +269,7 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
                          "runs": runs}
 
     whole, pimc = _whole_bench(n_deals, pimc_deals, seed, repeat, say)
+    inferring = pimc.pop("inference")
     say(f"timing the pure-Python reference on {reference_deals} deals ...")
 
     def run_reference():
@@ -264,6 +286,7 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
         "kernels": kernels,
         "whole": whole,
         "pimc": pimc,
+        "pimc_inference": inferring,
         "reference": {"deals": reference_deals, "seconds": ref_seconds, "deals_per_s": ref_rate},
         "speedup_exact_vs_reference": kernels["exact"]["deals_per_s"] / ref_rate,
     }
@@ -298,7 +321,17 @@ def format_report(r: dict) -> str:
         name = f"whole deal, PIMC W={worlds}"
         lines.append(f"{name:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
                      f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
+    if "pimc_inference" in r:
+        k = r["pimc_inference"]
+        name = f"whole deal, inferring W={k['worlds']}"
+        lines.append(f"{name:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
+                     f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
     lines.append("  (whole deal: elder regle, dealer maxims, discards trumps-kings; PIMC for both)")
+    if "pimc_inference" in r:
+        k = r["pimc_inference"]
+        lines.append(f"  pimc-inference at W={k['worlds']}: {k['speed_vs_plain']:.2f} x plain "
+                     f"PIMC's speed; {k['proposals_per_world']:.1f} proposals a world, "
+                     f"{k['fallback_share']:.2%} of worlds fell back to uniform")
     lines.append(f"{'PIMC W':>8}{'decisions/deal':>16}{'solves/deal':>13}"
                  f"{'us/decision/thread':>20}{'solves/s':>14}")
     for worlds, k in r["pimc"].items():

@@ -866,6 +866,9 @@ def test_bench_json_shape(capsys, restore_threads):
     for k in obj["pimc"].values():
         assert k["decisions_per_deal"] > 0 and k["solves_per_deal"] > k["decisions_per_deal"]
     assert obj["inference"]["hands"] == 65_780 and obj["inference"]["seconds"] > 0
+    k = obj["pimc_inference"]
+    assert k["worlds"] == 64 and k["deals"] == obj["pimc"]["64"]["deals"]
+    assert k["speed_vs_plain"] > 0 and 0 <= k["fallback_share"] < 1
 
 
 @pytest.mark.slow

@@ -37,10 +37,12 @@ RUNS = [
      "--json"],
     ["piquet", "partie", "--parties", "3000", "--seed", "7", "--json"],
     ["hand", "QH AH 7H KS KD", "--trump", "H", "--deals", "40000", "--seed", "7", "--json"],
+    ["simulate", "--deals", "3000", "--seed", "7", "--play", "pimc-inference", "--worlds", "8",
+     "--json"],
 ]
 
 
-@pytest.mark.parametrize("args", RUNS, ids=lambda a: " ".join(a[:2]))
+@pytest.mark.parametrize("args", RUNS, ids=lambda a: " ".join(a[:2] + a[7:8]))
 def test_cli_output_on_a_local_cluster_is_byte_identical(cluster, args):
     code, threads_out, err = _cli(*args)
     assert code == 0, err

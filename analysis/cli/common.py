@@ -342,6 +342,19 @@ _POLICY_KEYS = {"elder_policy": "elder_policy", "dealer_policy": "dealer_policy"
                 "dealer_min_one": "dealer_min_one", "forced_trump": "forced_trump"}
 
 
+def _opponent_models(names) -> dict:
+    """``--opponent-model`` names as ``model_of_elder``/``model_of_dealer``: a name of an
+    elder policy models the elder, of a dealer policy the dealer (``regle`` is both)."""
+    from ecarte_sim.engine.ecarte.settings import DealerPolicy, ElderPolicy, choices
+    out = {}
+    for name in names:
+        if name in choices(ElderPolicy):
+            out["model_of_elder"] = name
+        if name in choices(DealerPolicy):
+            out["model_of_dealer"] = name
+    return out
+
+
 def policy_options(f):
     """The options every whole-deal command shares (one policy interface), parsed into
     one ``settings`` argument: an :class:`EcarteSettings`. The choices and defaults are
@@ -355,7 +368,8 @@ def policy_options(f):
     @functools.wraps(f)
     def with_settings(*args, **kwargs):
         kwargs["settings"] = EcarteSettings.build(
-            **{key: kwargs.pop(option) for option, key in _POLICY_KEYS.items()})
+            **{key: kwargs.pop(option) for option, key in _POLICY_KEYS.items()},
+            **_opponent_models(kwargs.pop("opponent_model")))
         return f(*args, **kwargs)
 
     options = [
@@ -370,11 +384,20 @@ def policy_options(f):
         click.option("--play", "play_model", type=click.Choice(plays),
                      default=name_of(default.elder_play), show_default=True,
                      help="Play model for both: dd (both see all cards: measures the cards), "
-                          "heuristic (Hoyle's advice), pimc (sampled worlds)."),
+                          "heuristic (Hoyle's advice), pimc (sampled worlds), pimc-inference "
+                          "(worlds drawn from what the opponent's proposals, answers and "
+                          "discards say of his hand)."),
         click.option("--elder-play", type=click.Choice(plays), default=None,
                      help="Play model of the elder only (overrides --play)."),
         click.option("--dealer-play", type=click.Choice(plays), default=None,
                      help="Play model of the dealer only (overrides --play)."),
+        click.option("--opponent-model", type=click.Choice(
+                         sorted(set(choices(ElderPolicy)) | set(choices(DealerPolicy)))),
+                     multiple=True,
+                     help="pimc-inference: the policy the inferring player assumes his "
+                          "opponent decides by (an elder policy models the elder, a dealer "
+                          "policy the dealer; repeat for both) [default: the policy he "
+                          "plays]."),
         click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=default.worlds,
                      show_default=True, help="PIMC: worlds sampled per decision (W)."),
         click.option("--threshold", type=click.IntRange(0, 100), default=default.threshold,

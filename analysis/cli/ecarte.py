@@ -383,6 +383,11 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
     click.echo(f"  played without proposing {law['played_without_proposing']}, first proposal "
                f"refused {law['refused_first']}, exchanges per deal "
                f"{result['exchanges_per_deal']:.3f}, stock exhausted {result['stock_exhausted']}")
+    if "inference" in result:
+        w = result["inference"]
+        click.echo(f"  pimc-inference: {w['worlds']} worlds from {w['proposals']} proposals; "
+                   f"{w['fallback_worlds']} ({w['fallback_share']:.2%}) fell back to uniform "
+                   "(no history fitted)")
 
 
 def _print_cards(result: dict, as_json: bool) -> None:

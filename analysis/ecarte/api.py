@@ -229,7 +229,19 @@ def whole_summary(counts: np.ndarray, n_deals: int) -> dict:
     result["stock_exhausted"] = f["stock_out"]
     result["kings"] = {"turned": f["king_turned"], "elder_in_hand": f["king_elder"],
                        "dealer_in_hand": f["king_dealer"]}
+    if f["infer_worlds"]:
+        result["inference"] = inference_work(f)
     return result
+
+
+def inference_work(f: dict) -> dict:
+    """What ``pimc-inference`` did, from counts read by name: the worlds it drew, the
+    proposals (histories or hands) it tried, and the worlds that fell back to uniform
+    because no proposal fitted (:mod:`ecarte_sim.engine.ecarte.inferred_worlds`)."""
+    worlds = int(f["infer_worlds"])
+    return {"worlds": worlds, "proposals": int(f["infer_tries"]),
+            "fallback_worlds": int(f["infer_fallbacks"]),
+            "fallback_share": int(f["infer_fallbacks"]) / worlds}
 
 
 def simulate(deals: int, *, seed: int = 0, start: int = 0,

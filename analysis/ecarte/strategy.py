@@ -114,7 +114,8 @@ class Sampling:
     def for_play(cls, play) -> "Sampling":
         """The default for a play model: PIMC (about 10^4 deals a second) is sampled
         16 deals a state at first and 256 at most."""
-        return cls(16, 256) if PlayModel(play) == PlayModel.PIMC else cls()
+        pimc = PlayModel(play) in (PlayModel.PIMC, PlayModel.PIMC_INFERENCE)
+        return cls(16, 256) if pimc else cls()
 
 
 #: The marks code (``4 * king + points``) of each arm code: what a deal gave, the Law 49

@@ -28,6 +28,8 @@ Kernels, from the cards up
     wins the point double dummy against every dealer hand with at most one trump.
     :mod:`.policies` — propose, accept, discard (the treatise's advice).
     :mod:`.players` — the play models: dd, heuristic, PIMC (and scripted).
+    :mod:`.inferred_worlds` — pimc-inference: PIMC whose worlds are drawn from the
+    posterior given the opponent's proposals, answers and discards.
     :mod:`.whole` — one whole deal: kings, proposals and exchanges, play, marks
     (Laws 22–27, 38, 43, 47–49), into a ``rec``.
 

@@ -73,6 +73,9 @@ def whole_rows(seed, start, count, rows, cfg, script):
                 counts[r, K.STOCK_OUT] += 1
             counts[r, K.PIMC_DECISIONS] += rec[R.PIMC_DECISIONS]
             counts[r, K.PIMC_SOLVES] += rec[R.PIMC_SOLVES]
+            counts[r, K.INFER_WORLDS] += rec[R.INFER_WORLDS]
+            counts[r, K.INFER_TRIES] += rec[R.INFER_TRIES]
+            counts[r, K.INFER_FALLBACKS] += rec[R.INFER_FALLBACKS]
             counts[r, K.DEAL + deal_code(rec)] += 1
     return counts
 

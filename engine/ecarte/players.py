@@ -288,28 +288,50 @@ def _coarse(tricks):
 
 
 @njit(cache=True)
+def pimc_moves(own, led, trump, forced_trump, possible):
+    """The mover's moves worth comparing: his legal cards, of which two that no card the
+    opponent may hold separates are one move (``distinct_moves``: the highest stands
+    for them, equivalent in every world)."""
+    return distinct_moves(legal_moves(own, led, trump, forced_trump), own, possible, led)
+
+
+@njit(cache=True)
 def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, possible,
               worlds, seed, index, decision, payoff, pool, draws):
     """PIMC choice for ``mover``: best mean ``payoff`` points (elder's view: by elder
-    tricks, elder points minus dealer points) over ``worlds`` sampled opponent hands; the
+    tricks, elder points minus dealer points) over ``worlds`` opponent hands drawn
+    uniformly from ``possible`` (:func:`pimc_over` compares the moves); the
     ``payoff`` counters (``PAYOFF``) count the decisions that sampled worlds and the
-    solves.
+    solves."""
+    own = np.uint32(elder if mover == ELDER else dealer)
+    legal = pimc_moves(own, led, trump, forced_trump, possible)
+    if legal & (legal - np.uint32(1)) == 0:
+        return bit_index(legal)
+    count = popcount32(dealer if mover == ELDER else elder)
+    m = _pool_of(possible, pool)
+    threshold = _threshold(m, count)
+    scratch = np.empty(N_CARDS, dtype=np.int64)
+    hands = np.empty(worlds, dtype=np.uint32)
+    for w in range(worlds):
+        hands[w] = _draw_world(seed, index, decision, w, pool, m, count, threshold, scratch,
+                               draws)
+    return pimc_over(mover, own, legal, leader, tricks, led, trump, forced_trump, hands,
+                     worlds, payoff)
 
-    Two of the mover's cards that no possible opponent card separates are one move
-    (``distinct_moves``). Within one world the opponent's hand is known, so more cards
+
+@njit(cache=True)
+def pimc_over(mover, own, legal, leader, tricks, led, trump, forced_trump, hands, worlds,
+              payoff):
+    """The move of ``legal`` (:func:`pimc_moves`) with the best total ``payoff`` points
+    over the opponent hands ``hands[:worlds]`` (ties to the lowest card index).
+
+    Within one world the opponent's hand is known, so more cards
     become equivalent (adjacent once the cards outside both hands are passed over):
     such cards have the same value in that world, which is solved once for them
     (:func:`run_top`); and a world of a shape already solved (:func:`world_shape`: the
     same number of the opponent's cards in each gap between the mover's cards) has the
     same outcomes and is not solved again. The totals, and so the choice, are those of
     solving every card in every world."""
-    own = np.uint32(elder if mover == ELDER else dealer)
-    # Cards of one suit with no card the opponent may hold between them are equivalent
-    # in every world: the highest stands for them.
-    legal = distinct_moves(legal_moves(own, led, trump, forced_trump), own, possible, led)
-    if legal & (legal - np.uint32(1)) == 0:
-        return bit_index(legal)
-    count = popcount32(dealer if mover == ELDER else elder)
     n_moves = popcount32(legal)
     cards = np.empty(5, dtype=np.int64)
     totals = np.zeros(5, dtype=np.int64)
@@ -319,9 +341,6 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
         rest ^= bit
         cards[j] = bit_index(bit)
     payoff[Y.PIMC_DECISIONS] += 1
-    m = _pool_of(possible, pool)
-    threshold = _threshold(m, count)
-    scratch = np.empty(N_CARDS, dtype=np.int64)
     outcome_of_run = np.empty(N_CARDS, dtype=np.int64)
     # The shapes of the worlds drawn before (world_shape), each with its outcome for every
     # card: a world of a shape already solved has the same outcomes and is not solved again.
@@ -330,7 +349,7 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
     outcomes = np.empty((worlds, 5), dtype=np.int64)
     n_drawn = 0
     for w in range(worlds):
-        other = _draw_world(seed, index, decision, w, pool, m, count, threshold, scratch, draws)
+        other = hands[w]
         shape = world_shape(other, fixed)
         k = 0
         while k < n_drawn and drawn[k] != shape:

@@ -52,11 +52,14 @@ REC = Layout("Rec", [
     ("pimc_decisions", 1), ("pimc_solves", 1),       # PIMC's work in this deal
     ("exchange_cards", 4 * MAX_EXCHANGES),           # per exchange: elder out, in, dealer out, in
     ("possible", 10),       # per card played: what the mover thought the opponent might hold
-])                          # (-1: dd or scripted)
+                            # (-1: dd or scripted)
+    ("infer_worlds", 1), ("infer_tries", 1), ("infer_fallbacks", 1),  # pimc-inference's work
+])
 
 #: The play's int64 scratch ``payoff``: the elder's points minus the dealer's by the elder's
 #: tricks (Laws 48-49, with this deal's Law 49 penalty), then PIMC's work counters.
-PAYOFF = Layout("Payoff", [("points", 6), ("pimc_decisions", 1), ("pimc_solves", 1)])
+PAYOFF = Layout("Payoff", [("points", 6), ("pimc_decisions", 1), ("pimc_solves", 1),
+                           ("infer_worlds", 1), ("infer_tries", 1), ("infer_fallbacks", 1)])
 
 #: Who marked a king in a deal, and what the point gave: the parts of a deal's code
 #: (``5 * king + points``, :func:`ecarte_sim.engine.ecarte.counts.deal_code`).
@@ -74,4 +77,7 @@ COUNTS = Layout("Counts", [
     ("stock_out", 1),       # deals whose proposals ended with the stock exhausted
     ("pimc_decisions", 1), ("pimc_solves", 1),
     ("deal", len(KINGS) * len(POINTS)),              # deal codes: the marks in law order
+    # pimc-inference: worlds drawn from the posterior, proposals made, worlds that fell
+    # back to uniform (:mod:`ecarte_sim.engine.ecarte.inferred_worlds`)
+    ("infer_worlds", 1), ("infer_tries", 1), ("infer_fallbacks", 1),
 ])

@@ -28,6 +28,8 @@ Contents
   continuation, for claims such as "he must lose the point, no matter how Y
   plays".
 * :func:`jeu_de_regle` — Hoyle's list of hands to play without proposing.
+* :func:`opponent_posterior` — what the proposals say of the opponent's hand: every
+  history of his hand enumerated and weighed alike.
 * :func:`whole_deal` — a whole deal from the turn-up to the marks, step by step
   as ``engine/ecarte/rules_whole_deal.md`` says: the king turned (Law 22),
   proposals and exchanges (Laws 26–27, 38), kings in hand (Laws 23, 47), the
@@ -52,6 +54,7 @@ __all__ = [
     "make_position", "solve", "move_values", "playout_lines", "playouts",
     "best_and_worst", "jeu_de_regle",
     "PLAYED_WITHOUT_PROPOSING", "REFUSED_FIRST", "Script", "WholeDeal", "whole_deal",
+    "opponent_posterior",
 ]
 
 ELDER = 0    #: the non-dealer, who leads to the first trick
@@ -944,3 +947,45 @@ def enumerate_around(elder, turn_ups: Iterable[int]) -> Iterator[tuple[int, froz
         rest = sorted(c for c in range(N_CARDS) if c not in elder and c != t)
         for dealer in itertools.combinations(rest, 5):
             yield t, frozenset(dealer)
+
+
+# ---------------------------------------------------------------------------
+# What the proposals say: the posterior of the opponent's hand, every history enumerated
+# (the cross-check of ``ecarte_sim.engine.ecarte.inferred_worlds``)
+# ---------------------------------------------------------------------------
+
+def opponent_posterior(unseen: Iterable[int], rounds, final=None) -> dict[frozenset, int]:
+    """Every history of the opponent's hand, counted by the hand he ends with.
+
+    ``unseen``: the card indices the inferring player never saw (neither his own, dealt or
+    drawn, nor the turn-up). The opponent was dealt five of them; in each exchange he
+    threw some and drew as many from the unseen cards he had not yet held. Every such
+    history is equally likely (the deck is shuffled uniformly), so the posterior of his
+    final hand is proportional to the number of histories that end in it and agree with
+    what he was seen to do. ``rounds``: per exchange, ``(decides, discard, count)`` —
+    ``decides(hand)`` is True if the model makes on ``hand`` the decision he made that
+    round (propose, or accept), ``discard(hand)`` the cards the model throws from it,
+    ``count`` how many he was seen to throw. ``final``: ``final(hand)`` for the decision he
+    made on the hand he plays with (play, or refuse), or None if he made none. Returns
+    {final hand (frozenset of indices): number of histories}.
+    """
+    unseen = frozenset(int(c) for c in unseen)
+    out: dict[frozenset, int] = {}
+    for dealt in itertools.combinations(sorted(unseen), HAND_SIZE):
+        states = {(frozenset(dealt), frozenset(dealt)): 1}   # (hand, every card held): count
+        for decides, discard, count in rounds:
+            after: dict = {}
+            for (hand, held), n in states.items():
+                if not decides(hand):
+                    continue
+                thrown = frozenset(discard(hand))
+                if len(thrown) != count:
+                    continue
+                for drawn in itertools.combinations(sorted(unseen - held), count):
+                    key = ((hand - thrown) | frozenset(drawn), held | frozenset(drawn))
+                    after[key] = after.get(key, 0) + n
+            states = after
+        for (hand, _), n in states.items():
+            if final is None or final(hand):
+                out[hand] = out.get(hand, 0) + n
+    return out

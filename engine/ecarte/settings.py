@@ -77,6 +77,9 @@ class PlayModel(IntEnum):
     DD = 1
     HEURISTIC = 2
     PIMC = 3
+    #: PIMC whose worlds are drawn from the posterior given the opponent's proposals,
+    #: answers and discards under an opponent model (:mod:`.inferred_worlds`)
+    PIMC_INFERENCE = 4
 
 
 class ElderFirst(IntEnum):
@@ -142,6 +145,8 @@ CFG = Layout("Cfg", [
     ("dealer_first", 1),    # DealerFirst
     ("elder_first_discard", 1),   # DISCARD_BY_POLICY or a Discard rule, round 0 only
     ("dealer_first_discard", 1),
+    ("model_of_elder", 1),  # ElderPolicy the dealer's pimc-inference assumes of the elder
+    ("model_of_dealer", 1),  # DealerPolicy the elder's pimc-inference assumes of the dealer
 ])
 
 
@@ -155,7 +160,9 @@ class EcarteSettings:
     policy needs; ``max_proposals`` the most proposals in a deal (0: until the stock
     runs out; 1: the single-exchange variant); ``dealer_min_one`` the variant where a
     dealer who accepts takes at least one card; ``forced_trump`` Law 43's obligation to
-    trump when void.
+    trump when void. ``model_of_elder`` / ``model_of_dealer``: the opponent model of a
+    ``pimc-inference`` player, the policy he assumes the elder (the dealer) decides by;
+    None: the policy that player actually plays.
     """
 
     elder_policy: ElderPolicy = ElderPolicy.REGLE
@@ -169,6 +176,8 @@ class EcarteSettings:
     max_proposals: int = 0
     dealer_min_one: bool = False
     forced_trump: bool = True
+    model_of_elder: ElderPolicy | None = None
+    model_of_dealer: DealerPolicy | None = None
 
     def __post_init__(self):
         kinds = {"elder_policy": (ElderPolicy, "elder policy"),
@@ -179,6 +188,17 @@ class EcarteSettings:
                  "dealer_play": (PlayModel, "play model")}
         for name, (kind, what) in kinds.items():
             object.__setattr__(self, name, member(kind, getattr(self, name), what))
+        for name, kind in (("model_of_elder", ElderPolicy), ("model_of_dealer", DealerPolicy)):
+            if getattr(self, name) is not None:
+                model = member(kind, getattr(self, name), "opponent model")
+                if model in (kind.SCRIPTED, kind.TABLE):
+                    raise ValueError(f"an opponent model must be a named policy, not "
+                                     f"{name_of(model)} (leave it unset for the policy "
+                                     f"played)")
+                object.__setattr__(self, name, model)
+                if PlayModel.PIMC_INFERENCE not in (self.elder_play, self.dealer_play):
+                    raise ValueError("an opponent model needs a pimc-inference player "
+                                     "(--play pimc-inference)")
         if not 1 <= int(self.worlds) <= MAX_WORLDS:
             raise ValueError(f"worlds must be in 1..{MAX_WORLDS}, got {self.worlds}")
         if int(self.max_proposals) < 0:
@@ -204,7 +224,19 @@ class EcarteSettings:
 
     @property
     def uses_pimc(self) -> bool:
-        return PlayModel.PIMC in (self.elder_play, self.dealer_play)
+        return bool({PlayModel.PIMC, PlayModel.PIMC_INFERENCE}
+                    & {self.elder_play, self.dealer_play})
+
+    @property
+    def infers(self) -> bool:
+        """A player reads the proposals (``pimc-inference``)."""
+        return PlayModel.PIMC_INFERENCE in (self.elder_play, self.dealer_play)
+
+    def models(self) -> tuple[ElderPolicy, DealerPolicy]:
+        """The opponent models: of the elder and of the dealer (the policies played when
+        unset)."""
+        return (self.elder_policy if self.model_of_elder is None else self.model_of_elder,
+                self.dealer_policy if self.model_of_dealer is None else self.model_of_dealer)
 
     def task_size(self) -> int:
         """Default deals per task of a run under these settings."""
@@ -232,7 +264,9 @@ class EcarteSettings:
         at = CFG.at
         cfg = np.zeros(CFG.size, dtype=np.int64)
         for f in fields(self):
-            cfg[at[f.name.upper()]] = int(getattr(self, f.name))
+            if not f.name.startswith("model_of_"):
+                cfg[at[f.name.upper()]] = int(getattr(self, f.name))
+        cfg[at.MODEL_OF_ELDER], cfg[at.MODEL_OF_DEALER] = (int(m) for m in self.models())
         cfg[at.ELDER_SCORE] = int(elder_score)
         cfg[at.DEALER_SCORE] = int(dealer_score)
         cfg[at.TARGET] = int(target)
@@ -258,7 +292,10 @@ class EcarteSettings:
                 "play": {"elder": name_of(self.elder_play), "dealer": name_of(self.dealer_play)},
                 "worlds": self.worlds, "threshold": self.threshold, "discard": discard,
                 "max_proposals": self.max_proposals, "dealer_min_one": self.dealer_min_one,
-                "forced_trump": self.forced_trump}
+                "forced_trump": self.forced_trump,
+                **({"opponent_model": {"of_elder": name_of(self.models()[0]),
+                                       "of_dealer": name_of(self.models()[1])}}
+                   if self.infers else {})}
 
 
 def make_cfg(*, elder_score: int = 0, dealer_score: int = 0, target: int = 0,

@@ -29,6 +29,7 @@ from numba import njit
 
 from ecarte_sim.engine.cards import N_CARDS, popcount32
 from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION, deal_full
+from ecarte_sim.engine.ecarte.inferred_worlds import MAX_PARTICLES, pimc_inferred_card
 from ecarte_sim.engine.ecarte.players import (dd_card, heuristic_card, pimc_card, reveal,
                                               scripted_card)
 from ecarte_sim.engine.ecarte.policies import (S_DEALER_DISCARD, S_ELDER_DISCARD, S_PRIORITY,
@@ -172,6 +173,11 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
     not_held_e = np.uint32(0)  # proved absent from the elder's hand by his play
     not_held_d = np.uint32(0)
     played = np.uint32(0)
+    played_e = np.uint32(0)  # the cards each player has played
+    played_d = np.uint32(0)
+    # pimc-inference: each player's history particles, drawn at his first choice
+    particles = np.empty((2, MAX_PARTICLES), dtype=np.uint32)
+    particle_state = np.zeros((2, 2), dtype=np.int64)
     leader = ELDER
     tricks = 0
     j = 0
@@ -184,23 +190,32 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
             rec[R.POSSIBLE + j] = -1
             if model == PlayModel.DD:
                 card = dd_card(mover, e, d, leader, tricks, led, trump, forced)
-            elif model == PlayModel.HEURISTIC or model == PlayModel.PIMC:
-                seen = (seen_e if mover == ELDER else seen_d) | played | own
-                possible = ~seen & ~(not_held_d if mover == ELDER else not_held_e) & _FULL
+            elif model == PlayModel.SCRIPTED:
+                legal = legal_moves(own, led, trump, forced)
+                card = scripted_card(legal, script[S_PRIORITY:S_PRIORITY + N_CARDS])
+            else:
+                before = seen_e if mover == ELDER else seen_d
+                possible = ~(before | played | own) \
+                    & ~(not_held_d if mover == ELDER else not_held_e) & _FULL
                 rec[R.POSSIBLE + j] = possible
                 if model == PlayModel.HEURISTIC:
                     card = heuristic_card(own, led, trump, forced, possible)
-                else:
+                elif model == PlayModel.PIMC:
                     card = pimc_card(mover, e, d, leader, tricks, led, trump, forced,
                                      possible, worlds, seed, index, j, payoff, pool, draws)
-            else:
-                legal = legal_moves(own, led, trump, forced)
-                card = scripted_card(legal, script[S_PRIORITY:S_PRIORITY + N_CARDS])
+                else:
+                    shown = played_d if mover == ELDER else played_e
+                    card = pimc_inferred_card(mover, e, d, leader, tricks, led, trump, forced,
+                                              possible, worlds, seed, index, j, payoff, pool,
+                                              draws, cfg, script, rec, ~before & _FULL, shown,
+                                              particles[mover], particle_state[mover])
             bit = np.uint32(1) << np.uint32(card)
             if mover == ELDER:
                 e ^= bit
+                played_e |= bit
             else:
                 d ^= bit
+                played_d |= bit
             played |= bit
             rec[R.PLAY + j] = card
             j += 1
@@ -297,12 +312,14 @@ def play_dealt(seed, index, cfg, script, rec, perm, draws, pool, payoff, elder0,
             base = R.EXCHANGE_CARDS + 4 * x
             seen_e |= np.uint32(rec[base + 1])
             seen_d |= np.uint32(rec[base + 3])
-        payoff[Y.PIMC_DECISIONS] = 0
-        payoff[Y.PIMC_SOLVES] = 0
+        payoff[Y.PIMC_DECISIONS:] = 0
         tricks = _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
                        pool, draws, payoff)
         rec[R.PIMC_DECISIONS] = payoff[Y.PIMC_DECISIONS]
         rec[R.PIMC_SOLVES] = payoff[Y.PIMC_SOLVES]
+        rec[R.INFER_WORLDS] = payoff[Y.INFER_WORLDS]
+        rec[R.INFER_TRIES] = payoff[Y.INFER_TRIES]
+        rec[R.INFER_FALLBACKS] = payoff[Y.INFER_FALLBACKS]
         rec[R.ELDER_TRICKS] = tricks
         outcome = outcome_of(tricks)
     rec[R.OUTCOME] = outcome

@@ -1,0 +1,347 @@
+"""PIMC worlds drawn from the posterior: a player who reads the proposals.
+
+Plain PIMC (:func:`ecarte_sim.engine.ecarte.players.pimc_card`) draws the opponent's hand
+uniformly among the cards the mover has not seen and the play has not proved absent.
+The ``pimc-inference`` play model draws it instead from the posterior given everything
+the mover observed before the play as well: the opponent's play-or-propose and
+accept-or-refuse decision in every round, how many cards he discarded each time, and
+the cards he has played — under an **opponent model**, the opponent's decision policy
+as a function of his hand (``model_of_elder`` / ``model_of_dealer`` in ``cfg``: a
+treatise policy, or the policy he actually plays, tables included). His discards are
+modelled by the discard policy he actually plays.
+
+Why rejection from uniform histories is exact
+    Given what the mover saw, the deck's order is uniform over the orders that put his
+    own cards where he saw them, so the opponent's dealt hand is a uniform 5 of the
+    ``unseen`` cards (neither the mover's, dealt or drawn, nor the turn-up) and his draws
+    of each round are uniform among the unseen cards he has not yet held. Every such
+    history has the same probability, so the posterior is uniform over the histories
+    the model would have produced: draw a history, replay the opponent's decisions and
+    discards on it with the model (:func:`opponent_fits`, the rounds of
+    ``rules_whole_deal.md`` section 1 from his side), keep it if every decision, every
+    discard count and the play so far agree.
+
+Two proposals
+    *Unchanged hand* (the opponent drew no card: he played, refused, or was a dealer who
+    took none): his hand at the play is his dealt hand, so the proposal is plain PIMC's
+    world (uniform among the hands the play allows) plus the cards he has played, and it
+    is kept if the model makes his decisions on it. Attempt 0 reads exactly the random
+    words of plain PIMC's world: with a model that ignores the hand (``always-accept``,
+    ``always-propose``) the inferring player is plain PIMC, deal for deal.
+    *Exchanged hand*: the proposal is a whole history, a dealt hand and the draws, and it
+    is kept if the replay agrees and the final hand holds the cards he has played and
+    none the play proved absent.
+
+Fallback (counted, never silent)
+    A world gets at most ``INFER_TRIES`` proposals. If none is kept, the world is plain
+    PIMC's (uniform) world, and ``payoff``'s ``infer_fallbacks`` counts it. This happens
+    when the evidence is unlikely under the model (late in the play after exchanges, when
+    few histories end in a hand that holds the cards played) or impossible (the opponent
+    did what the model never does). ``infer_worlds`` and ``infer_tries`` count the worlds
+    drawn and the proposals made; runs report all three.
+
+Randomness
+    World ``w`` of the ``j``-th card played owns one word of the deal's sub-stream,
+    ``INFER_BASE + j * MAX_WORLDS + w`` (after plain PIMC's words); it keys a SplitMix64
+    stream whose words ``a << 16 ...`` feed attempt ``a`` (attempt 0 of an unchanged hand
+    reads plain PIMC's own words). Worlds are a pure function of (seed, deal index).
+
+What is not used (a documented limit): the opponent's announcement of the king of trumps
+(neither PIMC player uses it), and his play: a card he played is evidence of what he
+holds, but not of what he would have played instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ecarte_sim.engine.cards import N_CARDS, bit_index, popcount32
+from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
+from ecarte_sim.engine.ecarte.players import (PIMC_BASE, WORDS_PER_WORLD, _draw_world, _pool_of,
+                                              _threshold, pimc_over, pimc_moves)
+from ecarte_sim.engine.ecarte.policies import (S_DEALER_DISCARD, S_ELDER_DISCARD, dealer_accepts,
+                                               discard_choice, elder_proposes, score_slot,
+                                               weakest)
+from ecarte_sim.engine.ecarte.records import PAYOFF, REC, ProposalsEnd
+from ecarte_sim.engine.ecarte.settings import (CFG, DISCARD_BY_POLICY, MAX_WORLDS, DealerFirst,
+                                              ElderFirst)
+from ecarte_sim.engine.ecarte.tricks import ELDER
+from ecarte_sim.engine.rng import draw_descending, stream_word, swap_draws
+
+C = CFG.at
+R = REC.at
+Y = PAYOFF.at
+#: The first word of the inferring player's keys: after plain PIMC's words (10 cards
+#: played, ``MAX_WORLDS`` worlds each, ``WORDS_PER_WORLD`` words a world).
+INFER_BASE = PIMC_BASE + 10 * MAX_WORLDS * WORDS_PER_WORLD
+#: Proposals one world of an unchanged hand may try before it falls back to a uniform
+#: world (counted).
+INFER_TRIES = 256
+#: History particles per inferring player and deal when the opponent exchanged: the
+#: first batch, the most (the batch doubles while no particle fits the play), the
+#: histories drawn to find them at most, and the two words that key them (one per
+#: opponent role), after the worlds' keys.
+PARTICLES = 64
+MAX_PARTICLES = 512
+PARTICLE_TRIES = 16 * MAX_PARTICLES
+PARTICLE_BASE = INFER_BASE + 10 * MAX_WORLDS
+#: Stock cards after the deal (Law 22: five each and the turn-up).
+STOCK = N_CARDS - TURN_UP_POSITION - 1
+_FULL = np.uint32(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def opponent_counts(rec, opponent, counts):
+    """The number of cards ``opponent`` (ELDER or DEALER) drew in each exchange of the
+    deal recorded in ``rec``, into ``counts``; returns their sum."""
+    total = 0
+    for r in range(rec[R.EXCHANGES]):
+        base = R.EXCHANGE_CARDS + 4 * r
+        counts[r] = popcount32(np.uint32(rec[base + (0 if opponent == ELDER else 2)]))
+        total += counts[r]
+    return total
+
+
+@njit(cache=True)
+def opponent_fits(order, opponent, cfg, script, rec, counts, available):
+    """Replay the opponent's rounds on a history: ``order`` lists his dealt hand (five
+    cards) and then the cards he draws, in order. Returns his hand at the play if the
+    model (``cfg``'s ``model_of_elder``/``model_of_dealer``, with the forced first
+    decisions and discards of ``cfg``) makes every decision he made and discards as many
+    cards as he did in every exchange (``counts``, :func:`opponent_counts`), else -1.
+
+    The rounds are those of ``rules_whole_deal.md`` section 1 (Laws 25-27, 38): in every
+    exchange before the last round he proposed (elder) or accepted (dealer); in the last
+    round the elder played (``ELDER_PLAYED``) or proposed and the dealer refused
+    (``DEALER_REFUSED``); a round that ended the proposals for the stock or the limit
+    holds no decision. His discard is the discard policy's choice, at least one card for
+    the elder (Law 27), at least one for a dealer under ``dealer_min_one``, cut to the
+    weakest the stock can replace (Law 38). Only ``order[:available]`` is read: if the
+    replay needs a later card, it stops there and returns -2 (so far, so good)."""
+    turn_up = rec[R.TURN_UP]
+    trump = turn_up >> 3
+    slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
+    last = rec[R.EXCHANGES]
+    how = rec[R.HOW_ENDED]
+    hand = np.uint32(0)
+    for j in range(5):
+        hand |= np.uint32(1) << np.uint32(order[j])
+    nxt = 5
+    left = STOCK
+    for rnd in range(last + 1):
+        final = rnd == last
+        if opponent == ELDER:
+            if final and how != ProposalsEnd.ELDER_PLAYED and how != ProposalsEnd.DEALER_REFUSED:
+                break
+            wanted = (not final) or how == ProposalsEnd.DEALER_REFUSED
+            if rnd > 0 or cfg[C.ELDER_FIRST] == ElderFirst.BY_POLICY:
+                if elder_proposes(cfg[C.MODEL_OF_ELDER], cfg[C.THRESHOLD], hand, trump, rnd,
+                                  script, turn_up, slot) != wanted:
+                    return -1
+            if final:
+                break
+            policy = cfg[C.ELDER_DISCARD]
+            if rnd == 0 and cfg[C.ELDER_FIRST_DISCARD] != DISCARD_BY_POLICY:
+                policy = cfg[C.ELDER_FIRST_DISCARD]
+            out = discard_choice(policy, hand, trump, rnd, script, S_ELDER_DISCARD, turn_up,
+                                 slot)
+            if out == 0:
+                out = weakest(hand, 1, trump)
+            room = left
+        else:
+            if final and how != ProposalsEnd.DEALER_REFUSED:
+                break
+            if rnd > 0 or cfg[C.DEALER_FIRST] == DealerFirst.BY_POLICY:
+                if dealer_accepts(cfg[C.MODEL_OF_DEALER], hand, trump, rnd, script, turn_up,
+                                  slot) == final:
+                    return -1
+            if final:
+                break
+            policy = cfg[C.DEALER_DISCARD]
+            if rnd == 0 and cfg[C.DEALER_FIRST_DISCARD] != DISCARD_BY_POLICY:
+                policy = cfg[C.DEALER_FIRST_DISCARD]
+            room = left - popcount32(np.uint32(rec[R.EXCHANGE_CARDS + 4 * rnd + 1]))
+            out = discard_choice(policy, hand, trump, rnd, script, S_DEALER_DISCARD, turn_up,
+                                 slot)
+            if out == 0 and cfg[C.DEALER_MIN_ONE] != 0 and room > 0:
+                out = weakest(hand, 1, trump)
+        if popcount32(out) > room:
+            out = weakest(out, room, trump)
+        k = popcount32(out)
+        if k != counts[rnd]:
+            return -1
+        if nxt + k > available:
+            return -2
+        hand ^= out
+        for j in range(k):
+            hand |= np.uint32(1) << np.uint32(order[nxt + j])
+        nxt += k
+        base = R.EXCHANGE_CARDS + 4 * rnd
+        left -= popcount32(np.uint32(rec[base + 1])) + popcount32(np.uint32(rec[base + 3]))
+    return np.int64(hand)
+
+
+@njit(cache=True)
+def _local_draw(key, attempt, pool, m, count, order, scratch, draws):
+    """``count`` cards of ``pool[:m]`` in a uniform order, into ``order[:count]``, from
+    attempt ``attempt``'s words of the stream keyed by ``key``."""
+    for j in range(m):
+        scratch[j] = pool[j]
+    _draw_more(key, np.int64(attempt) << 16, scratch, m, 0, count, draws)
+    for j in range(count):
+        order[j] = scratch[j]
+
+
+@njit(cache=True)
+def _draw_more(key, k, scratch, m, done, count, draws):
+    """Forward Fisher-Yates steps ``done .. count - 1`` over ``scratch[:m]``, five draws a
+    word from word ``k`` on of the stream keyed by ``key``; returns the next word. Steps
+    drawn in two calls are the steps drawn in one."""
+    while done < count:
+        step = min(5, count - done)
+        k = draw_descending(key, 0, k, m - done, step, _threshold(m - done, step), draws,
+                            done)
+        swap_draws(scratch, draws, done, step)
+        done += step
+    return k
+
+
+@njit(cache=True)
+def history_particles(seed, index, opponent, cfg, script, rec, counts, n_drawn, unseen,
+                      particles, state, want, pool, draws, payoff):
+    """Add to ``particles`` the opponent's hands at the play, one per history drawn
+    uniformly from the ``unseen`` cards and kept by :func:`opponent_fits`, until it holds
+    ``want`` or ``PARTICLE_TRIES`` histories were drawn in the deal. ``state`` (two
+    int64: particles kept, histories drawn) carries on from an earlier call. Each
+    particle is an exact draw from the posterior given the proposals (the play is not
+    used). History ``a`` reads the stream keyed by word ``PARTICLE_BASE + opponent`` of
+    deal ``index`` from word ``a << 16``."""
+    key = stream_word(seed, index, PARTICLE_BASE + opponent)
+    scratch = np.empty(N_CARDS, dtype=np.int64)
+    n_pool = _pool_of(unseen, pool)
+    total = 5 + n_drawn
+    while state[0] < want and state[1] < PARTICLE_TRIES:
+        attempt = state[1]
+        state[1] += 1
+        payoff[Y.INFER_TRIES] += 1
+        # the dealt hand first, and the draws only if his first decisions fit it
+        for j in range(n_pool):
+            scratch[j] = pool[j]
+        k = _draw_more(key, np.int64(attempt) << 16, scratch, n_pool, 0, 5, draws)
+        final = opponent_fits(scratch, opponent, cfg, script, rec, counts, 5)
+        if final == -2:
+            _draw_more(key, k, scratch, n_pool, 5, total, draws)
+            final = opponent_fits(scratch, opponent, cfg, script, rec, counts, total)
+        if final >= 0:
+            particles[state[0]] = np.uint32(final)
+            state[0] += 1
+
+
+@njit(cache=True)
+def consistent_particles(particles, n, shown, possible, out):
+    """The particles that hold every card the opponent has played (``shown``) and
+    otherwise only cards he may hold (``possible``), less the cards played, into
+    ``out``; returns how many."""
+    m = 0
+    for p in range(n):
+        hand = particles[p]
+        rest = hand & ~shown & _FULL
+        if (hand & shown) == shown and (rest & ~possible & _FULL) == 0:
+            out[m] = rest
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, counts, n_drawn,
+                   possible, shown, count, candidates, n_candidates, pool, draws, payoff):
+    """The opponent's hand (``count`` cards of ``possible``) in world ``world`` of the
+    ``decision``-th card played in deal ``index``, drawn from the posterior given the
+    proposals (module docstring). ``shown``: the cards the opponent has played;
+    ``counts``/``n_drawn``: his discards (:func:`opponent_counts`); if he drew cards,
+    ``candidates[:n_candidates]`` are the :func:`consistent_particles`. ``pool`` and
+    ``draws`` are int64 scratch of length >= 32."""
+    payoff[Y.INFER_WORLDS] += 1
+    scratch = np.empty(N_CARDS, dtype=np.int64)
+    m = _pool_of(possible, pool)
+    plain = _draw_world(seed, index, decision, world, pool, m, count, _threshold(m, count),
+                        scratch, draws)
+    key = stream_word(seed, index, INFER_BASE + decision * MAX_WORLDS + world)
+    if n_drawn == 0:
+        # His hand never changed: propose a uniform world that the play allows.
+        order = np.empty(N_CARDS, dtype=np.int64)
+        for attempt in range(INFER_TRIES):
+            payoff[Y.INFER_TRIES] += 1
+            if attempt == 0:
+                hand = plain
+            else:
+                _local_draw(key, attempt, pool, m, count, order, scratch, draws)
+                hand = np.uint32(0)
+                for j in range(count):
+                    hand |= np.uint32(1) << np.uint32(order[j])
+            rest = hand | shown
+            j = 0
+            while rest:
+                low = rest & (~rest + np.uint32(1))
+                order[j] = popcount32(low - np.uint32(1))
+                rest ^= low
+                j += 1
+            if opponent_fits(order, opponent, cfg, script, rec, counts, 5) >= 0:
+                return np.uint32(hand)
+    elif n_candidates > 0:
+        # He exchanged: one of the history particles that the play allows, uniformly.
+        draw_descending(key, 0, 0, n_candidates, 1, _threshold(n_candidates, 1), draws, 0)
+        return candidates[draws[0]]
+    payoff[Y.INFER_FALLBACKS] += 1
+    return np.uint32(plain)
+
+
+@njit(cache=True)
+def draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen, possible,
+                         shown, count, hands, worlds, particles, state, pool, draws, payoff):
+    """Fill ``hands[:worlds]`` with the opponent hands (``count`` cards each) that
+    ``mover``'s ``pimc-inference`` compares at the ``decision``-th card played of deal
+    ``index``: ``unseen``, the cards he never saw before the play; ``possible``, the
+    cards the opponent may hold now; ``shown``, the cards the opponent has played.
+    ``particles`` (``MAX_PARTICLES`` uint32) and ``state`` (two int64, zero at the deal's
+    start) keep the mover's :func:`history_particles` from one card to the next of the
+    deal: a first batch of ``PARTICLES``, doubled while none fits the play."""
+    opponent = 1 - mover
+    counts = np.zeros(rec[R.EXCHANGES] + 1, dtype=np.int64)
+    n_drawn = opponent_counts(rec, opponent, counts)
+    candidates = np.empty(MAX_PARTICLES, dtype=np.uint32)
+    n_candidates = 0
+    if n_drawn > 0:
+        want = max(PARTICLES, state[0])
+        while True:
+            history_particles(seed, index, opponent, cfg, script, rec, counts, n_drawn,
+                              unseen, particles, state, want, pool, draws, payoff)
+            n_candidates = consistent_particles(particles, state[0], shown, possible,
+                                                candidates)
+            if n_candidates > 0 or want >= MAX_PARTICLES or state[1] >= PARTICLE_TRIES:
+                break
+            want = min(2 * want, MAX_PARTICLES)
+    for w in range(worlds):
+        hands[w] = inferred_world(seed, index, decision, w, opponent, cfg, script, rec, counts,
+                                  n_drawn, possible, shown, count, candidates, n_candidates,
+                                  pool, draws, payoff)
+
+
+@njit(cache=True)
+def pimc_inferred_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump,
+                       possible, worlds, seed, index, decision, payoff, pool, draws, cfg,
+                       script, rec, unseen, shown, particles, state):
+    """The ``pimc-inference`` choice: :func:`~ecarte_sim.engine.ecarte.players.pimc_card`
+    with its worlds drawn by :func:`draw_inferred_worlds` (which see for the
+    arguments)."""
+    own = np.uint32(elder if mover == ELDER else dealer)
+    legal = pimc_moves(own, led, trump, forced_trump, possible)
+    if legal & (legal - np.uint32(1)) == 0:
+        return bit_index(legal)
+    count = popcount32(np.uint32(dealer if mover == ELDER else elder))
+    hands = np.empty(worlds, dtype=np.uint32)
+    draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen, possible,
+                         shown, count, hands, worlds, particles, state, pool, draws, payoff)
+    return pimc_over(mover, own, legal, leader, tricks, led, trump, forced_trump, hands,
+                     worlds, payoff)

@@ -1,0 +1,241 @@
+"""pimc-inference: worlds drawn from the posterior given the proposals.
+
+The sampled worlds against the plain reference's enumeration of every history (after a
+refusal, after one exchange); the true hand always fits; worlds hold only cards the
+opponent may hold; a model that ignores the hand is plain PIMC deal for deal; the same
+counts for any chunk and block; bad input is one line and exit 2."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from ecarte_sim.engine.cards import parse_card, parse_hand
+from ecarte_sim.engine.ecarte import reference as R
+from ecarte_sim.engine.ecarte.counts import whole_counts
+from ecarte_sim.engine.ecarte.inferred_worlds import (MAX_PARTICLES, draw_inferred_worlds,
+                                                      opponent_counts, opponent_fits)
+from ecarte_sim.engine.ecarte.records import COUNTS, PAYOFF, REC, ProposalsEnd
+from ecarte_sim.engine.ecarte.runner import DealRunner, empty_script
+from ecarte_sim.engine.ecarte.settings import make_cfg
+from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER
+from tests.stats_helpers import chi2_stat, chi2_upper
+
+FULL = (1 << 32) - 1
+KING = 7
+
+
+def mask(cards) -> int:
+    return sum(1 << int(c) for c in cards)
+
+
+def situation(elder0: str, turn_up: str, how: ProposalsEnd, exchanges=()):
+    """A synthetic record: the elder's dealt hand, the turn-up, how the proposals ended,
+    and per exchange (elder out, elder in, dealer out, dealer in) as card texts."""
+    rec = np.zeros(REC.size, dtype=np.int64)
+    at = REC.at
+    rec[at.ELDER0] = int(parse_hand(elder0))
+    rec[at.TURN_UP] = parse_card(turn_up)
+    rec[at.HOW_ENDED] = int(how)
+    rec[at.EXCHANGES] = len(exchanges)
+    for r, cards in enumerate(exchanges):
+        for j, text in enumerate(cards):
+            rec[at.EXCHANGE_CARDS + 4 * r + j] = int(parse_hand(text)) if text else 0
+    return rec
+
+
+def sample_worlds(cfg, rec, mover, unseen, possible, shown, count, n, seed=11, decision=0):
+    """World 0 of ``decision`` for deals 0..n-1 (each its own particles), as the player
+    draws it; and the payoff counters summed."""
+    script = empty_script()
+    pool, draws = np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64)
+    payoff = np.zeros(PAYOFF.size, dtype=np.int64)
+    hands = np.empty(1, dtype=np.uint32)
+    out = []
+    for i in range(n):
+        particles = np.empty(MAX_PARTICLES, dtype=np.uint32)
+        state = np.zeros(2, dtype=np.int64)
+        draw_inferred_worlds(np.uint64(seed), np.uint64(i), decision, mover, cfg, script, rec,
+                             np.uint32(unseen), np.uint32(possible), np.uint32(shown), count,
+                             hands, 1, particles, state, pool, draws, payoff)
+        out.append(int(hands[0]))
+    return out, payoff
+
+
+def cell(hand: int, trump: int) -> tuple:
+    """The cards held in each suit, and the kings: the cells of the chi-square."""
+    suits = tuple(bin(hand & (0xFF << (8 * s))).count("1") for s in range(4))
+    kings = sum(hand >> (8 * s + KING) & 1 for s in range(4))
+    return suits + (kings,)
+
+
+def compare(worlds, exact: dict, trump: int, shown: int = 0):
+    """Chi-square of the sampled worlds' cells against the exact posterior's (cells with
+    fewer than 5 expected are pooled)."""
+    total = sum(exact.values())
+    expected = Counter()
+    for hand, n in exact.items():
+        expected[cell(mask(hand) & ~shown, trump)] += n / total * len(worlds)
+    observed = Counter(cell(w, trump) for w in worlds)
+    assert set(observed) <= set(expected)   # no world the enumeration calls impossible
+    big = [c for c in expected if expected[c] >= 5]
+    small = [c for c in expected if expected[c] < 5]
+    obs = [observed[c] for c in big] + [sum(observed[c] for c in small)]
+    exp = [expected[c] for c in big] + [sum(expected[c] for c in small)]
+    if not small:
+        obs, exp = obs[:-1], exp[:-1]
+    assert len(obs) >= 6
+    stat = chi2_stat(obs, exp)
+    assert stat < chi2_upper(len(obs) - 1), (stat, obs, exp)
+
+
+def regle_accepts(trump):
+    """The dealer's ``regle`` policy read plainly: accept iff his hand is no jeu de règle."""
+    return lambda hand: R.jeu_de_regle(sorted(hand), trump) is None
+
+
+def trumps_kings(trump):
+    """``trumps-kings`` read plainly: throw every card that is neither a trump nor a king."""
+    return lambda hand: {c for c in hand if c // 8 != trump and c % 8 != KING}
+
+
+def test_worlds_after_a_refusal_are_the_exact_posterior():
+    """The elder proposed and the dealer (model: regle) refused: the dealer's hand is a
+    jeu de règle; every one of the 65,780 hands enumerated by the reference."""
+    rec = situation("QS JS AH 7C JD", "8D", ProposalsEnd.DEALER_REFUSED)
+    trump = 2
+    seen = int(rec[REC.at.ELDER0]) | 1 << int(rec[REC.at.TURN_UP])
+    unseen = ~seen & FULL
+    cfg = make_cfg(elder_play="pimc-inference", dealer_play="dd", dealer_policy="regle")
+    exact = R.opponent_posterior([c for c in range(32) if unseen >> c & 1], [],
+                                 final=lambda h: not regle_accepts(trump)(h))
+    worlds, payoff = sample_worlds(cfg, rec, ELDER, unseen, unseen, 0, 5, 6000)
+    assert payoff[PAYOFF.at.INFER_FALLBACKS] == 0
+    assert all(w & ~unseen == 0 and bin(w).count("1") == 5 for w in worlds)
+    assert all(frozenset(c for c in range(32) if w >> c & 1) in exact for w in worlds)
+    compare(worlds, exact, trump)
+
+
+@pytest.mark.parametrize("decision", [0, 2])
+def test_worlds_after_one_exchange_are_the_exact_posterior(decision):
+    """The elder proposed, the dealer (model: regle) accepted and threw two cards
+    (trumps-kings), then the elder played: every history of the dealer's hand (dealt,
+    thrown, drawn) enumerated by the reference. At the third card the dealer has played
+    a card, which every world's history must hold, and shown he holds no higher heart."""
+    rec = situation("QS JS AH 7C JD", "8D", ProposalsEnd.ELDER_PLAYED,
+                    [("QS JS 7C", "JH TS KC", "7H 8S", "9S TH")])
+    trump = 2
+    at = REC.at
+    seen = int(rec[at.ELDER0]) | int(rec[at.EXCHANGE_CARDS + 1]) | 1 << int(rec[at.TURN_UP])
+    unseen = ~seen & FULL
+    cfg = make_cfg(elder_play="pimc-inference", dealer_play="dd", dealer_policy="regle")
+    exact = R.opponent_posterior([c for c in range(32) if unseen >> c & 1],
+                                 [(regle_accepts(trump), trumps_kings(trump), 2)])
+    shown, possible, count = 0, unseen, 5
+    if decision == 2:
+        # the elder led the knave of hearts, the dealer followed with the 8: he holds no
+        # higher heart (Law 43: he would have had to win)
+        shown = int(parse_hand("8H"))
+        absent = int(parse_hand("QH KH"))
+        possible = unseen & ~shown & ~absent
+        count = 4
+        exact = {h: n for h, n in exact.items()
+                 if mask(h) & shown == shown and mask(h) & ~shown & ~possible == 0}
+    worlds, payoff = sample_worlds(cfg, rec, ELDER, unseen, possible, shown, count, 6000,
+                                   decision=decision)
+    assert payoff[PAYOFF.at.INFER_FALLBACKS] == 0
+    assert all(w & ~possible == 0 and w & shown == 0 and bin(w).count("1") == count
+               for w in worlds)
+    compare(worlds, exact, trump, shown)
+
+
+def test_the_true_history_always_fits():
+    """Replayed with the model he plays by, every opponent's real history (dealt hand,
+    then his draws) fits, and ends in his hand at the play: the true hand has weight."""
+    runner = DealRunner()
+    script = empty_script()
+    checked = Counter()
+    for play in ("dd",):
+        cfg = make_cfg(elder_play="pimc-inference", dealer_play="pimc-inference", worlds=1,
+                       elder_policy="threshold", threshold=9, discard="trumps-queens")
+        for index in range(300):
+            d = runner.play(5, index, cfg)
+            rec = runner.rec.copy()
+            if d.ended:
+                continue
+            for opponent, dealt, hand, col in ((DEALER, d.dealer0, d.dealer_hand, 3),
+                                               (ELDER, d.elder0, d.elder_hand, 1)):
+                order = [c for c in range(32) if dealt >> c & 1]
+                for ex in d.exchanges:
+                    order += [c for c in range(32) if ex[col] >> c & 1]
+                counts = np.zeros(len(d.exchanges) + 1, dtype=np.int64)
+                opponent_counts(rec, opponent, counts)
+                order = np.array(order + [0] * (32 - len(order)), dtype=np.int64)
+                got = opponent_fits(order, opponent, cfg, script, rec, counts, 32)
+                assert got == hand, (index, opponent)
+                checked[len(d.exchanges) > 0] += 1
+    assert checked[True] > 100 and checked[False] > 100
+
+
+@pytest.mark.parametrize("case", ["elder-infers", "dealer-infers"])
+def test_a_model_that_ignores_the_hand_is_plain_pimc(case):
+    """The elder reads an always-accepting dealer who never draws, or the dealer an
+    always-proposing elder who is always refused: the proposals say nothing of the hand,
+    and the inferring player plays plain PIMC's cards, deal for deal."""
+    if case == "elder-infers":
+        base = dict(dealer_policy="always-accept", dealer_discard="fewest", dealer_play="dd",
+                    worlds=16)
+        inferring = dict(elder_play="pimc-inference", model_of_dealer="always-accept")
+        plain = dict(elder_play="pimc")
+    else:
+        base = dict(elder_policy="always-propose", dealer_policy="always-refuse",
+                    elder_play="dd", worlds=16)
+        inferring = dict(dealer_play="pimc-inference", model_of_elder="always-propose")
+        plain = dict(dealer_play="pimc")
+    runner = DealRunner()
+    at = REC.at
+    worlds = 0
+    for index in range(150):
+        runner.play(3, index, make_cfg(**base, **plain))
+        a = runner.rec.copy()
+        runner.play(3, index, make_cfg(**base, **inferring))
+        b = runner.rec.copy()
+        assert b[at.INFER_FALLBACKS] == 0
+        worlds += b[at.INFER_WORLDS]
+        assert b[at.INFER_TRIES] == b[at.INFER_WORLDS]   # every first proposal is kept
+        b[at.INFER_WORLDS] = b[at.INFER_TRIES] = 0
+        assert np.array_equal(a, b), index
+    assert worlds > 1000
+
+
+def test_counts_are_the_same_for_any_chunk_block_and_thread_count():
+    import numba
+    cfg = make_cfg(play="pimc-inference", worlds=8)
+    one = whole_counts(9, 100, 400, cfg, chunk=300, block=300)
+    many = whole_counts(9, 100, 400, cfg, chunk=7, block=64)
+    assert np.array_equal(one, many)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        single = whole_counts(9, 100, 400, cfg, chunk=7, block=64)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one, single)
+    at = COUNTS.at
+    assert one[at.INFER_WORLDS] > 0 and one[at.INFER_TRIES] >= one[at.INFER_WORLDS]
+
+
+def test_bad_opponent_model_is_one_line_and_exit_2(capsys):
+    from tests.test_cli import cli, one_line_error
+    line = one_line_error(cli(capsys, "play", "--seed", "1", "--index", "0", "--play",
+                              "pimc-inference",
+                              "--opponent-model",
+                              "nope"))
+    assert "nope" in line
+    line = one_line_error(cli(capsys, "play", "--seed", "1", "--index", "0", "--opponent-model",
+                              "maxims"))
+    assert "pimc-inference" in line
+    with pytest.raises(ValueError, match="named policy"):
+        make_cfg(play="pimc-inference", model_of_dealer="table")

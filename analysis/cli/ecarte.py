@@ -571,8 +571,10 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
 
 
 @click.command(context_settings=CONTEXT)
-@click.option("--play", "models", type=click.Choice(["dd", "heuristic", "pimc"]),
-              multiple=True, help="Play model(s) to test (repeatable) [default: all three].")
+@click.option("--play", "models",
+              type=click.Choice(["dd", "heuristic", "pimc", "pimc-inference"]), multiple=True,
+              help="Play model(s) to test (repeatable) [default: dd, heuristic, pimc]; "
+                   "pimc-inference: PIMC whose worlds honour the opponent's proposals.")
 @seed_option()
 @precision_options("Most deals per experiment (class samples per class, at most 2^23) "
                    "under the precision rule, and the deals behind the claims' score table "
@@ -613,7 +615,8 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
     class samples per class. Where a figure fails, the report lists what would explain it.
     """
     from ecarte_sim.analysis.ecarte.api import claims as run_claims
-    from ecarte_sim.analysis.ecarte.claims import EXPERIMENTS, MODELS, ClaimsSettings
+    from ecarte_sim.analysis.ecarte.claims import (DEFAULT_MODELS, EXPERIMENTS, MODELS,
+                                                   ClaimsSettings)
     from ecarte_sim.engine.ecarte.class_sampling import MAX_CLASS_SAMPLES
 
     if n_deals is not None and n_deals > MAX_CLASS_SAMPLES:
@@ -629,7 +632,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
             beside = read_rules(strategy_dir)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--strategy'") from None
-    models = list(dict.fromkeys(models)) or list(MODELS)
+    models = list(dict.fromkeys(models)) or list(DEFAULT_MODELS)
     settings = ClaimsSettings(seed=seed, precision=precision, deals=n_deals, worlds=worlds)
     if max_deals is not None:
         settings.max_deals = {m: dict.fromkeys(EXPERIMENTS, max_deals) for m in MODELS}

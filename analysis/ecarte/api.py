@@ -352,11 +352,12 @@ def claims(models: tuple[str, ...] | None = None, settings: ClaimsSettings | Non
            command: str = "ecarte_sim.claims", progress: Callable[[str, int], None] | None = None
            ) -> dict:
     """Every claim of the treatise for each play model (``models``; None: every model of
-    :data:`ecarte_sim.analysis.ecarte.claims.MODELS`), with estimate, 95% interval, n and
+    :data:`ecarte_sim.analysis.ecarte.claims.DEFAULT_MODELS`; ``pimc-inference`` by
+    name), with estimate, 95% interval, n and
     verdict (:mod:`ecarte_sim.analysis.ecarte.claims`); see :func:`claims_frame`."""
-    from ecarte_sim.analysis.ecarte.claims import MODELS, ClaimsSettings, run_claims
+    from ecarte_sim.analysis.ecarte.claims import DEFAULT_MODELS, ClaimsSettings, run_claims
 
-    models = MODELS if models is None else models
+    models = DEFAULT_MODELS if models is None else models
     return run_claims(list(models), settings or ClaimsSettings(), command, progress=progress)
 
 

@@ -4,7 +4,9 @@ before any run, and the code applies them mechanically.
 
 Every claim is measured for each play model (``dd``: both players see all cards, so it
 measures the cards; ``heuristic``: Hoyle's advice from each player's own knowledge;
-``pimc``: sampled worlds). The elder's policy is ``regle`` and the dealer's ``maxims``
+``pimc``: sampled worlds; ``pimc-inference``: sampled worlds drawn from what the
+opponent's proposals, answers and discards say of his hand, both players reading each
+other by the policies they play). The elder's policy is ``regle`` and the dealer's ``maxims``
 unless the experiment varies them; decisions compared on the *same* deals (common random
 numbers), as paired differences.
 
@@ -88,7 +90,11 @@ from ecarte_sim.engine.ecarte.settings import ElderPolicy, EcarteSettings
 #: Where every claim is quoted from (the Écarté chapter, with the Club Code laws it quotes
 #: from *Cavendish on Écarté*).
 SOURCE = "Hoyle's Games Modernized, Écarté"
-MODELS = ("dd", "heuristic", "pimc")
+MODELS = ("dd", "heuristic", "pimc", "pimc-inference")
+#: The models a claims run tests unless told (pimc-inference is asked for by name).
+DEFAULT_MODELS = ("dd", "heuristic", "pimc")
+#: Models whose sampled worlds make a deal random: no exact enumeration, no variant run.
+SAMPLED_MODELS = ("pimc", "pimc-inference")
 EXPERIMENTS = ("regle", "rules", "dealer", "habit", "hand")
 #: The class-sampled experiments (module docstring): their caps and ``--deals`` count class
 #: samples per class.
@@ -401,10 +407,11 @@ class ClaimsSettings:
         "dd": {**dict.fromkeys(EXPERIMENTS, 1 << 25), "rules": 1 << 20, "dealer": 1 << 20},
         "heuristic": {**dict.fromkeys(EXPERIMENTS, 1 << 25), "rules": 1 << 20,
                       "dealer": 1 << 20},
-        "pimc": {"regle": 1 << 18, "rules": 1 << 14, "dealer": 1 << 14, "habit": 1 << 15,
-                 "hand": 1 << 15}})
+        **dict.fromkeys(SAMPLED_MODELS, {"regle": 1 << 18, "rules": 1 << 14,
+                                         "dealer": 1 << 14, "habit": 1 << 15,
+                                         "hand": 1 << 15})})
     score_deals: dict = field(default_factory=lambda: {"dd": 1 << 21, "heuristic": 1 << 21,
-                                                       "pimc": 1 << 16})
+                                                       **dict.fromkeys(SAMPLED_MODELS, 1 << 16)})
     worlds: int = 64
 
     def rule_precision(self) -> float:
@@ -522,7 +529,7 @@ def run_model(model: str, settings: ClaimsSettings, progress: Callable[[str, int
     plain("habit", "base", "always-propose", CLASSIFY_ALL)
     elder = int(parse_hand(EXAMPLE_HAND, 5))
     data["hand_exact"] = None
-    if model != "pimc":
+    if model not in SAMPLED_MODELS:
         data["hand_exact"] = exact_codes(elder, None, EXAMPLE_TRUMP, cfg["play"],
                                          progress=prog(f"{model} hand (exact)"))
 
@@ -533,7 +540,7 @@ def run_model(model: str, settings: ClaimsSettings, progress: Callable[[str, int
 
     data["hand"], data["deals"]["hand"], data["worst_half_width"]["hand"] = run_until(
         hand_step, points("hand"), checker("hand", "hand"), history, "hand")
-    if model != "pimc":
+    if model not in SAMPLED_MODELS:
         # a variant that might explain "two to one": no obligation to trump (Law 43 read
         # the other way), the list played without proposing on the same deals
         no_forced = replace(base, forced_trump=False).cfg(elder_first="play")
@@ -705,7 +712,8 @@ def explanations(models_data: dict) -> dict:
 
 WHY_MODELS = ("dd lets both players see every card, so it measures what the cards can do; "
               "heuristic plays Hoyle's advice from what each player knows; pimc samples "
-              "the unseen cards and solves each sample. A verdict that changes with the model "
+              "the unseen cards and solves each sample; pimc-inference samples them as the "
+              "opponent's proposals and answers make likely. A verdict that changes with the model "
               "depends on how well the hand is played, not only on the cards.")
 
 
@@ -737,10 +745,10 @@ def plan(models: list[str], settings: ClaimsSettings) -> list[tuple[str, int | N
             steps.extend((f"{m} {key}: {name}", fixed or cap)
                          for _, name in sampled_classes(key))
         steps.append((f"{m} habit", fixed or settings.max_deals[m]["habit"]))
-        if m != "pimc":
+        if m not in SAMPLED_MODELS:
             steps.append((f"{m} hand (exact)", None))
         steps.append((f"{m} hand", fixed or settings.max_deals[m]["hand"]))
-        if m != "pimc":
+        if m not in SAMPLED_MODELS:
             steps.append((f"{m} variant", None))
     return steps
 

@@ -30,7 +30,8 @@ VERDICT_WORDS = {
                      "4–4 with the king held, the king wins the game whatever the elder does)",
 }
 #: One colour per play model, the same in every figure.
-MODEL_COLOURS = {"dd": "tab:blue", "heuristic": "tab:orange", "pimc": "tab:green"}
+MODEL_COLOURS = {"dd": "tab:blue", "heuristic": "tab:orange", "pimc": "tab:green",
+                 "pimc-inference": "tab:red"}
 #: One line style and marker per experiment (convergence.png): colour = model, style =
 #: experiment, so twelve series stay apart without a twelve-colour cycle.
 EXPERIMENT_STYLES = {"regle": ("-", "o"), "rules": ((0, (1, 1)), "v"), "dealer": ("--", "s"),
@@ -115,7 +116,8 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
             f.write(f"Made by {caption}.\n\n")
             f.write("Play models: `dd` both players see all cards (measures the cards); "
                     "`heuristic` Hoyle's advice; `pimc` sampled worlds "
-                    f"(W = {prov['worlds']}). Elder `regle`, dealer `maxims` unless the "
+                    f"(W = {prov['worlds']}); `pimc-inference` sampled worlds that honour the "
+                    "opponent's proposals, answers and discards. Elder `regle`, dealer `maxims` unless the "
                     "experiment varies them; comparisons are paired (the same deals in both "
                     "arms). Verdict rules were fixed before the run "
                     "(analysis/ecarte/claims.py; each is listed under *Verdict rules* below). "

@@ -239,3 +239,53 @@ def test_bad_opponent_model_is_one_line_and_exit_2(capsys):
     assert "pimc-inference" in line
     with pytest.raises(ValueError, match="named policy"):
         make_cfg(play="pimc-inference", model_of_dealer="table")
+
+
+def test_forced_cards_are_played_when_legal():
+    """A card forced in the script (a player's k-th card) is played whatever his model,
+    when it is legal; an illegal one is left to the model."""
+    from ecarte_sim.engine.ecarte.policies import S_FORCED
+    runner = DealRunner()
+    cfg = make_cfg(play="heuristic", elder_policy="always-play")
+    free = runner.play(2, 17, cfg)
+    lead = sorted(c for c in range(32) if free.elder_hand >> c & 1)[-1]
+    if free.play[0] == lead:
+        lead = sorted(c for c in range(32) if free.elder_hand >> c & 1)[0]
+    script = empty_script()
+    script[S_FORCED] = lead + 1
+    forced = runner.play(2, 17, cfg, script)
+    assert forced.play[0] == lead != free.play[0]
+    script[S_FORCED] = 0
+    script[S_FORCED + 5] = [c for c in range(32) if not free.dealer_hand >> c & 1][0] + 1
+    assert runner.play(2, 17, cfg, script).play == free.play   # not his card: the model's
+
+
+def test_put_to_a_card_keeps_the_hands_where_both_hearts_win():
+    """The premise of the example: the dealer refused by the maxims and both hearts won, so
+    he held no higher heart than the knave (Law 43: he must win if he can) and, when void,
+    no trump to take the king with."""
+    from ecarte_sim.analysis.ecarte.inference import PUT_TO_A_CARD, put_to_a_card
+    out = put_to_a_card(worlds=4)
+    assert 0 < out["kept"] < out["refusing_hands"]
+    assert set(out["leads"]) == set(PUT_TO_A_CARD["third"])
+    for card in ("QD", "JS"):
+        d = out["leads"][card]["minus_third_heart"]
+        assert d["ci95"][0] <= d["marks"] <= d["ci95"][1]
+        assert abs(d["marks"] - (out["leads"][card]["marks"] - out["leads"]["TH"]["marks"])) \
+            < 1e-9
+
+
+def test_inference_claims_follow_their_rules():
+    from ecarte_sim.analysis.ecarte.inference_claims import RULES, inference_claims
+    rows = inference_claims(worlds=4)
+    assert {r["id"] for r in rows} == {"refused-two-trumps", "strong-suits", "queen-of-spades",
+                                       "put-to-a-card"}
+    for r in rows:
+        assert r["rule"] in RULES and r["verdict"] in ("supported", "contradicted",
+                                                       "inconclusive")
+        if r["rule"] == "likely":
+            assert (r["verdict"] == "supported") == (r["estimate"] >= 0.5)
+        if r["rule"] == "certain":
+            assert (r["verdict"] == "supported") == (r["estimate"] == 1.0)
+        if r["rule"] == "best-lead":
+            assert (r["verdict"] == "supported") == (r["best"] in ("QS", "JS"))

@@ -34,5 +34,5 @@ def kernel_script(s: R.Script) -> np.ndarray:
     out[P.S_ELDER_DISCARD:P.S_ELDER_DISCARD + 24] = s.elder_discard
     out[P.S_DEALER_ACCEPT:P.S_DEALER_ACCEPT + 24] = s.dealer_accept
     out[P.S_DEALER_DISCARD:P.S_DEALER_DISCARD + 24] = s.dealer_discard
-    out[P.S_PRIORITY:] = s.priority
+    out[P.S_PRIORITY:P.S_PRIORITY + 32] = s.priority
     return out

@@ -1,8 +1,10 @@
 """The strategy commands of ``ecarte-sim``: ``strategy`` (best responses and an
 equilibrium of the first decisions and discards), ``advise`` (one hand at one score) and
-``infer`` (what the adversary's first decisions say about his hand). Each parses its
-options and calls :mod:`ecarte_sim.analysis.ecarte.strategy` or
-:mod:`ecarte_sim.analysis.ecarte.inference`."""
+``infer`` (what the adversary's first decisions say about his hand) and
+``inference-value`` (what reading them is worth in play) and ``inference-claims`` (the
+treatise's claims about inference, with verdicts). Each parses its options and
+calls :mod:`ecarte_sim.analysis.ecarte.strategy`, :mod:`ecarte_sim.analysis.ecarte.inference`
+or :mod:`ecarte_sim.analysis.ecarte.inference_value`."""
 
 from __future__ import annotations
 
@@ -309,4 +311,96 @@ def infer(hand, turn_up, history, role, model, threshold, score, as_json):
                    f"{suit['mean_high_cards']:.2f}, king {suit['king']:.3f}")
 
 
-COMMANDS = (strategy, advise, infer)
+@click.command("inference-value", context_settings=CONTEXT)
+@click.option("--deals", "n_deals", type=click.IntRange(100, 1 << 30), default=1 << 16,
+              show_default=True, help="Deals per comparison (each seat, each pair of arms).")
+@click.option("--worlds", type=click.IntRange(1, 4096), default=64, show_default=True,
+              help="PIMC worlds per decision, for every PIMC player.")
+@click.option("--v-deals", type=click.IntRange(1000, 1 << 30), default=1 << 16,
+              show_default=True, help="Deals behind the score table V (plain PIMC).")
+@seed_option()
+@THREADS
+@quiet_option()
+@JSON
+def inference_value(n_deals, worlds, v_deals, seed, threads, quiet, as_json):
+    """What reading the proposals is worth: one player, in each seat, plays pimc-inference,
+    plain pimc and dd on the same deals against a plain-PIMC opponent (proposals by the
+    treatise, discards trumps-kings); the paired differences in marks per deal and in
+    P(win the game) from 0-0, with 95% intervals and n, and the inferring player's worlds
+    that fell back to uniform.
+
+    \b
+    Example:
+      ecarte-sim inference-value --deals 65536 --json
+    """
+    from ecarte_sim.analysis.ecarte.inference_value import inference_value as measure
+    from ecarte_sim.analysis.reports.provenance import provenance
+
+    set_threads(threads)
+
+    def say(label: str, n: int) -> None:
+        if not quiet and not as_json:
+            click.echo(f"{label} ({n:,} deals) ...", err=True)
+
+    result = measure(n_deals, seed=seed, worlds=worlds, v_deals=v_deals, progress=say)
+    result["provenance"] = provenance(
+        "inference-value", {"deals": n_deals, "worlds": worlds, "v_deals": v_deals}, seed,
+        n_deals)
+    if as_json:
+        emit(result)
+        return
+    click.echo(f"{n_deals:,} deals a comparison, seed {seed}, W = {worlds}; opponent plain "
+               f"PIMC; P(win the game) from 0-0 by V of {v_deals:,} plain-PIMC deals")
+    for seat, rows in (*result["seats"].items(), ("both seats", result["both_seats"])):
+        for key, r in rows.items():
+            m, g = r["marks"], r["win_game"]
+            click.echo(f"  {seat:<10} {key:<24} marks {m['mean']:+.4f} [{m['ci95'][0]:+.4f}, "
+                       f"{m['ci95'][1]:+.4f}]  P(win) {g['mean']:+.4f} [{g['ci95'][0]:+.4f}, "
+                       f"{g['ci95'][1]:+.4f}]")
+    w = result["inference_work"]
+    click.echo(f"  pimc-inference for both on {w['deals']:,} deals: {w['fallback_worlds']:,} of "
+               f"{w['worlds']:,} worlds ({w['fallback_share']:.2%}) fell back to uniform")
+
+
+@click.command("inference-claims", context_settings=CONTEXT)
+@click.option("--worlds", type=click.IntRange(1, 4096), default=64, show_default=True,
+              help="PIMC worlds per decision in the put-to-a-card play.")
+@seed_option()
+@THREADS
+@quiet_option()
+@JSON
+def inference_claims(worlds, seed, threads, quiet, as_json):
+    """Test the treatise's claims about inference, each reading with its verdict by a rule
+    fixed before the run: "A proposes, and is refused. He may now conclude that Y has two
+    trumps at least" (exact, over every deal and for the example's hand); "Y is strong in
+    hearts and clubs, or holds two trumps" and "the queen of spades ... should be led"
+    (exact, every hand the dealer may hold); and the "put to a card" example played out by
+    the inferring player (pimc-inference), paired.
+
+    \b
+    Example:
+      ecarte-sim inference-claims --json
+    """
+    from ecarte_sim.analysis.ecarte.inference_claims import inference_claims as measure
+    from ecarte_sim.analysis.reports.provenance import provenance
+
+    set_threads(threads)
+
+    def say(what: str) -> None:
+        if not quiet and not as_json:
+            click.echo(f"{what} ...", err=True)
+
+    rows = measure(worlds=worlds, seed=seed, progress=say)
+    result = {"claims": rows, "provenance": provenance(
+        "inference-claims", {"worlds": worlds}, seed, None)}
+    if as_json:
+        emit(result)
+        return
+    for r in rows:
+        lo, hi = r["ci95"]
+        figure = (f"{r['estimate']:.4f} (exact)" if r["exact"] else
+                  f"{r['estimate']:+.4f} [{lo:+.4f}, {hi:+.4f}]")
+        click.echo(f"{r['id']:<20} {r['verdict']:<13} {figure}  n={r['n']:,}  {r['reading']}")
+
+
+COMMANDS = (strategy, advise, infer, inference_value, inference_claims)

@@ -210,6 +210,86 @@ def lead_values(own: int, turn_ups, history: str = "propose,refuse",
             "best": best}
 
 
+#: The seed's "put to a card" example: A's hand and the turn-up, the two hearts he leads
+#: and wins with, and the three third leads compared.
+PUT_TO_A_CARD = {"hand": "KH JH TH QD JS", "turn_up": "9C", "leads": ("KH", "JH"),
+                 "third": ("TH", "QD", "JS")}
+
+
+def put_to_a_card(worlds: int = 64, seed: int = 0, dealer_play: str = "pimc-inference"
+                  ) -> dict:
+    """The seed's "put to a card" example played out: "A holds king, knave, ten, of hearts;
+    queen of diamonds, and knave of spades (nine of clubs turned up). A proposes, and is
+    refused ... A leads king of hearts, which wins; then knave, which wins ... Instead,
+    therefore, of playing the third heart he should lead either the diamond or the spade".
+
+    Every dealer hand on which the maxims refuse (exact: each weighed once) is played
+    three times: A leads the king and the knave of hearts, then the ten of hearts, the
+    queen of diamonds or the knave of spades (forced cards), and plays the rest as the
+    inferring player (``pimc-inference``, ``worlds`` worlds, his worlds honouring the
+    refusal); the dealer plays ``dealer_play``. Kept: the hands on which both hearts win
+    (the example's premise). Per third lead, A's mean marks (his minus the dealer's; the
+    refused point counts two, Law 49) and P(point); the paired differences against the
+    third heart (the same hands, the same random words), with standard errors and normal
+    95% intervals."""
+    from ecarte_sim.engine.ecarte.policies import S_FORCED
+    from ecarte_sim.engine.ecarte.records import REC
+    from ecarte_sim.engine.ecarte.runner import empty_script
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
+    from ecarte_sim.engine.ecarte.whole import deal_scratch, play_dealt
+    from ecarte_sim.engine.cards import parse_card, parse_hand
+
+    spec = PUT_TO_A_CARD
+    own = int(parse_hand(spec["hand"], 5, ECARTE))
+    turn_up = parse_card(spec["turn_up"], ECARTE)
+    hands = posterior(own, turn_up, "propose,refuse", "elder", "maxims")["_hands"]
+    cfg = EcarteSettings.build(elder_play="pimc-inference", dealer_play=dealer_play,
+                               worlds=worlds).cfg()
+    at = REC.at
+    first, second = (parse_card(c, ECARTE) for c in spec["leads"])
+    thirds = [parse_card(c, ECARTE) for c in spec["third"]]
+    perm, draws, pool, payoff, rec = deal_scratch()
+    marks = np.zeros((len(thirds), hands.size))
+    point = np.zeros((len(thirds), hands.size), dtype=bool)
+    premise = np.zeros(hands.size, dtype=bool)
+    for t, third in enumerate(thirds):
+        script = empty_script()
+        script[S_FORCED:S_FORCED + 3] = [first + 1, second + 1, third + 1]
+        # the first two tricks are the same in every arm (the same cards and random
+        # words): the later arms play only the hands of the premise
+        for i in (range(hands.size) if t == 0 else np.flatnonzero(premise)):
+            dealer = int(hands[i])
+            rest = [c for c in range(32) if not (own | dealer | 1 << turn_up) >> c & 1]
+            perm[:] = [*[c for c in range(32) if own >> c & 1],
+                       *[c for c in range(32) if dealer >> c & 1], turn_up, *rest]
+            play_dealt(np.uint64(seed), np.uint64(i), cfg, script, rec, perm, draws, pool,
+                       payoff, np.uint32(own), np.uint32(dealer), turn_up)
+            played = rec[at.PLAY:at.PLAY + 10]
+            # both hearts led and won: A leads the first, third and fifth cards
+            won = bool(played[0] == first and played[2] == second and played[4] == third)
+            if t == 0:
+                premise[i] = won
+            elif not won:
+                raise AssertionError("the first two tricks differ between the arms")
+            marks[t, i] = rec[at.MARKS_ELDER] - rec[at.MARKS_DEALER]
+            point[t, i] = rec[at.ELDER_TRICKS] >= 3
+    kept = int(premise.sum())
+    out = {"hand": spec["hand"], "turn_up": spec["turn_up"], "history": "propose,refuse",
+           "dealer_model": "maxims", "refusing_hands": int(hands.size), "kept": kept,
+           "worlds": worlds, "seed": seed, "dealer_play": dealer_play, "leads": {}}
+    for t, third in enumerate(spec["third"]):
+        m, p = marks[t, premise], point[t, premise]
+        out["leads"][third] = {"marks": float(m.mean()), "point": float(p.mean())}
+        if t:
+            d = marks[t, premise] - marks[0, premise]
+            se = float(d.std(ddof=1) / np.sqrt(kept))
+            out["leads"][third]["minus_third_heart"] = {
+                "marks": float(d.mean()), "se": se,
+                "ci95": [float(d.mean() - 1.96 * se), float(d.mean() + 1.96 * se)],
+                "hands_differing": int((d != 0).sum())}
+    return out
+
+
 def read_table(path: str, role: str, score=(0, 0)) -> np.ndarray:
     """The ``role``'s computed first-decision table at ``score`` from the tables.npz of
     ``ecarte-sim strategy --out`` (or ``--against equilibrium``); ``ValueError`` naming
@@ -321,5 +401,5 @@ def _holdings(hands: np.ndarray, trump: int) -> dict:
             "suits": suits}
 
 
-__all__ = ["infer", "lead_values", "refusal_posterior", "unseen_hands", "parse_history", "posterior", "read_table", "ELDER_WORDS", "DEALER_WORDS",
+__all__ = ["infer", "lead_values", "put_to_a_card", "PUT_TO_A_CARD", "refusal_posterior", "unseen_hands", "parse_history", "posterior", "read_table", "ELDER_WORDS", "DEALER_WORDS",
            "DEFAULT_MODEL"]

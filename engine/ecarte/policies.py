@@ -96,14 +96,17 @@ from ecarte_sim.engine.ecarte.settings import DealerPolicy, Discard, ElderPolicy
 from ecarte_sim.engine.ecarte.states import N_STATES, state_index
 
 # Script layout (int64, one row of SCRIPT_LEN): 24 rounds of each decision, then the
-# play priority (a permutation of the 32 cards).
+# play priority (a permutation of the 32 cards), then cards forced in the play: the
+# elder's first to fifth card, then the dealer's, each a card index + 1 (0: his play
+# model decides; a forced card that is not legal then is left to the model too).
 MAX_ROUNDS = 24
 S_ELDER_PROPOSE = 0
 S_ELDER_DISCARD = MAX_ROUNDS
 S_DEALER_ACCEPT = 2 * MAX_ROUNDS
 S_DEALER_DISCARD = 3 * MAX_ROUNDS
 S_PRIORITY = 4 * MAX_ROUNDS
-SCRIPT_LEN = S_PRIORITY + 32
+S_FORCED = S_PRIORITY + 32
+SCRIPT_LEN = S_FORCED + 10
 # Decision tables after the scripted values: the rows per table (1, or SCORE_SLOTS by
 # score), the N_STATES state keys, then the elder's rows (bit = propose) and the
 # dealer's rows (bit = accept), TABLE_WORDS words each, bit ``i & 63`` of word

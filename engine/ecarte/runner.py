@@ -18,7 +18,7 @@ from ecarte_sim.engine.rng import check_index_range, check_seed
 def empty_script() -> np.ndarray:
     """A ``script`` that decides nothing (every policy its own), play priority by card."""
     script = np.zeros(SCRIPT_LEN, dtype=np.int64)
-    script[S_PRIORITY:] = np.arange(N_CARDS)
+    script[S_PRIORITY:S_PRIORITY + N_CARDS] = np.arange(N_CARDS)
     return script
 
 

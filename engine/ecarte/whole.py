@@ -10,7 +10,8 @@ Interface (one for every policy, so experiments can run any combination):
     policy ids and parameters, variants and the score: ``CFG`` and
     :class:`EcarteSettings` in :mod:`ecarte_sim.engine.ecarte.settings`.
 ``script`` (int64, ``SCRIPT_LEN``, longer if it carries decision tables)
-    scripted decisions (policy id 0) and the table policy's tables, see
+    scripted decisions (policy id 0), cards forced in the play (a player's k-th card,
+    whatever his model; the play card by card only), and the table policy's tables, see
     :mod:`ecarte_sim.engine.ecarte.policies`.
 ``rec`` (int64, ``REC.size``)
     what happened: ``REC`` in :mod:`ecarte_sim.engine.ecarte.records`;
@@ -32,9 +33,9 @@ from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION, deal_full
 from ecarte_sim.engine.ecarte.inferred_worlds import MAX_PARTICLES, pimc_inferred_card
 from ecarte_sim.engine.ecarte.players import (dd_card, heuristic_card, pimc_card, reveal,
                                               scripted_card)
-from ecarte_sim.engine.ecarte.policies import (S_DEALER_DISCARD, S_ELDER_DISCARD, S_PRIORITY,
-                                               dealer_accepts, discard_choice, elder_proposes,
-                                               score_slot, weakest)
+from ecarte_sim.engine.ecarte.policies import (S_DEALER_DISCARD, S_ELDER_DISCARD, S_FORCED,
+                                               S_PRIORITY, dealer_accepts, discard_choice,
+                                               elder_proposes, score_slot, weakest)
 from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC, Law49, ProposalsEnd
 from ecarte_sim.engine.ecarte.settings import (CFG, DISCARD_BY_POLICY, DealerFirst, ElderFirst,
                                               PlayModel)
@@ -188,7 +189,11 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
             own = e if mover == ELDER else d
             model = cfg[C.ELDER_PLAY] if mover == ELDER else cfg[C.DEALER_PLAY]
             rec[R.POSSIBLE + j] = -1
-            if model == PlayModel.DD:
+            forced_card = script[S_FORCED + 5 * mover + 5 - popcount32(own)] - 1
+            if forced_card >= 0 and (legal_moves(own, led, trump, forced)
+                                     >> np.uint32(forced_card)) & np.uint32(1):
+                card = forced_card
+            elif model == PlayModel.DD:
                 card = dd_card(mover, e, d, leader, tricks, led, trump, forced)
             elif model == PlayModel.SCRIPTED:
                 legal = legal_moves(own, led, trump, forced)

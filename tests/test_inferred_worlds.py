@@ -55,7 +55,7 @@ def sample_worlds(cfg, rec, mover, unseen, possible, shown, count, n, seed=11, d
     hands = np.empty(1, dtype=np.uint32)
     out = []
     for i in range(n):
-        particles = np.empty(MAX_PARTICLES, dtype=np.uint32)
+        particles = np.empty((MAX_PARTICLES, 2), dtype=np.uint32)
         state = np.zeros(2, dtype=np.int64)
         draw_inferred_worlds(np.uint64(seed), np.uint64(i), decision, mover, cfg, script, rec,
                              np.uint32(unseen), np.uint32(possible), np.uint32(shown), count,

@@ -712,9 +712,12 @@ def explanations(models_data: dict) -> dict:
 
 WHY_MODELS = ("dd lets both players see every card, so it measures what the cards can do; "
               "heuristic plays Hoyle's advice from what each player knows; pimc samples "
-              "the unseen cards and solves each sample; pimc-inference samples them as the "
-              "opponent's proposals and answers make likely. A verdict that changes with the model "
+              "the unseen cards and solves each sample. A verdict that changes with the model "
               "depends on how well the hand is played, not only on the cards.")
+
+
+WHY_INFERENCE = (" pimc-inference samples the unseen cards as the opponent's proposals, "
+                 "answers and discards make likely.")
 
 
 def disagreements(rows: list[dict]) -> list[dict]:
@@ -728,7 +731,8 @@ def disagreements(rows: list[dict]) -> list[dict]:
             out.append({"id": cid, "reading": reading, "subset": subset,
                         "verdicts": {r["model"]: r["verdict"] for r in rs},
                         "estimates": {r["model"]: r["estimate"] for r in rs},
-                        "why": WHY_MODELS})
+                        "why": WHY_MODELS + (WHY_INFERENCE if "pimc-inference" in
+                                             {r["model"] for r in rs} else "")})
     return out
 
 

@@ -116,8 +116,10 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
             f.write(f"Made by {caption}.\n\n")
             f.write("Play models: `dd` both players see all cards (measures the cards); "
                     "`heuristic` Hoyle's advice; `pimc` sampled worlds "
-                    f"(W = {prov['worlds']}); `pimc-inference` sampled worlds that honour the "
-                    "opponent's proposals, answers and discards. Elder `regle`, dealer `maxims` unless the "
+                    f"(W = {prov['worlds']})"
+                    + ("; `pimc-inference` sampled worlds that honour the opponent's "
+                       "proposals, answers and discards" if "pimc-inference" in prov["models"]
+                       else "") + ". Elder `regle`, dealer `maxims` unless the "
                     "experiment varies them; comparisons are paired (the same deals in both "
                     "arms). Verdict rules were fixed before the run "
                     "(analysis/ecarte/claims.py; each is listed under *Verdict rules* below). "

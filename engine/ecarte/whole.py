@@ -177,7 +177,7 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
     played_e = np.uint32(0)  # the cards each player has played
     played_d = np.uint32(0)
     # pimc-inference: each player's history particles, drawn at his first choice
-    particles = np.empty((2, MAX_PARTICLES), dtype=np.uint32)
+    particles = np.empty((2, MAX_PARTICLES, 2), dtype=np.uint32)
     particle_state = np.zeros((2, 2), dtype=np.int64)
     leader = ELDER
     tricks = 0

@@ -15,7 +15,9 @@ The public API, for scripting an experiment without the command line (the
 :func:`simulate`, :func:`simulate_cards`, :func:`hand`, :func:`scores` (and
 :func:`scores_frame`), :func:`claims` (and :func:`claims_frame`), :func:`advise` (what
 to do with one hand at a score, each action's value), :func:`infer` (what the
-adversary's first decisions say about his hand), with
+adversary's first decisions say about his hand), :func:`inference_value` (what reading
+them is worth in play) and :func:`inference_claims` (the treatise's claims about
+inference, judged), with
 :class:`EcarteSettings` and :class:`ClaimsSettings`. Piquet: :func:`piquet_deal`,
 :func:`piquet_simulate`, :func:`piquet_partie`, :func:`piquet_report`, with
 :class:`PiquetSettings`. Results are dicts of plain values, record objects or pandas
@@ -39,6 +41,8 @@ _API = {
                     "ecarte_sim.analysis.ecarte.api"),
     "advise": "ecarte_sim.analysis.ecarte.strategy",
     "infer": "ecarte_sim.analysis.ecarte.inference",
+    "inference_value": "ecarte_sim.analysis.ecarte.inference_value",
+    "inference_claims": "ecarte_sim.analysis.ecarte.inference_claims",
     "EcarteSettings": "ecarte_sim.engine.ecarte.settings",
     "ClaimsSettings": "ecarte_sim.analysis.ecarte.claims",
     **dict.fromkeys(["piquet_deal", "piquet_simulate", "piquet_partie", "piquet_report"],

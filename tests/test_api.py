@@ -52,6 +52,8 @@ def test_public_names_resolve():
      lambda: es.advise("KS QS JS 8H 8D", "H", "3-4", deals=1000)),
     (["infer", "QS JS AH 7C JD", "--turn-up", "8D", "--history", "propose,refuse"],
      lambda: es.infer("QS JS AH 7C JD", "8D", "propose,refuse")),
+    (["inference-value", "--deals", "200", "--worlds", "4", "--v-deals", "1000", "--quiet"],
+     lambda: es.inference_value(200, worlds=4, v_deals=1000)),
 ])
 def test_api_returns_what_the_command_prints(capsys, args, call):
     assert json.loads(json.dumps(call())) == _cli_json(capsys, *args)

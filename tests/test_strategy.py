@@ -185,6 +185,7 @@ def test_marks_tables_checkpoint_resume_and_backend(monkeypatch, tmp_path):
         assert plain.rounds == other.rounds
 
 
+@pytest.mark.slow   # about 20 s; the results runs measure the same on every score
 def test_best_response_is_not_worse_than_the_treatise_on_fresh_deals():
     """Coarse sampling over every state; the table is then played on fresh deals: its
     gain over Hoyle's list is not significantly negative, and it does differ from it."""
@@ -303,6 +304,7 @@ def test_strategy_json_small_run(tmp_path):
                                             "1000")
 
 
+@pytest.mark.slow   # about 30 s
 def test_equilibrium_with_discards_reports_the_pair_it_played(tmp_path, monkeypatch):
     """--against equilibrium --decision both: the discards start at the treatise's rule
     and are then replaced; the pair written to tables.npz, played again on the same

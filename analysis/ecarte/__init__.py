@@ -12,6 +12,9 @@
   first decisions and discards), and one hand's advice.
 * :mod:`.inference` — what the adversary's first decisions say about his hand: the exact
   posterior over every hand he may hold, under an opponent model.
+* :mod:`.inference_value` — what reading the proposals is worth: the inferring player
+  against plain PIMC and dd in each seat, paired.
+* :mod:`.inference_claims` — the treatise's claims about inference, with verdict rules.
 * :mod:`.readable` — a computed table said in the treatise's terms (the computed jeux
   de règle): its short list, the share it reproduces, the hands where it parts from
   the treatise.

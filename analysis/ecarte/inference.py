@@ -24,10 +24,14 @@ over the consistent hands.
 * :func:`infer` — the same from text (the command's and the public API's entry).
 * :func:`read_table` — a computed first-decision table (``strategy --out``'s tables.npz)
   as an opponent model.
+* :func:`put_to_a_card` — the seed's "put to a card" example played out by the inferring
+  player (``pimc-inference``) over every hand the refusing dealer may hold.
 
 Only the first proposal and its answer are enumerated here; after an exchange the
 adversary's hand is no longer a uniform draw given what he said (it depends on what he
-threw and drew), which is the sampling of PIMC with inference, not of this module.
+threw and drew): that posterior is sampled by the ``pimc-inference`` player
+(:mod:`ecarte_sim.engine.ecarte.inferred_worlds`), and enumerated, for small cases, by
+the plain reference (:func:`ecarte_sim.engine.ecarte.reference.opponent_posterior`).
 """
 
 from __future__ import annotations

@@ -262,7 +262,20 @@ def advise(hand, trump, turn_up, score, role, n_deals, seed, threads, as_json, s
               help="The turned-up card (its suit is trumps; not in the hand).")
 @click.option("--history", metavar="WORDS", required=True,
               help="The decisions so far: the elder's propose or play, then the dealer's "
-                   "accept or refuse (e.g. propose,refuse).")
+                   "accept or refuse (e.g. propose,refuse), round after round; after an "
+                   "acceptance the adversary's word says how many cards he threw "
+                   "(accept:2 for a dealer, propose:3 for an elder). Past the first answer "
+                   "the posterior is sampled.")
+@click.option("--thrown", metavar="CARDS", default=None,
+              help="Your own discards, one group per exchange separated by ';' (e.g. "
+                   "'7C 8D; 9S'); HAND is your hand now.")
+@click.option("--samples", type=click.IntRange(100, 1 << 22), default=1 << 14,
+              show_default=True, help="Draws of a sampled posterior.")
+@seed_option(help="Seed of a sampled posterior, in [0, 2^64).")
+@click.option("--discard", type=click.Choice(["trumps-kings", "trumps-queens", "trumps-knaves",
+                                              "trumps-aces", "trumps-only", "fewest"]),
+              default=None, help="The adversary's discard rule in a sampled posterior "
+                                 "[default: trumps-kings].")
 @click.option("--role", type=click.Choice(["elder", "dealer"]), default="elder",
               show_default=True, help="Whose hand HAND is; the adversary is the other.")
 @click.option("--opponent-model", "model", metavar="M", default=None,
@@ -277,7 +290,8 @@ def advise(hand, trump, turn_up, score, role, n_deals, seed, threads, as_json, s
               show_default=True,
               help="The score, the elder's first (which row of a computed table).")
 @JSON
-def infer(hand, turn_up, history, role, model, threshold, score, as_json):
+def infer(hand, turn_up, history, thrown, samples, seed, discard, role, model, threshold,
+          score, as_json):
     """What the adversary's first decisions say about his hand: the exact posterior of his
     trumps, the king of trumps and his holding in each suit, over every hand he may hold
     (the 65,780 hands of the 26 cards HAND and the turn-up leave) on which the opponent
@@ -287,20 +301,30 @@ def infer(hand, turn_up, history, role, model, threshold, score, as_json):
     Examples:
       ecarte-sim infer "QS JS AH 7C JD" --turn-up 8D --history propose,refuse
       ecarte-sim infer "KS QS 9S 8H 7D" --turn-up TS --history propose --role dealer --json
+      ecarte-sim infer "QS KH AH 9C JD" --turn-up 8D --history propose,accept:2,play \\
+          --thrown "7C 8H"
     """
     from ecarte_sim.analysis.ecarte.inference import infer as infer_hand
 
     x, y = score
     result = infer_hand(hand, turn_up, history, role, opponent_model=model,
-                        threshold=threshold, score=f"{x}-{y}")
+                        threshold=threshold, score=f"{x}-{y}", thrown=thrown,
+                        samples=samples, seed=seed, discard=discard)
     if as_json:
         emit(result)
         return
     other = "dealer" if role == "elder" else "elder"
-    click.echo(f"{result['hand']} ({role}), {result['turn_up']} turned up, history "
-               f"{','.join(result['history'])}; the {other} decides by "
-               f"{result['model']}: {result['consistent']:,} of his {result['of']:,} "
-               "possible hands are consistent (exact)")
+    if result["exact"]:
+        click.echo(f"{result['hand']} ({role}), {result['turn_up']} turned up, history "
+                   f"{','.join(result['history'])}; the {other} decides by "
+                   f"{result['model']}: {result['consistent']:,} of his {result['of']:,} "
+                   "possible hands are consistent (exact)")
+    else:
+        click.echo(f"{result['hand']} ({role}), {result['turn_up']} turned up, history "
+                   f"{','.join(result['history'])} (he threw {result['counts']}); the "
+                   f"{other} decides by {result['model']}: {result['consistent']:,} draws "
+                   f"from the posterior of {result['of']:,} (sampled, seed {result['seed']}; "
+                   f"{result['fallback_draws']:,} found no fitting history)")
     click.echo("  trumps he holds: " + ", ".join(
         f"{k}: {p:.3f}" for k, p in enumerate(result["trumps"])))
     click.echo(f"  two trumps or more {result['two_trumps_or_more']:.3f}; the king of trumps "

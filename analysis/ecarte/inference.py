@@ -92,6 +92,129 @@ def parse_history(text: str, role: str) -> list[str]:
     return words
 
 
+def parse_rounds(text: str, role: str) -> dict:
+    """A history of any length, round by round: the elder's ``propose`` or ``play``, the
+    dealer's ``accept`` or ``refuse``; after an acceptance the adversary's word carries
+    how many cards he threw (``accept:2`` when he is the dealer, ``propose:3`` when he is
+    the elder). Returns the words, the adversary's count in each exchange, and how the
+    history ends (:class:`~ecarte_sim.engine.ecarte.records.ProposalsEnd`: a proposal not
+    yet answered ends it as a refusal would, the elder's proposal being all that is
+    known of the last round). ``ValueError`` naming the bad token otherwise."""
+    from ecarte_sim.engine.ecarte.records import ProposalsEnd
+
+    if role not in DEFAULT_MODEL:
+        raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
+    tokens = [w.strip().lower() for w in str(text).replace(" ", ",").split(",") if w.strip()]
+    if not tokens:
+        raise ValueError("empty history: give the decisions so far, e.g. propose,refuse")
+    counted = "dealer" if role == "elder" else "elder"     # whose counts the tokens give
+    words, counts, j = [], [], 0
+    how = ProposalsEnd.PROPOSAL_LIMIT
+    while j < len(tokens):
+        word, _, count = tokens[j].partition(":")
+        if word not in ELDER_WORDS:
+            raise ValueError(f"bad history token {tokens[j]!r}: the elder speaks (propose or "
+                             "play)")
+        words.append(word)
+        if word == "play":
+            if j + 1 < len(tokens):
+                raise ValueError(f"bad history token {tokens[j + 1]!r}: after play the "
+                                 "proposals are over")
+            how = ProposalsEnd.ELDER_PLAYED
+            break
+        elder_count = count
+        if j + 1 == len(tokens):
+            how = ProposalsEnd.DEALER_REFUSED if role == "dealer" else \
+                ProposalsEnd.PROPOSAL_LIMIT
+            break
+        answer, _, dealer_count = tokens[j + 1].partition(":")
+        if answer not in DEALER_WORDS:
+            raise ValueError(f"bad history token {tokens[j + 1]!r}: the dealer answers a "
+                             "proposal with accept or refuse")
+        words.append(answer)
+        if answer == "refuse":
+            if j + 2 < len(tokens):
+                raise ValueError(f"bad history token {tokens[j + 2]!r}: after a refusal the "
+                                 "proposals are over")
+            how = ProposalsEnd.DEALER_REFUSED
+            break
+        text_count = dealer_count if counted == "dealer" else elder_count
+        bad = tokens[j + 1] if counted == "dealer" else tokens[j]
+        if not text_count.isdigit() or not 0 <= int(text_count) <= 5:
+            raise ValueError(f"bad history token {bad!r}: after an acceptance say how many "
+                             f"cards the {counted} threw (e.g. "
+                             f"{'accept:2' if counted == 'dealer' else 'propose:3'})")
+        counts.append(int(text_count))
+        j += 2
+    return {"words": words, "counts": counts, "how": how}
+
+
+def sampled_posterior(own: int, thrown: list[int], turn_up: int, history: str,
+                      role: str = "elder", model: str | None = None, discard=None,
+                      samples: int = 1 << 14, seed: int = 0) -> dict:
+    """The adversary's hand at the play after any history (:func:`parse_rounds`), sampled
+    as the ``pimc-inference`` player samples it (``samples`` draws, each from its own
+    stream of deal ``i`` of ``seed``): ``own`` the player's hand now, ``thrown`` the cards
+    he threw in each exchange, ``model`` a policy name of the adversary's role, his
+    discards by ``discard`` (a rule name; default the settings'). Not exact: the counts
+    are over the draws, and draws for which no history fitted (uniform instead) are
+    counted apart."""
+    from ecarte_sim.engine.ecarte.inferred_worlds import posterior_sample
+    from ecarte_sim.engine.ecarte.records import PAYOFF, REC
+    from ecarte_sim.engine.ecarte.runner import empty_script
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
+
+    rounds = parse_rounds(history, role)
+    other = "dealer" if role == "elder" else "elder"
+    if len(thrown) != len(rounds["counts"]):
+        raise ValueError(f"the history has {len(rounds['counts'])} exchange(s) but "
+                         f"{len(thrown)} group(s) of thrown cards were given (--thrown)")
+    seen = own | (1 << turn_up)
+    for group in thrown:
+        if group & seen:
+            raise CardError(f"thrown card {format_card((group & seen).bit_length() - 1, ECARTE)!r}"
+                            " is also held or turned up",
+                            format_card((group & seen).bit_length() - 1, ECARTE))
+        seen |= group
+    if role == "elder" and any(g == 0 for g in thrown):
+        raise ValueError("the elder throws at least one card in every exchange (Law 27)")
+    name = model or DEFAULT_MODEL[other]
+    kind = ElderPolicy if other == "elder" else DealerPolicy
+    if name not in choices(kind):
+        raise ValueError(f"unknown opponent model {name!r} for the {other}; choose from "
+                         f"{', '.join(choices(kind))} (a computed table models only the "
+                         "first decision)")
+    extra = {} if discard is None else {"discard": discard}
+    settings = EcarteSettings.build(**{f"{role}_play": "pimc-inference"}, play="dd",
+                                    **{f"model_of_{other}": name}, **extra)
+    rec = np.zeros(REC.size, dtype=np.int64)
+    at = REC.at
+    rec[at.TURN_UP] = turn_up
+    rec[at.HOW_ENDED] = int(rounds["how"])
+    rec[at.EXCHANGES] = len(rounds["counts"])
+    for r, (group, k) in enumerate(zip(thrown, rounds["counts"])):
+        mine, theirs = (0, 2) if role == "elder" else (2, 0)
+        mask_k = (1 << k) - 1                          # only the counts are read
+        rec[at.EXCHANGE_CARDS + 4 * r + mine] = group
+        rec[at.EXCHANGE_CARDS + 4 * r + mine + 1] = (1 << bin(group).count("1")) - 1
+        rec[at.EXCHANGE_CARDS + 4 * r + theirs] = mask_k
+        rec[at.EXCHANGE_CARDS + 4 * r + theirs + 1] = mask_k
+    out = np.empty(samples, dtype=np.uint32)
+    fell_back = np.zeros(samples, dtype=np.bool_)
+    payoff = np.zeros(PAYOFF.size, dtype=np.int64)
+    mover = 0 if role == "elder" else 1
+    posterior_sample(np.uint64(seed), 0, samples, mover, settings.cfg(), empty_script(), rec,
+                     np.uint32(~seen & 0xFFFFFFFF), out, fell_back, payoff)
+    kept = out[~fell_back]
+    if kept.size == 0:
+        raise ValueError(f"no history of the {other} fits {','.join(rounds['words'])!r} "
+                         f"under the opponent model {name!r}")
+    return {"exact": False, "consistent": int(kept.size), "of": samples,
+            "fallback_draws": int(fell_back.sum()), "model": name,
+            "history": rounds["words"], "counts": rounds["counts"], "seed": seed,
+            **_holdings(kept, turn_up >> 3)}
+
+
 def _opponent_says(role: str, words: list[str]) -> bool | None:
     """What the adversary said (True = propose for an elder, accept for a dealer), or None
     when he has said nothing yet."""
@@ -148,11 +271,14 @@ def posterior(own: int, turn_up: int, history: str, role: str = "elder",
 
 def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
           opponent_model: str | None = None, threshold: int | None = None,
-          score: str = "0-0") -> dict:
+          score: str = "0-0", thrown: str | None = None, samples: int = 1 << 14,
+          seed: int = 0, discard: str | None = None) -> dict:
     """:func:`posterior` from text: ``hand`` (five cards), ``turn_up`` (a card), the
     ``history`` (e.g. ``"propose,refuse"``); ``opponent_model`` a policy name of the
-    adversary's role or the path of a tables.npz (its row at ``score``). What
-    ``ecarte-sim infer --json`` prints, without the provenance."""
+    adversary's role or the path of a tables.npz (its row at ``score``). A history past
+    the first answer (or with ``thrown``, the player's discards: ``"7C 8D; 9S"``, one
+    group per exchange) is sampled (:func:`sampled_posterior`, ``samples`` draws of
+    ``seed``). What ``ecarte-sim infer --json`` prints, without the provenance."""
     from ecarte_sim.analysis.ecarte.strategy import parse_score
     from ecarte_sim.engine.cards import format_hand, parse_card, parse_hand
     from ecarte_sim.engine.ecarte.deal import HAND_SIZE
@@ -160,6 +286,17 @@ def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
     mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
     card = parse_card(turn_up, ECARTE)
     x, y = parse_score(score)
+    tokens = [w for w in str(history).replace(" ", ",").split(",") if w.strip()]
+    if thrown is not None or len(tokens) > 2 or ":" in str(history):
+        if opponent_model is not None and str(opponent_model).endswith(".npz"):
+            raise ValueError(f"opponent model {opponent_model!r}: a computed table models "
+                             "only the first decision; name a policy for a longer history")
+        groups = [int(parse_hand(g, None, ECARTE)) if g.strip() else 0
+                  for g in (thrown or "").split(";")] if thrown is not None else []
+        result = sampled_posterior(mask, groups, card, history, role, opponent_model,
+                                   discard, samples, seed)
+        return {"hand": format_hand(mask, ECARTE), "turn_up": format_card(card, ECARTE),
+                "role": role, **result}
     table, model = None, opponent_model
     if model is not None and str(model).endswith(".npz"):
         table = read_table(model, "dealer" if role == "elder" else "elder", (x, y))

@@ -446,3 +446,26 @@ def pimc_inferred_card(mover, elder, dealer, leader, tricks, led, trump, forced_
                          shown, count, hands, worlds, particles, state, pool, draws, payoff)
     return pimc_over(mover, own, legal, leader, tricks, led, trump, forced_trump, hands,
                      worlds, payoff)
+
+
+@njit(cache=True)
+def posterior_sample(seed, start, n, mover, cfg, script, rec, unseen, out, fell_back,
+                     payoff):
+    """``out[i]`` = the opponent's hand at the first card of play, as ``mover``'s
+    ``pimc-inference`` draws world 0 of it in deal ``start + i`` (each deal its own
+    particles): ``n`` draws from the posterior of his hand given the history in ``rec``
+    (the ``infer`` command's sampled posterior); ``fell_back[i]`` if no history fitted and
+    the draw is uniform instead."""
+    pool = np.empty(N_CARDS, dtype=np.int64)
+    draws = np.empty(N_CARDS, dtype=np.int64)
+    particles = np.empty((MAX_PARTICLES, 2), dtype=np.uint32)
+    state = np.zeros(2, dtype=np.int64)
+    hands = np.empty(1, dtype=np.uint32)
+    for i in range(n):
+        state[:] = 0
+        before = payoff[Y.INFER_FALLBACKS]
+        draw_inferred_worlds(seed, np.uint64(start + i), 0, mover, cfg, script, rec, unseen,
+                             unseen, np.uint32(0), 5, hands, 1, particles, state, pool, draws,
+                             payoff)
+        out[i] = hands[0]
+        fell_back[i] = payoff[Y.INFER_FALLBACKS] > before

@@ -37,8 +37,8 @@ RUNS = [
      "--json"],
     ["piquet", "partie", "--parties", "3000", "--seed", "7", "--json"],
     ["hand", "QH AH 7H KS KD", "--trump", "H", "--deals", "40000", "--seed", "7", "--json"],
-    ["simulate", "--deals", "3000", "--seed", "7", "--play", "pimc-inference", "--worlds", "8",
-     "--json"],
+    pytest.param(["simulate", "--deals", "3000", "--seed", "7", "--play", "pimc-inference",
+                  "--worlds", "8", "--json"], marks=pytest.mark.slow),
 ]
 
 

@@ -210,12 +210,25 @@ def test_a_model_that_ignores_the_hand_is_plain_pimc(case):
     assert worlds > 1000
 
 
-def test_counts_are_the_same_for_any_chunk_block_and_thread_count():
+class _Reversed:
+    """A backend (the interface of the Dask one) that runs the tasks here, last first."""
+
+    def map(self, task, pieces, chunk, width):
+        from ecarte_sim.engine.batch import run_task
+        for lo, hi in reversed(list(pieces)):
+            yield lo, hi, run_task(task, lo, hi, chunk, width)
+
+
+def test_counts_are_the_same_for_any_chunk_block_thread_count_and_backend():
+    """(The same on a local Dask cluster: tests/test_cluster.py, marked slow.)"""
     import numba
+    from ecarte_sim.engine.batch import execution
     cfg = make_cfg(play="pimc-inference", worlds=8)
     one = whole_counts(9, 100, 400, cfg, chunk=300, block=300)
     many = whole_counts(9, 100, 400, cfg, chunk=7, block=64)
     assert np.array_equal(one, many)
+    with execution(backend=_Reversed(), task_size=50):
+        assert np.array_equal(one, whole_counts(9, 100, 400, cfg))
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -260,21 +273,6 @@ def test_forced_cards_are_played_when_legal():
     assert runner.play(2, 17, cfg, script).play == free.play   # not his card: the model's
 
 
-def test_put_to_a_card_keeps_the_hands_where_both_hearts_win():
-    """The premise of the example: the dealer refused by the maxims and both hearts won, so
-    he held no higher heart than the knave (Law 43: he must win if he can) and, when void,
-    no trump to take the king with."""
-    from ecarte_sim.analysis.ecarte.inference import PUT_TO_A_CARD, put_to_a_card
-    out = put_to_a_card(worlds=4)
-    assert 0 < out["kept"] < out["refusing_hands"]
-    assert set(out["leads"]) == set(PUT_TO_A_CARD["third"])
-    for card in ("QD", "JS"):
-        d = out["leads"][card]["minus_third_heart"]
-        assert d["ci95"][0] <= d["marks"] <= d["ci95"][1]
-        assert abs(d["marks"] - (out["leads"][card]["marks"] - out["leads"]["TH"]["marks"])) \
-            < 1e-9
-
-
 def test_inference_claims_follow_their_rules():
     from ecarte_sim.analysis.ecarte.inference_claims import RULES, inference_claims
     rows = inference_claims(worlds=4)
@@ -289,3 +287,10 @@ def test_inference_claims_follow_their_rules():
             assert (r["verdict"] == "supported") == (r["estimate"] == 1.0)
         if r["rule"] == "best-lead":
             assert (r["verdict"] == "supported") == (r["best"] in ("QS", "JS"))
+        if r["id"] == "put-to-a-card":
+            # the example played out: the hands where both hearts win, each third lead's
+            # mean marks, and the paired difference against the third heart
+            assert 0 < r["n"] < 16_725 and set(r["marks"]) == {"TH", "QD", "JS"}
+            lead = "QD" if "diamond" in r["reading"] else "JS"
+            assert r["estimate"] == pytest.approx(r["marks"][lead] - r["marks"]["TH"])
+            assert r["ci95"][0] <= r["estimate"] <= r["ci95"][1]

@@ -36,15 +36,15 @@ def test_cell_text_contrasts_with_its_cell():
     assert R.text_colour(rdbu(0.5)) == "black"
 
 
-def test_fifteen_convergence_series_are_told_apart_by_colour_and_line():
+def test_twenty_convergence_series_are_told_apart_by_colour_and_line():
     styles = set(R.EXPERIMENT_STYLES.values())
     # regle, rules (class-sampled, one line per rule), dealer (one per maxim), habit, hand
     assert len(styles) == len(R.EXPERIMENT_STYLES) == 5
     assert len({ls for ls, _ in styles}) == len({m for _, m in styles}) == 5
-    assert len(set(R.MODEL_COLOURS.values())) == len(R.MODEL_COLOURS) == 3
+    assert len(set(R.MODEL_COLOURS.values())) == len(R.MODEL_COLOURS) == 4
     # every (model, experiment) pair is a distinct (colour, line, marker)
     pairs = {(c, *s) for c in R.MODEL_COLOURS.values() for s in styles}
-    assert len(pairs) == 15
+    assert len(pairs) == 20
 
 
 def test_every_verdict_word_is_explained():

@@ -30,7 +30,9 @@ Two proposals
     (``always-accept``, ``always-propose``) and an opponent who never draws, the
     inferring player is plain PIMC, deal for deal.
     *Exchanged hand*: the history up to his last draw (his dealt hand, his earlier draws)
-    is drawn uniformly and kept if the replay agrees up to there
+    is drawn uniformly — the dealt hand among those that throw as many cards in the
+    first exchange as he did (:func:`first_throw`), which keeps the same histories
+    several times as often — and kept if the replay agrees up to there
     (:func:`history_particles`, once per deal: ``PARTICLES`` of them, more while fewer
     than ``MIN_PARTICLES`` can end in a hand the play allows). At each card, a particle
     is drawn in proportion to the number of last draws that make its final hand hold the
@@ -68,16 +70,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.cards import N_CARDS, bit_index, popcount32
+from ecarte_sim.engine.cards import N_CARDS, bit_index, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
 from ecarte_sim.engine.ecarte.players import (PIMC_BASE, WORDS_PER_WORLD, _draw_world, _pool_of,
                                               _threshold, pimc_over, pimc_moves)
 from ecarte_sim.engine.ecarte.policies import (S_DEALER_DISCARD, S_ELDER_DISCARD, dealer_accepts,
-                                               discard_choice, elder_proposes, score_slot,
-                                               weakest)
+                                               discard_choice, elder_proposes, kept_plain,
+                                               score_slot, weakest)
 from ecarte_sim.engine.ecarte.records import PAYOFF, REC, ProposalsEnd
 from ecarte_sim.engine.ecarte.settings import (CFG, DISCARD_BY_POLICY, MAX_WORLDS, DealerFirst,
-                                              ElderFirst)
+                                              Discard, ElderFirst)
 from ecarte_sim.engine.ecarte.tricks import ELDER
 from ecarte_sim.engine.rng import draw_descending, stream_word, swap_draws
 
@@ -229,6 +231,71 @@ def _draw_more(key, k, scratch, m, done, count, draws):
 
 
 @njit(cache=True)
+def first_throw(opponent, cfg, rec, counts, allowed):
+    """The cards the opponent's discard rule throws in the first exchange (a mask), and in
+    ``allowed[j]`` (j = 0..5) whether a dealt hand holding ``j`` of them throws as many
+    cards as he did (``counts[0]``): the elder throws his weakest if the rule throws none
+    (Law 27), so does a dealer under ``dealer_min_one``, and no one throws more than the
+    stock can replace (Law 38). Returns -1 when the rule is read from a table or a script
+    (no such mask)."""
+    if opponent == ELDER:
+        policy = cfg[C.ELDER_DISCARD]
+        if cfg[C.ELDER_FIRST_DISCARD] != DISCARD_BY_POLICY:
+            policy = cfg[C.ELDER_FIRST_DISCARD]
+    else:
+        policy = cfg[C.DEALER_DISCARD]
+        if cfg[C.DEALER_FIRST_DISCARD] != DISCARD_BY_POLICY:
+            policy = cfg[C.DEALER_FIRST_DISCARD]
+    if policy == Discard.SCRIPTED or policy == Discard.TABLE:
+        return np.int64(-1)
+    trump = rec[R.TURN_UP] >> 3
+    room = STOCK
+    if opponent != ELDER:
+        room -= popcount32(np.uint32(rec[R.EXCHANGE_CARDS + 1]))
+    for j in range(6):
+        out = j
+        if j == 0 and (opponent == ELDER or (cfg[C.DEALER_MIN_ONE] != 0 and room > 0)):
+            out = 1
+        allowed[j] = min(out, room) == counts[0]
+    return np.int64(_FULL & ~(suit_mask(trump) | kept_plain(policy)))
+
+
+@njit(cache=True)
+def _dealt_hand(key, k, low_cards, n_low, high_cards, n_high, weights, total, lows, highs,
+                scratch, draws):
+    """A dealt hand drawn uniformly among the hands of ``unseen`` whose number ``j`` of
+    ``low`` cards has a positive weight (``weights[j]`` cumulative, ``total`` the last):
+    ``j`` with probability ``C(low, j) C(high, 5 - j) / total``, then ``j`` low and
+    ``5 - j`` high cards uniformly (``low_cards[:n_low]``, ``high_cards[:n_high]`` list
+    the unseen cards of each kind; ``lows``, ``highs`` are scratch). ``scratch`` receives
+    the five cards, then the other unseen cards; returns the next word of the stream."""
+    k = draw_descending(key, 0, k, total, 1, _threshold(total, 1), draws, 0)
+    j = 0
+    while weights[j] <= draws[0]:
+        j += 1
+    for i in range(n_low):
+        lows[i] = low_cards[i]
+    for i in range(n_high):
+        highs[i] = high_cards[i]
+    k = _draw_more(key, k, lows, n_low, 0, j, draws)
+    k = _draw_more(key, k, highs, n_high, 0, 5 - j, draws)
+    m = 0
+    for i in range(j):
+        scratch[m] = lows[i]
+        m += 1
+    for i in range(5 - j):
+        scratch[m] = highs[i]
+        m += 1
+    for i in range(j, n_low):
+        scratch[m] = lows[i]
+        m += 1
+    for i in range(5 - j, n_high):
+        scratch[m] = highs[i]
+        m += 1
+    return k
+
+
+@njit(cache=True)
 def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before, unseen,
                       particles, state, want, pool, draws, payoff):
     """Add to ``particles`` (rows of (kept, held) masks) the opponent's histories up to
@@ -239,20 +306,48 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
     ``want`` rows are kept or ``PARTICLE_TRIES`` histories were drawn in the deal;
     ``state`` (two int64: rows kept, histories drawn) carries on from an earlier call.
     Each row is an exact draw from the posterior of that part of his history given the
-    proposals before his last draw. History ``a`` reads the stream keyed by word
-    ``PARTICLE_BASE + opponent`` of deal ``index`` from word ``a << 16``."""
+    proposals before his last draw.
+
+    The dealt hand is drawn among the hands that throw as many cards in the first
+    exchange as he did (:func:`first_throw`), each as likely as under a uniform deal:
+    rejection from that smaller set keeps exactly the same histories, more often. History
+    ``a`` reads the stream keyed by word ``PARTICLE_BASE + opponent`` of deal ``index``
+    from word ``a << 16``."""
     key = stream_word(seed, index, PARTICLE_BASE + opponent)
     scratch = np.empty(N_CARDS, dtype=np.int64)
     kept = np.zeros(1, dtype=np.int64)
     n_pool = _pool_of(unseen, pool)
+    allowed = np.zeros(6, dtype=np.bool_)
+    low = first_throw(opponent, cfg, rec, counts, allowed)
+    weights = np.zeros(6, dtype=np.int64)
+    total = np.int64(0)
+    low_cards = np.empty(N_CARDS, dtype=np.int64)
+    high_cards = np.empty(N_CARDS, dtype=np.int64)
+    lows = np.empty(N_CARDS, dtype=np.int64)
+    highs = np.empty(N_CARDS, dtype=np.int64)
+    n_low = 0
+    n_high = 0
+    if low >= 0:
+        n_low = _pool_of(unseen & np.uint32(low), low_cards)
+        n_high = _pool_of(unseen & ~np.uint32(low) & _FULL, high_cards)
+        for j in range(6):
+            if allowed[j]:
+                total += _choose(n_low, j) * _choose(n_pool - n_low, 5 - j)
+            weights[j] = total
+        if total == 0:
+            return
     while state[0] < want and state[1] < PARTICLE_TRIES:
         attempt = state[1]
         state[1] += 1
         payoff[Y.INFER_TRIES] += 1
         # the dealt hand first, and the earlier draws only if his first decisions fit it
-        for j in range(n_pool):
-            scratch[j] = pool[j]
-        k = _draw_more(key, np.int64(attempt) << 16, scratch, n_pool, 0, 5, draws)
+        if low >= 0:
+            k = _dealt_hand(key, np.int64(attempt) << 16, low_cards, n_low, high_cards,
+                            n_high, weights, total, lows, highs, scratch, draws)
+        else:
+            for j in range(n_pool):
+                scratch[j] = pool[j]
+            k = _draw_more(key, np.int64(attempt) << 16, scratch, n_pool, 0, 5, draws)
         fits = opponent_fits(scratch, opponent, cfg, script, rec, counts, 5, 0, kept)
         if fits == -2 and n_before > 5:
             _draw_more(key, k, scratch, n_pool, 5, n_before, draws)

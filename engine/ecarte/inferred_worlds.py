@@ -74,12 +74,11 @@ from ecarte_sim.engine.cards import N_CARDS, bit_index, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
 from ecarte_sim.engine.ecarte.players import (PIMC_BASE, WORDS_PER_WORLD, _draw_world, _pool_of,
                                               _threshold, pimc_over, pimc_moves)
-from ecarte_sim.engine.ecarte.policies import (S_DEALER_DISCARD, S_ELDER_DISCARD, dealer_accepts,
-                                               discard_choice, elder_proposes, kept_plain,
-                                               score_slot, weakest)
+from ecarte_sim.engine.ecarte.policies import (dealer_accepts, discard_policy, elder_proposes,
+                                               kept_plain, score_slot, thrown_cards)
 from ecarte_sim.engine.ecarte.records import PAYOFF, REC, ProposalsEnd
-from ecarte_sim.engine.ecarte.settings import (CFG, DISCARD_BY_POLICY, MAX_WORLDS, DealerFirst,
-                                              Discard, ElderFirst)
+from ecarte_sim.engine.ecarte.settings import (CFG, MAX_WORLDS, DealerFirst, Discard,
+                                              ElderFirst)
 from ecarte_sim.engine.ecarte.tricks import ELDER
 from ecarte_sim.engine.rng import draw_descending, stream_word, swap_draws
 
@@ -131,9 +130,8 @@ def opponent_fits(order, opponent, cfg, script, rec, counts, available, first_ro
     exchange before the last round he proposed (elder) or accepted (dealer); in the last
     round the elder played (``ELDER_PLAYED``) or proposed and the dealer refused
     (``DEALER_REFUSED``); a round that ended the proposals for the stock or the limit
-    holds no decision. His discard is the discard policy's choice, at least one card for
-    the elder (Law 27), at least one for a dealer under ``dealer_min_one``, cut to the
-    weakest the stock can replace (Law 38). Only ``order[:available]`` is read: if the
+    holds no decision. His discard is the one the kernel makes for him
+    (:func:`~ecarte_sim.engine.ecarte.policies.thrown_cards`: Laws 27 and 38). Only ``order[:available]`` is read: if the
     replay needs a later card, it stops there and returns -2 (so far, so good), and
     ``kept[0]`` (if given) is what he keeps of that round's hand. ``first_round``: start
     the replay there, ``order[:5]`` being his hand then."""
@@ -162,14 +160,7 @@ def opponent_fits(order, opponent, cfg, script, rec, counts, available, first_ro
                     return -1
             if final:
                 break
-            policy = cfg[C.ELDER_DISCARD]
-            if rnd == 0 and cfg[C.ELDER_FIRST_DISCARD] != DISCARD_BY_POLICY:
-                policy = cfg[C.ELDER_FIRST_DISCARD]
-            out = discard_choice(policy, hand, trump, rnd, script, S_ELDER_DISCARD, turn_up,
-                                 slot)
-            if out == 0:
-                out = weakest(hand, 1, trump)
-            room = left
+            out = thrown_cards(cfg, script, ELDER, hand, trump, rnd, left, turn_up, slot)
         else:
             if final and how != ProposalsEnd.DEALER_REFUSED:
                 break
@@ -179,16 +170,8 @@ def opponent_fits(order, opponent, cfg, script, rec, counts, available, first_ro
                     return -1
             if final:
                 break
-            policy = cfg[C.DEALER_DISCARD]
-            if rnd == 0 and cfg[C.DEALER_FIRST_DISCARD] != DISCARD_BY_POLICY:
-                policy = cfg[C.DEALER_FIRST_DISCARD]
             room = left - popcount32(np.uint32(rec[R.EXCHANGE_CARDS + 4 * rnd + 1]))
-            out = discard_choice(policy, hand, trump, rnd, script, S_DEALER_DISCARD, turn_up,
-                                 slot)
-            if out == 0 and cfg[C.DEALER_MIN_ONE] != 0 and room > 0:
-                out = weakest(hand, 1, trump)
-        if popcount32(out) > room:
-            out = weakest(out, room, trump)
+            out = thrown_cards(cfg, script, 1 - ELDER, hand, trump, rnd, room, turn_up, slot)
         k = popcount32(out)
         if k != counts[rnd]:
             return -1
@@ -238,14 +221,7 @@ def first_throw(opponent, cfg, rec, counts, allowed):
     (Law 27), so does a dealer under ``dealer_min_one``, and no one throws more than the
     stock can replace (Law 38). Returns -1 when the rule is read from a table or a script
     (no such mask)."""
-    if opponent == ELDER:
-        policy = cfg[C.ELDER_DISCARD]
-        if cfg[C.ELDER_FIRST_DISCARD] != DISCARD_BY_POLICY:
-            policy = cfg[C.ELDER_FIRST_DISCARD]
-    else:
-        policy = cfg[C.DEALER_DISCARD]
-        if cfg[C.DEALER_FIRST_DISCARD] != DISCARD_BY_POLICY:
-            policy = cfg[C.DEALER_FIRST_DISCARD]
+    policy = discard_policy(cfg, opponent, 0)
     if policy == Discard.SCRIPTED or policy == Discard.TABLE:
         return np.int64(-1)
     trump = rec[R.TURN_UP] >> 3
@@ -421,13 +397,7 @@ def _weighted_world(key, attempt, particles, weights, n, total, unseen, possible
     hand = kept | need
     for j in range(free):
         hand |= np.uint32(1) << np.uint32(scratch[j])
-    j = 0
-    rest = hand
-    while rest:
-        low = rest & (~rest + np.uint32(1))
-        scratch[j] = popcount32(low - np.uint32(1))
-        rest ^= low
-        j += 1
+    _pool_of(hand, scratch)
     if opponent_fits(scratch, opponent, cfg, script, rec, counts, 5, last_round + 1) < 0:
         return np.int64(-1)
     return np.int64(hand)
@@ -446,29 +416,22 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
     of length >= 32."""
     payoff[Y.INFER_WORLDS] += 1
     scratch = np.empty(N_CARDS, dtype=np.int64)
-    m = _pool_of(possible, pool)
-    plain = _draw_world(seed, index, decision, world, pool, m, count, _threshold(m, count),
-                        scratch, draws)
     key = stream_word(seed, index, INFER_BASE + decision * MAX_WORLDS + world)
     if n_drawn == 0:
         # His hand never changed: propose a uniform world that the play allows.
         order = np.empty(N_CARDS, dtype=np.int64)
+        m = _pool_of(possible, pool)
         for attempt in range(INFER_TRIES):
             payoff[Y.INFER_TRIES] += 1
             if attempt == 0:
-                hand = plain
+                hand = _draw_world(seed, index, decision, world, pool, m, count,
+                                   _threshold(m, count), scratch, draws)
             else:
                 _local_draw(key, attempt, pool, m, count, order, scratch, draws)
                 hand = np.uint32(0)
                 for j in range(count):
                     hand |= np.uint32(1) << np.uint32(order[j])
-            rest = hand | shown
-            j = 0
-            while rest:
-                low = rest & (~rest + np.uint32(1))
-                order[j] = popcount32(low - np.uint32(1))
-                rest ^= low
-                j += 1
+            _pool_of(hand | shown, order)
             if opponent_fits(order, opponent, cfg, script, rec, counts, 5) >= 0:
                 return np.uint32(hand)
     elif total > 0:
@@ -480,8 +443,11 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
                                    cfg, script, rec, counts, pool, draws)
             if hand >= 0:
                 return np.uint32(hand) & ~shown & _FULL
+    # no proposal fitted: plain PIMC's (uniform) world, counted
     payoff[Y.INFER_FALLBACKS] += 1
-    return np.uint32(plain)
+    m = _pool_of(possible, pool)
+    return _draw_world(seed, index, decision, world, pool, m, count, _threshold(m, count),
+                       scratch, draws)
 
 
 @njit(cache=True)

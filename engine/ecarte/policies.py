@@ -92,7 +92,8 @@ from numba import njit
 
 from ecarte_sim.engine.cards import bit_index, lowest_bit, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.regle import regle_rule
-from ecarte_sim.engine.ecarte.settings import DealerPolicy, Discard, ElderPolicy
+from ecarte_sim.engine.ecarte.settings import (CFG, DISCARD_BY_POLICY, DealerPolicy, Discard,
+                                              ElderPolicy)
 from ecarte_sim.engine.ecarte.states import N_STATES, state_index
 
 # Script layout (int64, one row of SCRIPT_LEN): 24 rounds of each decision, then the
@@ -329,3 +330,33 @@ def discard_choice(policy, hand, trump, rnd, script, script_row, turn_up, slot):
         table = ELDER_TABLE if script_row == S_ELDER_DISCARD else DEALER_TABLE
         policy = table_discard_rule(script, table, hand, turn_up, slot)
     return rule_discard(policy, hand, trump)
+
+
+_C = CFG.at
+
+
+@njit(cache=True)
+def discard_policy(cfg, player, rnd):
+    """The discard rule ``player`` (0 elder, 1 dealer) follows in round ``rnd``: his
+    discard policy, or in round 0 the first discard ``cfg`` forces (a paired run's arm)."""
+    policy = cfg[_C.ELDER_DISCARD] if player == 0 else cfg[_C.DEALER_DISCARD]
+    first = cfg[_C.ELDER_FIRST_DISCARD] if player == 0 else cfg[_C.DEALER_FIRST_DISCARD]
+    if rnd == 0 and first != DISCARD_BY_POLICY:
+        return first
+    return policy
+
+
+@njit(cache=True)
+def thrown_cards(cfg, script, player, hand, trump, rnd, room, turn_up, slot):
+    """The cards ``player`` (0 elder, 1 dealer) throws from ``hand`` in round ``rnd`` when
+    ``room`` stock cards can replace them: his rule's choice (:func:`discard_policy`); the
+    elder throws at least one, his weakest (Law 27), and so does a dealer under
+    ``dealer_min_one`` while the stock has a card; no one throws more than the stock can
+    replace: the weakest ``room`` (Law 38)."""
+    out = discard_choice(discard_policy(cfg, player, rnd), hand, trump, rnd, script,
+                         S_ELDER_DISCARD if player == 0 else S_DEALER_DISCARD, turn_up, slot)
+    if out == 0 and (player == 0 or (cfg[_C.DEALER_MIN_ONE] != 0 and room > 0)):
+        out = weakest(hand, 1, trump)
+    if popcount32(out) > room:
+        out = weakest(out, room, trump)
+    return out

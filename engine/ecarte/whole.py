@@ -33,12 +33,10 @@ from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION, deal_full
 from ecarte_sim.engine.ecarte.inferred_worlds import MAX_PARTICLES, pimc_inferred_card
 from ecarte_sim.engine.ecarte.players import (dd_card, heuristic_card, pimc_card, reveal,
                                               scripted_card)
-from ecarte_sim.engine.ecarte.policies import (S_DEALER_DISCARD, S_ELDER_DISCARD, S_FORCED,
-                                               S_PRIORITY, dealer_accepts, discard_choice,
-                                               elder_proposes, score_slot, weakest)
+from ecarte_sim.engine.ecarte.policies import (S_FORCED, S_PRIORITY, dealer_accepts,
+                                               elder_proposes, score_slot, thrown_cards)
 from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC, Law49, ProposalsEnd
-from ecarte_sim.engine.ecarte.settings import (CFG, DISCARD_BY_POLICY, DealerFirst, ElderFirst,
-                                              PlayModel)
+from ecarte_sim.engine.ecarte.settings import CFG, DealerFirst, ElderFirst, PlayModel
 from ecarte_sim.engine.ecarte.moves import legal_moves
 from ecarte_sim.engine.ecarte.solver import (DEALER_POINT, DEALER_VOLE, ELDER_POINT, ELDER_VOLE,
                                              point_vole)
@@ -87,11 +85,9 @@ def _draw(perm, used, count):
 
 
 @njit(cache=True)
-def _exchange(hand, out, left, perm, used, trump):
-    """Discard ``out`` (cut to the ``left`` weakest, Law 38) and draw as many from the top
-    of the stock. Returns (new hand, cards discarded, cards drawn)."""
-    if popcount32(out) > left:
-        out = weakest(out, left, trump)
+def _exchange(hand, out, perm, used):
+    """Discard ``out`` (:func:`~ecarte_sim.engine.ecarte.policies.thrown_cards`) and draw
+    as many from the top of the stock. Returns (new hand, cards discarded, cards drawn)."""
     drawn = _draw(perm, used, popcount32(out))
     return (hand ^ out) | drawn, out, drawn
 
@@ -132,23 +128,12 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, turn_up):
             if rnd == 0:
                 rec[R.FIRST] = Law49.REFUSED_FIRST
             break
-        policy = cfg[C.ELDER_DISCARD]
-        if rnd == 0 and cfg[C.ELDER_FIRST_DISCARD] != DISCARD_BY_POLICY:
-            policy = cfg[C.ELDER_FIRST_DISCARD]
-        out = discard_choice(policy, elder, trump, rnd, script, S_ELDER_DISCARD, turn_up, slot)
-        if out == 0:
-            out = weakest(elder, 1, trump)  # the elder discards at least one
-        elder, out, drawn = _exchange(elder, out, left, perm, used, trump)
+        out = thrown_cards(cfg, script, ELDER, elder, trump, rnd, left, turn_up, slot)
+        elder, out, drawn = _exchange(elder, out, perm, used)
         used += popcount32(drawn)
         left -= popcount32(drawn)
-        policy = cfg[C.DEALER_DISCARD]
-        if rnd == 0 and cfg[C.DEALER_FIRST_DISCARD] != DISCARD_BY_POLICY:
-            policy = cfg[C.DEALER_FIRST_DISCARD]
-        d_out = discard_choice(policy, dealer, trump, rnd, script, S_DEALER_DISCARD, turn_up,
-                               slot)
-        if d_out == 0 and cfg[C.DEALER_MIN_ONE] != 0 and left > 0:
-            d_out = weakest(dealer, 1, trump)
-        dealer, d_out, d_drawn = _exchange(dealer, d_out, left, perm, used, trump)
+        d_out = thrown_cards(cfg, script, 1 - ELDER, dealer, trump, rnd, left, turn_up, slot)
+        dealer, d_out, d_drawn = _exchange(dealer, d_out, perm, used)
         used += popcount32(d_drawn)
         if rnd < MAX_EXCHANGES:
             base = R.EXCHANGE_CARDS + 4 * rnd

@@ -289,6 +289,8 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
     rejection from that smaller set keeps exactly the same histories, more often. History
     ``a`` reads the stream keyed by word ``PARTICLE_BASE + opponent`` of deal ``index``
     from word ``a << 16``."""
+    if state[0] >= want or state[1] >= PARTICLE_TRIES:
+        return
     key = stream_word(seed, index, PARTICLE_BASE + opponent)
     scratch = np.empty(N_CARDS, dtype=np.int64)
     kept = np.zeros(1, dtype=np.int64)
@@ -375,17 +377,25 @@ def particle_weights(particles, n, unseen, possible, shown, k_last, weights):
 
 @njit(cache=True)
 def _weighted_world(key, attempt, particles, weights, n, total, unseen, possible, shown,
-                    k_last, last_round, opponent, cfg, script, rec, counts, pool, draws):
+                    k_last, last_round, opponent, cfg, script, rec, counts, pool, draws,
+                    scratch):
     """One proposal of an exchanged hand: a particle drawn in proportion to its weight
     (:func:`particle_weights`), its last draw uniform among those that fit the play, and
-    the rounds after it replayed on the final hand. Returns the final hand, or -1."""
-    scratch = np.empty(N_CARDS, dtype=np.int64)
+    the rounds after it replayed on the final hand. Returns the final hand, or -1.
+    ``scratch``: int64, length >= 32."""
     k = draw_descending(key, 0, np.int64(attempt) << 16, total, 1, _threshold(total, 1),
                         draws, 0)
+    # the first particle whose cumulative weight exceeds the draw (binary search)
     u = draws[0]
-    p = 0
-    while weights[p] <= u:
-        p += 1
+    lo = 0
+    hi = n - 1
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if weights[mid] <= u:
+            lo = mid + 1
+        else:
+            hi = mid
+    p = lo
     kept = particles[p, 0]
     held = particles[p, 1]
     need = shown & ~kept & _FULL
@@ -406,28 +416,28 @@ def _weighted_world(key, attempt, particles, weights, n, total, unseen, possible
 @njit(cache=True)
 def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, counts, n_drawn,
                    unseen, possible, shown, count, particles, weights, n_particles, total,
-                   k_last, last_round, pool, draws, payoff):
+                   k_last, last_round, possible_pool, m, threshold, pool, draws, scratch,
+                   order, payoff):
     """The opponent's hand (``count`` cards of ``possible``) in world ``world`` of the
     ``decision``-th card played in deal ``index``, drawn from the posterior given the
     proposals (module docstring). ``shown``: the cards the opponent has played;
     ``counts``/``n_drawn``: his discards (:func:`opponent_counts`); if he drew cards, the
     ``particles`` with their cumulative ``weights`` (total ``total``), his last draw of
-    ``k_last`` cards in round ``last_round``. ``pool`` and ``draws`` are int64 scratch
-    of length >= 32."""
+    ``k_last`` cards in round ``last_round``. ``possible_pool[:m]`` lists ``possible``
+    (``threshold``: :func:`~ecarte_sim.engine.ecarte.players._threshold` of ``m`` and
+    ``count``); ``pool``, ``draws``, ``scratch`` and ``order`` are int64 scratch of
+    length >= 32."""
     payoff[Y.INFER_WORLDS] += 1
-    scratch = np.empty(N_CARDS, dtype=np.int64)
     key = stream_word(seed, index, INFER_BASE + decision * MAX_WORLDS + world)
     if n_drawn == 0:
         # His hand never changed: propose a uniform world that the play allows.
-        order = np.empty(N_CARDS, dtype=np.int64)
-        m = _pool_of(possible, pool)
         for attempt in range(INFER_TRIES):
             payoff[Y.INFER_TRIES] += 1
             if attempt == 0:
-                hand = _draw_world(seed, index, decision, world, pool, m, count,
-                                   _threshold(m, count), scratch, draws)
+                hand = _draw_world(seed, index, decision, world, possible_pool, m, count,
+                                   threshold, scratch, draws)
             else:
-                _local_draw(key, attempt, pool, m, count, order, scratch, draws)
+                _local_draw(key, attempt, possible_pool, m, count, order, scratch, draws)
                 hand = np.uint32(0)
                 for j in range(count):
                     hand |= np.uint32(1) << np.uint32(order[j])
@@ -440,13 +450,12 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
             payoff[Y.INFER_TRIES] += 1
             hand = _weighted_world(key, attempt, particles, weights, n_particles, total,
                                    unseen, possible, shown, k_last, last_round, opponent,
-                                   cfg, script, rec, counts, pool, draws)
+                                   cfg, script, rec, counts, pool, draws, scratch)
             if hand >= 0:
                 return np.uint32(hand) & ~shown & _FULL
     # no proposal fitted: plain PIMC's (uniform) world, counted
     payoff[Y.INFER_FALLBACKS] += 1
-    m = _pool_of(possible, pool)
-    return _draw_world(seed, index, decision, world, pool, m, count, _threshold(m, count),
+    return _draw_world(seed, index, decision, world, possible_pool, m, count, threshold,
                        scratch, draws)
 
 
@@ -464,7 +473,7 @@ def draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen,
     opponent = 1 - mover
     counts = np.zeros(rec[R.EXCHANGES] + 1, dtype=np.int64)
     n_drawn = opponent_counts(rec, opponent, counts)
-    weights = np.zeros(MAX_PARTICLES, dtype=np.int64)
+    weights = np.empty(MAX_PARTICLES, dtype=np.int64)
     total = np.int64(0)
     k_last = 0
     last_round = 0
@@ -484,10 +493,16 @@ def draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen,
                     or state[1] >= PARTICLE_TRIES:
                 break
             want = min(2 * want, MAX_PARTICLES)
+    possible_pool = np.empty(N_CARDS, dtype=np.int64)
+    scratch = np.empty(N_CARDS, dtype=np.int64)
+    order = np.empty(N_CARDS, dtype=np.int64)
+    m = _pool_of(possible, possible_pool)
+    threshold = _threshold(m, count)
     for w in range(worlds):
         hands[w] = inferred_world(seed, index, decision, w, opponent, cfg, script, rec, counts,
                                   n_drawn, unseen, possible, shown, count, particles, weights,
-                                  state[0], total, k_last, last_round, pool, draws, payoff)
+                                  state[0], total, k_last, last_round, possible_pool, m,
+                                  threshold, pool, draws, scratch, order, payoff)
 
 
 @njit(cache=True)

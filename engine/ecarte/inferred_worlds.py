@@ -60,6 +60,14 @@ Randomness
     stream whose words ``a << 16 ...`` feed attempt ``a`` (attempt 0 of an unchanged hand
     reads plain PIMC's own words). Worlds are a pure function of (seed, deal index).
 
+Speed: no reference counting in the hot loops
+    The functions called once per proposal (and the decision policies they call) are
+    compiled with ``_nrt=False``: they allocate nothing, and numba would otherwise count
+    a reference to every array argument on entry and exit of every call, an atomic
+    operation each (measured: a fifth of the inferring player's time). Their callers
+    allocate the scratch (``history_particles``' ``work``); a function marked so that
+    allocates fails to compile, loudly.
+
 What is not used (a documented limit): the opponent's announcement of the king of trumps
 (neither PIMC player uses it), and his play: a card he played is evidence of what he
 holds, but not of what he would have played instead.
@@ -100,12 +108,14 @@ MAX_PARTICLES = 512
 MIN_PARTICLES = 16
 PARTICLE_TRIES = 16 * MAX_PARTICLES
 PARTICLE_BASE = INFER_BASE + 10 * MAX_WORLDS
+#: Rows of 32 int64 that :func:`history_particles` works in (its caller allocates them).
+PARTICLE_WORK_ROWS = 7
 #: Stock cards after the deal (Law 22: five each and the turn-up).
 STOCK = N_CARDS - TURN_UP_POSITION - 1
 _FULL = np.uint32(0xFFFFFFFF)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opponent_counts(rec, opponent, counts):
     """The number of cards ``opponent`` (ELDER or DEALER) drew in each exchange of the
     deal recorded in ``rec``, into ``counts``; returns their sum."""
@@ -117,7 +127,7 @@ def opponent_counts(rec, opponent, counts):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opponent_fits(order, opponent, cfg, script, rec, counts, available, first_round=0,
                   kept=None):
     """Replay the opponent's rounds on a history: ``order`` lists his dealt hand (five
@@ -188,7 +198,7 @@ def opponent_fits(order, opponent, cfg, script, rec, counts, available, first_ro
     return np.int64(hand)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _local_draw(key, attempt, pool, m, count, order, scratch, draws):
     """``count`` cards of ``pool[:m]`` in a uniform order, into ``order[:count]``, from
     attempt ``attempt``'s words of the stream keyed by ``key``."""
@@ -199,7 +209,7 @@ def _local_draw(key, attempt, pool, m, count, order, scratch, draws):
         order[j] = scratch[j]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw_more(key, k, scratch, m, done, count, draws):
     """Forward Fisher-Yates steps ``done .. count - 1`` over ``scratch[:m]``, five draws a
     word from word ``k`` on of the stream keyed by ``key``; returns the next word. Steps
@@ -213,7 +223,7 @@ def _draw_more(key, k, scratch, m, done, count, draws):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_throw(opponent, cfg, rec, counts, allowed):
     """The cards the opponent's discard rule throws in the first exchange (a mask), and in
     ``allowed[j]`` (j = 0..5) whether a dealt hand holding ``j`` of them throws as many
@@ -236,7 +246,7 @@ def first_throw(opponent, cfg, rec, counts, allowed):
     return np.int64(_FULL & ~(suit_mask(trump) | kept_plain(policy)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _dealt_hand(key, k, low_cards, n_low, high_cards, n_high, weights, total, lows, highs,
                 scratch, draws):
     """A dealt hand drawn uniformly among the hands of ``unseen`` whose number ``j`` of
@@ -271,16 +281,17 @@ def _dealt_hand(key, k, low_cards, n_low, high_cards, n_high, weights, total, lo
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before, unseen,
-                      particles, state, want, pool, draws, payoff):
+                      particles, state, want, pool, draws, payoff, work, allowed):
     """Add to ``particles`` (rows of (kept, held) masks) the opponent's histories up to
     his last draw: a dealt hand and the draws before the last exchange's (``n_before``
     cards in all), drawn uniformly from the ``unseen`` cards and kept if
     :func:`opponent_fits` agrees with every decision and discard up to there; a row is
     what he keeps of his hand before the last draw and every card he has held. Stops when
     ``want`` rows are kept or ``PARTICLE_TRIES`` histories were drawn in the deal;
-    ``state`` (two int64: rows kept, histories drawn) carries on from an earlier call.
+    ``state`` (two int64: rows kept, histories drawn) carries on from an earlier call;
+    ``work`` (``PARTICLE_WORK_ROWS`` x 32 int64) and ``allowed`` (6 bools) are scratch.
     Each row is an exact draw from the posterior of that part of his history given the
     proposals before his last draw.
 
@@ -292,17 +303,17 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
     if state[0] >= want or state[1] >= PARTICLE_TRIES:
         return
     key = stream_word(seed, index, PARTICLE_BASE + opponent)
-    scratch = np.empty(N_CARDS, dtype=np.int64)
-    kept = np.zeros(1, dtype=np.int64)
+    scratch = work[0]
+    kept = work[1, :1]
     n_pool = _pool_of(unseen, pool)
-    allowed = np.zeros(6, dtype=np.bool_)
     low = first_throw(opponent, cfg, rec, counts, allowed)
-    weights = np.zeros(6, dtype=np.int64)
+    weights = work[2, :6]
+    weights[:] = 0
     total = np.int64(0)
-    low_cards = np.empty(N_CARDS, dtype=np.int64)
-    high_cards = np.empty(N_CARDS, dtype=np.int64)
-    lows = np.empty(N_CARDS, dtype=np.int64)
-    highs = np.empty(N_CARDS, dtype=np.int64)
+    low_cards = work[3]
+    high_cards = work[4]
+    lows = work[5]
+    highs = work[6]
     n_low = 0
     n_high = 0
     if low >= 0:
@@ -351,7 +362,7 @@ def _choose(n, r):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def particle_weights(particles, n, unseen, possible, shown, k_last, weights):
     """``weights[p]`` (cumulative, int64): how many last draws of ``k_last`` cards make
     particle ``p``'s final hand fit the play — hold every card he has played (``shown``)
@@ -375,7 +386,7 @@ def particle_weights(particles, n, unseen, possible, shown, k_last, weights):
     return total, positive
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _weighted_world(key, attempt, particles, weights, n, total, unseen, possible, shown,
                     k_last, last_round, opponent, cfg, script, rec, counts, pool, draws,
                     scratch):
@@ -413,7 +424,7 @@ def _weighted_world(key, attempt, particles, weights, n, total, unseen, possible
     return np.int64(hand)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, counts, n_drawn,
                    unseen, possible, shown, count, particles, weights, n_particles, total,
                    k_last, last_round, possible_pool, m, threshold, pool, draws, scratch,
@@ -484,9 +495,12 @@ def draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen,
         k_last = counts[last_round]
         n_before = 5 + n_drawn - k_last
         want = max(PARTICLES, state[0])
+        work = np.empty((PARTICLE_WORK_ROWS, N_CARDS), dtype=np.int64)
+        allowed = np.empty(6, dtype=np.bool_)
         while True:
             history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
-                              unseen, particles, state, want, pool, draws, payoff)
+                              unseen, particles, state, want, pool, draws, payoff, work,
+                              allowed)
             total, positive = particle_weights(particles, state[0], unseen, possible, shown,
                                                k_last, weights)
             if positive >= MIN_PARTICLES or want >= MAX_PARTICLES \

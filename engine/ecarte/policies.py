@@ -5,7 +5,10 @@ One policy interface for every kernel: a policy is an id (its enum in
 :mod:`ecarte_sim.engine.ecarte.settings`) plus integer parameters in the kernel's ``cfg``
 array; scripted decisions
 (id 0) read a ``script`` array, so that the kernels and the reference can be
-driven through the same choices. The names below are the ones the CLI takes.
+driven through the same choices. The names below are the ones the CLI takes. The
+functions that take ``cfg`` or ``script`` and decide a round are compiled with
+``_nrt=False`` (no reference counting of those arrays on every call): the inferring
+player calls them once per proposal (:mod:`ecarte_sim.engine.ecarte.inferred_worlds`).
 
 Elder (non-dealer): play without proposing, or propose
     ``regle``           "hands which ought to be played without proposing" — play iff the
@@ -190,7 +193,7 @@ def score_slot(elder_score, dealer_score):
     return 5 * min(elder_score, 4) + min(dealer_score, 4)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_says(script, table, hand, turn_up, slot):
     """The bit of ``table`` (``ELDER_TABLE``: propose; ``DEALER_TABLE``: accept) for the
     state of (``hand``, ``turn_up``), in row ``slot`` if the tables are by score."""
@@ -201,7 +204,7 @@ def table_says(script, table, hand, turn_up, slot):
     return ((word >> (state & 63)) & 1) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_discard_rule(script, table, hand, turn_up, slot):
     """The discard rule (a ``Discard`` value) of ``table`` (``ELDER_TABLE`` or
     ``DEALER_TABLE``) for the state of (``hand``, ``turn_up``), row ``slot`` if by score."""
@@ -213,7 +216,7 @@ def table_discard_rule(script, table, hand, turn_up, slot):
     return (word >> (4 * (state & 15))) & 15
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def elder_proposes(policy, threshold, hand, trump, rnd, script, turn_up, slot):
     """True if the elder proposes in round ``rnd`` (the caller has checked he may);
     ``turn_up`` and the score ``slot`` are read by the table policy only."""
@@ -277,7 +280,7 @@ def maxims_accept(hand, trump):
     return case == 1 or case == 4 or case == 7
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dealer_accepts(policy, hand, trump, rnd, script, turn_up, slot):
     """True if the dealer accepts the elder's proposal of round ``rnd``; ``turn_up`` and
     the score ``slot`` are read by the table policy only."""
@@ -318,7 +321,7 @@ def rule_discard(rule, hand, trump):
     return hand & ~keep & _FULL
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_choice(policy, hand, trump, rnd, script, script_row, turn_up, slot):
     """The cards a player chooses to discard (before Law 38 or the minimum of one);
     ``script_row`` (``S_ELDER_DISCARD`` or ``S_DEALER_DISCARD``) says whose, and
@@ -335,7 +338,7 @@ def discard_choice(policy, hand, trump, rnd, script, script_row, turn_up, slot):
 _C = CFG.at
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_policy(cfg, player, rnd):
     """The discard rule ``player`` (0 elder, 1 dealer) follows in round ``rnd``: his
     discard policy, or in round 0 the first discard ``cfg`` forces (a paired run's arm)."""
@@ -346,7 +349,7 @@ def discard_policy(cfg, player, rnd):
     return policy
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def thrown_cards(cfg, script, player, hand, trump, rnd, room, turn_up, slot):
     """The cards ``player`` (0 elder, 1 dealer) throws from ``hand`` in round ``rnd`` when
     ``room`` stock cards can replace them: his rule's choice (:func:`discard_policy`); the

@@ -869,6 +869,8 @@ def test_bench_json_shape(capsys, restore_threads):
     k = obj["pimc_inference"]
     assert k["worlds"] == 64 and k["deals"] == obj["pimc"]["64"]["deals"]
     assert k["speed_vs_plain"] > 0 and 0 <= k["fallback_share"] < 1
+    assert k["runs"] == 3
+    assert k["speed_vs_plain"] == pytest.approx(k["plain_seconds"] / k["seconds"])
 
 
 @pytest.mark.slow

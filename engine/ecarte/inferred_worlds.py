@@ -141,8 +141,9 @@ def opponent_fits(order, opponent, cfg, script, rec, counts, available, first_ro
     round the elder played (``ELDER_PLAYED``) or proposed and the dealer refused
     (``DEALER_REFUSED``); a round that ended the proposals for the stock or the limit
     holds no decision. His discard is the one the kernel makes for him
-    (:func:`~ecarte_sim.engine.ecarte.policies.thrown_cards`: Laws 27 and 38). Only ``order[:available]`` is read: if the
-    replay needs a later card, it stops there and returns -2 (so far, so good), and
+    (:func:`~ecarte_sim.engine.ecarte.policies.thrown_cards`: Laws 27 and 38). Only
+    ``order[:available]`` is read: if the replay needs a later card, it stops there and
+    returns -2 (so far, so good), and
     ``kept[0]`` (if given) is what he keeps of that round's hand. ``first_round``: start
     the replay there, ``order[:5]`` being his hand then."""
     turn_up = rec[R.TURN_UP]

@@ -309,7 +309,6 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
     n_pool = _pool_of(unseen, pool)
     low = first_throw(opponent, cfg, rec, counts, allowed)
     weights = work[2, :6]
-    weights[:] = 0
     total = np.int64(0)
     low_cards = work[3]
     high_cards = work[4]

@@ -85,9 +85,10 @@ def _whole_bench(n_deals: int, pimc_deals: int, seed: int, repeat: int, say) -> 
     """Whole deals (regle / maxims, exchanges, then dd or heuristic play), and PIMC play for
     both players at several W: deals/s, PIMC decisions and solves per deal, cost per decision;
     and pimc-inference for both at the largest W on the same deals (``pimc["inference"]``):
-    its speed against plain PIMC's, proposals a world and the worlds that fell back. The
-    speed ratio is taken from ``PAIRED_RUNS`` runs of each, plain and inferring in turn,
-    the best of each: single runs of a few seconds vary by a third on a shared machine."""
+    its speed against plain PIMC's, proposals a world and the worlds that fell back. At
+    the largest W, plain PIMC's row and the ratio are taken from ``PAIRED_RUNS`` runs of
+    each, plain and inferring in turn, the best of each: single runs of a few seconds vary
+    by a third on a shared machine."""
     from ecarte_sim.engine.ecarte.counts import whole_counts
     from ecarte_sim.engine.ecarte.records import COUNTS
     from ecarte_sim.engine.ecarte.settings import make_cfg
@@ -102,10 +103,21 @@ def _whole_bench(n_deals: int, pimc_deals: int, seed: int, repeat: int, say) -> 
         whole[play] = {"deals": n_deals, "seconds": seconds, "deals_per_s": rate, "runs": runs}
     pimc = {}
     threads = numba.get_num_threads()
-    for worlds in PIMC_WORLDS:
+    largest = PIMC_WORLDS[-1]
+    at = COUNTS.at
+
+    def pimc_row(n, seconds, runs, counts):
+        decisions = int(counts[at.PIMC_DECISIONS])
+        solves = int(counts[at.PIMC_SOLVES])
+        return {"deals": n, "seconds": seconds, "deals_per_s": n / seconds, "runs": runs,
+                "decisions_per_deal": decisions / n, "solves_per_deal": solves / n,
+                "us_per_decision_per_thread": seconds * threads / decisions * 1e6,
+                "solves_per_s": solves / seconds}
+
+    for worlds in PIMC_WORLDS[:-1]:          # the largest is timed below, with inference
         cfg = make_cfg(play="pimc", worlds=worlds)
         whole_counts(seed, 0, 64, cfg)
-        n = max(100, pimc_deals * PIMC_WORLDS[-1] // worlds)
+        n = max(100, pimc_deals * largest // worlds)
         say(f"timing whole deals, PIMC play for both at W = {worlds}, on {n} deals ...")
         counts = None
 
@@ -113,40 +125,30 @@ def _whole_bench(n_deals: int, pimc_deals: int, seed: int, repeat: int, say) -> 
             nonlocal counts
             counts = whole_counts(seed, 0, n, cfg, chunk=256)  # small tasks: both threads busy
 
-        rate, seconds, runs = _rate(run, n, 1)
-        decisions = int(counts[COUNTS.at.PIMC_DECISIONS])
-        solves = int(counts[COUNTS.at.PIMC_SOLVES])
-        pimc[str(worlds)] = {
-            "deals": n, "seconds": seconds, "deals_per_s": rate, "runs": runs,
-            "decisions_per_deal": decisions / n, "solves_per_deal": solves / n,
-            "us_per_decision_per_thread": seconds * threads / decisions * 1e6,
-            "solves_per_s": solves / seconds}
-    # PIMC that reads the proposals, at the largest W, on the same deals as plain PIMC there
-    worlds = PIMC_WORLDS[-1]
-    cfg = make_cfg(play="pimc-inference", worlds=worlds)
+        pimc[str(worlds)] = pimc_row(n, _rate(run, n, 1)[1], 1, counts)
+    # plain PIMC and PIMC that reads the proposals, at the largest W, on the same deals
+    n = max(100, pimc_deals)
+    cfg = make_cfg(play="pimc", worlds=largest)
+    infer_cfg = make_cfg(play="pimc-inference", worlds=largest)
     whole_counts(seed, 0, 64, cfg)
-    n = pimc[str(worlds)]["deals"]
-    plain_cfg = make_cfg(play="pimc", worlds=worlds)
-    say(f"timing whole deals, pimc-inference and plain PIMC in turn for both at W = {worlds},"
+    whole_counts(seed, 0, 64, infer_cfg)
+    say(f"timing whole deals, plain PIMC and pimc-inference in turn for both at W = {largest},"
         f" on {n} deals, {PAIRED_RUNS} runs each ...")
-    counts = None
-
-    def run_inferring(cfg=cfg, n=n):
-        nonlocal counts
-        counts = whole_counts(seed, 0, n, cfg, chunk=256)
-
-    best_inferring = best_plain = float("inf")
+    best = {"pimc": float("inf"), "pimc-inference": float("inf")}
+    counts = {}
     for _ in range(PAIRED_RUNS):
-        best_plain = min(best_plain, _rate(lambda: whole_counts(seed, 0, n, plain_cfg,
-                                                                  chunk=256), n, 1)[1])
-        best_inferring = min(best_inferring, _rate(run_inferring, n, 1)[1])
-    at = COUNTS.at
+        for play, play_cfg in (("pimc", cfg), ("pimc-inference", infer_cfg)):
+            t = time.perf_counter()
+            counts[play] = whole_counts(seed, 0, n, play_cfg, chunk=256)
+            best[play] = min(best[play], time.perf_counter() - t)
+    pimc[str(largest)] = pimc_row(n, best["pimc"], PAIRED_RUNS, counts["pimc"])
+    inferring = counts["pimc-inference"]
     pimc["inference"] = {
-        "worlds": worlds, "deals": n, "seconds": best_inferring, "deals_per_s": n / best_inferring,
-        "runs": PAIRED_RUNS, "plain_seconds": best_plain,
-        "speed_vs_plain": best_plain / best_inferring,
-        "fallback_share": int(counts[at.INFER_FALLBACKS]) / int(counts[at.INFER_WORLDS]),
-        "proposals_per_world": int(counts[at.INFER_TRIES]) / int(counts[at.INFER_WORLDS])}
+        "worlds": largest, "deals": n, "seconds": best["pimc-inference"],
+        "deals_per_s": n / best["pimc-inference"], "runs": PAIRED_RUNS,
+        "plain_seconds": best["pimc"], "speed_vs_plain": best["pimc"] / best["pimc-inference"],
+        "fallback_share": int(inferring[at.INFER_FALLBACKS]) / int(inferring[at.INFER_WORLDS]),
+        "proposals_per_world": int(inferring[at.INFER_TRIES]) / int(inferring[at.INFER_WORLDS])}
     return whole, pimc
 
 

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ecarte_sim.analysis.bench import PAIRED_RUNS
 from ecarte_sim.analysis.cli import run
 from ecarte_sim.engine.cards import cards_of, format_card, parse_hand
 
@@ -869,7 +870,7 @@ def test_bench_json_shape(capsys, restore_threads):
     k = obj["pimc_inference"]
     assert k["worlds"] == 64 and k["deals"] == obj["pimc"]["64"]["deals"]
     assert k["speed_vs_plain"] > 0 and 0 <= k["fallback_share"] < 1
-    assert k["runs"] == 3
+    assert k["runs"] == PAIRED_RUNS and obj["pimc"]["64"]["runs"] == PAIRED_RUNS
     assert k["speed_vs_plain"] == pytest.approx(k["plain_seconds"] / k["seconds"])
 
 

@@ -118,6 +118,26 @@ def batch_threshold(top: int, count: int) -> int:
     return (1 << 64) % p
 
 
+@njit(cache=True, inline="always")
+def draw_descending_lazy(seed, index, k, top, count, out, offset):
+    """:func:`draw_descending` for bounds known only at the call: the same draws, with
+    the threshold ``2**64 mod P`` computed only for the rare word that needs it. It is
+    below ``P``, so a final low part ``L >= P`` is accepted without it (``P < 2**32``
+    in every use here: then a word needs it with probability below ``2**-32``); the
+    64-bit division is skipped in almost every call."""
+    product = np.uint64(1)
+    for j in range(count):
+        product *= np.uint64(top - j)
+    while True:
+        x = stream_word(seed, index, k)
+        k += 1
+        for j in range(count):
+            high, x = mul_small(x, top - j)
+            out[offset + j] = np.int64(high)
+        if x >= product or x >= (np.uint64(0) - product) % product:
+            return k
+
+
 def shuffle_plan(n: int, groups: list[int]) -> np.ndarray:
     """Batch plan for a forward Fisher–Yates shuffle of ``n`` items.
 

@@ -8,6 +8,7 @@ counts for any chunk and block; bad input is one line and exit 2."""
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
 import numpy as np
 import pytest
@@ -15,16 +16,19 @@ import pytest
 from ecarte_sim.engine.cards import parse_card, parse_hand
 from ecarte_sim.engine.ecarte import reference as R
 from ecarte_sim.engine.ecarte.counts import whole_counts
-from ecarte_sim.engine.ecarte.inferred_worlds import (MAX_PARTICLES, draw_inferred_worlds,
-                                                      opponent_counts, opponent_fits)
+from ecarte_sim.engine.ecarte.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTICLES,
+                                                      PARTICLE_COLUMNS, PARTICLE_HELD,
+                                                      PARTICLE_WEIGHT, _draw_below,
+                                                      draw_inferred_worlds, opponent_counts,
+                                                      opponent_fits)
 from ecarte_sim.engine.ecarte.records import COUNTS, PAYOFF, REC, ProposalsEnd
 from ecarte_sim.engine.ecarte.runner import DealRunner, empty_script
-from ecarte_sim.engine.ecarte.settings import make_cfg
+from ecarte_sim.engine.ecarte.settings import Discard, make_cfg
 from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER
 from tests.stats_helpers import chi2_stat, chi2_upper
 
 FULL = (1 << 32) - 1
-KING = 7
+ACE, KING = 4, 7   # ranks in a suit: 7 8 9 10 ace knave queen king
 
 
 def mask(cards) -> int:
@@ -55,11 +59,12 @@ def sample_worlds(cfg, rec, mover, unseen, possible, shown, count, n, seed=11, d
     hands = np.empty(1, dtype=np.uint32)
     out = []
     for i in range(n):
-        particles = np.empty((MAX_PARTICLES, 2), dtype=np.uint32)
+        particles = np.empty((MAX_PARTICLES, PARTICLE_COLUMNS), dtype=np.int64)
         state = np.zeros(2, dtype=np.int64)
+        work = np.empty((INFER_WORK_ROWS, 32), dtype=np.int64)
         draw_inferred_worlds(np.uint64(seed), np.uint64(i), decision, mover, cfg, script, rec,
                              np.uint32(unseen), np.uint32(possible), np.uint32(shown), count,
-                             hands, 1, particles, state, pool, draws, payoff)
+                             hands, 1, particles, state, work, pool, draws, payoff)
         out.append(int(hands[0]))
     return out, payoff
 
@@ -149,6 +154,102 @@ def test_worlds_after_one_exchange_are_the_exact_posterior(decision):
     assert all(w & ~possible == 0 and w & shown == 0 and bin(w).count("1") == count
                for w in worlds)
     compare(worlds, exact, trump, shown)
+
+
+def two_exchanges():
+    """The dealer (model: regle) accepted twice, threw one card and then two, then the
+    elder played. His first discard rule keeps the aces, knaves, queens and kings, his
+    second only the kings (as a forced first discard does), so how many cards of his
+    first draw make him throw two the second time depends on how many aces, knaves
+    and queens he kept: that draw is stratified and the particles carry unequal
+    importance weights. Returns (rec, unseen, cfg, trump, the two discard rules)."""
+    rec = situation("QS JS AH 7C JD", "8D", ProposalsEnd.ELDER_PLAYED,
+                    [("QS JS 7C", "JH TS KC", "7H", "9S"),
+                     ("TS JH", "8C 9C", "8S 9H", "TH 7S")])
+    trump = 2
+    at = REC.at
+    seen = int(rec[at.ELDER0]) | 1 << int(rec[at.TURN_UP])
+    for r in range(2):
+        seen |= int(rec[at.EXCHANGE_CARDS + 4 * r + 1])
+    cfg = make_cfg(elder_play="pimc-inference", dealer_play="dd", dealer_policy="regle",
+                   dealer_first_discard=Discard.TRUMPS_ACES)
+    trumps_aces = lambda hand: {c for c in hand if c // 8 != trump and c % 8 < ACE}  # noqa
+    return rec, ~seen & FULL, cfg, trump, (trumps_aces, trumps_kings(trump))
+
+
+def test_worlds_after_two_exchanges_are_the_exact_posterior():
+    """Every history of the two exchanges enumerated by the reference."""
+    rec, unseen, cfg, trump, (first, second) = two_exchanges()
+    rounds = [(regle_accepts(trump), first, 1), (regle_accepts(trump), second, 2)]
+    exact = R.opponent_posterior([c for c in range(32) if unseen >> c & 1], rounds)
+    worlds, payoff = sample_worlds(cfg, rec, ELDER, unseen, unseen, 0, 5, 6000)
+    assert payoff[PAYOFF.at.INFER_FALLBACKS] == 0
+    compare(worlds, exact, trump)
+
+
+def test_weighted_particles_are_the_exact_posterior_of_the_history():
+    """The particles (dealt hand and first draw), resampled by their importance weights,
+    against every such history that makes both decisions and both discard counts; cells:
+    the plain aces, knaves, queens and the plain 7s to 10s among the cards he held (two
+    cells: a binomial test). A
+    history that kept one ace, knave or queen drew among the 7s to 10s and aces, knaves,
+    queens left, one that kept two among the trumps and kings left: the weights differ,
+    and unweighted particles fail this test."""
+    rec, unseen, cfg, trump, (first, second) = two_exchanges()
+    accepts = regle_accepts(trump)
+    cards = [c for c in range(32) if unseen >> c & 1]
+
+    def cell_of(held):
+        plain = [c % 8 for c in held if c // 8 != trump]
+        return sum(ACE <= r < KING for r in plain), sum(r < ACE for r in plain)
+
+    exact = Counter()
+    for dealt in map(set, combinations(cards, 5)):
+        if not accepts(dealt) or len(first(dealt)) != 1:
+            continue
+        kept = dealt - first(dealt)
+        for card in set(cards) - dealt:
+            if accepts(kept | {card}) and len(second(kept | {card})) == 2:
+                exact[cell_of(dealt | {card})] += 1
+    script = empty_script()
+    pool, draws = np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64)
+    payoff = np.zeros(PAYOFF.size, dtype=np.int64)
+    hands = np.empty(1, dtype=np.uint32)
+    pick = np.random.default_rng(5)
+    observed = Counter()
+    n = 3000
+    for i in range(n):
+        particles = np.empty((MAX_PARTICLES, PARTICLE_COLUMNS), dtype=np.int64)
+        state = np.zeros(2, dtype=np.int64)
+        work = np.empty((INFER_WORK_ROWS, 32), dtype=np.int64)
+        draw_inferred_worlds(np.uint64(3), np.uint64(i), 0, ELDER, cfg, script, rec,
+                             np.uint32(unseen), np.uint32(unseen), np.uint32(0), 5, hands, 1,
+                             particles, state, work, pool, draws, payoff)
+        weights = particles[:state[0], PARTICLE_WEIGHT].astype(float)
+        p = pick.choice(state[0], p=weights / weights.sum())
+        held = int(particles[p, PARTICLE_HELD])
+        observed[cell_of([c for c in range(32) if held >> c & 1])] += 1
+    # the histories held two plain aces, knaves or queens and a plain 7-10, or one and two
+    assert set(observed) <= set(exact) == {(2, 1), (1, 2)}
+    p = exact[1, 2] / sum(exact.values())
+    z = (observed[1, 2] - n * p) / np.sqrt(n * p * (1 - p))
+    assert abs(z) < 4, (observed, exact)
+
+
+def test_weighted_draws_above_32_bits_are_uniform():
+    """A particle is drawn among weights summing past 2**32 (several exchanges): every
+    draw below the total, the eighths of the range equally often."""
+    top = 3 * (1 << 32) + 12345
+    draws = np.empty(1, dtype=np.int64)
+    got = []
+    k = 0
+    for _ in range(4000):
+        k = _draw_below(np.uint64(7), k, top, draws)
+        got.append(int(draws[0]))
+    assert 0 <= min(got) and max(got) < top
+    observed = np.bincount([g * 8 // top for g in got], minlength=8)
+    stat = chi2_stat(observed, [len(got) / 8] * 8)
+    assert stat < chi2_upper(7), observed
 
 
 def test_the_true_history_always_fits():

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from numba import njit
 
 from ecarte_sim.engine.rng import (MAX_DEAL_INDEX, WORDS_PER_DEAL, batch_product, batch_threshold,
-                                   check_index_range, check_seed, draw_descending, mul_small,
-                                   splitmix64_at, stream_word)
+                                   check_index_range, check_seed, draw_descending,
+                                   draw_descending_lazy, mul_small, splitmix64_at, stream_word)
 
 # Published outputs of the reference splitmix64.c (Vigna), e.g. Rosetta Code
 # "Pseudo-random numbers/Splitmix64" for seed 1234567.
@@ -77,6 +77,24 @@ def test_kernel_draws_equal_the_big_integer_method(seed, index, top, count):
     digits, k_expected = _python_batched(seed, index, top, count)
     assert out.tolist() == digits and k == k_expected
     assert all(0 <= d < top - j for j, d in enumerate(digits))
+
+
+@njit
+def _draw_lazy(seed, index, top, count):
+    out = np.zeros(count, dtype=np.int64)
+    k = draw_descending_lazy(seed, index, 0, top, count, out, 0)
+    return out, k
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 10**6), st.integers(2, 32),
+       st.integers(1, 11))
+def test_lazy_threshold_draws_the_same(seed, index, top, count):
+    """Computing the threshold only for a word whose low part is below the product
+    changes no draw and no word count."""
+    count = min(count, top - 1)
+    out, k = _draw_lazy(np.uint64(seed), index, top, count)
+    digits, k_expected = _python_batched(seed, index, top, count)
+    assert out.tolist() == digits and k == k_expected
 
 
 @pytest.mark.parametrize("bits, bounds", [(8, (7, 6)), (8, (5, 4, 3)), (10, (9, 8, 7)),

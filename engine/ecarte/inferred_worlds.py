@@ -30,9 +30,11 @@ Two proposals
     (``always-accept``, ``always-propose``) and an opponent who never draws, the
     inferring player is plain PIMC, deal for deal.
     *Exchanged hand*: the history up to his last draw (his dealt hand, his earlier draws)
-    is drawn uniformly — the dealt hand among those that throw as many cards in the
+    is drawn — the dealt hand uniformly among those that throw as many cards in the
     first exchange as he did (:func:`first_throw`), which keeps the same histories
-    several times as often — and kept if the replay agrees up to there
+    several times as often, each later draw among those that make the next exchange
+    throw as many as he did, the particle weighted by the numbers of such draws
+    (:func:`_later_draws`: importance sampling) — and kept if the replay agrees up to there
     (:func:`history_particles`, once per deal: ``PARTICLES`` of them, more while fewer
     than ``MIN_PARTICLES`` can end in a hand the play allows). At each card, a particle
     is drawn in proportion to the number of last draws that make its final hand hold the
@@ -60,13 +62,15 @@ Randomness
     stream whose words ``a << 16 ...`` feed attempt ``a`` (attempt 0 of an unchanged hand
     reads plain PIMC's own words). Worlds are a pure function of (seed, deal index).
 
-Speed: no reference counting in the hot loops
+Speed: no reference counting, no division, no allocation in the hot loops
     The functions called once per proposal (and the decision policies they call) are
     compiled with ``_nrt=False``: they allocate nothing, and numba would otherwise count
     a reference to every array argument on entry and exit of every call, an atomic
     operation each (measured: a fifth of the inferring player's time). Their callers
-    allocate the scratch (``history_particles``' ``work``); a function marked so that
-    allocates fails to compile, loudly.
+    allocate the scratch (``draw_inferred_worlds``' ``work``, once a deal); a function
+    marked so that allocates fails to compile, loudly. Bounded draws compute their
+    rejection threshold only for the rare word that needs it
+    (:func:`~ecarte_sim.engine.rng.draw_descending_lazy`: the same draws).
 
 What is not used (a documented limit): the opponent's announcement of the king of trumps
 (neither PIMC player uses it), and his play: a card he played is evidence of what he
@@ -74,6 +78,8 @@ holds, but not of what he would have played instead.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit
@@ -88,7 +94,7 @@ from ecarte_sim.engine.ecarte.records import PAYOFF, REC, ProposalsEnd
 from ecarte_sim.engine.ecarte.settings import (CFG, MAX_WORLDS, DealerFirst, Discard,
                                               ElderFirst)
 from ecarte_sim.engine.ecarte.tricks import ELDER
-from ecarte_sim.engine.rng import draw_descending, stream_word, swap_draws
+from ecarte_sim.engine.rng import draw_descending_lazy, stream_word, swap_draws
 
 C = CFG.at
 R = REC.at
@@ -110,6 +116,21 @@ PARTICLE_TRIES = 16 * MAX_PARTICLES
 PARTICLE_BASE = INFER_BASE + 10 * MAX_WORLDS
 #: Rows of 32 int64 that :func:`history_particles` works in (its caller allocates them).
 PARTICLE_WORK_ROWS = 7
+#: Rows of 32 int64 that :func:`draw_inferred_worlds` works in, allocated once a deal by
+#: its caller: :func:`history_particles`' rows, then ``first_throw``'s ``allowed``, the
+#: opponent's discard counts, the cards he may hold, and two rows of scratch.
+(WORK_ALLOWED, WORK_COUNTS, WORK_POSSIBLE, WORK_SCRATCH,
+ WORK_ORDER) = range(PARTICLE_WORK_ROWS, PARTICLE_WORK_ROWS + 5)
+INFER_WORK_ROWS = PARTICLE_WORK_ROWS + 5
+#: The columns of a history particle (int64): what he keeps of his hand before his last
+#: draw and every card he has held (masks), the particle's importance weight, and the
+#: cumulative weight of the particles up to it at the current card
+#: (:func:`particle_weights`).
+PARTICLE_KEPT, PARTICLE_HELD, PARTICLE_WEIGHT, PARTICLE_CUMULATIVE = range(4)
+PARTICLE_COLUMNS = 4
+#: The largest sum of particle weights times last draws (:func:`particle_weights`) that
+#: int64 holds with room to spare; the weights' product is kept under it.
+WEIGHT_BOUND = np.int64(1) << 62
 #: Stock cards after the deal (Law 22: five each and the turn-up).
 STOCK = N_CARDS - TURN_UP_POSITION - 1
 _FULL = np.uint32(0xFFFFFFFF)
@@ -146,19 +167,26 @@ def opponent_fits(order, opponent, cfg, script, rec, counts, available, first_ro
     returns -2 (so far, so good), and
     ``kept[0]`` (if given) is what he keeps of that round's hand. ``first_round``: start
     the replay there, ``order[:5]`` being his hand then."""
+    hand = np.uint32(0)
+    for j in range(5):
+        hand |= np.uint32(1) << np.uint32(order[j])
+    return _fits_hand(hand, order, opponent, cfg, script, rec, counts, available, first_round,
+                      kept)
+
+
+@njit(cache=True, _nrt=False)
+def _fits_hand(hand, order, opponent, cfg, script, rec, counts, available, first_round, kept):
+    """:func:`opponent_fits` from his hand (a mask) at round ``first_round``;
+    ``order[5:available]`` are the cards he draws after it."""
     turn_up = rec[R.TURN_UP]
     trump = turn_up >> 3
     slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
     last = rec[R.EXCHANGES]
     how = rec[R.HOW_ENDED]
-    hand = np.uint32(0)
-    for j in range(5):
-        hand |= np.uint32(1) << np.uint32(order[j])
     nxt = 5
     left = STOCK
     for rnd in range(first_round):
-        base = R.EXCHANGE_CARDS + 4 * rnd
-        left -= popcount32(np.uint32(rec[base + 1])) + popcount32(np.uint32(rec[base + 3]))
+        left -= _drawn_in(rec, rnd)
     for rnd in range(first_round, last + 1):
         final = rnd == last
         if opponent == ELDER:
@@ -181,8 +209,8 @@ def opponent_fits(order, opponent, cfg, script, rec, counts, available, first_ro
                     return -1
             if final:
                 break
-            room = left - popcount32(np.uint32(rec[R.EXCHANGE_CARDS + 4 * rnd + 1]))
-            out = thrown_cards(cfg, script, 1 - ELDER, hand, trump, rnd, room, turn_up, slot)
+            out = thrown_cards(cfg, script, 1 - ELDER, hand, trump, rnd,
+                               _room(opponent, rec, left, rnd), turn_up, slot)
         k = popcount32(out)
         if k != counts[rnd]:
             return -1
@@ -194,8 +222,7 @@ def opponent_fits(order, opponent, cfg, script, rec, counts, available, first_ro
         for j in range(k):
             hand |= np.uint32(1) << np.uint32(order[nxt + j])
         nxt += k
-        base = R.EXCHANGE_CARDS + 4 * rnd
-        left -= popcount32(np.uint32(rec[base + 1])) + popcount32(np.uint32(rec[base + 3]))
+        left -= _drawn_in(rec, rnd)
     return np.int64(hand)
 
 
@@ -217,8 +244,7 @@ def _draw_more(key, k, scratch, m, done, count, draws):
     drawn in two calls are the steps drawn in one."""
     while done < count:
         step = min(5, count - done)
-        k = draw_descending(key, 0, k, m - done, step, _threshold(m - done, step), draws,
-                            done)
+        k = draw_descending_lazy(key, 0, k, m - done, step, draws, done)
         swap_draws(scratch, draws, done, step)
         done += step
     return k
@@ -227,7 +253,7 @@ def _draw_more(key, k, scratch, m, done, count, draws):
 @njit(cache=True, _nrt=False)
 def first_throw(opponent, cfg, rec, counts, allowed):
     """The cards the opponent's discard rule throws in the first exchange (a mask), and in
-    ``allowed[j]`` (j = 0..5) whether a dealt hand holding ``j`` of them throws as many
+    ``allowed[j]`` (j = 0..5, int64) whether a dealt hand holding ``j`` of them throws as many
     cards as he did (``counts[0]``): the elder throws his weakest if the rule throws none
     (Law 27), so does a dealer under ``dealer_min_one``, and no one throws more than the
     stock can replace (Law 38). Returns -1 when the rule is read from a table or a script
@@ -235,16 +261,39 @@ def first_throw(opponent, cfg, rec, counts, allowed):
     policy = discard_policy(cfg, opponent, 0)
     if policy == Discard.SCRIPTED or policy == Discard.TABLE:
         return np.int64(-1)
-    trump = rec[R.TURN_UP] >> 3
-    room = STOCK
-    if opponent != ELDER:
-        room -= popcount32(np.uint32(rec[R.EXCHANGE_CARDS + 1]))
+    room = _room(opponent, rec, STOCK, 0)
     for j in range(6):
-        out = j
-        if j == 0 and (opponent == ELDER or (cfg[C.DEALER_MIN_ONE] != 0 and room > 0)):
-            out = 1
-        allowed[j] = min(out, room) == counts[0]
+        allowed[j] = throw_count(opponent, cfg, j, room) == counts[0]
+    return _low_cards(rec, policy)
+
+
+@njit(cache=True, _nrt=False)
+def throw_count(opponent, cfg, n_low, room):
+    """How many cards the opponent throws from a hand holding ``n_low`` of the cards his
+    discard rule throws (:func:`_low_cards`) when ``room`` stock cards can replace them:
+    the elder his weakest if the rule throws none (Law 27), so a dealer under
+    ``dealer_min_one`` while the stock has a card, and no more than ``room`` (Law 38)."""
+    out = n_low
+    if n_low == 0 and (opponent == ELDER or (cfg[C.DEALER_MIN_ONE] != 0 and room > 0)):
+        out = 1
+    return min(out, room)
+
+
+@njit(cache=True, _nrt=False)
+def _low_cards(rec, policy):
+    """The cards a discard rule that keeps the trumps and some plain ranks throws (a
+    mask, int64): every card neither a trump nor of a rank it keeps."""
+    trump = rec[R.TURN_UP] >> 3
     return np.int64(_FULL & ~(suit_mask(trump) | kept_plain(policy)))
+
+
+@njit(cache=True, _nrt=False)
+def _room(opponent, rec, left, rnd):
+    """The stock cards that can replace the opponent's discard in round ``rnd`` when
+    ``left`` were in the stock before it: the dealer draws after the elder (Law 38)."""
+    if opponent == ELDER:
+        return left
+    return left - popcount32(np.uint32(rec[R.EXCHANGE_CARDS + 4 * rnd + 1]))
 
 
 @njit(cache=True, _nrt=False)
@@ -254,9 +303,9 @@ def _dealt_hand(key, k, low_cards, n_low, high_cards, n_high, weights, total, lo
     ``low`` cards has a positive weight (``weights[j]`` cumulative, ``total`` the last):
     ``j`` with probability ``C(low, j) C(high, 5 - j) / total``, then ``j`` low and
     ``5 - j`` high cards uniformly (``low_cards[:n_low]``, ``high_cards[:n_high]`` list
-    the unseen cards of each kind; ``lows``, ``highs`` are scratch). ``scratch`` receives
-    the five cards, then the other unseen cards; returns the next word of the stream."""
-    k = draw_descending(key, 0, k, total, 1, _threshold(total, 1), draws, 0)
+    the unseen cards of each kind; ``lows``, ``highs`` are scratch). ``scratch[:5]``
+    receives the five cards; returns the next word of the stream."""
+    k = draw_descending_lazy(key, 0, k, total, 1, draws, 0)
     j = 0
     while weights[j] <= draws[0]:
         j += 1
@@ -273,12 +322,6 @@ def _dealt_hand(key, k, low_cards, n_low, high_cards, n_high, weights, total, lo
     for i in range(5 - j):
         scratch[m] = highs[i]
         m += 1
-    for i in range(j, n_low):
-        scratch[m] = lows[i]
-        m += 1
-    for i in range(5 - j, n_high):
-        scratch[m] = highs[i]
-        m += 1
     return k
 
 
@@ -292,15 +335,19 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
     what he keeps of his hand before the last draw and every card he has held. Stops when
     ``want`` rows are kept or ``PARTICLE_TRIES`` histories were drawn in the deal;
     ``state`` (two int64: rows kept, histories drawn) carries on from an earlier call;
-    ``work`` (``PARTICLE_WORK_ROWS`` x 32 int64) and ``allowed`` (6 bools) are scratch.
-    Each row is an exact draw from the posterior of that part of his history given the
-    proposals before his last draw.
+    ``work`` (``PARTICLE_WORK_ROWS`` x 32 int64) and ``allowed`` (6 int64) are scratch.
+    Weighted by its ``PARTICLE_WEIGHT``, each row is a draw from the posterior of that part
+    of his history given the proposals before his last draw.
 
     The dealt hand is drawn among the hands that throw as many cards in the first
     exchange as he did (:func:`first_throw`), each as likely as under a uniform deal:
-    rejection from that smaller set keeps exactly the same histories, more often. History
-    ``a`` reads the stream keyed by word ``PARTICLE_BASE + opponent`` of deal ``index``
-    from word ``a << 16``."""
+    rejection from that smaller set keeps exactly the same histories, more often. The
+    later draws are stratified the same way, each among the draws that make the next
+    exchange throw as many cards as he did (:func:`_later_draws`); how many such draws
+    there are depends on the history before, so a history's weight is their product
+    (importance sampling: a history so drawn is that much less likely than under the
+    uniform deal). History ``a`` reads the stream keyed by word ``PARTICLE_BASE +
+    opponent`` of deal ``index`` from word ``a << 16``."""
     if state[0] >= want or state[1] >= PARTICLE_TRIES:
         return
     key = stream_word(seed, index, PARTICLE_BASE + opponent)
@@ -325,6 +372,12 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
             weights[j] = total
         if total == 0:
             return
+    # the weights' bound: room for MAX_PARTICLES particles times their most last draws
+    n_free = n_pool - n_before
+    k_last = 5 - n_before
+    for r in range(rec[R.EXCHANGES]):
+        k_last += counts[r]
+    bound = WEIGHT_BOUND // (MAX_PARTICLES * _choose(n_free, min(k_last, n_free // 2)))
     while state[0] < want and state[1] < PARTICLE_TRIES:
         attempt = state[1]
         state[1] += 1
@@ -338,108 +391,222 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
                 scratch[j] = pool[j]
             k = _draw_more(key, np.int64(attempt) << 16, scratch, n_pool, 0, 5, draws)
         fits = opponent_fits(scratch, opponent, cfg, script, rec, counts, 5, 0, kept)
+        weight = np.int64(1)
         if fits == -2 and n_before > 5:
-            _draw_more(key, k, scratch, n_pool, 5, n_before, draws)
-            fits = opponent_fits(scratch, opponent, cfg, script, rec, counts, n_before, 0,
-                                 kept)
+            fits, weight = _later_draws(key, k, scratch, n_before, opponent, cfg, script, rec,
+                                        counts, unseen, kept, bound, draws, work)
         if fits == -2:
             held = np.uint32(0)
             for j in range(n_before):
                 held |= np.uint32(1) << np.uint32(scratch[j])
-            particles[state[0], 0] = np.uint32(kept[0])
-            particles[state[0], 1] = held
+            particles[state[0], PARTICLE_KEPT] = kept[0]
+            particles[state[0], PARTICLE_HELD] = np.int64(held)
+            particles[state[0], PARTICLE_WEIGHT] = weight
             state[0] += 1
+
+
+@njit(cache=True, _nrt=False)
+def _later_draws(key, k, scratch, n_before, opponent, cfg, script, rec, counts, unseen, kept,
+                 bound, draws, work):
+    """The opponent's draws after his dealt hand (``scratch[:5]``), round by round, into
+    ``scratch[5:n_before]``, each round replayed by :func:`opponent_fits` (``kept[0]``
+    is what he keeps of the hand it ends) as soon as it is drawn, from word ``k`` of the
+    stream keyed by ``key``. A round's draw is uniform among the draws that make him
+    throw as many cards in the next exchange as he did (:func:`throw_count`), like the
+    dealt hand's (:func:`first_throw`), when his rule throws a fixed set of cards and
+    the product of the rounds' numbers of draws stays under ``bound``; otherwise
+    uniform among the cards he has not held (the same rounds for every history, so
+    their numbers of draws are a constant factor). Returns (fits, weight):
+    :func:`opponent_fits`' last answer, and the product of the numbers of draws the
+    stratified rounds chose among (the history's importance weight, up to a constant).
+    ``work`` is :func:`history_particles`' scratch: rows 5 and 6, and ``work[1, 1:7]``."""
+    last = rec[R.EXCHANGES]
+    lows = work[5]
+    highs = work[6]
+    cumulative = work[1, 1:7]
+    nxt = 5
+    rnd = 0
+    left = STOCK
+    weight = np.int64(1)
+    product = np.int64(1)
+    fits = np.int64(-2)
+    while nxt < n_before:
+        while counts[rnd] == 0:
+            left -= _drawn_in(rec, rnd)
+            rnd += 1
+        left -= _drawn_in(rec, rnd)
+        drawn = counts[rnd]
+        held = np.uint32(0)
+        for j in range(nxt):
+            held |= np.uint32(1) << np.uint32(scratch[j])
+        avail = unseen & ~held & _FULL
+        after = rnd + 1
+        policy = discard_policy(cfg, opponent, after)
+        size = _choose(popcount32(avail), drawn)
+        if policy != Discard.SCRIPTED and policy != Discard.TABLE and after < last \
+                and product <= bound // size:
+            product *= size
+            low = np.uint32(_low_cards(rec, policy))
+            a = popcount32(np.uint32(kept[0]) & low)
+            room = _room(opponent, rec, left, after)
+            n_low = _pool_of(avail & low, lows)
+            n_high = _pool_of(avail & ~low & _FULL, highs)
+            total = np.int64(0)
+            for j in range(drawn + 1):
+                if throw_count(opponent, cfg, a + j, room) == counts[after]:
+                    total += _choose(n_low, j) * _choose(n_high, drawn - j)
+                cumulative[j] = total
+            if total == 0:
+                return np.int64(-1), weight
+            weight *= total
+            k = draw_descending_lazy(key, 0, k, total, 1, draws, 0)
+            j = 0
+            while cumulative[j] <= draws[0]:
+                j += 1
+            k = _draw_more(key, k, lows, n_low, 0, j, draws)
+            k = _draw_more(key, k, highs, n_high, 0, drawn - j, draws)
+            for i in range(j):
+                scratch[nxt + i] = lows[i]
+            for i in range(drawn - j):
+                scratch[nxt + j + i] = highs[i]
+        else:
+            m = _pool_of(avail, lows)
+            k = _draw_more(key, k, lows, m, 0, drawn, draws)
+            for i in range(drawn):
+                scratch[nxt + i] = lows[i]
+        nxt += drawn
+        rnd += 1
+        fits = opponent_fits(scratch, opponent, cfg, script, rec, counts, nxt, 0, kept)
+        if fits != -2:
+            break
+    return fits, weight
+
+
+@njit(cache=True, _nrt=False)
+def _drawn_in(rec, rnd):
+    """The stock cards both players drew in exchange ``rnd``."""
+    base = R.EXCHANGE_CARDS + 4 * rnd
+    return popcount32(np.uint32(rec[base + 1])) + popcount32(np.uint32(rec[base + 3]))
+
+
+def _binomials(n_max, r_max):
+    """C(n, r) for n <= n_max, r <= r_max (int64)."""
+    table = np.zeros((n_max + 1, r_max + 1), dtype=np.int64)
+    for n in range(n_max + 1):
+        for r in range(min(n, r_max) + 1):
+            table[n, r] = math.comb(n, r)
+    return table
+
+
+#: C(n, r) for every n of cards and every r <= 5 (hands, draws): a constant of the kernels.
+_BINOMIALS = _binomials(N_CARDS, 5)
 
 
 @njit(cache=True)
 def _choose(n, r):
-    """The binomial coefficient C(n, r) (0 if r < 0 or r > n)."""
+    """The binomial coefficient C(n, r) (0 if r < 0 or r > n), n <= 32, r <= 5."""
     if r < 0 or r > n:
         return np.int64(0)
-    out = np.int64(1)
-    for j in range(r):
-        out = out * (n - j) // (j + 1)
-    return out
+    return _BINOMIALS[n, r]
 
 
 @njit(cache=True, _nrt=False)
-def particle_weights(particles, n, unseen, possible, shown, k_last, weights):
-    """``weights[p]`` (cumulative, int64): how many last draws of ``k_last`` cards make
-    particle ``p``'s final hand fit the play — hold every card he has played (``shown``)
-    and otherwise only cards he may hold (``possible``). Returns (total, particles with a
-    positive weight). A card played that he neither kept nor could draw (he held it
-    before) leaves none."""
+def particle_weights(particles, n, unseen, possible, shown, k_last):
+    """``particles[p, PARTICLE_CUMULATIVE]``: the sum over the particles up to ``p`` of
+    the particle's weight times how many last
+    draws of ``k_last`` cards make its final hand fit the play — hold every card he has
+    played (``shown``) and otherwise only cards he may hold (``possible``). Returns
+    (total, particles with a positive weight). A card played that he neither kept nor
+    could draw (he held it before) leaves none."""
     total = np.int64(0)
     positive = 0
     for p in range(n):
-        kept = particles[p, 0]
-        held = particles[p, 1]
+        kept = np.uint32(particles[p, PARTICLE_KEPT])
+        held = np.uint32(particles[p, PARTICLE_HELD])
         need = shown & ~kept & _FULL
         w = np.int64(0)
         if (need & held) == 0 and ((kept & ~shown) & ~possible & _FULL) == 0:
             drawable = unseen & ~held & possible & _FULL
-            w = _choose(popcount32(drawable), k_last - popcount32(need))
+            w = particles[p, PARTICLE_WEIGHT] * _choose(popcount32(drawable),
+                                                         k_last - popcount32(need))
         if w > 0:
             positive += 1
         total += w
-        weights[p] = total
+        particles[p, PARTICLE_CUMULATIVE] = total
     return total, positive
 
 
 @njit(cache=True, _nrt=False)
-def _weighted_world(key, attempt, particles, weights, n, total, unseen, possible, shown,
-                    k_last, last_round, opponent, cfg, script, rec, counts, pool, draws,
-                    scratch):
+def _draw_below(key, k, top, draws):
+    """``draws[0]``: a uniform draw from ``[0, top)``, ``top < 2**63``, from word ``k`` on
+    of the stream keyed by ``key``; returns the next word. Below ``2**32`` it is
+    :func:`~ecarte_sim.engine.rng.draw_descending`'s draw; above (importance weights
+    of several exchanges can sum that high), the word's lowest bits, as many as ``top -
+    1`` has, taken if below ``top`` (at least half the words are)."""
+    if top < (np.int64(1) << 32):
+        return draw_descending_lazy(key, 0, k, top, 1, draws, 0)
+    bits = np.uint64(1)
+    while (np.uint64(1) << bits) < np.uint64(top):
+        bits += np.uint64(1)
+    mask = (np.uint64(1) << bits) - np.uint64(1)
+    while True:
+        x = stream_word(key, 0, k) & mask
+        k += 1
+        if x < np.uint64(top):
+            draws[0] = np.int64(x)
+            return k
+
+
+@njit(cache=True, _nrt=False)
+def _weighted_world(key, attempt, particles, n, total, unseen, possible, shown, k_last,
+                    last_round, opponent, cfg, script, rec, counts, draws, scratch):
     """One proposal of an exchanged hand: a particle drawn in proportion to its weight
-    (:func:`particle_weights`), its last draw uniform among those that fit the play, and
-    the rounds after it replayed on the final hand. Returns the final hand, or -1.
+    at this card (:func:`particle_weights`), its last draw uniform among those that fit
+    the play, and the rounds after it replayed on the final hand. Returns the final hand,
+    or -1.
     ``scratch``: int64, length >= 32."""
-    k = draw_descending(key, 0, np.int64(attempt) << 16, total, 1, _threshold(total, 1),
-                        draws, 0)
+    k = _draw_below(key, np.int64(attempt) << 16, total, draws)
     # the first particle whose cumulative weight exceeds the draw (binary search)
     u = draws[0]
     lo = 0
     hi = n - 1
     while lo < hi:
         mid = (lo + hi) >> 1
-        if weights[mid] <= u:
+        if particles[mid, PARTICLE_CUMULATIVE] <= u:
             lo = mid + 1
         else:
             hi = mid
     p = lo
-    kept = particles[p, 0]
-    held = particles[p, 1]
+    kept = np.uint32(particles[p, PARTICLE_KEPT])
+    held = np.uint32(particles[p, PARTICLE_HELD])
     need = shown & ~kept & _FULL
     free = k_last - popcount32(need)
-    m = _pool_of(unseen & ~held & possible & _FULL, pool)
-    for j in range(m):
-        scratch[j] = pool[j]
+    m = _pool_of(unseen & ~held & possible & _FULL, scratch)
     _draw_more(key, k, scratch, m, 0, free, draws)
     hand = kept | need
     for j in range(free):
         hand |= np.uint32(1) << np.uint32(scratch[j])
-    _pool_of(hand, scratch)
-    if opponent_fits(scratch, opponent, cfg, script, rec, counts, 5, last_round + 1) < 0:
+    # he draws no card after his last draw: the replay reads no card of scratch
+    if _fits_hand(hand, scratch, opponent, cfg, script, rec, counts, 5, last_round + 1,
+                  None) < 0:
         return np.int64(-1)
     return np.int64(hand)
 
 
 @njit(cache=True, _nrt=False)
 def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, counts, n_drawn,
-                   unseen, possible, shown, count, particles, weights, n_particles, total,
-                   k_last, last_round, possible_pool, m, threshold, pool, draws, scratch,
-                   order, payoff):
+                   unseen, possible, shown, count, particles, n_particles, total, k_last,
+                   last_round, possible_pool, m, threshold, draws, scratch, order, payoff):
     """The opponent's hand (``count`` cards of ``possible``) in world ``world`` of the
     ``decision``-th card played in deal ``index``, drawn from the posterior given the
     proposals (module docstring). ``shown``: the cards the opponent has played;
     ``counts``/``n_drawn``: his discards (:func:`opponent_counts`); if he drew cards, the
-    ``particles`` with their cumulative ``weights`` (total ``total``), his last draw of
+    ``particles`` with their cumulative weights (total ``total``), his last draw of
     ``k_last`` cards in round ``last_round``. ``possible_pool[:m]`` lists ``possible``
     (``threshold``: :func:`~ecarte_sim.engine.ecarte.players._threshold` of ``m`` and
-    ``count``); ``pool``, ``draws``, ``scratch`` and ``order`` are int64 scratch of
-    length >= 32."""
+    ``count``); ``draws``, ``scratch`` and ``order`` are int64 scratch of length >= 32."""
     payoff[Y.INFER_WORLDS] += 1
-    key = stream_word(seed, index, INFER_BASE + decision * MAX_WORLDS + world)
+    key = np.uint64(0)
     if n_drawn == 0:
         # His hand never changed: propose a uniform world that the play allows.
         for attempt in range(INFER_TRIES):
@@ -448,20 +615,24 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
                 hand = _draw_world(seed, index, decision, world, possible_pool, m, count,
                                    threshold, scratch, draws)
             else:
+                if attempt == 1:
+                    key = _world_key(seed, index, decision, world)
                 _local_draw(key, attempt, possible_pool, m, count, order, scratch, draws)
                 hand = np.uint32(0)
                 for j in range(count):
                     hand |= np.uint32(1) << np.uint32(order[j])
-            _pool_of(hand | shown, order)
-            if opponent_fits(order, opponent, cfg, script, rec, counts, 5) >= 0:
+            # he drew no card: the replay reads no card of order
+            if _fits_hand(hand | shown, order, opponent, cfg, script, rec, counts, 5, 0,
+                          None) >= 0:
                 return np.uint32(hand)
     elif total > 0:
         # He exchanged: a history particle by its weight, then his last draw.
+        key = _world_key(seed, index, decision, world)
         for attempt in range(INFER_TRIES):
             payoff[Y.INFER_TRIES] += 1
-            hand = _weighted_world(key, attempt, particles, weights, n_particles, total,
-                                   unseen, possible, shown, k_last, last_round, opponent,
-                                   cfg, script, rec, counts, pool, draws, scratch)
+            hand = _weighted_world(key, attempt, particles, n_particles, total, unseen,
+                                   possible, shown, k_last, last_round, opponent, cfg,
+                                   script, rec, counts, draws, scratch)
             if hand >= 0:
                 return np.uint32(hand) & ~shown & _FULL
     # no proposal fitted: plain PIMC's (uniform) world, counted
@@ -471,20 +642,28 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
 
 
 @njit(cache=True)
+def _world_key(seed, index, decision, world):
+    """The word that keys world ``world``'s proposals at the ``decision``-th card."""
+    return stream_word(seed, index, INFER_BASE + decision * MAX_WORLDS + world)
+
+
+@njit(cache=True)
 def draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen, possible,
-                         shown, count, hands, worlds, particles, state, pool, draws, payoff):
+                         shown, count, hands, worlds, particles, state, work, pool, draws,
+                         payoff):
     """Fill ``hands[:worlds]`` with the opponent hands (``count`` cards each) that
     ``mover``'s ``pimc-inference`` compares at the ``decision``-th card played of deal
     ``index``: ``unseen``, the cards he never saw before the play; ``possible``, the
     cards the opponent may hold now; ``shown``, the cards the opponent has played.
-    ``particles`` (``MAX_PARTICLES`` x 2 uint32) and ``state`` (two int64, zero at the
-    deal's start) keep the mover's :func:`history_particles` from one card to the next
-    of the deal: a first batch of ``PARTICLES``, doubled while fewer than
-    ``MIN_PARTICLES`` can end in a hand the play allows."""
+    ``particles`` (``MAX_PARTICLES`` x ``PARTICLE_COLUMNS`` int64) and ``state`` (two
+    int64, zero at the deal's start) keep the mover's :func:`history_particles` from one
+    card to the next of the deal: a first batch of ``PARTICLES``, doubled while fewer
+    than ``MIN_PARTICLES`` can end in a hand the play allows. ``work``
+    (``INFER_WORK_ROWS`` x 32 int64) is scratch."""
     opponent = 1 - mover
-    counts = np.zeros(rec[R.EXCHANGES] + 1, dtype=np.int64)
+    counts = work[WORK_COUNTS]
+    counts[:] = 0
     n_drawn = opponent_counts(rec, opponent, counts)
-    weights = np.empty(MAX_PARTICLES, dtype=np.int64)
     total = np.int64(0)
     k_last = 0
     last_round = 0
@@ -495,34 +674,30 @@ def draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen,
         k_last = counts[last_round]
         n_before = 5 + n_drawn - k_last
         want = max(PARTICLES, state[0])
-        work = np.empty((PARTICLE_WORK_ROWS, N_CARDS), dtype=np.int64)
-        allowed = np.empty(6, dtype=np.bool_)
         while True:
             history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
                               unseen, particles, state, want, pool, draws, payoff, work,
-                              allowed)
+                              work[WORK_ALLOWED])
             total, positive = particle_weights(particles, state[0], unseen, possible, shown,
-                                               k_last, weights)
+                                               k_last)
             if positive >= MIN_PARTICLES or want >= MAX_PARTICLES \
                     or state[1] >= PARTICLE_TRIES:
                 break
             want = min(2 * want, MAX_PARTICLES)
-    possible_pool = np.empty(N_CARDS, dtype=np.int64)
-    scratch = np.empty(N_CARDS, dtype=np.int64)
-    order = np.empty(N_CARDS, dtype=np.int64)
+    possible_pool = work[WORK_POSSIBLE]
     m = _pool_of(possible, possible_pool)
     threshold = _threshold(m, count)
     for w in range(worlds):
         hands[w] = inferred_world(seed, index, decision, w, opponent, cfg, script, rec, counts,
-                                  n_drawn, unseen, possible, shown, count, particles, weights,
-                                  state[0], total, k_last, last_round, possible_pool, m,
-                                  threshold, pool, draws, scratch, order, payoff)
+                                  n_drawn, unseen, possible, shown, count, particles, state[0],
+                                  total, k_last, last_round, possible_pool, m, threshold,
+                                  draws, work[WORK_SCRATCH], work[WORK_ORDER], payoff)
 
 
 @njit(cache=True)
 def pimc_inferred_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump,
                        possible, worlds, seed, index, decision, payoff, pool, draws, cfg,
-                       script, rec, unseen, shown, particles, state):
+                       script, rec, unseen, shown, particles, state, work):
     """The ``pimc-inference`` choice: :func:`~ecarte_sim.engine.ecarte.players.pimc_card`
     with its worlds drawn by :func:`draw_inferred_worlds` (which see for the
     arguments)."""
@@ -533,7 +708,8 @@ def pimc_inferred_card(mover, elder, dealer, leader, tricks, led, trump, forced_
     count = popcount32(np.uint32(dealer if mover == ELDER else elder))
     hands = np.empty(worlds, dtype=np.uint32)
     draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen, possible,
-                         shown, count, hands, worlds, particles, state, pool, draws, payoff)
+                         shown, count, hands, worlds, particles, state, work, pool, draws,
+                         payoff)
     return pimc_over(mover, own, legal, leader, tricks, led, trump, forced_trump, hands,
                      worlds, payoff)
 
@@ -548,14 +724,15 @@ def posterior_sample(seed, start, n, mover, cfg, script, rec, unseen, out, fell_
     the draw is uniform instead."""
     pool = np.empty(N_CARDS, dtype=np.int64)
     draws = np.empty(N_CARDS, dtype=np.int64)
-    particles = np.empty((MAX_PARTICLES, 2), dtype=np.uint32)
+    particles = np.empty((MAX_PARTICLES, PARTICLE_COLUMNS), dtype=np.int64)
     state = np.zeros(2, dtype=np.int64)
+    work = np.empty((INFER_WORK_ROWS, N_CARDS), dtype=np.int64)
     hands = np.empty(1, dtype=np.uint32)
     for i in range(n):
         state[:] = 0
         before = payoff[Y.INFER_FALLBACKS]
         draw_inferred_worlds(seed, np.uint64(start + i), 0, mover, cfg, script, rec, unseen,
-                             unseen, np.uint32(0), 5, hands, 1, particles, state, pool, draws,
-                             payoff)
+                             unseen, np.uint32(0), 5, hands, 1, particles, state, work, pool,
+                             draws, payoff)
         out[i] = hands[0]
         fell_back[i] = payoff[Y.INFER_FALLBACKS] > before

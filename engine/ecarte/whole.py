@@ -30,7 +30,8 @@ from numba import njit
 
 from ecarte_sim.engine.cards import N_CARDS, popcount32
 from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION, deal_full
-from ecarte_sim.engine.ecarte.inferred_worlds import MAX_PARTICLES, pimc_inferred_card
+from ecarte_sim.engine.ecarte.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTICLES,
+                                                      PARTICLE_COLUMNS, pimc_inferred_card)
 from ecarte_sim.engine.ecarte.players import (dd_card, heuristic_card, pimc_card, reveal,
                                               scripted_card)
 from ecarte_sim.engine.ecarte.policies import (S_FORCED, S_PRIORITY, dealer_accepts,
@@ -162,8 +163,9 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
     played_e = np.uint32(0)  # the cards each player has played
     played_d = np.uint32(0)
     # pimc-inference: each player's history particles, drawn at his first choice
-    particles = np.empty((2, MAX_PARTICLES, 2), dtype=np.uint32)
+    particles = np.empty((2, MAX_PARTICLES, PARTICLE_COLUMNS), dtype=np.int64)
     particle_state = np.zeros((2, 2), dtype=np.int64)
+    infer_work = np.empty((2, INFER_WORK_ROWS, N_CARDS), dtype=np.int64)
     leader = ELDER
     tricks = 0
     j = 0
@@ -198,7 +200,8 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
                     card = pimc_inferred_card(mover, e, d, leader, tricks, led, trump, forced,
                                               possible, worlds, seed, index, j, payoff, pool,
                                               draws, cfg, script, rec, ~before & _FULL, shown,
-                                              particles[mover], particle_state[mover])
+                                              particles[mover], particle_state[mover],
+                                              infer_work[mover])
             bit = np.uint32(1) << np.uint32(card)
             if mover == ELDER:
                 e ^= bit

@@ -62,7 +62,7 @@ Randomness
     stream whose words ``a << 16 ...`` feed attempt ``a`` (attempt 0 of an unchanged hand
     reads plain PIMC's own words). Worlds are a pure function of (seed, deal index).
 
-Speed: no reference counting, no division, no allocation in the hot loops
+Speed: no reference counting, no allocation, almost no division in the hot loops
     The functions called once per proposal (and the decision policies they call) are
     compiled with ``_nrt=False``: they allocate nothing, and numba would otherwise count
     a reference to every array argument on entry and exit of every call, an atomic
@@ -345,8 +345,8 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
     later draws are stratified the same way, each among the draws that make the next
     exchange throw as many cards as he did (:func:`_later_draws`); how many such draws
     there are depends on the history before, so a history's weight is their product
-    (importance sampling: a history so drawn is that much less likely than under the
-    uniform deal). History ``a`` reads the stream keyed by word ``PARTICLE_BASE +
+    (importance sampling: drawn so, a history is as likely as under the uniform deal
+    divided by that product, up to a constant). History ``a`` reads the stream keyed by word ``PARTICLE_BASE +
     opponent`` of deal ``index`` from word ``a << 16``."""
     if state[0] >= want or state[1] >= PARTICLE_TRIES:
         return

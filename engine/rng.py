@@ -122,8 +122,8 @@ def batch_threshold(top: int, count: int) -> int:
 def draw_descending_lazy(seed, index, k, top, count, out, offset):
     """:func:`draw_descending` for bounds known only at the call: the same draws, with
     the threshold ``2**64 mod P`` computed only for the rare word that needs it. It is
-    below ``P``, so a final low part ``L >= P`` is accepted without it (``P < 2**32``
-    in every use here: then a word needs it with probability below ``2**-32``); the
+    below ``P``, so a final low part ``L >= P`` is accepted without it; for ``P < 2**32``
+    (every present caller) a word needs it with probability below ``2**-32``, so the
     64-bit division is skipped in almost every call."""
     product = np.uint64(1)
     for j in range(count):

@@ -94,13 +94,31 @@ def draw_descending(seed, index, k, top, count, threshold, out, offset):
     ``index``'s sub-stream and returns the next unread ``k``.
     """
     while True:
-        x = stream_word(seed, index, k)
+        x = _word_draws(seed, index, k, top, count, out, offset)
         k += 1
-        for j in range(count):
-            high, x = mul_small(x, top - j)
-            out[offset + j] = np.int64(high)
         if x >= np.uint64(threshold):
             return k
+
+
+@njit(cache=True, inline="always")
+def _word_draws(seed, index, k, top, count, out, offset):
+    """The draws of word ``k`` (one batch of :func:`draw_descending`) into ``out``;
+    returns the word's final low part, which decides whether the batch stands."""
+    x = stream_word(seed, index, k)
+    for j in range(count):
+        high, x = mul_small(x, top - j)
+        out[offset + j] = np.int64(high)
+    return x
+
+
+@njit(cache=True, inline="always")
+def bounds_product(top, count):
+    """``P = top * (top-1) * ... * (top-count+1)`` as a 64-bit word (the kernels' twin
+    of :func:`batch_product`; ``P`` must fit)."""
+    product = np.uint64(1)
+    for j in range(count):
+        product *= np.uint64(top - j)
+    return product
 
 
 def batch_product(top: int, count: int) -> int:
@@ -125,15 +143,10 @@ def draw_descending_lazy(seed, index, k, top, count, out, offset):
     below ``P``, so a final low part ``L >= P`` is accepted without it; for ``P < 2**32``
     (every present caller) a word needs it with probability below ``2**-32``, so the
     64-bit division is skipped in almost every call."""
-    product = np.uint64(1)
-    for j in range(count):
-        product *= np.uint64(top - j)
+    product = bounds_product(top, count)
     while True:
-        x = stream_word(seed, index, k)
+        x = _word_draws(seed, index, k, top, count, out, offset)
         k += 1
-        for j in range(count):
-            high, x = mul_small(x, top - j)
-            out[offset + j] = np.int64(high)
         if x >= product or x >= (np.uint64(0) - product) % product:
             return k
 

@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.cards import CardError, popcount32, suit_mask
+from ecarte_sim.engine.cards import CardError, bit_index, popcount32, suit_mask
 
 RULES = ("three-trumps", "two-trumps-one-suit", "two-trumps-court-pair",
          "one-trump-four-king", "one-trump-three-court", "no-trump-three-queens",
@@ -70,11 +70,12 @@ def _court_pair_in(plain):
 
 @njit(cache=True)
 def _one_suit(plain):
-    """All the plain cards are of one suit."""
-    for suit in range(4):
-        if plain and (plain & suit_mask(suit)) == plain:
-            return True
-    return False
+    """All the plain cards are of one suit (the suit of the lowest, say)."""
+    plain = np.uint32(plain)
+    if plain == 0:
+        return False
+    suit = bit_index(plain & (~plain + np.uint32(1))) >> 3
+    return (plain & ~suit_mask(suit) & np.uint32(0xFFFFFFFF)) == 0
 
 
 @njit(cache=True)

@@ -12,13 +12,17 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from numba import njit
 
 from ecarte_sim.engine.cards import parse_card, parse_hand
 from ecarte_sim.engine.ecarte import reference as R
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTICLES,
-                                                      PARTICLE_COLUMNS, PARTICLE_HELD,
-                                                      PARTICLE_WEIGHT, _draw_below,
+                                                      PARTICLE_COLUMNS, PARTICLE_CUMULATIVE,
+                                                      PARTICLE_HELD, PARTICLE_WEIGHT,
+                                                      _draw_below, _guide, _particle_at,
                                                       draw_inferred_worlds, opponent_counts,
                                                       opponent_fits)
 from ecarte_sim.engine.ecarte.records import COUNTS, PAYOFF, REC, ProposalsEnd
@@ -253,6 +257,39 @@ def test_weighted_draws_above_32_bits_are_uniform():
     observed = np.bincount([g * 8 // top for g in got], minlength=8)
     stat = chi2_stat(observed, [len(got) / 8] * 8)
     assert stat < chi2_upper(7), observed
+
+
+@njit(cache=True)
+def _guided_picks(weights, draws):
+    particles = np.zeros((MAX_PARTICLES, PARTICLE_COLUMNS), dtype=np.int64)
+    n = len(weights)
+    total = np.int64(0)
+    for p in range(n):
+        total += weights[p]
+        particles[p, PARTICLE_CUMULATIVE] = total
+    scale = _guide(particles, n, total)
+    out = np.empty(len(draws), dtype=np.int64)
+    for i in range(len(draws)):
+        out[i] = _particle_at(particles, n, scale, draws[i] % total)
+    return out
+
+
+@given(st.lists(st.integers(0, 2**53), min_size=1, max_size=MAX_PARTICLES),
+       st.integers(0, 10), st.lists(st.integers(0, 2**63 - 1), min_size=1, max_size=64))
+def test_the_guided_particle_search_is_the_binary_search(weights, shift, draws):
+    """A particle picked by weight through the guide table is the first whose cumulative
+    weight exceeds the draw, for any weights (zero weights, one heavy particle, totals up
+    to 2**62) and for the draws at the edges of the buckets."""
+    weights = np.array([w >> shift for w in weights], dtype=np.int64)
+    if weights.sum() == 0:
+        weights[-1] = 1
+    total = int(weights.sum())
+    n = len(weights)
+    edges = [(b * total) // n + d for b in range(n) for d in (-1, 0, 1)]
+    draws = np.array([d % total for d in draws] + [e % total for e in edges], dtype=np.int64)
+    cumulative = np.cumsum(weights)
+    expected = np.searchsorted(cumulative, draws, side="right")
+    assert _guided_picks(weights, draws).tolist() == expected.tolist()
 
 
 def test_the_true_history_always_fits():

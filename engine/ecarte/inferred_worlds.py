@@ -70,7 +70,12 @@ Speed: no reference counting, no allocation, almost no division in the hot loops
     allocate the scratch (``draw_inferred_worlds``' ``work``, once a deal); a function
     marked so that allocates fails to compile, loudly. Bounded draws compute their
     rejection threshold only for the rare word that needs it
-    (:func:`~ecarte_sim.engine.rng.draw_descending_lazy`: the same draws).
+    (:func:`~ecarte_sim.engine.rng.draw_descending_lazy`: the same draws). The same
+    worlds come cheaper still: where the replay is one decision (an unchanged hand with
+    no exchange; the round after an exchanged hand's last draw) the model is asked it
+    directly (:func:`decided`, :func:`_says`); where the model decides nothing, every
+    world is its attempt 0; a particle is found by weight from a guide table
+    (:func:`_guide`) instead of a binary search.
 
 What is not used (a documented limit): the opponent's announcement of the king of trumps
 (neither PIMC player uses it), and his play: a card he played is evidence of what he
@@ -125,9 +130,13 @@ INFER_WORK_ROWS = PARTICLE_WORK_ROWS + 5
 #: The columns of a history particle (int64): what he keeps of his hand before his last
 #: draw and every card he has held (masks), the particle's importance weight, and the
 #: cumulative weight of the particles up to it at the current card
-#: (:func:`particle_weights`).
-PARTICLE_KEPT, PARTICLE_HELD, PARTICLE_WEIGHT, PARTICLE_CUMULATIVE = range(4)
-PARTICLE_COLUMNS = 4
+#: (:func:`particle_weights`); and a guide to the search by weight: row ``b`` holds a
+#: particle at or before the first whose cumulative weight passes the ``b``-th of as
+#: many equal parts of the total (:func:`_guide`).
+PARTICLE_KEPT, PARTICLE_HELD, PARTICLE_WEIGHT, PARTICLE_CUMULATIVE, PARTICLE_GUIDE = range(5)
+PARTICLE_COLUMNS = 5
+#: A relative margin below float64's rounding of the guide's bucket arithmetic.
+_GUIDE_MARGIN = 1.0 - 1e-9
 #: The largest sum of particle weights times last draws (:func:`particle_weights`) that
 #: int64 holds with room to spare; the weights' product is kept under it.
 WEIGHT_BOUND = np.int64(1) << 62
@@ -182,33 +191,20 @@ def _fits_hand(hand, order, opponent, cfg, script, rec, counts, available, first
     trump = turn_up >> 3
     slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
     last = rec[R.EXCHANGES]
-    how = rec[R.HOW_ENDED]
     nxt = 5
     left = STOCK
     for rnd in range(first_round):
         left -= _drawn_in(rec, rnd)
     for rnd in range(first_round, last + 1):
-        final = rnd == last
+        wanted = decided(opponent, cfg, rec, rnd)
+        if wanted >= 0 and _says(opponent, cfg, script, hand, trump, rnd, turn_up,
+                                 slot) != (wanted == 1):
+            return -1
+        if rnd == last:
+            break
         if opponent == ELDER:
-            if final and how != ProposalsEnd.ELDER_PLAYED and how != ProposalsEnd.DEALER_REFUSED:
-                break
-            wanted = (not final) or how == ProposalsEnd.DEALER_REFUSED
-            if rnd > 0 or cfg[C.ELDER_FIRST] == ElderFirst.BY_POLICY:
-                if elder_proposes(cfg[C.MODEL_OF_ELDER], cfg[C.THRESHOLD], hand, trump, rnd,
-                                  script, turn_up, slot) != wanted:
-                    return -1
-            if final:
-                break
             out = thrown_cards(cfg, script, ELDER, hand, trump, rnd, left, turn_up, slot)
         else:
-            if final and how != ProposalsEnd.DEALER_REFUSED:
-                break
-            if rnd > 0 or cfg[C.DEALER_FIRST] == DealerFirst.BY_POLICY:
-                if dealer_accepts(cfg[C.MODEL_OF_DEALER], hand, trump, rnd, script, turn_up,
-                                  slot) == final:
-                    return -1
-            if final:
-                break
             out = thrown_cards(cfg, script, 1 - ELDER, hand, trump, rnd,
                                _room(opponent, rec, left, rnd), turn_up, slot)
         k = popcount32(out)
@@ -224,6 +220,40 @@ def _fits_hand(hand, order, opponent, cfg, script, rec, counts, available, first
         nxt += k
         left -= _drawn_in(rec, rnd)
     return np.int64(hand)
+
+
+@njit(cache=True, _nrt=False)
+def _says(opponent, cfg, script, hand, trump, rnd, turn_up, slot):
+    """The opponent model's answer in round ``rnd`` on ``hand``: the elder proposes, the
+    dealer accepts (``cfg``'s ``model_of_elder``, ``model_of_dealer``)."""
+    if opponent == ELDER:
+        return elder_proposes(cfg[C.MODEL_OF_ELDER], cfg[C.THRESHOLD], hand, trump, rnd,
+                              script, turn_up, slot)
+    return dealer_accepts(cfg[C.MODEL_OF_DEALER], hand, trump, rnd, script, turn_up, slot)
+
+
+@njit(cache=True, _nrt=False)
+def decided(opponent, cfg, rec, rnd):
+    """What ``opponent`` decided in round ``rnd`` of the proposals in ``rec``, as his
+    model must answer it: 1 (the elder proposed, the dealer accepted), 0 (the elder
+    played, the dealer refused), or -1 if the model made no decision of his there (the
+    proposals had ended: the stock or the limit; or ``cfg`` forced his first decision).
+    In every exchange before the last round he proposed (elder) or accepted (dealer);
+    in the last round the elder played (``ELDER_PLAYED``) or proposed and the dealer
+    refused (``DEALER_REFUSED``)."""
+    final = rnd == rec[R.EXCHANGES]
+    how = rec[R.HOW_ENDED]
+    if opponent == ELDER:
+        if final and how != ProposalsEnd.ELDER_PLAYED and how != ProposalsEnd.DEALER_REFUSED:
+            return -1
+        if rnd == 0 and cfg[C.ELDER_FIRST] != ElderFirst.BY_POLICY:
+            return -1
+        return 1 if (not final) or how == ProposalsEnd.DEALER_REFUSED else 0
+    if final and how != ProposalsEnd.DEALER_REFUSED:
+        return -1
+    if rnd == 0 and cfg[C.DEALER_FIRST] != DealerFirst.BY_POLICY:
+        return -1
+    return 0 if final else 1
 
 
 @njit(cache=True, _nrt=False)
@@ -537,6 +567,36 @@ def particle_weights(particles, n, unseen, possible, shown, k_last):
 
 
 @njit(cache=True, _nrt=False)
+def _guide(particles, n, total):
+    """Fill ``particles[:n, PARTICLE_GUIDE]`` for the cumulative weights (total ``total``
+    > 0) and return the buckets' scale ``n / total``. A draw ``u`` falls in bucket
+    ``int(u * scale * _GUIDE_MARGIN)``; the bucket's guide is the first particle whose
+    cumulative weight exceeds a number at or below every draw of the bucket (the
+    margins keep both float roundings on the safe side), so the particle a draw picks
+    (:func:`_particle_at`) is the guide or after it: the particle a binary search finds,
+    in a step or two on average."""
+    scale = n / total
+    step = total / n * _GUIDE_MARGIN
+    p = 0
+    for b in range(n):
+        lowest = np.int64(b * step) - 1
+        while particles[p, PARTICLE_CUMULATIVE] <= lowest:
+            p += 1
+        particles[b, PARTICLE_GUIDE] = p
+    return scale
+
+
+@njit(cache=True, _nrt=False)
+def _particle_at(particles, n, scale, u):
+    """The first of the ``n`` particles whose cumulative weight exceeds ``u`` (below the
+    total), walked to from its bucket's guide (:func:`_guide`, whose ``scale`` this is)."""
+    p = particles[min(np.int64(u * scale * _GUIDE_MARGIN), n - 1), PARTICLE_GUIDE]
+    while particles[p, PARTICLE_CUMULATIVE] <= u:
+        p += 1
+    return p
+
+
+@njit(cache=True, _nrt=False)
 def _draw_below(key, k, top, draws):
     """``draws[0]``: a uniform draw from ``[0, top)``, ``top < 2**63``, from word ``k`` on
     of the stream keyed by ``key``; returns the next word. Below ``2**32`` it is
@@ -558,25 +618,15 @@ def _draw_below(key, k, top, draws):
 
 
 @njit(cache=True, _nrt=False)
-def _weighted_world(key, attempt, particles, n, total, unseen, possible, shown, k_last,
-                    last_round, opponent, cfg, script, rec, counts, draws, scratch):
+def _weighted_world(key, attempt, particles, n, total, scale, unseen, possible, shown, k_last,
+                    last_round, wanted, opponent, cfg, script, rec, counts, draws, scratch):
     """One proposal of an exchanged hand: a particle drawn in proportion to its weight
     at this card (:func:`particle_weights`), its last draw uniform among those that fit
     the play, and the rounds after it replayed on the final hand. Returns the final hand,
     or -1.
     ``scratch``: int64, length >= 32."""
     k = _draw_below(key, np.int64(attempt) << 16, total, draws)
-    # the first particle whose cumulative weight exceeds the draw (binary search)
-    u = draws[0]
-    lo = 0
-    hi = n - 1
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if particles[mid, PARTICLE_CUMULATIVE] <= u:
-            lo = mid + 1
-        else:
-            hi = mid
-    p = lo
+    p = _particle_at(particles, n, scale, draws[0])
     kept = np.uint32(particles[p, PARTICLE_KEPT])
     held = np.uint32(particles[p, PARTICLE_HELD])
     need = shown & ~kept & _FULL
@@ -586,17 +636,24 @@ def _weighted_world(key, attempt, particles, n, total, unseen, possible, shown, 
     hand = kept | need
     for j in range(free):
         hand |= np.uint32(1) << np.uint32(scratch[j])
-    # he draws no card after his last draw: the replay reads no card of scratch
-    if _fits_hand(hand, scratch, opponent, cfg, script, rec, counts, 5, last_round + 1,
-                  None) < 0:
-        return np.int64(-1)
+    if wanted == -2:
+        # he draws no card after his last draw: the replay reads no card of scratch
+        if _fits_hand(hand, scratch, opponent, cfg, script, rec, counts, 5, last_round + 1,
+                      None) < 0:
+            return np.int64(-1)
+    elif wanted >= 0:
+        turn_up = rec[R.TURN_UP]
+        if _says(opponent, cfg, script, hand, turn_up >> 3, last_round + 1, turn_up,
+                 score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])) != (wanted == 1):
+            return np.int64(-1)
     return np.int64(hand)
 
 
 @njit(cache=True, _nrt=False)
 def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, counts, n_drawn,
-                   unseen, possible, shown, count, particles, n_particles, total, k_last,
-                   last_round, possible_pool, m, threshold, draws, scratch, order, payoff):
+                   unseen, possible, shown, count, particles, n_particles, total, scale,
+                   k_last, last_round, possible_pool, m, threshold, draws, scratch, order,
+                   payoff):
     """The opponent's hand (``count`` cards of ``possible``) in world ``world`` of the
     ``decision``-th card played in deal ``index``, drawn from the posterior given the
     proposals (module docstring). ``shown``: the cards the opponent has played;
@@ -608,7 +665,11 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
     payoff[Y.INFER_WORLDS] += 1
     key = np.uint64(0)
     if n_drawn == 0:
-        # His hand never changed: propose a uniform world that the play allows.
+        # His hand never changed: propose a uniform world that the play allows. With no
+        # exchange, his replay is his one decision (-2: a longer replay).
+        wanted = decided(opponent, cfg, rec, 0) if rec[R.EXCHANGES] == 0 else -2
+        turn_up = rec[R.TURN_UP]
+        slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
         for attempt in range(INFER_TRIES):
             payoff[Y.INFER_TRIES] += 1
             if attempt == 0:
@@ -621,18 +682,27 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
                 hand = np.uint32(0)
                 for j in range(count):
                     hand |= np.uint32(1) << np.uint32(order[j])
-            # he drew no card: the replay reads no card of order
-            if _fits_hand(hand | shown, order, opponent, cfg, script, rec, counts, 5, 0,
-                          None) >= 0:
+            if wanted == -2:
+                # he drew no card: the replay reads no card of order
+                fits = _fits_hand(hand | shown, order, opponent, cfg, script, rec, counts, 5,
+                                  0, None) >= 0
+            else:
+                fits = wanted < 0 or _says(opponent, cfg, script, hand | shown, turn_up >> 3,
+                                           0, turn_up, slot) == (wanted == 1)
+            if fits:
                 return np.uint32(hand)
     elif total > 0:
-        # He exchanged: a history particle by its weight, then his last draw.
+        # He exchanged: a history particle by its weight, then his last draw. If the
+        # last round follows it, the replay after it is his one decision there (-2: a
+        # longer replay).
+        last = rec[R.EXCHANGES]
+        wanted = decided(opponent, cfg, rec, last) if last_round + 1 == last else -2
         key = _world_key(seed, index, decision, world)
         for attempt in range(INFER_TRIES):
             payoff[Y.INFER_TRIES] += 1
-            hand = _weighted_world(key, attempt, particles, n_particles, total, unseen,
-                                   possible, shown, k_last, last_round, opponent, cfg,
-                                   script, rec, counts, draws, scratch)
+            hand = _weighted_world(key, attempt, particles, n_particles, total, scale, unseen,
+                                   possible, shown, k_last, last_round, wanted, opponent,
+                                   cfg, script, rec, counts, draws, scratch)
             if hand >= 0:
                 return np.uint32(hand) & ~shown & _FULL
     # no proposal fitted: plain PIMC's (uniform) world, counted
@@ -647,7 +717,7 @@ def _world_key(seed, index, decision, world):
     return stream_word(seed, index, INFER_BASE + decision * MAX_WORLDS + world)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen, possible,
                          shown, count, hands, worlds, particles, state, work, pool, draws,
                          payoff):
@@ -684,14 +754,25 @@ def draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen,
                     or state[1] >= PARTICLE_TRIES:
                 break
             want = min(2 * want, MAX_PARTICLES)
+    scale = _guide(particles, state[0], total) if total > 0 else 0.0
     possible_pool = work[WORK_POSSIBLE]
     m = _pool_of(possible, possible_pool)
     threshold = _threshold(m, count)
+    if n_drawn == 0 and rec[R.EXCHANGES] == 0 and decided(opponent, cfg, rec, 0) < 0:
+        # His hand never changed and his model decided nothing: every proposal fits, so
+        # each world is its attempt 0, plain PIMC's world (no replay needed).
+        for w in range(worlds):
+            payoff[Y.INFER_WORLDS] += 1
+            payoff[Y.INFER_TRIES] += 1
+            hands[w] = _draw_world(seed, index, decision, w, possible_pool, m, count,
+                                   threshold, work[WORK_SCRATCH], draws)
+        return
     for w in range(worlds):
         hands[w] = inferred_world(seed, index, decision, w, opponent, cfg, script, rec, counts,
                                   n_drawn, unseen, possible, shown, count, particles, state[0],
-                                  total, k_last, last_round, possible_pool, m, threshold,
-                                  draws, work[WORK_SCRATCH], work[WORK_ORDER], payoff)
+                                  total, scale, k_last, last_round, possible_pool, m,
+                                  threshold, draws, work[WORK_SCRATCH], work[WORK_ORDER],
+                                  payoff)
 
 
 @njit(cache=True)

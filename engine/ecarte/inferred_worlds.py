@@ -658,8 +658,9 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
     ``decision``-th card played in deal ``index``, drawn from the posterior given the
     proposals (module docstring). ``shown``: the cards the opponent has played;
     ``counts``/``n_drawn``: his discards (:func:`opponent_counts`); if he drew cards, the
-    ``particles`` with their cumulative weights (total ``total``), his last draw of
-    ``k_last`` cards in round ``last_round``. ``possible_pool[:m]`` lists ``possible``
+    ``particles`` with their cumulative weights (total ``total``) and guide (``scale``:
+    :func:`_guide`), his last draw of ``k_last`` cards in round ``last_round``.
+    ``possible_pool[:m]`` lists ``possible``
     (``threshold``: :func:`~ecarte_sim.engine.ecarte.players._threshold` of ``m`` and
     ``count``); ``draws``, ``scratch`` and ``order`` are int64 scratch of length >= 32."""
     payoff[Y.INFER_WORLDS] += 1

@@ -73,8 +73,8 @@ Speed: no reference counting, no allocation, almost no division in the hot loops
     (:func:`~ecarte_sim.engine.rng.draw_descending_lazy`: the same draws). The same
     worlds come cheaper still: where the replay is one decision (an unchanged hand with
     no exchange; the round after an exchanged hand's last draw) the model is asked it
-    directly (:func:`decided`, :func:`_says`); where the model decides nothing, every
-    world is its attempt 0; a particle is found by weight from a guide table
+    directly (:func:`_fits_from`), and where he decides nothing the first proposal
+    stands without a replay; a particle is found by weight from a guide table
     (:func:`_guide`) instead of a binary search.
 
 What is not used (a documented limit): the opponent's announcement of the king of trumps
@@ -223,6 +223,32 @@ def _fits_hand(hand, order, opponent, cfg, script, rec, counts, available, first
 
 
 @njit(cache=True, _nrt=False)
+def _one_decision(opponent, cfg, rec, first_round):
+    """How :func:`_fits_from` replays the opponent's rounds from ``first_round`` when he
+    draws no more: if it is the last round, by his one decision there (:func:`decided`),
+    else -2 (the whole replay, :func:`_fits_hand`)."""
+    if first_round == rec[R.EXCHANGES]:
+        return decided(opponent, cfg, rec, first_round)
+    return -2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _fits_from(hand, order, opponent, cfg, script, rec, counts, first_round, wanted, turn_up,
+               slot):
+    """Whether his rounds from ``first_round`` fit, his hand then being ``hand`` and no
+    card drawn after it (``order`` is not read): ``wanted`` (:func:`_one_decision`) is
+    the decision the model must make on it (``turn_up``, score ``slot``), or -1 (none:
+    it fits), or -2 (replay every round, :func:`_fits_hand`)."""
+    if wanted == -2:
+        return _fits_hand(hand, order, opponent, cfg, script, rec, counts, 5, first_round,
+                          None) >= 0
+    if wanted < 0:
+        return True
+    return _says(opponent, cfg, script, hand, turn_up >> 3, first_round, turn_up,
+                 slot) == (wanted == 1)
+
+
+@njit(cache=True, _nrt=False)
 def _says(opponent, cfg, script, hand, trump, rnd, turn_up, slot):
     """The opponent model's answer in round ``rnd`` on ``hand``: the elder proposes, the
     dealer accepts (``cfg``'s ``model_of_elder``, ``model_of_dealer``)."""
@@ -335,23 +361,32 @@ def _dealt_hand(key, k, low_cards, n_low, high_cards, n_high, weights, total, lo
     ``5 - j`` high cards uniformly (``low_cards[:n_low]``, ``high_cards[:n_high]`` list
     the unseen cards of each kind; ``lows``, ``highs`` are scratch). ``scratch[:5]``
     receives the five cards; returns the next word of the stream."""
-    k = draw_descending_lazy(key, 0, k, total, 1, draws, 0)
-    j = 0
-    while weights[j] <= draws[0]:
-        j += 1
     for i in range(n_low):
         lows[i] = low_cards[i]
     for i in range(n_high):
         highs[i] = high_cards[i]
+    return _split_draw(key, k, lows, n_low, highs, n_high, weights, total, 5, scratch, 0,
+                       draws)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _split_draw(key, k, lows, n_low, highs, n_high, cumulative, total, drawn, scratch, at,
+                draws):
+    """``drawn`` cards, ``j`` of ``lows[:n_low]`` and the rest of ``highs[:n_high]``,
+    into ``scratch[at:at + drawn]`` (lows first): ``j`` drawn by its cumulative weights
+    (``cumulative[j]``, the last ``total``), then the cards of each kind uniformly
+    (Fisher-Yates steps over ``lows`` and ``highs``), from word ``k`` of the stream keyed
+    by ``key``; returns the next word."""
+    k = draw_descending_lazy(key, 0, k, total, 1, draws, 0)
+    j = 0
+    while cumulative[j] <= draws[0]:
+        j += 1
     k = _draw_more(key, k, lows, n_low, 0, j, draws)
-    k = _draw_more(key, k, highs, n_high, 0, 5 - j, draws)
-    m = 0
+    k = _draw_more(key, k, highs, n_high, 0, drawn - j, draws)
     for i in range(j):
-        scratch[m] = lows[i]
-        m += 1
-    for i in range(5 - j):
-        scratch[m] = highs[i]
-        m += 1
+        scratch[at + i] = lows[i]
+    for i in range(drawn - j):
+        scratch[at + j + i] = highs[i]
     return k
 
 
@@ -376,8 +411,8 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
     exchange throw as many cards as he did (:func:`_later_draws`); how many such draws
     there are depends on the history before, so a history's weight is their product
     (importance sampling: drawn so, a history is as likely as under the uniform deal
-    divided by that product, up to a constant). History ``a`` reads the stream keyed by word ``PARTICLE_BASE +
-    opponent`` of deal ``index`` from word ``a << 16``."""
+    divided by that product, up to a constant). History ``a`` reads the stream keyed by
+    word ``PARTICLE_BASE + opponent`` of deal ``index`` from word ``a << 16``."""
     if state[0] >= want or state[1] >= PARTICLE_TRIES:
         return
     key = stream_word(seed, index, PARTICLE_BASE + opponent)
@@ -489,16 +524,8 @@ def _later_draws(key, k, scratch, n_before, opponent, cfg, script, rec, counts, 
             if total == 0:
                 return np.int64(-1), weight
             weight *= total
-            k = draw_descending_lazy(key, 0, k, total, 1, draws, 0)
-            j = 0
-            while cumulative[j] <= draws[0]:
-                j += 1
-            k = _draw_more(key, k, lows, n_low, 0, j, draws)
-            k = _draw_more(key, k, highs, n_high, 0, drawn - j, draws)
-            for i in range(j):
-                scratch[nxt + i] = lows[i]
-            for i in range(drawn - j):
-                scratch[nxt + j + i] = highs[i]
+            k = _split_draw(key, k, lows, n_low, highs, n_high, cumulative, total, drawn,
+                            scratch, nxt, draws)
         else:
             m = _pool_of(avail, lows)
             k = _draw_more(key, k, lows, m, 0, drawn, draws)
@@ -619,11 +646,12 @@ def _draw_below(key, k, top, draws):
 
 @njit(cache=True, _nrt=False)
 def _weighted_world(key, attempt, particles, n, total, scale, unseen, possible, shown, k_last,
-                    last_round, wanted, opponent, cfg, script, rec, counts, draws, scratch):
+                    last_round, wanted, turn_up, slot, opponent, cfg, script, rec, counts,
+                    draws, scratch):
     """One proposal of an exchanged hand: a particle drawn in proportion to its weight
     at this card (:func:`particle_weights`), its last draw uniform among those that fit
-    the play, and the rounds after it replayed on the final hand. Returns the final hand,
-    or -1.
+    the play, and the rounds after it replayed on the final hand (:func:`_fits_from`:
+    ``wanted``, ``turn_up``, ``slot``). Returns the final hand, or -1.
     ``scratch``: int64, length >= 32."""
     k = _draw_below(key, np.int64(attempt) << 16, total, draws)
     p = _particle_at(particles, n, scale, draws[0])
@@ -636,16 +664,10 @@ def _weighted_world(key, attempt, particles, n, total, scale, unseen, possible, 
     hand = kept | need
     for j in range(free):
         hand |= np.uint32(1) << np.uint32(scratch[j])
-    if wanted == -2:
-        # he draws no card after his last draw: the replay reads no card of scratch
-        if _fits_hand(hand, scratch, opponent, cfg, script, rec, counts, 5, last_round + 1,
-                      None) < 0:
-            return np.int64(-1)
-    elif wanted >= 0:
-        turn_up = rec[R.TURN_UP]
-        if _says(opponent, cfg, script, hand, turn_up >> 3, last_round + 1, turn_up,
-                 score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])) != (wanted == 1):
-            return np.int64(-1)
+    # he draws no card after his last draw
+    if not _fits_from(hand, scratch, opponent, cfg, script, rec, counts, last_round + 1,
+                      wanted, turn_up, slot):
+        return np.int64(-1)
     return np.int64(hand)
 
 
@@ -665,12 +687,11 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
     ``count``); ``draws``, ``scratch`` and ``order`` are int64 scratch of length >= 32."""
     payoff[Y.INFER_WORLDS] += 1
     key = np.uint64(0)
+    turn_up = rec[R.TURN_UP]
+    slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
     if n_drawn == 0:
-        # His hand never changed: propose a uniform world that the play allows. With no
-        # exchange, his replay is his one decision (-2: a longer replay).
-        wanted = decided(opponent, cfg, rec, 0) if rec[R.EXCHANGES] == 0 else -2
-        turn_up = rec[R.TURN_UP]
-        slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
+        # His hand never changed: propose a uniform world that the play allows.
+        wanted = _one_decision(opponent, cfg, rec, 0)
         for attempt in range(INFER_TRIES):
             payoff[Y.INFER_TRIES] += 1
             if attempt == 0:
@@ -683,27 +704,18 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
                 hand = np.uint32(0)
                 for j in range(count):
                     hand |= np.uint32(1) << np.uint32(order[j])
-            if wanted == -2:
-                # he drew no card: the replay reads no card of order
-                fits = _fits_hand(hand | shown, order, opponent, cfg, script, rec, counts, 5,
-                                  0, None) >= 0
-            else:
-                fits = wanted < 0 or _says(opponent, cfg, script, hand | shown, turn_up >> 3,
-                                           0, turn_up, slot) == (wanted == 1)
-            if fits:
+            if _fits_from(hand | shown, order, opponent, cfg, script, rec, counts, 0, wanted,
+                          turn_up, slot):
                 return np.uint32(hand)
     elif total > 0:
-        # He exchanged: a history particle by its weight, then his last draw. If the
-        # last round follows it, the replay after it is his one decision there (-2: a
-        # longer replay).
-        last = rec[R.EXCHANGES]
-        wanted = decided(opponent, cfg, rec, last) if last_round + 1 == last else -2
+        # He exchanged: a history particle by its weight, then his last draw.
+        wanted = _one_decision(opponent, cfg, rec, last_round + 1)
         key = _world_key(seed, index, decision, world)
         for attempt in range(INFER_TRIES):
             payoff[Y.INFER_TRIES] += 1
             hand = _weighted_world(key, attempt, particles, n_particles, total, scale, unseen,
-                                   possible, shown, k_last, last_round, wanted, opponent,
-                                   cfg, script, rec, counts, draws, scratch)
+                                   possible, shown, k_last, last_round, wanted, turn_up, slot,
+                                   opponent, cfg, script, rec, counts, draws, scratch)
             if hand >= 0:
                 return np.uint32(hand) & ~shown & _FULL
     # no proposal fitted: plain PIMC's (uniform) world, counted
@@ -759,15 +771,6 @@ def draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen,
     possible_pool = work[WORK_POSSIBLE]
     m = _pool_of(possible, possible_pool)
     threshold = _threshold(m, count)
-    if n_drawn == 0 and rec[R.EXCHANGES] == 0 and decided(opponent, cfg, rec, 0) < 0:
-        # His hand never changed and his model decided nothing: every proposal fits, so
-        # each world is its attempt 0, plain PIMC's world (no replay needed).
-        for w in range(worlds):
-            payoff[Y.INFER_WORLDS] += 1
-            payoff[Y.INFER_TRIES] += 1
-            hands[w] = _draw_world(seed, index, decision, w, possible_pool, m, count,
-                                   threshold, work[WORK_SCRATCH], draws)
-        return
     for w in range(worlds):
         hands[w] = inferred_world(seed, index, decision, w, opponent, cfg, script, rec, counts,
                                   n_drawn, unseen, possible, shown, count, particles, state[0],

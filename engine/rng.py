@@ -135,6 +135,13 @@ def bounds_product(top, count):
     return product
 
 
+@njit(cache=True, inline="always")
+def word_remainder(product):
+    """``2**64 mod product``, the rejection threshold of a batch whose bounds multiply to
+    ``product`` (the kernels' twin of :func:`batch_threshold`)."""
+    return (np.uint64(0) - np.uint64(product)) % np.uint64(product)
+
+
 def batch_product(top: int, count: int) -> int:
     p = 1
     for j in range(count):
@@ -161,7 +168,7 @@ def draw_descending_lazy(seed, index, k, top, count, out, offset):
     while True:
         x = _word_draws(seed, index, k, top, count, out, offset)
         k += 1
-        if x >= product or x >= (np.uint64(0) - product) % product:
+        if x >= product or x >= word_remainder(product):
             return k
 
 

@@ -37,7 +37,7 @@ from ecarte_sim.engine.ecarte.moves import distinct_moves, legal_moves
 from ecarte_sim.engine.ecarte.solver import (after_card, search, takes_every_trick_from,
                                             value_after)
 from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
-from ecarte_sim.engine.rng import bounds_product, draw_descending, swap_draws
+from ecarte_sim.engine.rng import bounds_product, draw_descending, swap_draws, word_remainder
 
 #: Sub-stream words of a deal used by PIMC: world ``w`` of the ``j``-th card played
 #: reads words from ``PIMC_BASE + (j * MAX_WORLDS + w) * WORDS_PER_WORLD``.
@@ -184,8 +184,7 @@ def _pool_of(possible, pool):
 
 @njit(cache=True)
 def _threshold(m, count):
-    product = bounds_product(m, count)
-    return (np.uint64(0) - product) % product  # 2**64 mod product
+    return word_remainder(bounds_product(m, count))
 
 
 @njit(cache=True)

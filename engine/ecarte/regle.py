@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.cards import CardError, bit_index, popcount32, suit_mask
+from ecarte_sim.engine.cards import CardError, bit_index, lowest_bit, popcount32, suit_mask
 
 RULES = ("three-trumps", "two-trumps-one-suit", "two-trumps-court-pair",
          "one-trump-four-king", "one-trump-three-court", "no-trump-three-queens",
@@ -74,7 +74,7 @@ def _one_suit(plain):
     plain = np.uint32(plain)
     if plain == 0:
         return False
-    suit = bit_index(plain & (~plain + np.uint32(1))) >> 3
+    suit = bit_index(lowest_bit(plain)) >> 3
     return (plain & ~suit_mask(suit) & np.uint32(0xFFFFFFFF)) == 0
 
 

@@ -14,14 +14,17 @@ The public API, for scripting an experiment without the command line (the
 Écarté: :func:`deal`, :func:`solve`, :func:`classify`, :func:`play`, :func:`game`,
 :func:`simulate`, :func:`simulate_cards`, :func:`hand`, :func:`scores` (and
 :func:`scores_frame`), :func:`claims` (and :func:`claims_frame`), :func:`advise` (what
-to do with one hand at a score, each action's value), :func:`infer` (what the
+to do with one hand at a score, each action's value), :func:`strategy` (the best
+first decisions against the treatise, or iterated to an equilibrium), :func:`infer` (what the
 adversary's first decisions say about his hand), :func:`inference_value` (what reading
 them is worth in play) and :func:`inference_claims` (the treatise's claims about
 inference, judged), with
 :class:`EcarteSettings` and :class:`ClaimsSettings`. Piquet: :func:`piquet_deal`,
 :func:`piquet_simulate`, :func:`piquet_partie`, :func:`piquet_report`, with
 :class:`PiquetSettings`. Results are dicts of plain values, record objects or pandas
-DataFrames; every figure is a pure function of the seed and the deal indices.
+DataFrames; every figure is a pure function of the seed and the deal indices. A record
+reads as the command prints it: ``print(es.play(1, 5))`` tells the deal, and
+``es.play(1, 5).to_dict()`` is ``ecarte-sim play --seed 1 --index 5 --json``.
 
 The package is the repository: ``engine/`` is :mod:`ecarte_sim.engine` (numba
 kernels on a game-agnostic layer, one sub-package per game, each with a plain
@@ -30,17 +33,12 @@ Python reference of its rules) and ``analysis/`` is :mod:`ecarte_sim.analysis`
 ``import ecarte_sim`` stays cheap.
 """
 
-from __future__ import annotations
-
-import importlib
-
 #: Public name -> the module that defines it.
 _API = {
     **dict.fromkeys(["deal", "solve", "classify", "play", "game", "simulate", "simulate_cards",
                      "hand", "scores", "scores_frame", "claims", "claims_frame"],
                     "ecarte_sim.analysis.ecarte.api"),
-    "advise": "ecarte_sim.analysis.ecarte.strategy",
-    "infer": "ecarte_sim.analysis.ecarte.inference",
+    **dict.fromkeys(["advise", "infer", "strategy"], "ecarte_sim.analysis.ecarte.api_strategy"),
     "inference_value": "ecarte_sim.analysis.ecarte.inference_value",
     "inference_claims": "ecarte_sim.analysis.ecarte.inference_claims",
     "EcarteSettings": "ecarte_sim.engine.ecarte.settings",
@@ -55,11 +53,13 @@ __all__ = sorted(_API)
 
 def __getattr__(name: str):
     if name in _API:
-        value = getattr(importlib.import_module(_API[name]), name)
+        from importlib import import_module
+        value = getattr(import_module(_API[name]), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'ecarte_sim' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(__all__))
+    """The public API and the two sub-packages: no helper or imported name."""
+    return sorted({*__all__, "engine", "analysis"})

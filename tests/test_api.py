@@ -106,3 +106,132 @@ def test_each_id_once_and_typed_names_round_trip():
 def test_settings_are_frozen():
     with pytest.raises(AttributeError):
         es.EcarteSettings().worlds = 3
+
+
+# --------------------------------------------------------------------------- readable records
+
+def _cli_text(capsys, *args) -> str:
+    try:
+        run(list(args))
+    except SystemExit as stop:
+        assert stop.code in (0, None)
+    return capsys.readouterr().out
+
+
+def test_the_namespace_is_the_public_api():
+    names = dir(es)
+    assert set(es.__all__) <= set(names)
+    assert not {"annotations", "importlib", "import_module", "_API"} & set(names)
+    assert set(names) - set(es.__all__) == {"engine", "analysis"}
+    assert {"strategy", "advise", "play"} <= set(es.__all__)
+
+
+def test_play_reads_as_the_command_prints_it(capsys):
+    from ecarte_sim.engine.ecarte.runner import WholeDeal
+
+    settings = es.EcarteSettings.build(play="heuristic")
+    d = es.play(1, 5, settings, dealer_score=2)
+    assert isinstance(d, WholeDeal) and isinstance(d.elder0, int)     # the record, as before
+    assert (d.seed, d.index, d.elder_score, d.dealer_score) == (1, 5, 0, 2)
+    args = ["play", "--seed", "1", "--index", "5", "--dealer-score", "2", "--play", "heuristic"]
+    assert json.loads(json.dumps(d.to_dict())) == _cli_json(capsys, *args)
+    text = _cli_text(capsys, *args)
+    assert str(d) + "\n" == text == "\n".join(d.narrative()) + "\n"
+    readable = d.to_dict()
+    assert readable["elder"] == "8S 7S QD QC JC" and readable["turn_up"] == "7H"
+    assert len(readable["tricks"]) == 5 and {"led", "reply", "winner"} <= set(readable["tricks"][0])
+    assert readable["marks"] == {"elder": d.marks_elder, "dealer": d.marks_dealer}
+    assert "Trick 1:" in text and "Marks this deal:" in text
+
+
+def test_game_reads_as_the_command_prints_it(capsys):
+    g = es.game(2, 3)
+    assert json.loads(json.dumps(g.to_dict())) == _cli_json(capsys, "game", "--seed", "2",
+                                                             "--game", "3")
+    assert str(g) + "\n" == _cli_text(capsys, "game", "--seed", "2", "--game", "3")
+    assert g.narrative(verbose=True)[0].startswith("Game 4 (game index 3) of seed 2:")
+    assert g.narrative()[1].startswith("Deal 1 (index 192),")
+
+
+# --------------------------------------------------------------------------- scores as pairs
+
+@pytest.mark.parametrize("score", [(3, 4), [3, 4], (np.int64(3), 4)])
+def test_advise_takes_the_score_as_a_pair(score):
+    text = es.advise("KS QS JS 8H 8D", "H", "3-4", deals=1000)
+    assert es.advise("KS QS JS 8H 8D", "H", score, deals=1000) == text
+    assert es.advise("KS QS JS 8H 8D", "H", score=score, deals=1000)["score"] == "3-4"
+
+
+@pytest.mark.parametrize("score, token", [
+    ((3, 5), "5"), ((1,), r"\(1,\)"), ((True, 1), "True"), ((1.0, 2), "1.0"),
+    ([1, "2"], "'2'"), ("3-9", "3-9"), (34, "34"), ((-1, 0), "-1"),
+])
+def test_a_bad_score_names_the_token(score, token):
+    with pytest.raises(ValueError, match=token):
+        es.advise("KS QS JS 8H 8D", "H", score)
+    with pytest.raises(ValueError, match=token):
+        es.infer("QS JS AH 7C JD", "8D", "propose,refuse", score=score)
+
+
+def test_infer_takes_the_score_as_a_pair():
+    args = ("QS JS AH 7C JD", "8D", "propose,refuse")
+    assert es.infer(*args, score=(2, 1)) == es.infer(*args, score="2-1")
+
+
+# --------------------------------------------------------------------------- es.strategy
+
+def test_strategy_calls_what_the_command_calls(monkeypatch):
+    """es.strategy passes its typed arguments to the library functions the command calls
+    (spied on here; a real run is compared with the command below)."""
+    from ecarte_sim.analysis.ecarte import strategy as study
+
+    calls = []
+    monkeypatch.setattr(study, "against_treatise",
+                        lambda settings, **kw: calls.append(("treatise", settings, kw)) or {})
+    monkeypatch.setattr(study, "equilibrium",
+                        lambda settings, **kw: calls.append(("equilibrium", settings, kw)) or {})
+    settings = es.EcarteSettings.build(play="heuristic")
+    out = es.strategy(settings, role="elder", decision="both", score=(2, 3),
+                      deals_per_state=4, max_deals_per_state=8, fresh_deals=5000, seed=7)
+    kind, got, kw = calls[-1]
+    assert kind == "treatise" and got is settings
+    assert kw["roles"] == ("elder",) and kw["scores"] == ((2, 3),) and kw["seed"] == 7
+    assert kw["decisions"] == ("first", "discard") and kw["fresh_deals"] == 5000
+    assert kw["sampling"] == study.Sampling(4, 8)
+    assert out["scores"] == ["2-3"] and out["decision"] == "both" and out["seed"] == 7
+    es.strategy(all_scores=True)
+    assert calls[-1][2]["scores"] == study.SCORES
+    assert calls[-1][2]["roles"] == ("elder", "dealer")
+    assert calls[-1][2]["sampling"] == study.Sampling()      # the command's defaults
+    es.strategy(against="equilibrium", score="1-2", iterations=2)
+    kind, _, kw = calls[-1]
+    assert kind == "equilibrium" and kw["score"] == (1, 2) and kw["iterations"] == 2
+    assert kw["decisions"] == ("first",)
+
+
+@pytest.mark.parametrize("kwargs, token", [
+    ({"against": "nash"}, "nash"), ({"role": "both-ways"}, "both-ways"),
+    ({"decision": "second"}, "second"), ({"score": (4, 5)}, "5"),
+    ({"score": "0-0", "all_scores": True}, "all_scores"),
+    ({"against": "equilibrium", "all_scores": True}, "one score"),
+    ({"against": "equilibrium", "decision": "discard"}, "discard"),
+    ({"iterations": 51}, "iterations"), ({"deals_per_state": 1}, "deals_per_state"),
+    ({"fresh_deals": 10}, "fresh_deals"), ({"seed": -1}, "seed"),
+    ({"deals_per_state": 64, "max_deals_per_state": 8}, "first"),
+])
+def test_strategy_refuses_bad_arguments(kwargs, token):
+    with pytest.raises(ValueError, match=token):
+        es.strategy(**kwargs)
+
+
+def test_strategy_returns_what_the_command_prints(capsys):
+    from ecarte_sim.analysis.cli.common import finite
+    from ecarte_sim.analysis.cli.strategy import _plain
+
+    small = ["--deals-per-state", "2", "--max-deals-per-state", "2", "--fresh-deals", "2000"]
+    printed = _cli_json(capsys, "strategy", "--role", "elder", "--score", "2-3", *small)
+    printed.pop("command")
+    out = es.strategy(role="elder", score=(2, 3), deals_per_state=2, max_deals_per_state=2,
+                      fresh_deals=2000)
+    assert out["roles"]["elder"]["table"].shape[0] == 25        # the arrays are kept
+    assert json.loads(json.dumps(finite(_plain(out)))) == printed     # NaN printed as null

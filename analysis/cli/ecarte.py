@@ -265,23 +265,21 @@ def play_command(seed, index, elder_score, dealer_score, pretty, as_json, settin
     turn-up and stock. Card by card even with --play dd.
     """
     from ecarte_sim.analysis.ecarte.api import play
-    from ecarte_sim.analysis.ecarte.narrative import deal_data, tell_deal
 
     d = play(seed, index, settings, elder_score=elder_score, dealer_score=dealer_score)
     if as_json:
-        emit({"seed": seed, "index": index, "score_before": {"elder": elder_score,
-                                                             "dealer": dealer_score},
-              "settings": settings.echo(), **deal_data(d, settings)})
+        emit(d.to_dict())
         return
-    click.echo(f"Deal {index} of seed {seed}; score elder {elder_score}, dealer {dealer_score}.")
-    for line in tell_deal(d, pretty, settings=settings):
+    for line in d.narrative(pretty):
         click.echo(line)
 
 
 @click.command(context_settings=CONTEXT)
 @seed_option(required=True)
 @click.option("--game", "game_index", type=click.IntRange(0, 2**38 - 1), default=0,
-              show_default=True, help="Game number (game g uses deal indices 64g, 64g+1, ...).")
+              show_default=True,
+              help="Game index G, from 0: game G uses deal indices 64G, 64G+1, ... and is "
+                   "told as game G+1 (deals too are told from 1, each with its index).")
 @policy_options
 @click.option("--verbose", "-v", is_flag=True, help="Tell every deal in full.")
 @PRETTY
@@ -296,13 +294,12 @@ def game(seed, game_index, verbose, pretty, as_json, settings):
     Law 46 value (treble / double / single) is shown with the score that makes it.
     """
     from ecarte_sim.analysis.ecarte.api import game as play_game
-    from ecarte_sim.analysis.ecarte.narrative import game_data, tell_game
 
     g = play_game(seed, game_index, settings)
     if as_json:
-        emit({"settings": settings.echo(), **game_data(g, settings)})
+        emit(g.to_dict())
         return
-    for line in tell_game(g, pretty, verbose, settings=settings):
+    for line in g.narrative(pretty, verbose):
         click.echo(line)
 
 
@@ -446,7 +443,7 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, 
               "columns": "opponent 0-4", **tables,
               "provenance": provenance("scores", parameters, seed, n_deals)}
     if out_dir:
-        from ecarte_sim.analysis.ecarte.scores import write_report
+        from ecarte_sim.analysis.reports.scores import write_report
         result["files"] = write_report(out_dir, result, how)
     if as_json:
         emit(result)
@@ -627,7 +624,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
     writable_dir(out_dir)
     beside = None
     if strategy_dir is not None:
-        from ecarte_sim.analysis.ecarte.strategy import read_rules
+        from ecarte_sim.analysis.reports.strategy import read_rules
         try:
             beside = read_rules(strategy_dir)
         except ValueError as exc:

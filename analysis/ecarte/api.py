@@ -20,6 +20,7 @@ from __future__ import annotations
 # ``deal``) does not pay for loading them.
 
 from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -169,25 +170,88 @@ def _by_definition(mask: int, suit: int, turned: int | None, rule: str | None) -
             "loses_to": loses_to, "by_list": {"jeu_de_regle": rule is not None, "rule": rule}}
 
 
+@dataclass(frozen=True)
+class PlayedDeal(WholeDeal):
+    """A whole deal as :func:`play` returns it: the record's fields (cards as bit masks,
+    as the kernel wrote them; see :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal`),
+    where it came from, and its readable forms — :meth:`to_dict` (cards, exchanges,
+    tricks, points, marks and the reason of every decision: what ``ecarte-sim play
+    --json`` prints), :meth:`narrative` (the lines ``ecarte-sim play`` prints) and
+    ``str()`` (those lines joined)."""
+
+    seed: int = 0
+    index: int = 0
+    elder_score: int = 0
+    dealer_score: int = 0
+    settings: EcarteSettings = field(default_factory=EcarteSettings)
+
+    def to_dict(self) -> dict:
+        """The deal as plain values, card names in canonical ASCII (``"QH"``)."""
+        from ecarte_sim.analysis.ecarte.narrative import deal_data
+        return {"seed": self.seed, "index": self.index,
+                "score_before": {"elder": self.elder_score, "dealer": self.dealer_score},
+                "settings": self.settings.echo(), **deal_data(self, self.settings)}
+
+    def narrative(self, pretty: bool = False) -> list[str]:
+        """The deal told line by line, every decision with its reason; ``pretty`` writes
+        the cards with suit symbols."""
+        from ecarte_sim.analysis.ecarte.narrative import tell_deal
+        return [f"Deal {self.index} of seed {self.seed}; score elder {self.elder_score}, "
+                f"dealer {self.dealer_score}.",
+                *tell_deal(self, pretty, settings=self.settings)]
+
+    def __str__(self) -> str:
+        return "\n".join(self.narrative())
+
+
+@dataclass
+class PlayedGame(Game):
+    """A game as :func:`game` returns it: the :class:`~ecarte_sim.engine.ecarte.game.Game`
+    record (each deal a :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal`) with the
+    settings it was played under, and its readable forms — :meth:`to_dict` (what
+    ``ecarte-sim game --json`` prints), :meth:`narrative` (the lines ``ecarte-sim game``
+    prints) and ``str()``."""
+
+    settings: EcarteSettings = field(default_factory=EcarteSettings)
+
+    def to_dict(self) -> dict:
+        """The game as plain values: every deal's cards, tricks, marks and reasons."""
+        from ecarte_sim.analysis.ecarte.narrative import game_data
+        return {"settings": self.settings.echo(), **game_data(self, self.settings)}
+
+    def narrative(self, pretty: bool = False, verbose: bool = False) -> list[str]:
+        """The game told deal by deal (each deal in full with ``verbose``)."""
+        from ecarte_sim.analysis.ecarte.narrative import tell_game
+        return tell_game(self, pretty, verbose, settings=self.settings)
+
+    def __str__(self) -> str:
+        return "\n".join(self.narrative())
+
+
 def play(seed: int, index: int, settings: EcarteSettings | None = None, *,
-         elder_score: int = 0, dealer_score: int = 0) -> WholeDeal:
+         elder_score: int = 0, dealer_score: int = 0) -> PlayedDeal:
     """Deal ``index`` of ``seed`` played whole under ``settings`` from the given score
-    (a mark reaching five ends it), card by card; see
-    :func:`ecarte_sim.analysis.ecarte.narrative.deal_data` and ``tell_deal`` (pass them
-    the same ``settings`` for the reason of every decision), and
+    (a mark reaching five ends it), card by card: a :class:`PlayedDeal` — the record,
+    ``.to_dict()`` (``ecarte-sim play --json``), ``.narrative()`` and ``str()`` (the
+    deal told, every decision with its reason). See also
     :func:`ecarte_sim.analysis.ecarte.reasons.deal_reasons`."""
     settings = settings or EcarteSettings()
-    return play_deal(seed, index, settings.cfg(elder_score=elder_score,
-                                               dealer_score=dealer_score, target=5,
-                                               trick_by_trick=True))
+    d = play_deal(seed, index, settings.cfg(elder_score=elder_score,
+                                            dealer_score=dealer_score, target=5,
+                                            trick_by_trick=True))
+    return PlayedDeal(**{f.name: getattr(d, f.name) for f in fields(WholeDeal)},
+                      seed=int(seed), index=int(index), elder_score=int(elder_score),
+                      dealer_score=int(dealer_score), settings=settings)
 
 
-def game(seed: int, game: int = 0, settings: EcarteSettings | None = None) -> Game:
-    """Game ``game`` of ``seed``: A and B play five up with the same policies, by role (see
-    :func:`ecarte_sim.analysis.ecarte.narrative.game_data` and ``tell_game``, given the same
-    ``settings``, for the game told with the reason of every decision)."""
+def game(seed: int, game: int = 0, settings: EcarteSettings | None = None) -> PlayedGame:
+    """Game ``game`` of ``seed`` (``game`` counts from 0, as ``--game`` does; it is told
+    as game ``game + 1``): A and B play five up with the same policies, by role. A
+    :class:`PlayedGame` — the record, ``.to_dict()`` (``ecarte-sim game --json``),
+    ``.narrative()`` and ``str()`` (the game told)."""
     settings = settings or EcarteSettings()
-    return play_game(seed, game, settings.cfg(trick_by_trick=True))
+    g = play_game(seed, game, settings.cfg(trick_by_trick=True))
+    return PlayedGame(**{f.name: getattr(g, f.name) for f in fields(Game)}, settings=settings)
 
 
 def _mean_ci(values_counts: list[tuple[int, int]]) -> tuple[float, float, float]:

@@ -210,9 +210,11 @@ def _law_46(g: Game) -> str:
 def tell_game(g: Game, pretty: bool = False, verbose: bool = False,
               settings: EcarteSettings | None = None) -> list[str]:
     """The game as lines: each deal (in full with ``verbose``, else how its proposals
-    ended, the point and the marks), the score A-B after it, and the Law 46 value."""
-    lines = [f"Game {g.game} of seed {g.seed}: five up, the deal alternating; "
-             "scores are given A first."]
+    ended, the point and the marks), the score A-B after it, and the Law 46 value.
+    Games and deals are counted from 1, each with its index (from 0) beside it: game
+    index ``g`` (``--game g``) is told as game ``g + 1``."""
+    lines = [f"Game {g.game + 1} (game index {g.game}) of seed {g.seed}: five up, the deal "
+             "alternating; scores are given A first."]
     for n, gd in enumerate(g.deals, 1):
         elder = "B" if gd.dealer == "A" else "A"
         before = f"{gd.score_before['A']}-{gd.score_before['B']}"

@@ -107,7 +107,7 @@ def rank_of(card: int) -> int:
 
 
 def parse_suit(token: str) -> int:
-    """Suit index from ``S``/``♠``/``spades`` (any case)."""
+    """Suit index from ``S``/``♠``/``spades``/``spade`` (any case)."""
     if not isinstance(token, str):
         raise CardError(f"not a suit: {token!r}", repr(token))
     t = token.strip()
@@ -118,7 +118,9 @@ def parse_suit(token: str) -> int:
             return _SUIT_ALIASES[t.upper()]
         if t.lower() in SUIT_NAMES:
             return SUIT_NAMES.index(t.lower())
-    raise CardError(f"unknown suit {t!r} (use S H D C or ♠ ♥ ♦ ♣)", t)
+        if t.lower() + "s" in SUIT_NAMES:       # the singular: heart, spade
+            return SUIT_NAMES.index(t.lower() + "s")
+    raise CardError(f"unknown suit {t!r} (use S H D C, ♠ ♥ ♦ ♣ or a name: hearts, heart)", t)
 
 
 def parse_card(token: str, deck: Deck = ECARTE) -> int:

@@ -84,6 +84,20 @@ def test_parse_deal_trump_forms():
     assert parse_suit("c") == 3
 
 
+@pytest.mark.parametrize("name, suit", [("spade", 0), ("Heart", 1), ("DIAMOND", 2),
+                                         ("club", 3), (" hearts ", 1), ("clubs", 3)])
+def test_a_suit_is_named_singular_or_plural(name, suit):
+    assert parse_suit(name) == suit
+    assert parse_deal("QH AH 7H KS KD", "KH JH 9H 8H 9C", name)[2:] == (suit, None)
+
+
+@pytest.mark.parametrize("token", ["heartss", "hear", "harts", "spadess", "ss"])
+def test_a_misspelt_suit_name_is_refused(token):
+    with pytest.raises(CardError) as info:
+        parse_suit(token)
+    assert info.value.token == token
+
+
 def test_check_disjoint_names_the_card():
     with pytest.raises(CardError, match="'QD'"):
         check_disjoint([("a", int(parse_hand("QD KS"))), ("b", int(parse_hand("QD")))])

@@ -1114,3 +1114,14 @@ def test_game_generated_numbers(capsys, game):
         one_line_error(r)
     if isinstance(game, int):
         assert (r.code == 0) == (0 <= game < 2**38)
+
+
+@pytest.mark.parametrize("command", [["classify", "AH KS 7S KD KC"],
+                                     ["solve", "QH AH 7H KS KD", "KH JH 9H 8H 9C"]])
+def test_trump_named_singular_is_the_plural(capsys, command):
+    plural = json_only(cli(capsys, *command, "--trump", "hearts", "--json"))
+    singular = json_only(cli(capsys, *command, "--trump", "heart", "--json"))
+    for out in (plural, singular):
+        out.pop("provenance", None)
+    assert singular == plural
+    assert "'hart'" in one_line_error(cli(capsys, *command, "--trump", "hart"))

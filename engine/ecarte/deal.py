@@ -117,7 +117,7 @@ def deal(seed: int, index: int) -> Deal:
 
 
 def parse_trump(trump_text: str, held: list[tuple[str, int]]) -> tuple[int, int | None]:
-    """A trump written as a suit (``S``, ``♠``, ``spades``) or as the turned-up card
+    """A trump written as a suit (``S``, ``♠``, ``spades``, ``spade``) or as the turned-up card
     (``TH``), which must then be in none of the ``held`` (name, mask) hands.
 
     Returns ``(trump suit, turn-up card or None)``; raises
@@ -134,8 +134,8 @@ def parse_trump(trump_text: str, held: list[tuple[str, int]]) -> tuple[int, int 
         turn_up = parse_card(trump_text, ECARTE)
     except CardError:
         token = trump_text.strip()
-        raise CardError(f"unknown trump {token!r}: give a suit (S H D C, ♠ ♥ ♦ ♣) "
-                        "or the turned-up card", token) from None
+        raise CardError(f"unknown trump {token!r}: give a suit (S H D C, ♠ ♥ ♦ ♣, hearts "
+                        "or heart) or the turned-up card", token) from None
     check_disjoint([*held, ("turn-up", 1 << turn_up)])
     return turn_up >> 3, turn_up
 

@@ -136,8 +136,13 @@ class RunDir:
                     counts = archive["counts"]
             else:
                 counts = np.load(path, allow_pickle=False)
-        except (OSError, ValueError, EOFError, KeyError) as exc:
-            raise RunDirError(f"{path.name} in {str(self.path)!r} is unreadable: {exc}") from None
+        except OSError as exc:
+            raise RunDirError(f"{path.name} in {str(self.path)!r} cannot be read: "
+                              f"{exc.strerror or exc}") from None
+        except Exception:       # numpy's reasons (truncated, not .npy, pickled) name no file
+            raise RunDirError(f"{path.name} in {str(self.path)!r} is damaged (not a whole "
+                              "task file as a run writes it): delete it, and --resume "
+                              "computes that task again") from None
         if counts.dtype != np.int64 or counts.shape != (width,):
             raise RunDirError(f"{path.name} in {str(self.path)!r} is not a task of this run")
         return counts

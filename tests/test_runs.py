@@ -119,8 +119,50 @@ def test_a_foreign_or_broken_task_file_is_refused(tmp_path):
     with pytest.raises(RunDirError, match="not a task of this run"):
         store.load("k", 0, 4, 3)
     (tmp_path / "run" / "task-k-4-8.npy").write_bytes(b"\x93NUMPY garbage")
-    with pytest.raises(RunDirError, match="unreadable"):
+    with pytest.raises(RunDirError, match="task-k-4-8.npy .* is damaged"):
         store.load("k", 4, 8, 3)
+
+
+def _damage(path, how: str) -> None:
+    """Make the task file ``path`` damaged ``how``: cut short, garbage, or an object
+    array (which numpy would offer to load unsafely)."""
+    if how == "truncated":
+        path.write_bytes(path.read_bytes()[:-5])
+    elif how == "garbage":
+        path.write_bytes(b"not a numpy file at all")
+    else:
+        np.save(path, np.array([1, "x", None], dtype=object), allow_pickle=True)
+
+
+@pytest.mark.parametrize("how", ["truncated", "garbage", "object"])
+@pytest.mark.parametrize("compressed", [False, True])
+def test_a_damaged_task_file_is_named_in_one_line(tmp_path, how, compressed):
+    store = RunDir(tmp_path / "run", IDENT)
+    store.save("k", 0, 4, np.arange(3), compressed=compressed)
+    assert store.load("k", 0, 4, 3).tolist() == [0, 1, 2]
+    path = store._task("k", 0, 4, compressed)
+    if compressed and how == "object":
+        with open(path, "wb") as f:
+            np.savez(f, counts=np.array([1, "x"], dtype=object))
+    else:
+        _damage(path, how)
+    with pytest.raises(RunDirError) as info:
+        store.load("k", 0, 4, 3)
+    message = str(info.value)
+    assert path.name in message and "damaged" in message and "\n" not in message
+    assert "unsafe" not in message and "pickle" not in message
+
+
+@pytest.mark.parametrize("how", ["truncated", "object"])
+def test_cli_names_a_damaged_task_file(capsys, tmp_path, how):
+    from tests.test_cli import cli, json_only, one_line_error
+    base = ["piquet", "partie", "--parties", "300", "--task-size", "100", "--json",
+            "--run-dir", str(tmp_path / "run")]
+    json_only(cli(capsys, *base))
+    task = sorted((tmp_path / "run").glob("task-*.npy"))[0]
+    _damage(task, how)
+    line = one_line_error(cli(capsys, *base, "--resume"))
+    assert task.name in line and "damaged" in line and "unsafe" not in line
 
 
 def test_manifest_records_provenance(tmp_path):

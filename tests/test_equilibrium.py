@@ -1,0 +1,93 @@
+"""The five-up equilibrium (analysis/ecarte/equilibrium.py) on reduced instances: the value
+recursion by score against the plain one, determinism across thread counts, the stopping
+record, and the shipped data format."""
+
+import numpy as np
+import pytest
+
+from ecarte_sim.analysis.ecarte import equilibrium as eq
+from ecarte_sim.analysis.ecarte import strategy as st
+from ecarte_sim.analysis.ecarte.scores import win_probabilities
+from ecarte_sim.engine.ecarte.states import N_STATES
+
+TINY = dict(sampling=st.Sampling(4, 8), discard_sampling=st.Sampling(4, 8), fresh_deals=2048,
+            value_deals=2048, iterations=1, scores=((0, 0), (3, 4)))
+
+
+def tiny_states(k=400, seed=3):
+    rng = np.random.default_rng(seed)
+    return tuple(sorted(rng.choice(N_STATES, k, replace=False).tolist()))
+
+
+def test_values_by_score_is_the_plain_recursion_when_the_deal_does_not_depend_on_it():
+    rng = np.random.default_rng(0)
+    p = rng.random(20)
+    p[[4, 9, 14, 19]] = 0          # no untruncated deal ends without a point
+    p /= p.sum()
+    assert np.allclose(eq.values_by_score(np.tile(p, (25, 1))), win_probabilities(p),
+                       atol=1e-14)
+
+
+def test_values_by_score_reads_each_score_own_row():
+    """A deal that at 4-4 always gives the elder the point: he wins from 4-4 for sure,
+    and the scores that lead to 4-4 feel it."""
+    base = np.zeros(20)
+    base[0] = 0.5      # elder's point, no king
+    base[2] = 0.5      # dealer's point
+    p = np.tile(base, (25, 1))
+    v0 = eq.values_by_score(p)
+    p[24] = 0
+    p[24, 0] = 1.0
+    v1 = eq.values_by_score(p)
+    assert v1[4, 4] == 1.0 and v0[4, 4] == 0.5
+    # the elder at 3 against 4 who wins the point reaches 4-4 dealing next, where his
+    # opponent, then elder, wins for sure
+    assert v1[3, 4] < v0[3, 4]
+    # a score from which 4-4 cannot be reached is unchanged
+    assert v1[4, 0] == v0[4, 0] and v1[0, 0] != v0[0, 0]
+
+
+def test_score_groups_share_equal_rows():
+    pair = eq.treatise_pair(st.EcarteSettings())
+    assert eq.score_groups(pair, list(range(25))) == [list(range(25))]
+    pair["elder"][7, 5] = ~pair["elder"][7, 5]
+    groups = eq.score_groups(pair, list(range(25)))
+    assert [7] in groups and len(groups) == 2
+
+
+def test_a_reduced_solve_is_the_same_for_any_thread_count():
+    import numba
+    solve = eq.SolveSettings(states=tiny_states(), **TINY)
+    limit = numba.config.NUMBA_NUM_THREADS
+    results = []
+    for threads in sorted({1, min(2, limit)}):
+        numba.set_num_threads(threads)
+        try:
+            results.append(eq.solve(solve))
+        finally:
+            numba.set_num_threads(limit)
+    a = results[0]
+    for b in results[1:]:
+        for k in eq.KEYS:
+            assert np.array_equal(a["pair"][k], b["pair"][k])
+        assert a["history"] == b["history"]
+    # only the chosen states can leave the treatise, and the record says what changed
+    treatise = eq.treatise_pair(st.EcarteSettings())
+    others = np.setdiff1d(np.arange(N_STATES), tiny_states())
+    for k in eq.KEYS:
+        assert np.array_equal(a["pair"][k][:, others], treatise[k][:, others])
+    first = a["history"][0]
+    assert first["iteration"] == 0 and first["v_moved"] is None
+    assert len(first["scores"]) == 2
+    for entry in first["scores"]:
+        lo, hi = entry["exploitability_ci95"]
+        assert lo <= entry["exploitability"] <= hi
+
+
+def test_bad_solve_settings_are_refused():
+    with pytest.raises(ValueError, match="iterations"):
+        eq.SolveSettings(iterations=-1)
+    with pytest.raises(ValueError, match="score"):
+        eq.SolveSettings(scores=((5, 0),))
+    with pytest.raises(ValueError, match="states"):
+        eq.SolveSettings(states=(N_STATES,))

@@ -1125,3 +1125,11 @@ def test_trump_named_singular_is_the_plural(capsys, command):
         out.pop("provenance", None)
     assert singular == plural
     assert "'hart'" in one_line_error(cli(capsys, *command, "--trump", "hart"))
+
+
+def test_infer_says_in_words_how_many_cards_he_threw(capsys):
+    r = cli(capsys, "infer", "QS KH AH 9C JD", "--turn-up", "8D", "--history",
+            "propose,accept:2,propose,accept:1,play", "--thrown", "7C 8H;7H", "--samples", "200")
+    assert r.code == 0, r
+    first = r.out.splitlines()[0]
+    assert "(he threw 2 cards, then 1)" in first and "[" not in first

@@ -321,7 +321,7 @@ def infer(hand, turn_up, history, thrown, samples, seed, discard, role, model, t
                    "possible hands are consistent (exact)")
     else:
         click.echo(f"{result['hand']} ({role}), {result['turn_up']} turned up, history "
-                   f"{','.join(result['history'])} (he threw {result['counts']}); the "
+                   f"{','.join(result['history'])}{_threw(result['counts'])}; the "
                    f"{other} decides by {result['model']}: {result['consistent']:,} draws "
                    f"from the posterior of {result['of']:,} (sampled, seed {result['seed']}; "
                    f"{result['fallback_draws']:,} found no fitting history)")
@@ -333,6 +333,15 @@ def infer(hand, turn_up, history, thrown, samples, seed, discard, role, model, t
         click.echo(f"  {suit['name']:<9}{' (trumps)' if suit['trump'] else '         '} "
                    f"cards {suit['mean_cards']:.2f}, high cards (K Q J A) "
                    f"{suit['mean_high_cards']:.2f}, king {suit['king']:.3f}")
+
+
+def _threw(counts: list[int]) -> str:
+    """How many cards the adversary threw at each exchange, in words: " (he threw 2
+    cards, then 3)"; nothing when there was no exchange."""
+    if not counts:
+        return ""
+    first = f"{counts[0]} card{'' if counts[0] == 1 else 's'}"
+    return f" (he threw {', then '.join([first, *map(str, counts[1:])])})"
 
 
 @click.command("inference-value", context_settings=CONTEXT)

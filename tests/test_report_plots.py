@@ -54,7 +54,8 @@ def test_every_verdict_word_is_explained():
 
 
 @pytest.mark.parametrize("path", ["analysis/reports/claims.py", "analysis/ecarte/claims.py",
-                                  "analysis/ecarte/scores.py", "analysis/piquet/report.py"])
+                                  "analysis/reports/scores.py", "analysis/reports/strategy.py",
+                                  "analysis/reports/piquet.py", "analysis/piquet/report.py"])
 def test_report_writers_point_nowhere_outside_the_repository(path):
     text = (REPO / path).read_text(encoding="utf-8")
     assert "seeds/" not in text and not re.search(r"seed 00\d", text), path

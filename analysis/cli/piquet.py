@@ -318,7 +318,7 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
     import sys
 
     from ecarte_sim.analysis.piquet.api import piquet_report
-    from ecarte_sim.analysis.piquet.report import markdown, write_report
+    from ecarte_sim.analysis.reports.piquet import markdown, write_report
     from ecarte_sim.analysis.reports.provenance import FILE, caption, provenance
 
     set_threads(threads)

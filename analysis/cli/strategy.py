@@ -104,6 +104,7 @@ def strategy(against, role, decision, score, all_scores, iterations, deals_per_s
       ecarte-sim strategy --against equilibrium --decision both --iterations 3 --json
     """
     from ecarte_sim.analysis.ecarte import strategy as study
+    from ecarte_sim.analysis.reports import strategy as files
     from ecarte_sim.analysis.reports.provenance import provenance
 
     if all_scores and score is not None:
@@ -148,7 +149,7 @@ def strategy(against, role, decision, score, all_scores, iterations, deals_per_s
     result = {"command": command_line("strategy"), "seed": seed, **parameters, **result,
               "provenance": provenance("strategy", parameters, seed, n)}
     if out_dir:
-        write = study.write_report if against == "treatise" else study.write_equilibrium_report
+        write = files.write_report if against == "treatise" else files.write_equilibrium_report
         result["files"] = write(out_dir, result, how)
     payload = _plain(result)
     if as_json:

@@ -6,10 +6,11 @@
   before any run), and the precision-driven run of every experiment.
 * :mod:`.paired` — statistics of paired tables (the same deals under two choices).
 * :mod:`.scores` — the probability of winning five up from every score (an exact
-  recursion over a deal's outcomes) and the score report.
+  recursion over a deal's outcomes); its report is :mod:`ecarte_sim.analysis.reports.scores`.
 * :mod:`.strategy` — best responses of the first decisions and the first discard at
   every score, their gain over the treatise on fresh deals, iterated best responses (the
-  first decisions and discards), and one hand's advice.
+  first decisions and discards), and one hand's advice; its files are written by
+  :mod:`ecarte_sim.analysis.reports.strategy`.
 * :mod:`.inference` — what the adversary's first decisions say about his hand: the exact
   posterior over every hand he may hold, under an opponent model.
 * :mod:`.inference_value` — what reading the proposals is worth: the inferring player

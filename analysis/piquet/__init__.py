@@ -9,7 +9,8 @@
   with normal intervals.
 * :mod:`.report` — every analysis of the report measured (``measure``: pairings,
   the exchange and the rule variants paired on the same deals, parties, the peer
-  engine's figures), its Markdown, CSV and PNG files.
+  engine's figures); its Markdown, CSV and PNG files are written by
+  :mod:`ecarte_sim.analysis.reports.piquet`.
 
 The kernels and the rules are in :mod:`ecarte_sim.engine.piquet`; the command line
 (:mod:`ecarte_sim.analysis.cli.piquet`) only parses options and prints.

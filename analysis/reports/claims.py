@@ -246,7 +246,7 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                 f.write("\n")
             beside = payload.get("beside_best_response")
             if beside:
-                from ecarte_sim.analysis.ecarte.strategy import rules_markdown
+                from ecarte_sim.analysis.reports.strategy import rules_markdown
                 f.write("## Each rule of the treatise beside the best response\n\n"
                         f"From the strategy run in `{beside['source']}` (`ecarte-sim "
                         "strategy`, play model "

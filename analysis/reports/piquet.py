@@ -1,0 +1,274 @@
+"""Files of ``ecarte-sim piquet report`` (:mod:`ecarte_sim.analysis.piquet.report` measures
+the figures): piquet.md, pairings.csv, exchange.csv, partie.csv, totals.png, exchange.png and
+provenance.json, each written under a temporary name and renamed, each naming command,
+seed, n and version."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from ecarte_sim.analysis.reports.provenance import (caption as made_by, commit_file, csv_columns, png_metadata,
+                                                    write_provenance)
+from ecarte_sim.analysis.stats.intervals import Z95
+
+
+def _ci(x: dict, digits: int = 3) -> str:
+    lo, hi = x["ci95"]
+    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def markdown(result: dict, caption: str) -> str:
+    lines = ["# Piquet: measured figures", "", f"Made by {caption}.", "",
+             "Rules: `engine/piquet/rules.md` (Laws of Piquet, Portland and Turf Clubs). Every rate has its "
+             "Wilson 95% interval and every margin or difference its normal 95% interval "
+             "(pairings.csv has the same); n is given for each row.",
+             "", "## The elder's advantage per deal, by pairing", "",
+             "| elder | younger | n | elder wins | 95% CI | ties | mean elder | mean younger "
+             "| margin | 95% CI | highest deal |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p in result["pairings"]:
+        iv = p["intervals"]
+        lines.append(
+            f"| {p['elder']} | {p['younger']} | {p['deals']:,} | "
+            f"{iv['elder_win_rate']['rate']:.4f} | {_ci(iv['elder_win_rate'], 4)} | "
+            f"{iv['tie_rate']['rate']:.4f} | {p['mean_elder']:.2f} | {p['mean_younger']:.2f} | "
+            f"{iv['mean_difference']['mean']:.2f} | {_ci(iv['mean_difference'], 2)} | "
+            f"{max(p['by_seat']['elder']['max_total'], p['by_seat']['younger']['max_total'])} |")
+    lines += ["", "## Carte blanche, pique, repique and capot by seat (per deal)", "",
+              "| elder | younger | n | seat | carte blanche | pique | repique | capot |",
+              "|---|---|---|---|---|---|---|---|"]
+    for p in result["pairings"]:
+        for seat in ("elder", "younger"):
+            s = p["by_seat"][seat]
+            cells = " | ".join(f"{s[k]['rate']:.5f} {_ci(s[k], 5)}"
+                               for k in ("carte_blanche", "pique", "repique", "capot"))
+            lines.append(f"| {p['elder']} | {p['younger']} | {p['deals']:,} | {seat} | {cells} |")
+    lines += ["", "Exact: carte blanche in a given hand = 125,970 / 225,792,840 = "
+              f"{125970 / 225792840:.6f}.", "",
+              "## The exchange (heuristic v heuristic, paired on the same deals)", "",
+              "Margin = the elder's total minus the younger's. Positive differences favour "
+              "arm a.", "",
+              "| question | a | b | n | margin a | margin b | a − b | 95% CI | elder win a − b "
+              "| 95% CI |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for e in result["exchange"]:
+        d, w = e["margin_difference"], e["elder_win_difference"]
+        lines.append(f"| {e['question']} | {e['a']} | {e['b']} | {e['n']:,} | "
+                     f"{e['margin_a']:.3f} | {e['margin_b']:.3f} | {d['mean']:.3f} | "
+                     f"{_ci(d)} | {w['mean']:.4f} | {_ci(w, 4)} |")
+    lines += ["", "## Rule variants (heuristic v heuristic, paired)", "",
+              "| variant | n | pique rate | margin (variant) | margin (default) | difference "
+              "| 95% CI |", "|---|---|---|---|---|---|---|"]
+    for v in result["variants"]:
+        d = v["margin_difference"]
+        pq = v["summary"]["by_seat"]["elder"]["pique"]
+        lines.append(f"| {v['variant']} | {v['n']:,} | {pq['rate']:.4f} {_ci(pq, 4)} | "
+                     f"{v['margin_a']:.3f} | {v['margin_b']:.3f} | {d['mean']:.3f} | {_ci(d)} |")
+    lines += ["", "## The partie (Laws 71–73)", "",
+              "A deals first; the same player on both sides, so A's win rate answers whether "
+              "the winner of the cut should choose to deal first.", "",
+              "| players | partie | n | A (first dealer) wins | 95% CI | rubicon | 95% CI | "
+              "A's mean settlement | 95% CI | tie-break deals | drawn |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p in result["parties"]:
+        iv = p["intervals"]
+        w, r, m = iv["first_dealer_win_rate"], iv["rubicon_rate"], iv["first_dealer_settlement"]
+        lines.append(f"| {p['players']} | {p['partie']} | {p['parties']:,} | {w['rate']:.4f} | "
+                     f"{_ci(w, 4)} | {r['rate']:.4f} | {_ci(r, 4)} | {m['mean']:.2f} | "
+                     f"{_ci(m, 2)} | {p['tie_breaks']} | {p['drawn']} |")
+    lines += ["", "## Beside the public peer engine", ""] + peer_lines(result)
+    return "\n".join(lines) + "\n"
+
+
+def _pairing(result, elder, younger):
+    for p in result["pairings"]:
+        if p["elder"] == elder and p["younger"] == younger:
+            return p
+    return None
+
+
+def peer_lines(result: dict) -> list[str]:
+    peer = result["peer"]
+    lines = ["| figure | peer (n = 20,000 deals) | here | n here | why they may differ |",
+             "|---|---|---|---|---|"]
+    h = _pairing(result, "heuristic", "heuristic")
+    r = _pairing(result, "random", "random")
+    minimal = next(e for e in result["exchange"] if e["question"] == "full v minimal exchange")
+    minimal_r = next(e for e in result["exchange"]
+                     if e["question"] == "full v minimal exchange, random players")
+    sd_peer = math.sqrt(0.5 * 0.5 / peer["deals"])
+    if r:
+        w = r["intervals"]["elder_win_rate"]
+        ties = r["intervals"]["tie_rate"]["rate"]
+        lines.append(f"| elder wins, full exchange, random players | {peer['elder_win_full_exchange']:.3f} "
+                     f"(± {Z95 * sd_peer:.3f}) | {w['rate']:.4f} {_ci(w, 4)}; with ties as half "
+                     f"a win {w['rate'] + ties / 2:.4f} | {r['deals']:,} | the gap is larger "
+                     "than both intervals: not sample size. The peer does not say which players "
+                     "or rule variants it used, nor how ties count (the rule variants' effect "
+                     "on our heuristic players is in the variants table) |")
+    if h:
+        w = h["intervals"]["elder_win_rate"]
+        lines.append(f"| elder wins, full exchange, heuristic players | "
+                     f"{peer['elder_win_full_exchange']:.3f} | {w['rate']:.4f} {_ci(w, 4)} | "
+                     f"{h['deals']:,} | our heuristic is our own (keep values, remembered "
+                     "cards) |")
+    for label, m in (("random", minimal_r), ("heuristic", minimal)):
+        w = m["elder_win_b"]
+        d = m["elder_win_difference"]
+        lines.append(f"| elder wins without the full exchange, {label} players | "
+                     f"{peer['elder_win_no_full_exchange']:.3f} (full − without: "
+                     f"{peer['elder_win_full_exchange'] - peer['elder_win_no_full_exchange']:+.3f}) "
+                     f"| {w['rate']:.4f} {_ci(w, 4)} (full − without, paired: "
+                     f"{d['mean']:+.4f} {_ci(d, 4)}) | {m['n']:,} | here \"without\" = one card "
+                     "each (Laws 21–22 oblige one); the peer does not define it further |")
+    if h:
+        lines.append(f"| mean points a deal, elder / younger (best heuristics) | "
+                     f"{peer['mean_elder_heuristic']:.0f} / {peer['mean_younger_heuristic']:.0f} | "
+                     f"{h['mean_elder']:.2f} / {h['mean_younger']:.2f} | {h['deals']:,} | "
+                     "different heuristics; the peer gives no interval |")
+    highest = max(max(p["by_seat"]["elder"]["max_total"], p["by_seat"]["younger"]["max_total"])
+                  for p in result["pairings"])
+    lines.append(f"| highest deal | {peer['max_deal']} (the theoretical maximum) | "
+                 f"{highest} (highest seen) | all pairings | 170 needs a repique with capot "
+                 "on the elder's four tierces major (he must also win the point: the younger "
+                 "holding no four-card suit); a sample shows the highest it met |")
+    return lines
+
+
+def write_report(out_dir: str, result: dict, provenance: dict, execution: dict | None = None,
+                 command_line: str | None = None) -> list[str]:
+    """piquet.md, pairings.csv, exchange.csv, partie.csv, totals.png, exchange.png and
+    provenance.json in ``out_dir``, each written atomically."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    os.makedirs(out_dir, exist_ok=True)
+    caption = made_by(provenance)
+    paths: list[str] = []
+
+    def commit(name, write):           # write under a temporary name, then rename
+        commit_file(out_dir, name, write, paths)
+
+    write_provenance(out_dir, provenance, execution, command_line, paths)
+
+    rows = []
+    for p in result["pairings"]:
+        iv = p["intervals"]
+        rows.append({"elder": p["elder"], "younger": p["younger"], "n": p["deals"],
+                     "elder_win_rate": iv["elder_win_rate"]["rate"],
+                     "elder_win_ci95_low": iv["elder_win_rate"]["ci95"][0],
+                     "elder_win_ci95_high": iv["elder_win_rate"]["ci95"][1],
+                     "mean_elder": p["mean_elder"], "mean_younger": p["mean_younger"],
+                     "margin": iv["mean_difference"]["mean"],
+                     "margin_ci95_low": iv["mean_difference"]["ci95"][0],
+                     "margin_ci95_high": iv["mean_difference"]["ci95"][1],
+                     **{f"{seat}_{k}": p["by_seat"][seat][k]["rate"]
+                        for seat in ("elder", "younger")
+                        for k in ("carte_blanche", "pique", "repique", "capot")},
+                     "seed": provenance["seed"], "version": provenance["version"]})
+    commit("pairings.csv", lambda f: csv_columns(pd.DataFrame(rows), provenance).to_csv(
+        f, index=False, float_format="%.6f"))
+    ex = [{"question": e["question"], "a": e["a"], "b": e["b"], "n": e["n"],
+           "margin_a": e["margin_a"], "margin_b": e["margin_b"],
+           "difference": e["margin_difference"]["mean"],
+           "ci95_low": e["margin_difference"]["ci95"][0],
+           "ci95_high": e["margin_difference"]["ci95"][1],
+           "seed": provenance["seed"], "version": provenance["version"]}
+          for e in result["exchange"]]
+    commit("exchange.csv", lambda f: csv_columns(pd.DataFrame(ex), provenance).to_csv(
+        f, index=False, float_format="%.6f"))
+    pa = [{"players": p["players"], "partie": p["partie"], "n": p["parties"],
+           "first_dealer_win_rate": p["intervals"]["first_dealer_win_rate"]["rate"],
+           "ci95_low": p["intervals"]["first_dealer_win_rate"]["ci95"][0],
+           "ci95_high": p["intervals"]["first_dealer_win_rate"]["ci95"][1],
+           "rubicon_rate": p["intervals"]["rubicon_rate"]["rate"],
+           "mean_settlement": p["intervals"]["first_dealer_settlement"]["mean"],
+           "tie_breaks": p["tie_breaks"], "drawn": p["drawn"],
+           "seed": provenance["seed"], "version": provenance["version"]}
+          for p in result["parties"]]
+    commit("partie.csv", lambda f: csv_columns(pd.DataFrame(pa), provenance).to_csv(
+        f, index=False, float_format="%.6f"))
+    commit("piquet.md", lambda f: open(f, "w", encoding="utf-8").write(
+        markdown(result, caption)))
+
+    import textwrap
+
+    footer = textwrap.fill(caption.replace("`", ""), 170)
+
+    def save(fig, f):
+        fig.savefig(f, format="png", dpi=110, bbox_inches="tight", pad_inches=0.1,
+                    metadata=png_metadata(provenance))
+        plt.close(fig)
+
+    def totals_png(f):
+        fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True, layout="constrained")
+        shown = [(ax, key, _pairing(result, *key))
+                 for ax, key in zip(axes, (("random", "random"), ("heuristic", "heuristic")))]
+        top = max([int(np.flatnonzero(np.asarray(p["histogram"][seat]))[-1])
+                   for _, _, p in shown if p is not None for seat in ("elder", "younger")
+                   if np.asarray(p["histogram"][seat]).any()] or [120])
+        for ax, key, p in shown:
+            if p is None:
+                ax.set_axis_off()
+                continue
+            for seat, colour in (("elder", "tab:blue"), ("younger", "tab:orange")):
+                h = np.array(p["histogram"][seat], dtype=float)
+                ax.step(np.arange(len(h)), h / h.sum(), where="mid", color=colour,
+                        label=f"{seat} (mean {p['mean_' + seat]:.2f})")
+            ax.set_title(f"{key[0]} v {key[1]} players (n = {p['deals']:,} deals)", fontsize=10)
+            ax.set_xlabel("points the seat scores in the deal (deal total)")
+            ax.set_xlim(0, top + 2)
+            ax.grid(alpha=0.3)
+            ax.legend(title="seat", fontsize=9)
+        axes[0].set_ylabel("share of deals with that total")
+        fig.suptitle("Piquet: distribution of each seat's deal total (elder and younger), "
+                     f"up to the highest total seen ({top})\n{footer}", fontsize=9)
+        save(fig, f)
+
+    commit("totals.png", totals_png)
+
+    def exchange_png(f):
+        rows = result["exchange"]
+        fig, ax = plt.subplots(figsize=(10, 0.55 * len(rows) + 2.2), layout="constrained")
+        colours = {"elder takes five": "tab:blue", "younger takes all": "tab:orange"}
+        labels, means, lows, highs, cols = [], [], [], [], []
+        for e in rows:
+            d = e["margin_difference"]
+            players = " (random players)" if e["question"].endswith("random players") else ""
+            labels.append(f"{e['a']}\nv {e['b']}{players}")
+            means.append(d["mean"])
+            lows.append(d["mean"] - d["ci95"][0])
+            highs.append(d["ci95"][1] - d["mean"])
+            cols.append(colours.get(e["question"], "tab:grey"))
+        y = np.arange(len(rows))
+        ax.barh(y, means, xerr=[lows, highs], color=cols, alpha=0.85, capsize=3)
+        ax.set_yticks(y, labels, fontsize=8)
+        ax.invert_yaxis()                       # the first question on top
+        ax.axvline(0, color="black", lw=0.8)
+        span = max(abs(m) + max(lo, hi) for m, lo, hi in zip(means, lows, highs)) or 1.0
+        for k, e in enumerate(rows):
+            d = e["margin_difference"]
+            end = d["ci95"][1] if means[k] >= 0 else d["ci95"][0]    # past the error bar
+            ax.text(end + (0.02 * span if means[k] >= 0 else -0.02 * span), k,
+                    f"{d['mean']:+.2f} [{d['ci95'][0]:.2f}, {d['ci95'][1]:.2f}]",
+                    va="center", ha="left" if means[k] >= 0 else "right", fontsize=8)
+        ax.set_xlim(-1.35 * span if min(means) < 0 else -0.05 * span,
+                    1.35 * span if max(means) > 0 else 0.05 * span)
+        ax.set_xlabel("paired difference in the elder's margin, a − b (points per deal; "
+                      "bars: 95% interval)\nelder's choices (blue): > 0 means taking all "
+                      "helps him; younger's choices (orange): < 0 means taking all helps the "
+                      "younger", fontsize=9)
+        n = sorted({e["n"] for e in rows})
+        n_text = f"{n[0]:,}" if len(n) == 1 else " / ".join(f"{v:,}" for v in n)
+        ax.set_title("Piquet, the exchange: taking all the cards you may against taking "
+                     f"fewer\n(same deals both ways; heuristic players unless marked; "
+                     f"n = {n_text} deals each)", fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+        fig.suptitle(footer, fontsize=7)
+        save(fig, f)
+
+    commit("exchange.png", exchange_png)
+    return paths

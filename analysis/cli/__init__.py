@@ -13,6 +13,8 @@ statistics or science is computed here.
   simulate, scores, hand, claims.
 * :mod:`.strategy` — ``strategy`` (best responses, an equilibrium), ``advise`` and
   ``infer``.
+* :mod:`.equilibrium` — ``equilibrium``: five up solved at every score, its report and
+  the shipped strategy.
 * :mod:`.piquet` — the ``piquet`` group: deal, simulate, partie, report.
 * :mod:`.bench` — ``bench``, the throughput of every kernel.
 
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli import bench, ecarte, piquet, strategy
+from ecarte_sim.analysis.cli import bench, ecarte, equilibrium, piquet, strategy
 from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 
 
@@ -40,7 +42,8 @@ def main():
     """
 
 
-for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, piquet.piquet, bench.bench):
+for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, *equilibrium.COMMANDS, piquet.piquet,
+                 bench.bench):
     main.add_command(_command)
 
 

@@ -27,11 +27,19 @@ current pair at every score (simultaneous, not alternating: so the two best resp
 are also what measures the current pair's exploitability), each valued with the current
 ``V``:
 
-1. each role's best first decision against the other's current tables, his own later
-   rounds and discards as now (``strategy.respond``'s sampling: a state leaves its
-   action only where the other is better by more than ``z`` standard errors);
-2. then his best first discard given that decision (``strategy.discard_response``);
+1. each role's best first decision against the current pair (the other's tables; his own
+   discard and, in the later rounds, his own table as they are), sampled as
+   ``strategy.marks_tables`` does: a state leaves its action only where the other is
+   better by more than ``z`` standard errors;
+2. each role's best first discard against the current pair, the same way
+   (``strategy.discard_response``: both arms propose and accept, so his first-decision
+   table matters only in the later rounds);
 3. the new pair's ``V`` from whole deals.
+
+Every table of the new pair is thus a best response to the current pair (a Jacobi step),
+so the scores whose rows of the pair are equal share their marks tables (scores only
+reweight the marks): at the first iteration, Hoyle's pair being the same at every score,
+one set of marks tables serves all 25.
 
 An iteration's *exploitability* of the current pair at a score is what the two best
 responses gain over it on **fresh deals** (never those used to choose them), summed
@@ -230,11 +238,11 @@ def best_rows(role: str, settings: EcarteSettings, pair: dict, v: np.ndarray,
               slots: list[int], solve: SolveSettings, progress=None) -> dict:
     """The ``role``'s best response to the pair at the scores ``slots``, whose rows of the
     pair must be equal (so that one set of marks tables serves them all: scores only
-    reweight the marks): his best first decision against the other's tables (his own
-    discard and later rounds as in the pair), then, with ``solve.discards``, his best
-    first discard given that decision. Returns, per slot, his two new rows and the
-    per-state gain of his first decision's arm a (propose, accept) over arm b (NaN
-    where not estimated), and the deals played."""
+    reweight the marks): his best first decision and, with ``solve.discards``, his best
+    first discard, each against the pair (the other's tables, his own other table for
+    the later rounds). Returns, per slot, his two new rows and the per-state gain of his
+    first decision's arm a (propose, accept) over arm b (NaN where not estimated), and
+    the deals played."""
     base = _base(settings)
     row = at_score(pair, slots[0])
     other = "dealer" if role == "elder" else "elder"
@@ -254,32 +262,15 @@ def best_rows(role: str, settings: EcarteSettings, pair: dict, v: np.ndarray,
         out["rows"][slot] = {role: br["table"][slot], "gain": br["gain"][slot],
                              f"{role}_discard": row[f"{role}_discard"]}
     if solve.discards:
+        rest = {k: t for k, t in row.items() if k != f"{role}_discard"}
+        d = st.discard_response(role, base, v, own=row[f"{role}_discard"], tables=rest,
+                                seed=solve.seed, sampling=solve.rule_sampling(),
+                                slots=tuple(slots), states=solve.states, progress=say,
+                                rows=tuple(slots))
         for slot in slots:
-            rest = {k: t for k, t in row.items() if k != f"{role}_discard"}
-            rest[role] = out["rows"][slot][role]
-            # the rows of the group share their first decisions where they agree: the
-            # discard's marks tables are computed once per distinct first-decision row
-            d = _discard_rows(role, base, v, row[f"{role}_discard"], rest, slot, slots,
-                              out, solve, say)
-            out["deals"] += d
+            out["rows"][slot][f"{role}_discard"] = d["table"][slot]
+        out["deals"] += d["deals"]
     return out
-
-
-def _discard_rows(role, base, v, own, rest, slot, slots, out, solve, say) -> int:
-    """The best first discard at ``slot`` given its new first-decision row; the slots of
-    the group whose new first-decision row is the same share the computation."""
-    first = out["rows"][slot][role]
-    if "done" in out["rows"][slot]:
-        return 0
-    same = [s for s in slots if "done" not in out["rows"][s]
-            and np.array_equal(out["rows"][s][role], first)]
-    d = st.discard_response(role, base, v, own=own, tables=rest, seed=solve.seed,
-                            sampling=solve.rule_sampling(), slots=tuple(same),
-                            states=solve.states, progress=say, rows=tuple(same))
-    for s in same:
-        out["rows"][s][f"{role}_discard"] = d["table"][s]
-        out["rows"][s]["done"] = True
-    return d["deals"]
 
 
 def score_groups(pair: dict, slots: list[int]) -> list[list[int]]:

@@ -1,0 +1,183 @@
+"""``ecarte-sim equilibrium``: five up solved (both players' first decisions and first
+discards at every score, ``V`` from the strategies themselves), its report and, with
+``--ship``, the package's shipped strategy. Parses its options and calls
+:mod:`ecarte_sim.analysis.ecarte.equilibrium` and :mod:`ecarte_sim.analysis.reports.equilibrium`."""
+
+from __future__ import annotations
+
+import click
+
+from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, THREADS, command_line, emit,
+                                            long_run, long_run_options, quiet_option,
+                                            seed_option, set_threads, writable_dir)
+
+
+def _scores(ctx, param, values):
+    from ecarte_sim.analysis.ecarte.strategy import SCORES, parse_score
+    if not values:
+        return SCORES
+    try:
+        return tuple(parse_score(v) for v in values)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
+def _progress(enabled: bool):
+    if not enabled:
+        return None
+    import time
+    start = time.monotonic()
+
+    def report(what: str, done: int, total: int) -> None:
+        if done >= total:
+            click.echo(f"[{time.monotonic() - start:7.0f} s] {what}: done", err=True)
+    return report
+
+
+@click.command("equilibrium", context_settings=CONTEXT)
+@click.option("--play", "play", type=click.Choice(["dd", "heuristic", "pimc",
+                                                   "pimc-inference"]),
+              default="dd", show_default=True, help="Play model of both players' cards.")
+@click.option("--worlds", type=click.IntRange(1, 4096), default=None,
+              help="PIMC: worlds sampled per decision [default: the settings' 16].")
+@click.option("--deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+              help="First decisions: deals every state gets first [default: 64; 16 under "
+                   "pimc].")
+@click.option("--max-deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+              help="First decisions: most deals of a state whose actions stay close "
+                   "[default: 4096; 256 under pimc].")
+@click.option("--discard-deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+              help="First discards: deals every state and rule gets first [default: as "
+                   "the first decisions].")
+@click.option("--max-discard-deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+              help="First discards: most deals of a state and rule [default: as the first "
+                   "decisions].")
+@click.option("--fresh-deals", type=click.IntRange(1000, 1 << 40), default=None,
+              help="Fresh deals per score for the exploitability and the value [default: "
+                   "2^18; 2^14 under pimc].")
+@click.option("--value-deals", type=click.IntRange(1000, 1 << 40), default=None,
+              help="Whole deals per score for V [default: 2^18; 2^13 under pimc].")
+@click.option("--iterations", type=click.IntRange(0, 50), default=4, show_default=True,
+              help="Most best-response iterations after Hoyle's pair.")
+@click.option("--tolerance", type=click.FloatRange(0, 1, min_open=True), default=0.002,
+              show_default=True, help="Stop when V moved by less than this (and the tables "
+                                      "hardly changed).")
+@click.option("--change-tolerance", type=click.FloatRange(0, 1, max_open=True),
+              default=0.001, show_default=True,
+              help="... and the best responses change at most this share of dealt hands.")
+@click.option("--no-discards", is_flag=True,
+              help="Keep the treatise's first discards (solve the first decisions only).")
+@click.option("--score", "scores", metavar="E-D", multiple=True, callback=_scores,
+              help="Solve only at these scores (repeat; a reduced instance) [default: all 25].")
+@click.option("--states", "n_states", type=click.IntRange(1, 255_304), default=None,
+              help="Re-solve only this many states drawn by --seed (a reduced instance; the "
+                   "others keep the treatise's entries).")
+@seed_option()
+@THREADS
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, writable=True),
+              default=None, help="Write equilibrium.md, equilibrium.csv, exploitability.png, "
+                                 "convergence.png and provenance.json here.")
+@click.option("--ship", "ship_dir", type=click.Path(file_okay=False, writable=True),
+              default=None,
+              help="Also write the computed pair as shipped strategy data (<play>.npz, "
+                   "<play>.json) here: analysis/ecarte/strategy_data regenerates the "
+                   "package's own.")
+@long_run_options("2^21 deals for the value and fresh-deal stages; the marks tables go "
+                  "in tasks of 2^14 states")
+@quiet_option()
+@JSON
+def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deals_per_state,
+                max_discard_deals_per_state, fresh_deals, value_deals, iterations,
+                tolerance, change_tolerance, no_discards, scores, n_states, seed, threads,
+                out_dir, ship_dir, run_dir, resume, task_size, scheduler, workers, quiet,
+                as_json):
+    """Five up solved: both players' first decisions (propose or play, accept or refuse)
+    and first discards at every score, by iterated best responses from Hoyle's pair,
+    the value of every score recomputed from the strategies themselves, until neither
+    moves.
+
+    Each iteration measures the current pair: each player's best response to it at every
+    score (each state's actions played on the same sampled deals), what the two best
+    responses gain on fresh deals (the pair's exploitability, 95% intervals) and how much
+    they change; the next pair is the best responses, and V (the probability of winning
+    the game from every score) is computed from its whole deals. The report gives the
+    exploitability of Hoyle's pair and of the computed pair at every score and the value
+    of the game. --ship writes the pair as the data `advise` and `chart` read.
+
+    A long run can be checkpointed with --run-dir, continued with --resume and sent to a
+    Dask cluster with --scheduler or --workers: the result is the same.
+
+    \b
+    Examples:
+      ecarte-sim equilibrium --play dd --out results/equilibrium-dd \\
+          --ship analysis/ecarte/strategy_data --run-dir results/runs/eq-dd
+      ecarte-sim equilibrium --states 500 --score 0-0 --score 3-4 --deals-per-state 4 \\
+          --max-deals-per-state 8 --fresh-deals 4096 --value-deals 4096 --iterations 1
+    """
+    import numpy as np
+
+    from ecarte_sim.analysis.ecarte import equilibrium as eq
+    from ecarte_sim.analysis.ecarte.strategy import Sampling
+    from ecarte_sim.analysis.reports import equilibrium as files
+    from ecarte_sim.analysis.reports.provenance import provenance
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
+    from ecarte_sim.engine.ecarte.states import N_STATES
+
+    set_threads(threads)
+    writable_dir(out_dir)
+    writable_dir(ship_dir)
+    settings = EcarteSettings.build(play=play, **({"worlds": worlds} if worlds else {}))
+    default = Sampling.for_play(settings.elder_play)
+    try:
+        sampling = Sampling(deals_per_state or default.first,
+                            max_deals_per_state or default.most)
+        rules = Sampling(discard_deals_per_state or sampling.first,
+                         max_discard_deals_per_state or sampling.most)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    states = None
+    if n_states is not None and n_states < N_STATES:
+        rng = np.random.default_rng(seed)
+        states = tuple(sorted(rng.choice(N_STATES, n_states, replace=False).tolist()))
+    solve = eq.SolveSettings(settings=settings, sampling=sampling, discard_sampling=rules,
+                             fresh_deals=fresh_deals, value_deals=value_deals,
+                             iterations=iterations, tolerance=tolerance,
+                             change_tolerance=change_tolerance, discards=not no_discards,
+                             seed=seed, states=states, scores=tuple(scores))
+    parameters = {**solve.echo(), "states_drawn": n_states}
+    with long_run("equilibrium", parameters, seed, run_dir, resume, task_size, scheduler,
+                  workers) as how:
+        result = eq.solve(solve, progress=_progress(not quiet and not as_json))
+    result["command"] = command_line("equilibrium")
+    result["provenance"] = provenance("equilibrium", parameters, seed,
+                                      sum(h["deals"] for h in result["history"]))
+    files_written = []
+    if out_dir:
+        files_written += files.write_report(out_dir, result, how)
+    if ship_dir:
+        files_written += files.ship(ship_dir, result)
+    s = files.summary(result)
+    payload = {"command": result["command"], "seed": seed, "converged": s["converged"],
+               "iterations": s["iterations"], "summary": s,
+               "history": result["history"], "v": np.asarray(result["v"]).tolist(),
+               "provenance": result["provenance"], "files": files_written}
+    if as_json:
+        emit(payload)
+        return
+    click.echo(f"five up, play {play}, seed {seed}: "
+               + ("converged" if s["converged"] else "not converged")
+               + f" after {s['iterations']} iterations")
+    lo, hi = s["elder_wins_0_0_ci95"]
+    click.echo(f"  value from 0-0: the elder wins {s['elder_wins_0_0']:.4f} [{lo:.4f}, "
+               f"{hi:.4f}], the first dealer {s['first_dealer_wins_0_0']:.4f}")
+    for h, c in zip(s["hoyle"], s["computed"]):
+        click.echo(f"  {h['score']}: exploitability of Hoyle's pair {h['exploitability']:+.4f}"
+                   f" [{h['exploitability_ci95'][0]:+.4f}, {h['exploitability_ci95'][1]:+.4f}]"
+                   f", of the computed pair {c['exploitability']:+.4f} "
+                   f"[{c['exploitability_ci95'][0]:+.4f}, {c['exploitability_ci95'][1]:+.4f}]"
+                   f"  n={c['n']:,}")
+    for path in files_written:
+        click.echo(f"wrote {path}")
+
+
+COMMANDS = [equilibrium]

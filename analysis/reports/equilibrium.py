@@ -1,0 +1,241 @@
+"""The five-up equilibrium's report and the shipped strategy's files.
+
+* :func:`write_report` — ``equilibrium.md`` (the verdict first: converged or not, the
+  value of the game, the exploitability of Hoyle's pair and of the computed pair at every
+  score; then how it converged, iteration by iteration), ``equilibrium.csv`` (one row per
+  iteration and score), ``exploitability.png`` (Hoyle's pair against the computed pair at
+  every score, 95% intervals), ``convergence.png`` and ``provenance.json``.
+* :func:`ship` — the computed pair as the package's data
+  (:mod:`ecarte_sim.analysis.ecarte.solved`): ``<play>.npz`` and ``<play>.json`` with the
+  command, seed, commit and the exploitability found.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ecarte_sim.analysis.ecarte import solved as shipped
+from ecarte_sim.analysis.ecarte.equilibrium import ROLES, TARGET
+
+
+def _ci(lo_hi, fmt="+.4f") -> str:
+    return f"[{lo_hi[0]:{fmt}}, {lo_hi[1]:{fmt}}]"
+
+
+def summary(result: dict) -> dict:
+    """The headline figures: the value of the game at 0-0 (the elder's and the first
+    dealer's probability of winning five up), the exploitability of Hoyle's pair and of
+    the computed pair at every score, and how the iteration ended."""
+    history = result["history"]
+    first, last = history[0], history[-1]
+    v, lo, hi = (np.asarray(result[k]) for k in ("v", "v_lo", "v_hi"))
+    return {"converged": result["converged"], "iterations": len(history) - 1,
+            "elder_wins_0_0": float(v[0, 0]), "elder_wins_0_0_ci95": [float(lo[0, 0]),
+                                                                      float(hi[0, 0])],
+            "first_dealer_wins_0_0": float(1 - v[0, 0]),
+            "first_dealer_wins_0_0_ci95": [float(1 - hi[0, 0]), float(1 - lo[0, 0])],
+            "hoyle": first["scores"], "computed": last["scores"],
+            "largest_change": last["largest_change"], "v_moved": last["v_moved"]}
+
+
+def rows(result: dict) -> list[dict]:
+    """One row per iteration and score, for the CSV."""
+    out = []
+    for rec in result["history"]:
+        for e in rec["scores"]:
+            row = {"iteration": rec["iteration"], "score": e["score"], "n": e["n"]}
+            for key in ("exploitability", "elder_gain", "dealer_gain"):
+                row[key] = e[key]
+                row[f"{key}_low"], row[f"{key}_high"] = e[f"{key}_ci95"]
+            row["elder_value"] = e["elder_value"]["p"]
+            row["elder_value_low"], row["elder_value_high"] = e["elder_value"]["ci95"]
+            for role in ROLES:
+                row[f"{role}_changed"] = e[f"{role}_changed"]
+                row[f"{role}_discard_changed"] = e[f"{role}_discard_changed"]
+            out.append(row)
+    return out
+
+
+def markdown(result: dict, caption: str) -> str:
+    s = summary(result)
+    sv = result["solve"]
+    history = result["history"]
+    lines = [f"# Écarté: five up in equilibrium ({sv['settings']['play']['elder']})", "",
+             f"_{caption}_", ""]
+    verdict = ("converged" if s["converged"] else
+               f"**not converged** after {s['iterations']} iterations (the cap)")
+    lines += ["## Verdict", "",
+              f"- Iterated simultaneous best responses from Hoyle's pair: {verdict}; the "
+              f"last iteration's best responses change {s['largest_change']:.3%} of dealt "
+              f"hands at most (any table, any score)"
+              + (f", and `V` moved by {s['v_moved']:.4f} at most in its last step."
+                 if s["v_moved"] is not None else "."),
+              f"- Value of the game from 0-0 under the computed pair: the elder (who does "
+              f"not deal first) wins five up with probability {s['elder_wins_0_0']:.4f} "
+              f"{_ci(s['elder_wins_0_0_ci95'], '.4f')}, the first dealer with "
+              f"{s['first_dealer_wins_0_0']:.4f} {_ci(s['first_dealer_wins_0_0_ci95'], '.4f')}"
+              f" ({result['value_deals']:,} whole deals at every score).",
+              "- Exploitability (what both players' best responses gain against a pair, "
+              "summed, in P(win the game) at the score, on fresh deals; a lower bound at the "
+              "sampling's resolution): Hoyle's pair from "
+              f"{min(e['exploitability'] for e in s['hoyle']):+.4f} to "
+              f"{max(e['exploitability'] for e in s['hoyle']):+.4f} across the 25 scores, the "
+              f"computed pair from {min(e['exploitability'] for e in s['computed']):+.4f} to "
+              f"{max(e['exploitability'] for e in s['computed']):+.4f}.", ""]
+    lines += ["## Exploitability at every score", "",
+              "Each side's best response to the pair on fresh deals (both decisions: the "
+              "first decision and the first discard), its gain in its own P(win the game) "
+              "with the 95% interval; n fresh deals per score.", "",
+              "| score | Hoyle's pair | elder's BR | dealer's BR | computed pair | elder's BR "
+              "| dealer's BR | n |", "|---|---|---|---|---|---|---|---|"]
+    for h, c in zip(s["hoyle"], s["computed"]):
+        lines.append(f"| {h['score']} | {h['exploitability']:+.4f} "
+                     f"{_ci(h['exploitability_ci95'])} | {h['elder_gain']:+.4f} | "
+                     f"{h['dealer_gain']:+.4f} | {c['exploitability']:+.4f} "
+                     f"{_ci(c['exploitability_ci95'])} | {c['elder_gain']:+.4f} | "
+                     f"{c['dealer_gain']:+.4f} | {c['n']:,} |")
+    v, lo, hi = (np.asarray(result[k]) for k in ("v", "v_lo", "v_hi"))
+    v0 = np.asarray(history[0]["v"])
+    lines += ["", "## The value of every score", "",
+              "`V[x, y]`: the probability that the player about to be elder at `x` wins "
+              "against the dealer's `y` (rows: his score; columns: the dealer's), under the "
+              "computed pair, 95% interval; Hoyle's pair's beside it.", "",
+              "| elder \\ dealer | " + " | ".join(str(y) for y in range(TARGET)) + " |",
+              "|---" * (TARGET + 1) + "|"]
+    for x in range(TARGET):
+        cells = [f"{v[x, y]:.4f} [{lo[x, y]:.4f}, {hi[x, y]:.4f}] (Hoyle {v0[x, y]:.4f})"
+                 for y in range(TARGET)]
+        lines.append(f"| {x} | " + " | ".join(cells) + " |")
+    lines += ["", "## How it converged", "",
+              "Iteration t measures the pair P[t] (P[0] = Hoyle's pair): the share of dealt "
+              "hands whose entry the best responses change (largest over the four tables and "
+              "the scores), how far `V` moved from P[t-1] to P[t] (largest cell), the "
+              "exploitability across the scores, and the deals the best responses played.",
+              "", "| iteration | entries changed | largest change | V moved | "
+              "exploitability: least | mean | most | deals |", "|---|---|---|---|---|---|---|---|"]
+    for rec in history:
+        ex = [e["exploitability"] for e in rec["scores"]]
+        moved = "—" if rec["v_moved"] is None else f"{rec['v_moved']:.5f}"
+        lines.append(f"| {rec['iteration']} | {rec['entries_changed']:,} | "
+                     f"{rec['largest_change']:.3%} | {moved} | {min(ex):+.4f} | "
+                     f"{np.mean(ex):+.4f} | {max(ex):+.4f} | {rec['deals']:,} |")
+    f, r = sv["sampling"], sv["discard_sampling"]
+    lines += ["", "## How it was computed", "",
+              f"- Play model {sv['settings']['play']['elder']} for both players; seed "
+              f"{sv['seed']}.",
+              f"- A best response's first decision: {f[0]} deals a state, doubled while the "
+              f"two actions are within {f[2]:g} standard errors at a score of the group, up "
+              f"to {f[1]}; its first discard: {r[0]} deals a state and rule, up to {r[1]}. "
+              "A state leaves its action only where the other is better by more than "
+              f"{f[2]:g} standard errors.",
+              f"- `V` from {sv['value_deals']:,} whole deals at every score; exploitability "
+              f"and value on {sv['fresh_deals']:,} fresh deals per score.",
+              f"- Stopping rule: the best responses change at most {sv['change_tolerance']:.1%}"
+              f" of dealt hands in every table at every score and `V` moved by less than "
+              f"{sv['tolerance']} in the last step, or {sv['iterations']} iterations.",
+              "- Later rounds of a deal (a second proposal after an exchange, a later "
+              "exchange) read the same tables on the new hand; the card play is the play "
+              "model's.", ""]
+    return "\n".join(lines)
+
+
+def write_report(out_dir: str, result: dict, execution: dict | None = None) -> list[str]:
+    """The report files (module docstring), each written under a temporary name and
+    renamed."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from ecarte_sim.analysis.reports.provenance import (caption, commit_file, csv_columns,
+                                                        png_metadata, write_provenance)
+
+    os.makedirs(out_dir, exist_ok=True)
+    prov = result["provenance"]
+    paths: list[str] = []
+    write_provenance(out_dir, prov, execution, result.get("command"), paths)
+    frame = csv_columns(pd.DataFrame(rows(result)), prov)
+    commit_file(out_dir, "equilibrium.csv",
+                lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
+    text = markdown(result, caption(prov))
+    commit_file(out_dir, "equilibrium.md",
+                lambda p: open(p, "w", encoding="utf-8").write(text), paths)
+
+    s = summary(result)
+    labels = [e["score"] for e in s["hoyle"]]
+    xs = np.arange(len(labels))
+
+    def exploit_png(p):
+        fig, ax = plt.subplots(figsize=(10, 4.2))
+        for k, (name, entries, colour) in enumerate(
+                (("Hoyle's pair (the list, the maxims)", s["hoyle"], "#b2182b"),
+                 ("computed pair", s["computed"], "#2166ac"))):
+            y = np.array([e["exploitability"] for e in entries])
+            lo = np.array([e["exploitability_ci95"][0] for e in entries])
+            hi = np.array([e["exploitability_ci95"][1] for e in entries])
+            ax.errorbar(xs + (k - 0.5) * 0.25, y, yerr=[y - lo, hi - y], fmt="o", ms=4,
+                        capsize=2, color=colour, label=name)
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xticks(xs, labels, rotation=90)
+        ax.set_xlabel("score before the deal (elder-dealer)")
+        ax.set_ylabel("exploitability, P(win the game)")
+        ax.set_title("What best responses gain against each pair, by score (95% intervals)")
+        ax.legend(frameon=False)
+        fig.tight_layout()
+        fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
+        plt.close(fig)
+
+    def convergence_png(p):
+        history = result["history"]
+        it = [h["iteration"] for h in history]
+        fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.8))
+        a.plot(it, [np.mean([e["exploitability"] for e in h["scores"]]) for h in history],
+               "o-", color="#2166ac", label="mean over the scores")
+        a.plot(it, [max(e["exploitability"] for e in h["scores"]) for h in history],
+               "s--", color="#b2182b", label="largest score")
+        a.set_xlabel("iteration")
+        a.set_ylabel("exploitability, P(win the game)")
+        a.set_xticks(it)
+        a.legend(frameon=False)
+        b.plot(it, [100 * h["largest_change"] for h in history], "o-", color="#333333")
+        b.set_xlabel("iteration")
+        b.set_ylabel("largest share of hands changed, %")
+        b.set_xticks(it)
+        fig.suptitle("Iterated best responses: what they still gain, what they change")
+        fig.tight_layout()
+        fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
+        plt.close(fig)
+
+    commit_file(out_dir, "exploitability.png", exploit_png, paths)
+    commit_file(out_dir, "convergence.png", convergence_png, paths)
+    return paths
+
+
+def ship(ship_dir: str, result: dict) -> list[str]:
+    """The computed pair as shipped data: ``<play>.npz`` (:func:`solved.pack`) and
+    ``<play>.json`` (command, seed, commit, the solve's settings, the exploitability and
+    value found at every score)."""
+    play = result["solve"]["settings"]["play"]["elder"]
+    pair, gains = result["pair"], result["gains"]
+    data = shipped.pack(pair["elder"], pair["dealer"], pair["elder_discard"],
+                        pair["dealer_discard"], gains["elder_gain"], gains["dealer_gain"],
+                        result["v"])
+    s = summary(result)
+    prov = result["provenance"]
+    meta = {"command": result.get("command"), "seed": prov["seed"],
+            "version": prov["version"], "git_commit": prov["git_commit"],
+            "solve": result["solve"], "converged": s["converged"],
+            "iterations": s["iterations"],
+            "elder_wins_0_0": s["elder_wins_0_0"],
+            "elder_wins_0_0_ci95": s["elder_wins_0_0_ci95"],
+            "exploitability": {e["score"]: {"total": e["exploitability"],
+                                            "ci95": e["exploitability_ci95"],
+                                            "elder": e["elder_gain"],
+                                            "dealer": e["dealer_gain"], "n": e["n"]}
+                               for e in s["computed"]},
+            "hoyle_exploitability": {e["score"]: {"total": e["exploitability"],
+                                                  "ci95": e["exploitability_ci95"]}
+                                     for e in s["hoyle"]}}
+    return [str(p) for p in shipped.write(ship_dir, play, data, meta)]

@@ -593,11 +593,13 @@ def cards_thrown(role: str, table: np.ndarray) -> np.ndarray:
 
 def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
            turn_up: str | None = None, settings: EcarteSettings | None = None,
-           seed: int = 0, deals: int = 1 << 16, v: np.ndarray | None = None) -> dict:
+           seed: int = 0, deals: int = 1 << 16, v: np.ndarray | None = None,
+           script: np.ndarray | None = None) -> dict:
     """What to do with ``hand`` (the ``role``'s five cards) at ``score``: each action's
     probability of winning the game and marks per deal, with 95% intervals, on ``deals``
     deals around the hand (both actions on the same deals), the opponent and the later
-    rounds as ``settings`` say; and what the treatise says."""
+    rounds as ``settings`` (and the tables of ``script``, for table policies) say; and
+    what the treatise says."""
     from ecarte_sim.analysis.ecarte.reasons import MAXIM_WORDS
     from ecarte_sim.engine.cards import ECARTE, format_card, format_hand, parse_hand
     from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
@@ -630,8 +632,8 @@ def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
     marks_block(np.uint64(check_seed(seed)), ROLES[role],
                 np.full(n_rows, mask, dtype=np.int64), turn_ups,
                 ids, False, np.zeros(n_rows, dtype=np.int64),
-                np.full(n_rows, per, dtype=np.int64), cfg_a, cfg_b, empty_script(), out, att,
-                mis)
+                np.full(n_rows, per, dtype=np.int64), cfg_a, cfg_b,
+                empty_script() if script is None else script, out, att, mis)
     joint = out.sum(axis=0).reshape(N_MARKS, N_MARKS)
     sign = 1.0 if role == "elder" else -1.0
     f = marks_value(v, x, y)

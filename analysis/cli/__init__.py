@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli import bench, ecarte, equilibrium, piquet, strategy
+from ecarte_sim.analysis.cli import bench, chart, ecarte, equilibrium, piquet, strategy
 from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 
 
@@ -42,8 +42,8 @@ def main():
     """
 
 
-for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, *equilibrium.COMMANDS, piquet.piquet,
-                 bench.bench):
+for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, *equilibrium.COMMANDS, *chart.COMMANDS,
+                 piquet.piquet, bench.bench):
     main.add_command(_command)
 
 

@@ -1,0 +1,139 @@
+"""``ecarte-sim chart``: the strategy card — a first-decision table as a one-page grid
+(:mod:`ecarte_sim.analysis.ecarte.chart` computes it, :mod:`ecarte_sim.analysis.reports.chart`
+draws it)."""
+
+from __future__ import annotations
+
+import click
+
+from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit
+
+
+def _score(ctx, param, value):
+    """``E-D`` as (E, D): one line naming the token and exit 2 otherwise."""
+    from ecarte_sim.analysis.ecarte.strategy import parse_score
+    try:
+        return parse_score(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
+def _out(ctx, param, value):
+    """A file name ending in .png, .svg or .pdf."""
+    if value is None:
+        return None
+    from ecarte_sim.analysis.reports.chart import file_format
+    try:
+        file_format(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    return value
+
+
+def _play_choices() -> list[str]:
+    from ecarte_sim.engine.ecarte.settings import PlayModel, choices
+    return list(choices(PlayModel))
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--role", type=click.Choice(["elder", "dealer"]), default="elder",
+              show_default=True, help="Whose first decision: the elder's (propose or play) "
+                                      "or the dealer's (accept or refuse).")
+@click.option("--score", default="0-0", show_default=True, callback=_score,
+              help="The score before the deal, E-D (the elder's first, each 0-4).")
+@click.option("--play", type=click.Choice(_play_choices()), default=None,
+              help="The play model whose solved strategy is charted [default: the shipped "
+                   "default].")
+@click.option("--against", type=click.Choice(["equilibrium", "treatise"]),
+              default="equilibrium", show_default=True,
+              help="equilibrium: the shipped solved strategy; treatise: Hoyle's list "
+                   "(elder) or the dealer's maxims themselves.")
+@click.option("--columns", type=click.Choice(["kings-suits", "kings-courts",
+                                              "kings-longest"]),
+              default="kings-suits", show_default=True,
+              help="The columns: plain kings held, then plain suits held (or plain court "
+                   "cards, or the longest plain suit).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, callback=_out,
+              help="Write the chart to FILE.png, .svg or .pdf (one A4 page).")
+@JSON
+def chart(role, score, play, against, columns, out, as_json):
+    """The strategy card: one page per role and score that a player can print and learn.
+
+    Rows: trumps held and the king of trumps; columns: the plain kings and the plain suits
+    held. Each cell shows the action the table takes on most of its dealt hands, the share
+    of those hands it reproduces, the cell's share of all dealt hands, lighter where the
+    margin in P(win the game) is small, and a frame where the treatise (Hoyle's list, the
+    dealer's maxims) says otherwise. Without --out the chart is printed as text.
+
+    \b
+    Examples:
+      ecarte-sim chart --against treatise --out elder.png
+      ecarte-sim chart --role dealer --score 3-4 --out dealer-3-4.pdf
+      ecarte-sim chart --role dealer --json
+    """
+    from ecarte_sim.analysis.ecarte import chart as card
+    from ecarte_sim.analysis.ecarte import solved as shipped
+    from ecarte_sim.analysis.reports.provenance import provenance
+
+    e, d = score
+    score_text = f"{e}-{d}"
+    treatise = card.treatise_tables()[role]
+    if against == "treatise":
+        if play is not None:
+            raise click.UsageError("--play names a solved strategy; --against treatise "
+                                   "charts the treatise's own table")
+        solved, table, gain = None, treatise, None
+    else:
+        try:
+            solved = shipped.load(play)
+        except ValueError as exc:
+            raise click.UsageError(f"{exc} (--against treatise charts the treatise's own "
+                                   f"table)") from None
+        row = 5 * e + d
+        table, gain = solved.table(role)[row], solved.gain(role)[row]
+    result = card.compute(role, table, gain, treatise, scheme=columns)
+    source = card.source_line(solved)
+    model = solved.play if solved is not None else None
+    parameters = {"role": role, "score": score_text, "play": model, "against": against,
+                  "columns": columns, "out": out}
+    prov = provenance("chart", parameters, None, None)
+    if solved is not None:
+        prov["source"] = solved.provenance
+    if out:
+        from ecarte_sim.analysis.reports.chart import write
+        write(result, out, prov, score=score_text, play=model, source=source)
+    if as_json:
+        emit({"score": score_text, "play": model, "against": against, "source": source,
+              **result.to_dict(), "file": out, "provenance": prov})
+        return
+    _print(result, score_text, source, out)
+
+
+def _print(result, score: str, source: str, out) -> None:
+    """The chart as text: each cell its action's first letters and reproduced share, ≠
+    where the treatise says otherwise."""
+    from ecarte_sim.analysis.ecarte.chart import sub_label
+    yes, no = result.actions
+    click.echo(f"{result.role} at {score}: {source}")
+    width = 9
+    head = " " * 20 + "".join(f"{sub_label(c)[:width - 1]:>{width}}" for c in result.columns)
+    groups = " " * 20 + "".join(f"{label[:n * width - 1]:>{n * width}}"
+                                for label, _, n in result.groups)
+    click.echo(groups)
+    click.echo(head)
+    for row in result.cells:
+        text = []
+        for c in row:
+            if c.action is None:
+                text.append(f"{'.':>{width}}")
+                continue
+            mark = "≠" if c.treatise_differs else " "
+            text.append(f"{c.action[:4]:>5}{100 * c.reproduced:3.0f}{mark}")
+        click.echo(f"{row[0].row_label:<20}" + "".join(text))
+    click.echo(f"reproduces {100 * result.reproduced:.1f}% of dealt hands; {yes} on "
+               f"{100 * result.chosen:.1f}%; agrees with the treatise on "
+               f"{100 * result.treatise_agreement:.1f}%"
+               + (f"; written to {out}" if out else ""))
+
+
+COMMANDS = [chart]

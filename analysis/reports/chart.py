@@ -1,0 +1,203 @@
+"""The strategy card drawn: one A4 page (landscape) per role and score, PNG, SVG or PDF.
+
+Draws a :class:`~ecarte_sim.analysis.ecarte.chart.Chart` (the computation lives there):
+each cell coloured by its action, lighter where the margin is small, the share of its
+dealt hands the action reproduces written large and its share of all dealt hands small;
+a bold frame with ≠ where the treatise (Hoyle's list, the dealer's maxims) takes the
+other action on most of the cell's hands; dealt-out cells grey. The title names the role,
+the score, the play model and the table's source; the footnote the share of all dealt
+hands the chart reproduces. The file's metadata carries the provenance, and the bytes
+are the same for the same chart (no dates; fixed SVG ids).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from ecarte_sim.analysis.ecarte.chart import (ACTIONS, MARGIN_STEPS, TREATISE, Chart,
+                                              sub_label)
+from ecarte_sim.analysis.reports.provenance import commit_file, png_metadata
+
+#: A4 landscape, inches.
+A4 = (11.69, 8.27)
+FORMATS = ("png", "svg", "pdf")
+#: The full colour of the table's True action (propose / accept) and of its False.
+COLOURS = ("#5b9bd5", "#f4a259")
+EMPTY = "#dddddd"
+#: How much of the full colour a cell keeps: margin at least the last step, at least the
+#: first, below it (or no margin known: full).
+STRENGTH = (1.0, 0.55, 0.28)
+_TERMS = {"kings-suits": "plain kings held, then plain suits held",
+          "kings-courts": "plain kings held, then plain court cards (king, queen, knave) held",
+          "kings-longest": "plain kings held, then the longest plain suit"}
+
+
+def file_format(path: str) -> str:
+    """``png``, ``svg`` or ``pdf`` from the file name; ``ValueError`` naming it otherwise."""
+    ext = os.path.splitext(str(path))[1].lower().lstrip(".")
+    if ext not in FORMATS:
+        raise ValueError(f"cannot write a chart to {path!r}: the name must end in "
+                         f".png, .svg or .pdf")
+    return ext
+
+
+def _blend(colour: str, keep: float) -> tuple[float, float, float]:
+    from matplotlib.colors import to_rgb
+    rgb = np.array(to_rgb(colour))
+    return tuple(1.0 - keep * (1.0 - rgb))
+
+
+def _strength(margin: float) -> float:
+    if margin != margin:
+        return STRENGTH[0]
+    if margin < MARGIN_STEPS[0]:
+        return STRENGTH[2]
+    if margin < MARGIN_STEPS[1]:
+        return STRENGTH[1]
+    return STRENGTH[0]
+
+
+def _pct(x: float) -> str:
+    """A share as a percentage a reader takes in at once: whole percents, one decimal
+    under 10%, two under 0.1% (and "<0.01%" below that)."""
+    p = 100 * x
+    if p >= 10 or p == 0:
+        return f"{p:.0f}%"
+    if p >= 0.1:
+        return f"{p:.1f}%"
+    return f"{p:.2f}%" if p >= 0.01 else "<0.01%"
+
+
+def figure(chart: Chart, *, score: str, play: str | None, source: str):
+    """The matplotlib figure of ``chart`` (module docstring)."""
+    import matplotlib
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch, Rectangle
+
+    yes, no = ACTIONS[chart.role]
+    n_rows, n_cols = len(chart.rows), len(chart.columns)
+    fig = plt.figure(figsize=A4)
+    ax = fig.add_axes((0.125, 0.215, 0.855, 0.6))
+    ax.set_xlim(0, n_cols)
+    ax.set_ylim(n_rows, 0)
+    ax.set_axis_off()
+    differs = False
+    for row in chart.cells:
+        for c in row:
+            x, y = c.col, c.row
+            if c.action is None:
+                ax.add_patch(Rectangle((x, y), 1, 1, facecolor=EMPTY, edgecolor="white",
+                                       lw=1.5))
+                continue
+            colour = COLOURS[0] if c.action == yes else COLOURS[1]
+            ax.add_patch(Rectangle((x, y), 1, 1, facecolor=_blend(colour,
+                                                                  _strength(c.margin)),
+                                   edgecolor="white", lw=1.5))
+            ax.text(x + 0.5, y + 0.2, c.action, ha="center", va="center", fontsize=8.5)
+            ax.text(x + 0.5, y + 0.5, f"{100 * c.reproduced:.0f}%", ha="center", va="center",
+                    fontsize=12, fontweight="bold")
+            small = f"{_pct(c.dealt)} dealt"
+            if c.margin == c.margin:
+                small += f"  {c.margin:+.3f}"
+            ax.text(x + 0.5, y + 0.8, small, ha="center", va="center", fontsize=6.5,
+                    color="#333333")
+            if c.treatise_differs:
+                differs = True
+                ax.add_patch(Rectangle((x + 0.04, y + 0.06), 0.92, 0.88, fill=False,
+                                       edgecolor="black", lw=2.6))
+                ax.text(x + 0.9, y + 0.2, "≠", ha="center", va="center", fontsize=10,
+                        fontweight="bold")
+    # headers: the column groups over the columns' own labels, rows on the left
+    for label, first, n in chart.groups:
+        ax.text(first + n / 2, -0.6, label.replace(" plain ", " plain\n") if n == 1
+                else label, ha="center", va="bottom", fontsize=10 if n > 1 else 9,
+                fontweight="bold", linespacing=1.0)
+        ax.plot([first + 0.06, first + n - 0.06], [-0.52, -0.52], color="black", lw=1,
+                clip_on=False)
+    for i, col in enumerate(chart.columns):
+        ax.text(i + 0.5, -0.25, sub_label(col), ha="center", va="center", fontsize=8.5)
+    for j, row in enumerate(chart.rows):
+        ax.text(-0.08, j + 0.5, row, ha="right", va="center", fontsize=10)
+
+    who = {"elder": "the elder: propose or play?",
+           "dealer": "the dealer: accept or refuse a proposal?"}[chart.role]
+    model = f"play model {play}" if play else "no play model (the treatise's rules)"
+    fig.text(0.5, 0.965, f"Écarté strategy card — {who}   Score {score} (elder's first)",
+             ha="center", va="center", fontsize=15, fontweight="bold")
+    fig.text(0.5, 0.93, f"Table: {source}; {model}", ha="center", va="center",
+             fontsize=8.5, wrap=True)
+    fig.text(0.5, 0.905, "Rows: trumps held (the turn-up not counted) and whether the king "
+             "of trumps is among them.  Columns: " + _TERMS.get(chart.columns_scheme,
+                                                                chart.columns_scheme) + ".",
+             ha="center", va="center", fontsize=8.5)
+
+    handles = [Patch(facecolor=COLOURS[0], label=yes), Patch(facecolor=COLOURS[1], label=no)]
+    if chart.has_margin:
+        handles += [Patch(facecolor=_blend(COLOURS[0], STRENGTH[1]),
+                          label=f"lighter: margin < {MARGIN_STEPS[1]}"),
+                    Patch(facecolor=_blend(COLOURS[0], STRENGTH[2]),
+                          label=f"palest: margin < {MARGIN_STEPS[0]}")]
+    handles += [Patch(facecolor=EMPTY, label="no hand dealt")]
+    if differs:
+        handles += [Patch(facecolor="white", edgecolor="black", lw=2.6,
+                          label=f"≠ {TREATISE[chart.role]} says "
+                                f"otherwise on most hands")]
+    fig.legend(handles=handles, loc="center", bbox_to_anchor=(0.5, 0.165),
+               ncol=len(handles), fontsize=9, frameon=False, handlelength=1.6)
+    margin_note = ("signed figure = the action's average gain over the other in "
+                   "P(win the game)" if chart.has_margin else
+                   "no margins: the table carries no gains")
+    weighting = ("Each hand is weighted by how often it is dealt"
+                 if chart.weighting == "dealt hands" else f"Weights: {chart.weighting}")
+    if chart.role == "dealer" and chart.weighting == "dealt hands":
+        weighting += " (not by how often the dealer is proposed to: the table has no record of it)"
+    treatise = (f"The table and {TREATISE[chart.role]} agree on "
+                f"{100 * chart.treatise_agreement:.1f}% of dealt hands."
+                if chart.treatise_agreement < 1 else
+                f"The table is the treatise's own ({TREATISE[chart.role]}).")
+    lines = [
+        f"This chart does what the table does on {100 * chart.reproduced:.1f}% of dealt "
+        f"hands; the table says {yes} on {100 * chart.chosen:.1f}%. " + treatise,
+        weighting + ".",
+        "A cell: the action the table takes on most of its dealt hands; large figure: the "
+        "share of the cell's hands on which the table does that;",
+        f"small: the cell's share of all dealt hands; {margin_note}.",
+    ]
+    for k, line in enumerate(lines):
+        fig.text(0.5, 0.125 - 0.027 * k, line, ha="center", va="center", fontsize=8.5)
+    return fig
+
+
+def write(chart: Chart, path: str, prov: dict, *, score: str, play: str | None,
+          source: str) -> str:
+    """Write the chart to ``path`` (format by its extension) with the provenance in the
+    file's metadata; the same chart gives the same bytes."""
+    import matplotlib
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+    fmt = file_format(path)
+    described = json.dumps(prov, default=str, sort_keys=True)
+    meta = {"png": png_metadata(prov),
+            "svg": {"Date": None, "Creator": f"ecarte-sim {prov.get('version')}",
+                    "Description": described},
+            "pdf": {"CreationDate": None, "ModDate": None,
+                    "Creator": f"ecarte-sim {prov.get('version')}",
+                    "Subject": described}}[fmt]
+    with matplotlib.rc_context({"svg.hashsalt": "ecarte-sim-chart", "pdf.fonttype": 42,
+                                "font.family": "DejaVu Sans"}):
+        fig = figure(chart, score=score, play=play, source=source)
+
+        def save(tmp):
+            fig.savefig(tmp, format=fmt, dpi=150, metadata=meta)
+        try:
+            directory, name = os.path.split(os.path.abspath(path))
+            return commit_file(directory, name, save)
+        finally:
+            plt.close(fig)
+
+
+__all__ = ["A4", "FORMATS", "file_format", "figure", "write"]

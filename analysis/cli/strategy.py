@@ -215,35 +215,110 @@ def _print(result: dict, against: str) -> None:
 @click.option("--role", type=click.Choice(["elder", "dealer"]), default="elder",
               show_default=True, help="Whose hand: the elder's (propose or play) or the "
                                       "dealer's (accept or refuse a proposal).")
-@click.option("--deals", "n_deals", type=click.IntRange(100, 1 << 20), default=1 << 16,
-              show_default=True, help="Deals around the hand (both actions on each).")
+@click.option("--against", type=click.Choice(["equilibrium", "treatise"]),
+              default="equilibrium", show_default=True,
+              help="equilibrium: the shipped solution of five up answers (both players play "
+                   "it; the action is its table's, at once). treatise: the best response to "
+                   "Hoyle's list and the maxims, sampled.")
+@click.option("--play", "play", type=click.Choice(["dd", "heuristic", "pimc",
+                                                   "pimc-inference"]), default=None,
+              help="Play model of the cards [default: the shipped strategy's default model; "
+                   "dd against the treatise].")
+@click.option("--worlds", type=click.IntRange(1, 4096), default=None,
+              help="PIMC: worlds per decision (--against treatise) [default: 16].")
+@click.option("--discard", "discard", is_flag=True,
+              help="At the first exchange: which cards the strategy throws from HAND, and "
+                   "what each other discard is worth against it.")
+@click.option("--deals", "n_deals", type=click.IntRange(100, 1 << 20), default=None,
+              help="Deals around the hand (both actions on each) [default: 2^14 against the "
+                   "equilibrium, 2^16 against the treatise].")
+@click.option("--no-values", "no_values", is_flag=True,
+              help="The strategy's action only, without sampling the values.")
 @seed_option()
-@policy_options
 @THREADS
 @JSON
-def advise(hand, trump, turn_up, score, role, n_deals, seed, threads, as_json, settings):
-    """What to do with HAND at the score: each action's chance of winning the game and
-    marks per deal with 95% intervals (both actions on the same deals around the hand;
-    the opponent and the later rounds as the policy options say), the better action,
-    and which rule of the treatise speaks.
+def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_deals,
+           no_values, seed, threads, as_json):
+    """What to do with HAND at the score. Against the computed equilibrium (default), the
+    action is the shipped strategy's, read at once; then each action's chance of winning
+    the game and marks per deal with 95% intervals, both actions played on the same
+    deals around the hand, the opponent and the later rounds playing the strategy and
+    the later deals valued by it. Against the treatise, the best response to Hoyle's
+    list and the maxims (sampled). The rule of the treatise that speaks is named.
+
+    When a king marked before the play ends the game (at four, Laws 22-24 and 46), the
+    deal cannot change it: both actions win (or lose) on every deal, and the advice says
+    so.
 
     \b
     Examples:
-      ecarte-sim advise "QH AH 7H KS KD" --trump H --score 0-0
-      ecarte-sim advise "KS QS 9S 8H 7D" --trump TS --score 3-4 --role dealer --json
+      ecarte-sim advise "KH QH JH 7S 8D" --trump H --turn-up 9H --score 0-0
+      ecarte-sim advise "KS QS 9S 8H 7D" --trump TS --score 3-4 --role dealer
+      ecarte-sim advise "QH AH 7H KS KD" --trump H --score 2-2 --against treatise --json
+      ecarte-sim advise "QH 8H KS 9D 7C" --trump H --turn-up JH --discard
     """
-    from ecarte_sim.analysis.ecarte.strategy import advise as advise_hand
+    from ecarte_sim.analysis.ecarte import advice
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     set_threads(threads)
     x, y = score
-    result = advise_hand(hand, trump, f"{x}-{y}", role, turn_up=turn_up, settings=settings,
-                         seed=seed, deals=n_deals)
+    if discard:
+        if against != "equilibrium":
+            raise click.UsageError("--discard advises from the equilibrium's discard table "
+                                   "(drop --against treatise)")
+        result = advice.discard_advice(hand, trump, (x, y), role, turn_up=turn_up,
+                                       play=play, seed=seed, deals=n_deals)
+        if as_json:
+            emit(result)
+            return
+        click.echo(f"{result['hand']} ({role}) at the first exchange, score {result['score']}:"
+                   f" the equilibrium ({result['strategy']['play']}) throws "
+                   f"{result['throws'] or 'nothing'}, keeping {result['keeps']} "
+                   f"(rule {result['rule']})")
+        for o in result["others"]:
+            lo, hi = o["gain_win_ci95"]
+            click.echo(f"  throwing {o['throws']} instead ({o['rule']}): P(win the game) "
+                       f"{o['gain_win']:+.4f} [{lo:+.4f}, {hi:+.4f}], marks/deal "
+                       f"{o['gain_marks']:+.3f}  n={o['n']:,}")
+        if not result["others"]:
+            click.echo("  every discard rule throws the same cards from this hand")
+        return
+    if against == "treatise":
+        settings = EcarteSettings.build(play=play or "dd",
+                                        **({"worlds": worlds} if worlds else {}))
+        result = advice.advise(hand, trump, (x, y), role, turn_up=turn_up,
+                               against="treatise", settings=settings, seed=seed,
+                               deals=n_deals)
+    else:
+        quick = advice.advise(hand, trump, (x, y), role, turn_up=turn_up, play=play,
+                              values=False)
+        if not as_json:
+            t = quick["table_action"]
+            split = "" if t["unanimous"] else (
+                " (it depends on the turn-up: " + ", ".join(
+                    f"{k} {v}" for k, v in t["by_turn_up"].items()) + ")")
+            click.echo(f"{quick['hand']} ({role}), trump {quick['trump']}"
+                       + (f", {quick['turn_up']} turned up" if quick["turn_up"] else "")
+                       + f", score {quick['score']}")
+            click.echo(f"  → {quick['action']}: the equilibrium of five up "
+                       f"({quick['strategy']['play']}) says so{split}")
+        if no_values:
+            if as_json:
+                emit(quick)
+            return
+        result = advice.advise(hand, trump, (x, y), role, turn_up=turn_up, play=play,
+                               seed=seed, deals=n_deals)
     if as_json:
         emit(result)
         return
-    click.echo(f"{result['hand']} ({role}), trump {result['trump']}"
-               + (f", {result['turn_up']} turned up" if result["turn_up"] else "")
-               + f", score {result['score']}; {result['n']:,} deals, seed {seed}")
+    if against == "treatise":
+        click.echo(f"{result['hand']} ({role}), trump {result['trump']}"
+                   + (f", {result['turn_up']} turned up" if result["turn_up"] else "")
+                   + f", score {result['score']}; against the treatise, {result['n']:,} "
+                   f"deals, seed {seed}")
+    else:
+        click.echo(f"  values on {result['n']:,} deals around the hand, the opponent and the "
+                   f"later rounds playing the equilibrium, seed {seed}:")
     for name, val in result["values"].items():
         lo, hi = val["p_win_ci95"]
         click.echo(f"  {name:<8} P(win the game) {val['p_win']:.4f} [{lo:.4f}, {hi:.4f}]  "
@@ -251,8 +326,16 @@ def advise(hand, trump, turn_up, score, role, n_deals, seed, threads, as_json, s
     g = result["gain"]
     click.echo(f"  {g['of']}: {g['p_win']:+.4f} [{g['p_win_ci95'][0]:+.4f}, "
                f"{g['p_win_ci95'][1]:+.4f}]")
-    sure = "" if result["decided"] else " (the interval of the difference holds zero)"
-    click.echo(f"  → {result['action']}{sure}")
+    if result.get("decided_by_the_deal") or (against == "treatise" and
+                                             advice._decided(result)):
+        click.echo("  this deal cannot change the game: it is decided before the play "
+                   "(a king marked at four, Laws 22-24 and 46)")
+    elif against == "treatise":
+        sure = "" if result["decided"] else " (the interval of the difference holds zero)"
+        click.echo(f"  → {result['action']}{sure}")
+    elif result["sampled_better"] != result["action"] and result["decided"]:
+        click.echo(f"  (on these deals {result['sampled_better']} does better, beyond their "
+                   "95% interval: the table chose on other deals, at its own sampling)")
     t = result["treatise"]
     click.echo(f"  the treatise ({t['policy']}) says {t['says']}: {t['reason']}")
 

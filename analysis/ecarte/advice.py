@@ -1,0 +1,214 @@
+"""Advice on one hand from the shipped strategy: the action at once, its value on demand.
+
+* :func:`advise` — what to do with five cards at a score. Against the computed
+  equilibrium (the default; :mod:`ecarte_sim.analysis.ecarte.solved`): the action is the
+  shipped table's entry for the hand's canonical state at that score, read at once; each
+  action's P(win the game) and marks per deal with 95% intervals are then sampled on
+  deals around the hand with the opponent and the later rounds playing the shipped
+  tables and the later deals valued by the strategy's own ``V``. Against the treatise
+  (``against="treatise"``): the best response to Hoyle's pair, sampled, as
+  :func:`ecarte_sim.analysis.ecarte.strategy.advise` computes it.
+* :func:`discard_advice` — at the first exchange: which cards the strategy throws, and
+  what each discard rule that throws other cards is worth against it (paired, 95%
+  intervals).
+* :func:`table_action` — the table's entry alone (no sampling).
+
+Where the turn-up is not given, the hand's state depends on the turn-up's rank: the
+table is read for each turn-up the hand allows, and the action is the one the table
+takes for most of them (all are listed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ecarte_sim.analysis.ecarte import solved as shipped
+from ecarte_sim.analysis.ecarte import strategy as st
+
+AGAINST = ("equilibrium", "treatise")
+
+
+def _hand(hand: str, trump: str, turn_up: str | None):
+    from ecarte_sim.engine.cards import parse_hand
+    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
+    from ecarte_sim.engine.ecarte.experiments import exact_turn_ups
+
+    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    suit, turned = parse_trump(trump, [("hand", mask)])
+    if turn_up is not None:
+        from ecarte_sim.analysis.ecarte.api import _turn_up
+        turned = _turn_up(turn_up, mask, suit, turned)
+    return mask, suit, turned, exact_turn_ups(mask, turned, suit)
+
+
+def _score(score) -> tuple[int, int]:
+    if isinstance(score, str):
+        return st.parse_score(score)
+    try:
+        x, y = score
+    except (TypeError, ValueError):
+        raise ValueError(f"bad score {score!r}: write E-D or (E, D)") from None
+    return st.parse_score(f"{x}-{y}")
+
+
+def _role(role: str) -> str:
+    if role not in st.ROLES:
+        raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
+    return role
+
+
+def table_action(strategy: shipped.Solved, role: str, mask: int, turn_ups, x: int,
+                 y: int) -> dict:
+    """The table's first decision for the hand at (x, y), per possible turn-up, and the
+    one it takes for most of them."""
+    from ecarte_sim.engine.cards import format_card
+    from ecarte_sim.engine.ecarte.states import canonical_index
+
+    slot = 5 * x + y
+    arm_a, arm_b = st.ACTIONS[role]
+    row = strategy.table(role)[slot]
+    by = {}
+    for t in turn_ups:
+        by[format_card(int(t))] = arm_a if row[canonical_index(mask, int(t))] else arm_b
+    counts = {a: sum(1 for v in by.values() if v == a) for a in (arm_a, arm_b)}
+    action = max((arm_a, arm_b), key=lambda a: (counts[a], a == arm_b))
+    return {"action": action, "by_turn_up": by, "unanimous": len(set(by.values())) == 1}
+
+
+def _strategy_settings(strategy: shipped.Solved, x: int, y: int):
+    """Settings and script in which both players play the strategy's row of (x, y)."""
+    from ecarte_sim.analysis.ecarte.equilibrium import _base, at_score
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
+
+    settings = EcarteSettings.build(play=strategy.play)
+    return st._for_role(_base(settings), **at_score(strategy.tables(), 5 * x + y))
+
+
+def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
+           turn_up: str | None = None, against: str = "equilibrium",
+           play: str | None = None, settings=None, seed: int = 0,
+           deals: int | None = None, values: bool = True) -> dict:
+    """What to do with ``hand`` at ``score`` (module docstring). The JSON of ``ecarte-sim
+    advise``: the keys of the treatise's advice (``action``, ``values``, ``gain``,
+    ``treatise``, ``agrees``, ``n``, ...) and ``strategy``: which strategy answered (its
+    play model and provenance) and, against the equilibrium, ``table_action`` (the
+    table's entry, per turn-up)."""
+    role = _role(role)
+    if against not in AGAINST:
+        raise ValueError(f"unknown opponent {against!r}; choose from {', '.join(AGAINST)}")
+    x, y = _score(score)
+    if against == "treatise":
+        result = st.advise(hand, trump, f"{x}-{y}", role, turn_up=turn_up,
+                           settings=settings, seed=seed, deals=deals or (1 << 16))
+        result["strategy"] = {"against": "treatise",
+                              "answers": "the best response to Hoyle's list and the maxims"}
+        return result
+    strategy = shipped.load(play)
+    mask, suit, turned, turn_ups = _hand(hand, trump, turn_up)
+    table = table_action(strategy, role, mask, turn_ups, x, y)
+    info = {"against": "equilibrium", "play": strategy.play,
+            "answers": f"the computed equilibrium of five up ({strategy.play})",
+            "converged": strategy.provenance.get("converged"),
+            "command": strategy.provenance.get("command"),
+            "git_commit": strategy.provenance.get("git_commit")}
+    if not values:
+        from ecarte_sim.engine.cards import ECARTE, format_card, format_hand
+        return {"hand": format_hand(mask, ECARTE), "trump": "SHDC"[suit],
+                "turn_up": format_card(turned) if turned is not None else None,
+                "role": role, "score": f"{x}-{y}", "action": table["action"],
+                "table_action": table, "strategy": info}
+    run, script = _strategy_settings(strategy, x, y)
+    result = st.advise(hand, trump, f"{x}-{y}", role, turn_up=turn_up, settings=run,
+                       seed=seed, deals=deals or (1 << 14), v=strategy.v, script=script)
+    sampled = result["action"]
+    result["action"] = table["action"]
+    result["table_action"] = table
+    result["sampled_better"] = sampled
+    result["agrees"] = table["action"] == result["treatise"]["says"]
+    result["strategy"] = info
+    result["decided_by_the_deal"] = _decided(result)
+    return result
+
+
+def _decided(result: dict) -> bool | None:
+    """True when both actions give the same P(win the game) on every deal, 0 or 1: the
+    game is decided before the play (a king marked at four, Laws 22–24 and 46)."""
+    vals = [v["p_win"] for v in result["values"].values()]
+    lo = [v["p_win_ci95"][0] for v in result["values"].values()]
+    hi = [v["p_win_ci95"][1] for v in result["values"].values()]
+    return all(v in (0.0, 1.0) and a == b == v for v, a, b in zip(vals, lo, hi))
+
+
+def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
+                   turn_up: str | None = None, play: str | None = None, seed: int = 0,
+                   deals: int | None = None) -> dict:
+    """At the role's first exchange (he proposed and was accepted, or accepted): the
+    cards the strategy's discard table throws from ``hand``, and each other discard rule
+    of :data:`~ecarte_sim.analysis.ecarte.strategy.RULES` that throws other cards,
+    played against it on the same deals around the hand: the paired gain in the role's
+    P(win the game) and marks per deal, 95% intervals."""
+    from ecarte_sim.analysis.ecarte.paired import paired_mean
+    from ecarte_sim.engine.cards import ECARTE, format_hand
+    from ecarte_sim.engine.ecarte.policies import weakest
+    from ecarte_sim.engine.ecarte.settings import Discard, name_of
+    from ecarte_sim.engine.ecarte.states import canonical_index
+    from ecarte_sim.engine.ecarte.strategy import MAX_DEALS, N_MARKS, marks_block
+    from ecarte_sim.engine.ecarte.tables import discards
+    from ecarte_sim.engine.rng import check_seed
+
+    role = _role(role)
+    x, y = _score(score)
+    strategy = shipped.load(play)
+    mask, suit, turned, turn_ups = _hand(hand, trump, turn_up)
+    slot = 5 * x + y
+    ids = np.array([canonical_index(mask, int(t)) for t in turn_ups], dtype=np.int64)
+    own_rules = strategy.discard(role)[slot][ids]
+    own = int(np.bincount(own_rules).argmax())
+    run, script = _strategy_settings(strategy, x, y)
+
+    def cards(rule: int) -> int:
+        masks = discards(role, Discard(rule), np.array([mask], dtype=np.uint32),
+                         np.array([int(turn_ups[0])], dtype=np.int64), None)
+        m = int(masks[0])
+        if m == 0 and role == "elder":
+            m = int(weakest(np.uint32(mask), 1, int(turn_ups[0]) >> 3))
+        return m
+
+    thrown = cards(own)
+    per = max(2, -(-int(deals or (1 << 14)) // len(turn_ups)))
+    if per > MAX_DEALS:
+        raise ValueError(f"at most {MAX_DEALS} deals per turn-up")
+    v = strategy.v
+    sign = 1.0 if role == "elder" else -1.0
+    f = st.marks_value(v, x, y)
+    value = f if role == "elder" else 1.0 - f
+    net = sign * st.MARKS_NET.astype(float)
+    options = []
+    seen = {thrown}
+    for rule in st.RULES:
+        m = cards(rule)
+        if m in seen:
+            continue
+        seen.add(m)
+        cfg_a, cfg_b = st.arm_cfgs(role, run, x, y, rule=rule)
+        n_rows = len(turn_ups)
+        out = np.zeros((n_rows, N_MARKS * N_MARKS), dtype=np.int64)
+        att = np.zeros(n_rows, dtype=np.int64)
+        mis = np.zeros(n_rows, dtype=np.int64)
+        marks_block(np.uint64(check_seed(seed)), st.DISCARD_ROLES[role],
+                    np.full(n_rows, mask, dtype=np.int64), turn_ups, ids, False,
+                    np.zeros(n_rows, dtype=np.int64), np.full(n_rows, per, dtype=np.int64),
+                    cfg_a, cfg_b, script, out, att, mis)
+        joint = out.sum(axis=0).reshape(N_MARKS, N_MARKS)
+        win = paired_mean(joint, value)
+        marks = paired_mean(joint, net)
+        options.append({"rule": name_of(Discard(rule)), "throws": format_hand(m, ECARTE),
+                        "gain_win": win["mean"], "gain_win_ci95": win["ci95"],
+                        "gain_marks": marks["mean"], "gain_marks_ci95": marks["ci95"],
+                        "n": win["n"]})
+    return {"hand": format_hand(mask, ECARTE), "role": role, "score": f"{x}-{y}",
+            "rule": name_of(Discard(own)), "throws": format_hand(thrown, ECARTE),
+            "keeps": format_hand(mask & ~thrown, ECARTE), "others": options,
+            "strategy": {"against": "equilibrium", "play": strategy.play}}

@@ -35,7 +35,7 @@ from ecarte_sim.engine.ecarte.states import N_STATES
 #: Where the shipped data lives (package data).
 DATA_DIR = Path(__file__).resolve().parent / "strategy_data"
 #: The play model whose strategy answers when none is named (see the README's reason).
-DEFAULT_PLAY = "pimc"
+DEFAULT_PLAY = "dd"
 #: The version of the data format; a loader refuses another.
 FORMAT = 1
 #: The gains are stored as int8 in units of this many P(win the game) (a state's gain is

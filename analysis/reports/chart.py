@@ -30,6 +30,7 @@ EMPTY = "#dddddd"
 #: How much of the full colour a cell keeps: margin at least the last step, at least the
 #: first, below it (or no margin known: full).
 STRENGTH = (1.0, 0.55, 0.28)
+_OTHERWISE = {"elder": "Hoyle's list does otherwise", "dealer": "the maxims do otherwise"}
 _TERMS = {"kings-suits": "plain kings held, then plain suits held",
           "kings-courts": "plain kings held, then plain court cards (king, queen, knave) held",
           "kings-longest": "plain kings held, then the longest plain suit"}
@@ -100,16 +101,16 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str):
             ax.text(x + 0.5, y + 0.2, c.action, ha="center", va="center", fontsize=8.5)
             ax.text(x + 0.5, y + 0.5, f"{100 * c.reproduced:.0f}%", ha="center", va="center",
                     fontsize=12, fontweight="bold")
-            small = f"{_pct(c.dealt)} dealt"
+            ax.text(x + 0.07, y + 0.8, _pct(c.dealt), ha="left", va="center",
+                    fontsize=6.5, color="#333333")
             if c.margin == c.margin:
-                small += f"  {c.margin:+.3f}"
-            ax.text(x + 0.5, y + 0.8, small, ha="center", va="center", fontsize=6.5,
-                    color="#333333")
+                ax.text(x + 0.93, y + 0.8, f"{c.margin:+.3f}", ha="right", va="center",
+                        fontsize=6.5, color="#333333")
             if c.treatise_differs:
                 differs = True
-                ax.add_patch(Rectangle((x + 0.04, y + 0.06), 0.92, 0.88, fill=False,
-                                       edgecolor="black", lw=2.6))
-                ax.text(x + 0.9, y + 0.2, "≠", ha="center", va="center", fontsize=10,
+                ax.add_patch(Rectangle((x + 0.015, y + 0.025), 0.97, 0.95, fill=False,
+                                       edgecolor="black", lw=2.4))
+                ax.text(x + 0.88, y + 0.22, "≠", ha="center", va="center", fontsize=10,
                         fontweight="bold")
     # headers: the column groups over the columns' own labels, rows on the left
     for label, first, n in chart.groups:
@@ -143,13 +144,12 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str):
                           label=f"palest: margin < {MARGIN_STEPS[0]}")]
     handles += [Patch(facecolor=EMPTY, label="no hand dealt")]
     if differs:
-        handles += [Patch(facecolor="white", edgecolor="black", lw=2.6,
-                          label=f"≠ {TREATISE[chart.role]} says "
-                                f"otherwise on most hands")]
+        handles += [Patch(facecolor="white", edgecolor="black", lw=2.4,
+                          label=f"≠ {_OTHERWISE[chart.role]}")]
     fig.legend(handles=handles, loc="center", bbox_to_anchor=(0.5, 0.165),
                ncol=len(handles), fontsize=9, frameon=False, handlelength=1.6)
-    margin_note = ("signed figure = the action's average gain over the other in "
-                   "P(win the game)" if chart.has_margin else
+    margin_note = ("small, right: the margin, the action's average gain over the other "
+                   "in P(win the game)" if chart.has_margin else
                    "no margins: the table carries no gains")
     weighting = ("Each hand is weighted by how often it is dealt"
                  if chart.weighting == "dealt hands" else f"Weights: {chart.weighting}")
@@ -163,9 +163,10 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str):
         f"This chart does what the table does on {100 * chart.reproduced:.1f}% of dealt "
         f"hands; the table says {yes} on {100 * chart.chosen:.1f}%. " + treatise,
         weighting + ".",
-        "A cell: the action the table takes on most of its dealt hands; large figure: the "
-        "share of the cell's hands on which the table does that;",
-        f"small: the cell's share of all dealt hands; {margin_note}.",
+        "A cell: the action the table takes on most of its dealt hands (≠: the treatise "
+        "takes the other on most of them); large figure: the share of the cell's hands "
+        "on which the table does that;",
+        f"small, left: the cell's share of all dealt hands; {margin_note}.",
     ]
     for k, line in enumerate(lines):
         fig.text(0.5, 0.125 - 0.027 * k, line, ha="center", va="center", fontsize=8.5)

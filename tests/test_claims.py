@@ -205,10 +205,15 @@ def test_claims_report_files(tmp_path):
     assert not any(n.endswith(".tmp") for n in names)
     text = (tmp_path / "claims.md").read_text(encoding="utf-8")
     assert "seed 0" in text and "heuristic" in text and "ecarte-sim" in text
-    # the verdict words are explained where the verdicts are, "no difference" among them
-    verdicts = text.split("## Verdicts", 1)[1]
+    # the summary of verdicts comes first, the run and sampling tables last; the verdict
+    # words are explained before the first verdict, "no difference" among them
+    assert (text.index("## Summary of verdicts") < text.index("## Verdicts")
+            < text.index("## Run") < text.index("## Sampling within each class"))
+    summary = text.split("## Summary of verdicts", 1)[1].split("## Verdicts", 1)[0]
     for word in C.VERDICTS:
-        assert f"- **{word}**:" in verdicts.split("### ", 1)[0], word
+        assert f"- **{word}**:" in summary.split("| claim |", 1)[0], word
+    assert "| two-to-one | estimate: P(point) ≈ 2/3 | all jeux de règle |" in summary
+    assert "{'" not in text  # no Python reprs in the prose
     # 4-4 with the king held: both choices give the same result
     assert "elder at 4, dealer at 4 | heuristic | 0.0000 | [0.0000, 0.0000]" in text
     assert "**no difference**" in text

@@ -1,6 +1,6 @@
-"""Presentation of the report files: colour scales and cell text of the heatmaps, the
-fifteen convergence series (model x experiment) kept apart, and report text that a reader
-with only the repository can follow (no paths outside it)."""
+"""Presentation of the report files: colour scales and cell text of the heatmaps, the rows
+of convergence.png's precision panel and of claims.md's summary, and report text that a
+reader with only the repository can follow (no paths outside it)."""
 
 from __future__ import annotations
 
@@ -36,15 +36,52 @@ def test_cell_text_contrasts_with_its_cell():
     assert R.text_colour(rdbu(0.5)) == "black"
 
 
-def test_twenty_convergence_series_are_told_apart_by_colour_and_line():
-    styles = set(R.EXPERIMENT_STYLES.values())
-    # regle, rules (class-sampled, one line per rule), dealer (one per maxim), habit, hand
-    assert len(styles) == len(R.EXPERIMENT_STYLES) == 5
-    assert len({ls for ls, _ in styles}) == len({m for _, m in styles}) == 5
-    assert len(set(R.MODEL_COLOURS.values())) == len(R.MODEL_COLOURS) == 4
-    # every (model, experiment) pair is a distinct (colour, line, marker)
-    pairs = {(c, *s) for c in R.MODEL_COLOURS.values() for s in styles}
-    assert len(pairs) == 20
+def test_precision_rows_give_one_row_per_class_and_per_plain_experiment():
+    payload = {"provenance": {"precision": 0.005, "deals_fixed": None},
+               "history": {"dd": [{"experiment": "regle", "deals": 16384, "worst_half_width": 0.02},
+                                  {"experiment": "regle", "deals": 32768, "worst_half_width": 0.004},
+                                  {"experiment": "rules", "class": "rule 2", "deals": 10,
+                                   "worst_half_width": 0.5}]},
+               "models": {"dd": {"classes": [
+                   {"experiment": "rules", "class": "rule 2", "n": 1024, "half_width": 0.009,
+                    "target": 0.01},
+                   {"experiment": "dealer", "class": "two-to-discard", "n": 500,
+                    "half_width": 0.006, "target": 0.005}]}}}
+    rows = R.precision_rows(payload, ["dd"])
+    by = {r["label"]: r for r in rows}
+    assert len(rows) == 3
+    # a plain-deal experiment: its last checkpoint, against the precision
+    assert by[R.PLAIN_EXPERIMENTS["regle"]]["half_width"] == 0.004
+    assert by[R.PLAIN_EXPERIMENTS["regle"]]["n"] == 32768
+    # a class: its final figures, the rule named, its own target
+    assert by["rule 2: two-trumps-one-suit"]["target"] == 0.01
+    assert by["dealer: two-to-discard"]["half_width"] == 0.006
+    # a run of fixed deals has no target
+    payload["provenance"].update(deals_fixed=1000, precision=None)
+    assert all(r["target"] is None for r in R.precision_rows(payload, ["dd"]))
+
+
+def test_summary_measures_say_which_arm_minus_which():
+    assert R.short_measure("P(elder wins the point), playing without proposing") == \
+        "P(elder wins the point)"
+    assert R.short_measure("change in the dealer's probability of winning the game from 0-0, "
+                           "refusing minus accepting the first proposal, same deals") == \
+        "dealer's P(win the game): refusing − accepting the first proposal"
+    assert R.short_measure("the same change at dealer 3 minus at dealer 0") == \
+        "the same change at dealer 3 minus at dealer 0"
+
+
+def test_summary_rows_keep_every_reading_of_a_headline_subset():
+    row = {"exact": False, "ci95": [0, 1], "estimate": 0.5, "n": 1, "verdict": "supported"}
+    claims = [{**row, "id": "a", "reading": "estimate", "subset": "all", "model": m,
+               "headline": True} for m in ("dd", "pimc")]
+    claims += [{**row, "id": "a", "reading": "floor", "subset": "all", "model": "dd",
+                "headline": False},
+               {**row, "id": "a", "reading": "estimate", "subset": "rule 1", "model": "dd",
+                "headline": False}]
+    rows = R.summary_rows(claims)
+    assert [(r["reading"], r["subset"]) for r in rows] == [("estimate", "all"), ("floor", "all")]
+    assert set(rows[0]["models"]) == {"dd", "pimc"}
 
 
 def test_every_verdict_word_is_explained():

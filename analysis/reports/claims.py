@@ -32,10 +32,6 @@ VERDICT_WORDS = {
 #: One colour per play model, the same in every figure.
 MODEL_COLOURS = {"dd": "tab:blue", "heuristic": "tab:orange", "pimc": "tab:green",
                  "pimc-inference": "tab:red"}
-#: One line style and marker per experiment (convergence.png): colour = model, style =
-#: experiment, so twelve series stay apart without a twelve-colour cycle.
-EXPERIMENT_STYLES = {"regle": ("-", "o"), "rules": ((0, (1, 1)), "v"), "dealer": ("--", "s"),
-                     "habit": (":", "^"), "hand": ("-.", "D")}
 
 
 def _colour(model: str, k: int) -> str:
@@ -66,10 +62,86 @@ def scale_for(values, floor: float = 0.02):
 
 
 def provenance_line(p: dict) -> str:
-    models = ", ".join(f"{m}: {p['deals'][m]}" for m in p["models"])
+    """Who made the report, in words: command, version, seed, precision (or fixed deals);
+    the deals of each experiment are in the report's *Run* table."""
     return (f"`{p['command']}` — ecarte-sim {p['version']}, seed {p['seed']}, "
             f"{'precision ' + str(p['precision']) if p['deals_fixed'] is None else 'deals ' + str(p['deals_fixed'])}"
-            f"; deals per experiment ({models}); full provenance in {FILE}")
+            f"; the deals behind each experiment are under *Run* below; full provenance in "
+            f"{FILE}")
+
+
+def short_measure(measure: str) -> str:
+    """A claim's measure in a few words, for the summary table (the full wording is under
+    *Verdict rules*): ``P(elder wins the point)``, or for a change in the probability of
+    winning the game whose it is and which arm minus which."""
+    if measure.startswith("P(elder wins the point)"):
+        return "P(elder wins the point)"
+    start = "change in the "
+    if measure.startswith(start) and "'s probability of winning the game" in measure:
+        who = measure[len(start):measure.index("'s probability")]
+        arms = next((part for part in measure.split(", ") if " minus " in part), None)
+        if arms:
+            return f"{who}'s P(win the game): " + arms.replace(" minus ", " − ")
+    return measure
+
+
+def summary_rows(claims: list[dict]) -> list[dict]:
+    """The summary's rows: every reading of a claim's headline subsets (the headline
+    reading and its companions on the same hands), one row per (claim, reading, subset),
+    in the report's order, with each model's row."""
+    heads = {(r["id"], r["subset"]) for r in claims if r.get("headline")}
+    out: dict = {}
+    for r in claims:
+        if (r["id"], r["subset"]) in heads:
+            out.setdefault((r["id"], r["reading"], r["subset"]), {})[r["model"]] = r
+    return [{"id": k[0], "reading": k[1], "subset": k[2], "models": v} for k, v in out.items()]
+
+
+def _cell(r: dict | None) -> str:
+    if r is None:
+        return ""
+    exact = " exact" if r["exact"] else f", n = {r['n']:,}"
+    return (f"**{r['verdict']}** {_fmt(r['estimate'])} [{_fmt(r['ci95'][0])}, "
+            f"{_fmt(r['ci95'][1])}]{exact}")
+
+
+#: The plain-deal experiments as convergence.png names them.
+PLAIN_EXPERIMENTS = {"regle": "jeux de règle, every score (regle)",
+                     "habit": "proposing till exhausted (habit)",
+                     "hand": "the four-out-of-five hand (hand)"}
+
+
+def precision_rows(payload: dict, models) -> list[dict]:
+    """Per model, each experiment's final worst 95% half-width among its headline rows and
+    its target: one row per class for the class-sampled experiments (the rules, the
+    dealer's maxims), one per plain-deal experiment (its last checkpoint)."""
+    prov = payload["provenance"]
+    target = None if prov.get("deals_fixed") is not None else prov.get("precision")
+    out = []
+    for m in models:
+        classes = payload["models"][m].get("classes", [])
+        sampled = {c["experiment"] for c in classes}
+        last: dict = {}
+        for h in payload["history"][m]:
+            if h["experiment"] not in sampled:
+                last[h["experiment"]] = h
+        for exp, h in last.items():
+            out.append({"model": m, "label": PLAIN_EXPERIMENTS.get(exp, exp),
+                        "half_width": h["worst_half_width"], "n": h["deals"],
+                        "target": target})
+        for c in classes:
+            number = c["class"].removeprefix("rule ")
+            label = (f"rule {number}: {RULES[int(number) - 1]}"
+                     if c["experiment"] == "rules" and number.isdigit()
+                     else f"{c['experiment']}: {c['class']}")
+            out.append({"model": m, "label": label, "half_width": c["half_width"],
+                        "n": c["n"], "target": None if target is None else c["target"]})
+    return out
+
+
+def _n_range(ns) -> str:
+    lo, hi = min(ns), max(ns)
+    return f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
 
 
 def write_claims_report(out_dir: str, payload: dict, execution: dict | None = None
@@ -119,67 +191,36 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                     f"(W = {prov['worlds']})"
                     + ("; `pimc-inference` sampled worlds that honour the opponent's "
                        "proposals, answers and discards" if "pimc-inference" in prov["models"]
-                       else "") + ". Elder `regle`, dealer `maxims` unless the "
-                    "experiment varies them; comparisons are paired (the same deals in both "
-                    "arms). Verdict rules were fixed before the run "
-                    "(analysis/ecarte/claims.py; each is listed under *Verdict rules* below). "
-                    "Changes in P(win the game) use the score table V of each model, from "
-                    "deals disjoint from the experiments' (indices from 2^40); their intervals "
-                    "treat V as known (its error is shared by both arms). At dealer score 4, "
-                    "deals whose turned-up king ends the game before any decision are left "
-                    "out.\n\n"
-                    "How the deals were drawn: the rows over all jeux de règle, with and "
-                    "without the king, and at every score come from plain deals (0, 1, 2, "
-                    "...; the jeux de règle among them); the dealer's maxims and each rule of "
-                    "the list are also sampled *within their class*: every class sample is "
-                    "the first of a sequence of ordinary deals, at deal indices of the "
-                    "class's own (from 2^43), that falls in the class — a plain deal "
-                    "conditioned on the class, so no weights are needed "
-                    "(engine/ecarte/class_sampling.py). A maxim's row is its class samples; "
-                    "a rule's rows (\"rule N\") pool its class samples with the plain deals "
-                    "of that rule, the same distribution on disjoint deals. "
-                    + (f"Each class ran {prov['deals_fixed']} samples. "
-                       if prov["deals_fixed"] is not None else
-                       "Each class ran until its rows reached their target (or its cap): "
-                       "the dealer's maxims, headline claims, within the precision "
-                       f"{prov['precision']:g}; the rows of one rule (its P(point); for rule 1 "
-                       "also the change at 0–3), not headline claims, within "
-                       f"{prov.get('rule_precision', 2 * prov['precision']):g}. ")
-                    + "n per row is the deals behind it; *Sampling within each class* below "
-                    "lists every class.\n\n")
-            f.write("## Run\n\n| model | seconds | " + " | ".join(
-                f"deals: {k}" for k in ("scores", "regle", "rules", "dealer", "habit", "hand"))
-                    + " | worst headline half-width | worst per-rule half-width "
-                    "| precision reached |\n|---" + "|---" * 10 + "|\n")
-            for m in models:
-                s = payload["models"][m]
-                f.write(f"| {m} | {s['seconds']:.1f} | " + " | ".join(
-                    str(s["deals"][k]) for k in ("scores", "regle", "rules", "dealer", "habit",
-                                                 "hand"))
-                        + f" | {s['worst_half_width']:.4f} | "
-                        f"{s['worst_rule_half_width']:.4f} | {s['precision_reached']} |\n")
-            f.write("\nDeals: scores, regle, habit and hand count plain deals (regle: dealt, "
-                    "of which the jeux de règle were played); rules and dealer count class "
-                    "samples, summed over the classes. Precision reached: every headline "
-                    "half-width within the precision and every per-rule one within its "
-                    "target.\n")
-            f.write("\n## Sampling within each class\n\nEach class: its samples n (each "
-                    "played both ways), the deals dealt to find them, their ratio (an "
-                    "estimate of the class's share of all deals), the worst 95% half-width "
-                    "of its rows and the target.\n\n| model | experiment | class | n | "
-                    "deals dealt | share of deals | half-width | target | reached |\n"
-                    "|---|---|---|---|---|---|---|---|---|\n")
-            for m in models:
-                for c in payload["models"][m].get("classes", []):
-                    f.write(f"| {m} | {c['experiment']} | {c['class']} | {c['n']} | "
-                            f"{c['attempts']} | {c['n'] / c['attempts']:.5f} | "
-                            f"{c['half_width']:.4f} | {c['target']:g} | {c['reached']} |\n")
-            f.write("\n## Verdicts\n\nVerdict words (the rule of each reading, with its "
-                    "line, is under *Verdict rules* below):\n\n" + "".join(
+                       else "") + ". Elder `regle` (plays Hoyle's list of jeux de règle), "
+                    "dealer `maxims` (the dealer's maxims) unless the experiment varies them; "
+                    "comparisons are paired (the same deals in both arms). Verdict rules were "
+                    "fixed before the run (analysis/ecarte/claims.py; each is listed under "
+                    "*Verdict rules* below). Changes in P(win the game) use the score table V "
+                    "of each model, from deals disjoint from the experiments' (indices from "
+                    "2^40); their intervals treat V as known (its error is shared by both "
+                    "arms). At dealer score 4, deals whose turned-up king ends the game before "
+                    "any decision are left out.\n\n")
+            f.write("## Summary of verdicts\n\nVerdict words, by a rule fixed before the "
+                    "run (the rule of each reading, with its line, is under *Verdict rules* "
+                    "below):\n\n" + "".join(
                         f"- **{w}**: {VERDICT_WORDS[w]}{';' if w != VERDICTS[-1] else '.'}\n"
                         for w in VERDICTS)
-                    + "\nEach verdict is per play model; a claim whose verdict changes with "
-                    "the model is listed under *Where the play models disagree*.\n")
+                    + "\nEach claim's headline reading, with the other readings of the same "
+                    "hands; each cell: verdict, estimate [95% interval], n (deals behind it; "
+                    "*exact*: every deal enumerated). Every reading and subset, with the "
+                    "treatise's words, is under *Verdicts*; how the deals were drawn and how "
+                    "many, under *Run* and *Sampling within each class* at the end.\n\n"
+                    "| claim | reading | hands | measured | " + " | ".join(models)
+                    + " |\n|---|---|---|---" + "|---" * len(models) + "|\n")
+            for row in summary_rows(payload["claims"]):
+                any_r = next(iter(row["models"].values()))
+                f.write(f"| {row['id']} | {row['reading']} | {row['subset']} | "
+                        f"{short_measure(any_r['measure'])} | "
+                        + " | ".join(_cell(row["models"].get(m)) for m in models) + " |\n")
+            f.write("\n## Verdicts\n\nEvery reading and subset, per play model (the "
+                    "verdict words are explained in the *Summary of verdicts* above); a "
+                    "claim whose verdict changes with the model is listed under *Where the "
+                    "play models disagree*.\n")
             current = None
             for r in payload["claims"]:
                 if r["id"] != current:
@@ -237,7 +278,7 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                     "score, columns = dealer's score. See play_minus_propose.png.\n\n")
             for m in models:
                 t = payload["play_minus_propose"][m]
-                f.write(f"**{m}** (n = {t['n']} paired deals)\n\n| elder \\\\ dealer | "
+                f.write(f"**{m}** (n = {t['n']:,} paired deals)\n\n| elder \\\\ dealer | "
                         + " | ".join(map(str, range(5))) + " |\n|---" + "|---" * 5 + "|\n")
                 for x in range(5):
                     f.write(f"| {x} | " + " | ".join(
@@ -257,12 +298,60 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                         "response over the treatise on fresh deals whose hand falls under "
                         "the rule — the cost of following the rule there — paired, with "
                         "its 95% interval.\n\n" + rules_markdown(beside["rows"]) + "\n")
+            f.write("## Run\n\n"
+                    "How the deals were drawn: the rows over all jeux de règle, with and "
+                    "without the king, and at every score come from plain deals (0, 1, 2, "
+                    "...; the jeux de règle among them); the dealer's maxims and each rule of "
+                    "the list are also sampled *within their class*: every class sample is "
+                    "the first of a sequence of ordinary deals, at deal indices of the "
+                    "class's own (from 2^43), that falls in the class — a plain deal "
+                    "conditioned on the class, so no weights are needed "
+                    "(engine/ecarte/class_sampling.py). A maxim's row is its class samples; "
+                    "a rule's rows (\"rule N\") pool its class samples with the plain deals "
+                    "of that rule, the same distribution on disjoint deals. "
+                    + (f"Each class ran {prov['deals_fixed']} samples. "
+                       if prov["deals_fixed"] is not None else
+                       "Each class ran until its rows reached their target (or its cap): "
+                       "the dealer's maxims, headline claims, within the precision "
+                       f"{prov['precision']:g}; the rows of one rule (its P(point); for rule 1 "
+                       "also the change at 0–3), not headline claims, within "
+                       f"{prov.get('rule_precision', 2 * prov['precision']):g}. ")
+                    + "n per row is the deals behind it; *Sampling within each class* below "
+                    "lists every class.\n\n")
+            f.write("| model | seconds | " + " | ".join(
+                f"deals: {k}" for k in ("scores", "regle", "rules", "dealer", "habit", "hand"))
+                    + " | worst headline half-width | worst per-rule half-width "
+                    "| precision reached |\n|---" + "|---" * 10 + "|\n")
+            for m in models:
+                s = payload["models"][m]
+                f.write(f"| {m} | {s['seconds']:.1f} | " + " | ".join(
+                    f"{s['deals'][k]:,}" for k in ("scores", "regle", "rules", "dealer", "habit",
+                                                 "hand"))
+                        + f" | {s['worst_half_width']:.4f} | "
+                        f"{s['worst_rule_half_width']:.4f} | {s['precision_reached']} |\n")
+            f.write("\nDeals: scores, regle, habit and hand count plain deals (regle: dealt, "
+                    "of which the jeux de règle were played); rules and dealer count class "
+                    "samples, summed over the classes. Precision reached: every headline "
+                    "half-width within the precision and every per-rule one within its "
+                    "target.\n")
+            f.write("\n## Sampling within each class\n\nEach class: its samples n (each "
+                    "played both ways), the deals dealt to find them, their ratio (an "
+                    "estimate of the class's share of all deals), the worst 95% half-width "
+                    "of its rows and the target.\n\n| model | experiment | class | n | "
+                    "deals dealt | share of deals | half-width | target | reached |\n"
+                    "|---|---|---|---|---|---|---|---|---|\n")
+            for m in models:
+                for c in payload["models"][m].get("classes", []):
+                    f.write(f"| {m} | {c['experiment']} | {c['class']} | {c['n']} | "
+                            f"{c['attempts']} | {c['n'] / c['attempts']:.5f} | "
+                            f"{c['half_width']:.4f} | {c['target']:g} | {c['reached']} |\n")
+            f.write("\n")
             f.write("Plots: rules.png (P(point) per rule of the list, with 95% intervals, n "
-                    "and the 2/3 line), play_minus_propose.png (the table above: each cell's "
-                    "change with its 95% half-width), game_win.png (probability that the next "
+                    "and the 2/3 line), play_minus_propose.png (the *Play minus propose* "
+                    "tables: each cell's change with its 95% half-width), game_win.png (probability that the next "
                     "elder wins the game, by score), convergence.png (the two-to-one estimate "
-                    "and each experiment's worst headline 95% half-width as the deals "
-                    "grow).\n")
+                    "as the deals grow, and whether each experiment, each class, reached "
+                    "its precision).\n")
 
     commit_file(out_dir, "claims.md", markdown, paths)
 
@@ -355,11 +444,9 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                            "deals behind each model's score table\n"), paths)
 
     def convergence_png(p):
-        from matplotlib.lines import Line2D
-
-        fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.8), layout="constrained")
+        fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.2), layout="constrained",
+                                          gridspec_kw={"width_ratios": [1, 1.1]})
         key = "two-to-one | all jeux de règle"
-        used = []
         for k, m in enumerate(models):
             colour = _colour(m, k)
             pts = [(h["deals"], h[key]) for h in payload["history"][m] if key in h]
@@ -378,54 +465,46 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                     label = (f"{m}: {f['estimate']:.3f} [{lo:.3f}, {hi:.3f}], "
                              f"n = {f['n']:,}")
                 left.plot(xs, ys, marker="o", color=colour, label=label)
-            for exp, (ls, marker) in EXPERIMENT_STYLES.items():
-                rows = [h for h in payload["history"][m] if h["experiment"] == exp]
-                # one line per class of a class-sampled experiment, one per experiment else
-                for cls in dict.fromkeys(h.get("class") for h in rows):
-                    pts = [(h["deals"], h["worst_half_width"]) for h in rows
-                           if h.get("class") == cls]
-                    xs, ys = zip(*pts)
-                    right.plot(xs, ys, ls=ls, marker=marker, ms=4 if cls else 5,
-                               color=colour, lw=1 if cls else 1.5)
-                    used.append((m, exp))
         left.axhline(TWO_THIRDS, color="k", ls="--", lw=1, label="2/3 (\"two to one\")")
         left.set_title("\"Two to one\": P(point) of the jeux de règle, played without "
                        "proposing\n(the bar at each line's end: the final 95% interval)",
                        fontsize=10)
         left.set_ylabel("P(elder wins the point)")
-        left.legend(fontsize=8, loc="upper left", bbox_to_anchor=(0, -0.2),
+        left.set_xscale("log", base=2)
+        left.set_xlabel("deals run (checkpoints of the precision rule)")
+        left.grid(alpha=0.3)
+        left.legend(fontsize=8, loc="upper left", bbox_to_anchor=(0, -0.15),
                     title="model: final estimate [95% interval], n = jeux de règle",
                     title_fontsize=8)
-        rule_target = prov.get("rule_precision")
-        if prov["deals_fixed"] is None:
-            right.axhline(prov["precision"], color="k", ls="--", lw=1)
-            if rule_target and any(u[1] == "rules" for u in used):
-                right.axhline(rule_target, color="k", ls=":", lw=1)
-        right.set_title("Worst 95% half-width among each experiment's headline claims\n"
-                        "(rules, dealer: one line per class, x = its class samples; rules: "
-                        "the rows of one rule)", fontsize=10)
-        right.set_ylabel("95% half-width (log scale)")
-        for ax in (left, right):
-            ax.set_xscale("log", base=2)
-            ax.set_xlabel("deals run (checkpoints of the precision rule)" if ax is left
-                          else "deals run; class samples of each class for rules and "
-                          "dealer")
-            ax.grid(alpha=0.3)
-        right.set_yscale("log")
-        shown_models = [m for m in models if any(u[0] == m for u in used)]
-        shown_exps = [e for e in EXPERIMENT_STYLES if any(u[1] == e for u in used)]
-        handles = ([Line2D([], [], color=_colour(m, models.index(m)), lw=3, label=m)
-                    for m in shown_models]
-                   + [Line2D([], [], color="0.3", ls=EXPERIMENT_STYLES[e][0],
-                             marker=EXPERIMENT_STYLES[e][1], label=e) for e in shown_exps])
-        if prov["deals_fixed"] is None:
-            handles.append(Line2D([], [], color="k", ls="--", lw=1,
-                                  label=f"target {prov['precision']:g}"))
-            if rule_target and "rules" in shown_exps:
-                handles.append(Line2D([], [], color="k", ls=":", lw=1,
-                                      label=f"per-rule target {rule_target:g}"))
-        right.legend(handles=handles, fontsize=9, loc="upper left", bbox_to_anchor=(1.02, 1),
-                     title="colour: model\nline: experiment", title_fontsize=9)
+
+        # right: did each experiment (each class of a class-sampled one) reach its target?
+        rows = precision_rows(payload, models)
+        labels = list(dict.fromkeys(r["label"] for r in rows))
+        y_of = {lab: i for i, lab in enumerate(labels)}
+        step = 0.8 / max(len(models), 1)
+        for k, m in enumerate(models):
+            mine = [r for r in rows if r["model"] == m]
+            ys = [y_of[r["label"]] + (k - (len(models) - 1) / 2) * step for r in mine]
+            right.scatter([r["half_width"] for r in mine], ys, color=_colour(m, k), s=22,
+                          zorder=3, label=m)
+        targets = {}
+        for r in rows:
+            if r["target"] is not None:
+                targets[r["label"]] = r["target"]
+        if targets:
+            right.scatter(list(targets.values()), [y_of[lab] for lab in targets], marker="|",
+                          s=260, color="k", lw=1.5, zorder=2, label="the row's target")
+        right.set_yticks(range(len(labels)),
+                         [f"{lab}, n {_n_range([r['n'] for r in rows if r['label'] == lab])}"
+                          for lab in labels], fontsize=8)
+        right.invert_yaxis()
+        right.set_xlabel("worst 95% half-width of the experiment's headline rows at the end "
+                         "(rules: the rows of one rule)")
+        right.grid(axis="x", alpha=0.3)
+        right.set_title("Did every experiment reach its precision? (a dot left of its "
+                        "target's bar: reached)\nn = deals dealt (plain-deal experiments) or "
+                        "class samples (each rule, each dealer's maxim)", fontsize=10)
+        right.legend(fontsize=8, loc="lower left", title="play model", title_fontsize=8)
         fig.suptitle(short, fontsize=8)
         save(fig, p)
 

@@ -1,18 +1,36 @@
-"""Writes notebooks/jeux_de_regle.ipynb, notebooks/score_strategy.ipynb,
-notebooks/piquet.ipynb and notebooks/strategy.ipynb (no outputs).
+"""Writes the notebooks of notebooks/ (jeux_de_regle, score_strategy, piquet, strategy) from
+the cells below, and with --execute runs them top to bottom at small sizes and writes them
+with their outputs: the form they are committed in, so a reader sees the figures without
+running anything.
 
-Usage: python scripts/make_notebooks.py [REPO_ROOT]   (needs nbformat: the test extra)
+Usage (needs nbformat, nbclient and ipykernel: the test extra):
+
+    python scripts/make_notebooks.py --execute     # regenerate and execute (~30 s warm)
+    python scripts/make_notebooks.py               # regenerate, no outputs
+
+Execution is deterministic: small sizes (ECARTE_NOTEBOOK_SMALL=1), fixed seeds, the working
+directory notebooks/, PNGs without a version stamp, no timings, the kernel's version dropped
+from the metadata. tests/test_notebooks.py executes a fresh copy the same way and checks its
+numbers against the committed outputs.
 """
 
+import argparse
+import copy
+import difflib
+import os
+import re
 import sys
 import textwrap
+from pathlib import Path
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-# the repository root: the directory above scripts/ (or the first argument)
-ROOT = sys.argv[1] if len(sys.argv) > 1 else str(__import__("pathlib").Path(__file__)
-                                                  .resolve().parent.parent)
+# the repository root: the directory above scripts/
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+#: The environment of an executing kernel: small sizes, no display.
+SMALL_ENV = {"ECARTE_NOTEBOOK_SMALL": "1", "MPLBACKEND": "Agg"}
 
 
 def build(prefix, cells):
@@ -36,6 +54,7 @@ def build(prefix, cells):
 
 
 HELPERS = '''
+    import base64
     import io
 
     import matplotlib
@@ -43,15 +62,37 @@ HELPERS = '''
     import matplotlib.pyplot as plt
     import numpy as np
     import pandas as pd
-    from IPython.display import Image, display
+    from IPython.display import display
+
+
+    def figure_numbers(fig):
+        """The numbers a figure draws, per panel: its title, how many values (line and bar
+        ends, image cells) and their least, greatest and sum (the figure's text form)."""
+        lines = ["figure" + (f": {fig._suptitle.get_text()}" if fig._suptitle else "")]
+        for ax in fig.axes:
+            values = [np.asarray(line.get_ydata(), float).ravel() for line in ax.lines]
+            values += [np.asarray(im.get_array(), float).ravel() for im in ax.images]
+            values += [np.asarray(seg, float)[:, 1] for c in ax.collections
+                       if isinstance(c, matplotlib.collections.LineCollection)
+                       for seg in c.get_segments()]
+            v = np.concatenate(values) if values else np.zeros(0)
+            v = v[np.isfinite(v)]
+            if v.size:
+                lines.append(f"  panel '{ax.get_title()}': {v.size} values, least "
+                             f"{v.min():.6g}, greatest {v.max():.6g}, sum {v.sum():.6g}")
+        return "\\n".join(lines)
 
 
     def show(fig):
-        """Show a figure inline as a PNG (works with the Agg backend, in Jupyter or not)."""
+        """Show a figure inline as a PNG (works with the Agg backend, in Jupyter or not);
+        its text form is figure_numbers(fig)."""
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+        fig.savefig(buf, format="png", dpi=100, bbox_inches="tight",
+                    metadata={"Software": None})  # no version stamp: the same bytes each run
+        text = figure_numbers(fig)
         plt.close(fig)
-        display(Image(data=buf.getvalue()))
+        display({"image/png": base64.b64encode(buf.getvalue()).decode("ascii"),
+                 "text/plain": text}, raw=True)
 
 
     def ci(interval, digits=3, signed=False):
@@ -580,7 +621,8 @@ SCORE = [
         ax.set_xlabel("dealer's score y (elder at 0)")
         ax.set_ylabel("Δ P(elder wins the game), play − propose")
         ax.set_title(m, fontsize=10)
-        ax.legend(fontsize=7, loc="best")
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center", ncol=2,
+               fontsize=8)
     fig.suptitle("Playing rather than proposing a jeu de règle, by the dealer's score; "
                  "95% paired intervals", fontsize=10)
     show(fig)
@@ -932,31 +974,140 @@ STRATEGY = [
     ("code", '''
     from pathlib import Path
 
-    report = next((p / "results" / "strategy" / "strategy.md"
-                   for p in (Path.cwd(), *Path.cwd().parents)
-                   if (p / "results" / "strategy" / "strategy.md").exists()), None)
-    if report is None:
+    REPORT = Path("results", "strategy", "strategy.md")
+    root = next((p for p in (Path.cwd(), *Path.cwd().parents) if (p / REPORT).exists()), None)
+    if root is None:
         print("no full run found: run ecarte-sim strategy --decision both --out "
               "results/strategy")
     else:
-        text = report.read_text(encoding="utf-8")
-        print(f"full run: {report}")
+        text = (root / REPORT).read_text(encoding="utf-8")
+        print(f"full run: {REPORT.as_posix()}")
         print("\\n".join(line for line in text.splitlines() if line.startswith("| 0-0")))
     '''),
 ]
 
 
-def main():
-    for name, prefix, cells in (("jeux_de_regle", "regle", REGLE),
-                                ("score_strategy", "score", SCORE),
-                                ("piquet", "piquet", PIQUET),
-                                ("strategy", "strategy", STRATEGY)):
-        nb = build(prefix, cells)
-        path = f"{ROOT}/notebooks/{name}.ipynb"
-        with open(path, "w", encoding="utf-8") as f:
+def notebooks():
+    """Every notebook, built from its cells: {file name: notebook without outputs}."""
+    return {f"{name}.ipynb": build(prefix, cells)
+            for name, prefix, cells in (("jeux_de_regle", "regle", REGLE),
+                                        ("score_strategy", "score", SCORE),
+                                        ("piquet", "piquet", PIQUET),
+                                        ("strategy", "strategy", STRATEGY))}
+
+
+def execute(nb, timeout=600):
+    """A copy of the notebook executed top to bottom at small sizes, in notebooks/ (where a
+    reader opens it), with only what the run determines: no timings, no stderr (numba's
+    compile notices come and go with the cache), no kernel version. Raises
+    nbclient.exceptions.CellExecutionError on the first failing cell."""
+    import nbclient
+
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    saved = {k: os.environ.get(k) for k in SMALL_ENV}
+    os.environ.update(SMALL_ENV)  # the kernel inherits the environment
+    try:
+        nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                                record_timing=False,
+                                resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.metadata.pop("execution", None)
+            kept = []
+            for out in cell.outputs:
+                if out.output_type == "stream" and out.name == "stderr":
+                    continue
+                if (out.output_type == "stream" and kept and kept[-1].output_type == "stream"
+                        and kept[-1].name == out.name):
+                    kept[-1].text += out.text  # one stream, however the kernel chunked it
+                else:
+                    kept.append(out)
+            cell.outputs = kept
+    nb.metadata["language_info"] = {"name": "python"}
+    nbformat.validate(nb)
+    return nb
+
+
+_NUMBER = re.compile(r"[-+]?(?:\d[\d,]*)?\.?\d+(?:[eE][-+]?\d+)?")
+
+
+def outputs_text(cell):
+    """What a code cell printed and displayed as text (stdout, text/plain, text/html), and
+    the number of PNGs it showed; a figure's text is its numbers (show's figure_numbers)."""
+    parts, images = [], 0
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream":
+            parts.append(out.text)
+        elif out.output_type in ("display_data", "execute_result"):
+            data = out.get("data", {})
+            parts += [data.get("text/plain", ""), data.get("text/html", "")]
+            images += "image/png" in data
+        elif out.output_type == "error":
+            parts.append("\n".join(out.traceback))
+    return "\n".join(parts), images
+
+
+def key_numbers(text):
+    """The text split into its words and its numbers: (the text with each number replaced by
+    '#', the numbers as (value, unit of the last printed digit))."""
+    numbers = []
+    for m in _NUMBER.finditer(text):
+        token = m.group().replace(",", "")
+        mantissa = re.split(r"[eE]", token)[0]
+        digits = len(mantissa.split(".")[1]) if "." in mantissa else 0
+        exponent = int(re.split(r"[eE]", token)[1]) if re.search(r"[eE]", token) else 0
+        numbers.append((float(token), 10.0 ** (exponent - digits)))
+    return _NUMBER.sub("#", text), numbers
+
+
+def differences(committed, fresh):
+    """Where a fresh run's outputs part from the committed ones, cell by cell: the same words,
+    and every number within one unit of its last printed digit (a rounding may fall either
+    way on another machine). An empty list when they agree."""
+    found = []
+    pairs = [(a, b) for a, b in zip(committed.cells, fresh.cells) if a.cell_type == "code"]
+    if len(committed.cells) != len(fresh.cells):
+        return [f"{len(committed.cells)} cells committed, {len(fresh.cells)} run"]
+    for a, b in pairs:
+        (ta, ia), (tb, ib) = outputs_text(a), outputs_text(b)
+        (wa, na), (wb, nb_) = key_numbers(ta), key_numbers(tb)
+        where = f"cell {a.get('id')}"
+        if ia != ib:
+            found.append(f"{where}: {ia} figures committed, {ib} run")
+        if wa != wb or len(na) != len(nb_):
+            diff = [d for d in difflib.unified_diff(ta.splitlines(), tb.splitlines(), lineterm="",
+                                                    n=0) if d[:1] in "+-"][2:6]
+            found.append(f"{where}: the text differs: " + " | ".join(diff))
+            continue
+        for (x, ux), (y, uy) in zip(na, nb_):
+            if abs(x - y) > max(ux, uy) * 1.000001:
+                found.append(f"{where}: {x:g} committed, {y:g} run")
+    return found
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--execute", action="store_true",
+                        help="run each notebook at small sizes and write it with its outputs")
+    args = parser.parse_args(argv)
+    for name, nb in notebooks().items():
+        path = NOTEBOOKS / name
+        if args.execute:
+            nb = execute(nb)
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
             nbformat.write(nb, f)
-        print("wrote", path)
+        print(f"wrote {path.relative_to(ROOT)} ({path.stat().st_size:,} bytes"
+              f"{', executed' if args.execute else ', no outputs'})")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -57,16 +57,21 @@ def _count(value, lo: int, hi: int, what: str) -> int | None:
 
 
 def advise(hand: str, trump: str, score: str | tuple[int, int] = "0-0", role: str = "elder",
-           **options) -> dict:
+           *, against: str = "equilibrium", discard: bool = False, **options) -> dict:
     """What to do with ``hand`` (the ``role``'s five cards; ``trump`` a suit or the
-    turned-up card) at ``score`` (``"E-D"`` or ``(E, D)``): each action's probability of
-    winning the game and marks per deal with 95% intervals, and what the treatise says —
-    :func:`ecarte_sim.analysis.ecarte.strategy.advise` (``options``: ``turn_up``,
-    ``settings``, ``seed``, ``deals``), what ``ecarte-sim advise --json`` prints."""
-    from ecarte_sim.analysis.ecarte.strategy import advise as advise_hand
+    turned-up card) at ``score`` (``"E-D"`` or ``(E, D)``): the shipped equilibrium's
+    action (``against="treatise"``: the best response to Hoyle's pair), each action's
+    probability of winning the game and marks per deal with 95% intervals, and what the
+    treatise says — :func:`ecarte_sim.analysis.ecarte.advice.advise` (``options``:
+    ``turn_up``, ``play``, ``settings`` (against the treatise), ``seed``, ``deals``,
+    ``values``); ``discard=True``: :func:`~ecarte_sim.analysis.ecarte.advice.discard_advice`.
+    What ``ecarte-sim advise --json`` prints."""
+    from ecarte_sim.analysis.ecarte import advice
 
     x, y = score_pair(score)
-    return advise_hand(hand, trump, f"{x}-{y}", role, **options)
+    if discard:
+        return advice.discard_advice(hand, trump, (x, y), role, **options)
+    return advice.advise(hand, trump, (x, y), role, against=against, **options)
 
 
 def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,

@@ -253,6 +253,44 @@ def inference_bench(repeat: int = 3) -> dict:
             "seconds": best}
 
 
+def advice_bench(repeat: int = 3) -> dict:
+    """``advise`` from the shipped strategy (issue 32's budget: the action under 0.2 s
+    after start-up, values at ±0.01 under 2 s), warm, best of ``repeat``: the table's
+    action (the data loaded once, as a process does), then both actions' values on 2^14
+    deals around the hand (the half-width of the paired gain's 95% interval reported);
+    and the whole warm process of ``ecarte-sim advise --no-values``."""
+    import subprocess
+    import sys
+
+    from ecarte_sim.analysis.ecarte import advice, solved
+
+    args = ("KH QH JH 7S 8D", "H", "0-0", "elder")
+    solved._load.cache_clear()
+    t0 = time.perf_counter()
+    advice.advise(*args, turn_up="9H", values=False)
+    first = time.perf_counter() - t0
+    best_action = best_values = float("inf")
+    out = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        advice.advise(*args, turn_up="9H", values=False)
+        best_action = min(best_action, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        out = advice.advise(*args, turn_up="9H", deals=1 << 14)
+        best_values = min(best_values, time.perf_counter() - t0)
+    lo, hi = out["gain"]["p_win_ci95"]
+    cmd = [sys.executable, "-m", "ecarte_sim.analysis.cli", "advise", args[0], "--trump",
+           "H", "--turn-up", "9H", "--no-values"]
+    subprocess.run(cmd, check=True, capture_output=True)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True)
+    process = time.perf_counter() - t0
+    return {"hand": f"{args[0]}, 9H turned up, {args[2]}, {args[3]}",
+            "play": out["strategy"]["play"], "first_action_s": first,
+            "action_s": best_action, "values_s": best_values, "deals": out["n"],
+            "gain_half_width": (hi - lo) / 2, "warm_process_s": process}
+
+
 def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool = True,
               log=None, repeat: int = 3, pimc_deals: int = 20_000,
               piquet: bool = True, process_deals: int = PROCESS_DEALS,
@@ -305,6 +343,8 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
     }
     say("timing the exact posterior of a first-round situation ...")
     report["inference"] = inference_bench(repeat)
+    say("timing advise from the shipped strategy ...")
+    report["advice"] = advice_bench(repeat)
     if piquet:
         report["piquet"] = piquet_bench(n_deals, seed, repeat, say)
     if strategy:
@@ -374,6 +414,13 @@ def format_report(r: dict) -> str:
         g = r["inference"]
         lines.append(f"exact posterior ({g['situation']}): {g['hands']:,} hands, "
                      f"{g['consistent']:,} consistent, {g['seconds']:.3f} s warm")
+    if "advice" in r:
+        g = r["advice"]
+        lines.append(f"advise from the shipped strategy ({g['play']}; {g['hand']}): the action "
+                     f"{g['action_s'] * 1000:.1f} ms warm ({g['first_action_s'] * 1000:.0f} ms "
+                     f"with loading the data), values on {g['deals']:,} deals "
+                     f"{g['values_s']:.2f} s (gain ±{g['gain_half_width']:.4f}); whole warm "
+                     f"process `advise --no-values` {g['warm_process_s']:.2f} s")
     if "strategy" in r:
         g = r["strategy"]
         lines.append(f"elder's best response at 0-0 (dd, against the maxims), {g['states']:,} "

@@ -77,13 +77,14 @@ def test_every_claim_of_the_issue_is_there_with_its_readings():
 
 
 SEEDS = pathlib.Path(__file__).resolve().parents[2] / "shared"
-#: The Écarté chapter of Hoyle's Games Modernized, as kept beside the checkout for the
-#: developers (not part of a clone): the quotes are checked against it when it is there.
+#: The Écarté chapter of Hoyle's Games Modernized as plain text, which the repository
+#: does not ship: the quotes are checked against it where a developer has it.
 SEED_TEXT = "seeds/002_25d08f83baa0f9d5.txt"
 
 
 @pytest.mark.skipif(not (SEEDS / SEED_TEXT).exists(),
-                    reason="the seed texts (../shared/seeds) are not beside this checkout")
+                    reason="no copy of the text of Hoyle's Games Modernized (Écarté) at hand "
+                           "to check the quotes against (the repository does not ship it)")
 def test_every_quote_is_in_the_seed_text():
     text = " ".join((SEEDS / SEED_TEXT).read_text(encoding="utf-8").split())
     for c in C.claim_list():

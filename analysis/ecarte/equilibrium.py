@@ -214,11 +214,13 @@ def pair_values(settings: EcarteSettings, pair: dict, *, seed: int = 0,
     base = _base(settings)
     p = np.zeros((SCORE_SLOTS, N_CODES))
     counts = np.zeros((SCORE_SLOTS, N_CODES), dtype=np.int64)
+    exchanges = np.zeros(SCORE_SLOTS)
     for slot in range(SCORE_SLOTS):
         run, script = st._for_role(base, **at_score(pair, slot))
         c = whole_counts(check_seed(seed), st.CONTINUATION_START,
                          st.CONTINUATION_START + deals, run.cfg(), script)
         counts[slot] = np.asarray(c[COUNTS.slice("deal")], dtype=np.int64)
+        exchanges[slot] = float(np.asarray(c[COUNTS.slice("exchanges")]).sum()) / deals
         p[slot] = counts[slot] / counts[slot].sum()
         if progress:
             progress("value of every score", slot + 1, SCORE_SLOTS)
@@ -229,7 +231,8 @@ def pair_values(settings: EcarteSettings, pair: dict, *, seed: int = 0,
         q = np.stack([rng.multinomial(deals, p[s]) / deals for s in range(SCORE_SLOTS)])
         reps[b] = values_by_score(q)
     lo, hi = (np.percentile(reps, [2.5, 97.5], axis=0) if bootstrap else (v, v))
-    return {"v": v, "lo": lo, "hi": hi, "n": int(deals), "counts": counts}
+    return {"v": v, "lo": lo, "hi": hi, "n": int(deals), "counts": counts,
+            "exchanges": exchanges}
 
 
 # ------------------------------------------------------------------- best responses
@@ -393,4 +396,5 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
         and last["v_moved"] < solve.tolerance)
     return {"pair": pair, "gains": gains, "v": value["v"], "v_lo": value["lo"],
             "v_hi": value["hi"], "value_deals": value["n"], "history": history,
+            "exchanges_per_deal": value["exchanges"].tolist(),
             "converged": bool(converged), "solve": solve.echo()}

@@ -136,8 +136,14 @@ def markdown(result: dict, caption: str) -> str:
               f" of dealt hands in every table at every score and `V` moved by less than "
               f"{sv['tolerance']} in the last step, or {sv['iterations']} iterations.",
               "- Later rounds of a deal (a second proposal after an exchange, a later "
-              "exchange) read the same tables on the new hand; the card play is the play "
-              "model's.", ""]
+              "exchange) read the same tables on the new hand, an abstraction: the best "
+              "responses choose only the first decision and the first discard. Under the "
+              "computed pair a deal has "
+              + (f"{min(result['exchanges_per_deal']):.2f} to "
+                 f"{max(result['exchanges_per_deal']):.2f} accepted exchanges on average "
+                 "(by score); every exchange after the first is played by that abstraction."
+                 if result.get("exchanges_per_deal") else "")
+              + " The card play is the play model's.", ""]
     return "\n".join(lines)
 
 

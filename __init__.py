@@ -24,7 +24,8 @@ inference, judged), with
 :class:`PiquetSettings`. Results are dicts of plain values, record objects or pandas
 DataFrames; every figure is a pure function of the seed and the deal indices. A record
 reads as the command prints it: ``print(es.play(1, 5))`` tells the deal, and
-``es.play(1, 5).to_dict()`` is ``ecarte-sim play --seed 1 --index 5 --json``.
+``es.play(1, 5).to_dict()`` is what ``ecarte-sim play --seed 1 --index 5 --json``
+prints, without the provenance.
 
 The package is the repository: ``engine/`` is :mod:`ecarte_sim.engine` (numba
 kernels on a game-agnostic layer, one sub-package per game, each with a plain

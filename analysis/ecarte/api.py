@@ -176,7 +176,7 @@ class PlayedDeal(WholeDeal):
     as the kernel wrote them; see :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal`),
     where it came from, and its readable forms — :meth:`to_dict` (cards, exchanges,
     tricks, points, marks and the reason of every decision: what ``ecarte-sim play
-    --json`` prints), :meth:`narrative` (the lines ``ecarte-sim play`` prints) and
+    --json`` prints, without the provenance), :meth:`narrative` (the lines ``ecarte-sim play`` prints) and
     ``str()`` (those lines joined)."""
 
     seed: int = 0
@@ -209,7 +209,7 @@ class PlayedGame(Game):
     """A game as :func:`game` returns it: the :class:`~ecarte_sim.engine.ecarte.game.Game`
     record (each deal a :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal`) with the
     settings it was played under, and its readable forms — :meth:`to_dict` (what
-    ``ecarte-sim game --json`` prints), :meth:`narrative` (the lines ``ecarte-sim game``
+    ``ecarte-sim game --json`` prints, without the provenance), :meth:`narrative` (the lines ``ecarte-sim game``
     prints) and ``str()``."""
 
     settings: EcarteSettings = field(default_factory=EcarteSettings)

@@ -17,6 +17,7 @@ import math
 import re
 import sys
 from collections import defaultdict
+from itertools import combinations
 
 import numpy as np
 import pytest
@@ -58,16 +59,18 @@ def _labels(hand: int) -> tuple[str, str]:
     return row, f"{group}, {sub}"
 
 
-def reference(role, table, gain, treatise):
+def reference(role, table, gain, treatise, weights=None):
     """Per (row, column): the cell a plain loop over the states finds."""
     yes, no = card.ACTIONS[role]
     hands, _ = representatives()
-    w = state_weights()
+    w = state_weights() if weights is None else weights
     acc = defaultdict(lambda: {"w": 0, "yes": 0, "t_yes": 0, "g": 0.0, "gw": 0})
     grand = 0
     for i in range(N_STATES):
+        wi = int(w[i]) if weights is None else float(w[i])
+        if wi == 0:
+            continue
         a = acc[_labels(int(hands[i]))]
-        wi = int(w[i])
         grand += wi
         a["w"] += wi
         a["yes"] += wi * bool(table[i])
@@ -91,8 +94,9 @@ def reference(role, table, gain, treatise):
     return cells, kept / grand
 
 
-@pytest.mark.parametrize("role, seed", [("elder", 1), ("dealer", 2)])
-def test_every_cell_is_the_weighted_majority_of_its_hands(role, seed):
+@pytest.mark.parametrize("role, seed, proposed", [("elder", 1, False), ("dealer", 2, False),
+                                                  ("dealer", 3, True)])
+def test_every_cell_is_the_weighted_majority_of_its_hands(role, seed, proposed):
     rng = np.random.default_rng(seed)
     # a table that leans by class (so cells are not all 50/50) plus noise, gains with
     # unestimated states, a treatise table that differs in places
@@ -101,9 +105,14 @@ def test_every_cell_is_the_weighted_majority_of_its_hands(role, seed):
     table = rng.random(N_STATES) < 1 / (1 + np.exp(-4 * lean))
     gain = rng.normal(0.01, 0.03, N_STATES)
     gain[rng.random(N_STATES) < 0.2] = np.nan
-    treatise = np.where(rng.random(N_STATES) < 0.3, ~table, table)
-    chart = card.compute(role, table, gain, treatise)
-    ref, overall = reference(role, table, gain, treatise)
+    treatise = np.where((f["trumps"].to_numpy() == 2) ^ (rng.random(N_STATES) < 0.2),
+                        ~table, table)
+    w = state_weights().astype(float)
+    if proposed:        # the dealer's hands weighted by the chance he is proposed to
+        w = w * card.proposal_chance(rng.random(N_STATES) < 0.5, samples=4)
+        w[rng.random(N_STATES) < 0.01] = 0.0
+    chart = card.compute(role, table, gain, treatise, weights=w if proposed else None)
+    ref, overall = reference(role, table, gain, treatise, w if proposed else None)
     seen = set()
     for row in chart.cells:
         for c in row:
@@ -122,13 +131,43 @@ def test_every_cell_is_the_weighted_majority_of_its_hands(role, seed):
     assert seen == set(ref)                    # every dealt class is a cell
     assert chart.reproduced == pytest.approx(overall, abs=1e-12)
     assert sum(c.dealt for row in chart.cells for c in row) == pytest.approx(1.0)
-    w = state_weights().astype(float)
     assert chart.treatise_agreement == pytest.approx(w[table == treatise].sum() / w.sum())
     assert chart.chosen == pytest.approx(w[table].sum() / w.sum())
     # the chart's own table does what the table does on the stated share
     assert w[card.chart_table(chart) == table].sum() / w.sum() == \
         pytest.approx(chart.reproduced)
     assert any(c.treatise_differs for row in chart.cells for c in row)
+
+
+def test_proposal_chance_is_the_share_of_elder_hands_that_propose():
+    """Against every one of the 65,780 elder hands the dealer's cards and the turn-up
+    leave, for a few states; the same on one thread as on all."""
+    import numba
+    from ecarte_sim.engine.ecarte.states import states_of
+    elder = card.treatise_tables()["elder"]
+    chance = card.proposal_chance(elder, samples=256, seed=5)
+    hands, turn_ups = representatives()
+    for i in (0, 77_777, 200_001, N_STATES - 1):
+        rest = [c for c in range(32) if not int(hands[i]) >> c & 1 and c != turn_ups[i]]
+        assert len(rest) == 26
+        elders = np.array([sum(1 << c for c in five) for five in combinations(rest, 5)],
+                          dtype=np.uint32)
+        exact = elder[states_of(elders, np.full(len(elders), turn_ups[i]))].mean()
+        se = math.sqrt(exact * (1 - exact) / 256)
+        assert abs(chance[i] - exact) < 4.5 * se + 1e-9, (i, chance[i], exact)
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = card.proposal_chance(elder, samples=8, seed=9)
+    finally:
+        numba.set_num_threads(threads)
+    card._memo_chance.cache_clear()
+    assert np.array_equal(one, card.proposal_chance(elder, samples=8, seed=9))
+    assert not np.array_equal(one, card.proposal_chance(elder, samples=8, seed=10))
+    # the mean chance over dealt hands is the share of dealt hands the elder proposes on
+    w = state_weights().astype(float)
+    assert (w * chance).sum() / w.sum() == pytest.approx((w * elder).sum() / w.sum(),
+                                                         abs=0.003)
 
 
 def test_the_treatise_charted_is_its_own_reference():
@@ -240,18 +279,25 @@ def test_the_shipped_strategy_is_charted(capsys, ship, tmp_path):
     discards = np.zeros((SCORE_SLOTS, N_STATES), dtype=np.int64)
     data = solved.pack(elder, dealer, discards, discards, gains, gains, np.full((5, 5), 0.5))
     solved.write(ship, "dd", data, {"command": "ecarte-sim equilibrium (test)", "seed": 3})
-    code, out, err = cli(capsys, "chart", "--role", "dealer", "--score", "3-4", "--json")
-    assert code == 0, err
-    got = json.loads(out)
     shipped = solved.load("dd")
-    want = card.compute("dealer", shipped.dealer[row], shipped.dealer_gain[row],
-                        tables["dealer"]).to_dict()
-    assert got["play"] == "dd" and got["score"] == "3-4" and got["role"] == "dealer"
-    assert solved.digest(data)[:12] in got["source"]
-    assert got["provenance"]["source"]["seed"] == 3
-    assert got["cells"] == json.loads(json.dumps(want["cells"]).replace("NaN", "null"))
-    assert got["reproduced"] == pytest.approx(want["reproduced"])
-    assert any(c["treatise_differs"] for c in got["cells"])
+    for weigh in ("dealt", "proposed"):
+        code, out, err = cli(capsys, "chart", "--role", "dealer", "--score", "3-4",
+                             "--weigh", weigh, "--json")
+        assert code == 0, err
+        got = json.loads(out)
+        weights = None if weigh == "dealt" else \
+            state_weights() * card.proposal_chance(shipped.elder[row])
+        want = card.compute("dealer", shipped.dealer[row], shipped.dealer_gain[row],
+                            tables["dealer"], weights=weights).to_dict()
+        assert got["play"] == "dd" and got["score"] == "3-4" and got["role"] == "dealer"
+        assert solved.digest(data)[:12] in got["source"]
+        assert got["made_by"] == "ecarte-sim equilibrium (test)"
+        assert got["provenance"]["source"]["seed"] == 3
+        assert got["cells"] == json.loads(json.dumps(want["cells"]).replace("NaN", "null"))
+        assert got["reproduced"] == pytest.approx(want["reproduced"])
+        assert any(c["treatise_differs"] for c in got["cells"])
+        assert ("proposes by the elder's table at 3-4" in got["weighting"]) == \
+            (weigh == "proposed")
     # and the picture of it
     code, out, err = cli(capsys, "chart", "--role", "dealer", "--score", "3-4", "--play",
                          "dd", "--out", str(tmp_path / "dealer.png"))

@@ -53,10 +53,15 @@ def _play_choices() -> list[str]:
               default="kings-suits", show_default=True,
               help="The columns: plain kings held, then plain suits held (or plain court "
                    "cards, or the longest plain suit).")
+@click.option("--weigh", type=click.Choice(["proposed", "dealt"]), default="proposed",
+              show_default=True,
+              help="The dealer's hands: weighted by how often they are dealt times the "
+                   "chance that the elder's table (at that score) proposes, or by how often "
+                   "they are dealt alone. The elder's are weighted by how often dealt.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, callback=_out,
               help="Write the chart to FILE.png, .svg or .pdf (one A4 page).")
 @JSON
-def chart(role, score, play, against, columns, out, as_json):
+def chart(role, score, play, against, columns, weigh, out, as_json):
     """The strategy card: one page per role and score that a player can print and learn.
 
     Rows: trumps held and the king of trumps; columns: the plain kings and the plain suits
@@ -83,6 +88,7 @@ def chart(role, score, play, against, columns, out, as_json):
             raise click.UsageError("--play names a solved strategy; --against treatise "
                                    "charts the treatise's own table")
         solved, table, gain = None, treatise, None
+        elder = card.treatise_tables()["elder"]
     else:
         try:
             solved = shipped.load(play)
@@ -91,19 +97,32 @@ def chart(role, score, play, against, columns, out, as_json):
                                    f"table)") from None
         row = 5 * e + d
         table, gain = solved.table(role)[row], solved.gain(role)[row]
-    result = card.compute(role, table, gain, treatise, scheme=columns)
+        elder = solved.elder[row]
     source = card.source_line(solved)
+    weights, weighting = None, "dealt hands"
+    if role == "dealer" and weigh == "proposed":
+        from ecarte_sim.engine.ecarte.states import state_weights
+        weights = state_weights() * card.proposal_chance(elder)
+        whose = "Hoyle's list" if solved is None else f"the elder's table at {e}-{d}"
+        weighting = (f"how often it is dealt times the chance that the elder "
+                     f"proposes by {whose} ({card.PROPOSAL_SAMPLES} sampled elder hands "
+                     f"a state, seed 0)")
+    result = card.compute(role, table, gain, treatise, scheme=columns, weights=weights,
+                          weighting=weighting)
     model = solved.play if solved is not None else None
     parameters = {"role": role, "score": score_text, "play": model, "against": against,
-                  "columns": columns, "out": out}
+                  "columns": columns, "weigh": weigh if role == "dealer" else "dealt",
+                  "out": out}
     prov = provenance("chart", parameters, None, None)
     if solved is not None:
         prov["source"] = solved.provenance
     if out:
         from ecarte_sim.analysis.reports.chart import write
-        write(result, out, prov, score=score_text, play=model, source=source)
+        write(result, out, prov, score=score_text, play=model, source=source,
+              made_by=card.made_by(solved))
     if as_json:
         emit({"score": score_text, "play": model, "against": against, "source": source,
+              "made_by": card.made_by(solved),
               **result.to_dict(), "file": out, "provenance": prov})
         return
     _print(result, score_text, source, out)
@@ -117,7 +136,7 @@ def _print(result, score: str, source: str, out) -> None:
     click.echo(f"{result.role} at {score}: {source}")
     width = 9
     head = " " * 20 + "".join(f"{sub_label(c)[:width - 1]:>{width}}" for c in result.columns)
-    groups = " " * 20 + "".join(f"{label[:n * width - 1]:>{n * width}}"
+    groups = " " * 20 + "".join(f"{label.replace(' plain', '')[:n * width - 1]:>{n * width}}"
                                 for label, _, n in result.groups)
     click.echo(groups)
     click.echo(head)
@@ -130,7 +149,9 @@ def _print(result, score: str, source: str, out) -> None:
             mark = "≠" if c.treatise_differs else " "
             text.append(f"{c.action[:4]:>5}{100 * c.reproduced:3.0f}{mark}")
         click.echo(f"{row[0].row_label:<20}" + "".join(text))
-    click.echo(f"reproduces {100 * result.reproduced:.1f}% of dealt hands; {yes} on "
+    hands = ("dealt hands" if result.weighting == "dealt hands" else
+             "the hands he is proposed to")
+    click.echo(f"reproduces {100 * result.reproduced:.1f}% of {hands}; {yes} on "
                f"{100 * result.chosen:.1f}%; agrees with the treatise on "
                f"{100 * result.treatise_agreement:.1f}%"
                + (f"; written to {out}" if out else ""))

@@ -24,8 +24,11 @@ cell the chart states:
   dealer's maxims for the dealer) takes the other action on most of the cell's hands;
   ``treatise_agrees`` the share of the cell's hands on which it does the cell's action.
 
-The dealer's cells weigh his hands by how often they are dealt, not by how often he is
-proposed to (the shipped strategy does not carry that chance); the chart says so.
+The dealer answers only the hands on which he is proposed to: his chart weighs each
+state by how often it is dealt times the chance that the elder proposes to him
+(:func:`proposal_chance`: the elder's table read on elder hands sampled from the 26
+cards the dealer does not hold and the turn-up is not), or by dealt hands alone when
+asked; the chart says which.
 
 :func:`compute` is a pure function of (role, table, gain, treatise table); the command
 ``ecarte-sim chart`` reads the table from the shipped strategy
@@ -35,12 +38,18 @@ proposed to (the shipped strategy does not carry that chance); the chart says so
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import pandas as pd
 
-from ecarte_sim.engine.ecarte.states import N_STATES, state_keys, state_weights
+from numba import njit, prange
+
+from ecarte_sim.engine.cards import N_CARDS
+from ecarte_sim.engine.ecarte.deal import HAND_SIZE
+from ecarte_sim.engine.ecarte.states import (N_STATES, representatives, state_index,
+                                             state_keys, state_weights)
+from ecarte_sim.engine.rng import batch_threshold, check_seed, draw_descending
 
 #: The two actions of each role: (the table's True, its False).
 ACTIONS = {"elder": ("propose", "play"), "dealer": ("accept", "refuse")}
@@ -53,6 +62,11 @@ COLUMN_SETS = {
     "kings-longest": ("plain_kings", "longest"),
 }
 DEFAULT_COLUMNS = "kings-suits"
+#: Elder hands sampled per dealer state for :func:`proposal_chance` (against 256, no
+#: cell of the maxims' chart changes its action and none its share by 0.002).
+PROPOSAL_SAMPLES = 32
+#: The cards neither in the dealer's hand nor turned up: the elder's five come from these.
+_UNSEEN = N_CARDS - HAND_SIZE - 1
 #: Margins (P(win the game)) below which a cell is drawn lighter: a toss-up, a small edge.
 MARGIN_STEPS = (0.005, 0.02)
 
@@ -261,6 +275,53 @@ def chart_table(chart: Chart, scheme: str | None = None) -> np.ndarray:
     return says[rows, cols]
 
 
+@njit(cache=True, parallel=True)
+def _proposal_chance(hands, turn_ups, keys, elder, samples, seed, threshold, out):
+    for i in prange(hands.shape[0]):
+        unseen = np.empty(_UNSEEN, dtype=np.int64)
+        draws = np.empty(HAND_SIZE, dtype=np.int64)
+        n = 0
+        for card in range(N_CARDS):
+            if not (hands[i] >> np.uint32(card)) & np.uint32(1) and card != turn_ups[i]:
+                unseen[n] = card
+                n += 1
+        hits = 0
+        k = 0
+        for _ in range(samples):
+            k = draw_descending(seed, i, k, _UNSEEN, HAND_SIZE, threshold, draws, 0)
+            hand = np.uint32(0)
+            for j in range(HAND_SIZE):          # a partial Fisher-Yates on the unseen
+                pick = j + draws[j]
+                unseen[j], unseen[pick] = unseen[pick], unseen[j]
+                hand |= np.uint32(1) << np.uint32(unseen[j])
+            hits += elder[state_index(hand, turn_ups[i], keys)]
+        out[i] = hits / samples
+
+
+def proposal_chance(elder_table, samples: int = PROPOSAL_SAMPLES, seed: int = 0) -> np.ndarray:
+    """Per dealer state, the chance that the elder proposes to him (Law 25: the dealer
+    answers only a proposal) when the elder decides by ``elder_table`` (bool,
+    ``N_STATES``, True = propose): the share of ``samples`` elder hands, each five of the
+    26 cards the dealer's representative hand and the turn-up leave, on which the table
+    proposes. The hands of state ``i`` are drawn from the sub-stream (``seed``, ``i``),
+    so the estimate is the same on any thread count."""
+    elder = _row(elder_table, "elder table", bool)
+    if int(samples) < 1:
+        raise ValueError(f"samples must be at least 1, not {samples}")
+    return _memo_chance(np.packbits(elder).tobytes(), int(samples), check_seed(seed)).copy()
+
+
+@lru_cache(maxsize=4)
+def _memo_chance(packed: bytes, samples: int, seed: int) -> np.ndarray:
+    elder = np.unpackbits(np.frombuffer(packed, dtype=np.uint8), count=N_STATES) \
+        .astype(np.int64)
+    hands, turn_ups = representatives()
+    out = np.empty(N_STATES, dtype=np.float64)
+    _proposal_chance(hands, turn_ups.astype(np.int64), state_keys(), elder, samples,
+                     np.uint64(seed), np.uint64(batch_threshold(_UNSEEN, HAND_SIZE)), out)
+    return out
+
+
 @cache
 def treatise_tables() -> dict:
     """The treatise's tables under the default settings (Hoyle's list for the elder, the
@@ -273,22 +334,29 @@ def treatise_tables() -> dict:
 
 
 def source_line(solved) -> str:
-    """Where a shipped table comes from, in one line (its provenance)."""
+    """Where a table comes from, in one line: the shipped file, its hash, seed and commit
+    (the command that made it is :func:`made_by`)."""
     if solved is None:
         return "the treatise's own table (Hoyle's Games Modernized)"
     p = solved.provenance or {}
-    bits = [f"solved strategy {solved.play}.npz"]
+    bits = []
     if p.get("sha256"):
         bits.append(f"sha256 {p['sha256'][:12]}")
-    if p.get("command"):
-        bits.append(str(p["command"]))
     if p.get("seed") is not None:
         bits.append(f"seed {p['seed']}")
     if p.get("git_commit"):
         bits.append(f"commit {str(p['git_commit'])[:10]}")
-    return ", ".join(bits)
+    return f"solved strategy {solved.play}.npz" + (f" ({', '.join(bits)})" if bits else "")
+
+
+def made_by(solved) -> str | None:
+    """The command that made a shipped table, as its provenance records it."""
+    if solved is None:
+        return None
+    command = (solved.provenance or {}).get("command")
+    return str(command) if command else None
 
 
 __all__ = ["ACTIONS", "TREATISE", "COLUMN_SETS", "DEFAULT_COLUMNS", "MARGIN_STEPS", "Cell",
-           "Chart", "terms", "classes", "sub_label", "compute", "chart_table", "treatise_tables",
-           "source_line"]
+           "Chart", "terms", "classes", "sub_label", "compute", "chart_table", "proposal_chance",
+           "treatise_tables", "source_line", "made_by", "PROPOSAL_SAMPLES"]

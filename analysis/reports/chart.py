@@ -72,7 +72,12 @@ def _pct(x: float) -> str:
     return f"{p:.2f}%" if p >= 0.01 else "<0.01%"
 
 
-def figure(chart: Chart, *, score: str, play: str | None, source: str):
+def _signed(m: float) -> str:
+    return "0.000" if abs(m) < 5e-4 else f"{m:+.3f}"
+
+
+def figure(chart: Chart, *, score: str, play: str | None, source: str,
+           made_by: str | None = None):
     """The matplotlib figure of ``chart`` (module docstring)."""
     import matplotlib
     matplotlib.use("Agg", force=False)
@@ -104,7 +109,7 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str):
             ax.text(x + 0.07, y + 0.8, _pct(c.dealt), ha="left", va="center",
                     fontsize=6.5, color="#333333")
             if c.margin == c.margin:
-                ax.text(x + 0.93, y + 0.8, f"{c.margin:+.3f}", ha="right", va="center",
+                ax.text(x + 0.93, y + 0.8, _signed(c.margin), ha="right", va="center",
                         fontsize=6.5, color="#333333")
             if c.treatise_differs:
                 differs = True
@@ -129,9 +134,13 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str):
     model = f"play model {play}" if play else "no play model (the treatise's rules)"
     fig.text(0.5, 0.965, f"Écarté strategy card — {who}   Score {score} (elder's first)",
              ha="center", va="center", fontsize=15, fontweight="bold")
-    fig.text(0.5, 0.93, f"Table: {source}; {model}", ha="center", va="center",
-             fontsize=8.5, wrap=True)
-    fig.text(0.5, 0.905, "Rows: trumps held (the turn-up not counted) and whether the king "
+    fig.text(0.5, 0.935, f"Table: {source}; {model}", ha="center", va="center",
+             fontsize=8.5)
+    if made_by:
+        made_by = made_by if len(made_by) <= 190 else made_by[:189] + "…"
+        fig.text(0.5, 0.915, f"made by: {made_by}", ha="center", va="center", fontsize=6.5,
+                 color="#555555")
+    fig.text(0.5, 0.893, "Rows: trumps held (the turn-up not counted) and whether the king "
              "of trumps is among them.  Columns: " + _TERMS.get(chart.columns_scheme,
                                                                 chart.columns_scheme) + ".",
              ha="center", va="center", fontsize=8.5)
@@ -142,31 +151,36 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str):
                           label=f"lighter: margin < {MARGIN_STEPS[1]}"),
                     Patch(facecolor=_blend(COLOURS[0], STRENGTH[2]),
                           label=f"palest: margin < {MARGIN_STEPS[0]}")]
-    handles += [Patch(facecolor=EMPTY, label="no hand dealt")]
+    handles += [Patch(facecolor=EMPTY, label="no hand dealt" if
+                      chart.weighting == "dealt hands" else "no hand to answer")]
     if differs:
         handles += [Patch(facecolor="white", edgecolor="black", lw=2.4,
                           label=f"≠ {_OTHERWISE[chart.role]}")]
     fig.legend(handles=handles, loc="center", bbox_to_anchor=(0.5, 0.165),
                ncol=len(handles), fontsize=9, frameon=False, handlelength=1.6)
     margin_note = ("small, right: the margin, the action's average gain over the other "
-                   "in P(win the game)" if chart.has_margin else
+                   "in P(win the game) (none: not estimated)" if chart.has_margin else
                    "no margins: the table carries no gains")
-    weighting = ("Each hand is weighted by how often it is dealt"
-                 if chart.weighting == "dealt hands" else f"Weights: {chart.weighting}")
-    if chart.role == "dealer" and chart.weighting == "dealt hands":
-        weighting += " (not by how often the dealer is proposed to: the table has no record of it)"
+    dealt = chart.weighting == "dealt hands"
+    if dealt:
+        weighting = "Each hand is weighted by how often it is dealt"
+        if chart.role == "dealer":
+            weighting += " (not by how often the dealer is proposed to)"
+    else:
+        weighting = f"Each hand is weighted by {chart.weighting}"
+    hands = "dealt hands" if dealt else "the hands he is proposed to"
     treatise = (f"The table and {TREATISE[chart.role]} agree on "
-                f"{100 * chart.treatise_agreement:.1f}% of dealt hands."
+                f"{100 * chart.treatise_agreement:.1f}% of them."
                 if chart.treatise_agreement < 1 else
                 f"The table is the treatise's own ({TREATISE[chart.role]}).")
     lines = [
-        f"This chart does what the table does on {100 * chart.reproduced:.1f}% of dealt "
-        f"hands; the table says {yes} on {100 * chart.chosen:.1f}%. " + treatise,
+        f"This chart does what the table does on {100 * chart.reproduced:.1f}% of {hands}; "
+        f"the table says {yes} on {100 * chart.chosen:.1f}%. " + treatise,
         weighting + ".",
-        "A cell: the action the table takes on most of its dealt hands (≠: the treatise "
+        "A cell: the action the table takes on most of its hands (≠: the treatise "
         "takes the other on most of them); large figure: the share of the cell's hands "
         "on which the table does that;",
-        f"small, left: the cell's share of all dealt hands; {margin_note}.",
+        f"small, left: the cell's share of all {hands}; {margin_note}.",
     ]
     for k, line in enumerate(lines):
         fig.text(0.5, 0.125 - 0.027 * k, line, ha="center", va="center", fontsize=8.5)
@@ -174,7 +188,7 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str):
 
 
 def write(chart: Chart, path: str, prov: dict, *, score: str, play: str | None,
-          source: str) -> str:
+          source: str, made_by: str | None = None) -> str:
     """Write the chart to ``path`` (format by its extension) with the provenance in the
     file's metadata; the same chart gives the same bytes."""
     import matplotlib
@@ -190,7 +204,7 @@ def write(chart: Chart, path: str, prov: dict, *, score: str, play: str | None,
                     "Subject": described}}[fmt]
     with matplotlib.rc_context({"svg.hashsalt": "ecarte-sim-chart", "pdf.fonttype": 42,
                                 "font.family": "DejaVu Sans"}):
-        fig = figure(chart, score=score, play=play, source=source)
+        fig = figure(chart, score=score, play=play, source=source, made_by=made_by)
 
         def save(tmp):
             fig.savefig(tmp, format=fmt, dpi=150, metadata=meta)

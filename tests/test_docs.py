@@ -75,20 +75,54 @@ SHELL_FENCES = {"bash", "sh", "shell", "console", ""}
 
 # --------------------------------------------------------------------------- reading pages
 
-def fenced_blocks(text: str):
-    """(language, lines) of each fenced code block."""
-    blocks, lang, lines = [], None, []
+def fenced_blocks(text: str, *, adjacent: bool = False):
+    """(language, lines) of each fenced code block; with ``adjacent``, also whether only
+    blank lines separate it from the block before."""
+    blocks, lang, lines, gap = [], None, [], None
     for line in text.splitlines():
         stripped = line.strip()
         if stripped.startswith("```"):
             if lang is None:
                 lang, lines = stripped[3:].strip().lower(), []
             else:
-                blocks.append((lang, lines))
-                lang = None
+                blocks.append((lang, lines, gap is not None and not gap.strip()))
+                lang, gap = None, ""
         elif lang is not None:
             lines.append(line)
-    return blocks
+        elif gap is not None:
+            gap += line
+    return blocks if adjacent else [(lang, lines) for lang, lines, _ in blocks]
+
+
+def shown_outputs(page: Path) -> list[tuple[str, list[str]]]:
+    """(command, the output lines shown for it) wherever a shell block of one ecarte-sim
+    command is followed directly by a ``text`` block."""
+    blocks = fenced_blocks(page.read_text(encoding="utf-8"), adjacent=True)
+    pairs = []
+    for (lang, lines, _), (next_lang, shown, follows) in zip(blocks, blocks[1:]):
+        body = [line.strip() for line in lines if line.strip()]
+        if (lang in SHELL_FENCES and next_lang == "text" and follows and len(body) == 1
+                and body[0].startswith("ecarte-sim ")):
+            pairs.append((body[0], shown))
+    return pairs
+
+
+def missing_lines(shown: list[str], printed: str) -> list[str]:
+    """The shown lines the command did not print: ``...`` stands for lines left out, and a
+    line ending in ``...`` for the rest of that line."""
+    lines = [line.rstrip() for line in printed.splitlines()]
+    missing = []
+    for line in shown:
+        line = line.rstrip()
+        if line.strip() == "...":
+            continue
+        if line.endswith("..."):
+            prefix = line[:-3].rstrip()
+            if not any(have.startswith(prefix) for have in lines):
+                missing.append(line)
+        elif line not in lines:
+            missing.append(line)
+    return missing
 
 
 def prose(text: str) -> str:
@@ -242,6 +276,20 @@ def small_command(args: list[str], tmp: Path) -> list[str]:
 
 
 RUNS, SKIPS = commands()
+OUTPUTS = [(page, line, shown) for page in PAGES for line, shown in shown_outputs(page)]
+
+
+def run_in_process(args: list[str], capsys) -> tuple[int, str, str]:
+    saved = sys.stdin
+    try:
+        run(args)
+        code = 0
+    except SystemExit as exc:
+        code = 0 if exc.code is None else exc.code
+    finally:
+        sys.stdin = saved
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 # --------------------------------------------------------------------------- tests
@@ -288,19 +336,29 @@ def test_small_sizes_are_substituted(tmp_path):
 @pytest.mark.parametrize("line,args,expected", RUNS, ids=[line[:70] for line, _, _ in RUNS])
 def test_every_command_shown_runs(line, args, expected, tmp_path, capsys):
     small = small_command(args, tmp_path)
-    saved = sys.stdin
     start = time.perf_counter()
-    try:
-        run(small)
-        code = 0
-    except SystemExit as exc:
-        code = 0 if exc.code is None else exc.code
-    finally:
-        sys.stdin = saved
+    code, out, err = run_in_process(small, capsys)
     seconds = time.perf_counter() - start
-    out, err = capsys.readouterr()
     assert "Traceback" not in out + err, (small, err[-2000:])
     assert code == expected, (small, code, err[-2000:])
     if expected == 0:
         assert out.strip(), f"{small}: printed nothing"
     print(f"{seconds:6.1f} s  {' '.join(small)}")
+
+
+@pytest.mark.parametrize("page,line,shown", OUTPUTS,
+                         ids=[f"{p.name}: {line[:60]}" for p, line, _ in OUTPUTS])
+def test_shown_output_is_what_the_command_prints(page, line, shown, capsys):
+    """Output pasted into a page is real and current: the command, run as shown (these are
+    the quick ones), prints every line shown."""
+    code, out, err = run_in_process(shlex.split(line)[1:], capsys)
+    assert code == 0, err[-2000:]
+    assert missing_lines(shown, out) == [], f"{page.name}: the output shown for {line} is stale"
+
+
+def test_the_output_check_can_fail():
+    printed = "first line\n  second line, long\nthird\n"
+    assert missing_lines(["first line", "...", "  second line..."], printed) == []
+    assert missing_lines(["first line", "fourth"], printed) == ["fourth"]
+    assert missing_lines(["  second-hand..."], printed) == ["  second-hand..."]
+    assert len(OUTPUTS) >= 5, "the pages show the output of their quick-start commands"

@@ -96,3 +96,31 @@ def test_every_verdict_word_is_explained():
 def test_report_writers_point_nowhere_outside_the_repository(path):
     text = (REPO / path).read_text(encoding="utf-8")
     assert "seeds/" not in text and not re.search(r"seed 00\d", text), path
+
+
+def test_one_score_strategy_figure_reads_hands_by_trumps_held():
+    """strategy.png of a single-score run: hands by trumps held, weighed as dealt (the
+    hypergeometric law of 7 trumps among the 31 cards left by the turn-up), and the table the
+    best response replaces rebuilt from the settings the result echoes."""
+    from math import comb
+
+    import numpy as np
+
+    from ecarte_sim.analysis.reports import strategy as RS
+    from ecarte_sim.engine.ecarte.settings import DealerPolicy, Discard, ElderPolicy
+    from ecarte_sim.engine.ecarte.tables import treatise_table
+
+    exact = np.array([comb(7, k) * comb(24, 5 - k) for k in range(6)]) / comb(31, 5)
+    assert RS.trumps_shares() == pytest.approx(exact, abs=1e-12)
+    settings = {"elder_policy": "threshold", "dealer_policy": "maxims", "threshold": 5}
+    elder = RS.treatise_row("elder", {"replaces": "threshold"}, settings)
+    assert (elder == treatise_table("elder", ElderPolicy.THRESHOLD, 5)).all()
+    assert not (elder == treatise_table("elder", ElderPolicy.THRESHOLD, 8)).all()
+    dealer = RS.treatise_row("dealer", {"replaces": "maxims"}, settings)
+    assert (dealer == treatise_table("dealer", DealerPolicy.MAXIMS)).all()
+    thrown = RS.treatise_row("elder-discard", {"replaces": "fewest"}, settings)
+    assert (thrown == int(Discard.FEWEST)).all()
+    # one row of the map is the same column of the map of many rows
+    rows = np.stack([elder, dealer.astype(elder.dtype)])
+    assert RS.policy_map("elder", elder[None])[:, 0] == pytest.approx(
+        RS.policy_map("elder", rows)[:, 0], nan_ok=True)

@@ -17,8 +17,9 @@ from ecarte_sim.engine.ecarte.states import N_STATES, state_weights
 
 
 def policy_map(role: str, table: np.ndarray, per_state=None) -> np.ndarray:
-    """(6, 25): by trumps held (rows) and score (columns), the share of dealt hands on
-    which a (25, N_STATES) table says propose (elder) or accept (dealer); with
+    """(6, k): by trumps held (rows) and row of the table (columns: the 25 scores of a
+    (25, N_STATES) table), the share of dealt hands on which a (k, N_STATES) table says
+    propose (elder) or accept (dealer); with
     ``per_state`` (a function of the role and one row), the dealt mean of what it gives
     (e.g. :func:`cards_thrown` for a discard table)."""
     from ecarte_sim.analysis.ecarte.readable import features
@@ -28,12 +29,36 @@ def policy_map(role: str, table: np.ndarray, per_state=None) -> np.ndarray:
     table = np.asarray(table)
     values = table if per_state is None else \
         np.stack([per_state(role, row) for row in table])
-    out = np.full((6, SCORE_SLOTS), np.nan)
+    out = np.full((6, len(values)), np.nan)
     for k in range(6):
         sel = trumps == k
         if w[sel].sum():
             out[k] = (values[:, sel] * w[sel]).sum(axis=1) / w[sel].sum()
     return out
+
+
+def treatise_row(key: str, data: dict, settings: dict) -> np.ndarray:
+    """The table the best response ``key`` replaces, one row of ``N_STATES``: the treatise
+    policy of the settings (``settings``: as a result echoes them) for a first decision,
+    the discard rule it replaces for a discard."""
+    from ecarte_sim.engine.ecarte.settings import DealerPolicy, Discard, ElderPolicy, member
+    from ecarte_sim.engine.ecarte.tables import treatise_table
+
+    role = key.split("-")[0]
+    if key.endswith("-discard"):
+        return np.full(N_STATES, int(member(Discard, data["replaces"], "discard rule")))
+    kind = ElderPolicy if role == "elder" else DealerPolicy
+    policy = member(kind, settings[f"{role}_policy"], f"{role} policy")
+    return treatise_table(role, policy, settings["threshold"])
+
+
+def trumps_shares() -> np.ndarray:
+    """The share of dealt hands holding 0..5 trumps (states weighed as dealt)."""
+    from ecarte_sim.analysis.ecarte.readable import features
+
+    w = state_weights().astype(np.float64)
+    trumps = features()["trumps"].to_numpy()
+    return np.array([w[trumps == k].sum() for k in range(6)]) / w.sum()
 
 
 def rules_markdown(rows: list[dict]) -> str:
@@ -234,8 +259,63 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
                 _readable_section(f, role, data)
     commit_file(out_dir, "strategy.md", markdown, paths)
 
+    def one_score_png(p):
+        """One score: per role, what the best response and the treatise do by trumps held
+        (the share proposing / accepting, or the cards thrown), the gain in the title."""
+        roles = list(result["roles"])
+        settings = result.get("settings") or prov["parameters"]["settings"]
+        dealt = trumps_shares()
+        cols = min(2, len(roles))
+        rows = -(-len(roles) // cols)
+        fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 5.6 * rows),
+                                 layout="constrained", squeeze=False)
+        for ax, key in zip(axes.flat, roles):
+            data = result["roles"][key]
+            r = data["rows"][0]
+            who = key.split("-")[0]
+            slot = 5 * r["elder_score"] + r["dealer_score"]
+            best = np.asarray(data["table"])[slot:slot + 1]
+            old = treatise_row(key, data, settings)[None]
+            discard = key.endswith("-discard")
+            per_state = cards_thrown if discard else None
+            mine = policy_map(who, best, per_state)[:, 0]
+            theirs = policy_map(who, old, per_state)[:, 0]
+            x = np.arange(6)
+            if discard:
+                what = "cards thrown at the first exchange (mean)"
+                lab_t = (f"the treatise ({data['replaces']}): {r['treatise_cards_thrown']:.2f} "
+                         "cards")
+                lab_b = f"best response: {r['cards_thrown']:.2f} cards"
+            else:
+                verb = ACTIONS[who][0]
+                what = f"share of hands where he says {verb}"
+                lab_t = (f"the treatise ({data['replaces']}): {verb} on "
+                         f"{r['treatise_' + verb + '_share']:.1%} of hands")
+                lab_b = f"best response: {verb} on {r[verb + '_share']:.1%} of hands"
+            ax.bar(x - 0.2, theirs, 0.4, color="0.65", label=lab_t)
+            ax.bar(x + 0.2, mine, 0.4, color="tab:blue", label=lab_b)
+            ax.set_xticks(x, [f"{k}\n{dealt[k]:.1%}" if dealt[k] >= 0.001 else
+                              f"{k}\n{dealt[k]:.3%}" for k in x])
+            ax.set_xlabel("trumps held (below: share of dealt hands)")
+            ax.set_ylabel(what)
+            ax.set_ylim(0, 5 if discard else 1)
+            ax.grid(axis="y", alpha=0.3)
+            ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2),
+                      title=f"the two agree on {r['agreement']:.1%} of hands",
+                      title_fontsize=8)
+            lo, hi = r["gain_win_ci95"]
+            ax.set_title(f"{who}{' (first discard)' if discard else ''} at {r['score']}: "
+                         f"{what}\nbest response over the treatise: {r['gain_win']:+.4f} "
+                         f"[{lo:+.4f}, {hi:+.4f}] in P(win the game),\nn = {r['n']:,} fresh "
+                         "deals, paired, 95% CI", fontsize=9)
+        fig.suptitle(made_by(prov), fontsize=7)
+        fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
+        plt.close(fig)
+
     def png(p):
         roles = list(result["roles"])
+        if all(len(result["roles"][k]["rows"]) == 1 for k in roles):
+            return one_score_png(p)
         fig, axes = plt.subplots(2, len(roles), figsize=(6 * len(roles), 9),
                                  layout="constrained", squeeze=False)
         for i, role in enumerate(roles):

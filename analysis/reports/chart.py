@@ -27,6 +27,8 @@ FORMATS = ("png", "svg", "pdf")
 #: The full colour of the table's True action (propose / accept) and of its False.
 COLOURS = ("#5b9bd5", "#f4a259")
 EMPTY = "#dddddd"
+#: More columns than this and a cell does not name its action (its colour does).
+WIDE = 12
 #: How much of the full colour a cell keeps: margin at least the last step, at least the
 #: first, below it (or no margin known: full).
 STRENGTH = (1.0, 0.55, 0.28)
@@ -92,6 +94,7 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
     ax.set_ylim(n_rows, 0)
     ax.set_axis_off()
     differs = False
+    wide = n_cols > WIDE
     for row in chart.cells:
         for c in row:
             x, y = c.col, c.row
@@ -103,9 +106,10 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
             ax.add_patch(Rectangle((x, y), 1, 1, facecolor=_blend(colour,
                                                                   _strength(c.margin)),
                                    edgecolor="white", lw=1.5))
-            ax.text(x + 0.5, y + 0.2, c.action, ha="center", va="center", fontsize=8.5)
+            if not wide:        # with many columns the colour alone says the action
+                ax.text(x + 0.5, y + 0.2, c.action, ha="center", va="center", fontsize=8.5)
             ax.text(x + 0.5, y + 0.5, f"{100 * c.reproduced:.0f}%", ha="center", va="center",
-                    fontsize=12, fontweight="bold")
+                    fontsize=10 if wide else 12, fontweight="bold")
             ax.text(x + 0.07, y + 0.8, _pct(c.dealt), ha="left", va="center",
                     fontsize=6.5, color="#333333")
             if c.margin == c.margin:
@@ -125,7 +129,10 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
         ax.plot([first + 0.06, first + n - 0.06], [-0.52, -0.52], color="black", lw=1,
                 clip_on=False)
     for i, col in enumerate(chart.columns):
-        ax.text(i + 0.5, -0.25, sub_label(col), ha="center", va="center", fontsize=8.5)
+        sub = sub_label(col)
+        if wide:
+            sub = "none" if sub == "no plain card" else sub
+        ax.text(i + 0.5, -0.25, sub, ha="center", va="center", fontsize=7 if wide else 8.5)
     for j, row in enumerate(chart.rows):
         ax.text(-0.08, j + 0.5, row, ha="right", va="center", fontsize=10)
 
@@ -169,8 +176,9 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
     else:
         weighting = f"Each hand is weighted by {chart.weighting}"
     hands = "dealt hands" if dealt else "the hands he is proposed to"
+    agree = 100 * chart.treatise_agreement
     treatise = (f"The table and {TREATISE[chart.role]} agree on "
-                f"{100 * chart.treatise_agreement:.1f}% of them."
+                + (f"{agree:.1f}%" if agree < 99.95 else "over 99.9%") + " of them."
                 if chart.treatise_agreement < 1 else
                 f"The table is the treatise's own ({TREATISE[chart.role]}).")
     lines = [

@@ -362,3 +362,19 @@ def test_the_output_check_can_fail():
     assert missing_lines(["first line", "fourth"], printed) == ["fourth"]
     assert missing_lines(["  second-hand..."], printed) == ["  second-hand..."]
     assert len(OUTPUTS) >= 5, "the pages show the output of their quick-start commands"
+
+
+def test_the_readme_figures_are_the_reports():
+    """Every 95% interval in the README's findings is copied from a committed report (signs
+    and the minus sign normalised), so none is typed by hand or left behind by a re-run."""
+    def norm(text: str) -> str:
+        return text.replace("−", "-").replace("+", "")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    findings = readme[readme.index("## What the simulations say"):readme.index("## Where to go next")]
+    reports = norm("\n".join(p.read_text(encoding="utf-8") for p in
+                             [ROOT / "results/claims/claims.md", ROOT / "results/piquet/piquet.md",
+                              *sorted(ROOT.glob("results/strategy*/strategy.md"))]))
+    intervals = re.findall(r"\[[-−+]?\d[\d.]*, [-−+]?\d[\d.]*\]", findings)
+    assert len(intervals) >= 20
+    missing = [i for i in intervals if norm(i) not in reports]
+    assert missing == [], f"README intervals in no committed report: {missing}"

@@ -187,6 +187,11 @@ def test_report_writes_its_files(capsys, tmp_path):
                       "piquet.md", "provenance.json", "totals.png"]
     md = (out / "piquet.md").read_text()
     assert "seed 0" in md and "| dd | dd | 64 |" in md and "peer" in md
+    assert "{'" not in md  # n in words, not a Python repr
+    # stdout says what was found, as claims does: headline figures with n, then the files
+    assert "the elder's advantage per deal" in r.out and "n=2,000" in r.out
+    assert "  dd        elder wins " in r.out and "n=64" in r.out
+    assert r.out.rstrip().endswith(f"wrote {out / 'exchange.png'}")
 
 
 def test_report_without_out_writes_no_file_and_says_so(capsys, tmp_path, monkeypatch):

@@ -124,3 +124,13 @@ def test_one_score_strategy_figure_reads_hands_by_trumps_held():
     rows = np.stack([elder, dealer.astype(elder.dtype)])
     assert RS.policy_map("elder", elder[None])[:, 0] == pytest.approx(
         RS.policy_map("elder", rows)[:, 0], nan_ok=True)
+
+
+def test_a_result_n_is_written_in_words():
+    from ecarte_sim.analysis.reports.provenance import caption, readable_n
+
+    assert readable_n({"random": 1048576, "dd": 0}) == "random 1,048,576, dd 0"
+    prov = {"command": "ecarte-sim piquet report", "version": "0", "seed": 0,
+            "n": {"random": 1000, "partie": 100}}
+    assert "n (random 1,000, partie 100);" in caption(prov) and "{" not in caption(prov)
+    assert "n 5000;" in caption({**prov, "n": 5000})  # a plain count as before

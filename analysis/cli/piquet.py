@@ -318,7 +318,7 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
     import sys
 
     from ecarte_sim.analysis.piquet.api import piquet_report
-    from ecarte_sim.analysis.reports.piquet import markdown, write_report
+    from ecarte_sim.analysis.reports.piquet import headline_lines, markdown, write_report
     from ecarte_sim.analysis.reports.provenance import FILE, caption, provenance
 
     set_threads(threads)
@@ -335,12 +335,17 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
         result = piquet_report(deals, seed=seed, say=say)
     prov = provenance("piquet report", {"deals": deals}, seed, deals)
     result["provenance"] = prov
+    paths = []
     if out_dir is not None:
-        for path in write_report(out_dir, result, prov, how, command_line("piquet")):
-            say(f"wrote {path}")
+        paths = write_report(out_dir, result, prov, how, command_line("piquet"))
     if as_json:
         emit(result)
         return
+    if out_dir is not None:
+        # as claims does: the headline figures, then the files written
+        click.echo("\n".join(headline_lines(result, seed)))
+        for path in paths:
+            click.echo(f"wrote {path}")
     if out_dir is None:
         # no provenance.json without --out: the caption must not send the reader to one
         made_by = caption(prov).replace(f"; full provenance in {FILE}",

@@ -136,6 +136,37 @@ def peer_lines(result: dict) -> list[str]:
     return lines
 
 
+def headline_lines(result: dict, seed: int) -> list[str]:
+    """What ``piquet report --out`` prints (as ``claims`` does): the answers of the report
+    in a few lines, each with its 95% interval and n; the rest is in piquet.md."""
+    lines = [f"Piquet report — seed {seed}; each figure: estimate [95% interval], n"]
+    lines.append("\nthe elder's advantage per deal (the same kind of player in both seats):")
+    for p in result["pairings"]:
+        if p["elder"] != p["younger"]:
+            continue
+        iv = p["intervals"]
+        w, d = iv["elder_win_rate"], iv["mean_difference"]
+        lines.append(f"  {p['elder']:9s} elder wins {w['rate']:.4f} {_ci(w, 4)}, margin "
+                     f"{d['mean']:+.2f} {_ci(d, 2)} points  n={p['deals']:,}")
+    lines.append("\nthe exchange (paired, the same deals both ways): the elder's margin and "
+                 "P(elder wins), a minus b")
+    for e in result["exchange"]:
+        d, w = e["margin_difference"], e["elder_win_difference"]
+        players = ", random players" if e["question"].endswith("random players") else ""
+        lines.append(f"  {e['a']} v {e['b']}{players}: margin {d['mean']:+.2f} {_ci(d, 2)}, "
+                     f"P(elder wins) {w['mean']:+.4f} {_ci(w, 4)}  n={e['n']:,}")
+    lines.append("\nthe partie: should the winner of the cut deal first? (A deals first; "
+                 "the same player on both sides)")
+    for p in result["parties"]:
+        w = p["intervals"]["first_dealer_win_rate"]
+        lines.append(f"  {p['players']:9s} {p['partie']} deals: A wins {w['rate']:.4f} "
+                     f"{_ci(w, 4)}  n={p['parties']:,} parties")
+    mixed = sum(p["elder"] != p["younger"] for p in result["pairings"])
+    lines.append(f"\n{mixed} mixed pairings, the bonuses by seat, the rule variants and the "
+                 "peer engine's figures are in piquet.md")
+    return lines
+
+
 def write_report(out_dir: str, result: dict, provenance: dict, execution: dict | None = None,
                  command_line: str | None = None) -> list[str]:
     """piquet.md, pairings.csv, exchange.csv, partie.csv, totals.png, exchange.png and
@@ -204,6 +235,9 @@ def write_report(out_dir: str, result: dict, provenance: dict, execution: dict |
         plt.close(fig)
 
     def totals_png(f):
+        """Each seat's deal total as the share of deals reaching at least x points (log
+        scale, so that the rare big deals — pique, repique, capot — stay visible instead
+        of a jagged histogram flattened by its tail)."""
         fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True, layout="constrained")
         shown = [(ax, key, _pairing(result, *key))
                  for ax, key in zip(axes, (("random", "random"), ("heuristic", "heuristic")))]
@@ -216,16 +250,21 @@ def write_report(out_dir: str, result: dict, provenance: dict, execution: dict |
                 continue
             for seat, colour in (("elder", "tab:blue"), ("younger", "tab:orange")):
                 h = np.array(p["histogram"][seat], dtype=float)
-                ax.step(np.arange(len(h)), h / h.sum(), where="mid", color=colour,
-                        label=f"{seat} (mean {p['mean_' + seat]:.2f})")
+                at_least = h[::-1].cumsum()[::-1] / h.sum()        # P(total >= x)
+                x = np.arange(len(h))
+                keep = at_least > 0
+                median = int(np.searchsorted(np.cumsum(h) / h.sum(), 0.5))
+                ax.step(x[keep], at_least[keep], where="post", color=colour,
+                        label=f"{seat}: mean {p['mean_' + seat]:.2f}, median {median}")
+            ax.set_yscale("log")
             ax.set_title(f"{key[0]} v {key[1]} players (n = {p['deals']:,} deals)", fontsize=10)
-            ax.set_xlabel("points the seat scores in the deal (deal total)")
+            ax.set_xlabel("points the seat scores in the deal (x)")
             ax.set_xlim(0, top + 2)
             ax.grid(alpha=0.3)
             ax.legend(title="seat", fontsize=9)
-        axes[0].set_ylabel("share of deals with that total")
-        fig.suptitle("Piquet: distribution of each seat's deal total (elder and younger), "
-                     f"up to the highest total seen ({top})\n{footer}", fontsize=9)
+        axes[0].set_ylabel("share of deals in which the seat scores at least x")
+        fig.suptitle("Piquet: how many points each seat scores in a deal, elder against "
+                     f"younger (highest total seen: {top})\n{footer}", fontsize=9)
         save(fig, f)
 
     commit("totals.png", totals_png)

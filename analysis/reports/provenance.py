@@ -26,11 +26,25 @@ def provenance(command: str, parameters: dict, seed: int | None, n) -> dict:
             "version": package_version(), "git_commit": git_commit()}
 
 
+def readable_n(n) -> str:
+    """A result's n as prose: a number as it is, several (a dict of what to counts, as the
+    Piquet report's) as ``random 1,048,576, heuristic 1,048,576, ...``, never a Python
+    repr."""
+    if isinstance(n, dict):
+        return ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {readable_n(v)}"
+                         for k, v in n.items())
+    if isinstance(n, (list, tuple)):
+        return ", ".join(readable_n(v) for v in n)
+    return str(n)
+
+
 def caption(p: dict) -> str:
     """One line for a Markdown header or a PNG caption."""
     commit = f", commit {p['git_commit'][:10]}" if p.get("git_commit") else ""
+    n = p["n"]
+    n_text = f"n ({readable_n(n)})" if isinstance(n, (dict, list, tuple)) else f"n {n}"
     return (f"{p['command']} — ecarte-sim {p['version']}{commit}, seed {p['seed']}, "
-            f"n {p['n']}; full provenance in {FILE}")
+            f"{n_text}; full provenance in {FILE}")
 
 
 def commit_file(out_dir: str, name: str, write, paths: list | None = None) -> str:

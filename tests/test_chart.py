@@ -145,7 +145,7 @@ def test_proposal_chance_is_the_share_of_elder_hands_that_propose():
     import numba
     from ecarte_sim.engine.ecarte.states import states_of
     elder = card.treatise_tables()["elder"]
-    chance = card.proposal_chance(elder, samples=256, seed=5)
+    chance = card.proposal_chance(elder, samples=96, seed=5)
     hands, turn_ups = representatives()
     for i in (0, 77_777, 200_001, N_STATES - 1):
         rest = [c for c in range(32) if not int(hands[i]) >> c & 1 and c != turn_ups[i]]
@@ -153,7 +153,7 @@ def test_proposal_chance_is_the_share_of_elder_hands_that_propose():
         elders = np.array([sum(1 << c for c in five) for five in combinations(rest, 5)],
                           dtype=np.uint32)
         exact = elder[states_of(elders, np.full(len(elders), turn_ups[i]))].mean()
-        se = math.sqrt(exact * (1 - exact) / 256)
+        se = math.sqrt(exact * (1 - exact) / 96)
         assert abs(chance[i] - exact) < 4.5 * se + 1e-9, (i, chance[i], exact)
     threads = numba.get_num_threads()
     try:
@@ -242,6 +242,8 @@ ONE_LINE_ERRORS = [
     (["--columns", "all"], "all"),
     (["--against", "treatise", "--out", "card.jpg"], "card.jpg"),
     (["--against", "treatise", "--play", "dd"], "--play"),
+    (["--against", "treatise", "--out", "/nonexistent-dir/card.png"], "/nonexistent-dir"),
+    (["--role", "dealer", "--weigh", "asked"], "asked"),
 ]
 
 

@@ -19,7 +19,7 @@ def _score(ctx, param, value):
 
 
 def _out(ctx, param, value):
-    """A file name ending in .png, .svg or .pdf."""
+    """A file name ending in .png, .svg or .pdf, in a directory that can be written."""
     if value is None:
         return None
     from ecarte_sim.analysis.reports.chart import file_format
@@ -27,6 +27,11 @@ def _out(ctx, param, value):
         file_format(value)
     except ValueError as exc:
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    import os
+    folder = os.path.dirname(os.path.abspath(value))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"cannot write {value!r}: {folder!r} is not a writable "
+                                 f"directory", ctx=ctx, param=param)
     return value
 
 

@@ -5,13 +5,15 @@ states, whether the elder proposes (the dealer accepts). A player learns a grid,
 learns a blackjack basic-strategy card: here the *rows* are the trumps held and whether
 the king of trumps is among them (Hoyle's list and the dealer's maxims are written in
 those terms first), the *columns* a pair of terms about the plain cards
-(:data:`COLUMN_SETS`; by default the plain kings held and the number of plain suits held,
-which together reproduce a table almost as well as 18 columns of kings and longest suit).
+(:data:`COLUMN_SETS`; by default the plain kings held and the number of plain suits held:
+ten columns that reproduce Hoyle's list on 92.7% of dealt hands and the maxims on 90.0%,
+where the 18 columns of plain kings and the longest plain suit reach 93.3% and 90.0%,
+and the 18 of plain kings and plain court cards 90.2% and 90.5%).
 
 Each *cell* is the class of states with those terms; its action is the action the table
 takes on most of the class's dealt hands (each state weighted by how often it is dealt,
-:func:`~ecarte_sim.engine.ecarte.states.state_weights`; a tie goes to play / refuse). Per
-cell the chart states:
+:func:`~ecarte_sim.engine.ecarte.states.state_weights`, or by the weights given; a tie
+goes to play / refuse). Per cell the chart states (shares of weighted hands):
 
 * ``reproduced`` — the share of the cell's dealt hands on which the table does the cell's
   action; the share of all dealt hands the whole chart reproduces is ``Chart.reproduced``;
@@ -42,7 +44,6 @@ from functools import cache, lru_cache
 
 import numpy as np
 import pandas as pd
-
 from numba import njit, prange
 
 from ecarte_sim.engine.cards import N_CARDS
@@ -98,9 +99,10 @@ class Cell:
 class Chart:
     """A role's chart: ``cells[r][c]``; ``rows`` and ``columns`` the labels, ``groups``
     the column groups as (label, first column, number of columns); ``reproduced`` the share
-    of all dealt hands on which the chart's action is the table's; ``treatise_agreement``
-    the share on which the table and the treatise's table agree; ``chosen`` the share of
-    dealt hands on which the table proposes (accepts)."""
+    of all (weighted) hands on which the chart's action is the table's;
+    ``treatise_agreement`` the share on which the table and the treatise's table agree;
+    ``chosen`` the share on which the table proposes (accepts); ``weighting`` what the
+    hands are weighted by, in words."""
     role: str
     columns_scheme: str
     rows: tuple[str, ...]

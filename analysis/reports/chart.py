@@ -4,7 +4,7 @@ Draws a :class:`~ecarte_sim.analysis.ecarte.chart.Chart` (the computation lives 
 each cell coloured by its action, lighter where the margin is small, the share of its
 dealt hands the action reproduces written large and its share of all dealt hands small;
 a bold frame with ≠ where the treatise (Hoyle's list, the dealer's maxims) takes the
-other action on most of the cell's hands; dealt-out cells grey. The title names the role,
+other action on most of the cell's hands; cells without a hand grey. The title names the role,
 the score, the play model and the table's source; the footnote the share of all dealt
 hands the chart reproduces. The file's metadata carries the provenance, and the bytes
 are the same for the same chart (no dates; fixed SVG ids).

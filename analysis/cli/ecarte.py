@@ -659,7 +659,10 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
                + (f"precision {precision}" if n_deals is None else f"{n_deals} deals"))
     for m in models:
         s = payload["models"][m]
-        click.echo(f"  {m}: {s['seconds']:.1f} s, deals {s['deals']}, worst headline "
+        deals = s["deals"]
+        said = (", ".join(f"{k} {v:,}" for k, v in deals.items()) if isinstance(deals, dict)
+                else f"{deals:,}")
+        click.echo(f"  {m}: {s['seconds']:.1f} s, deals ({said}), worst headline "
                    f"half-width {s['worst_half_width']:.4f}, worst per-rule "
                    f"{s['worst_rule_half_width']:.4f}"
                    + ("" if s["precision_reached"] or n_deals else " (precision NOT reached)"))

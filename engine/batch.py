@@ -3,11 +3,12 @@
 Every experiment is a pure function of (seed, range of deal indices). A run
 over ``[start, stop)`` is cut into *tasks* of at most ``block`` deals (bounded
 memory, one progress step and one checkpoint each); a task is cut into *rows*
-of at most ``chunk`` deals, each row handled by one ``prange`` iteration that
-writes only its own row of an ``int64`` count array. The Python side sums the
-rows, then the tasks. Integer sums do not depend on how the range was cut or in
-which order the tasks finished, so the result is bit-identical for any thread
-count, chunk size, task size, backend or number of workers.
+of at most ``chunk`` deals, each row handled by one call of a ``nogil`` row kernel
+on one of the local threads (:func:`each_row`) that writes only its own row of an
+``int64`` count array. The Python side sums the rows, then the tasks. Integer sums
+do not depend on how the range was cut or in which order the tasks finished, so the
+result is bit-identical for any thread count, chunk size, task size, backend or number
+of workers.
 
 A task is a :class:`functools.partial` of a module-level function ``f(*params,
 lo, n, rows)`` returning ``(rows, width)`` int64 counts: it pickles by
@@ -44,6 +45,31 @@ def row_range(start, count, rows, r):
     per = (count + rows - 1) // rows
     lo = start + r * per
     return lo, min(lo + per, start + count)
+
+
+def each_row(kernel, rows: int, *args) -> None:
+    """``kernel(r, *args)`` for every row ``r < rows``, on the local threads: as many
+    Python threads as numba's thread count (``numba.get_num_threads()``, which
+    ``--threads`` sets), each calling the ``nogil`` row kernel in turn for the rows it takes.
+
+    This is what ``prange`` over the rows did, without ``parallel=True``: numba compiles a
+    parallel driver's whole call tree three times over (the loop body, its gufunc wrapper,
+    the driver), a plain row kernel once — most of a first run's compilation when every
+    experiment has its own driver. Each row writes only its own outputs, so the result is
+    the same for any thread count and any order."""
+    import numba
+    threads = min(rows, numba.get_num_threads())
+    if threads <= 1:
+        for r in range(rows):
+            kernel(r, *args)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+    pool = ThreadPoolExecutor(max_workers=threads)
+    try:
+        for _ in pool.map(lambda r: kernel(r, *args), range(rows)):
+            pass
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def blocks(start: int, stop: int, block: int = DEFAULT_BLOCK) -> Iterator[tuple[int, int]]:

@@ -63,9 +63,10 @@ from collections.abc import Callable
 from functools import partial
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts, row_range
+from ecarte_sim.engine.batch import (DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts,
+                                     row_range)
 from ecarte_sim.engine.cards import N_CARDS
 from ecarte_sim.engine.ecarte.deal import deal_hands
 from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_DEALER, CLASSIFY_REGLE, N_ARM,
@@ -126,28 +127,35 @@ def find_in_class(seed, classifier, cls, cfg_a, script, i, perm, draws):
     return -1, -1, MAX_ATTEMPTS
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def class_row(r, seed, classifier, cls, start, count, rows, cfg_a, cfg_b, script,
+              out_class, out_a, out_b, out_attempts):
+    """Row ``r`` of :func:`class_block`."""
+    lo, hi = row_range(start, count, rows, r)
+    perm, draws, pool, payoff, rec = deal_scratch()
+    for i in range(lo, hi):
+        k = i - start
+        index, c, attempts = find_in_class(seed, classifier, cls, cfg_a, script, i, perm,
+                                           draws)
+        out_class[k] = c
+        out_attempts[k] = attempts
+        if c < 0:
+            continue
+        whole_deal(seed, np.uint64(index), cfg_a, script, rec, perm, draws, pool,
+                   payoff)
+        out_a[k] = arm_code(rec)
+        whole_deal(seed, np.uint64(index), cfg_b, script, rec, perm, draws, pool,
+                   payoff)
+        out_b[k] = arm_code(rec)
+
+
 def class_block(seed, classifier, cls, start, count, rows, cfg_a, cfg_b, script,
                 out_class, out_a, out_b, out_attempts):
     """Class samples ``[start, start + count)``: ``out_class[k]`` (-1: not found), the arm
-    codes under ``cfg_a`` and ``cfg_b`` and the attempts made (``k`` = sample - start)."""
-    for r in prange(rows):
-        lo, hi = row_range(start, count, rows, r)
-        perm, draws, pool, payoff, rec = deal_scratch()
-        for i in range(lo, hi):
-            k = i - start
-            index, c, attempts = find_in_class(seed, classifier, cls, cfg_a, script, i, perm,
-                                               draws)
-            out_class[k] = c
-            out_attempts[k] = attempts
-            if c < 0:
-                continue
-            whole_deal(seed, np.uint64(index), cfg_a, script, rec, perm, draws, pool,
-                       payoff)
-            out_a[k] = arm_code(rec)
-            whole_deal(seed, np.uint64(index), cfg_b, script, rec, perm, draws, pool,
-                       payoff)
-            out_b[k] = arm_code(rec)
+    codes under ``cfg_a`` and ``cfg_b`` and the attempts made (``k`` = sample - start), in
+    ``rows`` rows on the local threads."""
+    each_row(class_row, rows, seed, classifier, cls, start, count, rows, cfg_a, cfg_b,
+             script, out_class, out_a, out_b, out_attempts)
 
 
 @njit(cache=True)

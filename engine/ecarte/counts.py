@@ -1,7 +1,8 @@
 """The parallel driver of whole deals: deals ``[start, stop)`` of a seed played under one
 ``cfg`` and summed into the int64 count columns ``COUNTS`` (:mod:`.records`).
 
-Each ``prange`` row plays its own deals with its own scratch and writes its own row;
+Each row (:func:`~ecarte_sim.engine.batch.each_row`) plays its own deals with its own
+scratch and writes its own row;
 :func:`ecarte_sim.engine.batch.reduce_counts` sums rows and tasks, so the counts are
 bit-identical for any thread count, chunk, task size or backend.
 """
@@ -12,9 +13,10 @@ from collections.abc import Callable
 from functools import partial
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts, row_range
+from ecarte_sim.engine.batch import (DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts,
+                                     row_range)
 from ecarte_sim.engine.ecarte.records import COUNTS, REC, ProposalsEnd
 from ecarte_sim.engine.ecarte.runner import empty_script
 from ecarte_sim.engine.ecarte.whole import deal_scratch, whole_deal
@@ -51,32 +53,36 @@ def deal_code(rec):
     return 5 * king + points
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def whole_row(r, seed, start, count, rows, cfg, script, counts):
+    """Row ``r`` of :func:`whole_rows`: its deals' counts into ``counts[r]``."""
+    lo, hi = row_range(start, count, rows, r)
+    perm, draws, pool, payoff, rec = deal_scratch()
+    for i in range(lo, hi):
+        whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, pool, payoff)
+        counts[r, K.MARKS + 4 * rec[R.MARKS_ELDER] + rec[R.MARKS_DEALER]] += 1
+        if rec[R.OUTCOME] >= 0:
+            counts[r, K.OUTCOME + rec[R.OUTCOME]] += 1
+        counts[r, K.FIRST + rec[R.FIRST]] += 1
+        counts[r, K.EXCHANGES] += rec[R.EXCHANGES]
+        counts[r, K.ENDED] += rec[R.ENDED]
+        counts[r, K.KING_TURNED] += rec[R.KING_TURNED]
+        counts[r, K.KING_ELDER] += rec[R.KING_ELDER]
+        counts[r, K.KING_DEALER] += rec[R.KING_DEALER]
+        if rec[R.HOW_ENDED] == ProposalsEnd.STOCK_EXHAUSTED:
+            counts[r, K.STOCK_OUT] += 1
+        counts[r, K.PIMC_DECISIONS] += rec[R.PIMC_DECISIONS]
+        counts[r, K.PIMC_SOLVES] += rec[R.PIMC_SOLVES]
+        counts[r, K.INFER_WORLDS] += rec[R.INFER_WORLDS]
+        counts[r, K.INFER_TRIES] += rec[R.INFER_TRIES]
+        counts[r, K.INFER_FALLBACKS] += rec[R.INFER_FALLBACKS]
+        counts[r, K.DEAL + deal_code(rec)] += 1
+
+
 def whole_rows(seed, start, count, rows, cfg, script):
     """Counts (``COUNTS``) for deals ``[start, start + count)`` in ``rows`` rows."""
     counts = np.zeros((rows, WIDTH), dtype=np.int64)
-    for r in prange(rows):
-        lo, hi = row_range(start, count, rows, r)
-        perm, draws, pool, payoff, rec = deal_scratch()
-        for i in range(lo, hi):
-            whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, pool, payoff)
-            counts[r, K.MARKS + 4 * rec[R.MARKS_ELDER] + rec[R.MARKS_DEALER]] += 1
-            if rec[R.OUTCOME] >= 0:
-                counts[r, K.OUTCOME + rec[R.OUTCOME]] += 1
-            counts[r, K.FIRST + rec[R.FIRST]] += 1
-            counts[r, K.EXCHANGES] += rec[R.EXCHANGES]
-            counts[r, K.ENDED] += rec[R.ENDED]
-            counts[r, K.KING_TURNED] += rec[R.KING_TURNED]
-            counts[r, K.KING_ELDER] += rec[R.KING_ELDER]
-            counts[r, K.KING_DEALER] += rec[R.KING_DEALER]
-            if rec[R.HOW_ENDED] == ProposalsEnd.STOCK_EXHAUSTED:
-                counts[r, K.STOCK_OUT] += 1
-            counts[r, K.PIMC_DECISIONS] += rec[R.PIMC_DECISIONS]
-            counts[r, K.PIMC_SOLVES] += rec[R.PIMC_SOLVES]
-            counts[r, K.INFER_WORLDS] += rec[R.INFER_WORLDS]
-            counts[r, K.INFER_TRIES] += rec[R.INFER_TRIES]
-            counts[r, K.INFER_FALLBACKS] += rec[R.INFER_FALLBACKS]
-            counts[r, K.DEAL + deal_code(rec)] += 1
+    each_row(whole_row, rows, seed, start, count, rows, cfg, script, counts)
     return counts
 
 

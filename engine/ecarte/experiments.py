@@ -36,9 +36,10 @@ from collections.abc import Callable
 from functools import partial
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts, row_range
+from ecarte_sim.engine.batch import (DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts,
+                                     row_range)
 from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deal import HAND_SIZE, TURN_UP_POSITION, deal_hands
 from ecarte_sim.engine.ecarte.policies import elder_proposes, maxim_case, score_slot
@@ -114,26 +115,32 @@ def deal_class(classifier, cfg_a, script, elder, dealer, turn_up):
     return maxim_case(dealer, trump)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def paired_row(r, seed, start, count, rows, cfg_a, cfg_b, script, script_b, classifier,
+               out_class, out_a, out_b):
+    """Row ``r`` of :func:`paired_block`."""
+    lo, hi = row_range(start, count, rows, r)
+    perm, draws, pool, payoff, rec = deal_scratch()
+    for i in range(lo, hi):
+        k = i - start
+        elder, dealer, turn_up = deal_hands(seed, np.uint64(i), perm, draws)
+        c = deal_class(classifier, cfg_a, script, elder, dealer, turn_up)
+        out_class[k] = c
+        if c < 0:
+            continue
+        whole_deal(seed, np.uint64(i), cfg_a, script, rec, perm, draws, pool, payoff)
+        out_a[k] = arm_code(rec)
+        whole_deal(seed, np.uint64(i), cfg_b, script_b, rec, perm, draws, pool, payoff)
+        out_b[k] = arm_code(rec)
+
+
 def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, script_b, classifier,
                  out_class, out_a, out_b):
     """Deals ``[start, start + count)``: ``out_class[k]`` and, for classified deals, the
     arm codes under (``cfg_a``, ``script``) and (``cfg_b``, ``script_b``) (``k`` = deal -
-    start; the class is read with arm a's)."""
-    for r in prange(rows):
-        lo, hi = row_range(start, count, rows, r)
-        perm, draws, pool, payoff, rec = deal_scratch()
-        for i in range(lo, hi):
-            k = i - start
-            elder, dealer, turn_up = deal_hands(seed, np.uint64(i), perm, draws)
-            c = deal_class(classifier, cfg_a, script, elder, dealer, turn_up)
-            out_class[k] = c
-            if c < 0:
-                continue
-            whole_deal(seed, np.uint64(i), cfg_a, script, rec, perm, draws, pool, payoff)
-            out_a[k] = arm_code(rec)
-            whole_deal(seed, np.uint64(i), cfg_b, script_b, rec, perm, draws, pool, payoff)
-            out_b[k] = arm_code(rec)
+    start; the class is read with arm a's), in ``rows`` rows on the local threads."""
+    each_row(paired_row, rows, seed, start, count, rows, cfg_a, cfg_b, script, script_b,
+             classifier, out_class, out_a, out_b)
 
 
 def _check_cfgs(*cfgs):
@@ -274,23 +281,31 @@ def deal_around(seed, index, elder, turn_up, trump, perm, draws):
     return dealer, turn_up
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def hand_row(r, seed, start, count, rows, elder, turn_up, trump, cfg_a, cfg_b, script,
+             out_a, out_b):
+    """Row ``r`` of :func:`hand_block`."""
+    lo, hi = row_range(start, count, rows, r)
+    perm, draws, pool, payoff, rec = deal_scratch()
+    for i in range(lo, hi):
+        k = i - start
+        dealer, t = deal_around(seed, np.uint64(i), elder, turn_up, trump, perm, draws)
+        # the hand as uint64, the type whole_deal gives play_dealt: one compiled play_dealt
+        play_dealt(seed, np.uint64(i), cfg_a, script, rec, perm, draws, pool, payoff,
+                   np.uint64(np.uint32(elder)), dealer, t)
+        out_a[k] = arm_code(rec)
+        play_dealt(seed, np.uint64(i), cfg_b, script, rec, perm, draws, pool, payoff,
+                   np.uint64(np.uint32(elder)), dealer, t)
+        out_b[k] = arm_code(rec)
+
+
 def hand_block(seed, start, count, rows, elder, turn_up, trump, cfg_a, cfg_b, script,
                out_a, out_b):
     """Deals ``[start, start + count)`` around the fixed elder hand, each played under
-    ``cfg_a`` and ``cfg_b``; arm codes in ``out_a``/``out_b``."""
-    for r in prange(rows):
-        lo, hi = row_range(start, count, rows, r)
-        perm, draws, pool, payoff, rec = deal_scratch()
-        for i in range(lo, hi):
-            k = i - start
-            dealer, t = deal_around(seed, np.uint64(i), elder, turn_up, trump, perm, draws)
-            play_dealt(seed, np.uint64(i), cfg_a, script, rec, perm, draws, pool, payoff,
-                       np.uint32(elder), dealer, t)
-            out_a[k] = arm_code(rec)
-            play_dealt(seed, np.uint64(i), cfg_b, script, rec, perm, draws, pool, payoff,
-                       np.uint32(elder), dealer, t)
-            out_b[k] = arm_code(rec)
+    ``cfg_a`` and ``cfg_b``; arm codes in ``out_a``/``out_b`` (``rows`` rows on the local
+    threads)."""
+    each_row(hand_row, rows, seed, start, count, rows, elder, turn_up, trump, cfg_a, cfg_b,
+             script, out_a, out_b)
 
 
 @njit(cache=True)
@@ -323,32 +338,37 @@ def unrank_dealer(rank, rest, perm):
     return hand
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def exact_row(r, start, count, rows, elder, turn_ups, cfg, script, out):
+    """Row ``r`` of :func:`exact_block`."""
+    lo, hi = row_range(start, count, rows, r)
+    perm, draws, pool, payoff, rec = deal_scratch()
+    rest = np.empty(N_CARDS - HAND_SIZE - 1, dtype=np.int64)
+    for q in range(lo, hi):
+        turn_up = turn_ups[q // DEALER_HANDS]
+        m = 0
+        for c in range(N_CARDS):
+            if (np.uint32(elder) & (np.uint32(1) << np.uint32(c))) == 0 and c != turn_up:
+                rest[m] = c
+                m += 1
+        n = 0
+        for c in range(N_CARDS):
+            if (np.uint32(elder) & (np.uint32(1) << np.uint32(c))) != 0:
+                perm[n] = c
+                n += 1
+        perm[TURN_UP_POSITION] = turn_up
+        dealer = unrank_dealer(q % DEALER_HANDS, rest, perm)
+        play_dealt(np.uint64(0), np.uint64(q), cfg, script, rec, perm, draws, pool,
+                   payoff, np.uint64(np.uint32(elder)), dealer, turn_up)
+        out[q - start] = arm_code(rec)
+
+
 def exact_block(start, count, rows, elder, turn_ups, cfg, script, out):
     """Every deal of the fixed elder hand: rank ``q`` in ``[start, start + count)`` is
     turn-up ``turn_ups[q // 65780]`` and the dealer's hand of lexicographic rank
-    ``q % 65780`` among the 26 cards left. Arm codes under ``cfg`` in ``out``."""
-    for r in prange(rows):
-        lo, hi = row_range(start, count, rows, r)
-        perm, draws, pool, payoff, rec = deal_scratch()
-        rest = np.empty(N_CARDS - HAND_SIZE - 1, dtype=np.int64)
-        for q in range(lo, hi):
-            turn_up = turn_ups[q // DEALER_HANDS]
-            m = 0
-            for c in range(N_CARDS):
-                if (np.uint32(elder) & (np.uint32(1) << np.uint32(c))) == 0 and c != turn_up:
-                    rest[m] = c
-                    m += 1
-            n = 0
-            for c in range(N_CARDS):
-                if (np.uint32(elder) & (np.uint32(1) << np.uint32(c))) != 0:
-                    perm[n] = c
-                    n += 1
-            perm[TURN_UP_POSITION] = turn_up
-            dealer = unrank_dealer(q % DEALER_HANDS, rest, perm)
-            play_dealt(np.uint64(0), np.uint64(q), cfg, script, rec, perm, draws, pool,
-                       payoff, np.uint32(elder), dealer, turn_up)
-            out[q - start] = arm_code(rec)
+    ``q % 65780`` among the 26 cards left. Arm codes under ``cfg`` in ``out`` (``rows``
+    rows on the local threads)."""
+    each_row(exact_row, rows, start, count, rows, elder, turn_ups, cfg, script, out)
 
 
 def hand_table(seed: int, start: int, stop: int, elder: int, turn_up: int | None, trump: int,

@@ -1,4 +1,4 @@
-"""Parallel batch driver: deal, then solve, over a range of deal indices.
+"""Batch driver: deal, then solve, over a range of deal indices (rows on the local threads).
 
 Modes (one kernel, so that a benchmark measures every mode on the same deals):
 
@@ -12,7 +12,8 @@ Modes (one kernel, so that a benchmark measures every mode on the same deals):
     the fast answer only: columns 0–3 count DEALER_VOLE, DEALER_POINT,
     ELDER_POINT, ELDER_VOLE (see :mod:`ecarte_sim.engine.ecarte.solver`).
 
-Counts are int64; each ``prange`` row writes only its own row.
+Counts are int64; each row (:func:`~ecarte_sim.engine.batch.each_row`) writes only its own
+row.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from collections.abc import Callable
 from functools import partial
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, reduce_counts, row_range
+from ecarte_sim.engine.batch import (DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts,
+                                     row_range)
 from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deal import deal_full, deal_hands
 from ecarte_sim.engine.ecarte.solver import point_vole, solve_kernel
@@ -36,41 +38,49 @@ WIDTH = 8
 _KING = 7
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def simulate_row(r, seed, start, count, rows, forced_trump, mode, counts):
+    """Row ``r`` of :func:`simulate_rows`."""
+    lo, hi = row_range(start, count, rows, r)
+    perm = np.empty(N_CARDS, dtype=np.int64)
+    draws = np.empty(N_CARDS, dtype=np.int64)
+    for i in range(lo, hi):
+        elder, dealer, turn_up = deal_hands(seed, np.uint64(i), perm, draws)
+        trump = turn_up >> 3
+        if mode == MODE_DEAL:
+            counts[r, popcount32(elder & suit_mask(trump))] += 1
+            if (turn_up & 7) == _KING:
+                counts[r, 6] += 1
+        elif mode == MODE_EXACT:
+            counts[r, solve_kernel(elder, dealer, trump, forced_trump)] += 1
+        else:
+            counts[r, point_vole(elder, dealer, trump, forced_trump)] += 1
+
+
 def simulate_rows(seed, start, count, rows, forced_trump, mode):
     """Counts for deals ``[start, start + count)`` split into ``rows`` rows."""
     counts = np.zeros((rows, WIDTH), dtype=np.int64)
-    for r in prange(rows):
-        lo, hi = row_range(start, count, rows, r)
-        perm = np.empty(N_CARDS, dtype=np.int64)
-        draws = np.empty(N_CARDS, dtype=np.int64)
-        for i in range(lo, hi):
-            elder, dealer, turn_up = deal_hands(seed, np.uint64(i), perm, draws)
-            trump = turn_up >> 3
-            if mode == MODE_DEAL:
-                counts[r, popcount32(elder & suit_mask(trump))] += 1
-                if (turn_up & 7) == _KING:
-                    counts[r, 6] += 1
-            elif mode == MODE_EXACT:
-                counts[r, solve_kernel(elder, dealer, trump, forced_trump)] += 1
-            else:
-                counts[r, point_vole(elder, dealer, trump, forced_trump)] += 1
+    each_row(simulate_row, rows, seed, start, count, rows, forced_trump, mode, counts)
     return counts
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def position_counts_row(r, seed, start, count, rows, counts):
+    """Row ``r`` of :func:`position_counts_rows`."""
+    lo, hi = row_range(start, count, rows, r)
+    perm = np.empty(N_CARDS, dtype=np.int64)
+    draws = np.empty(N_CARDS, dtype=np.int64)
+    for i in range(lo, hi):
+        deal_full(seed, np.uint64(i), perm, draws)
+        for position in range(N_CARDS):
+            counts[r, position, perm[position]] += 1
+
+
 def position_counts_rows(seed, start, count, rows):
     """``counts[r, position, card]``: how often each card lies at each position
     of the fully shuffled pack (for uniformity tests)."""
     counts = np.zeros((rows, N_CARDS, N_CARDS), dtype=np.int64)
-    for r in prange(rows):
-        lo, hi = row_range(start, count, rows, r)
-        perm = np.empty(N_CARDS, dtype=np.int64)
-        draws = np.empty(N_CARDS, dtype=np.int64)
-        for i in range(lo, hi):
-            deal_full(seed, np.uint64(i), perm, draws)
-            for position in range(N_CARDS):
-                counts[r, position, perm[position]] += 1
+    each_row(position_counts_row, rows, seed, start, count, rows, counts)
     return counts
 
 

@@ -54,8 +54,9 @@ from ``[FRESH_DEALS_START, DISCARD_DEALS_START)``, never from these ranges.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from ecarte_sim.engine.batch import each_row
 from ecarte_sim.engine.cards import N_SUITS
 from ecarte_sim.engine.ecarte.counts import deal_code
 from ecarte_sim.engine.ecarte.experiments import _uniform_below, deal_around
@@ -129,55 +130,61 @@ def relabelled(hand, turn_up, r):
     return out, new_trump * 8 + (turn_up & 7)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def marks_row(j, seed, role, hands, turn_ups, ids, relabel, k_lo, k_hi, cfg_a, cfg_b, script,
+              out, attempts, missed):
+    """Row ``j`` (hand ``hands[j]``) of :func:`marks_block`."""
+    perm, draws, pool, payoff, rec = deal_scratch()
+    slot = score_slot(cfg_a[C.ELDER_SCORE], cfg_a[C.DEALER_SCORE])
+    for k in range(k_lo[j], k_hi[j]):
+        hand = np.uint32(hands[j])
+        turn_up = turn_ups[j]
+        if relabel:
+            r, _ = _uniform_below(seed, deal_index(role, ids[j], k, _RELABEL), 0, 24,
+                                  draws)
+            hand, turn_up = relabelled(hand, turn_up, r)
+        trump = turn_up >> 3
+        index = deal_index(role, ids[j], k, 0)
+        if role == ELDER_ROLE:
+            other, _ = deal_around(seed, index, hand, turn_up, trump, perm, draws)
+            elder, dealer = hand, other
+        else:
+            found = False
+            for a in range(ATTEMPTS):
+                index = deal_index(role, ids[j], k, a)
+                other, _ = deal_around(seed, index, hand, turn_up, trump, perm, draws)
+                attempts[j] += 1
+                if role == ELDER_DISCARD_ROLE:
+                    found = dealer_accepts(cfg_a[C.DEALER_POLICY], other, trump, 0,
+                                           script, turn_up, slot)
+                else:
+                    found = elder_proposes(cfg_a[C.ELDER_POLICY], cfg_a[C.THRESHOLD],
+                                           other, trump, 0, script, turn_up, slot)
+                if found:
+                    break
+            if not found:
+                missed[j] += 1
+                continue
+            if role == ELDER_DISCARD_ROLE:
+                elder, dealer = hand, other
+            else:
+                elder, dealer = other, hand
+        play_dealt(seed, index, cfg_a, script, rec, perm, draws, pool, payoff, elder,
+                   dealer, turn_up)
+        code_a = marks_code(rec)
+        play_dealt(seed, index, cfg_b, script, rec, perm, draws, pool, payoff, elder,
+                   dealer, turn_up)
+        out[j, N_MARKS * code_a + marks_code(rec)] += 1
+
+
 def marks_block(seed, role, hands, turn_ups, ids, relabel, k_lo, k_hi, cfg_a, cfg_b, script,
                 out, attempts, missed):
     """For row ``j`` (hand ``hands[j]`` with ``turn_ups[j]``, deal indices of state
     ``ids[j]``; a uniform member of its state when ``relabel``), deals
     ``k_lo[j] <= k < k_hi[j]`` played under ``cfg_a`` and ``cfg_b``: adds 1 to
     ``out[j, 16 * code_a + code_b]`` per deal (module docstring for the roles)."""
-    for j in prange(hands.shape[0]):
-        perm, draws, pool, payoff, rec = deal_scratch()
-        slot = score_slot(cfg_a[C.ELDER_SCORE], cfg_a[C.DEALER_SCORE])
-        for k in range(k_lo[j], k_hi[j]):
-            hand = np.uint32(hands[j])
-            turn_up = turn_ups[j]
-            if relabel:
-                r, _ = _uniform_below(seed, deal_index(role, ids[j], k, _RELABEL), 0, 24,
-                                      draws)
-                hand, turn_up = relabelled(hand, turn_up, r)
-            trump = turn_up >> 3
-            index = deal_index(role, ids[j], k, 0)
-            if role == ELDER_ROLE:
-                other, _ = deal_around(seed, index, hand, turn_up, trump, perm, draws)
-                elder, dealer = hand, other
-            else:
-                found = False
-                for a in range(ATTEMPTS):
-                    index = deal_index(role, ids[j], k, a)
-                    other, _ = deal_around(seed, index, hand, turn_up, trump, perm, draws)
-                    attempts[j] += 1
-                    if role == ELDER_DISCARD_ROLE:
-                        found = dealer_accepts(cfg_a[C.DEALER_POLICY], other, trump, 0,
-                                               script, turn_up, slot)
-                    else:
-                        found = elder_proposes(cfg_a[C.ELDER_POLICY], cfg_a[C.THRESHOLD],
-                                               other, trump, 0, script, turn_up, slot)
-                    if found:
-                        break
-                if not found:
-                    missed[j] += 1
-                    continue
-                if role == ELDER_DISCARD_ROLE:
-                    elder, dealer = hand, other
-                else:
-                    elder, dealer = other, hand
-            play_dealt(seed, index, cfg_a, script, rec, perm, draws, pool, payoff, elder,
-                       dealer, turn_up)
-            code_a = marks_code(rec)
-            play_dealt(seed, index, cfg_b, script, rec, perm, draws, pool, payoff, elder,
-                       dealer, turn_up)
-            out[j, N_MARKS * code_a + marks_code(rec)] += 1
+    each_row(marks_row, hands.shape[0], seed, role, hands, turn_ups, ids, relabel, k_lo, k_hi,
+             cfg_a, cfg_b, script, out, attempts, missed)
 
 
 __all__ = ["marks_block", "marks_code", "relabelled", "deal_index", "ELDER_ROLE",

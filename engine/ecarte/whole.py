@@ -98,8 +98,8 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, turn_up):
     """Section 1 of the contract. Returns the hands at the start of play."""
     trump = turn_up >> 3
     slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
-    used = 0
-    rnd = 0
+    used = np.int64(0)      # not literals: see _play
+    rnd = np.int64(0)
     max_proposals = cfg[C.MAX_PROPOSALS]
     while True:
         left = N_CARDS - TURN_UP_POSITION - 1 - used
@@ -129,7 +129,7 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, turn_up):
             if rnd == 0:
                 rec[R.FIRST] = Law49.REFUSED_FIRST
             break
-        out = thrown_cards(cfg, script, ELDER, elder, trump, rnd, left, turn_up, slot)
+        out = thrown_cards(cfg, script, np.int64(ELDER), elder, trump, rnd, left, turn_up, slot)
         elder, out, drawn = _exchange(elder, out, perm, used)
         used += popcount32(drawn)
         left -= popcount32(drawn)
@@ -155,22 +155,25 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
     trump = turn_up >> 3
     forced = cfg[C.FORCED_TRUMP] != 0
     worlds = cfg[C.WORLDS]
-    e = np.uint32(elder)
-    d = np.uint32(dealer)
+    # Every loop variable starts with the type the loop gives it (numba widens uint32
+    # arithmetic to uint64): a narrower or literal first value would make numba compile
+    # each card function a second time, for a type no call has (the cold start).
+    e = np.uint64(np.uint32(elder))
+    d = np.uint64(np.uint32(dealer))
     not_held_e = np.uint32(0)  # proved absent from the elder's hand by his play
     not_held_d = np.uint32(0)
-    played = np.uint32(0)
-    played_e = np.uint32(0)  # the cards each player has played
-    played_d = np.uint32(0)
+    played = np.uint64(0)
+    played_e = np.uint64(0)  # the cards each player has played
+    played_d = np.uint64(0)
     # pimc-inference: each player's history particles, drawn at his first choice
     particles = np.empty((2, MAX_PARTICLES, PARTICLE_COLUMNS), dtype=np.int64)
     particle_state = np.zeros((2, 2), dtype=np.int64)
     infer_work = np.empty((2, INFER_WORK_ROWS, N_CARDS), dtype=np.int64)
-    leader = ELDER
-    tricks = 0
-    j = 0
+    leader = np.int64(ELDER)
+    tricks = np.int64(0)
+    j = np.int64(0)
     for _ in range(5):
-        led = -1
+        led = np.int64(-1)
         for half in range(2):
             mover = leader if half == 0 else 1 - leader
             own = e if mover == ELDER else d

@@ -49,13 +49,143 @@ class FileError(click.ClickException):
     exit_code = 2
 
 
+#: A first run's compilation by command, measured with an empty numba cache on the
+#: project's 2-core machine: the first run's CPU seconds (user + sys; compilation runs on
+#: one core, so about its wall time on an idle machine) less a warm run's — claims 90 - 30,
+#: advise 50 (its table's answer comes at once), simulate --deals 20000 50, hand --deals
+#: 4096 48, play 42, solve 7. What the notice announces when the core kernels are not in
+#: the cache either (a command not measured gets no figure).
+FIRST_RUN_SECONDS = {"claims": 60, "advise": 50, "simulate": 50, "hand": 50, "play": 40,
+                     "solve": 7}
+
+
+class CompileNotice:
+    """A first run's compilation said on stderr: numba compiles the kernels into its cache
+    on a first run (or after the code changed), which takes a minute or so. One line as
+    the first kernel starts compiling — what is happening and about how long — then the
+    progress: on a terminal one status line, rewritten, and cleared when a kernel is done;
+    in a log a plain line every 15 s. Nothing on a warm run (numba fires its compile
+    event only on a cache miss) and nothing under ``--quiet`` or ``--json``."""
+
+    _active = None
+    EVERY = 15.0
+    #: Set by :func:`run_group` for the console script (``argv`` from the shell): a program
+    #: or a test calling ``run(argv)`` in-process, or the Python API, gets no notice.
+    enabled = False
+
+    def __init__(self, group_ctx: click.Context):
+        import time
+        import threading
+        self.ctx = group_ctx
+        self.tty = sys.stderr.isatty()
+        self.start = None
+        self.functions = 0
+        self.depth = 0
+        self.last = time.monotonic()
+        self.lock = threading.Lock()
+        from numba.core import event
+
+        notice = self
+
+        class _Listener(event.Listener):
+            def on_start(self, ev):
+                notice.started(ev.data["dispatcher"])
+
+            def on_end(self, ev):
+                notice.ended(ev.data["dispatcher"])
+
+        self.listener = _Listener()
+        event.register("numba:compile", self.listener)
+
+    @classmethod
+    def install(cls, ctx: click.Context):
+        """The notice for the command ``ctx`` is about to run (None if one is already
+        installed, or the command runs with ``--quiet``/``--json``)."""
+        if not cls.enabled or cls._active is not None or any(
+                a in ("--json", "--quiet", "-q") for a in ctx.args):
+            return None
+        cls._active = cls(ctx)
+        return cls._active
+
+    def remove(self) -> None:
+        from numba.core import event
+        event.unregister("numba:compile", self.listener)
+        self._clear()
+        CompileNotice._active = None
+
+    def _command(self) -> str:
+        name = self.ctx.invoked_subcommand or ""
+        words = [a for a in self.ctx.args if not a.startswith("-")][:1]
+        return f"{name} {words[0]}" if name == "piquet" and words else name
+
+    def _estimate(self) -> str:
+        """``, about N s`` when the core kernels are not cached and the command's first run
+        was measured; else nothing."""
+        seconds = FIRST_RUN_SECONDS.get(self._command())
+        if seconds is None:
+            return ""
+        try:
+            from ecarte_sim.engine.ecarte.whole import play_dealt
+            index = play_dealt._cache._cache_file._index_path
+            import os
+            if os.path.exists(index):
+                return ""
+        except Exception:           # numba internals moved: no estimate rather than none
+            pass
+        return f", about {seconds} s"
+
+    def started(self, dispatcher) -> None:
+        import time
+        if not getattr(dispatcher.py_func, "__module__", "").startswith("ecarte_sim."):
+            return
+        with self.lock:
+            now = time.monotonic()
+            self.functions += 1
+            self.depth += 1
+            if self.start is None:
+                self.start = now
+                click.echo(f"compiling the kernels (first run only{self._estimate()}; numba "
+                           "keeps them in its cache for later runs) ...", err=True)
+                self.last = now
+            name = dispatcher.py_func.__name__
+            if self.tty and now - self.last >= 0.2:
+                self.last = now
+                click.echo(f"\r\x1b[2Kcompiling: {self.functions} functions, "
+                           f"{now - self.start:.0f} s ({name})", err=True, nl=False)
+            elif not self.tty and now - self.last >= self.EVERY:
+                self.last = now
+                click.echo(f"compiling: {self.functions} functions, {now - self.start:.0f} s",
+                           err=True)
+
+    def ended(self, dispatcher) -> None:
+        if not getattr(dispatcher.py_func, "__module__", "").startswith("ecarte_sim."):
+            return
+        with self.lock:
+            self.depth = max(0, self.depth - 1)
+            if self.depth == 0:
+                self._clear()
+
+    def _clear(self) -> None:
+        if self.tty and self.start is not None:
+            click.echo("\r\x1b[2K", err=True, nl=False)
+
+
 class EcarteGroup(click.Group):
     """Turns the engine's input errors into click usage errors, and failed reads or
     writes of files into one-line errors (exit code 2)."""
 
     def invoke(self, ctx):
+        notice = CompileNotice.install(ctx)
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # Ctrl-C: one message (a long run's own, or this one) and exit code 130;
+            # not click's blank line and "Aborted."
+            if not _Interrupted.said:
+                if sys.stderr.isatty():
+                    click.echo("\r\x1b[2K", err=True, nl=False)
+                click.echo("interrupted", err=True)
+            raise click.exceptions.Exit(130) from None
         except (CardError, ValueError, ClusterError) as exc:
             if isinstance(exc, click.ClickException):
                 raise
@@ -65,6 +195,9 @@ class EcarteGroup(click.Group):
                 raise
             where = f" {exc.filename!r}" if exc.filename else ""
             raise FileError(f"cannot use{where}: {exc.strerror or exc}") from None
+        finally:
+            if notice is not None:
+                notice.remove()
 
 
 def run_group(main: click.Group, argv: list[str] | None = None) -> None:
@@ -73,6 +206,8 @@ def run_group(main: click.Group, argv: list[str] | None = None) -> None:
     Usage errors and bad input exit with code 2, as click does, but without the
     usage banner, so that a script sees exactly one line.
     """
+    CompileNotice.enabled = argv is None
+    _Interrupted.said = False
     try:
         code = main.main(args=argv, prog_name="ecarte-sim", standalone_mode=False)
         if isinstance(code, int) and code != 0:
@@ -87,8 +222,12 @@ def run_group(main: click.Group, argv: list[str] | None = None) -> None:
         click.echo(f"Error: {message}", err=True)
         sys.exit(exc.exit_code)
     except click.Abort:
-        click.echo("Aborted.", err=True)
+        # Ctrl-C (click turns it into Abort): one message, exit 130, no extra "Aborted."
+        if not _Interrupted.said:
+            click.echo("interrupted", err=True)
         sys.exit(130)
+    finally:
+        CompileNotice.enabled = False
 
 
 def finite(obj):
@@ -139,10 +278,46 @@ def writable_dir(out_dir: str | None) -> None:
                                  param_hint="--out") from None
 
 
+#: Redirected progress: a plain line at least this often (seconds) and at each tenth.
+PLAIN_EVERY = 30.0
+
+
+class PlainProgress:
+    """Progress for a log file (stderr not a terminal): plain lines, no ``\\r`` — one at
+    each tenth of ``total`` done, or after :data:`PLAIN_EVERY` seconds without one,
+    and one at the end. ``update(n)``: n more done."""
+
+    def __init__(self, total: int, label: str):
+        import time
+        self.total, self.label, self.done = max(int(total), 0), label, 0
+        self.start = self.last = time.monotonic()
+        self.tenth = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def update(self, n: int) -> None:
+        import time
+        self.done += int(n)
+        now = time.monotonic()
+        tenth = 10 * self.done // self.total if self.total else 10
+        if tenth > self.tenth or now - self.last >= PLAIN_EVERY:
+            self.tenth, self.last = tenth, now
+            share = f" ({100 * self.done // self.total}%)" if self.total else ""
+            click.echo(f"{self.label}: {self.done:,} of {self.total:,}{share}, "
+                       f"{now - self.start:.0f} s", err=True)
+
+
 def progress(enabled: bool, total: int, label: str):
-    """A click progress bar on stderr, or a silent stand-in."""
+    """A click progress bar on a terminal, plain lines (:class:`PlainProgress`) in a log,
+    or a silent stand-in."""
     if enabled and sys.stderr.isatty():
         return click.progressbar(length=total, label=label, file=sys.stderr)
+    if enabled:
+        return PlainProgress(total, label)
 
     class _Silent:
         def __enter__(self):
@@ -246,7 +421,10 @@ def long_run(command: str, parameters: dict, seed: int, run_dir, resume: bool,
 
 class _Interrupted:
     """On Ctrl-C, say where the finished tasks are (a checkpointed run) or how to keep them
-    next time (``--run-dir``, ``--resume``), before aborting with exit code 130."""
+    next time (``--run-dir``, ``--resume``), before aborting with exit code 130 (the one
+    message: ``said`` tells :func:`run_group` not to add another)."""
+
+    said = False
 
     def __init__(self, store):
         self.store = store
@@ -257,6 +435,9 @@ class _Interrupted:
     def __exit__(self, kind, exc, tb):
         if kind is not KeyboardInterrupt:
             return False
+        _Interrupted.said = True
+        if sys.stderr.isatty():
+            click.echo("\r\x1b[2K", err=True, nl=False)     # off a progress line
         if self.store is not None:
             click.echo(f"interrupted: {self.store.finished()} finished tasks are in "
                        f"{str(self.store.path)!r}; run the same command with --resume to "
@@ -288,7 +469,8 @@ class Counter:
     """Progress of a precision-driven run, which does not know its length in advance: which
     experiment of how many, the deals done against its cap, the time elapsed. On a terminal
     one status line on stderr, rewritten; otherwise one plain line when an experiment
-    starts. ``plan``: the experiments in order, each with its cap (None: exact)."""
+    starts, and one at least every 30 s (``PLAIN_EVERY``) while it runs. ``plan``: the
+    experiments in order, each with its cap (None: exact)."""
 
     def __init__(self, enabled: bool, plan: list[tuple[str, int | None]] | None = None):
         import time
@@ -298,6 +480,7 @@ class Counter:
         self.order = [label for label, _ in plan or []]
         self.done: dict[str, int] = {}
         self.start = time.monotonic()
+        self.last = 0.0         # elapsed time of the last plain line (not on a terminal)
 
     def _where(self, label: str) -> str:
         if label not in self.plan:
@@ -317,7 +500,12 @@ class Counter:
             click.echo(f"\r\x1b[2K{self._where(label)}: {self.done[label]:,} deals{of}, "
                        f"{elapsed:.0f} s", err=True, nl=False)
         elif new:
+            self.last = elapsed
             click.echo(f"{self._where(label)}: started at {elapsed:.0f} s", err=True)
+        elif elapsed - self.last >= PLAIN_EVERY:
+            self.last = elapsed
+            click.echo(f"{self._where(label)}: {self.done[label]:,} deals{of}, "
+                       f"{elapsed:.0f} s", err=True)
 
     def close(self) -> None:
         if self.enabled and self.done and self.tty:

@@ -28,13 +28,29 @@ def _score(ctx, param, value):
 
 
 def _progress(enabled: bool):
-    """One line on stderr per stage, rewritten in place."""
+    """Progress on stderr: on a terminal one line per stage, rewritten in place; in a log
+    (stderr redirected) plain lines, never ``\\r``: a stage's first step, each tenth of it,
+    at least every 30 s (``PLAIN_EVERY``), and its end."""
     if not enabled:
         return None
+    import sys
+    import time
 
-    def report(what: str, done: int, total: int) -> None:
-        click.echo(f"\r{what}: {done:,}/{total:,}", err=True, nl=done >= total)
-    return report
+    from ecarte_sim.analysis.cli.common import PLAIN_EVERY
+    if sys.stderr.isatty():
+        def report(what: str, done: int, total: int) -> None:
+            click.echo(f"\r\x1b[2K{what}: {done:,}/{total:,}", err=True, nl=done >= total)
+        return report
+    state = {"what": None, "tenth": 0, "last": time.monotonic()}
+
+    def plain(what: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        tenth = 10 * done // total if total > 0 else 10
+        if (what != state["what"] or tenth > state["tenth"] or done >= total
+                or now - state["last"] >= PLAIN_EVERY):
+            state.update(what=what, tenth=tenth, last=now)
+            click.echo(f"{what}: {done:,}/{total:,}", err=True)
+    return plain
 
 
 @click.command(context_settings=CONTEXT)

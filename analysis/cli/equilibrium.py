@@ -60,11 +60,12 @@ def _progress(enabled: bool):
 @click.option("--iterations", type=click.IntRange(0, 50), default=4, show_default=True,
               help="Most best-response iterations after Hoyle's pair.")
 @click.option("--tolerance", type=click.FloatRange(0, 1, min_open=True), default=0.002,
-              show_default=True, help="Stop when V moved by less than this (and the tables "
-                                      "hardly changed).")
-@click.option("--change-tolerance", type=click.FloatRange(0, 1, max_open=True),
+              show_default=True, help="Stop when V moved by less than this in the last step "
+                                      "...")
+@click.option("--exploit-tolerance", type=click.FloatRange(0, 1, min_open=True),
               default=0.001, show_default=True,
-              help="... and the best responses change at most this share of dealt hands.")
+              help="... and at every score the exploitability's 95% upper bound is at most "
+                   "this.")
 @click.option("--no-discards", is_flag=True,
               help="Keep the treatise's first discards (solve the first decisions only).")
 @click.option("--score", "scores", metavar="E-D", multiple=True, callback=_scores,
@@ -88,7 +89,7 @@ def _progress(enabled: bool):
 @JSON
 def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deals_per_state,
                 max_discard_deals_per_state, fresh_deals, value_deals, iterations,
-                tolerance, change_tolerance, no_discards, scores, n_states, seed, threads,
+                tolerance, exploit_tolerance, no_discards, scores, n_states, seed, threads,
                 out_dir, ship_dir, run_dir, resume, task_size, scheduler, workers, quiet,
                 as_json):
     """Five up solved: both players' first decisions (propose or play, accept or refuse)
@@ -142,7 +143,7 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
     solve = eq.SolveSettings(settings=settings, sampling=sampling, discard_sampling=rules,
                              fresh_deals=fresh_deals, value_deals=value_deals,
                              iterations=iterations, tolerance=tolerance,
-                             change_tolerance=change_tolerance, discards=not no_discards,
+                             exploit_tolerance=exploit_tolerance, discards=not no_discards,
                              seed=seed, states=states, scores=tuple(scores))
     parameters = {**solve.echo(), "states_drawn": n_states}
     with long_run("equilibrium", parameters, seed, run_dir, resume, task_size, scheduler,
@@ -166,7 +167,7 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
         return
     click.echo(f"five up, play {play}, seed {seed}: "
                + ("converged" if s["converged"] else "not converged")
-               + f" after {s['iterations']} iterations")
+               + f" after {s['iterations']} iterations; the pair of iteration {s['chosen']}")
     lo, hi = s["elder_wins_0_0_ci95"]
     click.echo(f"  value from 0-0: the elder wins {s['elder_wins_0_0']:.4f} [{lo:.4f}, "
                f"{hi:.4f}], the first dealer {s['first_dealer_wins_0_0']:.4f}")

@@ -279,6 +279,8 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
     set_threads(threads)
     x, y = score
     if discard:
+        if no_values:
+            raise click.UsageError("--discard values each discard; drop --no-values")
         if against != "equilibrium":
             raise click.UsageError("--discard advises from the equilibrium's discard table "
                                    "(drop --against treatise)")
@@ -293,7 +295,8 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
                    f"(rule {result['rule']})")
         for o in result["others"]:
             lo, hi = o["gain_win_ci95"]
-            click.echo(f"  throwing {o['throws']} instead ({o['rule']}): P(win the game) "
+            click.echo(f"  throwing {o['throws'] or 'nothing'} instead ({o['rule']}): "
+                       f"P(win the game) "
                        f"{o['gain_win']:+.4f} [{lo:+.4f}, {hi:+.4f}], marks/deal "
                        f"{o['gain_marks']:+.3f}  n={o['n']:,}")
         if not result["others"]:
@@ -307,7 +310,7 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
                                deals=n_deals)
     else:
         quick = advice.advise(hand, trump, (x, y), role, turn_up=turn_up, play=play,
-                              values=False)
+                              deals=n_deals, values=False)
         if not as_json:
             t = quick["table_action"]
             split = "" if t["unanimous"] else (
@@ -318,6 +321,9 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
                        + f", score {quick['score']}")
             click.echo(f"  → {quick['action']}: the equilibrium of five up "
                        f"({quick['strategy']['play']}) says so{split}")
+            if not t["re_solved"]:
+                click.echo("    (this hand's entry was not re-solved by the shipped run: it "
+                           "is the treatise's)")
         if no_values:
             if as_json:
                 emit(quick)

@@ -69,12 +69,19 @@ def table_action(strategy: shipped.Solved, role: str, mask: int, turn_ups, x: in
     slot = 5 * x + y
     arm_a, arm_b = st.ACTIONS[role]
     row = strategy.table(role)[slot]
-    by = {}
+    gain = strategy.gain(role)[slot]
+    by, solved_here = {}, []
     for t in turn_ups:
-        by[format_card(int(t))] = arm_a if row[canonical_index(mask, int(t))] else arm_b
+        state = canonical_index(mask, int(t))
+        by[format_card(int(t))] = arm_a if row[state] else arm_b
+        solved_here.append(not np.isnan(gain[state]))
     counts = {a: sum(1 for v in by.values() if v == a) for a in (arm_a, arm_b)}
-    action = max((arm_a, arm_b), key=lambda a: (counts[a], a == arm_b))
-    return {"action": action, "by_turn_up": by, "unanimous": len(set(by.values())) == 1}
+    # the most turn-ups; on a tie, the larger mean stored gain of arm a decides
+    mean_gain = np.nanmean([gain[canonical_index(mask, int(t))] for t in turn_ups]) \
+        if any(solved_here) else 0.0
+    action = max((arm_a, arm_b), key=lambda a: (counts[a], (mean_gain > 0) == (a == arm_a)))
+    return {"action": action, "by_turn_up": by, "unanimous": len(set(by.values())) == 1,
+            "re_solved": bool(all(solved_here))}
 
 
 def _strategy_settings(strategy: shipped.Solved, x: int, y: int):
@@ -82,7 +89,10 @@ def _strategy_settings(strategy: shipped.Solved, x: int, y: int):
     from ecarte_sim.analysis.ecarte.equilibrium import _base, at_score
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
-    settings = EcarteSettings.build(play=strategy.play)
+    solved_with = strategy.provenance.get("solve", {}).get("settings", {})
+    settings = EcarteSettings.build(play=strategy.play,
+                                    **({"worlds": solved_with["worlds"]}
+                                       if "worlds" in solved_with else {}))
     return st._for_role(_base(settings), **at_score(strategy.tables(), 5 * x + y))
 
 
@@ -107,6 +117,7 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
         return result
     strategy = shipped.load(play)
     mask, suit, turned, turn_ups = _hand(hand, trump, turn_up)
+    _check_deals(deals, len(turn_ups))
     table = table_action(strategy, role, mask, turn_ups, x, y)
     info = {"against": "equilibrium", "play": strategy.play,
             "answers": f"the computed equilibrium of five up ({strategy.play})",
@@ -130,6 +141,14 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
     result["strategy"] = info
     result["decided_by_the_deal"] = _decided(result)
     return result
+
+
+def _check_deals(deals: int | None, turn_ups: int) -> None:
+    from ecarte_sim.engine.ecarte.strategy import MAX_DEALS
+    if deals is not None and -(-int(deals) // turn_ups) > MAX_DEALS:
+        raise ValueError(f"--deals {deals}: at most {MAX_DEALS * turn_ups} with "
+                         f"{turn_ups} possible turn-up{'s' if turn_ups > 1 else ''} "
+                         f"({MAX_DEALS} deals a turn-up)")
 
 
 def _decided(result: dict) -> bool | None:

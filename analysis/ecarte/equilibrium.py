@@ -102,7 +102,7 @@ class SolveSettings:
     value_deals: int | None = None
     iterations: int = 4
     tolerance: float = 0.002
-    change_tolerance: float = 0.001
+    exploit_tolerance: float = 0.001
     discards: bool = True
     seed: int = 0
     states: tuple[int, ...] | None = None
@@ -114,9 +114,9 @@ class SolveSettings:
             raise ValueError(f"iterations must be in [0, 50], got {self.iterations}")
         if not float(self.tolerance) > 0:
             raise ValueError(f"tolerance must be > 0, got {self.tolerance}")
-        if not 0 <= float(self.change_tolerance) < 1:
-            raise ValueError(f"change tolerance must be in [0, 1), got "
-                             f"{self.change_tolerance}")
+        if not float(self.exploit_tolerance) > 0:
+            raise ValueError(f"exploitability tolerance must be > 0, got "
+                             f"{self.exploit_tolerance}")
         for x, y in self.scores:
             if not (0 <= x < TARGET and 0 <= y < TARGET):
                 raise ValueError(f"bad score {x}-{y}")
@@ -148,7 +148,7 @@ class SolveSettings:
                 "sampling": [f.first, f.most, f.z], "discard_sampling": [r.first, r.most, r.z],
                 "fresh_deals": self.fresh(), "value_deals": self.v_deals(),
                 "iterations": int(self.iterations), "tolerance": float(self.tolerance),
-                "change_tolerance": float(self.change_tolerance),
+                "exploit_tolerance": float(self.exploit_tolerance),
                 "discards": bool(self.discards),
                 "states": None if self.states is None else len(self.states),
                 "scores": [f"{x}-{y}" for x, y in self.scores]}
@@ -204,6 +204,15 @@ def values_by_score(p: np.ndarray, target: int = TARGET) -> np.ndarray:
     return v
 
 
+def _first_accepted(counts: np.ndarray) -> float:
+    """Deals whose first proposal was accepted (Law 49's 'none' less the deals a king's
+    mark ended before any decision): every such deal reaches the later rounds' reading of
+    the tables."""
+    first = np.asarray(counts[COUNTS.slice("first")], dtype=np.int64)
+    ended = int(np.asarray(counts[COUNTS.slice("ended")]).sum())
+    return float(first[0] - ended)
+
+
 def pair_values(settings: EcarteSettings, pair: dict, *, seed: int = 0,
                 deals: int = 1 << 18, bootstrap: int = 200, progress=None) -> dict:
     """``V`` of a pair: at each score, ``deals`` whole deals of the continuation range
@@ -214,13 +223,13 @@ def pair_values(settings: EcarteSettings, pair: dict, *, seed: int = 0,
     base = _base(settings)
     p = np.zeros((SCORE_SLOTS, N_CODES))
     counts = np.zeros((SCORE_SLOTS, N_CODES), dtype=np.int64)
-    exchanges = np.zeros(SCORE_SLOTS)
+    accepted = np.zeros(SCORE_SLOTS)
     for slot in range(SCORE_SLOTS):
         run, script = st._for_role(base, **at_score(pair, slot))
         c = whole_counts(check_seed(seed), st.CONTINUATION_START,
                          st.CONTINUATION_START + deals, run.cfg(), script)
         counts[slot] = np.asarray(c[COUNTS.slice("deal")], dtype=np.int64)
-        exchanges[slot] = float(np.asarray(c[COUNTS.slice("exchanges")]).sum()) / deals
+        accepted[slot] = _first_accepted(c) / deals
         p[slot] = counts[slot] / counts[slot].sum()
         if progress:
             progress("value of every score", slot + 1, SCORE_SLOTS)
@@ -232,20 +241,24 @@ def pair_values(settings: EcarteSettings, pair: dict, *, seed: int = 0,
         reps[b] = values_by_score(q)
     lo, hi = (np.percentile(reps, [2.5, 97.5], axis=0) if bootstrap else (v, v))
     return {"v": v, "lo": lo, "hi": hi, "n": int(deals), "counts": counts,
-            "exchanges": exchanges}
+            "first_accepted": accepted}
 
 
 # ------------------------------------------------------------------- best responses
 
 def best_rows(role: str, settings: EcarteSettings, pair: dict, v: np.ndarray,
-              slots: list[int], solve: SolveSettings, progress=None) -> dict:
+              slots: list[int], solve: SolveSettings, progress=None,
+              seed: int | None = None) -> dict:
     """The ``role``'s best response to the pair at the scores ``slots``, whose rows of the
     pair must be equal (so that one set of marks tables serves them all: scores only
     reweight the marks): his best first decision and, with ``solve.discards``, his best
     first discard, each against the pair (the other's tables, his own other table for
     the later rounds). Returns, per slot, his two new rows and the per-state gain of his
     first decision's arm a (propose, accept) over arm b (NaN where not estimated), and
-    the deals played."""
+    the deals played, and per slot the share of dealt hands whose first decision stayed
+    unresolved (the two actions within ``z`` standard errors after the most deals).
+    ``seed``: the seed of the sampled deals (default the solve's)."""
+    seed = solve.seed if seed is None else seed
     base = _base(settings)
     row = at_score(pair, slots[0])
     other = "dealer" if role == "elder" else "elder"
@@ -257,17 +270,22 @@ def best_rows(role: str, settings: EcarteSettings, pair: dict, v: np.ndarray,
         (f" and {len(slots) - 3} more" if len(slots) > 3 else "")
     say = (lambda what, done, total: progress(f"{role} at {where}: {what}", done, total)) \
         if progress else None
-    marks = st.marks_tables(role, run, script, v=v, seed=solve.seed, sampling=sampling,
+    marks = st.marks_tables(role, run, script, v=v, seed=seed, sampling=sampling,
                             slots=tuple(slots), states=solve.states, progress=say)
     br = st.best_response(marks, v, row[role], sampling.z, rows=tuple(slots))
     out = {"deals": int(marks.deals.sum()), "rows": {}}
+    w = state_weights().astype(np.float64)
     for slot in slots:
-        out["rows"][slot] = {role: br["table"][slot], "gain": br["gain"][slot],
-                             f"{role}_discard": row[f"{role}_discard"]}
+        g, e = br["gain"][slot], br["se"][slot]
+        with np.errstate(invalid="ignore"):
+            open_ = (e > 0) & (np.abs(g) <= sampling.z * e)
+        out["rows"][slot] = {role: br["table"][slot], "gain": g,
+                             f"{role}_discard": row[f"{role}_discard"],
+                             "unresolved": float(w[open_].sum() / w.sum())}
     if solve.discards:
         rest = {k: t for k, t in row.items() if k != f"{role}_discard"}
         d = st.discard_response(role, base, v, own=row[f"{role}_discard"], tables=rest,
-                                seed=solve.seed, sampling=solve.rule_sampling(),
+                                seed=seed, sampling=solve.rule_sampling(),
                                 slots=tuple(slots), states=solve.states, progress=say,
                                 rows=tuple(slots))
         for slot in slots:
@@ -294,27 +312,33 @@ def changed_share(role: str, old: np.ndarray, new: np.ndarray) -> float:
 
 def exploitability_at(settings: EcarteSettings, pair: dict, responses: dict,
                       v: np.ndarray, slot: int, solve: SolveSettings) -> dict:
-    """What each role's best response (``responses[role]``: his new rows) gains over the
-    pair at one score, on fresh deals, valued with ``v``: the role's paired gain in his
-    P(win the game), with 95% intervals, and the sum (the exploitability)."""
+    """What each role's best response (``responses[role]``: his new rows, sampled on deals
+    that did not choose the pair) gains over the pair at one score, on fresh deals,
+    valued with ``v``: the role's paired gain in his P(win the game) with its 95%
+    interval, and their sum, the exploitability. The elder's gain is measured on the
+    fresh deals ``[F, F + n)``, the dealer's on ``[F + n, F + 2n)``: the two are
+    independent, so the sum's interval is the estimate ± the root of the summed squared
+    half-widths."""
     base = _base(settings)
     row = at_score(pair, slot)
     x, y = divmod(slot, TARGET)
     out = {"score": f"{x}-{y}"}
-    total, low, high = 0.0, 0.0, 0.0
-    for role in ROLES:
-        mine = {k: responses[role][k] for k in (role, f"{role}_discard")}
+    total, squares = 0.0, 0.0
+    for k, role in enumerate(ROLES):
+        mine = {key: responses[role][key] for key in (role, f"{role}_discard")}
         g = st.gains_between(role, base, {**row, **mine}, row, v, seed=solve.seed,
-                             deals=solve.fresh(), scores=((x, y),))[0]
+                             deals=solve.fresh(),
+                             first=st.FRESH_DEALS_START + k * solve.fresh(),
+                             scores=((x, y),))[0]
         out[f"{role}_gain"] = g["gain_win"]
         out[f"{role}_gain_ci95"] = g["gain_win_ci95"]
         out[f"{role}_gain_marks"] = g["gain_marks"]
         out["n"] = g["n"]
         total += g["gain_win"]
-        low += g["gain_win_ci95"][0]
-        high += g["gain_win_ci95"][1]
+        squares += ((g["gain_win_ci95"][1] - g["gain_win_ci95"][0]) / 2) ** 2
+    half = float(np.sqrt(squares))
     out["exploitability"] = total
-    out["exploitability_ci95"] = [low, high]
+    out["exploitability_ci95"] = [total - half, total + half]
     return out
 
 
@@ -337,18 +361,21 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
     """Iterated simultaneous best responses from Hoyle's pair (module docstring).
 
     Iteration ``t`` measures the pair ``P[t]``: both roles' best responses to it at every
-    score, what they gain on fresh deals (its exploitability), the share of dealt hands
-    whose entry they change. It stops at ``P[t]`` when every change is below
-    ``change_tolerance`` and ``V`` moved by less than ``tolerance`` from ``P[t-1]`` to
-    ``P[t]``, or when ``t`` reaches ``iterations``; else ``P[t+1]`` is the best
-    responses and its ``V`` is computed. The pair returned is always the last one
-    measured, so its exploitability is the last record's."""
+    score, sampled on the deals of seed ``seed + t`` (never the deals that chose
+    ``P[t]``, which were seed ``seed + t - 1``'s), what they gain on fresh deals (its
+    exploitability, an honest lower bound at the sampling's resolution), the share of
+    dealt hands whose entry they change and the share still unresolved. It stops when
+    at every score the exploitability's 95% upper bound is at most
+    ``exploit_tolerance`` and ``V`` moved by less than ``tolerance`` from ``P[t-1]`` to
+    ``P[t]``, or when ``t`` reaches ``iterations``; else ``P[t+1]`` is the best responses
+    and its ``V`` is computed. The pair returned is the measured pair of least mean
+    exploitability over the scores (the last one, unless the iteration went back up)."""
     settings = solve.settings
     pair = treatise_pair(settings) if start is None else {k: np.array(start[k]) for k in KEYS}
     slots = [TARGET * x + y for x, y in solve.scores]
     value = pair_values(settings, pair, seed=solve.seed, deals=solve.v_deals(),
                         progress=progress)
-    history, moved = [], None
+    history, moved, best = [], None, None
     for t in range(int(solve.iterations) + 1):
         v = value["v"]
         new = {k: pair[k].copy() for k in KEYS}
@@ -357,7 +384,8 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
         found = {role: {} for role in ROLES}
         for group in score_groups(pair, slots):
             for role in ROLES:
-                r = best_rows(role, settings, pair, v, group, solve, progress)
+                r = best_rows(role, settings, pair, v, group, solve, progress,
+                              seed=solve.seed + t)
                 deals += r["deals"]
                 found[role].update(r["rows"])
         for i, slot in enumerate(slots):
@@ -369,6 +397,7 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
                 entry[f"{role}_changed"] = changed_share(role, pair[role][slot], r[role])
                 entry[f"{role}_discard_changed"] = changed_share(
                     role, pair[f"{role}_discard"][slot], r[f"{role}_discard"])
+                entry[f"{role}_unresolved"] = r["unresolved"]
                 new[role][slot] = r[role]
                 new[f"{role}_discard"][slot] = r[f"{role}_discard"]
                 gains[f"{role}_gain"][slot] = r["gain"]
@@ -376,25 +405,29 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
             if progress:
                 progress(f"iteration {t}: scores", i + 1, len(slots))
         largest = max(e[k] for e in per_score for k in e if k.endswith("_changed"))
-        record = {"iteration": t, "v": value["v"].tolist(), "v_lo": value["lo"].tolist(),
-                  "v_hi": value["hi"].tolist(), "v_moved": moved, "scores": per_score,
+        worst = max(e["exploitability_ci95"][1] for e in per_score)
+        mean = float(np.mean([e["exploitability"] for e in per_score]))
+        record = {"iteration": t, "seed": solve.seed + t, "v": value["v"].tolist(),
+                  "v_lo": value["lo"].tolist(), "v_hi": value["hi"].tolist(),
+                  "v_moved": moved, "scores": per_score,
                   "entries_changed": sum(int((new[k] != pair[k]).sum()) for k in KEYS),
-                  "largest_change": largest, "deals": deals}
+                  "largest_change": largest, "largest_upper_bound": worst,
+                  "mean_exploitability": mean, "deals": deals,
+                  "first_accepted": value["first_accepted"].tolist()}
         history.append(record)
-        settled = (largest <= solve.change_tolerance and moved is not None
-                   and moved < solve.tolerance)
-        if record["entries_changed"] == 0 or settled or t == int(solve.iterations):
+        if best is None or mean < best["mean"]:
+            best = {"mean": mean, "t": t, "pair": pair, "gains": gains, "value": value}
+        settled = worst <= solve.exploit_tolerance and (moved is None or
+                                                         moved < solve.tolerance)
+        if settled or t == int(solve.iterations):
             break
         pair = new
         value_new = pair_values(settings, pair, seed=solve.seed, deals=solve.v_deals(),
                                 progress=progress)
         moved = float(np.abs(value_new["v"] - value["v"]).max())
         value = value_new
-    last = history[-1]
-    converged = last["entries_changed"] == 0 or (
-        last["largest_change"] <= solve.change_tolerance and last["v_moved"] is not None
-        and last["v_moved"] < solve.tolerance)
-    return {"pair": pair, "gains": gains, "v": value["v"], "v_lo": value["lo"],
-            "v_hi": value["hi"], "value_deals": value["n"], "history": history,
-            "exchanges_per_deal": value["exchanges"].tolist(),
-            "converged": bool(converged), "solve": solve.echo()}
+    return {"pair": best["pair"], "gains": best["gains"], "v": best["value"]["v"],
+            "v_lo": best["value"]["lo"], "v_hi": best["value"]["hi"],
+            "value_deals": best["value"]["n"], "chosen": best["t"], "history": history,
+            "first_accepted": best["value"]["first_accepted"].tolist(),
+            "converged": bool(settled), "solve": solve.echo()}

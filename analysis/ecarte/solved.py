@@ -121,6 +121,7 @@ def pack(elder, dealer, elder_discard, dealer_discard, elder_gain, dealer_gain,
                                       allow_pickle=False)
             info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3      # as on Unix, whatever the platform
             z.writestr(info, one.getvalue(), compresslevel=9)
     return buf.getvalue()
 
@@ -147,9 +148,11 @@ def unpack(data: bytes, play: str = "", provenance: dict | None = None) -> Solve
             g[q == NO_GAIN] = np.nan
             gains[k] = g
         v = z["v"].copy()
-    return Solved(play, dec["elder"], dec["dealer"], dis["elder_discard"],
-                  dis["dealer_discard"], gains["elder_gain"], gains["dealer_gain"], v,
-                  provenance or {})
+    arrays = (dec["elder"], dec["dealer"], dis["elder_discard"], dis["dealer_discard"],
+              gains["elder_gain"], gains["dealer_gain"], v)
+    for a in arrays:        # a loaded strategy is shared (cached): nobody may change it
+        a.flags.writeable = False
+    return Solved(play, *arrays, provenance or {})
 
 
 def digest(data: bytes) -> str:

@@ -26,18 +26,21 @@ def _ci(lo_hi, fmt="+.4f") -> str:
 
 def summary(result: dict) -> dict:
     """The headline figures: the value of the game at 0-0 (the elder's and the first
-    dealer's probability of winning five up), the exploitability of Hoyle's pair and of
-    the computed pair at every score, and how the iteration ended."""
+    dealer's probability of winning five up), the exploitability of Hoyle's pair (the
+    first iteration's) and of the computed pair (the iteration chosen) at every score,
+    and how the iteration ended."""
     history = result["history"]
-    first, last = history[0], history[-1]
+    chosen = history[result.get("chosen", len(history) - 1)]
     v, lo, hi = (np.asarray(result[k]) for k in ("v", "v_lo", "v_hi"))
     return {"converged": result["converged"], "iterations": len(history) - 1,
+            "chosen": chosen["iteration"],
             "elder_wins_0_0": float(v[0, 0]), "elder_wins_0_0_ci95": [float(lo[0, 0]),
                                                                       float(hi[0, 0])],
             "first_dealer_wins_0_0": float(1 - v[0, 0]),
             "first_dealer_wins_0_0_ci95": [float(1 - hi[0, 0]), float(1 - lo[0, 0])],
-            "hoyle": first["scores"], "computed": last["scores"],
-            "largest_change": last["largest_change"], "v_moved": last["v_moved"]}
+            "hoyle": history[0]["scores"], "computed": chosen["scores"],
+            "largest_upper_bound": chosen["largest_upper_bound"],
+            "largest_change": chosen["largest_change"], "v_moved": chosen["v_moved"]}
 
 
 def rows(result: dict) -> list[dict]:
@@ -54,6 +57,7 @@ def rows(result: dict) -> list[dict]:
             for role in ROLES:
                 row[f"{role}_changed"] = e[f"{role}_changed"]
                 row[f"{role}_discard_changed"] = e[f"{role}_discard_changed"]
+                row[f"{role}_unresolved"] = e.get(f"{role}_unresolved")
             out.append(row)
     return out
 
@@ -62,15 +66,22 @@ def markdown(result: dict, caption: str) -> str:
     s = summary(result)
     sv = result["solve"]
     history = result["history"]
+    k = len(s["computed"])
+    where = "the 25 scores" if k == 25 else f"the {k} scores solved"
+    both = ("both decisions: the first decision and the first discard" if sv["discards"]
+            else "the first decision only (the discards stay the treatise's)")
     lines = [f"# Écarté: five up in equilibrium ({sv['settings']['play']['elder']})", "",
              f"_{caption}_", ""]
-    verdict = ("converged" if s["converged"] else
-               f"**not converged** after {s['iterations']} iterations (the cap)")
+    verdict = ("converged: at every score the exploitability's 95% upper bound is at most "
+               f"{sv['exploit_tolerance']}" if s["converged"] else
+               f"**not converged** after {s['iterations']} iteration"
+               f"{'s' if s['iterations'] != 1 else ''} (the cap); the pair shown is "
+               f"iteration {s['chosen']}'s, the least exploitable measured")
     lines += ["## Verdict", "",
-              f"- Iterated simultaneous best responses from Hoyle's pair: {verdict}; the "
-              f"last iteration's best responses change {s['largest_change']:.3%} of dealt "
-              f"hands at most (any table, any score)"
-              + (f", and `V` moved by {s['v_moved']:.4f} at most in its last step."
+              f"- Iterated simultaneous best responses from Hoyle's pair ({both}): "
+              f"{verdict}. Its largest 95% upper bound over the scores is "
+              f"{s['largest_upper_bound']:+.4f}"
+              + (f"; `V` moved by {s['v_moved']:.4f} at most in the step to it."
                  if s["v_moved"] is not None else "."),
               f"- Value of the game from 0-0 under the computed pair: the elder (who does "
               f"not deal first) wins five up with probability {s['elder_wins_0_0']:.4f} "
@@ -78,30 +89,36 @@ def markdown(result: dict, caption: str) -> str:
               f"{s['first_dealer_wins_0_0']:.4f} {_ci(s['first_dealer_wins_0_0_ci95'], '.4f')}"
               f" ({result['value_deals']:,} whole deals at every score).",
               "- Exploitability (what both players' best responses gain against a pair, "
-              "summed, in P(win the game) at the score, on fresh deals; a lower bound at the "
-              "sampling's resolution): Hoyle's pair from "
-              f"{min(e['exploitability'] for e in s['hoyle']):+.4f} to "
-              f"{max(e['exploitability'] for e in s['hoyle']):+.4f} across the 25 scores, the "
+              "summed, in P(win the game) at the score, measured on fresh deals with best "
+              "responses sampled on deals that did not choose the pair: a lower bound at "
+              "the sampling's resolution; it can come out below zero by chance): Hoyle's "
+              f"pair from {min(e['exploitability'] for e in s['hoyle']):+.4f} to "
+              f"{max(e['exploitability'] for e in s['hoyle']):+.4f} across {where}, the "
               f"computed pair from {min(e['exploitability'] for e in s['computed']):+.4f} to "
               f"{max(e['exploitability'] for e in s['computed']):+.4f}.", ""]
     lines += ["## Exploitability at every score", "",
-              "Each side's best response to the pair on fresh deals (both decisions: the "
-              "first decision and the first discard), its gain in its own P(win the game) "
-              "with the 95% interval; n fresh deals per score.", "",
+              f"Each side's best response to the pair ({both}), its gain in its own P(win "
+              "the game) on fresh deals with the 95% interval (the elder's and the "
+              "dealer's on disjoint fresh deals, so the sum's interval adds their "
+              "half-widths in quadrature); n fresh deals per side and score.", "",
               "| score | Hoyle's pair | elder's BR | dealer's BR | computed pair | elder's BR "
               "| dealer's BR | n |", "|---|---|---|---|---|---|---|---|"]
     for h, c in zip(s["hoyle"], s["computed"]):
         lines.append(f"| {h['score']} | {h['exploitability']:+.4f} "
-                     f"{_ci(h['exploitability_ci95'])} | {h['elder_gain']:+.4f} | "
-                     f"{h['dealer_gain']:+.4f} | {c['exploitability']:+.4f} "
-                     f"{_ci(c['exploitability_ci95'])} | {c['elder_gain']:+.4f} | "
-                     f"{c['dealer_gain']:+.4f} | {c['n']:,} |")
+                     f"{_ci(h['exploitability_ci95'])} | {h['elder_gain']:+.4f} "
+                     f"{_ci(h['elder_gain_ci95'])} | {h['dealer_gain']:+.4f} "
+                     f"{_ci(h['dealer_gain_ci95'])} | {c['exploitability']:+.4f} "
+                     f"{_ci(c['exploitability_ci95'])} | {c['elder_gain']:+.4f} "
+                     f"{_ci(c['elder_gain_ci95'])} | {c['dealer_gain']:+.4f} "
+                     f"{_ci(c['dealer_gain_ci95'])} | {c['n']:,} |")
     v, lo, hi = (np.asarray(result[k]) for k in ("v", "v_lo", "v_hi"))
     v0 = np.asarray(history[0]["v"])
     lines += ["", "## The value of every score", "",
               "`V[x, y]`: the probability that the player about to be elder at `x` wins "
               "against the dealer's `y` (rows: his score; columns: the dealer's), under the "
-              "computed pair, 95% interval; Hoyle's pair's beside it.", "",
+              "computed pair, 95% interval (a bootstrap that redraws each score's deals "
+              "independently, although the scores share their deals: wider than it need "
+              "be); Hoyle's pair's beside it.", "",
               "| elder \\ dealer | " + " | ".join(str(y) for y in range(TARGET)) + " |",
               "|---" * (TARGET + 1) + "|"]
     for x in range(TARGET):
@@ -109,40 +126,51 @@ def markdown(result: dict, caption: str) -> str:
                  for y in range(TARGET)]
         lines.append(f"| {x} | " + " | ".join(cells) + " |")
     lines += ["", "## How it converged", "",
-              "Iteration t measures the pair P[t] (P[0] = Hoyle's pair): the share of dealt "
-              "hands whose entry the best responses change (largest over the four tables and "
-              "the scores), how far `V` moved from P[t-1] to P[t] (largest cell), the "
-              "exploitability across the scores, and the deals the best responses played.",
-              "", "| iteration | entries changed | largest change | V moved | "
-              "exploitability: least | mean | most | deals |", "|---|---|---|---|---|---|---|---|"]
+              "Iteration t measures the pair P[t] (P[0] = Hoyle's pair) with best responses "
+              "sampled on the deals of seed + t: the share of dealt hands whose entry they "
+              "change (largest over the four tables and the scores), the share whose first "
+              "decision stayed unresolved (the two actions within the sampling's z standard "
+              "errors after the most deals: the resolution), how far `V` moved from P[t-1] "
+              "to P[t] (largest cell), the exploitability across the scores, and the deals "
+              "the best responses played.",
+              "", "| iteration | largest change | unresolved (elder, dealer) | V moved | "
+              "exploitability: least | mean | most | largest upper bound | deals |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for rec in history:
         ex = [e["exploitability"] for e in rec["scores"]]
         moved = "—" if rec["v_moved"] is None else f"{rec['v_moved']:.5f}"
-        lines.append(f"| {rec['iteration']} | {rec['entries_changed']:,} | "
-                     f"{rec['largest_change']:.3%} | {moved} | {min(ex):+.4f} | "
-                     f"{np.mean(ex):+.4f} | {max(ex):+.4f} | {rec['deals']:,} |")
+        ue = np.mean([e.get("elder_unresolved", np.nan) for e in rec["scores"]])
+        ud = np.mean([e.get("dealer_unresolved", np.nan) for e in rec["scores"]])
+        lines.append(f"| {rec['iteration']} | {rec['largest_change']:.2%} | {ue:.1%}, "
+                     f"{ud:.1%} | {moved} | {min(ex):+.4f} | {np.mean(ex):+.4f} | "
+                     f"{max(ex):+.4f} | {rec['largest_upper_bound']:+.4f} | "
+                     f"{rec['deals']:,} |")
     f, r = sv["sampling"], sv["discard_sampling"]
+    accepted = result.get("first_accepted") or []
     lines += ["", "## How it was computed", "",
               f"- Play model {sv['settings']['play']['elder']} for both players; seed "
               f"{sv['seed']}.",
               f"- A best response's first decision: {f[0]} deals a state, doubled while the "
               f"two actions are within {f[2]:g} standard errors at a score of the group, up "
-              f"to {f[1]}; its first discard: {r[0]} deals a state and rule, up to {r[1]}. "
-              "A state leaves its action only where the other is better by more than "
-              f"{f[2]:g} standard errors.",
+              f"to {f[1]}"
+              + (f"; its first discard: {r[0]} deals a state and rule, up to {r[1]}, over "
+                 "six rules (keep the trumps and the plain cards from a rank up, or keep all "
+                 "five)" if sv["discards"] else "")
+              + f". A state leaves its action only where the other is better by more than "
+              f"{f[2]:g} standard errors, so the deviations a best response finds are "
+              "limited to these tables and rules and to what the sampling resolves.",
               f"- `V` from {sv['value_deals']:,} whole deals at every score; exploitability "
-              f"and value on {sv['fresh_deals']:,} fresh deals per score.",
-              f"- Stopping rule: the best responses change at most {sv['change_tolerance']:.1%}"
-              f" of dealt hands in every table at every score and `V` moved by less than "
-              f"{sv['tolerance']} in the last step, or {sv['iterations']} iterations.",
+              f"and value on {sv['fresh_deals']:,} fresh deals per side and score.",
+              f"- Stopping rule: at every score the exploitability's 95% upper bound at most "
+              f"{sv['exploit_tolerance']} and `V` moved by less than {sv['tolerance']} in the "
+              f"last step, or {sv['iterations']} iterations.",
               "- Later rounds of a deal (a second proposal after an exchange, a later "
               "exchange) read the same tables on the new hand, an abstraction: the best "
-              "responses choose only the first decision and the first discard. Under the "
-              "computed pair a deal has "
-              + (f"{min(result['exchanges_per_deal']):.2f} to "
-                 f"{max(result['exchanges_per_deal']):.2f} accepted exchanges on average "
-                 "(by score); every exchange after the first is played by that abstraction."
-                 if result.get("exchanges_per_deal") else "")
+              "responses choose only the first decision and the first discard."
+              + (f" Under the computed pair the first proposal is accepted on "
+                 f"{min(accepted):.1%} to {max(accepted):.1%} of deals (by score), and every "
+                 "such deal reaches a second proposal read that way; what the abstraction "
+                 "costs is not measured here." if accepted else "")
               + " The card play is the play model's.", ""]
     return "\n".join(lines)
 
@@ -187,7 +215,8 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
         ax.set_xticks(xs, labels, rotation=90)
         ax.set_xlabel("score before the deal (elder-dealer)")
         ax.set_ylabel("exploitability, P(win the game)")
-        ax.set_title("What best responses gain against each pair, by score (95% intervals)")
+        ax.set_title("What best responses gain against each pair, by score (95% intervals; "
+                     f"n = {s['computed'][0]['n']:,} fresh deals per side and score)")
         ax.legend(frameon=False)
         fig.tight_layout()
         fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
@@ -205,11 +234,16 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
         a.set_ylabel("exploitability, P(win the game)")
         a.set_xticks(it)
         a.legend(frameon=False)
-        b.plot(it, [100 * h["largest_change"] for h in history], "o-", color="#333333")
+        b.plot(it, [100 * h["largest_change"] for h in history], "o-", color="#333333",
+               label="largest share changed")
+        b.plot(it, [100 * max(e.get("elder_unresolved", 0) for e in h["scores"])
+                    for h in history], "s--", color="#999999", label="largest share unresolved")
         b.set_xlabel("iteration")
-        b.set_ylabel("largest share of hands changed, %")
+        b.set_ylabel("share of dealt hands, %")
+        b.legend(frameon=False)
         b.set_xticks(it)
-        fig.suptitle("Iterated best responses: what they still gain, what they change")
+        fig.suptitle("Iterated best responses: what they still gain (fresh deals, n = "
+                     f"{history[0]['scores'][0]['n']:,} per side and score), what they change")
         fig.tight_layout()
         fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
         plt.close(fig)
@@ -233,7 +267,7 @@ def ship(ship_dir: str, result: dict) -> list[str]:
     meta = {"command": result.get("command"), "seed": prov["seed"],
             "version": prov["version"], "git_commit": prov["git_commit"],
             "solve": result["solve"], "converged": s["converged"],
-            "iterations": s["iterations"],
+            "iterations": s["iterations"], "chosen_iteration": s["chosen"],
             "elder_wins_0_0": s["elder_wins_0_0"],
             "elder_wins_0_0_ci95": s["elder_wins_0_0_ci95"],
             "exploitability": {e["score"]: {"total": e["exploitability"],

@@ -144,8 +144,9 @@ class CompileNotice:
             self.depth += 1
             if self.start is None:
                 self.start = now
-                click.echo(f"compiling the kernels (first run only{self._estimate()}; numba "
-                           "keeps them in its cache for later runs) ...", err=True)
+                clear = "\r\x1b[2K" if self.tty else ""      # on a terminal: off a bar's line
+                click.echo(f"{clear}compiling the kernels (first run only{self._estimate()}; "
+                           "numba keeps them in its cache for later runs) ...", err=True)
                 self.last = now
             name = dispatcher.py_func.__name__
             if self.tty and now - self.last >= 0.2:

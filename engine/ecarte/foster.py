@@ -118,8 +118,7 @@ def wins_point_after_lead(elder, dealer, lead, trump, forced_trump):
     """Does the elder win the point (≥ 3 tricks, Law 48) once he has led ``lead`` from
     ``elder``, both playing double dummy under Law 43? A null-window search on (2, 3)."""
     rest = np.uint32(elder) ^ (np.uint32(1) << np.uint32(lead))
-    return search(rest, np.uint32(dealer), np.int64(ELDER), np.int64(0), lead, trump,
-                  forced_trump, np.int64(2), np.int64(3)) >= 3
+    return search(rest, np.uint32(dealer), ELDER, 0, lead, trump, forced_trump, 2, 3) >= 3
 
 
 @njit(cache=True)

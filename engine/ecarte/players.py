@@ -223,16 +223,14 @@ def outcome_after(elder, dealer, leader, tricks, led, trump, forced_trump, card)
                                                      card)
     if e == 0 and next_led < 0:  # the last trick is complete
         return _coarse(tricks)
-    # np.int64/np.bool_, not literals: one compiled search for every caller (cold start)
-    point = search(e, d, next_leader, tricks, next_led, trump, forced_trump, np.int64(2),
-                   np.int64(3))
+    point = search(e, d, next_leader, tricks, next_led, trump, forced_trump, 2, 3)
     if point >= 3:
         if point >= 5 or takes_every_trick_from(e, d, next_leader, tricks, next_led, trump,
-                                                forced_trump, np.bool_(True)):
+                                                forced_trump, True):
             return 5
         return 3
     if point <= 0 or takes_every_trick_from(e, d, next_leader, tricks, next_led, trump,
-                                            forced_trump, np.bool_(False)):
+                                            forced_trump, False):
         return 0
     return 1
 

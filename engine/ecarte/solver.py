@@ -182,14 +182,14 @@ def value_after(elder, dealer, leader, tricks, led, trump, forced_trump, card):
     e, d, leader, tricks, led = after_card(elder, dealer, leader, tricks, led, trump, card)
     if e == 0 and led < 0:  # the last trick is complete
         return tricks
-    return search(e, d, leader, tricks, led, trump, forced_trump, np.int64(-1), np.int64(6))
+    return search(e, d, leader, tricks, led, trump, forced_trump, -1, 6)
 
 
 @njit(cache=True)
 def solve_kernel(elder, dealer, trump, forced_trump):
     """Exact elder tricks from the first lead (elder leads, Law 42's 'elder hand')."""
-    return five_tricks_to_elder(np.uint32(elder), np.uint32(dealer), np.int64(ELDER), trump,
-                                forced_trump, np.int64(-1), np.int64(6))
+    return five_tricks_to_elder(np.uint32(elder), np.uint32(dealer), ELDER, trump,
+                                forced_trump, -1, 6)
 
 
 @njit(cache=True)
@@ -201,15 +201,12 @@ def point_vole(elder, dealer, trump, forced_trump):
     """
     e = np.uint32(elder)
     d = np.uint32(dealer)
-    # np.int64/np.bool_, not literals: a literal argument is a type of its own to numba,
-    # which would compile the search once more for it (the cold start)
-    point = five_tricks_to_elder(e, d, np.int64(ELDER), trump, forced_trump, np.int64(2),
-                                 np.int64(3))
+    point = five_tricks_to_elder(e, d, ELDER, trump, forced_trump, 2, 3)
     if point >= 3:  # a fail-soft lower bound: 5 already proves the vole
-        if point >= 5 or takes_every_trick_5(e, d, np.bool_(True), trump, forced_trump):
+        if point >= 5 or takes_every_trick_5(e, d, True, trump, forced_trump):
             return ELDER_VOLE
         return ELDER_POINT
-    if point <= 0 or takes_every_trick_5(d, e, np.bool_(False), trump, forced_trump):
+    if point <= 0 or takes_every_trick_5(d, e, False, trump, forced_trump):
         return DEALER_VOLE
     return DEALER_POINT
 

@@ -129,7 +129,7 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, turn_up):
             if rnd == 0:
                 rec[R.FIRST] = Law49.REFUSED_FIRST
             break
-        out = thrown_cards(cfg, script, np.int64(ELDER), elder, trump, rnd, left, turn_up, slot)
+        out = thrown_cards(cfg, script, ELDER, elder, trump, rnd, left, turn_up, slot)
         elder, out, drawn = _exchange(elder, out, perm, used)
         used += popcount32(drawn)
         left -= popcount32(drawn)

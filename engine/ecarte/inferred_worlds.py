@@ -187,6 +187,9 @@ def opponent_fits(order, opponent, cfg, script, rec, counts, available, first_ro
 def _fits_hand(hand, order, opponent, cfg, script, rec, counts, available, first_round, kept):
     """:func:`opponent_fits` from his hand (a mask) at round ``first_round``;
     ``order[5:available]`` are the cards he draws after it."""
+    # uint64 from the start, the type the loop gives it (numba widens uint32 arithmetic):
+    # a uint32 hand would make numba compile _says and thrown_cards once more for it
+    hand = np.uint64(hand)
     turn_up = rec[R.TURN_UP]
     trump = turn_up >> 3
     slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])

@@ -53,7 +53,7 @@ class FileError(click.ClickException):
 #: project's 2-core machine (load about 2.5): the first run's CPU seconds (user + sys;
 #: compilation runs on one core, so about its wall time on an idle machine) less a warm
 #: run's — claims --out 86 - 27, advise 46 (its table's answer comes at once), simulate
-#: --deals 20000 46, hand --deals 4096 and play about 44, solve 7. What the notice
+#: --deals 20000 46, hand --deals 4096 42, play 44, solve 7. What the notice
 #: announces when the core kernels are not in the cache either (a command not measured:
 #: no figure).
 FIRST_RUN_SECONDS = {"claims": 60, "advise": 45, "simulate": 45, "hand": 45, "play": 45,

@@ -69,19 +69,20 @@ def table_action(strategy: shipped.Solved, role: str, mask: int, turn_ups, x: in
     slot = 5 * x + y
     arm_a, arm_b = st.ACTIONS[role]
     row = strategy.table(role)[slot]
-    gain = strategy.gain(role)[slot]
-    by, solved_here = {}, []
-    for t in turn_ups:
-        state = canonical_index(mask, int(t))
+    by = {}
+    states = [canonical_index(mask, int(t)) for t in turn_ups]
+    for t, state in zip(turn_ups, states):
         by[format_card(int(t))] = arm_a if row[state] else arm_b
-        solved_here.append(not np.isnan(gain[state]))
     counts = {a: sum(1 for v in by.values() if v == a) for a in (arm_a, arm_b)}
-    # the most turn-ups; on a tie, the larger mean stored gain of arm a decides
-    mean_gain = np.nanmean([gain[canonical_index(mask, int(t))] for t in turn_ups]) \
-        if any(solved_here) else 0.0
-    action = max((arm_a, arm_b), key=lambda a: (counts[a], (mean_gain > 0) == (a == arm_a)))
+    action = arm_a if counts[arm_a] > counts[arm_b] else arm_b
+    if counts[arm_a] == counts[arm_b]:     # a tie over the turn-ups: the stored gain decides
+        gain = strategy.gain(role)[slot]
+        mean = np.nanmean([gain[s] for s in states]) if any(
+            np.isfinite(gain[s]) for s in states) else 0.0
+        action = arm_a if mean > 0 else arm_b
+    solved_states = (strategy.provenance.get("solve") or {}).get("states")
     return {"action": action, "by_turn_up": by, "unanimous": len(set(by.values())) == 1,
-            "re_solved": bool(all(solved_here))}
+            "re_solved": solved_states is None}
 
 
 def _strategy_settings(strategy: shipped.Solved, x: int, y: int):

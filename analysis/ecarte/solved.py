@@ -37,13 +37,15 @@ DATA_DIR = Path(__file__).resolve().parent / "strategy_data"
 #: The play model whose strategy answers when none is named (see the README's reason).
 DEFAULT_PLAY = "dd"
 #: The version of the data format; a loader refuses another.
-FORMAT = 1
-#: The gains are stored as int8 in units of this many P(win the game) (a state's gain is
-#: a noisy estimate — a few hundredths at 64 deals a state — so a finer unit would only
-#: store noise; a chart's cell averages thousands of states).
-GAIN_UNIT = 2e-3
-#: The stored gain meaning "not estimated" (the state was never sampled).
-NO_GAIN = np.iinfo(np.int8).min
+FORMAT = 2
+#: The gains are stored as class means: a state's own sampled gain is mostly noise at the
+#: samplings a solve can afford (|gain| has a median of 0.05 at 8–16 deals a state), and
+#: 25 x 255,304 noisy numbers do not compress (11 MB as int8). The classes combine every
+#: term of the strategy card (:mod:`ecarte_sim.analysis.ecarte.chart`): trumps held, the
+#: king of trumps, plain kings, plain suits held, plain court cards, the longest plain
+#: suit; each card's cell is a union of them, so its margin over dealt hands is exact.
+GAIN_TERMS = ("trumps", "trump_king", "plain_kings", "plain_suits", "plain_courts",
+              "longest")
 
 
 @dataclass(frozen=True)
@@ -53,8 +55,10 @@ class Solved:
     ``elder``: (25, N_STATES) bool, True = propose; ``dealer``: True = accept;
     ``elder_discard`` / ``dealer_discard``: (25, N_STATES) ``Discard`` values (the rule
     each throws by at his first exchange); ``elder_gain`` / ``dealer_gain``: (25,
-    N_STATES) float, the role's estimated gain in P(win the game) of propose over play
-    (accept over refuse) in the last best-response step, NaN where not estimated;
+    N_CLASSES) float, the role's estimated gain in P(win the game) of propose over play
+    (accept over refuse) in the last best-response step, averaged over each class of
+    :data:`GAIN_TERMS` (dealt hands weighted as dealt; NaN where none was estimated) —
+    :meth:`gain` gives it per state (each state its class's mean);
     ``v``: (5, 5) the value of every score under the strategy (the elder's probability
     of winning the game, he being elder at the next deal, as
     :mod:`ecarte_sim.analysis.ecarte.scores`' ``V``); ``provenance``: the json."""
@@ -73,7 +77,9 @@ class Solved:
         return {"elder": self.elder, "dealer": self.dealer}[role]
 
     def gain(self, role: str) -> np.ndarray:
-        return {"elder": self.elder_gain, "dealer": self.dealer_gain}[role]
+        """(25, N_STATES): each state's class mean gain (class docstring)."""
+        means = {"elder": self.elder_gain, "dealer": self.dealer_gain}[role]
+        return means[:, gain_classes()]
 
     def discard(self, role: str) -> np.ndarray:
         return {"elder": self.elder_discard, "dealer": self.dealer_discard}[role]
@@ -84,18 +90,41 @@ class Solved:
                 "elder_discard": self.elder_discard, "dealer_discard": self.dealer_discard}
 
 
-def _quantised(gain: np.ndarray) -> np.ndarray:
+@cache
+def gain_classes() -> np.ndarray:
+    """Each state's class of :data:`GAIN_TERMS` (dense ids, in the order of the terms)."""
+    from ecarte_sim.analysis.ecarte.chart import terms
+    f = terms()
+    keys = np.stack([f[t].to_numpy(dtype=np.int64) for t in GAIN_TERMS], axis=1)
+    _, ids = np.unique(keys, axis=0, return_inverse=True)
+    ids = ids.reshape(-1).astype(np.int64)
+    ids.flags.writeable = False
+    return ids
+
+
+def class_means(gain: np.ndarray) -> np.ndarray:
+    """(25, N_CLASSES) float32: per score, each class's mean of the per-state ``gain``
+    over its dealt hands where estimated (NaN where no state of the class was)."""
+    from ecarte_sim.engine.ecarte.states import state_weights
     g = np.asarray(gain, dtype=np.float64)
-    q = np.clip(np.round(g / GAIN_UNIT), NO_GAIN + 1, np.iinfo(np.int8).max)
-    q = np.where(np.isnan(g), NO_GAIN, q)
-    return q.astype(np.int8)
+    ids = gain_classes()
+    n = int(ids.max()) + 1
+    w = state_weights().astype(np.float64)
+    out = np.full((g.shape[0], n), np.nan)
+    for r in range(g.shape[0]):
+        known = np.isfinite(g[r])
+        wk = np.bincount(ids, weights=np.where(known, w, 0.0), minlength=n)
+        total = np.bincount(ids, weights=np.where(known, g[r] * w, 0.0), minlength=n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[r] = np.where(wk > 0, total / wk, np.nan)
+    return out.astype(np.float32)
 
 
 def pack(elder, dealer, elder_discard, dealer_discard, elder_gain, dealer_gain,
          v) -> bytes:
     """The npz bytes of a strategy (deterministic: the same tables give the same bytes).
-    Decision tables bit-packed along the states, discards uint8, gains int8 in units of
-    :data:`GAIN_UNIT`."""
+    Decision tables bit-packed along the states, discards uint8, gains (per state) as
+    their class means (:func:`class_means`), float32."""
     arrays = {}
     for name, t in (("elder", elder), ("dealer", dealer)):
         t = np.asarray(t, dtype=bool)
@@ -108,7 +137,7 @@ def pack(elder, dealer, elder_discard, dealer_discard, elder_gain, dealer_gain,
     for name, g in (("elder_gain", elder_gain), ("dealer_gain", dealer_gain)):
         g = np.asarray(g)
         _check_shape(name, g)
-        arrays[name] = _quantised(g)
+        arrays[name] = class_means(g)
     arrays["v"] = np.asarray(v, dtype=np.float64).reshape(5, 5)
     arrays["format"] = np.array([FORMAT, N_STATES], dtype=np.int64)
     buf = io.BytesIO()
@@ -141,12 +170,7 @@ def unpack(data: bytes, play: str = "", provenance: dict | None = None) -> Solve
         dec = {k: np.unpackbits(z[k], axis=-1, count=N_STATES).astype(bool)
                for k in ("elder", "dealer")}
         dis = {k: z[k].astype(np.int64) for k in ("elder_discard", "dealer_discard")}
-        gains = {}
-        for k in ("elder_gain", "dealer_gain"):
-            q = z[k]
-            g = q.astype(np.float64) * GAIN_UNIT
-            g[q == NO_GAIN] = np.nan
-            gains[k] = g
+        gains = {k: z[k].astype(np.float64) for k in ("elder_gain", "dealer_gain")}
         v = z["v"].copy()
     arrays = (dec["elder"], dec["dealer"], dis["elder_discard"], dis["dealer_discard"],
               gains["elder_gain"], gains["dealer_gain"], v)

@@ -1,0 +1,162 @@
+"""The shipped strategy (analysis/ecarte/strategy_data): its integrity (every state, every
+score, its hash, its provenance), its regeneration on a reduced instance bit for bit, and
+`advise` reading it."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from ecarte_sim.analysis.cli import main
+from ecarte_sim.analysis.ecarte import solved
+from ecarte_sim.analysis.ecarte.strategy import RULES, SCORES
+from ecarte_sim.engine.ecarte.states import N_STATES
+
+REDUCED = Path(__file__).parent / "data" / "equilibrium-reduced"
+#: The command that made tests/data/equilibrium-reduced (its provenance names it too).
+REDUCED_ARGS = ["equilibrium", "--states", "300", "--score", "0-0", "--score", "3-4",
+                "--deals-per-state", "4", "--max-deals-per-state", "8", "--fresh-deals",
+                "4096", "--value-deals", "4096", "--iterations", "1", "--quiet"]
+
+
+def shipped_models():
+    return solved.solved_models()
+
+
+def test_a_strategy_is_shipped_and_the_default_is_among_them():
+    models = shipped_models()
+    assert models, "no solved strategy in analysis/ecarte/strategy_data"
+    assert solved.load().play == models[0]
+
+
+@pytest.mark.parametrize("play", shipped_models())
+def test_shipped_data_is_whole_and_matches_its_hash(play):
+    data = (solved.DATA_DIR / f"{play}.npz").read_bytes()
+    prov = json.loads((solved.DATA_DIR / f"{play}.json").read_text())
+    assert prov["sha256"] == solved.digest(data) and prov["bytes"] == len(data)
+    s = solved.load(play)
+    for table in (s.elder, s.dealer):
+        assert table.shape == (25, N_STATES) and table.dtype == bool
+    for table in (s.elder_discard, s.dealer_discard):
+        assert table.shape == (25, N_STATES)
+        assert set(np.unique(table).tolist()) <= set(RULES)
+    assert s.v.shape == (5, 5) and ((0 < s.v) & (s.v < 1)).all()
+    classes = int(solved.gain_classes().max()) + 1
+    for role in ("elder", "dealer"):
+        assert s.gain(role).shape == (25, N_STATES)
+        assert {"elder": s.elder_gain, "dealer": s.dealer_gain}[role].shape == (25, classes)
+    # a whole solve estimates every class at every score
+    assert np.isfinite(s.elder_gain).all() and np.isfinite(s.dealer_gain).all()
+    # every score has its exploitability and the provenance names its command and commit
+    assert set(prov["exploitability"]) == {f"{x}-{y}" for x, y in SCORES}
+    assert prov["command"].startswith("ecarte-sim equilibrium") and prov["git_commit"]
+    # the data is canonical: packing what was loaded gives the same bytes
+    again = solved.pack(s.elder, s.dealer, s.elder_discard, s.dealer_discard,
+                        s.gain("elder"), s.gain("dealer"), s.v)
+    assert again == data
+    # small enough to ship
+    assert len(data) < 2 << 20
+
+
+def test_class_means_are_the_dealt_weighted_means_of_the_states():
+    """The stored gains are class means: checked by a plain loop on a few classes."""
+    from ecarte_sim.engine.ecarte.states import state_weights
+    rng = np.random.default_rng(5)
+    g = rng.normal(0, 0.05, (25, N_STATES))
+    g[:, rng.choice(N_STATES, 1000, replace=False)] = np.nan
+    means = solved.class_means(g)
+    ids = solved.gain_classes()
+    w = state_weights().astype(float)
+    for c in rng.choice(int(ids.max()) + 1, 5, replace=False):
+        sel = (ids == c) & np.isfinite(g[3])
+        want = (g[3][sel] * w[sel]).sum() / w[sel].sum()
+        assert abs(means[3, c] - want) < 1e-6
+
+
+def test_a_damaged_file_is_refused(tmp_path):
+    data = (REDUCED / "dd.npz").read_bytes()
+    (tmp_path / "dd.npz").write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    (tmp_path / "dd.json").write_text((REDUCED / "dd.json").read_text())
+    with pytest.raises(ValueError, match="damaged"):
+        solved.load("dd", data_dir=tmp_path)
+    with pytest.raises(ValueError, match="no solved strategy for play model 'pimc'"):
+        solved.load("pimc", data_dir=REDUCED)
+
+
+def test_the_reduced_instance_regenerates_bit_for_bit(tmp_path):
+    """The committed reduced instance equals a fresh run of the command that made it."""
+    prov = json.loads((REDUCED / "dd.json").read_text())
+    assert prov["command"].startswith("ecarte-sim " + " ".join(REDUCED_ARGS))
+    result = CliRunner().invoke(main, [*REDUCED_ARGS, "--ship", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "dd.npz").read_bytes() == (REDUCED / "dd.npz").read_bytes()
+    fresh = json.loads((tmp_path / "dd.json").read_text())
+    for key in ("sha256", "exploitability", "hoyle_exploitability", "solve", "converged"):
+        assert fresh[key] == prov[key], key
+
+
+def test_advise_answers_from_the_equilibrium_at_once():
+    s = solved.load()
+    result = CliRunner().invoke(main, ["advise", "KH QH JH 7S 8D", "--trump", "H", "--turn-up",
+                                       "9H", "--no-values", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    from ecarte_sim.engine.cards import parse_card, parse_hand
+    from ecarte_sim.engine.ecarte.states import canonical_index
+    state = canonical_index(int(parse_hand("KH QH JH 7S 8D", 5)), int(parse_card("9H")))
+    assert out["action"] == ("propose" if s.elder[0, state] else "play")
+    assert out["strategy"]["against"] == "equilibrium" and out["strategy"]["play"] == s.play
+
+
+def test_advise_with_values_keeps_the_treatise_keys():
+    result = CliRunner().invoke(main, ["advise", "KS QS 9S 8H 7D", "--trump", "TS", "--score",
+                                       "1-2", "--role", "dealer", "--deals", "2000", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert {"action", "values", "gain", "treatise", "agrees", "n", "strategy",
+            "table_action"} <= set(out)
+    assert set(out["values"]) == {"accept", "refuse"}
+    for v in out["values"].values():
+        lo, hi = v["p_win_ci95"]
+        assert lo <= v["p_win"] <= hi
+
+
+def test_advise_against_the_treatise_is_the_treatise_best_response():
+    from ecarte_sim.analysis.ecarte.strategy import advise as treatise_advice
+    result = CliRunner().invoke(main, ["advise", "QH AH 7H KS KD", "--trump", "H", "--score",
+                                       "2-2", "--against", "treatise", "--deals", "2000",
+                                       "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    want = treatise_advice("QH AH 7H KS KD", "H", "2-2", "elder", deals=2000)
+    for key in ("action", "values", "gain", "treatise", "n"):
+        assert out[key] == json.loads(json.dumps(want[key])), key
+
+
+def test_advise_discard_names_the_cards_and_the_other_choices():
+    result = CliRunner().invoke(main, ["advise", "QH 8H KS 9D 7C", "--trump", "H", "--turn-up",
+                                       "JH", "--discard", "--deals", "2000", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    thrown = set(out["throws"].split()) if out["throws"] else set()
+    kept = set(out["keeps"].split())
+    assert thrown | kept == {"QH", "8H", "KS", "9D", "7C"} and not thrown & kept
+    for o in out["others"]:
+        lo, hi = o["gain_win_ci95"]
+        assert lo <= o["gain_win"] <= hi and o["throws"] != out["throws"]
+
+
+@pytest.mark.parametrize("args, token", [
+    (["--role", "judge"], "judge"),
+    (["--play", "oracle"], "oracle"),
+    (["--against", "nobody"], "nobody"),
+    (["--score", "5-0"], "5-0"),
+    (["--score", "x-1"], "x-1"),
+    (["--turn-up", "QH"], "QH"),
+])
+def test_advise_bad_input_is_one_line_and_exit_2(args, token):
+    result = CliRunner().invoke(main, ["advise", "QH AH 7H KS KD", "--trump", "H", *args])
+    assert result.exit_code == 2
+    assert token in result.output

@@ -885,18 +885,108 @@ STRATEGY = [
     TREATISE = st.treatise_tables(SETTINGS)
     '''),
     ("md", r'''
+    ## 0. The shipped strategy: five up solved
+
+    `ecarte-sim equilibrium` solves both players' first decisions and first discards at
+    every score by iterated best responses from Hoyle's pair, the value of every score
+    recomputed from the strategies themselves, and ships the pair it finds with the
+    package (`analysis/ecarte/strategy_data/`). `solved.load()` reads it: a table of 25
+    rows (the score before the deal) over the 255,304 states per decision. Its
+    provenance names the command, the seed, the commit and the exploitability found.
+    '''),
+    ("code", '''
+    from ecarte_sim.analysis.ecarte import advice, solved
+    from ecarte_sim.analysis.ecarte import chart as ch
+    from ecarte_sim.analysis.reports import chart as card
+    from ecarte_sim.engine.ecarte.states import state_weights
+
+    S = solved.load()
+    P = S.provenance
+    print(f"shipped strategy: play model {S.play}; {'converged' if P['converged'] else 'not converged'}"
+          f" after {P['iterations']} iteration(s), the pair of iteration {P['chosen_iteration']}")
+    print(f"made by: {P['command']}")
+    print(f"value from 0-0: the elder wins five up {S.v[0, 0]:.4f} "
+          f"{ci(P['elder_wins_0_0_ci95'], 4)}, the first dealer {1 - S.v[0, 0]:.4f}")
+    worst = max(P["exploitability"].items(), key=lambda kv: kv[1]["total"])
+    print(f"exploitability found: at most {worst[1]['total']:+.4f} "
+          f"{ci(worst[1]['ci95'], 4, True)} (at {worst[0]}); Hoyle's pair at most "
+          f"{max(e['total'] for e in P['hoyle_exploitability'].values()):+.4f}")
+    '''),
+    ("md", r'''
+    ### One hand at every score
+
+    The table's action is read at once (no sampling): here the issue's example, king,
+    queen and knave of trumps with two small plain cards, the nine of hearts turned up,
+    and a dealer's hand, at each score (rows: the elder's score; columns: the dealer's).
+    '''),
+    ("code", '''
+    def at_every_score(hand, trump, turn_up, role):
+        return pd.DataFrame([[advice.advise(hand, trump, (x, y), role, turn_up=turn_up,
+                                            values=False)["action"] for y in range(5)]
+                             for x in range(5)],
+                            index=pd.Index(range(5), name="elder's score"),
+                            columns=pd.Index(range(5), name="dealer's score"))
+
+    print("elder, KH QH JH 7S 8D, 9H turned up:")
+    display(at_every_score("KH QH JH 7S 8D", "H", "9H", "elder"))
+    print("dealer, KS QS 9S 8H 7D, TS turned up:")
+    display(at_every_score("KS QS 9S 8H 7D", "S", "TS", "dealer"))
+    '''),
+    ("md", r'''
+    ### Where it parts from the treatise
+
+    The share of dealt hands on which the shipped table and the treatise (Hoyle's list,
+    the maxims) choose differently, at every score.
+    '''),
+    ("code", '''
+    W = state_weights().astype(float)
+    T0 = ch.treatise_tables()
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8))
+    for ax, role in zip(axes, ("elder", "dealer")):
+        table = S.table(role)
+        parts = np.array([[W[table[5 * x + y] != T0[role]].sum() / W.sum()
+                           for y in range(5)] for x in range(5)])
+        im = ax.imshow(100 * parts, cmap="Blues", vmin=0)
+        for x in range(5):
+            for y in range(5):
+                ax.text(y, x, f"{100 * parts[x, y]:.0f}", ha="center", va="center", fontsize=8)
+        ax.set(title=f"{role}: % of dealt hands unlike the treatise", xlabel="dealer's score",
+               ylabel="elder's score", xticks=range(5), yticks=range(5))
+        print(f"{role}: parts from the treatise on {100 * parts.min():.1f}% to "
+              f"{100 * parts.max():.1f}% of dealt hands (by score)")
+    fig.tight_layout()
+    show(fig)
+    '''),
+    ("md", r'''
+    ### The strategy card
+
+    `ecarte-sim chart` draws one page per role and score; here the elder's at 0-0 (rows:
+    trumps held and the king; columns: plain kings and plain suits held; a frame where
+    Hoyle's list takes the other action on most of the cell's hands).
+    '''),
+    ("code", '''
+    c = ch.compute("elder", S.elder[0], S.gain("elder")[0], T0["elder"])
+    print(f"the card reproduces the table on {c.reproduced:.1%} of dealt hands")
+    show(card.figure(c, score="0-0", play=S.play, source=ch.source_line(S)))
+    '''),
+    ("md", r'''
     ## 1. One hand: `es.advise`
 
-    The seed's own first example of a jeu de règle: "king, queen, knave of spades, eight of
-    hearts and eight of diamonds, hearts trumps". Each action is played on the same deals
-    around the hand; `values` holds each action's probability of winning the game and marks a
-    deal, `gain` the paired difference, `treatise` the rule that speaks.
+    The treatise's own first example of a jeu de règle: "king, queen, knave of spades, eight
+    of hearts and eight of diamonds, hearts trumps" (a jeu de règle by the book's definition;
+    Hoyle's list, read literally, says propose). `es.advise` answers from the shipped
+    strategy: `action` is its table's entry; each action is then played on the same deals
+    around the hand with both players playing the strategy; `values` holds each action's
+    probability of winning the game and marks a deal, `gain` the paired difference,
+    `sampled_better` the action these deals favour (the table chose on other deals, at its
+    own coarser sampling), `treatise` the rule that speaks.
     '''),
     ("code", '''
     for role, score in (("elder", "0-0"), ("elder", "3-4"), ("dealer", "0-0")):
         a = es.advise("KS QS JS 8H 8D", "H", score, role, deals=ADVISE_DEALS, seed=SEED)
         g = a["gain"]
-        print(f"advise: {role} at {score}: {a['action']} (gain of {g['of']}: "
+        print(f"advise: {role} at {score}: the strategy says {a['action']}; on these deals "
+              f"{a['sampled_better']} does better (gain of {g['of']}: "
               f"{g['p_win']:+.4f} {ci(g['p_win_ci95'], 4, True)} in P(win), n={a['n']:,}); "
               f"the treatise says {a['treatise']['says']} ({a['treatise']['reason']})")
     '''),

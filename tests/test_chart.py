@@ -289,7 +289,7 @@ def test_the_shipped_strategy_is_charted(capsys, ship, tmp_path):
         got = json.loads(out)
         weights = None if weigh == "dealt" else \
             state_weights() * card.proposal_chance(shipped.elder[row])
-        want = card.compute("dealer", shipped.dealer[row], shipped.dealer_gain[row],
+        want = card.compute("dealer", shipped.dealer[row], shipped.gain("dealer")[row],
                             tables["dealer"], weights=weights).to_dict()
         assert got["play"] == "dd" and got["score"] == "3-4" and got["role"] == "dealer"
         assert solved.digest(data)[:12] in got["source"]

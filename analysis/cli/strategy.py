@@ -319,7 +319,7 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
             click.echo(f"{quick['hand']} ({role}), trump {quick['trump']}"
                        + (f", {quick['turn_up']} turned up" if quick["turn_up"] else "")
                        + f", score {quick['score']}")
-            click.echo(f"  → {quick['action']}: the equilibrium of five up "
+            click.echo(f"  → {quick['action']}: the computed strategy of five up "
                        f"({quick['strategy']['play']}) says so{split}")
             if not t["re_solved"]:
                 click.echo("    (this hand's entry was not re-solved by the shipped run: it "
@@ -340,7 +340,7 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
                    f"deals, seed {seed}")
     else:
         click.echo(f"  values on {result['n']:,} deals around the hand, the opponent and the "
-                   f"later rounds playing the equilibrium, seed {seed}:")
+                   f"later rounds playing that strategy, seed {seed}:")
     for name, val in result["values"].items():
         lo, hi = val["p_win_ci95"]
         click.echo(f"  {name:<8} P(win the game) {val['p_win']:.4f} [{lo:.4f}, {hi:.4f}]  "

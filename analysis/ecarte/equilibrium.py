@@ -19,7 +19,8 @@ computed from the pair itself (:func:`pair_values`): at each score, whole deals 
 by the pair's row of that score give the distribution of the deal's outcome; the
 recursion of :mod:`~ecarte_sim.analysis.ecarte.scores`, with that distribution depending
 on the score, gives ``V`` (95% intervals by a parametric bootstrap of the 25
-distributions).
+distributions, each redrawn on its own although the scores share their deals: wider
+than need be).
 
 The scheme (:func:`solve`): from Hoyle's pair (the list, the maxims, the treatise's
 discard) and its ``V``, each iteration computes *both* players' best responses to the
@@ -41,24 +42,28 @@ so the scores whose rows of the pair are equal share their marks tables (scores 
 reweight the marks): at the first iteration, Hoyle's pair being the same at every score,
 one set of marks tables serves all 25.
 
-An iteration's *exploitability* of the current pair at a score is what the two best
-responses gain over it on **fresh deals** (never those used to choose them), summed
-over the two roles, in P(win the game) at that score with ``V`` of the current pair.
-The iteration stops when no table entry changed (every state's action is a best
-response at the sampling's resolution) and ``V`` moved by less than ``tolerance``
-(largest cell), or after ``iterations``.
+Iteration ``t`` samples its best responses on the deals of seed ``seed + t``, so the
+best responses that measure a pair never saw the deals that chose it (with the same
+deals a pair at a fixed point would measure zero by construction). An iteration's
+*exploitability* of the current pair at a score is what the two best responses gain over
+it on **fresh deals** — the elder's on one fresh range, the dealer's on the next, so the
+two are independent — summed, in P(win the game) at that score with ``V`` of the current
+pair: a lower bound at the sampling's resolution. The iteration stops when at every
+score the exploitability's 95% upper bound is at most ``exploit_tolerance`` and ``V``
+moved by less than ``tolerance`` (largest cell) in the last step, or after
+``iterations``; it returns the least exploitable pair it measured.
 
 The abstraction of the later rounds. Only the first decision and the first discard of
 a deal are chosen by state; a second proposal in the same deal (after an exchange)
 reads the same table on the new hand, and a later exchange throws by the same discard
 table (the documented abstraction of :mod:`ecarte_sim.engine.ecarte.policies`); the
 card play is the play model's. Its cost is what a best response restricted to round 0
-cannot see; :mod:`~ecarte_sim.analysis.ecarte.strategy` measures the share of deals that
-reach a second proposal.
+cannot see (not measured here); the report gives the share of deals whose first proposal
+is accepted, each of which reaches that abstraction.
 
 Every figure is a pure function of the seed: the best responses sample the deals of
-``strategy``'s index scheme (the same deals at every score and iteration — common
-random numbers), ``V`` the continuation range, the exploitability the fresh range; a
+``strategy``'s index scheme (the same deals at every score of an iteration — common
+random numbers), ``V`` the continuation range, the exploitability the fresh ranges; a
 run directory checkpoints each block (:func:`~ecarte_sim.engine.batch.execution`), so a
 stopped solve resumes, and a Dask cluster runs the blocks when given.
 """
@@ -385,7 +390,7 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
         for group in score_groups(pair, slots):
             for role in ROLES:
                 r = best_rows(role, settings, pair, v, group, solve, progress,
-                              seed=solve.seed + t)
+                              seed=(solve.seed + t) % (1 << 64))
                 deals += r["deals"]
                 found[role].update(r["rows"])
         for i, slot in enumerate(slots):
@@ -407,7 +412,8 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
         largest = max(e[k] for e in per_score for k in e if k.endswith("_changed"))
         worst = max(e["exploitability_ci95"][1] for e in per_score)
         mean = float(np.mean([e["exploitability"] for e in per_score]))
-        record = {"iteration": t, "seed": solve.seed + t, "v": value["v"].tolist(),
+        record = {"iteration": t, "seed": (solve.seed + t) % (1 << 64),
+                  "v": value["v"].tolist(),
                   "v_lo": value["lo"].tolist(), "v_hi": value["hi"].tolist(),
                   "v_moved": moved, "scores": per_score,
                   "entries_changed": sum(int((new[k] != pair[k]).sum()) for k in KEYS),

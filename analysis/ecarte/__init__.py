@@ -11,6 +11,15 @@
   every score, their gain over the treatise on fresh deals, iterated best responses (the
   first decisions and discards), and one hand's advice; its files are written by
   :mod:`ecarte_sim.analysis.reports.strategy`.
+* :mod:`.equilibrium` — five up solved: both players' first decisions and first discards
+  at every score by iterated best responses, ``V`` from the strategies themselves, the
+  exploitability of each pair; its files are :mod:`ecarte_sim.analysis.reports.equilibrium`.
+* :mod:`.solved` — the shipped strategy (``strategy_data/``): its data format and loader.
+* :mod:`.advice` — one hand's advice from the shipped strategy (the action at once, the
+  values on demand, the discard).
+* :mod:`.chart` — the strategy card: a table as a grid in the treatise's terms; drawn by
+  :mod:`ecarte_sim.analysis.reports.chart`.
+* :mod:`.api_strategy` — the public API's advise, infer and strategy.
 * :mod:`.inference` — what the adversary's first decisions say about his hand: the exact
   posterior over every hand he may hold, under an opponent model.
 * :mod:`.inference_value` — what reading the proposals is worth: the inferring player

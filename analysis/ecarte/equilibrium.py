@@ -76,7 +76,7 @@ import numpy as np
 
 from ecarte_sim.analysis.ecarte import strategy as st
 from ecarte_sim.analysis.ecarte.paired import game_value, mean_of
-from ecarte_sim.analysis.ecarte.scores import TARGET, replay
+from ecarte_sim.analysis.ecarte.scores import TARGET, recursion, replay
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.experiments import CLASSIFY_ALL, paired_table
 from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
@@ -189,24 +189,22 @@ def _base(settings: EcarteSettings) -> EcarteSettings:
 def values_by_score(p: np.ndarray, target: int = TARGET) -> np.ndarray:
     """``V[x, y]`` when the deal's outcome distribution depends on the score: ``p`` is
     (25, 20), row ``5 * x + y`` the outcome codes of a deal played from elder ``x``,
-    dealer ``y`` (:mod:`~ecarte_sim.analysis.ecarte.scores`' recursion, Law 46)."""
+    dealer ``y`` (:func:`~ecarte_sim.analysis.ecarte.scores.recursion`, Law 46). Each row
+    must be a distribution; a 'no point' code is allowed only where a king's mark ends
+    the game at that score (a deal cut short there)."""
     p = np.asarray(p, dtype=float)
     if p.shape != (target * target, N_CODES):
         raise ValueError(f"p must have shape ({target * target}, {N_CODES})")
-    v = np.zeros((target, target))
-    for total in range(2 * target - 2, -1, -1):
-        for x in range(max(0, total - target + 1), min(total, target - 1) + 1):
-            y = total - x
-            row = p[target * x + y]
-            value = 0.0
-            for code in np.flatnonzero(row):
-                x2, y2, winner = replay(x, y, code, target)
-                if winner == "elder":
-                    value += row[code]
-                elif winner is None:
-                    value += row[code] * (1.0 - v[y2, x2])
-            v[x, y] = value
-    return v
+    if (p < 0).any() or (np.abs(p.sum(axis=1) - 1) > 1e-9).any():
+        raise ValueError("each row of p must be 20 probabilities summing to 1")
+    for x in range(target):
+        for y in range(target):
+            for code in np.flatnonzero(p[target * x + y]):
+                if code % len(POINTS) == len(POINTS) - 1 and \
+                        replay(x, y, code, target)[2] is None:
+                    raise ValueError(f"outcome {code} at {x}-{y} has no point but does not "
+                                     "end the game")
+    return recursion(lambda x, y: p[target * x + y], target)
 
 
 def _first_accepted(counts: np.ndarray) -> float:

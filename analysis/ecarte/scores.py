@@ -68,17 +68,26 @@ def win_probabilities(p, target: int = TARGET) -> np.ndarray:
     if any(p[5 * k + _NO_POINT] > 0 for k in range(len(KINGS))):
         raise ValueError("outcomes with no point come only from runs stopped at a target; "
                          "use a distribution from untruncated deals")
+    return recursion(lambda x, y: p, target)
+
+
+def recursion(outcomes, target: int = TARGET) -> np.ndarray:
+    """``V`` when the deal's outcome distribution may depend on the score:
+    ``outcomes(x, y)`` gives the 20 outcome probabilities of a deal played from elder
+    ``x``, dealer ``y``; swept from the highest total down (Law 46; every deal gives at
+    least one mark)."""
     v = np.zeros((target, target))
     for total in range(2 * target - 2, -1, -1):
         for x in range(max(0, total - target + 1), min(total, target - 1) + 1):
             y = total - x
+            row = outcomes(x, y)
             value = 0.0
-            for code in np.flatnonzero(p):
+            for code in np.flatnonzero(row):
                 x2, y2, winner = replay(x, y, code, target)
                 if winner == "elder":
-                    value += p[code]
+                    value += row[code]
                 elif winner is None:
-                    value += p[code] * (1.0 - v[y2, x2])
+                    value += row[code] * (1.0 - v[y2, x2])
             v[x, y] = value
     return v
 

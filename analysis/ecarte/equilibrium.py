@@ -78,7 +78,6 @@ from ecarte_sim.analysis.ecarte import strategy as st
 from ecarte_sim.analysis.ecarte.paired import game_value, mean_of
 from ecarte_sim.analysis.ecarte.scores import TARGET, recursion, replay
 from ecarte_sim.engine.ecarte.counts import whole_counts
-from ecarte_sim.engine.ecarte.experiments import CLASSIFY_ALL, paired_table
 from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
 from ecarte_sim.engine.ecarte.records import COUNTS, KINGS, POINTS
 from ecarte_sim.engine.ecarte.settings import DealerPolicy, EcarteSettings, ElderPolicy
@@ -321,7 +320,12 @@ def exploitability_at(settings: EcarteSettings, pair: dict, responses: dict,
     interval, and their sum, the exploitability. The elder's gain is measured on the
     fresh deals ``[F, F + n)``, the dealer's on ``[F + n, F + 2n)``: the two are
     independent, so the sum's interval is the estimate ± the root of the summed squared
-    half-widths."""
+    half-widths.
+
+    ``elder_value``: the elder's probability of winning the game from the score under the
+    pair (the deal played by the pair, the later deals valued by ``v``), read from the
+    pair's own arm of the elder's fresh deals (each arm of a paired deal is played alone,
+    so that arm is the pair's play of those deals)."""
     base = _base(settings)
     row = at_score(pair, slot)
     x, y = divmod(slot, TARGET)
@@ -329,10 +333,16 @@ def exploitability_at(settings: EcarteSettings, pair: dict, responses: dict,
     total, squares = 0.0, 0.0
     for k, role in enumerate(ROLES):
         mine = {key: responses[role][key] for key in (role, f"{role}_discard")}
+        joints: dict = {}
         g = st.gains_between(role, base, {**row, **mine}, row, v, seed=solve.seed,
                              deals=solve.fresh(),
                              first=st.FRESH_DEALS_START + k * solve.fresh(),
-                             scores=((x, y),))[0]
+                             scores=((x, y),), keep=joints)[0]
+        if role == "elder":
+            pair_play = joints[(x, y)].sum(axis=0)
+            m = mean_of(pair_play, game_value(v, x, y))
+            out["elder_value"] = {"p": m["mean"], "ci95": m["ci95"],
+                                  "n": int(pair_play.sum())}
         out[f"{role}_gain"] = g["gain_win"]
         out[f"{role}_gain_ci95"] = g["gain_win_ci95"]
         out[f"{role}_gain_marks"] = g["gain_marks"]
@@ -343,21 +353,6 @@ def exploitability_at(settings: EcarteSettings, pair: dict, responses: dict,
     out["exploitability"] = total
     out["exploitability_ci95"] = [total - half, total + half]
     return out
-
-
-def game_value_at(settings: EcarteSettings, pair: dict, v: np.ndarray, slot: int,
-                  solve: SolveSettings) -> dict:
-    """The elder's probability of winning the game from one score under the pair, from
-    the fresh deals (the deal played by the pair, the later deals valued by ``v``)."""
-    base = _base(settings)
-    x, y = divmod(slot, TARGET)
-    run, script = st._for_role(base, **at_score(pair, slot))
-    cfg = run.cfg(elder_score=x, dealer_score=y)
-    joint = paired_table(solve.seed, st.FRESH_DEALS_START,
-                         st.FRESH_DEALS_START + solve.fresh(), cfg, cfg, CLASSIFY_ALL,
-                         script=script)[0]
-    m = mean_of(joint.sum(axis=1), game_value(v, x, y))
-    return {"p": m["mean"], "ci95": m["ci95"], "n": int(joint.sum())}
 
 
 def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dict:
@@ -394,7 +389,6 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
         for i, slot in enumerate(slots):
             responses = {role: found[role][slot] for role in ROLES}
             entry = exploitability_at(settings, pair, responses, v, slot, solve)
-            entry["elder_value"] = game_value_at(settings, pair, v, slot, solve)
             for role in ROLES:
                 r = responses[role]
                 entry[f"{role}_changed"] = changed_share(role, pair[role][slot], r[role])

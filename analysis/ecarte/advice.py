@@ -43,16 +43,6 @@ def _hand(hand: str, trump: str, turn_up: str | None):
     return mask, suit, turned, exact_turn_ups(mask, turned, suit)
 
 
-def _score(score) -> tuple[int, int]:
-    if isinstance(score, str):
-        return st.parse_score(score)
-    try:
-        x, y = score
-    except (TypeError, ValueError):
-        raise ValueError(f"bad score {score!r}: write E-D or (E, D)") from None
-    return st.parse_score(f"{x}-{y}")
-
-
 def _role(role: str) -> str:
     if role not in st.ROLES:
         raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
@@ -109,7 +99,7 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
     role = _role(role)
     if against not in AGAINST:
         raise ValueError(f"unknown opponent {against!r}; choose from {', '.join(AGAINST)}")
-    x, y = _score(score)
+    x, y = st.score_pair(score)
     if against == "treatise":
         result = st.advise(hand, trump, f"{x}-{y}", role, turn_up=turn_up,
                            settings=settings, seed=seed, deals=deals or (1 << 16))
@@ -179,7 +169,7 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
     from ecarte_sim.engine.rng import check_seed
 
     role = _role(role)
-    x, y = _score(score)
+    x, y = st.score_pair(score)
     strategy = shipped.load(play)
     mask, suit, turned, turn_ups = _hand(hand, trump, turn_up)
     slot = 5 * x + y

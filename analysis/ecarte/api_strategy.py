@@ -14,30 +14,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.scores import TARGET
+from ecarte_sim.analysis.ecarte.strategy import score_pair
 from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
 #: The choices of :func:`strategy`, spelt as the command's options.
 AGAINST = ("treatise", "equilibrium")
 ROLES = ("elder", "dealer", "both")
 DECISIONS = ("first", "discard", "both")
-
-
-def score_pair(score) -> tuple[int, int]:
-    """``score`` — ``"E-D"`` or a pair ``(E, D)`` of integers, the elder's first, each
-    0–4 — as ``(E, D)``; :class:`ValueError` naming the token otherwise."""
-    if isinstance(score, str):
-        from ecarte_sim.analysis.ecarte.strategy import parse_score
-        return parse_score(score)
-    hint = f"give (E, D) or 'E-D', the elder's score first, each 0-{TARGET - 1} (e.g. (3, 4))"
-    if not isinstance(score, (tuple, list)) or len(score) != 2:
-        raise ValueError(f"bad score {score!r}: {hint}")
-    for part in score:
-        if isinstance(part, (bool, np.bool_)) or not isinstance(part, (int, np.integer)) \
-                or not 0 <= int(part) < TARGET:
-            raise ValueError(f"bad score {score!r}: {part!r} is not a score 0-{TARGET - 1}; "
-                             f"{hint}")
-    return int(score[0]), int(score[1])
 
 
 def _choice(value, choices: tuple[str, ...], what: str) -> str:

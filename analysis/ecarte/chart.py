@@ -327,12 +327,11 @@ def _memo_chance(packed: bytes, samples: int, seed: int) -> np.ndarray:
 @cache
 def treatise_tables() -> dict:
     """The treatise's tables under the default settings (Hoyle's list for the elder, the
-    dealer's maxims), True = propose / accept."""
+    dealer's maxims), True = propose / accept (:func:`ecarte_sim.analysis.ecarte.strategy.
+    treatise_tables`)."""
+    from ecarte_sim.analysis.ecarte.strategy import treatise_tables as of_settings
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
-    from ecarte_sim.engine.ecarte.tables import treatise_table
-    s = EcarteSettings()
-    return {"elder": treatise_table("elder", s.elder_policy, s.threshold),
-            "dealer": treatise_table("dealer", s.dealer_policy)}
+    return of_settings(EcarteSettings())
 
 
 def source_line(solved) -> str:

@@ -449,6 +449,22 @@ def parse_score(text: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
+def score_pair(score) -> tuple[int, int]:
+    """``score`` — ``"E-D"`` or a pair ``(E, D)`` of integers, the elder's first, each
+    0–4 — as ``(E, D)``; :class:`ValueError` naming the token otherwise."""
+    if isinstance(score, str):
+        return parse_score(score)
+    hint = f"give (E, D) or 'E-D', the elder's score first, each 0-{TARGET - 1} (e.g. (3, 4))"
+    if not isinstance(score, (tuple, list)) or len(score) != 2:
+        raise ValueError(f"bad score {score!r}: {hint}")
+    for part in score:
+        if isinstance(part, (bool, np.bool_)) or not isinstance(part, (int, np.integer)) \
+                or not 0 <= int(part) < TARGET:
+            raise ValueError(f"bad score {score!r}: {part!r} is not a score 0-{TARGET - 1}; "
+                             f"{hint}")
+    return int(score[0]), int(score[1])
+
+
 def _for_role(settings: EcarteSettings, elder=None, dealer=None, elder_discard=None,
               dealer_discard=None):
     """Settings and script in which a player given a table (a decision table, a discard

@@ -20,7 +20,6 @@ takes for most of them (all are listed).
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import numpy as np
 
@@ -28,19 +27,6 @@ from ecarte_sim.analysis.ecarte import solved as shipped
 from ecarte_sim.analysis.ecarte import strategy as st
 
 AGAINST = ("equilibrium", "treatise")
-
-
-def _hand(hand: str, trump: str, turn_up: str | None):
-    from ecarte_sim.engine.cards import parse_hand
-    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
-    from ecarte_sim.engine.ecarte.experiments import exact_turn_ups
-
-    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
-    suit, turned = parse_trump(trump, [("hand", mask)])
-    if turn_up is not None:
-        from ecarte_sim.analysis.ecarte.api import _turn_up
-        turned = _turn_up(turn_up, mask, suit, turned)
-    return mask, suit, turned, exact_turn_ups(mask, turned, suit)
 
 
 def _role(role: str) -> str:
@@ -107,7 +93,7 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
                               "answers": "the best response to Hoyle's list and the maxims"}
         return result
     strategy = shipped.load(play)
-    mask, suit, turned, turn_ups = _hand(hand, trump, turn_up)
+    mask, suit, turned, turn_ups = st.hand_situation(hand, trump, turn_up)
     _check_deals(deals, len(turn_ups))
     table = table_action(strategy, role, mask, turn_ups, x, y)
     info = {"against": "equilibrium", "play": strategy.play,
@@ -161,17 +147,15 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
     P(win the game) and marks per deal, 95% intervals."""
     from ecarte_sim.analysis.ecarte.paired import paired_mean
     from ecarte_sim.engine.cards import ECARTE, format_hand
-    from ecarte_sim.engine.ecarte.policies import weakest
     from ecarte_sim.engine.ecarte.settings import Discard, name_of
     from ecarte_sim.engine.ecarte.states import canonical_index
     from ecarte_sim.engine.ecarte.strategy import MAX_DEALS, N_MARKS, marks_block
-    from ecarte_sim.engine.ecarte.tables import discards
     from ecarte_sim.engine.rng import check_seed
 
     role = _role(role)
     x, y = st.score_pair(score)
     strategy = shipped.load(play)
-    mask, suit, turned, turn_ups = _hand(hand, trump, turn_up)
+    mask, suit, turned, turn_ups = st.hand_situation(hand, trump, turn_up)
     slot = 5 * x + y
     ids = np.array([canonical_index(mask, int(t)) for t in turn_ups], dtype=np.int64)
     own_rules = strategy.discard(role)[slot][ids]
@@ -179,12 +163,9 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
     run, script = _strategy_settings(strategy, x, y)
 
     def cards(rule: int) -> int:
-        masks = discards(role, Discard(rule), np.array([mask], dtype=np.uint32),
-                         np.array([int(turn_ups[0])], dtype=np.int64), None)
-        m = int(masks[0])
-        if m == 0 and role == "elder":
-            m = int(weakest(np.uint32(mask), 1, int(turn_ups[0]) >> 3))
-        return m
+        """What the rule throws from the hand (the rules read the trump suit only)."""
+        return int(st.thrown(role, Discard(rule), None, np.array([mask], dtype=np.uint32),
+                             np.array([int(turn_ups[0])], dtype=np.int64))[0])
 
     thrown = cards(own)
     per = max(2, -(-int(deals or (1 << 14)) // len(turn_ups)))

@@ -505,11 +505,14 @@ def respond(role: str, settings: EcarteSettings, v: np.ndarray, *, own=None, opp
 RULES = tuple(int(r) for r in DISCARD_RULES)
 
 
-def thrown(role: str, policy, script: np.ndarray | None = None) -> np.ndarray:
+def thrown(role: str, policy, script: np.ndarray | None = None, hands=None,
+           turn_ups=None) -> np.ndarray:
     """The cards (uint32 masks) the ``role`` throws at his first exchange on each state's
-    representative under a discard policy: the elder who would keep all five throws his
-    weakest (Law 27). Two rules with the same cards on a state are the same action."""
-    hands, turn_ups = representatives()
+    representative (or on ``hands`` with ``turn_ups``) under a discard policy: the elder
+    who would keep all five throws his weakest (Law 27). Two rules with the same cards on
+    a state are the same action."""
+    if hands is None:
+        hands, turn_ups = representatives()
     out = discards(role, policy, hands, turn_ups, script)
     if role == "elder":
         for i in np.flatnonzero(out == 0):
@@ -607,6 +610,21 @@ def cards_thrown(role: str, table: np.ndarray) -> np.ndarray:
     return np.unpackbits(masks.view(np.uint8)).reshape(-1, 32).sum(axis=1)
 
 
+def hand_situation(hand: str, trump: str, turn_up: str | None = None):
+    """One hand as the advice reads it: its mask, the trump suit, the turned-up card (None
+    when only the suit is given) and every turn-up it may be (one card, or each card of the
+    trump suit not in the hand); :class:`ValueError` / ``CardError`` naming a bad token."""
+    from ecarte_sim.engine.cards import parse_hand
+    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
+
+    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    suit, turned = parse_trump(trump, [("hand", mask)])
+    if turn_up is not None:
+        from ecarte_sim.analysis.ecarte.api import _turn_up
+        turned = _turn_up(turn_up, mask, suit, turned)
+    return mask, suit, turned, exact_turn_ups(mask, turned, suit)
+
+
 def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
            turn_up: str | None = None, settings: EcarteSettings | None = None,
            seed: int = 0, deals: int = 1 << 16, v: np.ndarray | None = None,
@@ -617,8 +635,7 @@ def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
     rounds as ``settings`` (and the tables of ``script``, for table policies) say; and
     what the treatise says."""
     from ecarte_sim.analysis.ecarte.reasons import MAXIM_WORDS
-    from ecarte_sim.engine.cards import ECARTE, format_card, format_hand, parse_hand
-    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
+    from ecarte_sim.engine.cards import ECARTE, format_card, format_hand
     from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
     from ecarte_sim.engine.ecarte.regle import explain
     from ecarte_sim.engine.ecarte.states import canonical_index
@@ -627,12 +644,7 @@ def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
     x, y = parse_score(score)
-    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
-    suit, turned = parse_trump(trump, [("hand", mask)])
-    if turn_up is not None:
-        from ecarte_sim.analysis.ecarte.api import _turn_up
-        turned = _turn_up(turn_up, mask, suit, turned)
-    turn_ups = exact_turn_ups(mask, turned, suit)
+    mask, suit, turned, turn_ups = hand_situation(hand, trump, turn_up)
     if v is None:
         v = continuation(settings, seed)["v"]
     per = max(2, -(-int(deals) // len(turn_ups)))

@@ -290,7 +290,7 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
             emit(result)
             return
         click.echo(f"{result['hand']} ({role}) at the first exchange, score {result['score']}:"
-                   f" the equilibrium ({result['strategy']['play']}) throws "
+                   f" the computed strategy ({result['strategy']['play']}) throws "
                    f"{result['throws'] or 'nothing'}, keeping {result['keeps']} "
                    f"(rule {result['rule']})")
         for o in result["others"]:

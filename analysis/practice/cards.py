@@ -1,0 +1,545 @@
+"""The card verdicts: which card to lead or play, from one player's knowledge.
+
+A player at the table knows his own cards, the turn-up, what was said (Law 25: the elder
+proposes or plays, the dealer accepts or refuses), how many cards his adversary threw at
+each exchange (Law 27: "the dealer, if required, must inform his adversary how many cards
+he has taken"), his own discards, and the cards played so far. From that alone:
+
+* :func:`computer_card` — the card the computer plays: exactly the card the engine's
+  ``pimc-inference`` whole-deal player chooses in the same position (the same worlds,
+  drawn from the posterior given the proposals under the opponent model; the best mean
+  of the deal's points, Laws 48–49; equivalent cards one move; ties to the lowest card
+  index), W = 64 worlds by default. Deterministic: a pure function of (seed, deal,
+  position). Implemented by :func:`ecarte_sim.engine.ecarte.single.decide`.
+* :func:`card_values` — every legal card's value (Law 43 says which are legal): as the
+  inferring player sees it (over the same W worlds, double dummy from the card on: the
+  share of worlds in which the mover wins the point, the vole, his mean marks, each with
+  a 95% interval over the worlds, and the outcome counts), and, when the adversary's hand
+  is given (the coach knows it), the double-dummy value (the elder's tricks with best
+  play by both from the card on, the engine's ``value_after``, equal to the reference's
+  ``move_values``) and the marks it gives.
+* :func:`parse_position` — the arguments as text or masks, checked (one ``ValueError``
+  or ``CardError`` naming the bad token).
+
+The arguments, shared by the three (keywords after ``hand, turn_up, role``)
+    ``hand``      the mover's cards NOW (text ``"KH 7H QS"`` or a mask): the cards he
+                  still holds, his cards already played being in ``played``.
+    ``turn_up``   the turn-up card (``"9C"`` or an index); its suit is trumps (Law 10).
+    ``role``      ``"elder"`` (the non-dealer, who leads the first trick) or ``"dealer"``:
+                  the mover's role, the player to play now (Law 40).
+    ``said``      what was said, in order, comma-separated text or a sequence: the
+                  elder's ``propose``/``play``, after a proposal the dealer's
+                  ``accept``/``refuse``, repeated after each exchange (Law 26 note), e.g.
+                  ``"propose,accept,play"``. A history ending in ``accept`` is complete
+                  only when the stock is exhausted (Law 38).
+    ``discards``  one group per accepted proposal: (the cards the MOVER threw, the
+                  number of cards the ADVERSARY threw), as a sequence of pairs or as text
+                  ``"7S 8D:2; 9C:1"`` (``-`` or nothing for none). Each draws as many as
+                  he threw (Laws 29–34); the elder throws at least one (Law 27).
+    ``played``    the cards played so far in this deal, in the order played, by both
+                  players (``"KS 8S QD"``): the elder leads the first trick, the winner
+                  of a trick leads the next.
+    ``score``     the score before the deal, elder's then dealer's (``"3-4"`` or a pair);
+                  the strategy's tables read it (the opponent model), and the coach.
+    ``seed``, ``deal``  the random words: world ``w`` of card ``j`` of deal ``deal`` of
+                  ``seed``, as the whole deal keys it.
+    ``worlds``    W, the worlds compared (default 64).
+    ``model``     ``"strategy"`` (default): both players are modelled as playing the
+                  shipped strategy (:mod:`ecarte_sim.analysis.ecarte.solved`: its first
+                  decisions and discards at the score, later rounds reading the same
+                  tables), as the computer plays; ``"treatise"``: Hoyle's list, the
+                  maxims and the treatise's discard ("a king or a trump should not be
+                  discarded").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ecarte_sim.engine.cards import ECARTE, CardError, format_card, format_hand, parse_card, \
+    split_tokens
+from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
+
+#: Cards in the stock after the deal (Law 10: five each and the turn-up).
+STOCK = 32 - TURN_UP_POSITION - 1
+MODELS = ("strategy", "treatise")
+ROLES = ("elder", "dealer")
+DEFAULT_WORLDS = 64
+#: Outcome codes of the engine's ``outcome_after``: the elder's tricks as coarse as the
+#: score needs.
+OUTCOMES = {0: "dealer_vole", 1: "dealer_point", 3: "elder_point", 5: "elder_vole"}
+_FULL = 0xFFFFFFFF
+
+
+@dataclass(frozen=True)
+class Position:
+    """A checked position, from the mover's side (masks and card indices)."""
+    role: str
+    mover: int                 # ELDER (0) or DEALER (1)
+    hand: int                  # the mover's cards now
+    start: int                 # his hand at the first card of the play
+    turn_up: int
+    said: tuple                # the words
+    discards: tuple            # ((mover's thrown mask, adversary's count), ...)
+    played: tuple              # card indices in order
+    score: tuple               # (elder's, dealer's) before the deal
+    how_ended: int             # ProposalsEnd
+    first: int                 # Law49
+    unseen: int                # cards the mover never saw
+    leader: int
+    tricks: int                # the elder's tricks so far
+    led: int                   # the card led to the current trick, or -1
+
+    @property
+    def trump(self) -> int:
+        return self.turn_up >> 3
+
+
+# ----------------------------------------------------------------------------- parsing
+
+def _card(value, what: str) -> int:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        if not 0 <= int(value) < 32:
+            raise CardError(f"{what} {value!r} is not a card index 0..31", str(value))
+        return int(value)
+    return parse_card(str(value), ECARTE)
+
+
+def _mask(value, what: str) -> int:
+    """A mask from text, a mask int or a sequence of cards; duplicates refused."""
+    if value is None:
+        return 0
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value) & _FULL
+    tokens = split_tokens(value) if isinstance(value, str) else list(value)
+    mask = 0
+    for t in tokens:
+        if isinstance(t, str) and t.strip() == "-":
+            continue
+        c = _card(t, f"card of the {what}")
+        if mask >> c & 1:
+            raise CardError(f"duplicate card {format_card(c)!r} in the {what}", format_card(c))
+        mask |= 1 << c
+    return mask
+
+
+def _sequence(value, what: str) -> list[int]:
+    if value is None:
+        return []
+    tokens = split_tokens(value) if isinstance(value, str) else list(value)
+    return [_card(t, f"card {what}") for t in tokens]
+
+
+def parse_said(said) -> list[str]:
+    """The words said, checked for order (Laws 25–26): elder's word, dealer's answer."""
+    if said is None:
+        return []
+    words = [w.strip().lower() for w in (said.replace(" ", ",").split(",")
+                                         if isinstance(said, str) else said) if w.strip()]
+    expect_elder = True
+    for i, w in enumerate(words):
+        if expect_elder:
+            if w not in ("propose", "play"):
+                raise ValueError(f"bad word {w!r} in what was said: the elder speaks here "
+                                 "(propose or play; Law 25)")
+            if w == "play" and i + 1 < len(words):
+                raise ValueError(f"bad word {words[i + 1]!r} in what was said: after play "
+                                 "the proposals are over")
+            expect_elder = w == "play"
+            if w == "propose":
+                expect_elder = False
+        else:
+            if w not in ("accept", "refuse"):
+                raise ValueError(f"bad word {w!r} in what was said: the dealer answers a "
+                                 "proposal (accept or refuse; Law 25)")
+            if w == "refuse" and i + 1 < len(words):
+                raise ValueError(f"bad word {words[i + 1]!r} in what was said: after a "
+                                 "refusal the proposals are over")
+            expect_elder = True
+    return words
+
+
+def parse_discards(discards) -> list[tuple[int, int]]:
+    """Groups (mover's thrown mask, adversary's count) from text ``"7S 8D:2; 9C:1"`` or
+    pairs."""
+    if discards is None:
+        return []
+    if isinstance(discards, str):
+        groups = []
+        for part in [p for p in discards.split(";") if p.strip()]:
+            cards, sep, count = part.rpartition(":")
+            if not sep or not count.strip().isdigit():
+                raise ValueError(f"bad discard group {part.strip()!r}: write MY CARDS:N, N "
+                                 "the cards the adversary threw (e.g. '7S 8D:2')")
+            groups.append((cards, int(count)))
+        discards = groups
+    out = []
+    for group in discards:
+        try:
+            cards, count = group
+        except (TypeError, ValueError):
+            raise ValueError(f"bad discard group {group!r}: (my cards, adversary's count)") \
+                from None
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) \
+                or not 0 <= int(count) <= 5:
+            raise ValueError(f"bad discard count {count!r}: the adversary threw 0 to 5 cards "
+                             "(Law 27)")
+        out.append((_mask(cards, "discard"), int(count)))
+    return out
+
+
+def parse_score(score) -> tuple[int, int]:
+    """(elder's, dealer's) score before the deal, each 0..4 (Law 46: five up)."""
+    if isinstance(score, str):
+        parts = score.replace(":", "-").split("-")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"bad score {score!r}: write elder-dealer, e.g. 3-4")
+        score = tuple(int(p) for p in parts)
+    x, y = (int(v) for v in score)
+    if not (0 <= x <= 4 and 0 <= y <= 4):
+        raise ValueError(f"bad score {x}-{y}: each side has 0 to 4 before a deal (five up)")
+    return x, y
+
+
+def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
+                   score=(0, 0), forced_trump: bool = True) -> Position:
+    """The position checked against the laws (module docstring for the arguments).
+    Raises ``ValueError``/``CardError`` naming the bad token and the law."""
+    from ecarte_sim.engine.ecarte.moves import legal_moves
+    from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
+    from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
+    mover = ELDER if role == "elder" else 1 - ELDER
+    own = _mask(hand, "hand")
+    up = _card(turn_up, "turn-up")
+    trump = up >> 3
+    if own >> up & 1:
+        raise CardError(f"the turn-up {format_card(up)!r} is in the hand", format_card(up))
+    words = parse_said(said)
+    if not words:
+        raise ValueError("say what was said: the elder's play or propose first (Law 25)")
+    groups = parse_discards(discards)
+    accepts = words.count("accept")
+    if len(groups) != accepts:
+        raise ValueError(f"{accepts} proposal(s) accepted but {len(groups)} discard group(s) "
+                         "given: one group per exchange (Law 27)")
+    left = STOCK
+    thrown = 0
+    for r, (mine, theirs) in enumerate(groups):
+        n_mine = bin(mine).count("1")
+        elder_n, dealer_n = (n_mine, theirs) if mover == ELDER else (theirs, n_mine)
+        if elder_n == 0:
+            raise ValueError(f"exchange {r + 1}: the elder throws at least one card (Law 27)")
+        if elder_n + dealer_n > left:
+            raise ValueError(f"exchange {r + 1}: {elder_n + dealer_n} cards drawn with "
+                             f"{left} left in the stock (Law 38)")
+        if mine & thrown:
+            c = (mine & thrown).bit_length() - 1
+            raise CardError(f"card {format_card(c)!r} thrown twice", format_card(c))
+        thrown |= mine
+        left -= elder_n + dealer_n
+    if words[-1] == "play":
+        how = ProposalsEnd.ELDER_PLAYED
+    elif words[-1] == "refuse":
+        how = ProposalsEnd.DEALER_REFUSED
+    elif words[-1] == "accept":
+        if left > 0:
+            raise ValueError(f"what was said ends with 'accept' but {left} cards remain in "
+                             "the stock: the elder plays or proposes again (Law 26 note)")
+        how = ProposalsEnd.STOCK_EXHAUSTED
+    else:  # a proposal not answered
+        raise ValueError("what was said ends with 'propose': the dealer's answer is missing "
+                         "(Law 25)")
+    first = Law49.NONE
+    if words[0] == "play":
+        first = Law49.PLAYED_WITHOUT_PROPOSING
+    elif words[:2] == ["propose", "refuse"]:
+        first = Law49.REFUSED_FIRST
+    seq = _sequence(played, "played")
+    if len(seq) >= 10:
+        raise ValueError("all ten cards have been played: no card to choose")
+    # walk the play: whose card each was (Law 40), the mover's legal (Law 43)
+    leader, tricks, led = ELDER, 0, -1
+    own_played = 0
+    seen_played = 0
+    opp_void = 0            # suits the adversary has shown void in (a later card revokes)
+    from ecarte_sim.engine.cards import suit_mask
+    for j, c in enumerate(seq):
+        name = format_card(c)
+        if seen_played >> c & 1:
+            raise CardError(f"card {name!r} played twice", name)
+        who = leader if j % 2 == 0 else 1 - leader
+        if who == mover:
+            if own >> c & 1:
+                raise CardError(f"card {name!r} is both played and in the hand", name)
+            own_played |= 1 << c
+        else:
+            if c == up or (thrown >> c & 1) or (own >> c & 1):
+                raise CardError(f"card {name!r} was played by the adversary but the "
+                                f"{role} saw it elsewhere (hand, discard or turn-up)", name)
+            if opp_void >> c & 1:
+                raise ValueError(f"card {name!r}: the adversary showed void in its suit "
+                                 "earlier (a revoke, Law 43)")
+        seen_played |= 1 << c
+        if j % 2 == 0:
+            led = c
+        else:
+            if who != mover and (c >> 3) != (led >> 3):
+                opp_void |= int(suit_mask(led >> 3))
+                if forced_trump and (c >> 3) != trump:
+                    opp_void |= int(suit_mask(trump))
+            if not leader_wins(led, c, trump):
+                leader = who
+            if leader == ELDER:
+                tricks += 1
+            led = -1
+    to_move = leader if len(seq) % 2 == 0 else 1 - leader
+    if to_move != mover:
+        raise ValueError(f"it is the {'elder' if to_move == ELDER else 'dealer'}'s turn "
+                         f"after {len(seq)} card(s), not the {role}'s (Law 40)")
+    start = own | own_played
+    if bin(start).count("1") != 5:
+        raise CardError(f"hand {format_hand(own)!r}: the {role} holds "
+                        f"{bin(own).count('1')} cards with {bin(own_played).count('1')} "
+                        f"played, expected five in all", format_hand(own))
+    if start & thrown:
+        c = (start & thrown).bit_length() - 1
+        raise CardError(f"card {format_card(c)!r} is both thrown and held", format_card(c))
+    if thrown >> up & 1:
+        raise CardError(f"the turn-up {format_card(up)!r} was thrown", format_card(up))
+    # the mover's own cards were legal when he played them (Law 43)
+    hand_then = start
+    lead2, led2 = ELDER, -1
+    for j, c in enumerate(seq):
+        who = lead2 if j % 2 == 0 else 1 - lead2
+        if who == mover:
+            legal = int(legal_moves(np.uint32(hand_then), led2, trump, forced_trump))
+            if not legal >> c & 1:
+                raise ValueError(f"card {format_card(c)!r}: the {role} had to follow suit, "
+                                 "win the trick when able or trump (Law 43)")
+            hand_then &= ~(1 << c)
+        if j % 2 == 0:
+            led2 = c
+        else:
+            if not leader_wins(led2, c, trump):
+                lead2 = who
+            led2 = -1
+    x, y = parse_score(score)
+    unseen = ~(start | thrown | (1 << up)) & _FULL
+    return Position(role, mover, own, start, up, tuple(words), tuple(groups), tuple(seq),
+                    (x, y), int(how), int(first), unseen, leader, tricks, led)
+
+
+# ----------------------------------------------------------------------------- settings
+
+@lru_cache(maxsize=64)
+def _settings(model: str, x: int, y: int, worlds: int, forced_trump: bool):
+    """(cfg, script) of a deal at (x, y) in which both players play ``model`` and the
+    cards as ``pimc-inference`` with ``worlds`` worlds (read-only arrays)."""
+    from dataclasses import replace
+
+    from ecarte_sim.engine.ecarte.runner import empty_script
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings, PlayModel
+
+    if model == "strategy":
+        from ecarte_sim.analysis.ecarte import solved as shipped
+        from ecarte_sim.analysis.ecarte.advice import _strategy_settings
+        settings, script = _strategy_settings(shipped.load(), x, y)
+    elif model == "treatise":
+        settings, script = EcarteSettings(), empty_script()
+    else:
+        raise ValueError(f"unknown model {model!r}; choose from {', '.join(MODELS)}")
+    settings = replace(settings, elder_play=PlayModel.PIMC_INFERENCE,
+                       dealer_play=PlayModel.PIMC_INFERENCE, worlds=int(worlds),
+                       forced_trump=bool(forced_trump))
+    cfg = settings.cfg(elder_score=x, dealer_score=y)
+    cfg.setflags(write=False)
+    script = np.ascontiguousarray(script, dtype=np.int64)
+    script.setflags(write=False)
+    return cfg, script
+
+
+def settings_for(model: str, score=(0, 0), worlds: int = DEFAULT_WORLDS,
+                 forced_trump: bool = True):
+    """The ``(cfg, script)`` the computer's inferring player runs under (a whole deal
+    with these plays exactly as :func:`computer_card` chooses): ``model`` and its tables
+    at ``score``, both players ``pimc-inference`` with ``worlds`` worlds."""
+    from ecarte_sim.engine.ecarte.settings import MAX_WORLDS
+    if isinstance(worlds, bool) or not 1 <= int(worlds) <= MAX_WORLDS:
+        raise ValueError(f"worlds must be in 1..{MAX_WORLDS}, got {worlds!r}")
+    x, y = parse_score(score)
+    return _settings(model, x, y, int(worlds), bool(forced_trump))
+
+
+def _rec(p: Position) -> np.ndarray:
+    """The record of the proposals as the inferring player reads it (counts only for
+    the adversary's cards)."""
+    from ecarte_sim.engine.ecarte.records import REC
+    at = REC.at
+    rec = np.zeros(REC.size, dtype=np.int64)
+    rec[at.TURN_UP] = p.turn_up
+    rec[at.HOW_ENDED] = p.how_ended
+    rec[at.FIRST] = p.first
+    rec[at.EXCHANGES] = len(p.discards)
+    mine, theirs = (0, 2) if p.role == "elder" else (2, 0)
+    for r, (out, k) in enumerate(p.discards):
+        base = at.EXCHANGE_CARDS + 4 * r
+        n = bin(out).count("1")
+        rec[base + mine] = out
+        rec[base + mine + 1] = (1 << n) - 1          # only the count is read
+        rec[base + theirs] = (1 << k) - 1
+        rec[base + theirs + 1] = (1 << k) - 1
+    return rec
+
+
+def _payoff(first: int) -> np.ndarray:
+    """``PAYOFF`` scratch with the deal's points by the elder's tricks (Laws 48–49)."""
+    from ecarte_sim.engine.ecarte.records import PAYOFF
+    from ecarte_sim.engine.ecarte.whole import outcome_of, points_for
+    payoff = np.zeros(PAYOFF.size, dtype=np.int64)
+    for t in range(6):
+        pe, pd = points_for(outcome_of(t), first)
+        payoff[PAYOFF.at.POINTS + t] = pe - pd
+    return payoff
+
+
+def _check_seed_deal(seed, deal):
+    from ecarte_sim.engine.rng import check_index_range, check_seed
+    seed = check_seed(seed)
+    if isinstance(deal, bool) or not isinstance(deal, (int, np.integer)):
+        raise ValueError(f"deal must be an integer, got {deal!r}")
+    check_index_range(int(deal), int(deal) + 1)
+    return seed, int(deal)
+
+
+def _decide(p: Position, seed, deal, worlds, model, forced_trump, evaluate):
+    from ecarte_sim.engine.ecarte.single import decide
+    seed, deal = _check_seed_deal(seed, deal)
+    cfg, script = settings_for(model, p.score, worlds, forced_trump)
+    payoff = _payoff(p.first)
+    hands = np.zeros(max(int(worlds), 1), dtype=np.uint32)
+    plays = np.array(list(p.played) + [-1] * (10 - len(p.played)), dtype=np.int64)
+    cards = np.zeros(5, dtype=np.int64)
+    outcomes = np.zeros((int(worlds), 5), dtype=np.int64)
+    result = decide(p.mover, np.uint32(p.start), np.uint32(p.unseen), plays,
+                    len(p.played), p.trump, bool(forced_trump), int(worlds),
+                    np.uint64(seed), np.uint64(deal), cfg, script, _rec(p), payoff, hands,
+                    bool(evaluate), cards, outcomes)
+    return result, cards, outcomes, hands, payoff
+
+
+def computer_card(hand, turn_up, role, *, said="play", discards=(), played=(), score=(0, 0),
+                  seed: int = 0, deal: int = 0, worlds: int = DEFAULT_WORLDS,
+                  model: str = "strategy", forced_trump: bool = True) -> str:
+    """The card the computer plays now (``"KH"``): the engine's ``pimc-inference`` choice
+    in this position, W = ``worlds`` (module docstring for every argument). ``hand``
+    may also be a :class:`Position` (then the other position keywords are ignored)."""
+    p = hand if isinstance(hand, Position) else parse_position(
+        hand, turn_up, role, said=said, discards=discards, played=played, score=score,
+        forced_trump=forced_trump)
+    (card, *_), *_ = _decide(p, seed, deal, worlds, model, forced_trump, False)
+    return format_card(int(card))
+
+
+def _mean_ci(values: np.ndarray) -> tuple[float, list[float]]:
+    """Mean and normal 95% interval over the worlds."""
+    n = values.size
+    mean = float(values.mean())
+    se = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    return mean, [mean - 1.96 * se, mean + 1.96 * se]
+
+
+def _wilson(k: int, n: int) -> list[float]:
+    from ecarte_sim.analysis.stats.intervals import wilson_interval
+    return [float(v) for v in wilson_interval(k, n)]
+
+
+def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), score=(0, 0),
+                seed: int = 0, deal: int = 0, worlds: int = DEFAULT_WORLDS,
+                model: str = "strategy", opponent=None, forced_trump: bool = True) -> dict:
+    """Each legal card's value for the mover (module docstring for the arguments);
+    ``opponent``: the adversary's cards now (text or mask), for the double-dummy values.
+
+    Returns a dict: ``role``, ``hand``, ``turn_up``, ``trump`` (suit letter),
+    ``to_play`` (``"lead"`` or ``"reply"``), ``led`` (card or None), ``tricks``
+    ({"elder", "dealer"} so far), ``said``, ``score``, ``worlds``, ``seed``, ``deal``,
+    ``model``, ``best`` (the inferring player's card = :func:`computer_card`),
+    ``fallback_worlds`` (worlds drawn uniformly because no history fitted the model),
+    ``dd_best`` (the cards of the best double-dummy value, or None) and ``cards``: a list,
+    one dict per legal card in card order — ``card``; ``point`` (share of worlds in which
+    the mover wins the point, 3 tricks or more) with ``point_ci95`` (Wilson); ``vole``;
+    ``marks`` (his mean marks from the play minus the adversary's, Laws 48–49) with
+    ``marks_ci95`` (normal, over the worlds); ``outcomes`` (world counts of
+    ``dealer_vole``, ``dealer_point``, ``elder_point``, ``elder_vole``); and with
+    ``opponent``: ``dd_tricks`` (the elder's tricks at the end, best play by both),
+    ``dd_marks`` (the mover's marks from it minus the adversary's) and ``dd_point``."""
+    from ecarte_sim.engine.ecarte.records import PAYOFF
+    from ecarte_sim.engine.ecarte.tricks import ELDER
+    from ecarte_sim.engine.ecarte.whole import outcome_of, points_for
+
+    p = hand if isinstance(hand, Position) else parse_position(
+        hand, turn_up, role, said=said, discards=discards, played=played, score=score,
+        forced_trump=forced_trump)
+    before = None
+    (card, legal_all, _, leader, tricks, led, count, possible), cards, outcomes, _, payoff = \
+        _decide(p, seed, deal, worlds, model, forced_trump, True)
+    sign = 1 if p.mover == ELDER else -1
+    points = payoff[PAYOFF.at.POINTS:PAYOFF.at.POINTS + 6] * sign
+    other = None
+    if opponent is not None:
+        other = _mask(opponent, "adversary's hand")
+        if bin(other).count("1") != int(count):
+            raise CardError(f"adversary's hand {format_hand(other)!r} has "
+                            f"{bin(other).count('1')} cards, expected {int(count)}",
+                            format_hand(other))
+        if other & ~int(p.unseen) & _FULL or other & _mask(p.played, "played"):
+            c = ((other & ~int(p.unseen)) | (other & _mask(p.played, "played"))).bit_length() - 1
+            raise CardError(f"card {format_card(c)!r} of the adversary's hand was seen by "
+                            f"the {p.role}", format_card(c))
+    n = bin(int(legal_all)).count("1")
+    out = []
+    for k in range(n):
+        c = int(cards[k])
+        o = outcomes[:, k]
+        mover_point = (o >= 3) if p.mover == ELDER else (o <= 1)
+        mover_vole = (o == 5) if p.mover == ELDER else (o == 0)
+        marks = points[o]
+        m, m_ci = _mean_ci(marks.astype(float))
+        row = {"card": format_card(c), "point": float(mover_point.mean()),
+               "point_ci95": _wilson(int(mover_point.sum()), int(o.size)),
+               "vole": float(mover_vole.mean()), "marks": m, "marks_ci95": m_ci,
+               "outcomes": {name: int((o == code).sum()) for code, name in OUTCOMES.items()}}
+        if other is not None:
+            from ecarte_sim.engine.ecarte.solver import value_after
+            e, d = (p.hand, other) if p.mover == ELDER else (other, p.hand)
+            t = int(value_after(np.uint32(e), np.uint32(d), int(leader), int(tricks),
+                                int(led), p.trump, bool(forced_trump), c))
+            pe, pd = points_for(outcome_of(t), p.first)
+            row.update({"dd_tricks": t, "dd_marks": int(sign * (pe - pd)),
+                        "dd_point": bool(t >= 3) if p.mover == ELDER else bool(t <= 2)})
+        out.append(row)
+    dd_best = None
+    if other is not None:
+        top = max(r["dd_marks"] * 10 + (r["dd_tricks"] * sign) for r in out)
+        dd_best = [r["card"] for r in out if r["dd_marks"] * 10 + r["dd_tricks"] * sign == top]
+    del before
+    return {"role": p.role, "hand": format_hand(p.hand), "turn_up": format_card(p.turn_up),
+            "trump": "SHDC"[p.trump], "to_play": "lead" if int(led) < 0 else "reply",
+            "led": None if int(led) < 0 else format_card(int(led)),
+            "tricks": {"elder": int(tricks), "dealer": (len(p.played) // 2) - int(tricks)},
+            "said": list(p.said), "score": f"{p.score[0]}-{p.score[1]}",
+            "worlds": int(worlds), "seed": int(seed), "deal": int(deal), "model": model,
+            "best": format_card(int(card)),
+            "fallback_worlds": int(payoff[PAYOFF.at.INFER_FALLBACKS]),
+            "opponent": None if other is None else format_hand(other),
+            "dd_best": dd_best, "cards": out}
+
+
+__all__ = ["Position", "parse_position", "computer_card", "card_values", "settings_for",
+           "MODELS", "DEFAULT_WORLDS"]

@@ -1,0 +1,151 @@
+"""The card verdicts (analysis/practice/cards.py, engine/ecarte/single.py): the computer's
+card is the whole-deal ``pimc-inference`` player's card, card by card, on many deals; the
+double-dummy values are the reference's ``move_values``; bad positions name the token and
+the law."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ecarte_sim.analysis.practice import cards
+from ecarte_sim.engine.cards import CardError, format_card
+from ecarte_sim.engine.ecarte import reference
+from ecarte_sim.engine.ecarte.records import ProposalsEnd
+from ecarte_sim.engine.ecarte.runner import DealRunner
+from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+
+
+def said_of(d) -> list[str]:
+    """What was said in a whole deal's record (Laws 25–26)."""
+    words = ["propose", "accept"] * len(d.exchanges)
+    if d.how_ended == ProposalsEnd.ELDER_PLAYED:
+        words.append("play")
+    elif d.how_ended == ProposalsEnd.DEALER_REFUSED:
+        words += ["propose", "refuse"]
+    return words
+
+
+def positions(d):
+    """Each card of a deal's play: (number, mover, mover's hand, adversary's hand,
+    leader, elder's tricks, card led or -1)."""
+    trump = d.turn_up >> 3
+    leader, tricks, led = ELDER, 0, -1
+    hands = [int(d.elder_hand), int(d.dealer_hand)]
+    for j, c in enumerate(d.play):
+        who = leader if j % 2 == 0 else 1 - leader
+        yield j, who, hands[who], hands[1 - who], leader, tricks, (led if j % 2 else -1)
+        hands[who] &= ~(1 << int(c))
+        if j % 2 == 0:
+            led = int(c)
+        else:
+            if not leader_wins(led, int(c), trump):
+                leader = who
+            if leader == ELDER:
+                tricks += 1
+
+
+def mover_args(d, j, who, own, score):
+    role = "elder" if who == ELDER else "dealer"
+    groups = [(int(x[0] if who == ELDER else x[2]),
+               bin(int(x[2] if who == ELDER else x[0])).count("1")) for x in d.exchanges]
+    return dict(hand=int(own), turn_up=int(d.turn_up), role=role, said=said_of(d),
+                discards=groups, played=[int(x) for x in d.play[:j]], score=score)
+
+
+@pytest.mark.parametrize("model,score,deals", [("strategy", (0, 0), 200),
+                                               ("strategy", (3, 4), 200),
+                                               ("treatise", (1, 2), 200)])
+def test_computer_card_is_the_whole_deal_players_card(model, score, deals):
+    """Every card of ``deals`` whole deals played by two pimc-inference players (W = 64):
+    computer_card in the same position, same seed and deal, chooses the card played —
+    including after exchanges (the history particles grown as in the deal)."""
+    cfg, script = cards.settings_for(model, score, 64)
+    runner = DealRunner()
+    checked = exchanged = 0
+    for i in range(deals):
+        d = runner.play(11, i, np.array(cfg), np.array(script))
+        if d.ended:
+            continue
+        exchanged += bool(d.exchanges)
+        for j, who, own, _, _, _, _ in positions(d):
+            got = cards.computer_card(**mover_args(d, j, who, own, score), seed=11, deal=i,
+                                      model=model)
+            assert got == format_card(int(d.play[j])), (i, j)
+            checked += 1
+    assert checked > 9 * deals and exchanged > deals // 3
+
+
+def test_card_values_best_is_the_computer_card_and_dd_is_the_reference():
+    """On positions of whole deals: the verdict's best card is computer_card's; each legal
+    card's dd value equals the reference's move_values; the worlds' counts add up."""
+    score = (2, 3)
+    cfg, script = cards.settings_for("strategy", score, 64)
+    runner = DealRunner()
+    checked = 0
+    for i in range(40):
+        d = runner.play(5, i, np.array(cfg), np.array(script))
+        if d.ended:
+            continue
+        for j, who, own, other, leader, tricks, led in positions(d):
+            if j % 3:
+                continue
+            args = mover_args(d, j, who, own, score)
+            v = cards.card_values(**args, seed=5, deal=i, opponent=int(other))
+            assert v["best"] == format_card(int(d.play[j]))
+            e, dl = (own, other) if who == ELDER else (other, own)
+            ref = reference.move_values(int(e), int(dl), int(d.turn_up) >> 3, leader, tricks,
+                                        None if led < 0 else led)
+            assert {r["card"]: r["dd_tricks"] for r in v["cards"]} == \
+                {format_card(c): t for c, t in ref.items()}
+            for r in v["cards"]:
+                assert sum(r["outcomes"].values()) == 64
+                assert r["point_ci95"][0] <= r["point"] <= r["point_ci95"][1]
+            checked += 1
+    assert checked > 50
+
+
+def test_the_verdict_is_deterministic_and_depends_on_the_seed():
+    args = dict(said="propose,refuse", seed=3, deal=9)
+    a = cards.card_values("KH JH TH QD JS", "9C", "elder", **args)
+    b = cards.card_values("KH JH TH QD JS", "9C", "elder", **args)
+    assert a == b
+    seeds = {tuple(r["marks"] for r in cards.card_values(
+        "KH JH TH QD JS", "9C", "elder", said="propose,refuse", seed=s)["cards"])
+        for s in range(4)}
+    assert len(seeds) > 1
+
+
+def test_law_49_doubles_the_marks_after_a_refusal():
+    """The same dd line is worth 2 to the elder after a refusal, 1 after an acceptance
+    that left him the same cards (Laws 48–49)."""
+    refused = cards.card_values("KH JH TH QD JS", "9C", "elder", said="propose,refuse",
+                                opponent="KC QC 8S 7D AH")
+    by = {r["card"]: r for r in refused["cards"]}
+    assert by["JS"]["dd_point"] and by["JS"]["dd_marks"] == 2
+    assert not by["TH"]["dd_point"] and by["TH"]["dd_marks"] == -1
+    played = cards.card_values("KH JH TH QD JS", "9C", "elder", said="play",
+                               opponent="KC QC 8S 7D AH")
+    assert {r["card"]: r["dd_marks"] for r in played["cards"]}["TH"] == -2
+
+
+@pytest.mark.parametrize("kwargs,token", [
+    (dict(hand="KH JH TH QD", turn_up="9C", role="elder"), "KH JH TH QD"),
+    (dict(hand="KH JH TH QD XS", turn_up="9C", role="elder"), "XS"),
+    (dict(hand="KH JH TH QD JS", turn_up="9C", role="elder", said="accept"), "accept"),
+    (dict(hand="KH JH TH QD JS", turn_up="9C", role="elder", said="play,propose"), "propose"),
+    (dict(hand="KH JH TH QD JS", turn_up="9C", role="elder", said="propose"), "Law 25"),
+    (dict(hand="KH JH TH QD JS", turn_up="9C", role="elder", said="propose,accept,play"),
+     "discard group"),
+    (dict(hand="KH JH TH QD JS", turn_up="9C", role="dealer"), "Law 40"),
+    (dict(hand="KH JH TH QD JS", turn_up="9C", role="knave"), "knave"),
+    (dict(hand="KH JH TH QD JS", turn_up="KH", role="elder"), "KH"),
+    (dict(hand="JH TH QD JS", turn_up="9C", role="elder", played="KH"), "Law 40"),
+    (dict(hand="8H 9H TD JC", turn_up="9C", role="dealer", played="KH 7S QD"), "Law 43"),
+    (dict(hand="KH JH TH QD", turn_up="9C", role="elder", played="KH"), "KH"),
+    (dict(hand="KH JH TH QD JS", turn_up="9C", role="elder", score="5-0"), "5-0"),
+    (dict(hand="7H JH TH QD JS", turn_up="9C", role="elder", said="propose,accept,play",
+          discards="-:2"), "Law 27"),
+])
+def test_bad_positions_name_the_token(kwargs, token):
+    with pytest.raises((ValueError, CardError), match=token.replace(" ", ".")):
+        cards.computer_card(**kwargs)

@@ -1,0 +1,330 @@
+"""Game records: a game of Écarté as plain JSON (the format is described field by field in
+``docs/records.md``), written atomically, read back with every field checked.
+
+* :func:`from_table` — the record of a practice table's game (finished or in progress).
+* :func:`restore` — the table again from its record (``Table.from_record``).
+* :func:`validate` — the shape of a record (types, names, cards); a malformed record
+  raises :class:`RecordError` naming the field. Whether the game it tells is legal is
+  :func:`ecarte_sim.analysis.practice.laws.check`'s question.
+* :func:`save` / :func:`load` — a file, written under a temporary name then renamed
+  (``os.replace``), so that a reader never sees half a record.
+
+A card is text ("KH", "TS" or "10S" for the ten); ``"?"`` is a card the record does not
+know (a text that does not give it), a first-class value wherever a card may stand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from ecarte_sim.engine.cards import CardError, format_card, parse_card
+
+FORMAT = "ecarte-sim game record"
+VERSION = 1
+UNKNOWN = "?"
+ACTION_TYPES = ("propose", "play", "accept", "refuse", "discard", "king", "card")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: ``where`` names the field (e.g. ``deals[2].actions[4]``)."""
+
+    def __init__(self, where: str, reason: str):
+        super().__init__(f"{where}: {reason}" if where else reason)
+        self.where = where
+        self.reason = reason
+
+
+# ---------------------------------------------------------------------------- from a table
+
+def _cards(mask: int) -> list[str]:
+    from ecarte_sim.engine.cards import cards_of
+    return [format_card(c) for c in cards_of(mask)]
+
+
+def from_table(table) -> dict:
+    """The record of ``table`` (a :class:`~ecarte_sim.analysis.practice.session.Table`)."""
+    from ecarte_sim.analysis.practice.session import SIDES
+    deals = []
+    for d in table.deals:
+        over = d.stage == "over"
+        deals.append({
+            "number": d.number, "index": d.index, "dealer": d.dealer, "elder": d.elder,
+            "score_before": dict(d.score_before),
+            "hands": {s: _cards(d.dealt[s]) for s in SIDES},
+            "turn_up": format_card(d.turn_up),
+            "stock": [format_card(c) for c in d.stock] if d.stock is not None else None,
+            "actions": [dict(a) for a in d.actions],
+            "tricks": dict(d.tricks) if over and len(d.played) == 10 else None,
+            "marks": [dict(m) for m in d.marks],
+            "score_after": _score_after(table, d) if over else None,
+            "coach": [dict(v) for v in d.coach],
+        })
+    return {
+        "format": FORMAT, "version": VERSION, "players": list(SIDES), "seed": table.seed,
+        "table": {"opponent": table.opponent, "worlds": table.worlds,
+                  "coach": table.coach_on},
+        "first_dealer": table.first_dealer, "target": 5, "deals": deals,
+        "score": dict(table.score), "winner": table.winner,
+    }
+
+
+def _score_after(table, d) -> dict:
+    score = dict(d.score_before)
+    for m in d.marks:
+        score[m["to"]] += m["marks"]
+    return score
+
+
+# ---------------------------------------------------------------------------- validation
+
+def _need(cond: bool, where: str, reason: str) -> None:
+    if not cond:
+        raise RecordError(where, reason)
+
+
+def _int(value, where: str, low: int = 0, high: int | None = None, null: bool = False):
+    if value is None and null:
+        return
+    _need(isinstance(value, int) and not isinstance(value, bool), where,
+          f"must be an integer{' or null' if null else ''}, got {value!r}")
+    _need(value >= low and (high is None or value <= high), where,
+          f"{value} is outside {low}..{high if high is not None else ''}")
+
+
+def card_value(token, where: str) -> int | None:
+    """A card of a record as an index, or None for ``"?"`` (unknown)."""
+    if token == UNKNOWN:
+        return None
+    try:
+        return parse_card(token)
+    except CardError:
+        raise RecordError(where, f"not a card: {token!r}") from None
+
+
+def _card_list(value, where: str, size: int | None = None) -> list[int | None]:
+    _need(isinstance(value, list), where, f"must be a list of cards, got {value!r}")
+    if size is not None:
+        _need(len(value) == size, where, f"must hold {size} cards, holds {len(value)}")
+    return [card_value(t, f"{where}[{i}]") for i, t in enumerate(value)]
+
+
+def _player(value, players, where: str) -> None:
+    _need(value in players, where, f"must be one of {players}, got {value!r}")
+
+
+def _score(value, players, where: str, null: bool = False) -> None:
+    if value is None and null:
+        return
+    _need(isinstance(value, dict) and set(value) == set(players), where,
+          f"must give each of {players} a score, got {value!r}")
+    for p in players:
+        _int(value[p], f"{where}.{p}")
+
+
+def validate(record) -> dict:
+    """Check the shape of ``record`` (every field's type, the players named, the cards
+    written); return it. :class:`RecordError` names the first bad field."""
+    _need(isinstance(record, dict), "", "a record is a JSON object")
+    _need(record.get("format") == FORMAT, "format", f"must be {FORMAT!r}, got "
+          f"{record.get('format')!r}")
+    _need(record.get("version") == VERSION, "version", f"must be {VERSION}, got "
+          f"{record.get('version')!r}")
+    players = record.get("players")
+    _need(isinstance(players, list) and len(players) == 2
+          and all(isinstance(p, str) and p for p in players) and players[0] != players[1],
+          "players", f"must name two players, got {players!r}")
+    _int(record.get("seed"), "seed", 0, (1 << 64) - 1, null=True)
+    table = record.get("table")
+    if table is not None:
+        _need(isinstance(table, dict), "table", "must be an object or null")
+        _need(table.get("opponent") in ("strategy", "treatise"), "table.opponent",
+              f"must be 'strategy' or 'treatise', got {table.get('opponent')!r}")
+        _int(table.get("worlds"), "table.worlds", 1, 4096)
+        _need(isinstance(table.get("coach"), bool), "table.coach", "must be true or false")
+    if record.get("first_dealer") is not None:
+        _player(record.get("first_dealer"), players, "first_dealer")
+    _need(record.get("target", 5) == 5, "target", "the game is five up (Law 46)")
+    deals = record.get("deals")
+    _need(isinstance(deals, list), "deals", "must be a list")
+    for i, d in enumerate(deals):
+        _deal(d, players, f"deals[{i}]")
+    _score(record.get("score"), players, "score")
+    if record.get("winner") is not None:
+        _player(record.get("winner"), players, "winner")
+    return record
+
+
+def _deal(d, players, where: str) -> None:
+    _need(isinstance(d, dict), where, "a deal is an object")
+    _int(d.get("number"), f"{where}.number", 1)
+    _int(d.get("index"), f"{where}.index", 0, null=True)
+    _player(d.get("dealer"), players, f"{where}.dealer")
+    _player(d.get("elder"), players, f"{where}.elder")
+    _need(d["dealer"] != d["elder"], f"{where}.elder", "the elder is not the dealer")
+    _score(d.get("score_before"), players, f"{where}.score_before")
+    hands = d.get("hands")
+    _need(isinstance(hands, dict) and set(hands) == set(players), f"{where}.hands",
+          f"must give each of {players} a hand")
+    for p in players:
+        _card_list(hands[p], f"{where}.hands.{p}", 5)
+    card_value(d.get("turn_up"), f"{where}.turn_up") if isinstance(d.get("turn_up"), str) \
+        else _need(False, f"{where}.turn_up", "must be a card or '?'")
+    if d.get("stock") is not None:
+        _card_list(d["stock"], f"{where}.stock", 21)
+    actions = d.get("actions")
+    _need(isinstance(actions, list), f"{where}.actions", "must be a list")
+    for j, a in enumerate(actions):
+        _action(a, players, f"{where}.actions[{j}]")
+    tricks = d.get("tricks")
+    if tricks is not None:
+        _need(isinstance(tricks, dict) and set(tricks) == set(players), f"{where}.tricks",
+              f"must give each of {players} a count of tricks, or be null")
+        for p in players:
+            _int(tricks[p], f"{where}.tricks.{p}", 0, 5)
+    marks = d.get("marks")
+    _need(isinstance(marks, list), f"{where}.marks", "must be a list")
+    for j, m in enumerate(marks):
+        w = f"{where}.marks[{j}]"
+        _need(isinstance(m, dict), w, "a mark is an object")
+        _player(m.get("to"), players, f"{w}.to")
+        _int(m.get("marks"), f"{w}.marks", 1, 3)
+        _need(isinstance(m.get("for"), str), f"{w}.for", "must say what is marked")
+    _score(d.get("score_after"), players, f"{where}.score_after", null=True)
+    unknown = d.get("unknown", [])
+    _need(isinstance(unknown, list) and all(isinstance(u, str) for u in unknown),
+          f"{where}.unknown", "must be a list of words")
+    _need(isinstance(d.get("coach", []), list), f"{where}.coach", "must be a list")
+
+
+def _action(a, players, where: str) -> None:
+    _need(isinstance(a, dict), where, "an action is an object")
+    _player(a.get("by"), players, f"{where}.by")
+    kind = a.get("type")
+    _need(kind in ACTION_TYPES, f"{where}.type", f"must be one of {ACTION_TYPES}, got "
+          f"{kind!r}")
+    if kind == "discard":
+        if isinstance(a.get("cards"), list):
+            _card_list(a["cards"], f"{where}.cards")
+        else:
+            _int(a.get("count"), f"{where}.count", 0, 5)
+        if a.get("drawn") is not None:
+            _card_list(a["drawn"], f"{where}.drawn")
+    elif kind == "king":
+        _need(isinstance(a.get("announce"), bool), f"{where}.announce", "must be true or false")
+    elif kind == "card":
+        _need(isinstance(a.get("card"), str), f"{where}.card", "must be a card or '?'")
+        card_value(a["card"], f"{where}.card")
+
+
+# ---------------------------------------------------------------------------- restoring
+
+def restore(cls, record: dict, stop: int | None = None):
+    """The table of ``record``: its deals replayed action by action through the rules
+    (``stop``: only the first ``stop`` person decisions of the last deal... see
+    :func:`_replay`); every recorded card must be the seed's."""
+    validate(record)
+    table = _replay(cls, record)
+    d = table.deal
+    if d.coach and d.coach[-1].get("revealed", True) is False:
+        # the coach's "try again" survives a restart: the state before that decision
+        before = _replay(cls, record, drop_last_person_decision=True)
+        table._undo = before._snapshot()
+    table._run_computer()
+    return table
+
+
+def _replay(cls, record: dict, drop_last_person_decision: bool = False):
+    from ecarte_sim.analysis.practice.session import PERSON, SIDES, IllegalAction
+    if record.get("players") != list(SIDES) or record.get("seed") is None \
+            or record.get("table") is None:
+        raise RecordError("players", "not a practice table's game (players person and "
+                                     "computer, a seed and the table's settings)")
+    t = record["table"]
+    try:
+        table = cls(record["seed"], t["opponent"], t["coach"], t["worlds"],
+                    dealer=record.get("first_dealer"))
+    except ValueError as e:
+        raise RecordError("table", str(e)) from None
+    deals = record["deals"]
+    if not deals:
+        raise RecordError("deals", "a table's record holds at least its first deal")
+    last_person = None
+    if drop_last_person_decision:
+        acts = deals[-1]["actions"]
+        last_person = max((j for j, a in enumerate(acts) if a["by"] == PERSON), default=None)
+    seq = 0
+    for i, rd in enumerate(deals):
+        where = f"deals[{i}]"
+        if i > 0:
+            try:
+                table.apply(PERSON, {"type": "next"})
+            except IllegalAction as e:
+                raise RecordError(where, f"a deal after the game's end ({e})") from None
+            seq += 1
+        d = table.deal
+        dealt = {s: sorted(card_value(c, f"{where}.hands") or 0 for c in rd["hands"][s])
+                 for s in SIDES}
+        from ecarte_sim.engine.cards import cards_of
+        if (rd["dealer"] != d.dealer or dealt != {s: sorted(cards_of(d.dealt[s])) for s in SIDES}
+                or card_value(rd["turn_up"], f"{where}.turn_up") != d.turn_up):
+            raise RecordError(where, f"the deal is not deal {d.index} of seed {table.seed} "
+                                     f"as the table deals it")
+        for j, a in enumerate(rd["actions"]):
+            if i == len(deals) - 1 and last_person is not None and j >= last_person:
+                break
+            action = {k: v for k, v in a.items() if k != "by" and k != "drawn"}
+            try:
+                table.apply(a["by"], action)
+            except IllegalAction as e:
+                raise RecordError(f"{where}.actions[{j}]", str(e)) from None
+            seq += a["by"] == PERSON
+            if a.get("drawn") is not None and a["type"] == "discard":
+                done = table.deal.actions[-1]
+                if [card_value(c, "") for c in a["drawn"]] != \
+                        [card_value(c, "") for c in done["drawn"]]:
+                    raise RecordError(f"{where}.actions[{j}].drawn",
+                                      "not the cards the stock gives")
+        table.deal.coach = [dict(v) for v in rd.get("coach", [])]
+    table.seq = seq
+    table.events = []
+    return table
+
+
+# ---------------------------------------------------------------------------- files
+
+def save(record: dict, path) -> Path:
+    """Write ``record`` to ``path`` atomically (a temporary file in the same directory,
+    flushed and synced, then ``os.replace``)."""
+    path = Path(path)
+    data = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def load(path) -> dict:
+    """A record from ``path``, its shape checked (:func:`validate`); a file that is not
+    JSON or not a record raises :class:`RecordError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError("", f"cannot read {path}: {e.__class__.__name__}") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError("", f"{path} is not JSON (line {e.lineno}: {e.msg})") from None
+    return validate(record)

@@ -1,0 +1,685 @@
+"""One game of five up between the person and the computer: the practice table's rules.
+
+A :class:`Table` deals, asks the person for his decisions, makes the computer's, marks the
+score, and keeps the game's record (:mod:`.records`). The laws (the Club Code *Laws of
+Écarté*, as quoted in *Hoyle's Games Modernized*):
+
+* the deal alternates (Law 46: the game is five up); who deals first is drawn from the
+  seed, standing for the cut (Law 5). Deal ``k`` (0, 1, ...) of a game is the engine's
+  deal ``k`` of its seed (:func:`ecarte_sim.engine.ecarte.deal.deal`): the elder's five
+  cards, the dealer's, the turn-up (Law 10) and the stock, top first;
+* a king turned up marks one to the dealer at once (Laws 22, 47);
+* the elder proposes or plays; the dealer accepts or refuses (Laws 25–27); after an
+  exchange the elder may propose again and the dealer is again free (note to Law 26),
+  until the stock is exhausted, when the elder must play. On an exchange the elder
+  discards first (one to five cards), then the dealer (none to five); each draws as many
+  as he threw from the top of the stock (Laws 28–34), and nobody may throw more than the
+  stock can replace (Law 38);
+* the king of trumps held marks one when announced before its holder plays his first
+  card (Laws 23–24, 47); the person may conceal it, as A does in the treatise's worked
+  game; announcing a king one does not hold is refused (Law 25). The computer announces;
+* the play (Law 43): follow suit, win the trick when able, trump when void; the winner
+  of a trick leads to the next; the point (three or four tricks) marks one, the vole two
+  (Law 48); an elder who played without proposing, or a dealer who refused the first
+  proposal, gives two when he loses the point (Law 49);
+* the game ends the moment a score reaches five (a king mark included).
+
+Contract (H2's coach and H3's web app build on it)::
+
+    Table.new(*, seed, opponent="strategy" | "treatise", coach=True, worlds=64) -> Table
+    table.view() -> dict          # JSON-serialisable; only what the person may see now
+    table.act(action) -> dict     # the new view; the computer's replies applied inside
+    table.record() -> dict        # the game record (records.py)
+    Table.from_record(record) -> Table   # a game in progress restored exactly
+
+Actions: ``{"type": "propose"}``, ``{"type": "play"}`` (play without proposing),
+``{"type": "accept"}``, ``{"type": "refuse"}``, ``{"type": "discard", "cards": ["7S",
+...]}``, ``{"type": "king", "announce": true|false}`` (asked before the person's first
+card when he holds the king of trumps), ``{"type": "card", "card": "KH"}``, ``{"type":
+"next"}`` (the next deal), ``{"type": "retry"}`` / ``{"type": "reveal"}`` (the coach:
+take the last decision back and try again before the answer is shown / show it). An
+action that is not allowed raises :class:`IllegalAction` ``(law, reason)`` (``law`` None
+when no law speaks: a malformed action, a decision at the wrong time) and changes
+nothing.
+
+The view's keys: ``phase`` ("propose", "answer", "discard", "king", "play", "deal_over",
+"game_over"), ``person_role`` ("elder" | "dealer"), ``hand``, ``turn_up``, ``trump``,
+``score`` {"person", "computer"}, ``stock`` (cards left), ``trick`` (the cards on the
+table: [{"by", "card"}]), ``tricks`` (won this deal, by player), ``played`` (this deal's
+tricks so far: [{"leader", "cards": [{"by", "card"}], "winner"}]), ``legal`` ({"actions":
+[...], "cards": [...] when a card is to be played, "min"/"max" when discarding}),
+``events`` (what happened since the last view, each {"by", "type", ..., "text"}),
+``coach`` (this deal's verdicts, the coach's dicts), ``deal`` (1, 2, ...), ``dealer``,
+``round`` (exchanges made this deal), ``law49`` (None, "played without proposing" or
+"refused the first proposal"), ``exchanges`` (per exchange: the person's discard and draw,
+the computer's count), ``king`` (who announced the king of trumps this deal), ``marks``
+(this deal's marks so far), ``seq`` (how many actions the person has made: a client's
+staleness check), ``opponent``, ``coach_on``; at ``deal_over`` also ``hands`` (both
+hands as dealt and as played from) and ``replay`` (the coach's double-dummy replay, when
+on); at ``game_over`` ``winner``, ``game_value`` (Law 46's treble/double/single by
+agreement) and ``summary`` (the coach's). Every card is text, ``"KH"``, ``"TS"`` for the
+ten.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ecarte_sim.analysis.practice import laws
+from ecarte_sim.analysis.practice.computer import OPPONENTS, Computer, Position
+from ecarte_sim.engine.cards import CardError, cards_of, format_card, parse_card
+
+PERSON, COMPUTER = "person", "computer"
+SIDES = (PERSON, COMPUTER)
+TARGET = laws.TARGET
+SUIT_LETTERS = "SHDC"
+LAW49_WORDS = {laws.NONE: None, laws.PLAYED_WITHOUT_PROPOSING: "played without proposing",
+               laws.REFUSED_FIRST: "refused the first proposal"}
+ACTIONS = ("propose", "play", "accept", "refuse", "discard", "king", "card", "next",
+           "retry", "reveal")
+
+
+class IllegalAction(ValueError):
+    """An action the table refuses: ``law`` (e.g. "Law 43", or None when no law speaks)
+    and ``reason`` (one line)."""
+
+    def __init__(self, law: str | None, reason: str):
+        super().__init__(f"{law}: {reason}" if law else reason)
+        self.law = law
+        self.reason = reason
+
+
+def other(side: str) -> str:
+    return COMPUTER if side == PERSON else PERSON
+
+
+def text(card: int) -> str:
+    return format_card(card)
+
+
+def texts(mask_or_cards) -> list[str]:
+    if isinstance(mask_or_cards, int):
+        return [text(c) for c in cards_of(mask_or_cards)]
+    return [text(c) for c in mask_or_cards]
+
+
+def first_dealer(seed: int) -> str:
+    """Who deals the first deal: one bit of the seed's stream (a word no deal uses: the
+    first word of the last deal index's sub-stream), standing for the cut of Law 5."""
+    from ecarte_sim.engine.ecarte.reference import WORDS_PER_DEAL, splitmix64_output
+    from ecarte_sim.engine.rng import MAX_DEAL_INDEX
+    word = splitmix64_output(seed, (MAX_DEAL_INDEX - 1) * WORDS_PER_DEAL)
+    return PERSON if word >> 63 else COMPUTER
+
+
+class Deal:
+    """One deal's state (internal; cards as indices, hands as masks)."""
+
+    def __init__(self, number: int, index: int | None, dealer: str, score_before: dict,
+                 elder0: int, dealer0: int, turn_up: int, stock: list[int] | None):
+        self.number = number
+        self.index = index
+        self.dealer = dealer
+        self.elder = other(dealer)
+        self.score_before = dict(score_before)
+        self.dealt = {self.elder: elder0, dealer: dealer0}
+        self.hand = dict(self.dealt)
+        self.turn_up = turn_up
+        self.trump = turn_up >> 3
+        self.stock = list(stock) if stock is not None else None
+        self.used = 0
+        self.round = 0
+        self.first = laws.NONE
+        self.stage = "propose"     # propose, answer, discard_elder, discard_dealer, play, over
+        self.actions: list[dict] = []
+        self.exchanges: list[dict] = []
+        self.discarded = {s: 0 for s in SIDES}
+        self.held = dict(self.dealt)           # every card each has held
+        self.at_play: dict | None = None
+        self.king_holder: str | None = None
+        self.king_said = {s: None for s in SIDES}
+        self.cards_played = {s: 0 for s in SIDES}
+        self.played: list[tuple[str, int]] = []
+        self.leader = self.elder
+        self.tricks = {s: 0 for s in SIDES}
+        self.marks: list[dict] = []
+        self.not_held = {s: 0 for s in SIDES}  # cards the play proved each does not hold
+        self.coach: list[dict] = []
+
+    @property
+    def left(self) -> int:
+        return laws.STOCK_SIZE - self.used
+
+    def role(self, side: str) -> str:
+        return "elder" if side == self.elder else "dealer"
+
+    @property
+    def trick(self) -> list[tuple[str, int]]:
+        n = len(self.played) % 2
+        return self.played[len(self.played) - n:] if n else []
+
+    def mover(self) -> str:
+        return self.leader if not self.trick else other(self.leader)
+
+
+class Table:
+    """One game of five up (module docstring). Build with :meth:`new` or
+    :meth:`from_record`."""
+
+    def __init__(self, seed: int, opponent: str, coach: bool, worlds: int,
+                 dealer: str | None = None):
+        from ecarte_sim.engine.rng import check_seed
+        self.seed = check_seed(seed)
+        if opponent not in OPPONENTS:
+            raise ValueError(f"unknown opponent {opponent!r}; choose from "
+                             f"{', '.join(OPPONENTS)}")
+        if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= 4096:
+            raise ValueError(f"worlds must be an integer in 1..4096, got {worlds!r}")
+        self.opponent = opponent
+        self.coach_on = bool(coach)
+        self.worlds = int(worlds)
+        self.computer = Computer(opponent, worlds)
+        self.first_dealer = dealer or first_dealer(self.seed)
+        self.score = {s: 0 for s in SIDES}
+        self.deals: list[Deal] = []
+        self.winner: str | None = None
+        self.events: list[dict] = []
+        self.seq = 0
+        self._undo: dict | None = None     # the state before the person's last decision
+        self._start_deal()
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, *, seed: int, opponent: str = "strategy", coach: bool = True,
+            worlds: int = 64) -> "Table":
+        """A new game; the computer's first decisions are made at once, up to the
+        person's first decision."""
+        table = cls(seed, opponent, coach, worlds)
+        table._run_computer()
+        return table
+
+    @classmethod
+    def from_record(cls, record: dict) -> "Table":
+        """The game of ``record`` (:mod:`.records`) restored: every recorded action is
+        replayed through the rules (the computer's as recorded, not recomputed), the
+        coach's verdicts restored as recorded. Raises ``records.RecordError`` when the
+        record is not a table's game or an action in it is not legal."""
+        from ecarte_sim.analysis.practice.records import restore
+        return restore(cls, record)
+
+    # ------------------------------------------------------------------ the state
+    @property
+    def deal(self) -> Deal:
+        return self.deals[-1]
+
+    def to_act(self) -> tuple[str | None, str]:
+        """(who must act, the phase)."""
+        if self.winner:
+            return None, "game_over"
+        d = self.deal
+        if d.stage == "over":
+            return PERSON, "deal_over"
+        if d.stage == "propose":
+            return d.elder, "propose"
+        if d.stage == "answer":
+            return d.dealer, "answer"
+        if d.stage == "discard_elder":
+            return d.elder, "discard"
+        if d.stage == "discard_dealer":
+            return d.dealer, "discard"
+        mover = d.mover()
+        if (d.king_holder == mover and d.king_said[mover] is None
+                and d.cards_played[mover] == 0):
+            return mover, "king"
+        return mover, "play"
+
+    def _start_deal(self) -> None:
+        from ecarte_sim.engine.ecarte.deal import deal
+        number = len(self.deals) + 1
+        dealer = self.first_dealer if number % 2 else other(self.first_dealer)
+        dealt = deal(self.seed, number - 1)
+        d = Deal(number, number - 1, dealer, self.score, dealt.elder, dealt.dealer,
+                 dealt.turn_up, list(dealt.stock))
+        self.deals.append(d)
+        self._event(dealer, "deal", text=f"{self._name(dealer)} deals; the turn-up is "
+                    f"{text(d.turn_up)}.", turn_up=text(d.turn_up), deal=number)
+        if laws.rank(d.turn_up) == laws.KING:
+            self._mark(dealer, 1, "the king turned up", "Laws 22, 47")
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _name(side: str) -> str:
+        return "You" if side == PERSON else "The computer"
+
+    def _event(self, by: str | None, kind: str, text: str, **data) -> None:
+        self.events.append({"by": by, "type": kind, **data, "text": text})
+
+    def _mark(self, side: str, n: int, why: str, law: str) -> None:
+        d = self.deal
+        self.score[side] += n
+        d.marks.append({"to": side, "marks": n, "for": why, "law": law})
+        self._event(side, "mark", f"{self._name(side)} mark{'' if side == PERSON else 's'} "
+                    f"{n} for {why} ({law}).", marks=n, law=law, why=why,
+                    score=dict(self.score))
+        if self.score[side] >= TARGET and not self.winner:
+            self.winner = side
+            d.stage = "over"
+            self._event(side, "game_over", f"{self._name(side)} win{'' if side == PERSON else 's'}"
+                        f" the game, {self.score[side]} to {self.score[other(side)]}.",
+                        winner=side, score=dict(self.score))
+
+    def _start_play(self) -> None:
+        d = self.deal
+        d.stage = "play"
+        d.at_play = dict(d.hand)
+        king = laws.king_of(d.trump)
+        for side in (d.elder, d.dealer):
+            if d.hand[side] >> king & 1:
+                d.king_holder = side
+
+    # ------------------------------------------------------------------ applying actions
+    def apply(self, side: str, action: dict) -> None:
+        """Apply ``side``'s ``action`` (validated first: :class:`IllegalAction` leaves the
+        state unchanged) and record it."""
+        who, phase = self.to_act()
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind not in ACTIONS:
+            raise IllegalAction(None, f"unknown action {kind!r}; one of {', '.join(ACTIONS)}")
+        if phase == "game_over":
+            raise IllegalAction("Law 46", "the game is over (five up)")
+        if who != side:
+            if kind == "card":
+                raise IllegalAction("Law 40", f"it is not {side}'s turn to play a card")
+            raise IllegalAction(None, f"it is {who}'s turn ({phase}), not {side}'s")
+        d = self.deal
+        handler = getattr(self, f"_do_{phase}")
+        handler(side, kind, action, d)
+
+    def _wrong(self, phase: str, kind: str, allowed: str):
+        return IllegalAction(None, f"{kind!r} is not allowed now: the table waits for "
+                                   f"{allowed} ({phase})")
+
+    def _do_deal_over(self, side, kind, action, d):
+        if kind != "next":
+            raise self._wrong("deal_over", kind, "'next'")
+        self._start_deal()
+
+    def _do_propose(self, side, kind, action, d):
+        if kind not in ("propose", "play"):
+            raise self._wrong("propose", kind, "'propose' or 'play'")
+        d.actions.append({"by": side, "type": kind})
+        if kind == "play":
+            if d.round == 0:
+                d.first = laws.PLAYED_WITHOUT_PROPOSING
+            self._event(side, "play", f"{self._name(side)} "
+                        f"{'play' if side == PERSON else 'plays'}"
+                        f"{' without proposing' if d.round == 0 else ''}.",
+                        round=d.round)
+            self._start_play()
+        else:
+            self._event(side, "propose", f"{self._name(side)} propose"
+                        f"{'' if side == PERSON else 's'}.", round=d.round)
+            d.stage = "answer"
+
+    def _do_answer(self, side, kind, action, d):
+        if kind not in ("accept", "refuse"):
+            raise self._wrong("answer", kind, "'accept' or 'refuse'")
+        d.actions.append({"by": side, "type": kind})
+        self._event(side, kind, f"{self._name(side)} {kind}{'' if side == PERSON else 's'}.",
+                    round=d.round)
+        if kind == "refuse":
+            if d.round == 0:
+                d.first = laws.REFUSED_FIRST
+            self._start_play()
+        else:
+            d.stage = "discard_elder"
+
+    def _discard_mask(self, side, action, d, low: int, high: int) -> int:
+        cards = action.get("cards")
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise IllegalAction(None, "a discard gives 'cards': a list of cards such as "
+                                      "[\"7S\", \"8H\"]")
+        mask = 0
+        for token in cards:
+            try:
+                c = parse_card(token)
+            except CardError:
+                raise IllegalAction(None, f"unknown card {token!r}") from None
+            if not d.hand[side] >> c & 1:
+                raise IllegalAction("Law 28", f"{text(c)} is not in {side}'s hand")
+            if mask >> c & 1:
+                raise IllegalAction(None, f"{text(c)} is written twice")
+            mask |= 1 << c
+        n = len(cards)
+        if n < low:
+            raise IllegalAction("Law 27", "the elder who exchanges discards at least one "
+                                          "card")
+        if n > high:
+            raise IllegalAction("Law 38", f"only {high} card{'s' if high != 1 else ''} can "
+                                          f"be taken from the stock ({d.left} left)")
+        return mask
+
+    def _do_discard(self, side, kind, action, d):
+        if kind != "discard":
+            raise self._wrong("discard", kind, "a discard")
+        elder = side == d.elder
+        mask = self._discard_mask(side, action, d, 1 if elder else 0, min(5, d.left))
+        n = bin(mask).count("1")
+        drawn = d.stock[d.used:d.used + n]
+        d.used += n
+        drawn_mask = sum(1 << c for c in drawn)
+        d.hand[side] = (d.hand[side] & ~mask) | drawn_mask
+        d.held[side] |= drawn_mask
+        d.discarded[side] |= mask
+        d.actions.append({"by": side, "type": "discard", "cards": texts(mask),
+                          "drawn": texts(drawn)})
+        if elder:
+            d.exchanges.append({"elder_out": mask, "elder_in": drawn_mask})
+            d.stage = "discard_dealer"
+        else:
+            d.exchanges[-1].update(dealer_out=mask, dealer_in=drawn_mask)
+            d.round += 1
+            d.stage = "propose"
+        if side == PERSON:
+            self._event(side, "discard", f"You discard {' '.join(texts(mask))} and take "
+                        f"{' '.join(texts(drawn)) or 'nothing'}.", cards=texts(mask),
+                        drawn=texts(drawn), count=n)
+        else:
+            self._event(side, "discard", f"The computer discards {n} card"
+                        f"{'s' if n != 1 else ''} and takes {n}.", count=n)
+        if not elder and d.left == 0:
+            self._event(None, "stock_exhausted", "The stock is exhausted: the elder must "
+                        "play (Law 38).")
+            self._start_play()
+
+    def _do_king(self, side, kind, action, d):
+        if kind == "card":
+            raise IllegalAction("Law 23", "you hold the king of trumps: say whether you "
+                                          "announce it before playing your first card")
+        if kind != "king":
+            raise self._wrong("king", kind, "'king' (announce or conceal)")
+        announce = action.get("announce")
+        if not isinstance(announce, bool):
+            raise IllegalAction(None, "a king action gives 'announce': true or false")
+        d.king_said[side] = announce
+        d.actions.append({"by": side, "type": "king", "announce": announce})
+        king = text(laws.king_of(d.trump))
+        if announce:
+            self._event(side, "king", f"{self._name(side)} announce"
+                        f"{'' if side == PERSON else 's'} the king ({king}).", announce=True)
+            self._mark(side, 1, "the king of trumps held", "Laws 23, 47")
+        else:
+            self._event(side, "king", "You conceal the king.", announce=False)
+
+    def _do_play(self, side, kind, action, d):
+        if kind == "king":
+            holder = d.king_holder == side
+            raise IllegalAction("Law 25" if not holder else "Law 23",
+                                "you do not hold the king of trumps" if not holder else
+                                "the king is announced before its holder's first card")
+        if kind != "card":
+            raise self._wrong("play", kind, "a card")
+        token = action.get("card")
+        try:
+            card = parse_card(token)
+        except CardError:
+            raise IllegalAction(None, f"unknown card {token!r}") from None
+        if not d.hand[side] >> card & 1:
+            raise IllegalAction("Law 43", f"{text(card)} is not in {side}'s hand")
+        trick = d.trick
+        led = trick[0][1] if trick else None
+        breach = laws.breach_of_play(cards_of(d.hand[side]), led, card, d.trump)
+        if breach:
+            raise IllegalAction(*breach)
+        if d.king_holder == side and d.king_said[side] is None:
+            d.king_said[side] = False     # he played without announcing (Law 23)
+        d.hand[side] &= ~(1 << card)
+        d.played.append((side, card))
+        d.cards_played[side] += 1
+        d.actions.append({"by": side, "type": "card", "card": text(card)})
+        self._event(side, "card", f"{self._name(side)} "
+                    f"{'lead' if led is None else 'play'}{'' if side == PERSON else 's'} "
+                    f"{text(card)}.", card=text(card), lead=led is None)
+        if led is None:
+            return
+        from ecarte_sim.engine.ecarte.players import reveal
+        d.not_held[side] = int(reveal(d.not_held[side], led, card, d.trump, True))
+        winner = side if laws.follower_wins(led, card, d.trump) else other(side)
+        d.tricks[winner] += 1
+        d.leader = winner
+        self._event(winner, "trick", f"{self._name(winner)} win{'' if winner == PERSON else 's'}"
+                    f" the trick.", winner=winner, tricks=dict(d.tricks))
+        if len(d.played) == 10:
+            self._end_play(d)
+
+    def _end_play(self, d: Deal) -> None:
+        pe, pd = laws.points(d.tricks[d.elder], d.first)
+        t = d.tricks[d.elder]
+        for side, n in ((d.elder, pe), (d.dealer, pd)):
+            if n:
+                won = max(t, 5 - t)
+                why = "the vole" if won == 5 else "the point"
+                law = "Law 48" if (won == 5 or n == 1) else "Law 49"
+                self._mark(side, n, why, law)
+                break
+        d.stage = "over"
+
+    # ------------------------------------------------------------------ the computer
+    def _position(self, d: Deal) -> Position:
+        said = tuple(a["type"] for a in d.actions
+                     if a["type"] in ("propose", "play", "accept", "refuse"))
+        mine, theirs = ("elder", "dealer") if d.elder == COMPUTER else ("dealer", "elder")
+        counts = [(x.get(f"{mine}_out", 0), bin(x.get(f"{theirs}_out", 0)).count("1"))
+                  for x in d.exchanges]
+        role = lambda s: "elder" if s == d.elder else "dealer"  # noqa: E731
+        return Position(role(COMPUTER), d.hand[COMPUTER], d.turn_up, said, tuple(counts),
+                        d.discarded[COMPUTER], d.held[COMPUTER],
+                        tuple((role(s), c) for s, c in d.played), self.seed, d.index,
+                        (d.score_before[d.elder], d.score_before[d.dealer]))
+
+    def _computer_action(self, phase: str) -> dict:
+        d = self.deal
+        c = self.computer
+        score = (d.score_before[d.elder], d.score_before[d.dealer])
+        hand = d.hand[COMPUTER]
+        if phase == "propose":
+            return {"type": "propose" if c.proposes(hand, d.turn_up, d.round, score)
+                    else "play"}
+        if phase == "answer":
+            return {"type": "accept" if c.accepts(hand, d.turn_up, d.round, score)
+                    else "refuse"}
+        if phase == "discard":
+            role = d.role(COMPUTER)
+            room = d.left
+            mask = c.discard(role, hand, d.turn_up, d.round, room, score)
+            return {"type": "discard", "cards": texts(mask)}
+        if phase == "king":
+            return {"type": "king", "announce": True}
+        card = c.card(self._position(d), d.not_held[PERSON])
+        return {"type": "card", "card": text(card)}
+
+    def _run_computer(self) -> None:
+        while True:
+            who, phase = self.to_act()
+            if who != COMPUTER:
+                return
+            self.apply(COMPUTER, self._computer_action(phase))
+
+    # ------------------------------------------------------------------ the contract
+    def act(self, action: dict) -> dict:
+        """The person's ``action`` (module docstring), then the computer's replies until
+        the person must act again; returns the new view. :class:`IllegalAction` leaves
+        the game unchanged."""
+        if not isinstance(action, dict):
+            raise IllegalAction(None, "an action is an object with a 'type'")
+        kind = action.get("type")
+        if kind in ("retry", "reveal"):
+            return self._coach_action(kind)
+        who, phase = self.to_act()
+        saved = self._snapshot()
+        self.events = []
+        try:
+            self.apply(PERSON, action)
+        except IllegalAction:
+            self._restore(saved)
+            raise
+        self.seq += 1
+        if phase in ("propose", "answer", "discard", "king", "play"):
+            self._undo = saved
+            self._coach_after(phase, action)
+        self._run_computer()
+        return self.view()
+
+    def _snapshot(self) -> dict:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("computer", "_undo")}
+        return copy.deepcopy(state)
+
+    def _restore(self, saved: dict) -> None:
+        for k, v in copy.deepcopy(saved).items():
+            setattr(self, k, v)
+
+    # ------------------------------------------------------------------ the coach
+    def _coach_after(self, phase: str, action: dict) -> None:
+        """The coach's verdict on the person's decision just made (H2's ``coach.grade``),
+        added to the deal's verdicts; nothing while the coach is off or absent."""
+        if not self.coach_on:
+            return
+        try:
+            from ecarte_sim.analysis.practice import coach
+        except ImportError:
+            return
+        grade = getattr(coach, "grade_action", None)
+        if grade is None:
+            return
+        verdict = grade(self._undo, self, phase, action)
+        if verdict:
+            self.deal.coach.append(verdict)
+
+    def _coach_action(self, kind: str) -> dict:
+        d = self.deal
+        if not self.coach_on:
+            raise IllegalAction(None, "the coach is off")
+        if not d.coach or d.coach[-1].get("revealed", True) is True:
+            raise IllegalAction(None, f"nothing to {kind}: no verdict is waiting")
+        if kind == "reveal":
+            d.coach[-1]["revealed"] = True
+            self.events = []
+            return self.view()
+        if self._undo is None:
+            raise IllegalAction(None, "nothing to take back")
+        last = d.coach[-1]
+        self._restore(self._undo)
+        self._undo = None
+        self.events = [{"by": PERSON, "type": "retry", "text": "You take your decision back: "
+                        "try again.", "verdict": last}]
+        return self.view()
+
+    # ------------------------------------------------------------------ views
+    def view(self) -> dict:
+        """What the person may see now (module docstring); JSON-serialisable."""
+        d = self.deal
+        who, phase = self.to_act()
+        v = {
+            "phase": phase, "deal": d.number, "dealer": d.dealer,
+            "person_role": d.role(PERSON), "hand": texts(d.hand[PERSON]),
+            "turn_up": text(d.turn_up), "trump": SUIT_LETTERS[d.trump],
+            "score": dict(self.score), "stock": d.left, "round": d.round,
+            "law49": LAW49_WORDS[d.first],
+            "trick": [{"by": s, "card": text(c)} for s, c in d.trick],
+            "tricks": dict(d.tricks), "played": self._tricks_view(d),
+            "exchanges": self._exchanges_view(d),
+            "king": {s: d.king_said[s] for s in SIDES if d.king_said[s]},
+            "marks": [dict(m) for m in d.marks],
+            "legal": self._legal(phase, d), "events": list(self.events),
+            "coach": [self._verdict_view(x) for x in d.coach] if self.coach_on else [],
+            "coach_on": self.coach_on, "opponent": self.opponent, "seq": self.seq,
+            "seed": self.seed, "winner": self.winner,
+        }
+        if phase in ("deal_over", "game_over"):
+            v["hands"] = {
+                "dealt": {s: texts(d.dealt[s]) for s in SIDES},
+                "at_play": {s: texts(d.at_play[s]) for s in SIDES} if d.at_play else None,
+                "discarded": {s: texts(d.discarded[s]) for s in SIDES}}
+            v["replay"] = self._coach_extra("replay", d)
+        if phase == "game_over":
+            loser = self.score[other(self.winner)]
+            v["game_value"] = 3 if loser == 0 else 2 if loser <= 2 else 1
+            v["summary"] = self._coach_extra("summary", None)
+        return v
+
+    def _coach_extra(self, what: str, d: Deal | None):
+        if not self.coach_on:
+            return None
+        try:
+            from ecarte_sim.analysis.practice import coach
+        except ImportError:
+            return None
+        if what == "replay":
+            fn = getattr(coach, "replay_deal", None)
+            return fn(self, d) if fn else None
+        fn = getattr(coach, "summary", None)
+        return fn(self.record()) if fn else None
+
+    @staticmethod
+    def _verdict_view(verdict: dict) -> dict:
+        if verdict.get("revealed", True):
+            return dict(verdict)
+        hidden = set(verdict.get("hidden", ()))
+        return {k: v for k, v in verdict.items() if k not in hidden}
+
+    @staticmethod
+    def _tricks_view(d: Deal) -> list[dict]:
+        out = []
+        leader = d.elder
+        for i in range(0, len(d.played), 2):
+            pair = d.played[i:i + 2]
+            entry = {"leader": leader, "cards": [{"by": s, "card": text(c)} for s, c in pair],
+                     "winner": None}
+            if len(pair) == 2:
+                led, reply = pair[0][1], pair[1][1]
+                entry["winner"] = pair[1][0] if laws.follower_wins(led, reply, d.trump) \
+                    else pair[0][0]
+                leader = entry["winner"]
+            out.append(entry)
+        return out
+
+    @staticmethod
+    def _exchanges_view(d: Deal) -> list[dict]:
+        out = []
+        for x in d.exchanges:
+            mine = "elder" if d.elder == PERSON else "dealer"
+            theirs = "dealer" if mine == "elder" else "elder"
+            entry = {"person_discarded": texts(x.get(f"{mine}_out", 0)),
+                     "person_drew": texts(x.get(f"{mine}_in", 0)),
+                     "computer_count": (bin(x[f"{theirs}_out"]).count("1")
+                                        if f"{theirs}_out" in x else None)}
+            out.append(entry)
+        return out
+
+    def _legal(self, phase: str, d: Deal) -> dict:
+        if phase == "game_over":
+            return {"actions": []}
+        if phase == "deal_over":
+            return {"actions": ["next"]}
+        extra = {}
+        if self.coach_on and d.coach and d.coach[-1].get("revealed", True) is False:
+            extra = {"coach": ["retry", "reveal"]}
+        if phase == "propose":
+            return {"actions": ["propose", "play"], **extra}
+        if phase == "answer":
+            return {"actions": ["accept", "refuse"], **extra}
+        if phase == "discard":
+            low = 1 if d.elder == PERSON else 0
+            return {"actions": ["discard"], "min": low, "max": min(5, d.left), **extra}
+        if phase == "king":
+            return {"actions": ["king"], "king": text(laws.king_of(d.trump)), **extra}
+        trick = d.trick
+        led = trick[0][1] if trick else None
+        cards = sorted(laws.legal_cards(cards_of(d.hand[PERSON]), led, d.trump),
+                       key=cards_of(d.hand[PERSON]).index)
+        return {"actions": ["card"], "cards": texts(cards), **extra}
+
+    def record(self) -> dict:
+        """The game's record (:mod:`.records`)."""
+        from ecarte_sim.analysis.practice.records import from_table
+        return from_table(self)

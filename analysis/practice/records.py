@@ -1,8 +1,8 @@
 """Game records: a game of Écarté as plain JSON (the format is described field by field in
 ``docs/records.md``), written atomically, read back with every field checked.
 
-* :func:`from_table` — the record of a practice table's game (finished or in progress).
-* :func:`restore` — the table again from its record (``Table.from_record``).
+* ``Table.record()`` / ``Table.from_record`` (:mod:`.session`) — a practice table's game
+  to its record and back.
 * :func:`validate` — the shape of a record (types, names, cards); a malformed record
   raises :class:`RecordError` naming the field. Whether the game it tells is legal is
   :func:`ecarte_sim.analysis.practice.laws.check`'s question.
@@ -35,47 +35,6 @@ class RecordError(ValueError):
         super().__init__(f"{where}: {reason}" if where else reason)
         self.where = where
         self.reason = reason
-
-
-# ---------------------------------------------------------------------------- from a table
-
-def _cards(mask: int) -> list[str]:
-    from ecarte_sim.engine.cards import cards_of
-    return [format_card(c) for c in cards_of(mask)]
-
-
-def from_table(table) -> dict:
-    """The record of ``table`` (a :class:`~ecarte_sim.analysis.practice.session.Table`)."""
-    from ecarte_sim.analysis.practice.session import SIDES
-    deals = []
-    for d in table.deals:
-        over = d.stage == "over"
-        deals.append({
-            "number": d.number, "index": d.index, "dealer": d.dealer, "elder": d.elder,
-            "score_before": dict(d.score_before),
-            "hands": {s: _cards(d.dealt[s]) for s in SIDES},
-            "turn_up": format_card(d.turn_up),
-            "stock": [format_card(c) for c in d.stock] if d.stock is not None else None,
-            "actions": [dict(a) for a in d.actions],
-            "tricks": dict(d.tricks) if over and len(d.played) == 10 else None,
-            "marks": [dict(m) for m in d.marks],
-            "score_after": _score_after(table, d) if over else None,
-            "coach": [dict(v) for v in d.coach],
-        })
-    return {
-        "format": FORMAT, "version": VERSION, "players": list(SIDES), "seed": table.seed,
-        "table": {"opponent": table.opponent, "worlds": table.worlds,
-                  "coach": table.coach_on},
-        "first_dealer": table.first_dealer, "target": 5, "deals": deals,
-        "score": dict(table.score), "winner": table.winner,
-    }
-
-
-def _score_after(table, d) -> dict:
-    score = dict(d.score_before)
-    for m in d.marks:
-        score[m["to"]] += m["marks"]
-    return score
 
 
 # ---------------------------------------------------------------------------- validation
@@ -217,80 +176,6 @@ def _action(a, players, where: str) -> None:
     elif kind == "card":
         _need(isinstance(a.get("card"), str), f"{where}.card", "must be a card or '?'")
         card_value(a["card"], f"{where}.card")
-
-
-# ---------------------------------------------------------------------------- restoring
-
-def restore(cls, record: dict, stop: int | None = None):
-    """The table of ``record``: its deals replayed action by action through the rules
-    (``stop``: only the first ``stop`` person decisions of the last deal... see
-    :func:`_replay`); every recorded card must be the seed's."""
-    validate(record)
-    table = _replay(cls, record)
-    d = table.deal
-    if d.coach and d.coach[-1].get("revealed", True) is False:
-        # the coach's "try again" survives a restart: the state before that decision
-        before = _replay(cls, record, drop_last_person_decision=True)
-        table._undo = before._snapshot()
-    table._run_computer()
-    return table
-
-
-def _replay(cls, record: dict, drop_last_person_decision: bool = False):
-    from ecarte_sim.analysis.practice.session import PERSON, SIDES, IllegalAction
-    if record.get("players") != list(SIDES) or record.get("seed") is None \
-            or record.get("table") is None:
-        raise RecordError("players", "not a practice table's game (players person and "
-                                     "computer, a seed and the table's settings)")
-    t = record["table"]
-    try:
-        table = cls(record["seed"], t["opponent"], t["coach"], t["worlds"],
-                    dealer=record.get("first_dealer"))
-    except ValueError as e:
-        raise RecordError("table", str(e)) from None
-    deals = record["deals"]
-    if not deals:
-        raise RecordError("deals", "a table's record holds at least its first deal")
-    last_person = None
-    if drop_last_person_decision:
-        acts = deals[-1]["actions"]
-        last_person = max((j for j, a in enumerate(acts) if a["by"] == PERSON), default=None)
-    seq = 0
-    for i, rd in enumerate(deals):
-        where = f"deals[{i}]"
-        if i > 0:
-            try:
-                table.apply(PERSON, {"type": "next"})
-            except IllegalAction as e:
-                raise RecordError(where, f"a deal after the game's end ({e})") from None
-            seq += 1
-        d = table.deal
-        dealt = {s: sorted(card_value(c, f"{where}.hands") or 0 for c in rd["hands"][s])
-                 for s in SIDES}
-        from ecarte_sim.engine.cards import cards_of
-        if (rd["dealer"] != d.dealer or dealt != {s: sorted(cards_of(d.dealt[s])) for s in SIDES}
-                or card_value(rd["turn_up"], f"{where}.turn_up") != d.turn_up):
-            raise RecordError(where, f"the deal is not deal {d.index} of seed {table.seed} "
-                                     f"as the table deals it")
-        for j, a in enumerate(rd["actions"]):
-            if i == len(deals) - 1 and last_person is not None and j >= last_person:
-                break
-            action = {k: v for k, v in a.items() if k != "by" and k != "drawn"}
-            try:
-                table.apply(a["by"], action)
-            except IllegalAction as e:
-                raise RecordError(f"{where}.actions[{j}]", str(e)) from None
-            seq += a["by"] == PERSON
-            if a.get("drawn") is not None and a["type"] == "discard":
-                done = table.deal.actions[-1]
-                if [card_value(c, "") for c in a["drawn"]] != \
-                        [card_value(c, "") for c in done["drawn"]]:
-                    raise RecordError(f"{where}.actions[{j}].drawn",
-                                      "not the cards the stock gives")
-        table.deal.coach = [dict(v) for v in rd.get("coach", [])]
-    table.seq = seq
-    table.events = []
-    return table
 
 
 # ---------------------------------------------------------------------------- files

@@ -66,6 +66,8 @@ from __future__ import annotations
 import copy
 
 from ecarte_sim.analysis.practice import laws
+from ecarte_sim.analysis.practice.records import (FORMAT, VERSION, RecordError, card_value,
+                                                  validate)
 from ecarte_sim.analysis.practice.computer import OPPONENTS, Computer, Position
 from ecarte_sim.engine.cards import CardError, cards_of, format_card, parse_card
 
@@ -204,8 +206,7 @@ class Table:
         replayed through the rules (the computer's as recorded, not recomputed), the
         coach's verdicts restored as recorded. Raises ``records.RecordError`` when the
         record is not a table's game or an action in it is not legal."""
-        from ecarte_sim.analysis.practice.records import restore
-        return restore(cls, record)
+        return _restore_table(cls, record)
 
     # ------------------------------------------------------------------ the state
     @property
@@ -681,5 +682,104 @@ class Table:
 
     def record(self) -> dict:
         """The game's record (:mod:`.records`)."""
-        from ecarte_sim.analysis.practice.records import from_table
-        return from_table(self)
+        return _record_of(self)
+
+
+# ---------------------------------------------------------------------------- records
+
+def _record_of(table: Table) -> dict:
+    """The record of ``table`` (format: :mod:`.records`, ``docs/records.md``)."""
+    deals = []
+    for d in table.deals:
+        over = d.stage == "over"
+        score = dict(d.score_before)
+        for m in d.marks:
+            score[m["to"]] += m["marks"]
+        deals.append({
+            "number": d.number, "index": d.index, "dealer": d.dealer, "elder": d.elder,
+            "score_before": dict(d.score_before),
+            "hands": {s: texts(d.dealt[s]) for s in SIDES},
+            "turn_up": text(d.turn_up),
+            "stock": texts(d.stock) if d.stock is not None else None,
+            "actions": [dict(a) for a in d.actions],
+            "tricks": dict(d.tricks) if len(d.played) == 10 else None,
+            "marks": [dict(m) for m in d.marks],
+            "score_after": score if over else None,
+            "coach": [dict(v) for v in d.coach],
+        })
+    return {
+        "format": FORMAT, "version": VERSION, "players": list(SIDES), "seed": table.seed,
+        "table": {"opponent": table.opponent, "worlds": table.worlds,
+                  "coach": table.coach_on},
+        "first_dealer": table.first_dealer, "target": TARGET, "deals": deals,
+        "score": dict(table.score), "winner": table.winner,
+    }
+
+
+def _restore_table(cls, record: dict) -> Table:
+    """The table of ``record``: its deals replayed action by action through the rules;
+    the deals must be the seed's. A pending "try again" of the coach survives."""
+    validate(record)
+    table = _replay(cls, record)
+    d = table.deal
+    if d.coach and d.coach[-1].get("revealed", True) is False:
+        before = _replay(cls, record, drop_last_person_decision=True)
+        table._undo = before._snapshot()
+    table._run_computer()
+    return table
+
+
+def _replay(cls, record: dict, drop_last_person_decision: bool = False) -> Table:
+    if record.get("players") != list(SIDES) or record.get("seed") is None \
+            or record.get("table") is None:
+        raise RecordError("players", "not a practice table's game (players person and "
+                                     "computer, a seed and the table's settings)")
+    t = record["table"]
+    try:
+        table = cls(record["seed"], t["opponent"], t["coach"], t["worlds"],
+                    dealer=record.get("first_dealer"))
+    except ValueError as e:
+        raise RecordError("table", str(e)) from None
+    deals = record["deals"]
+    if not deals:
+        raise RecordError("deals", "a table's record holds at least its first deal")
+    last_person = None
+    if drop_last_person_decision:
+        acts = deals[-1]["actions"]
+        last_person = max((j for j, a in enumerate(acts) if a["by"] == PERSON), default=None)
+    seq = 0
+    for i, rd in enumerate(deals):
+        where = f"deals[{i}]"
+        if i > 0:
+            try:
+                table.apply(PERSON, {"type": "next"})
+            except IllegalAction as e:
+                raise RecordError(where, f"a deal after the game's end ({e})") from None
+            seq += 1
+        d = table.deal
+        dealt = {s: sorted(-1 if c is None else c for c in
+                           (card_value(x, f"{where}.hands") for x in rd["hands"][s]))
+                 for s in SIDES}
+        if (rd["dealer"] != d.dealer
+                or dealt != {s: sorted(cards_of(d.dealt[s])) for s in SIDES}
+                or card_value(rd["turn_up"], f"{where}.turn_up") != d.turn_up):
+            raise RecordError(where, f"the deal is not deal {d.index} of seed {table.seed} "
+                                     f"as the table deals it")
+        for j, a in enumerate(rd["actions"]):
+            if i == len(deals) - 1 and last_person is not None and j >= last_person:
+                break
+            action = {k: v for k, v in a.items() if k not in ("by", "drawn")}
+            try:
+                table.apply(a["by"], action)
+            except IllegalAction as e:
+                raise RecordError(f"{where}.actions[{j}]", str(e)) from None
+            seq += a["by"] == PERSON
+            if a.get("drawn") is not None and a["type"] == "discard":
+                drawn = [card_value(c, f"{where}.actions[{j}].drawn") for c in a["drawn"]]
+                if drawn != [parse_card(c) for c in table.deal.actions[-1]["drawn"]]:
+                    raise RecordError(f"{where}.actions[{j}].drawn",
+                                      "not the cards the stock gives")
+        table.deal.coach = [dict(v) for v in rd.get("coach", [])]
+    table.seq = seq
+    table.events = []
+    return table

@@ -1,0 +1,100 @@
+"""``ecarte-sim serve``: the practice table in the browser (:mod:`ecarte_sim.analysis.web`).
+
+Needs the ``web`` extra (``pip install -e '.[web]'``); without it, one line says so."""
+
+from __future__ import annotations
+
+import click
+
+from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit
+
+
+def _need_web() -> None:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise click.UsageError(f"the web app needs the 'web' extra ({exc.name} is missing): "
+                               f"pip install -e '.[web]'") from None
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Anything but loopback lets other machines play "
+                   "and read the games (a warning is printed).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8034, show_default=True,
+              help="Port (0: any free port).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
+@click.option("--store", type=click.Path(file_okay=False), default=None,
+              help="Directory of the saved games [default: ~/.local/share/ecarte-sim/games].")
+@click.option("--no-warm-up", is_flag=True,
+              help="Do not play a first decision at start (the kernels then compile on the "
+                   "first game).")
+@click.option("--load-test", "load_games", type=click.IntRange(1, 200), default=None,
+              metavar="GAMES",
+              help="Instead of serving: start the server on a free loopback port, play GAMES "
+                   "games at once through HTTP to the end (or --actions each), print the "
+                   "latencies and stop.")
+@click.option("--actions", type=click.IntRange(1, 10**6), default=None,
+              help="With --load-test: at most this many actions per game.")
+@JSON
+def serve(host, port, open_browser, store, no_warm_up, load_games, actions, as_json):
+    """Play Écarté against the computer in the browser, with the coach.
+
+    Games of five up against the shipped strategy (or the treatise); the coach grades each
+    decision; every game is saved after each action in the store and survives a restart.
+    Ctrl-C stops the server.
+
+    \b
+    Examples:
+      ecarte-sim serve --open
+      ecarte-sim serve --port 9000 --store ~/ecarte-games
+      ecarte-sim serve --load-test 20
+    """
+    _need_web()
+    from ecarte_sim.analysis.web import server
+    from ecarte_sim.analysis.web.app import create_app
+    from ecarte_sim.analysis.web.store import default_dir
+
+    if load_games is not None:
+        from ecarte_sim.analysis.web.load import format_report, load_test
+        report = load_test(games=load_games, max_actions=actions, store=store,
+                           log=None if as_json else lambda s: click.echo(s, err=True))
+        if as_json:
+            emit(report)
+        else:
+            click.echo(format_report(report))
+        if report["errors"]:
+            raise click.exceptions.Exit(1)
+        return
+    directory = store or str(default_dir())
+    app = create_app(directory)
+    if not server.is_loopback(host):
+        click.echo(f"Warning: listening on {host}: anyone who can reach this machine can "
+                   f"play and download the games; the server has no login", err=True)
+    if not no_warm_up:
+        import threading
+        threading.Thread(target=_warm_up, daemon=True).start()
+
+    def ready(url: str) -> None:
+        click.echo(f"The practice table: {url}  (games saved in {directory}; Ctrl-C stops)",
+                   err=True)
+        if open_browser:
+            import webbrowser
+            webbrowser.open(url)
+
+    server.serve(app, host, port, on_ready=ready)
+    click.echo("stopped; every game is saved", err=True)
+
+
+def _warm_up() -> None:
+    """One game dealt and one action played outside the store, so that the first real
+    game does not wait for numba to compile (nothing happens when the cache is warm)."""
+    try:
+        from ecarte_sim.analysis.web.load import warm_up
+        warm_up()
+    except Exception:  # the first game will say what is wrong
+        pass
+
+
+COMMANDS = [serve]

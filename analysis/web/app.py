@@ -1,0 +1,388 @@
+"""The HTTP API and the page: a Starlette application around the game store.
+
+Why Starlette + uvicorn: the server must be real (concurrent games, a test client, a
+clean Ctrl-C) yet small; Starlette is a thin ASGI toolkit (routing, static files, a test
+client on httpx) with no ORM, templates or build step, and uvicorn serves it. The page is
+static HTML, CSS and plain JavaScript (``static/``) that draws the cards as SVG: nothing to
+build at install time, nothing vendored.
+
+Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx code, and
+``"law"`` when a law forbids the action; the game is unchanged by a refused request):
+
+* ``GET /`` — the page; ``GET /static/...`` its files.
+* ``GET /api/games`` — the stored games, newest first.
+* ``POST /api/games`` ``{"seed"?, "opponent"?, "coach"?, "worlds"?}`` — a new game:
+  ``{"id", "seq", "view"}`` (201). ``opponent`` "strategy" (the shipped strategy, cards
+  by pimc-inference) or "treatise"; ``coach`` true/false; ``worlds`` 8–256.
+* ``GET /api/games/{id}`` — ``{"id", "seq", "view"}``: what the person may see now.
+* ``POST /api/games/{id}/act`` ``{"seq": n, "action": {...}}`` — the person's action made at
+  step ``n`` (the ``seq`` of the view he saw): the new ``{"id", "seq", "view"}``. A stale or
+  replayed ``seq`` gets 409, an illegal action 422 naming the law, a malformed one 400.
+* ``GET /api/games/{id}/record`` — the game record (records.py's format), as a download.
+* ``GET /api/chart?role=elder&score=0-0&against=equilibrium&format=json|svg`` — the strategy
+  card at that score (:mod:`ecarte_sim.analysis.ecarte.chart`): its cells as JSON, or
+  the printed card as SVG.
+* ``POST /api/advise`` ``{"hand", "trump", "score"?, "role"?, "turn_up"?, "against"?,
+  "deals"?}`` — :func:`ecarte_sim.analysis.ecarte.advice.advise` on one hand (and its
+  discard from the strategy when ``"discard": true``).
+
+Actions (the contract of :class:`~ecarte_sim.analysis.practice.session.Table`): ``propose``,
+``play``, ``accept``, ``refuse``, ``discard`` with ``cards``, ``king`` with ``announce``,
+``card`` with ``card``, ``next``, ``retry``, ``reveal``. The API checks an action's shape
+and its cards' spelling (cards are passed on as ``KH``, ``TH``); the table checks the laws.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ecarte_sim.analysis.web.store import GameStore, StoreError
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: The largest request body accepted (bytes).
+MAX_BODY = 16 * 1024
+OPPONENTS = ("strategy", "treatise")
+WORLDS = (8, 256)
+#: Actions and the fields each takes besides ``type``.
+ACTIONS = {"propose": (), "play": (), "accept": (), "refuse": (), "next": (), "retry": (),
+           "reveal": (), "discard": ("cards",), "king": ("announce",), "card": ("card",)}
+NEW_FIELDS = ("seed", "opponent", "coach", "worlds")
+ADVISE_FIELDS = ("hand", "trump", "score", "role", "turn_up", "against", "deals", "seed",
+                 "discard")
+MAX_ADVISE_DEALS = 1 << 16
+
+
+class BadRequest(Exception):
+    """A 400 with a one-line reason."""
+
+
+def _error(status: int, reason: str, law: str | None = None) -> JSONResponse:
+    body = {"error": reason.splitlines()[0] if reason else "error"}
+    if law is not None:
+        body["law"] = law
+    return JSONResponse(body, status_code=status)
+
+
+async def _body(request: Request) -> dict:
+    """The request's JSON object; :class:`BadRequest` (or 413) otherwise."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise StoreError(413, f"the body is larger than {MAX_BODY} bytes")
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise StoreError(413, f"the body is larger than {MAX_BODY} bytes")
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"the body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the body must be a JSON object")
+    return data
+
+
+def _only(data: dict, allowed, what: str) -> None:
+    extra = sorted(set(data) - set(allowed))
+    if extra:
+        raise BadRequest(f"unknown field {extra[0]!r} in {what}; allowed: "
+                         f"{', '.join(allowed)}")
+
+
+def _int(value, name: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise BadRequest(f"{name} must be an integer in [{lo}, {hi}], not {value!r}")
+    return value
+
+
+def card_text(token) -> str:
+    """A card as the table writes it (``KH``, ``TH``); :class:`BadRequest` naming it."""
+    from ecarte_sim.engine.cards import CardError, format_card, parse_card
+    if not isinstance(token, str) or not 1 < len(token) <= 4:
+        raise BadRequest(f"bad card {token!r}: write rank then suit, e.g. KH or 10S")
+    try:
+        return format_card(parse_card(token))
+    except (CardError, ValueError) as exc:
+        raise BadRequest(f"bad card {token!r}: {exc}".splitlines()[0]) from None
+
+
+def new_settings(data: dict) -> dict:
+    """The settings of ``Table.new`` from a request body (module docstring)."""
+    _only(data, NEW_FIELDS, "a new game")
+    seed = data.get("seed")
+    seed = secrets.randbits(63) if seed is None else _int(seed, "seed", 0, 2**64 - 1)
+    opponent = data.get("opponent", "strategy")
+    if opponent not in OPPONENTS:
+        raise BadRequest(f"unknown opponent {opponent!r}; choose from {', '.join(OPPONENTS)}")
+    coach = data.get("coach", True)
+    if not isinstance(coach, bool):
+        raise BadRequest(f"coach must be true or false, not {coach!r}")
+    worlds = _int(data.get("worlds", 64), "worlds", *WORLDS)
+    return {"seed": seed, "opponent": opponent, "coach": coach, "worlds": worlds}
+
+
+def parse_action(data: dict) -> tuple[int, dict]:
+    """(seq, action) from an act request; :class:`BadRequest` naming what is wrong."""
+    _only(data, ("seq", "action"), "an action request")
+    if "seq" not in data:
+        raise BadRequest("missing 'seq': the step of the view the action was chosen on")
+    seq = _int(data["seq"], "seq", 0, 10**9)
+    action = data.get("action")
+    if not isinstance(action, dict):
+        raise BadRequest("missing 'action': an object with a 'type'")
+    kind = action.get("type")
+    if kind not in ACTIONS:
+        raise BadRequest(f"unknown action type {kind!r}; choose from {', '.join(ACTIONS)}")
+    _only(action, ("type", *ACTIONS[kind]), f"a {kind!r} action")
+    out = {"type": kind}
+    for name in ACTIONS[kind]:
+        if name not in action:
+            raise BadRequest(f"a {kind!r} action needs {name!r}")
+    if kind == "card":
+        out["card"] = card_text(action["card"])
+    elif kind == "discard":
+        cards = action["cards"]
+        if not isinstance(cards, list) or len(cards) > 5:
+            raise BadRequest("'cards' must be a list of at most five cards")
+        out["cards"] = [card_text(c) for c in cards]
+        if len(set(out["cards"])) != len(out["cards"]):
+            raise BadRequest("a card is named twice in 'cards'")
+    elif kind == "king":
+        if not isinstance(action["announce"], bool):
+            raise BadRequest("'announce' must be true or false")
+        out["announce"] = action["announce"]
+    return seq, out
+
+
+def _game_json(game, view: dict) -> dict:
+    return {"id": game.id, "seq": game.seq, "view": view}
+
+
+def _finite(obj):
+    if isinstance(obj, float):
+        return obj if obj == obj and abs(obj) != float("inf") else None
+    if isinstance(obj, dict):
+        return {str(k): _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    if hasattr(obj, "item") and callable(obj.item):  # numpy scalars
+        return _finite(obj.item())
+    return obj
+
+
+def _json(obj, status: int = 200, headers: dict | None = None) -> Response:
+    text = json.dumps(_finite(obj), ensure_ascii=False, allow_nan=False, default=str)
+    return Response(text, status_code=status, media_type="application/json",
+                    headers=headers)
+
+
+# --------------------------------------------------------------------------- chart, advice
+
+_MPL = threading.Lock()
+
+
+@lru_cache(maxsize=64)
+def chart_json(role: str, score: str, against: str) -> dict:
+    """The strategy card of ``role`` at ``score`` (as ``ecarte-sim chart --json``)."""
+    from ecarte_sim.analysis.ecarte import chart as card
+    from ecarte_sim.analysis.ecarte import solved as shipped
+    from ecarte_sim.analysis.ecarte.strategy import parse_score
+    e, d = parse_score(score)
+    treatise = card.treatise_tables()[role]
+    if against == "treatise":
+        solved, table, gain = None, treatise, None
+        elder = card.treatise_tables()["elder"]
+    else:
+        solved = shipped.load(None)
+        row = 5 * e + d
+        table, gain, elder = solved.table(role)[row], solved.gain(role)[row], solved.elder[row]
+    weights, weighting = None, "dealt hands"
+    if role == "dealer":
+        from ecarte_sim.engine.ecarte.states import state_weights
+        weights = state_weights() * card.proposal_chance(elder)
+        whose = "Hoyle's list" if solved is None else f"the elder's table at {e}-{d}"
+        weighting = f"how often it is dealt times the chance that the elder proposes by {whose}"
+    result = card.compute(role, table, gain, treatise, weights=weights, weighting=weighting)
+    return {"score": f"{e}-{d}", "against": against, "source": card.source_line(solved),
+            "made_by": card.made_by(solved), **result.to_dict(), "_chart": result,
+            "_solved": solved}
+
+
+def chart_svg(role: str, score: str, against: str) -> bytes:
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    from ecarte_sim.analysis.reports.chart import figure
+    data = chart_json(role, score, against)
+    solved = data["_solved"]
+    with _MPL, matplotlib.rc_context({"svg.hashsalt": "ecarte-sim-chart",
+                                      "font.family": "DejaVu Sans"}):
+        fig = figure(data["_chart"], score=data["score"],
+                     play=solved.play if solved is not None else None,
+                     source=data["source"], made_by=data["made_by"])
+        try:
+            buf = io.BytesIO()
+            fig.savefig(buf, format="svg", metadata={"Date": None})
+        finally:
+            plt.close(fig)
+    return buf.getvalue()
+
+
+def advise_json(data: dict) -> dict:
+    from ecarte_sim.analysis.ecarte import advice
+    _only(data, ADVISE_FIELDS, "advice")
+    hand, trump = data.get("hand"), data.get("trump")
+    if not isinstance(hand, str) or not hand.strip():
+        raise BadRequest("missing 'hand': five cards, e.g. 'KH QH 7S 8D 9C'")
+    turn_up = data.get("turn_up") or None
+    if not isinstance(trump, str) or not trump.strip():
+        if not isinstance(turn_up, str):
+            raise BadRequest("missing 'trump': a suit (H) or the turn-up card (9H)")
+        trump = turn_up
+    if turn_up is not None and not isinstance(turn_up, str):
+        raise BadRequest("'turn_up' must be a card, e.g. 9H")
+    role = data.get("role", "elder")
+    if role not in ("elder", "dealer"):
+        raise BadRequest(f"unknown role {role!r}; choose from elder, dealer")
+    against = data.get("against", "equilibrium")
+    if against not in ("equilibrium", "treatise"):
+        raise BadRequest(f"unknown opponent {against!r}; choose from equilibrium, treatise")
+    score = data.get("score", "0-0")
+    if not isinstance(score, str):
+        raise BadRequest("'score' must be E-D, e.g. 3-4")
+    deals = _int(data.get("deals", 1 << 14), "deals", 64, MAX_ADVISE_DEALS)
+    seed = _int(data.get("seed", 0), "seed", 0, 2**64 - 1)
+    out = advice.advise(hand, trump, score, role, turn_up=turn_up, against=against,
+                        seed=seed, deals=deals)
+    if data.get("discard"):
+        out["discard"] = advice.discard_advice(hand, trump, score, role, turn_up=turn_up,
+                                               seed=seed, deals=min(deals, 1 << 12))
+    return out
+
+
+# --------------------------------------------------------------------------- the app
+
+def default_table():
+    """The real game: (Table, IllegalAction) of :mod:`ecarte_sim.analysis.practice.session`."""
+    from ecarte_sim.analysis.practice.session import IllegalAction, Table
+    return Table, IllegalAction
+
+
+def create_app(store_dir, table=None, illegal=None) -> Starlette:
+    """The application serving the games of ``store_dir``. ``table`` / ``illegal``: the game
+    class and its illegal-action exception (default: the practice table's)."""
+    if table is None:
+        table, default_illegal = default_table()
+        illegal = illegal or default_illegal
+    store = GameStore(store_dir, table, illegal or Exception)
+
+    async def call(fn, *args, **kwargs):
+        try:
+            return await run_in_threadpool(fn, *args, **kwargs)
+        except StoreError:
+            raise
+        except BadRequest:
+            raise
+        except ValueError as exc:  # CardError is a ValueError
+            raise BadRequest(str(exc)) from None
+
+    async def index(request: Request):
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def games(request: Request):
+        if request.method == "GET":
+            return _json({"games": await run_in_threadpool(store.list)})
+        settings = new_settings(await _body(request))
+        game = await call(store.new, **settings)
+        view = await call(lambda: store.view(game.id)[1])
+        return _json(_game_json(game, view), status=201)
+
+    async def game(request: Request):
+        game, view = await call(store.view, request.path_params["id"])
+        return _json(_game_json(game, view))
+
+    async def act(request: Request):
+        seq, action = parse_action(await _body(request))
+        game, view = await call(store.act, request.path_params["id"], seq, action)
+        return _json(_game_json(game, view))
+
+    async def record(request: Request):
+        game_id = request.path_params["id"]
+        rec = await call(store.record, game_id)
+        return _json(rec, headers={"Content-Disposition":
+                                   f'attachment; filename="ecarte-{game_id}.json"'})
+
+    async def chart(request: Request):
+        q = request.query_params
+        _only(q, ("role", "score", "against", "format"), "a chart request")
+        role = q.get("role", "elder")
+        if role not in ("elder", "dealer"):
+            raise BadRequest(f"unknown role {role!r}; choose from elder, dealer")
+        against = q.get("against", "equilibrium")
+        if against not in ("equilibrium", "treatise"):
+            raise BadRequest(f"unknown table {against!r}; choose from equilibrium, treatise")
+        fmt = q.get("format", "json")
+        if fmt not in ("json", "svg"):
+            raise BadRequest(f"unknown format {fmt!r}; choose from json, svg")
+        from ecarte_sim.analysis.ecarte.strategy import parse_score
+        try:
+            e, d = parse_score(q.get("score", "0-0"))
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
+        score = f"{e}-{d}"
+        if fmt == "svg":
+            svg = await call(chart_svg, role, score, against)
+            return Response(svg, media_type="image/svg+xml")
+        data = await call(chart_json, role, score, against)
+        return _json({k: v for k, v in data.items() if not k.startswith("_")})
+
+    async def advise(request: Request):
+        data = await _body(request)
+        return _json(await call(advise_json, data))
+
+    async def on_bad(request: Request, exc: Exception):
+        return _error(400, str(exc))
+
+    async def on_store(request: Request, exc: StoreError):
+        return _error(exc.status, exc.reason, exc.law)
+
+    async def on_http(request: Request, exc: HTTPException):
+        reason = {404: "no such page", 405: "method not allowed"}.get(exc.status_code,
+                                                                     str(exc.detail))
+        return _error(exc.status_code, f"{reason}: {request.method} {request.url.path}")
+
+    async def on_crash(request: Request, exc: Exception):
+        return _error(500, f"internal error ({type(exc).__name__})")
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", games, methods=["GET", "POST"]),
+        Route("/api/games/{id}", game),
+        Route("/api/games/{id}/act", act, methods=["POST"]),
+        Route("/api/games/{id}/record", record),
+        Route("/api/chart", chart),
+        Route("/api/advise", advise, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={
+        BadRequest: on_bad, StoreError: on_store, HTTPException: on_http,
+        Exception: on_crash})
+    app.state.store = store
+    return app

@@ -1,0 +1,214 @@
+"""The bounded load test: N games at once against a real server on loopback.
+
+:func:`load_test` starts the app under uvicorn on a free 127.0.0.1 port (a temporary store
+unless one is given), plays ``games`` games at the same time, each on its own thread and
+HTTP connection, by random legal choices (:func:`choose`, seeded by the game's number) to
+the end of the game or ``max_actions`` actions, then stops the server. It times every
+request (new game, each action) and counts every response that is not 2xx as an error;
+the report gives the count, median, 95th percentile and maximum of the latencies and the
+wall time. It stops by itself: each game is bounded in actions and the whole run in time
+(``timeout``). ``ecarte-sim serve --load-test 20`` prints it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+import threading
+import time
+
+#: Actions a random player takes only when nothing else is legal (the coach's loop).
+_LAST = ("retry", "reveal")
+
+
+def legal_actions(view: dict) -> list[dict]:
+    """The legal actions of a view as action dicts (the view lists cards as ``"KH"``,
+    action types as strings, or action dicts)."""
+    from ecarte_sim.analysis.web.app import ACTIONS
+    out = []
+    legal = view.get("legal") or []
+    if isinstance(legal, dict):  # {"actions": [...], "cards": [...], "coach": [...]}
+        legal = [a for a in legal.get("actions", []) if a != "card"] + \
+            list(legal.get("cards", [])) + list(legal.get("coach", []))
+    for item in legal:
+        if isinstance(item, dict) and item.get("type") in ACTIONS:
+            if item["type"] == "king" and "announce" not in item:
+                out += [{"type": "king", "announce": True}, {"type": "king", "announce": False}]
+            else:
+                out.append(dict(item))
+        elif isinstance(item, str) and item in ACTIONS:
+            if item == "king":
+                out += [{"type": "king", "announce": True}, {"type": "king", "announce": False}]
+            else:
+                out.append({"type": item})
+        elif isinstance(item, str):
+            out.append({"type": "card", "card": item})
+    return out
+
+
+def choose(view: dict, rng: random.Random) -> dict | None:
+    """A random legal action (a discard without named cards: a random non-empty subset of
+    the hand); None at the end of the game."""
+    actions = legal_actions(view)
+    main = [a for a in actions if a["type"] not in _LAST] or actions
+    if not main:
+        return None
+    action = dict(rng.choice(main))
+    if action["type"] == "discard" and "cards" not in action:
+        hand = list(view.get("hand") or [])
+        legal = view.get("legal") if isinstance(view.get("legal"), dict) else {}
+        low, high = legal.get("min", 1), min(legal.get("max", len(hand)), len(hand))
+        action["cards"] = rng.sample(hand, rng.randint(low, high))
+    return action
+
+
+def _percentile(xs: list[float], q: float) -> float | None:
+    if not xs:
+        return None
+    xs = sorted(xs)
+    k = min(len(xs) - 1, max(0, int(round(q * (len(xs) - 1)))))
+    return xs[k]
+
+
+class _Client:
+    """A keep-alive JSON client on one connection (the standard library's http.client)."""
+
+    def __init__(self, base: str, timeout: float = 60.0):
+        import http.client
+        from urllib.parse import urlsplit
+        u = urlsplit(base)
+        self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
+
+    def post(self, path: str, body: dict) -> tuple[int, str]:
+        data = json.dumps(body).encode()
+        self.conn.request("POST", path, body=data,
+                          headers={"Content-Type": "application/json"})
+        r = self.conn.getresponse()
+        return r.status, r.read().decode("utf-8", "replace")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _play(base: str, number: int, max_actions: int | None, deadline: float,
+          out: dict, lock: threading.Lock) -> None:
+    rng = random.Random(number)
+    times, errors, kinds = [], [], {"new": [], "act": []}
+    actions = 0
+    finished = False
+    client = None
+    try:
+        client = _Client(base)
+        t0 = time.perf_counter()
+        status, text = client.post("/api/games", {"seed": number, "coach": True})
+        dt = time.perf_counter() - t0
+        times.append(dt)
+        kinds["new"].append(dt)
+        if status != 201:
+            errors.append(f"game {number}: new game {status} {text[:200]}")
+            return
+        data = json.loads(text)
+        while time.monotonic() < deadline and (max_actions is None or actions < max_actions):
+            action = choose(data["view"], rng)
+            if action is None:
+                break
+            t0 = time.perf_counter()
+            status, text = client.post(f"/api/games/{data['id']}/act",
+                                       {"seq": data["seq"], "action": action})
+            dt = time.perf_counter() - t0
+            times.append(dt)
+            kinds["act"].append(dt)
+            actions += 1
+            if status != 200:
+                errors.append(f"game {number}: {json.dumps(action)} -> {status} {text[:200]}")
+                break
+            data = json.loads(text)
+        finished = data["view"].get("phase") == "game_over"
+    except Exception as exc:  # a dropped connection, a timeout
+        errors.append(f"game {number}: {type(exc).__name__}: {exc}")
+    finally:
+        if client is not None:
+            client.close()
+        with lock:
+            out["times"] += times
+            out["new"] += kinds["new"]
+            out["act"] += kinds["act"]
+            out["errors"] += errors
+            out["actions"] += actions
+            out["finished"] += int(finished)
+
+
+def load_test(games: int = 20, max_actions: int | None = None, store=None,
+              timeout: float = 600.0, table=None, illegal=None, log=None) -> dict:
+    """Play ``games`` games at once against a server on loopback (module docstring)."""
+    from ecarte_sim.analysis.web.app import create_app
+    from ecarte_sim.analysis.web.server import running
+
+    say = log or (lambda s: None)
+    with tempfile.TemporaryDirectory(prefix="ecarte-load-") as tmp:
+        app = create_app(store or tmp, table=table, illegal=illegal)
+        say("warming up (a first run compiles the kernels)")
+        t0 = time.perf_counter()
+        warm_up(table)
+        warm = time.perf_counter() - t0
+        with running(app) as base:
+            say(f"{games} games at once on {base}")
+            out = {"times": [], "new": [], "act": [], "errors": [], "actions": 0,
+                   "finished": 0}
+            lock = threading.Lock()
+            deadline = time.monotonic() + timeout
+            threads = [threading.Thread(target=_play, args=(base, i, max_actions, deadline,
+                                                            out, lock), daemon=True)
+                       for i in range(games)]
+            t0 = time.perf_counter()
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(timeout=timeout + 60)
+            wall = time.perf_counter() - t0
+    ms = lambda x: None if x is None else round(1000 * x, 1)  # noqa: E731
+    return {"games": games, "finished": out["finished"], "actions": out["actions"],
+            "requests": len(out["times"]), "errors": out["errors"],
+            "warm_up_s": round(warm, 2), "wall_s": round(wall, 2),
+            "latency_ms": {"p50": ms(_percentile(out["times"], 0.5)),
+                           "p95": ms(_percentile(out["times"], 0.95)),
+                           "max": ms(max(out["times"], default=None))},
+            "new_game_ms": {"p50": ms(_percentile(out["new"], 0.5)),
+                            "p95": ms(_percentile(out["new"], 0.95))},
+            "action_ms": {"p50": ms(_percentile(out["act"], 0.5)),
+                          "p95": ms(_percentile(out["act"], 0.95))}}
+
+
+def format_report(r: dict) -> str:
+    lines = [f"{r['games']} simultaneous games on loopback: {r['finished']} played to the "
+             f"end, {r['actions']} actions, {r['requests']} requests in {r['wall_s']} s; "
+             f"{len(r['errors'])} errors",
+             f"latency of every request: median {r['latency_ms']['p50']} ms, 95th percentile "
+             f"{r['latency_ms']['p95']} ms, max {r['latency_ms']['max']} ms",
+             f"new game: median {r['new_game_ms']['p50']} ms, p95 {r['new_game_ms']['p95']} ms;"
+             f" action (with the computer's replies and the coach): median "
+             f"{r['action_ms']['p50']} ms, p95 {r['action_ms']['p95']} ms"]
+    lines += [f"  error: {e}" for e in r["errors"][:10]]
+    return "\n".join(lines)
+
+
+def warm_up(table=None) -> None:
+    """Deal a game and play random legal actions to the end of its first deal, outside
+    any store: numba compiles (or loads from its cache) every kernel a game uses."""
+    if table is None:
+        from ecarte_sim.analysis.web.app import default_table
+        table = default_table()[0]
+    game = table.new(seed=0)
+    view = game.view()
+    rng = random.Random(0)
+    for _ in range(40):
+        if view.get("phase") in ("deal_over", "game_over"):
+            break
+        action = choose(view, rng)
+        if action is None:
+            break
+        try:
+            view = game.act(action)
+        except Exception:
+            break

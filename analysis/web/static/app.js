@@ -1,0 +1,578 @@
+// The practice table's page: talks to the JSON API (/api/...), draws the view it gets.
+// No build step, no library. Keys: 1-5 a card of your hand; p propose, y play without
+// proposing, a accept, r refuse, Enter discard the selected cards, k announce the king,
+// c conceal it, n next deal, t try again, s show the answer.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = {id: null, seq: null, view: null, selected: new Set(), busy: false};
+
+const ACTION_LABEL = {
+  propose: ["Propose", "p"], play: ["Play without proposing", "y"],
+  accept: ["Accept", "a"], refuse: ["Refuse", "r"], discard: ["Discard the selected", "Enter"],
+  king_announce: ["Announce the king", "k"], king_conceal: ["Conceal the king", "c"],
+  next: ["Next deal", "n"], retry: ["Try again", "t"], reveal: ["Show the answer", "s"],
+};
+const KEY_ACTION = {p: "propose", y: "play", a: "accept", r: "refuse", Enter: "discard",
+                    k: "king_announce", c: "king_conceal", n: "next", t: "retry",
+                    s: "reveal"};
+const PROMPT = {
+  propose: "You are the elder: propose, or play without proposing.",
+  answer: "The computer proposes: accept or refuse.",
+  discard: "Choose the cards to discard (click them or press 1–5), then Discard.",
+  king: "You hold the king of trumps: announce it (it marks one) or conceal it.",
+  play: "Your card.",
+  deal_over: "The deal is over.",
+  game_over: "The game is over.",
+};
+
+async function api(method, path, body) {
+  const init = {method, headers: {}};
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = {error: `HTTP ${res.status}`}; }
+  if (!res.ok) {
+    const err = new Error(data.error || `HTTP ${res.status}`);
+    err.status = res.status; err.law = data.law;
+    throw err;
+  }
+  return data;
+}
+
+function say(text, law) {
+  const m = $("message");
+  m.textContent = law ? `${law}: ${text}` : (text || "");
+  m.className = text ? "error" : "";
+}
+
+// ------------------------------------------------------------------ legal moves
+function isCard(x) { return typeof x === "string" && /^(10|[2-9TJQKA])[SHDC]$/.test(x); }
+
+function legalOf(view) {
+  const types = new Set(), cards = new Set();
+  let items = view.legal || [];
+  let min = 1, max = 5;
+  if (!Array.isArray(items)) {   // {"actions": [...], "cards": [...], "coach": [...], "min", "max"}
+    const l = items;
+    items = [...(l.actions || []), ...(l.cards || []), ...(l.coach || [])];
+    if (typeof l.min === "number") min = l.min;
+    if (typeof l.max === "number") max = l.max;
+    if ((l.actions || []).includes("card") && !(l.cards || []).length) items = items.filter((x) => x !== "card");
+  }
+  for (const item of items) {
+    if (isCard(item)) { cards.add(item); types.add("card"); continue; }
+    if (typeof item === "string") { types.add(item); continue; }
+    if (item && typeof item === "object") {
+      if (item.type === "card" && item.card) { cards.add(item.card); types.add("card"); }
+      else if (item.type === "king") {
+        if (item.announce !== false) types.add("king_announce");
+        if (item.announce !== true) types.add("king_conceal");
+      } else if (item.type) types.add(item.type);
+    }
+  }
+  if (types.has("king")) { types.delete("king"); types.add("king_announce"); types.add("king_conceal"); }
+  if (types.has("card") && !cards.size) types.delete("card");
+  return {types, cards, min, max};
+}
+
+// ------------------------------------------------------------------ drawing
+function text(x) {
+  if (x === null || x === undefined) return "";
+  if (typeof x === "string") return x;
+  if (typeof x === "number") return String(x);
+  if (Array.isArray(x)) return x.map(text).join(" ");
+  return x.text || x.words || x.message || JSON.stringify(x);
+}
+
+function pct(x) {
+  return (typeof x === "number") ? (100 * x).toFixed(1) + "%" : "–";
+}
+
+function signed(x, digits = 3) {
+  return (typeof x === "number") ? (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(digits) : "–";
+}
+
+function drawCards(box, cards, opts = {}) {
+  box.replaceChildren();
+  (cards || []).forEach((c, i) => {
+    const svg = cardSVG(c, {cls: opts.cls && opts.cls(c, i)});
+    if (opts.onClick) {
+      svg.addEventListener("click", () => opts.onClick(c, i));
+      svg.setAttribute("tabindex", "0");
+      svg.addEventListener("keydown", (e) => { if (e.key === " ") { e.preventDefault(); opts.onClick(c, i); } });
+    }
+    if (opts.key) {
+      const wrap = document.createElement("span");
+      wrap.className = "slot";
+      wrap.appendChild(svg);
+      const k = document.createElement("kbd");
+      k.textContent = String(i + 1);
+      wrap.appendChild(k);
+      box.appendChild(wrap);
+    } else box.appendChild(svg);
+  });
+}
+
+function computerCount(view) {
+  if (typeof view.computer_cards === "number") return view.computer_cards;
+  const hand = (view.hand || []).length;
+  const trick = view.trick || [];
+  const mine = trick.filter((t) => (t.by || t.player) === "person").length;
+  const theirs = trick.filter((t) => (t.by || t.player) === "computer").length;
+  return Math.max(0, hand + mine - theirs);
+}
+
+function render(view) {
+  state.view = view;
+  $("game").hidden = false;
+  document.body.dataset.game = state.id;
+  document.body.dataset.seq = state.seq;
+  document.body.dataset.phase = view.phase;
+  $("record-link").hidden = false;
+  $("record-link").href = `/api/games/${state.id}/record`;
+  const score = view.score || {};
+  $("score-person").textContent = score.person ?? 0;
+  $("score-computer").textContent = score.computer ?? 0;
+  $("deal").textContent = view.deal ?? "";
+  $("role").textContent = view.person_role || "";
+  $("stock").textContent = view.stock ?? "–";
+  const tricks = view.tricks || view.tricks_won || {};
+  $("tricks-person").textContent = tricks.person ?? 0;
+  $("tricks-computer").textContent = tricks.computer ?? 0;
+  drawCards($("turn-up"), view.turn_up ? [view.turn_up] : []);
+  $("trump").textContent = view.trump ? `${SUIT_SYMBOL[view.trump] || ""} ${SUIT_NAME[view.trump] || view.trump}` : "";
+  // the trick: each card with who played it
+  const trick = $("trick");
+  trick.replaceChildren();
+  for (const t of view.trick || []) {
+    const c = typeof t === "string" ? t : t.card;
+    const by = typeof t === "string" ? "" : (t.by || t.player || "");
+    const fig = document.createElement("figure");
+    fig.className = "played " + by;
+    fig.appendChild(cardSVG(c));
+    const cap = document.createElement("figcaption");
+    cap.textContent = by === "person" ? "you" : by === "computer" ? "computer" : by;
+    fig.appendChild(cap);
+    trick.appendChild(fig);
+  }
+  const backs = [];
+  for (let i = 0; i < computerCount(view); i++) backs.push(null);
+  drawCards($("computer-hand"), backs);
+
+  const legal = legalOf(view);
+  const phase = view.phase;
+  if (phase !== "discard") state.selected.clear();
+  drawCards($("hand"), view.hand || [], {
+    key: true,
+    cls: (c) => [legal.cards.has(c) ? "legal" : (phase === "play" && legal.cards.size ? "illegal" : ""),
+                 state.selected.has(c) ? "selected" : "",
+                 (view.king_marked && c === view.king) ? "marked" : ""].join(" "),
+    onClick: (c) => clickCard(c),
+  });
+  $("prompt").textContent = view.prompt || PROMPT[phase] || "";
+  // the buttons of the legal actions
+  const bar = $("actions");
+  bar.replaceChildren();
+  for (const type of ["propose", "play", "accept", "refuse", "discard", "king_announce",
+                      "king_conceal", "retry", "reveal", "next"]) {
+    if (!legal.types.has(type)) continue;
+    const [label, key] = ACTION_LABEL[type];
+    const b = document.createElement("button");
+    b.type = "button";
+    b.id = "act-" + type;
+    b.dataset.action = type;
+    b.innerHTML = `${label} <kbd>${key}</kbd>`;
+    b.addEventListener("click", () => doAction(type));
+    if (type === "discard") {
+      const n = state.selected.size;
+      b.disabled = n < legal.min || n > legal.max;
+      if (n === 0 && legal.min === 0) b.innerHTML = `Keep all five <kbd>${key}</kbd>`;
+      else if (n) b.innerHTML = `Discard ${n} <kbd>${key}</kbd>`;
+    }
+    bar.appendChild(b);
+  }
+  if (phase === "game_over") {
+    const b = document.createElement("button");
+    b.type = "button"; b.id = "act-new"; b.textContent = "Another game";
+    b.addEventListener("click", () => newGame());
+    bar.appendChild(b);
+  }
+  renderCoach(view);
+  renderEvents(view);
+  renderDealOver(view);
+  renderSummary(view);
+}
+
+const GRADE_CLASS = {best: "best", good: "good", inaccuracy: "inaccuracy", mistake: "mistake",
+                     blunder: "blunder"};
+
+function verdictLine(v) {
+  if (typeof v === "string") return v;
+  const parts = [];
+  const what = v.decision || v.kind || v.what || "";
+  const chose = v.chosen ?? v.choice ?? v.played ?? v.card;
+  if (what || chose !== undefined) parts.push(`${what}${chose !== undefined ? " " + text(chose) : ""}`);
+  if (v.cost !== undefined && v.cost !== null) parts.push(`cost ${pct(v.cost)} of P(win the game)`);
+  else if (v.loss !== undefined && v.loss !== null) parts.push(`cost ${pct(v.loss)} of P(win the game)`);
+  if (v.best !== undefined && v.best !== null && text(v.best) !== text(chose)) parts.push(`best ${text(v.best)}`);
+  return parts.join(" · ");
+}
+
+function renderCoach(view) {
+  const list = $("coach-list");
+  list.replaceChildren();
+  const verdicts = view.coach || [];
+  $("coach-panel").hidden = view.coach === null || view.coach === false;
+  if (!verdicts.length) {
+    const p = document.createElement("p");
+    p.className = "quiet";
+    p.textContent = view.coach_on === false ? "The coach is off." : "No decision graded yet this deal.";
+    list.appendChild(p);
+    return;
+  }
+  for (const v of verdicts) {
+    const div = document.createElement("div");
+    const grade = (v && v.grade) || "";
+    div.className = "verdict " + (GRADE_CLASS[grade] || "");
+    const head = document.createElement("div");
+    head.className = "head";
+    if (grade) {
+      const g = document.createElement("span");
+      g.className = "grade";
+      g.textContent = grade;
+      head.appendChild(g);
+    }
+    head.appendChild(document.createTextNode(" " + verdictLine(v)));
+    div.appendChild(head);
+    const rule = v && (v.rule || v.treatise || v.reason || v.words);
+    if (rule) {
+      const r = document.createElement("div");
+      r.className = "rule";
+      r.textContent = text(rule);
+      div.appendChild(r);
+    }
+    if (v && Array.isArray(v.options)) {
+      const t = document.createElement("table");
+      t.className = "values";
+      t.innerHTML = "<tr><th>choice</th><th>P(win the game)</th><th>double dummy</th></tr>";
+      for (const o of v.options) {
+        const tr = document.createElement("tr");
+        tr.innerHTML = `<td>${text(o.choice ?? o.card ?? o.action ?? "")}</td><td>${pct(o.p_win ?? o.value)}</td><td>${pct(o.dd ?? o.dd_value)}</td>`;
+        t.appendChild(tr);
+      }
+      div.appendChild(t);
+    }
+    list.appendChild(div);
+  }
+}
+
+function renderEvents(view) {
+  const box = $("events");
+  for (const e of view.events || []) {
+    const li = document.createElement("li");
+    li.textContent = text(e);
+    box.appendChild(li);
+  }
+  while (box.children.length > 60) box.removeChild(box.firstChild);
+}
+
+function renderDealOver(view) {
+  const over = view.phase === "deal_over" || view.phase === "game_over";
+  const hands = view.hands || view.both_hands;
+  $("deal-over").hidden = !(over && (hands || view.replay));
+  if ($("deal-over").hidden) return;
+  const both = $("both-hands");
+  both.replaceChildren();
+  for (const who of ["person", "computer"]) {
+    if (!hands || !hands[who]) continue;
+    const row = document.createElement("div");
+    row.className = "hand-row";
+    const label = document.createElement("div");
+    label.className = "who";
+    label.textContent = who === "person" ? "Your hand" : "The computer's hand";
+    const cards = document.createElement("div");
+    cards.className = "hand small";
+    cards.id = "hand-" + who;
+    drawCards(cards, hands[who]);
+    row.append(label, cards);
+    both.appendChild(row);
+  }
+  const replay = $("replay");
+  replay.replaceChildren();
+  const steps = Array.isArray(view.replay) ? view.replay : (view.replay && view.replay.cards) || [];
+  if (steps.length) {
+    const t = document.createElement("table");
+    t.className = "values";
+    t.id = "replay-table";
+    t.innerHTML = "<caption>Double dummy, card by card: P(point) of the player to play</caption>" +
+      "<tr><th>trick</th><th>who</th><th>card</th><th>its value</th><th>best</th></tr>";
+    for (const s of steps) {
+      const tr = document.createElement("tr");
+      const best = s.best ?? s.best_card;
+      tr.innerHTML = `<td>${s.trick ?? ""}</td><td>${s.by ?? s.player ?? ""}</td><td>${cardText(s.card)}</td>` +
+        `<td>${typeof s.value === "number" ? s.value.toFixed(2) : text(s.value ?? s.dd ?? "")}</td>` +
+        `<td>${best ? cardText(text(best)) : ""}</td>`;
+      if (best && s.card && text(best) !== s.card && s.lost) tr.className = "lost";
+      t.appendChild(tr);
+    }
+    replay.appendChild(t);
+  }
+}
+
+function renderSummary(view) {
+  const s = view.summary;
+  $("summary").hidden = !(view.phase === "game_over" && s);
+  if ($("summary").hidden) return;
+  const body = $("summary-body");
+  body.replaceChildren();
+  const p = document.createElement("p");
+  const score = view.score || {};
+  p.textContent = (score.person >= 5 ? "You won " : "The computer won ") +
+    `${Math.max(score.person, score.computer)} to ${Math.min(score.person, score.computer)}.`;
+  body.appendChild(p);
+  const grades = s.grades || s.counts;
+  if (grades && typeof grades === "object") {
+    const ul = document.createElement("ul");
+    for (const [g, n] of Object.entries(grades)) {
+      const li = document.createElement("li");
+      li.textContent = `${g}: ${n}`;
+      ul.appendChild(li);
+    }
+    body.appendChild(ul);
+  }
+  if (typeof s.lost === "number") {
+    const q = document.createElement("p");
+    q.textContent = `P(win the game) lost by your decisions in all: ${pct(s.lost)}`;
+    body.appendChild(q);
+  }
+  if (s.text || s.words) {
+    const q = document.createElement("p");
+    q.textContent = text(s.text || s.words);
+    body.appendChild(q);
+  }
+}
+
+// ------------------------------------------------------------------ acting
+function clickCard(card) {
+  const view = state.view;
+  if (!view || state.busy) return;
+  if (view.phase === "discard") {
+    if (state.selected.has(card)) state.selected.delete(card);
+    else if (state.selected.size < legalOf(view).max) state.selected.add(card);
+    render(view);
+    return;
+  }
+  if (view.phase === "play") send({type: "card", card});
+}
+
+function doAction(type) {
+  const view = state.view;
+  if (!view || state.busy) return;
+  const legal = legalOf(view);
+  if (!legal.types.has(type)) return;
+  if (type === "discard") {
+    const n = state.selected.size;
+    if (n < legal.min || n > legal.max) {
+      say(legal.min ? `Choose ${legal.min === legal.max ? legal.min : legal.min + " to " + legal.max} cards to discard first.`
+                    : `You may discard at most ${legal.max} cards.`);
+      return;
+    }
+    send({type: "discard", cards: [...state.selected]});
+  } else if (type === "king_announce") send({type: "king", announce: true});
+  else if (type === "king_conceal") send({type: "king", announce: false});
+  else send({type});
+}
+
+async function send(action) {
+  state.busy = true;
+  document.body.classList.add("busy");
+  try {
+    const data = await api("POST", `/api/games/${state.id}/act`, {seq: state.seq, action});
+    state.seq = data.seq;
+    state.selected.clear();
+    say("");
+    render(data.view);
+  } catch (err) {
+    say(err.message, err.law);
+    if (err.status === 409) await load(state.id);
+  } finally {
+    state.busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+async function load(id) {
+  const data = await api("GET", `/api/games/${id}`);
+  state.id = data.id; state.seq = data.seq;
+  $("events").replaceChildren();
+  render(data.view);
+}
+
+async function newGame() {
+  const body = {opponent: $("opponent").value, coach: $("coach").checked};
+  const seed = $("seed").value.trim();
+  if (seed) {
+    if (!/^\d+$/.test(seed)) { say("The seed is a whole number (or empty: random)."); return; }
+    body.seed = Number(seed);
+  }
+  state.busy = true;
+  try {
+    const data = await api("POST", "/api/games", body);
+    state.id = data.id; state.seq = data.seq;
+    localStorage.setItem("ecarte-game", data.id);
+    $("events").replaceChildren();
+    say("");
+    render(data.view);
+  } catch (err) {
+    say(err.message, err.law);
+  } finally {
+    state.busy = false;
+  }
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (currentPage() !== "play" || !state.view) return;
+  if (/^[1-5]$/.test(e.key)) {
+    const card = (state.view.hand || [])[Number(e.key) - 1];
+    if (card) { e.preventDefault(); clickCard(card); }
+    return;
+  }
+  const type = KEY_ACTION[e.key];
+  if (type && !(e.key === "Enter" && e.target && e.target.tagName === "BUTTON")) {
+    e.preventDefault();
+    doAction(type);
+  }
+});
+
+// ------------------------------------------------------------------ the strategy card
+function scoreOptions() {
+  const sel = $("chart-score");
+  for (let e = 0; e < 5; e++) for (let d = 0; d < 5; d++) {
+    const o = document.createElement("option");
+    o.value = o.textContent = `${e}-${d}`;
+    sel.appendChild(o);
+  }
+}
+
+async function showChart() {
+  const f = new FormData($("chart-form"));
+  const q = new URLSearchParams({role: f.get("role"), score: f.get("score"), against: f.get("against")});
+  $("chart-svg").href = `/api/chart?${q}&format=svg`;
+  const body = $("chart-body");
+  body.textContent = "Computing the card…";
+  try {
+    const c = await api("GET", `/api/chart?${q}`);
+    body.replaceChildren();
+    const h = document.createElement("p");
+    h.innerHTML = `<b>${c.role}</b> at ${c.score} (the elder's score first): ${c.source}`;
+    body.appendChild(h);
+    const t = document.createElement("table");
+    t.className = "chart";
+    t.id = "chart-table";
+    const head = document.createElement("tr");
+    head.innerHTML = "<th></th>" + c.columns.map((col) => `<th>${col}</th>`).join("");
+    t.appendChild(head);
+    const cells = {};
+    for (const cell of c.cells) cells[cell.row + "|" + cell.column] = cell;
+    for (const row of c.rows) {
+      const tr = document.createElement("tr");
+      tr.innerHTML = `<th>${row}</th>`;
+      for (const col of c.columns) {
+        const cell = cells[row + "|" + col];
+        const td = document.createElement("td");
+        if (cell && cell.action) {
+          td.className = "act-" + cell.action + (cell.treatise_differs ? " differs" : "");
+          td.innerHTML = `${cell.action}<small>${pct(cell.reproduced)}</small>`;
+          td.title = `${row}, ${col}: ${cell.action} on ${pct(cell.reproduced)} of its hands; ` +
+            `${pct(cell.dealt)} of all hands` + (cell.treatise_differs ? `; the treatise: ${cell.treatise_action}` : "");
+        } else td.className = "empty";
+        tr.appendChild(td);
+      }
+      t.appendChild(tr);
+    }
+    const wrap = document.createElement("div");
+    wrap.className = "scroll";
+    wrap.appendChild(t);
+    body.appendChild(wrap);
+    const foot = document.createElement("p");
+    foot.textContent = `Reproduces ${pct(c.reproduced)} of ${c.weighting}; agrees with ${c.treatise} ` +
+      `on ${pct(c.treatise_agreement)}. A framed cell: the treatise does otherwise.`;
+    body.appendChild(foot);
+  } catch (err) {
+    body.textContent = err.message;
+  }
+}
+
+async function showAdvice() {
+  const f = new FormData($("advise-form"));
+  const turnUp = (f.get("turn_up") || "").trim();
+  const req = {hand: f.get("hand"), trump: turnUp, turn_up: turnUp || null,
+               role: f.get("role"), score: f.get("score"), discard: !!f.get("discard")};
+  const body = $("advise-body");
+  body.textContent = "Sampling deals…";
+  try {
+    const a = await api("POST", "/api/advise", req);
+    body.replaceChildren();
+    const p = document.createElement("p");
+    p.id = "advice-action";
+    p.innerHTML = `<b>${a.action}</b> — ${a.strategy ? a.strategy.answers : ""}`;
+    body.appendChild(p);
+    const t = document.createElement("table");
+    t.className = "values";
+    t.innerHTML = "<tr><th>action</th><th>P(win the game)</th><th>95% interval</th><th>marks a deal</th></tr>";
+    for (const [act, v] of Object.entries(a.values || {})) {
+      const tr = document.createElement("tr");
+      tr.innerHTML = `<td>${act}</td><td>${v.p_win.toFixed(3)}</td>` +
+        `<td>[${v.p_win_ci95[0].toFixed(3)}, ${v.p_win_ci95[1].toFixed(3)}]</td><td>${v.marks.toFixed(2)}</td>`;
+      t.appendChild(tr);
+    }
+    body.appendChild(t);
+    const n = document.createElement("p");
+    n.className = "quiet";
+    n.textContent = `n = ${a.n} deals around the hand.`;
+    body.appendChild(n);
+    if (a.treatise) {
+      const q = document.createElement("p");
+      q.textContent = `The treatise says ${a.treatise.says}: ${a.treatise.reason || ""}`;
+      body.appendChild(q);
+    }
+    if (a.discard) {
+      const q = document.createElement("p");
+      q.textContent = `Discard: the strategy throws ${a.discard.throws || text(a.discard.thrown) || ""}.`;
+      body.appendChild(q);
+    }
+  } catch (err) {
+    body.textContent = err.message;
+  }
+}
+
+// ------------------------------------------------------------------ pages
+function currentPage() { return (location.hash || "#play").slice(1).split("=")[0] || "play"; }
+
+function showPage() {
+  const page = currentPage();
+  for (const s of document.querySelectorAll("section.page")) s.hidden = s.id !== page;
+  for (const a of document.querySelectorAll("nav a")) a.classList.toggle("here", a.getAttribute("href") === "#" + page);
+  if (page === "chart" && !$("chart-body").dataset.shown) { $("chart-body").dataset.shown = "1"; showChart(); }
+}
+
+window.addEventListener("hashchange", showPage);
+window.addEventListener("DOMContentLoaded", async () => {
+  scoreOptions();
+  showPage();
+  $("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
+  $("chart-form").addEventListener("submit", (e) => { e.preventDefault(); showChart(); });
+  $("advise-form").addEventListener("submit", (e) => { e.preventDefault(); showAdvice(); });
+  const params = new URLSearchParams(location.search);
+  const id = params.get("game") || localStorage.getItem("ecarte-game");
+  if (id) {
+    try { await load(id); } catch (err) { localStorage.removeItem("ecarte-game"); }
+  }
+  document.body.dataset.ready = "1";
+});

@@ -149,3 +149,36 @@ def test_law_49_doubles_the_marks_after_a_refusal():
 def test_bad_positions_name_the_token(kwargs, token):
     with pytest.raises((ValueError, CardError), match=token.replace(" ", ".")):
         cards.computer_card(**kwargs)
+
+
+def test_the_tables_view_of_the_computer_gives_the_same_card():
+    """The practice table passes its own view (discards per exchange as (own thrown mask,
+    adversary's count), the cards played as (role, card), seed and deal index): the same
+    card, as text whose int() is the card's index."""
+    from types import SimpleNamespace
+    score = (1, 1)
+    cfg, script = cards.settings_for("strategy", score, 64)
+    runner = DealRunner()
+    n = 0
+    for i in range(30):
+        d = runner.play(2, i, np.array(cfg), np.array(script))
+        if d.ended:
+            continue
+        for j, who, own, _, _, _, _ in positions(d):
+            a = mover_args(d, j, who, own, score)
+            roles = []
+            leader = ELDER
+            for k, c in enumerate(d.play[:j]):      # whose card each was
+                w = leader if k % 2 == 0 else 1 - leader
+                roles.append("elder" if w == ELDER else "dealer")
+                if k % 2 and not leader_wins(int(d.play[k - 1]), int(c), d.turn_up >> 3):
+                    leader = w
+            view = SimpleNamespace(role=a["role"], hand=a["hand"], turn_up=a["turn_up"],
+                                   said=tuple(a["said"]), discards=tuple(a["discards"]),
+                                   own_discards=0, seen=0,
+                                   played=tuple(zip(roles, a["played"])), seed=2, index=i,
+                                   score=score)
+            card = cards.computer_card(view, worlds=64)
+            assert card == format_card(int(d.play[j])) and int(card) == int(d.play[j])
+            n += 1
+    assert n > 200

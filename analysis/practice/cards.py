@@ -434,17 +434,59 @@ def _decide(p: Position, seed, deal, worlds, model, forced_trump, evaluate):
     return result, cards, outcomes, hands, payoff
 
 
-def computer_card(hand, turn_up, role, *, said="play", discards=(), played=(), score=(0, 0),
-                  seed: int = 0, deal: int = 0, worlds: int = DEFAULT_WORLDS,
-                  model: str = "strategy", forced_trump: bool = True) -> str:
-    """The card the computer plays now (``"KH"``): the engine's ``pimc-inference`` choice
-    in this position, W = ``worlds`` (module docstring for every argument). ``hand``
-    may also be a :class:`Position` (then the other position keywords are ignored)."""
-    p = hand if isinstance(hand, Position) else parse_position(
-        hand, turn_up, role, said=said, discards=discards, played=played, score=score,
-        forced_trump=forced_trump)
+class Card(str):
+    """A card as text (``"KH"``, JSON-ready, equal to the string) whose ``int()`` is its
+    index (suit * 8 + rank, ranks 7 8 9 T A J Q K)."""
+
+    def __new__(cls, index: int):
+        obj = super().__new__(cls, format_card(int(index)))
+        obj.index = int(index)
+        return obj
+
+    def __int__(self) -> int:
+        return self.index
+
+    def __index__(self) -> int:
+        return self.index
+
+
+def computer_card(hand, turn_up=None, role=None, *, said="play", discards=(), played=(),
+                  score=(0, 0), seed: int = 0, deal: int = 0, worlds: int = DEFAULT_WORLDS,
+                  model: str = "strategy", forced_trump: bool = True) -> Card:
+    """The card the computer plays now: the engine's ``pimc-inference`` choice in this
+    position, W = ``worlds`` (module docstring for every argument), as a :class:`Card`
+    (the text ``"KH"``; ``int()`` gives its index). ``hand`` may also be a
+    :class:`Position`, or the practice table's view of the computer
+    (:func:`from_table_position`, which also gives ``seed`` and ``deal``); then the other
+    position keywords are ignored."""
+    if _is_table_position(hand):
+        p, seed, deal = from_table_position(hand, forced_trump)
+    else:
+        p = hand if isinstance(hand, Position) else parse_position(
+            hand, turn_up, role, said=said, discards=discards, played=played, score=score,
+            forced_trump=forced_trump)
     (card, *_), *_ = _decide(p, seed, deal, worlds, model, forced_trump, False)
-    return format_card(int(card))
+    return Card(int(card))
+
+
+def _is_table_position(obj) -> bool:
+    return all(hasattr(obj, k) for k in ("role", "hand", "turn_up", "said", "discards",
+                                         "own_discards", "played", "seed", "index",
+                                         "score"))
+
+
+def from_table_position(pos, forced_trump: bool = True) -> tuple[Position, int, int]:
+    """(position, seed, deal) from the practice table's view of a player
+    (:class:`ecarte_sim.analysis.practice.computer.Position`: ``discards`` per exchange
+    (his thrown mask, the adversary's count), ``played`` as (role, card) pairs, ``seed``
+    and ``index`` the random words)."""
+    groups = []
+    for mine, theirs in pos.discards:
+        groups.append((int(mine), int(theirs)))
+    p = parse_position(int(pos.hand), int(pos.turn_up), pos.role, said=list(pos.said),
+                       discards=groups, played=[int(c) for _, c in pos.played],
+                       score=tuple(pos.score), forced_trump=forced_trump)
+    return p, int(pos.seed), int(pos.index)
 
 
 def _mean_ci(values: np.ndarray) -> tuple[float, list[float]]:

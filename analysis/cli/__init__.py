@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli import bench, chart, ecarte, equilibrium, piquet, serve, strategy
+from ecarte_sim.analysis.cli import (bench, chart, ecarte, equilibrium, piquet, practice, serve,
+                                     strategy)
 from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 
 
@@ -43,6 +44,7 @@ def main():
 
 
 for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, *equilibrium.COMMANDS, *chart.COMMANDS,
+                 *practice.COMMANDS,
                  piquet.piquet, bench.bench, *serve.COMMANDS):
     main.add_command(_command)
 

@@ -114,3 +114,407 @@ def points(elder_tricks: int, first: int) -> tuple[int, int]:
     return 0, (2 if first == PLAYED_WITHOUT_PROPOSING else 1)
 
 
+
+# ---------------------------------------------------------------------------- a record's laws
+
+class _Hand:
+    """What a record tells of one hand: the cards known to be in it and how many more
+    (unknown) it holds; ``exact`` when every card is known."""
+
+    def __init__(self, cards):
+        self.known = {c for c in cards if c is not None}
+        self.unknown = sum(c is None for c in cards)
+        self.lost = False        # an unknown card left it: the known ones may be gone
+
+    @property
+    def exact(self) -> bool:
+        return self.unknown == 0 and not self.lost
+
+    def remove(self, card) -> None:
+        if card is None:
+            if self.unknown:
+                self.unknown -= 1
+            else:
+                self.lost = True
+        elif card in self.known:
+            self.known.discard(card)
+        elif self.unknown:
+            self.unknown -= 1
+
+    def add(self, card) -> None:
+        if card is None:
+            self.unknown += 1
+        else:
+            self.known.add(card)
+
+
+def _cv(token):
+    from ecarte_sim.analysis.practice.records import card_value
+    return card_value(token, "")
+
+
+def _fmt(card) -> str:
+    return UNKNOWN if card is None else format_card(card)
+
+
+def check(record) -> list[tuple[str, str]]:
+    """Every breach of the laws in a game record (:mod:`.records`), as ``(law, reason)``
+    in the order met (module docstring); ``[]`` for a legal record. A malformed record
+    raises :class:`~ecarte_sim.analysis.practice.records.RecordError`."""
+    from ecarte_sim.analysis.practice.records import validate
+    validate(record)
+    players = record["players"]
+    out: list[tuple[str, str]] = []
+    score = {p: 0 for p in players}
+    winner = None
+    previous = None
+    deals = record["deals"]
+    for i, d in enumerate(deals):
+        where = f"deal {d['number']}"
+        if winner is not None:
+            out.append(("Law 46", f"{where} is dealt after {winner} reached five: the game "
+                                  f"was over"))
+        if previous is not None and d["dealer"] == previous:
+            out.append(("Law 14", f"{where}: {d['dealer']} deals twice running (the deal "
+                                  f"goes in turn)"))
+        if i == 0 and record.get("first_dealer") not in (None, d["dealer"]):
+            out.append(("Law 14", f"{where}: dealt by {d['dealer']}, but the cut gave the "
+                                  f"deal to {record['first_dealer']}"))
+        previous = d["dealer"]
+        if d["score_before"] != score:
+            out.append(("Law 46", f"{where}: the score before it is recorded as "
+                                  f"{_score(d['score_before'], players)}, the marks before give "
+                                  f"{_score(score, players)}"))
+        last = i == len(deals) - 1 and record.get("winner") is None
+        due, breaches = _deal_laws(d, dict(score), players, where, last)
+        out.extend(breaches)
+        out.extend(_marks_laws(d, due, players, where))
+        for m in d["marks"]:
+            score[m["to"]] += m["marks"]
+            if winner is None and score[m["to"]] >= TARGET:
+                winner = m["to"]
+        if d.get("score_after") is not None and d["score_after"] != score:
+            out.append(("Law 46", f"{where}: the score after it is recorded as "
+                                  f"{_score(d['score_after'], players)}, its marks give "
+                                  f"{_score(score, players)}"))
+    if record["score"] != score:
+        out.append(("Law 46", f"the final score is recorded as "
+                              f"{_score(record['score'], players)}, the marks give "
+                              f"{_score(score, players)}"))
+    if record.get("winner") != winner:
+        out.append(("Law 46", f"the winner is recorded as {record.get('winner')}, the marks "
+                              f"make it {winner} (the game is five up)"))
+    return out
+
+
+def _score(s: dict, players) -> str:
+    return "-".join(str(s[p]) for p in players)
+
+
+def _deal_laws(d, score, players, where, in_progress):
+    """Walk one deal's actions; returns (the marks due, [(law, reason)]). ``due``: a list of
+    (player, marks, kind) with kind "turned" / "king" / "point" / "vole" / "point?"
+    (Law 49 unknown: 1 or 2)."""
+    out = []
+    due = []
+    elder, dealer = d["elder"], d["dealer"]
+    hands = {p: _Hand([_cv(c) for c in d["hands"][p]]) for p in players}
+    turn_up = _cv(d["turn_up"])
+    trump = None if turn_up is None else suit(turn_up)
+    stock = [_cv(c) for c in d["stock"]] if d.get("stock") is not None else None
+    seen = {}
+    for p in players:
+        for c in hands[p].known:
+            if c in seen:
+                out.append(("Law 45", f"{where}: {_fmt(c)} is dealt to both players"))
+            seen[c] = p
+    if turn_up is not None and turn_up in seen:
+        out.append(("Law 45", f"{where}: the turn-up {_fmt(turn_up)} is also in "
+                              f"{seen[turn_up]}'s hand"))
+    over = False
+
+    def mark(p, n, kind):
+        nonlocal over
+        if over:
+            return
+        due.append((p, n, kind))
+        if n is None:           # Law 49 unknown: 1 or 2, the record's own mark carries
+            return
+        score[p] += n
+        if score[p] >= TARGET:
+            over = True
+
+    if turn_up is not None and rank(turn_up) == KING:
+        mark(dealer, 1, "turned")
+    stage = "propose"
+    rnd = 0
+    used = 0
+    first = None if not d["actions"] else NONE
+    king = None if trump is None else king_of(trump)
+    said_king = {p: None for p in players}
+    first_card = {p: None for p in players}
+    cards_of_player = {p: 0 for p in players}
+    trick = []           # [(player, card)]
+    leader = elder
+    tricks = {p: 0 for p in players}
+    order_known = True
+    played_cards = set()
+    ended_at = None
+    for j, a in enumerate(d["actions"]):
+        by, kind = a["by"], a["type"]
+        w = f"{where}, action {j + 1}"
+        if over and ended_at is None:
+            ended_at = j
+            out.append(("Law 46", f"{w}: {by} goes on playing after the game was won "
+                                  f"(five up)"))
+        if kind in ("propose", "play"):
+            if stage != "propose":
+                out.append(("Laws 25–26", f"{w}: {by} says '{kind}' when no proposal can "
+                                          f"be made ({_stage_words(stage)})"))
+                continue
+            if by != elder:
+                out.append(("Laws 25–26", f"{w}: {by} says '{kind}', but only the elder "
+                                          f"({elder}) proposes or plays"))
+            if kind == "play":
+                if rnd == 0:
+                    first = PLAYED_WITHOUT_PROPOSING
+                stage = "play"
+            else:
+                if used >= STOCK_SIZE:
+                    out.append(("Law 38", f"{w}: a proposal with the stock exhausted"))
+                stage = "answer"
+        elif kind in ("accept", "refuse"):
+            if stage != "answer":
+                out.append(("Laws 25–27", f"{w}: {by} says '{kind}' with no proposal to "
+                                          f"answer"))
+                continue
+            if by != dealer:
+                out.append(("Laws 25–27", f"{w}: {by} says '{kind}', but only the dealer "
+                                          f"({dealer}) answers a proposal"))
+            if kind == "refuse":
+                if rnd == 0:
+                    first = REFUSED_FIRST
+                stage = "play"
+            else:
+                stage = "discard_elder"
+        elif kind == "discard":
+            expect = {"discard_elder": elder, "discard_dealer": dealer}.get(stage)
+            if expect is None:
+                out.append(("Laws 27–28", f"{w}: {by} discards with no accepted proposal"))
+                continue
+            if by != expect:
+                out.append(("Laws 27–28", f"{w}: {by} discards, but it is {expect}'s turn "
+                                          f"(the elder discards first)"))
+            thrown = ([_cv(c) for c in a["cards"]] if isinstance(a.get("cards"), list)
+                      else [None] * a["count"])
+            drawn = [_cv(c) for c in a["drawn"]] if a.get("drawn") is not None else None
+            h = hands[by]
+            for c in thrown:
+                if c is not None and h.exact and c not in h.known:
+                    out.append(("Law 28", f"{w}: {by} discards {_fmt(c)}, which he does not "
+                                          f"hold"))
+                h.remove(c)
+            n = len(thrown)
+            if by == elder and n == 0:
+                out.append(("Law 27", f"{w}: the elder exchanges without discarding"))
+            if drawn is not None:
+                law = (("Laws 29, 31" if by == elder else "Law 33") if len(drawn) > n else
+                       ("Laws 30, 32" if by == elder else "Law 34"))
+                if len(drawn) != n:
+                    out.append((law, f"{w}: {by} takes {len(drawn)} card"
+                                     f"{'s' if len(drawn) != 1 else ''} for the {n} he "
+                                     f"discarded"))
+                if used + len(drawn) > STOCK_SIZE:
+                    out.append(("Law 38", f"{w}: {by} takes {len(drawn)} cards with "
+                                          f"{STOCK_SIZE - used} left in the stock"))
+                if stock is not None:
+                    expected = stock[used:used + len(drawn)]
+                    if any(x is not None and y is not None and x != y
+                           for x, y in zip(drawn, expected)):
+                        out.append(("Laws 29–34", f"{w}: {by} takes "
+                                    f"{' '.join(map(_fmt, drawn))}, but the stock's next "
+                                    f"cards are {' '.join(map(_fmt, expected))}"))
+                for c in drawn:
+                    if c is not None and c in seen and seen[c] != "stock":
+                        out.append(("Law 45", f"{w}: {by} draws {_fmt(c)}, a card already "
+                                              f"in play"))
+                    if c is not None:
+                        seen[c] = "stock"
+                    h.add(c)
+                used += len(drawn)
+            else:
+                for _ in range(n):
+                    h.add(None)
+                used += n
+            if stage == "discard_elder":
+                stage = "discard_dealer"
+            else:
+                stage = "propose"
+                rnd += 1
+                if used >= STOCK_SIZE:
+                    stage = "play"
+        elif kind == "king":
+            if stage != "play":
+                out.append(("Law 23", f"{w}: {by} announces the king before the play"))
+            h = hands[by]
+            if a["announce"]:
+                if king is not None and h.exact and king not in h.known:
+                    out.append(("Law 25", f"{w}: {by} announces the king "
+                                          f"{_fmt(king)} but does not hold it"))
+                elif not _king_in_time(by, first_card, cards_of_player, trick, king):
+                    out.append(("Laws 23–24", f"{w}: {by} announces the king after playing "
+                                              f"his first card"))
+                else:
+                    said_king[by] = True
+                    mark(by, 1, "king")
+            else:
+                said_king[by] = False
+        elif kind == "card":
+            if stage not in ("play",):
+                if stage == "answer" or stage.startswith("discard") or stage == "propose":
+                    out.append(("Laws 25–27", f"{w}: {by} plays a card before the "
+                                              f"proposals ended ({_stage_words(stage)})"))
+                stage = "play"
+            card = _cv(a["card"])
+            mover = leader if not trick else _other(players, trick[0][0])
+            if order_known and by != mover:
+                out.append(("Law 40", f"{w}: {by} plays {_fmt(card)} out of turn "
+                                      f"({'the lead is ' + mover + chr(39) + 's' if not trick else mover + ' plays to the trick'})"))
+            h = hands[by]
+            if card is not None:
+                if card in played_cards:
+                    out.append(("Law 45", f"{w}: {_fmt(card)} is played twice"))
+                elif h.exact and card not in h.known:
+                    out.append(("Law 45", f"{w}: {by} plays {_fmt(card)}, which he does "
+                                          f"not hold"))
+                played_cards.add(card)
+            if trick and trump is not None and card is not None and trick[0][1] is not None \
+                    and h.exact and card in h.known:
+                breach = breach_of_play(h.known, trick[0][1], card, trump)
+                if breach:
+                    out.append((breach[0], f"{w}: {by}: {breach[1]}"))
+            if first_card[by] is None:
+                first_card[by] = card
+            cards_of_player[by] += 1
+            h.remove(card)
+            trick.append((by, card))
+            if len(trick) == 2:
+                (p0, c0), (p1, c1) = trick
+                if c0 is None or c1 is None or trump is None:
+                    order_known = False
+                    win = None
+                else:
+                    win = p1 if follower_wins(c0, c1, trump) else p0
+                if win is not None:
+                    tricks[win] += 1
+                    leader = win
+                trick = []
+        if first is None and kind in ("propose", "play"):
+            first = NONE
+    n_cards = sum(a["type"] == "card" for a in d["actions"])
+    told = d.get("tricks")
+    counted = tricks if (n_cards == 10 and order_known) else None
+    if counted is not None and told is not None and told != counted:
+        out.append(("Law 48", f"{where}: the tricks are recorded as "
+                              f"{_score(told, players)}, the cards give "
+                              f"{_score(counted, players)}"))
+    result = counted or told
+    said = d.get("result")
+    if result is not None and said is not None:
+        t = result[elder]
+        won = elder if t >= 3 else dealer
+        if said["winner"] != won or said["vole"] != (t in (0, 5)):
+            out.append(("Law 48", f"{where}: the result is recorded as "
+                                  f"{'the vole' if said['vole'] else 'the point'} to "
+                                  f"{said['winner']}, the tricks give "
+                                  f"{'the vole' if t in (0, 5) else 'the point'} to {won}"))
+    if result is None and said is not None:
+        won = said["winner"]
+        result = {won: 5 if said["vole"] else 3, _other(players, won): 0 if said["vole"] else 2}
+    if over:
+        pass
+    elif result is not None:
+        t = result[elder]
+        if first is None:          # the proposals are not recorded: Law 49 unknown
+            if t in (0, 5):
+                mark(elder if t == 5 else dealer, 2, "vole")
+            else:
+                mark(elder if t >= 3 else dealer, None, "point?")
+        else:
+            pe, pd = points(t, first)
+            if pe:
+                mark(elder, pe, "vole" if t == 5 else "point")
+            if pd:
+                mark(dealer, pd, "vole" if t == 0 else "point")
+    elif not in_progress and not d.get("unknown") and not over:
+        out.append(("Law 42", f"{where}: the play stops after {n_cards} cards with no "
+                              f"result recorded (an abandoned hand)"))
+    return due, out
+
+
+def _other(players, p):
+    return players[1] if p == players[0] else players[0]
+
+
+def _stage_words(stage: str) -> str:
+    return {"propose": "the elder has to propose or play",
+            "answer": "the dealer has to answer a proposal",
+            "discard_elder": "the elder has to discard",
+            "discard_dealer": "the dealer has to discard",
+            "play": "the play has begun"}[stage]
+
+
+def _king_in_time(by, first_card, count, trick, king) -> bool:
+    """Laws 23–24: before his first card; or, the king being his first card, before it is
+    played to (he led it) or before he plays again (he played it to a lead)."""
+    if count[by] == 0:
+        return True
+    if first_card[by] != king or count[by] > 1:
+        return False
+    return (len(trick) == 1 and trick[0][0] == by) or not trick or trick[0][0] != by
+
+
+def _kind_of(m: dict) -> str:
+    words = m.get("for", "").lower()
+    if "king" in words:
+        return "turned" if "turn" in words else "king"
+    if "vole" in words:
+        return "vole"
+    return "point"
+
+
+_LAWS = {"turned": "Laws 22, 47", "king": "Laws 23, 47", "point": "Laws 48–49",
+         "vole": "Law 48"}
+_WORDS = {"turned": "the king turned up", "king": "the king of trumps announced",
+          "point": "the point", "vole": "the vole"}
+
+
+def _marks_laws(d, due, players, where) -> list[tuple[str, str]]:
+    """The marks recorded against the marks due, kind by kind and player by player."""
+    out = []
+    claimed: dict = {}
+    for m in d["marks"]:
+        key = (m["to"], _kind_of(m))
+        claimed[key] = claimed.get(key, 0) + m["marks"]
+    owed: dict = {}
+    fuzzy = set()
+    for p, n, kind in due:
+        if kind == "point?":
+            fuzzy.add(p)
+            owed[(p, "point")] = owed.get((p, "point"), 0)
+            continue
+        owed[(p, kind)] = owed.get((p, kind), 0) + n
+    for key in sorted(set(claimed) | set(owed)):
+        p, kind = key
+        have, want = claimed.get(key, 0), owed.get(key, 0)
+        if kind == "point" and p in fuzzy and have in (1, 2) and want == 0:
+            continue
+        if have != want:
+            law = _LAWS[kind]
+            if kind == "king" and have > want:
+                law = "Law 23"
+            if kind == "point" and {have, want} == {1, 2}:
+                law = "Law 49"
+            out.append((law, f"{where}: {p} marks {have} for {_WORDS[kind]}, the laws give "
+                             f"{want}"))
+    return out

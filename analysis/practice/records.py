@@ -143,6 +143,12 @@ def _deal(d, players, where: str) -> None:
               f"must give each of {players} a count of tricks, or be null")
         for p in players:
             _int(tricks[p], f"{where}.tricks.{p}", 0, 5)
+    result = d.get("result")
+    if result is not None:
+        _need(isinstance(result, dict), f"{where}.result", "must be an object or null")
+        _player(result.get("winner"), players, f"{where}.result.winner")
+        _need(isinstance(result.get("vole"), bool), f"{where}.result.vole",
+              "must be true or false")
     marks = d.get("marks")
     _need(isinstance(marks, list), f"{where}.marks", "must be a list")
     for j, m in enumerate(marks):
@@ -207,9 +213,10 @@ def load(path) -> dict:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise RecordError("", f"cannot read {path}: {e.__class__.__name__}") from None
+        reason = getattr(e, "strerror", None) or "not UTF-8 text"
+        raise RecordError("", f"cannot read it: {reason}") from None
     try:
         record = json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError("", f"{path} is not JSON (line {e.lineno}: {e.msg})") from None
+        raise RecordError("", f"not JSON (line {e.lineno}: {e.msg})") from None
     return validate(record)

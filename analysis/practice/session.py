@@ -703,6 +703,8 @@ def _record_of(table: Table) -> dict:
             "stock": texts(d.stock) if d.stock is not None else None,
             "actions": [dict(a) for a in d.actions],
             "tricks": dict(d.tricks) if len(d.played) == 10 else None,
+            "result": ({"winner": max(SIDES, key=d.tricks.get),
+                        "vole": 5 in d.tricks.values()} if len(d.played) == 10 else None),
             "marks": [dict(m) for m in d.marks],
             "score_after": score if over else None,
             "coach": [dict(v) for v in d.coach],

@@ -1,0 +1,84 @@
+"""``ecarte-sim review FILE``: a game record (:mod:`ecarte_sim.analysis.practice.records`,
+``docs/records.md``) checked against the laws
+(:func:`ecarte_sim.analysis.practice.laws.check`) and annotated by the coach
+(:func:`ecarte_sim.analysis.practice.coach.review`).
+
+Exit codes: 0 the record keeps the laws, 1 it breaks at least one (each breach one line,
+naming the law), 2 the file cannot be read or is not a record (one line, ``Error: ...``).
+"""
+
+from __future__ import annotations
+
+import click
+
+from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit
+
+
+def _coach_review(record: dict, breaches: list) -> dict | None:
+    """The coach's annotation (H2's ``coach.review``), or None when the coach cannot read
+    this record (the module absent, or a record the laws reject)."""
+    try:
+        from ecarte_sim.analysis.practice import coach
+    except ImportError:
+        return None
+    fn = getattr(coach, "review", None)
+    if fn is None:
+        return None
+    return fn(record)
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--no-coach", is_flag=True, help="Check the laws only (no coach's annotation).")
+@JSON
+def review(file, no_coach, as_json):
+    """Check a game record FILE against the laws and annotate it as the coach does.
+
+    Each breach is one line naming the law (Law 43: a revoke or not winning when able;
+    Laws 29-34: more cards taken than discarded; Laws 47-49: a wrong mark; Law 40: a card
+    out of turn; ...). Exit code 0 when the record keeps the laws, 1 when it breaks one,
+    2 when FILE is not a record. The format: docs/records.md.
+    """
+    from ecarte_sim.analysis.practice import laws
+    from ecarte_sim.analysis.practice.records import RecordError, load
+    try:
+        record = load(file)
+        breaches = laws.check(record)
+    except RecordError as exc:
+        raise click.UsageError(f"{file}: {exc}") from None
+    annotation = None if no_coach else _coach_review(record, breaches)
+    players = record["players"]
+    summary = {
+        "file": file, "players": players, "deals": len(record["deals"]),
+        "score": record["score"], "winner": record.get("winner"),
+        "legal": not breaches,
+        "breaches": [{"law": law, "reason": reason} for law, reason in breaches],
+        "coach": annotation,
+    }
+    if as_json:
+        emit(summary)
+    else:
+        score = "-".join(f"{p} {record['score'][p]}" for p in players)
+        won = f", {record['winner']} wins" if record.get("winner") else ", in progress"
+        click.echo(f"{file}: {players[0]} v {players[1]}, {len(record['deals'])} deal"
+                   f"{'s' if len(record['deals']) != 1 else ''}, {score}{won}")
+        if breaches:
+            for law, reason in breaches:
+                click.echo(f"{law}: {reason}")
+        else:
+            click.echo("keeps the laws")
+        if annotation:
+            for line in _annotation_lines(annotation):
+                click.echo(line)
+    if breaches:
+        raise click.exceptions.Exit(1)
+
+
+def _annotation_lines(annotation) -> list[str]:
+    """The coach's annotation as text: its own ``lines`` when it gives them."""
+    if isinstance(annotation, dict) and isinstance(annotation.get("lines"), list):
+        return [str(x) for x in annotation["lines"]]
+    return []
+
+
+COMMANDS = [review]

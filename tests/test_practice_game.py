@@ -92,3 +92,151 @@ def test_malformed_and_untimely_actions_are_refused():
         with pytest.raises(IllegalAction):
             table.act(action)
     assert table.record() == before
+
+
+# ----------------------------------------------------------------------------- the cross-check
+
+def _masks(cards) -> int:
+    from ecarte_sim.engine.cards import parse_card
+    return sum(1 << parse_card(c) for c in cards)
+
+
+def _scripts(deal: dict):
+    """The deal's decisions as a reference Script and a kernel script (the play forced card
+    by card), from the record's actions (roles, not players)."""
+    import numpy as np
+
+    from ecarte_sim.engine.cards import parse_card
+    from ecarte_sim.engine.ecarte import policies as P
+    from ecarte_sim.engine.ecarte import reference as R
+    from whole_helpers import kernel_script
+
+    rounds = {"propose": [], "accept": [], "elder": [], "dealer": []}
+    forced = {"elder": [], "dealer": []}
+    for a in deal["actions"]:
+        role = "elder" if a["by"] == deal["elder"] else "dealer"
+        if a["type"] in ("propose", "play"):
+            rounds["propose"].append(int(a["type"] == "propose"))
+        elif a["type"] in ("accept", "refuse"):
+            rounds["accept"].append(int(a["type"] == "accept"))
+        elif a["type"] == "discard":
+            rounds[role].append(_masks(a["cards"]))
+        elif a["type"] == "card":
+            forced[role].append(parse_card(a["card"]))
+
+    def pad(values):
+        return tuple(values) + (0,) * (24 - len(values))
+    script = R.Script(pad(rounds["propose"]), pad(rounds["elder"]), pad(rounds["accept"]),
+                      pad(rounds["dealer"]), tuple(range(32)))
+    kernel = kernel_script(script)
+    for k, role in enumerate(("elder", "dealer")):
+        for j, c in enumerate(forced[role]):
+            kernel[P.S_FORCED + 5 * k + j] = c + 1
+    return script, kernel.astype(np.int64)
+
+
+def _cross_check_deal(seed: int, deal: dict, runner, cfg) -> None:
+    """One recorded deal against the engine's kernel and the plain reference."""
+    from ecarte_sim.engine.cards import parse_card
+    from ecarte_sim.engine.ecarte import reference as R
+
+    elder, dealer = deal["elder"], deal["dealer"]
+    dealt = R.deal(seed, deal["index"])
+    assert _masks(deal["hands"][elder]) == sum(1 << c for c in dealt.elder)
+    assert _masks(deal["hands"][dealer]) == sum(1 << c for c in dealt.dealer)
+    assert parse_card(deal["turn_up"]) == dealt.turn_up
+    assert [parse_card(c) for c in deal["stock"]] == list(dealt.stock)
+    if not deal["actions"]:    # the king turned up brought the dealer to five (Law 22)
+        assert dealt.turn_up & 7 == 7 and deal["score_after"][dealer] == 5
+        assert deal["marks"] == [{"to": dealer, "marks": 1, "for": "the king turned up",
+                                  "law": "Laws 22, 47"}]
+        return
+    script, kernel_script = _scripts(deal)
+    ref = R.whole_deal(seed, deal["index"], script)
+    ker = runner.play(seed, deal["index"], cfg, kernel_script)
+    exchanges = []
+    discards = [a for a in deal["actions"] if a["type"] == "discard"]
+    for e, d in zip(discards[0::2], discards[1::2]):
+        exchanges.append((_masks(e["cards"]), _masks(e["drawn"]), _masks(d["cards"]),
+                          _masks(d["drawn"])))
+    assert tuple(exchanges) == ref.exchanges == tuple(tuple(x) for x in ker.exchanges)
+    said = [a["type"] for a in deal["actions"] if a["type"] in ("play", "propose", "refuse",
+                                                                  "accept")]
+    first = (R.PLAYED_WITHOUT_PROPOSING if said[:1] == ["play"] else
+             R.REFUSED_FIRST if said[:2] == ["propose", "refuse"] else 0)
+    assert first == ref.first == ker.first
+    cards = [parse_card(a["card"]) for a in deal["actions"] if a["type"] == "card"]
+    marks = {p: sum(m["marks"] for m in deal["marks"] if m["to"] == p) for p in (elder, dealer)}
+    concealed = {a["by"] for a in deal["actions"] if a["type"] == "king" and not a["announce"]}
+    king_elder = ref.king_elder * (elder not in concealed)
+    king_dealer = ref.king_dealer * (dealer not in concealed)
+    assert (ref.king_turned, ref.king_elder, ref.king_dealer) == \
+        (ker.king_turned, ker.king_elder, ker.king_dealer)
+    if len(cards) < 10:        # the game ended by a king's mark before the play was over
+        assert max(deal["score_after"].values()) >= 5
+        assert marks[dealer] == ref.king_turned + (king_dealer if any(
+            a["type"] == "king" and a["by"] == dealer for a in deal["actions"]) else 0)
+        return
+    assert tuple(cards) == ker.play
+    position = R.make_position(R._hand_indices(ref.elder_hand, "e"),
+                               R._hand_indices(ref.dealer_hand, "d"), dealt.trump)
+    for c in cards:
+        assert c in R.legal_moves(position)
+        position = R.play(position, c)
+    assert position.elder_tricks == deal["tricks"][elder] == ker.elder_tricks
+    assert marks[elder] == ker.marks_elder - (ker.king_elder - king_elder)
+    assert marks[dealer] == ker.marks_dealer - (ker.king_dealer - king_dealer)
+
+
+def test_a_thousand_random_games_against_the_engine_and_the_reference():
+    """1,000 games by random legal choices of the person (the computer by the strategy or
+    the treatise): every deal's cards, exchanges, Law 49 code, kings, play and marks equal
+    the numba kernel's whole deal and the plain reference's for the same decisions, the
+    legal cards offered equal the reference's, the deal alternates, the score is the sum of
+    the marks and the game ends at five; every record keeps the laws."""
+    from ecarte_sim.analysis.practice.laws import check
+    from ecarte_sim.engine.cards import parse_card
+    from ecarte_sim.engine.ecarte import reference as R
+    from ecarte_sim.engine.ecarte.runner import DealRunner
+    from ecarte_sim.engine.ecarte.settings import make_cfg
+
+    runner = DealRunner()
+    cfg = make_cfg(elder_policy="scripted", dealer_policy="scripted",
+                   elder_discard="scripted", dealer_discard="scripted", play="scripted",
+                   trick_by_trick=True)
+    rng = random.Random(34)
+    ends = {"person": 0, "computer": 0}
+    concealed = kings_ended = 0
+    for game in range(1000):
+        table = Table.new(seed=10_000 + game, opponent=("treatise", "strategy")[game % 2],
+                          coach=False, worlds=8)
+        view = table.view()
+        while view["phase"] != "game_over":
+            if view["phase"] == "play":
+                d = table.deal
+                trick = d.trick
+                hand = R._hand_indices(d.hand["person"], "hand")
+                legal = (R.legal_replies(hand, trick[0][1], d.trump) if trick else hand)
+                assert {parse_card(c) for c in view["legal"]["cards"]} == set(legal)
+            view = table.act(random_action(view, rng))
+        record = table.record()
+        assert check(record) == []
+        score = {"person": 0, "computer": 0}
+        for k, deal in enumerate(record["deals"]):
+            assert deal["dealer"] == (record["first_dealer"] if k % 2 == 0 else
+                                      record["deals"][0]["elder"])
+            if k:
+                assert deal["dealer"] == record["deals"][k - 1]["elder"]
+            assert deal["score_before"] == score
+            _cross_check_deal(table.seed, deal, runner, cfg)
+            for m in deal["marks"]:
+                score[m["to"]] += m["marks"]
+            assert deal["score_after"] == score
+            assert (max(score.values()) >= 5) == (k == len(record["deals"]) - 1)
+            concealed += any(a["type"] == "king" and not a["announce"]
+                             for a in deal["actions"])
+            kings_ended += sum(a["type"] == "card" for a in deal["actions"]) < 10
+        assert record["score"] == score and score[record["winner"]] >= 5
+        ends[record["winner"]] += 1
+    # the random games reached the branches checked above
+    assert concealed > 20 and kings_ended > 5 and min(ends.values()) > 50

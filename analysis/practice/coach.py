@@ -1,0 +1,722 @@
+"""The coach: what each decision cost in P(win the game), the deal replayed double dummy,
+the game's summary.
+
+The anchors are lichess's analysis board (a move graded by how much it lowered the
+mover's winning chances; "learn from your mistakes": try again before the answer is
+shown) and bridge double-dummy viewers (every card's value, the cards that keep the best
+result). Everything is read from a game record (:mod:`.records`: hands, turn-ups,
+actions), so the practice table and ``ecarte-sim review`` grade alike.
+
+What a decision is worth
+    * **First decisions and answers** (Law 25: the elder proposes or plays, the dealer
+      accepts or refuses) in the first round: both actions' P(win the game) from
+      :func:`ecarte_sim.analysis.ecarte.advice.advise` against the shipped strategy
+      (:data:`ADVICE_DEALS` deals around the hand, both players then playing the
+      strategy, the later deals valued by its ``V``), with the table's action and the
+      treatise's rule (Hoyle's list, the maxims) and its words. Later rounds (a second
+      proposal) are read from the same table on the new hand, an abstraction of the
+      strategy: the verdict says whether the choice agrees and is not graded.
+    * **Discards** at the first exchange (Laws 27–31):
+      :func:`~ecarte_sim.analysis.ecarte.advice.discard_advice` — the strategy's rule and
+      every other rule's paired gain against it (:data:`DISCARD_DEALS` deals). A discard
+      no rule throws is not valued (graded ``unknown``); the treatise's discard ("a king
+      or a trump should not be discarded in the first instance") is quoted.
+    * **Cards** (Law 43 says which are legal; a forced card is not graded): the
+      inferring player's values (:func:`ecarte_sim.analysis.practice.cards`, the same
+      worlds the computer would draw for that player, W worlds), each world's outcome
+      turned into P(win the game) from the score after the deal (Laws 46, 48–49;
+      :func:`win_after`), the cost paired over the worlds; beside it the double-dummy
+      cost (both hands known, the engine's exact values).
+    * **The king of trumps** (Laws 23–24, 47): announcing marks one; concealing it (as A
+      does in the treatise's worked game) gives the mark up. Its cost is the mark's worth
+      in P(win the game) given the deal's double-dummy outcome; what a concealed king
+      gains by deceiving is not valued (the inferring player does not read
+      announcements).
+
+The grades (thresholds in P(win the game) lost against the best choice)
+    lichess grades a move by the winning chance it lost on a -1..+1 scale: inaccuracy
+    0.1, mistake 0.2, blunder 0.3, i.e. 0.05, 0.10, 0.15 in probability. Écarté's unit
+    is the mark: under the shipped strategy's ``V`` one mark is worth a median 0.121 of
+    P(win the game) over the 25 scores (0.046 to 0.461), the point won rather than lost
+    0.232. The coach's thresholds are a quarter, a half and a whole mark's median worth:
+    **inaccuracy** >= :data:`INACCURACY` (0.03), **mistake** >= :data:`MISTAKE` (0.06),
+    **blunder** >= :data:`BLUNDER` (0.12); below, **best** (the best choice or one worth
+    the same) or **good**. A cost whose 95% interval reaches zero cannot be told from
+    the best by the sample and is graded ``good`` (``within_noise``).
+
+A verdict (a dict; the keys H1's table and H3's page show)
+    ``kind`` ("first", "answer", "discard", "card", "king"), ``by`` (the player),
+    ``role``, ``deal`` (number), ``round`` (exchanges before it), ``chosen``, ``best``,
+    ``values`` (each option's P(win the game); cards: also P(point), marks, dd values),
+    ``cost`` and ``cost_ci95`` (P(win the game) lost, None when not valued), ``grade``,
+    ``within_noise``, ``n`` and ``unit`` ("deals" or "worlds"), ``rule`` (the treatise's
+    words, or None), ``strategy`` (the shipped strategy's choice), ``dd`` (cards: the
+    best dd cards and the dd cost), ``text`` (one line), and for the table's "try again"
+    ``revealed`` (False while a mistake or blunder waits) with ``hidden`` (the keys
+    that give the answer away) and ``prompt`` (the line shown meanwhile).
+
+* :func:`grade` — the verdict on action ``j`` of a deal of a record.
+* :func:`grade_action` — the practice table's hook: the person's decision just made.
+* :func:`replay` / :func:`replay_deal` — the deal double dummy card by card.
+* :func:`summary` — a game's decisions, grades and what was lost.
+* :func:`review` — a whole record annotated (``ecarte-sim review``).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from ecarte_sim.engine.cards import ECARTE, cards_of, format_card, format_hand, parse_card
+
+INACCURACY, MISTAKE, BLUNDER = 0.03, 0.06, 0.12
+#: Below this cost (and not shown worse by its interval) a choice is "best".
+EQUAL = 0.005
+GRADES = ("best", "good", "inaccuracy", "mistake", "blunder", "unknown")
+ADVICE_DEALS = 1 << 14
+DISCARD_DEALS = 1 << 12
+UNKNOWN = "?"
+#: The keys a waiting verdict hides until the person reveals it (or tries again).
+HIDDEN = ("best", "values", "rule", "strategy", "dd", "text")
+
+
+# ----------------------------------------------------------------------------- values
+
+@lru_cache(maxsize=1)
+def _v() -> np.ndarray:
+    from ecarte_sim.analysis.ecarte import solved
+    return np.asarray(solved.load().v, dtype=float)
+
+
+def win_after(elder: int, dealer: int, v: np.ndarray | None = None) -> float:
+    """The elder's P(win the game) once the deal leaves the elder at ``elder`` marks and
+    the dealer at ``dealer`` (five up, Law 46; he deals the next deal): 1 or 0 when a
+    score reached five, else ``1 - V[dealer, elder]`` (``V`` the shipped strategy's)."""
+    v = _v() if v is None else v
+    if elder >= 5:
+        return 1.0
+    if dealer >= 5:
+        return 0.0
+    return 1.0 - float(v[dealer, elder])
+
+
+def outcome_win(outcome: int, first: int, elder: int, dealer: int, role: str) -> float:
+    """``role``'s P(win the game) when the deal ends with ``outcome`` (the elder's tricks,
+    or the engine's coarse 0/1/3/5) from the live score (elder, dealer), Law 49 by
+    ``first``."""
+    from ecarte_sim.engine.ecarte.whole import outcome_of, points_for
+    pe, pd = points_for(outcome_of(int(outcome)), int(first))
+    w = win_after(elder + pe, dealer + pd)
+    return w if role == "elder" else 1.0 - w
+
+
+def grade_of(cost, ci=None) -> tuple[str, bool]:
+    """(grade, within_noise) of a cost in P(win the game) (module docstring)."""
+    if cost is None or (isinstance(cost, float) and math.isnan(cost)):
+        return "unknown", False
+    noise = ci is not None and ci[0] <= 0.0
+    if cost <= EQUAL:
+        return "best", False
+    if noise or cost < INACCURACY:
+        return "good", bool(noise and cost >= INACCURACY)
+    if cost < MISTAKE:
+        return "inaccuracy", False
+    if cost < BLUNDER:
+        return "mistake", False
+    return "blunder", False
+
+
+# ----------------------------------------------------------------------------- a deal
+
+def _cv(token):
+    return None if token == UNKNOWN or token is None else parse_card(token)
+
+
+def _mask(tokens):
+    """A mask from card texts, or None if any is unknown."""
+    m = 0
+    for t in tokens:
+        c = _cv(t)
+        if c is None:
+            return None
+        m |= 1 << c
+    return m
+
+
+class DealState:
+    """A deal of a record replayed action by action (cards as indices, hands as masks;
+    None where the record does not know a card)."""
+
+    def __init__(self, deal: dict):
+        from ecarte_sim.engine.ecarte.records import Law49
+        self.deal = deal
+        self.elder, self.dealer = deal["elder"], deal["dealer"]
+        self.turn_up = _cv(deal["turn_up"])
+        self.trump = None if self.turn_up is None else self.turn_up >> 3
+        self.dealt = {p: _mask(deal["hands"][p]) for p in (self.elder, self.dealer)}
+        self.hand = dict(self.dealt)
+        self.said: list[str] = []
+        self.groups: list[dict] = []        # per exchange: {player: (thrown mask, count)}
+        self.played: list[tuple[str, object]] = []
+        self.first = Law49.NONE
+        self.score = dict(deal["score_before"])
+        self.at_play: dict | None = None
+        self.leader = self.elder
+        self.led = None
+        self.tricks = {self.elder: 0, self.dealer: 0}
+        if self.turn_up is not None and self.turn_up & 7 == 7:
+            self.score[self.dealer] += 1      # the king turned up (Laws 22, 47)
+
+    def role(self, player: str) -> str:
+        return "elder" if player == self.elder else "dealer"
+
+    def other(self, player: str) -> str:
+        return self.dealer if player == self.elder else self.elder
+
+    @property
+    def round(self) -> int:
+        return len([g for g in self.groups if self.dealer in g])
+
+    def apply(self, a: dict) -> None:
+        from ecarte_sim.engine.ecarte.records import Law49
+        kind, by = a["type"], a["by"]
+        if kind in ("propose", "play", "accept", "refuse"):
+            if not self.said and kind == "play":
+                self.first = Law49.PLAYED_WITHOUT_PROPOSING
+            if self.said == ["propose"] and kind == "refuse":
+                self.first = Law49.REFUSED_FIRST
+            self.said.append(kind)
+            if kind in ("play", "refuse"):
+                self.at_play = dict(self.hand)
+        elif kind == "discard":
+            cards = a.get("cards")
+            thrown = _mask(cards) if isinstance(cards, list) else None
+            count = len(cards) if isinstance(cards, list) else int(a.get("count", 0))
+            if by == self.elder:
+                self.groups.append({})
+            self.groups[-1][by] = (thrown, count)
+            drawn = _mask(a["drawn"]) if a.get("drawn") is not None else None
+            h = self.hand[by]
+            self.hand[by] = None if (h is None or thrown is None or drawn is None) \
+                else (h & ~thrown) | drawn
+            if by == self.dealer and self.stock_left() == 0:
+                self.at_play = dict(self.hand)
+        elif kind == "king":
+            if a.get("announce"):
+                self.score[by] += 1           # Laws 23, 47
+        elif kind == "card":
+            if self.at_play is None:
+                self.at_play = dict(self.hand)
+            c = _cv(a["card"])
+            if self.hand[by] is not None and c is not None:
+                self.hand[by] &= ~(1 << c)
+            elif c is None:
+                self.hand[by] = None
+            self.played.append((by, c))
+            if len(self.played) % 2 == 1:
+                self.led = c
+            else:
+                if c is not None and self.led is not None and self.trump is not None:
+                    from ecarte_sim.engine.ecarte.tricks import leader_wins
+                    if not leader_wins(self.led, c, self.trump):
+                        self.leader = by
+                    else:
+                        self.leader = self.other(by)
+                else:
+                    self.leader = None
+                if self.leader is not None:
+                    self.tricks[self.leader] += 1
+                self.led = None
+
+    def stock_left(self) -> int:
+        return 21 - sum(c for g in self.groups for _, c in g.values())
+
+    def live(self) -> tuple[int, int]:
+        """(elder's, dealer's) marks now (the score before the deal and this deal's kings)."""
+        return self.score[self.elder], self.score[self.dealer]
+
+    def score_before(self) -> tuple[int, int]:
+        s = self.deal["score_before"]
+        return s[self.elder], s[self.dealer]
+
+    def position_of(self, player: str):
+        """The card verdict's position for ``player`` to play now, or None when a card
+        he must know is unknown."""
+        from ecarte_sim.analysis.practice.cards import parse_position
+        if self.hand[player] is None or self.turn_up is None \
+                or any(c is None for _, c in self.played):
+            return None
+        groups = []
+        for g in self.groups:
+            mine = g.get(player, (0, 0))[0]
+            if mine is None:
+                return None
+            groups.append((mine, g.get(self.other(player), (None, 0))[1]))
+        return parse_position(self.hand[player], self.turn_up, self.role(player),
+                              said=self.said, discards=groups,
+                              played=[c for _, c in self.played],
+                              score=self.score_before())
+
+
+def _states(deal: dict):
+    """(j, action, state before it) for each action of a record's deal."""
+    s = DealState(deal)
+    for j, a in enumerate(deal["actions"]):
+        yield j, a, s
+        s.apply(a)
+
+
+# ----------------------------------------------------------------------------- grading
+
+def _verdict(kind, s: DealState, by, chosen, **kw) -> dict:
+    out = {"kind": kind, "by": by, "role": s.role(by), "deal": s.deal.get("number"),
+           "round": s.round, "chosen": chosen, "best": None, "values": None, "cost": None,
+           "cost_ci95": None, "grade": "unknown", "within_noise": False, "n": None,
+           "unit": None, "rule": None, "strategy": None, "dd": None, "text": ""}
+    out.update(kw)
+    if "grade" not in kw:
+        out["grade"], out["within_noise"] = grade_of(out["cost"], out["cost_ci95"])
+    return out
+
+
+def _first(s: DealState, a: dict, seed: int) -> dict | None:
+    from ecarte_sim.analysis.ecarte import advice
+    by, kind = a["by"], a["type"]
+    role = s.role(by)
+    hand = s.hand[by]
+    if hand is None or s.turn_up is None:
+        return _verdict("first" if role == "elder" else "answer", s, by, kind,
+                        text="not valued: a card of the hand is unknown")
+    x, y = s.score_before()
+    hand_text = format_hand(hand)
+    up = format_card(s.turn_up)
+    what = "first" if role == "elder" else "answer"
+    if s.round > 0:
+        r = advice.advise(hand_text, "SHDC"[s.trump], f"{x}-{y}", role, turn_up=up,
+                          values=False)
+        agrees = r["action"] == kind
+        return _verdict(what, s, by, kind, strategy=r["action"], best=None,
+                        text=f"{kind}: the strategy's table, read on the new hand, says "
+                             f"{r['action']} ({'agrees' if agrees else 'differs'}; a later "
+                             "round is not valued: the strategy decides it by the same "
+                             "table, an abstraction)")
+    r = advice.advise(hand_text, "SHDC"[s.trump], f"{x}-{y}", role, turn_up=up,
+                      deals=ADVICE_DEALS, seed=seed)
+    values = {k: v["p_win"] for k, v in r["values"].items()}
+    cis = {k: v["p_win_ci95"] for k, v in r["values"].items()}
+    best = max(values, key=lambda k: (values[k], k == r["action"]))
+    gain = r["gain"]                      # arm a over arm b, paired
+    arm_a = gain["of"].split(" over ")[0]
+    sign = 1.0 if best == arm_a else -1.0
+    if best == kind:
+        cost, ci = 0.0, [0.0, 0.0]
+    else:
+        lo, hi = gain["p_win_ci95"]
+        cost = sign * gain["p_win"]
+        ci = [lo, hi] if sign > 0 else [-hi, -lo]
+    t = r.get("treatise") or {}
+    rule = None
+    if t.get("words"):
+        rule = f"the treatise says {t['says']}: {t['words']}"
+    grade, noise = grade_of(cost, ci)
+    if r.get("decided_by_the_deal"):
+        grade, noise = "best", False
+    text = (f"{kind}: P(win the game) {values[kind]:.3f}"
+            + ("" if best == kind else f"; {best} {values[best]:.3f} "
+               f"(cost {cost:.3f}, 95% [{ci[0]:.3f}, {ci[1]:.3f}])")
+            + f" — {grade}; the strategy {r['action']}s"
+            + (f"; the treatise: {t['says']}" if t.get("says") else ""))
+    return _verdict(what, s, by, kind, best=best, values={"p_win": values, "p_win_ci95": cis},
+                    cost=float(cost), cost_ci95=[float(c) for c in ci], grade=grade,
+                    within_noise=noise, n=int(r["n"]), unit="deals", rule=rule,
+                    strategy=r["action"], text=text)
+
+
+def _discard(s: DealState, a: dict, seed: int) -> dict | None:
+    from ecarte_sim.analysis.ecarte import advice
+    from ecarte_sim.analysis.ecarte.reasons import DISCARD_KEEPS
+    from ecarte_sim.engine.ecarte.settings import Discard
+    by = a["by"]
+    role = s.role(by)
+    cards = a.get("cards")
+    thrown = _mask(cards) if isinstance(cards, list) else None
+    hand = s.hand[by]
+    chosen = [format_card(c) for c in cards_of(thrown)] if thrown is not None else None
+    rule = ("the treatise: \u201cA king or a trump should not be discarded in the first "
+            "instance\u201d (" + DISCARD_KEEPS[Discard.TRUMPS_KINGS][0] + " kept)")
+    if hand is None or thrown is None or s.turn_up is None:
+        return _verdict("discard", s, by, chosen, rule=rule,
+                        text="not valued: a card of the discard is unknown")
+    if s.round > 0:
+        return _verdict("discard", s, by, chosen, rule=rule,
+                        text="a later exchange: not valued (the strategy throws by the "
+                             "same table, an abstraction)")
+    x, y = s.score_before()
+    r = advice.discard_advice(format_hand(hand), "SHDC"[s.trump], f"{x}-{y}", role,
+                              turn_up=format_card(s.turn_up), deals=DISCARD_DEALS, seed=seed)
+    own = _mask(r["throws"].split()) if r["throws"] else 0
+    options = {r["rule"]: {"throws": r["throws"], "gain": 0.0, "ci95": [0.0, 0.0]}}
+    for o in r["others"]:
+        options[o["rule"]] = {"throws": o["throws"], "gain": o["gain_win"],
+                              "ci95": o["gain_win_ci95"]}
+    best_rule = max(options, key=lambda k: (options[k]["gain"], k == r["rule"]))
+    best = options[best_rule]
+    mine = next((k for k, o in options.items()
+                 if (_mask(o["throws"].split()) if o["throws"] else 0) == thrown), None)
+    values = {k: {"throws": o["throws"], "gain_over_strategy": o["gain"],
+                  "ci95": o["ci95"]} for k, o in options.items()}
+    if mine is None:
+        return _verdict("discard", s, by, chosen, best=best["throws"].split(),
+                        values=values, rule=rule, strategy=r["throws"].split(),
+                        n=DISCARD_DEALS, unit="deals",
+                        text=f"discard {' '.join(chosen) or 'nothing'}: no rule throws "
+                             f"these cards, not valued; the strategy throws "
+                             f"{r['throws'] or 'nothing'}")
+    cost = best["gain"] - options[mine]["gain"]
+    if mine == best_rule:
+        ci = [0.0, 0.0]
+    elif best_rule == r["rule"]:
+        lo, hi = options[mine]["ci95"]
+        ci = [-hi, -lo]
+    else:   # neither is the strategy's: both measured against it (not paired together)
+        lo_b, hi_b = best["ci95"]
+        lo_m, hi_m = options[mine]["ci95"]
+        ci = [lo_b - hi_m, hi_b - lo_m]
+    grade, noise = grade_of(cost, ci)
+    del own
+    text = (f"discard {' '.join(chosen)} ({mine}): "
+            + ("the best rule" if mine == best_rule else
+               f"the best throws {best['throws'] or 'nothing'} ({best_rule}), cost "
+               f"{cost:.3f} in P(win the game), 95% [{ci[0]:.3f}, {ci[1]:.3f}]")
+            + f" — {grade}")
+    return _verdict("discard", s, by, chosen, best=best["throws"].split(), values=values,
+                    cost=float(cost), cost_ci95=[float(c) for c in ci], grade=grade,
+                    within_noise=noise, n=DISCARD_DEALS, unit="deals", rule=rule,
+                    strategy=r["throws"].split(), text=text)
+
+
+def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | None:
+    from ecarte_sim.analysis.practice.cards import _decide
+    from ecarte_sim.engine.ecarte.solver import value_after
+    by = a["by"]
+    chosen = a["card"] if _cv(a["card"]) is None else format_card(_cv(a["card"]))
+    p = s.position_of(by)
+    if p is None:
+        return _verdict("card", s, by, chosen, text="not valued: a card is unknown")
+    deal_index = s.deal.get("index")
+    deal_index = (s.deal.get("number", 1) - 1) if deal_index is None else deal_index
+    (best_card, legal, _, leader, tricks, led, count, _), cards, outcomes, _, _ = \
+        _decide(p, seed, deal_index, worlds, model, True, True)
+    n = bin(int(legal)).count("1")
+    if n <= 1:
+        return None                        # a forced card is not graded
+    role = p.role
+    xe, yd = s.live()
+    table = {o: outcome_win(o, p.first, xe, yd, role) for o in (0, 1, 3, 5)}
+    win = np.vectorize(table.get)(outcomes[:, :n]).astype(float)        # worlds x cards
+    names = [format_card(int(c)) for c in cards[:n]]
+    means = win.mean(axis=0)
+    point = ((outcomes[:, :n] >= 3) if role == "elder" else (outcomes[:, :n] <= 1)).mean(axis=0)
+    k_best = int(np.argmax(means + 1e-12 * (np.array(names) == format_card(int(best_card)))))
+    if chosen not in names:
+        return _verdict("card", s, by, chosen, text=f"{chosen} is not a legal card here "
+                        "(Law 43)")
+    k = names.index(chosen)
+    if means[k] >= means[k_best] - 1e-12:
+        k_best = k                         # worth the same: the chosen card is a best
+    diff = win[:, k_best] - win[:, k]
+    cost = float(diff.mean())
+    se = float(diff.std(ddof=1) / math.sqrt(diff.size)) if diff.size > 1 else 0.0
+    ci = [cost - 1.96 * se, cost + 1.96 * se] if k != k_best else [0.0, 0.0]
+    values = {nm: {"p_win": float(means[i]), "p_point": float(point[i])}
+              for i, nm in enumerate(names)}
+    dd = None
+    other = s.hand[s.other(by)]
+    if other is not None:
+        e, d = (p.hand, other) if role == "elder" else (other, p.hand)
+        dd_win = {}
+        for i, nm in enumerate(names):
+            t = int(value_after(np.uint32(e), np.uint32(d), int(leader), int(tricks),
+                                int(led), p.trump, True, int(cards[i])))
+            dd_win[nm] = outcome_win(t, p.first, xe, yd, role)
+            values[nm]["dd_tricks"] = t
+            values[nm]["dd_p_win"] = dd_win[nm]
+        top = max(dd_win.values())
+        dd = {"best": [nm for nm in names if dd_win[nm] >= top - 1e-12],
+              "cost": float(top - dd_win[chosen])}
+    best = names[k_best]
+    grade, noise = grade_of(cost, ci)
+    text = (f"{chosen}: P(win the game) {means[k]:.3f} over {worlds} worlds"
+            + ("" if k == k_best else f"; {best} {means[k_best]:.3f} (cost {cost:.3f}, "
+               f"95% [{ci[0]:.3f}, {ci[1]:.3f}])")
+            + f" — {grade}"
+            + ("" if dd is None else
+               f"; double dummy {'best' if dd['cost'] <= 1e-12 else 'cost %.3f' % dd['cost']}"
+               f" (best {' '.join(dd['best'])})"))
+    return _verdict("card", s, by, chosen, best=best, values=values, cost=cost,
+                    cost_ci95=ci, grade=grade, within_noise=noise, n=int(worlds),
+                    unit="worlds", strategy=format_card(int(best_card)), dd=dd, text=text)
+
+
+def _dd_now(s: DealState) -> int | None:
+    """The elder's tricks at the end with best play by both from the state now (None when
+    a card is unknown)."""
+    from ecarte_sim.engine.ecarte.moves import legal_moves
+    from ecarte_sim.engine.ecarte.solver import value_after
+    from ecarte_sim.engine.ecarte.tricks import ELDER
+    e, d = s.hand[s.elder], s.hand[s.dealer]
+    if e is None or d is None or s.trump is None or s.leader is None \
+            or any(c is None for _, c in s.played):
+        return None
+    leader = ELDER if s.leader == s.elder else 1 - ELDER
+    led = -1 if s.led is None else int(s.led)
+    mover = leader if led < 0 else 1 - leader
+    legal = int(legal_moves(np.uint32(e if mover == ELDER else d), led, s.trump, True))
+    vals = [int(value_after(np.uint32(e), np.uint32(d), leader, s.tricks[s.elder], led,
+                            s.trump, True, c)) for c in cards_of(legal)]
+    return max(vals) if mover == ELDER else min(vals)
+
+
+def _king(s: DealState, a: dict) -> dict | None:
+    by = a["by"]
+    chosen = "announce" if a.get("announce") else "conceal"
+    role = s.role(by)
+    rule = ("Law 23: \u201cIf either player hold the king of trumps, he must announce it "
+            "before playing his first card, or he loses the right to mark it.\u201d")
+    xe, yd = s.live()                     # before this action: the mark not yet made
+    t = _dd_now(s)
+    if t is None:
+        return _verdict("king", s, by, chosen, best="announce", rule=rule,
+                        text=f"{chosen}: announcing marks one (Laws 23, 47); not valued "
+                             "(a card is unknown)")
+    plus = (1, 0) if role == "elder" else (0, 1)
+    with_mark = outcome_win(t, s.first, xe + plus[0], yd + plus[1], role)
+    if xe + plus[0] >= 5 or yd + plus[1] >= 5:
+        with_mark = 1.0
+    without = outcome_win(t, s.first, xe, yd, role)
+    cost = 0.0 if chosen == "announce" else float(with_mark - without)
+    text = (f"{chosen} the king: "
+            + ("the mark taken" if chosen == "announce" else
+               f"the mark given up costs {cost:.3f} in P(win the game) with the deal's "
+               "double-dummy outcome (what concealing gains by deceiving is not valued)"))
+    return _verdict("king", s, by, chosen, best="announce",
+                    values={"announce": with_mark, "conceal": without}, cost=cost,
+                    cost_ci95=[cost, cost], rule=rule, n=1, unit="exact", text=text)
+
+
+def grade(deal: dict, j: int, *, seed: int = 0, worlds: int = 64,
+          model: str = "strategy") -> dict | None:
+    """The verdict on action ``j`` of ``deal`` (a deal of a record), or None when the
+    action is no decision (a forced card, a mark)."""
+    for i, a, s in _states(deal):
+        if i == j:
+            kind = a["type"]
+            if kind in ("propose", "play", "accept", "refuse"):
+                return _first(s, a, seed)
+            if kind == "discard":
+                return _discard(s, a, seed)
+            if kind == "card":
+                return _card(s, a, seed, worlds, model)
+            if kind == "king":
+                return _king(s, a)
+            return None
+    raise IndexError(f"the deal has no action {j}")
+
+
+def _hide(v: dict) -> dict:
+    """A mistake or a blunder waits for "try again" or "reveal" (lichess's "learn from
+    your mistakes")."""
+    if v["grade"] in ("mistake", "blunder"):
+        v["revealed"] = False
+        v["hidden"] = list(HIDDEN)
+        v["prompt"] = (f"A {v['grade']}: it cost {v['cost']:.3f} in P(win the game). "
+                       "Try again, or reveal the answer.")
+    else:
+        v["revealed"] = True
+    return v
+
+
+def grade_action(before, table, phase: str, action: dict) -> dict | None:
+    """The practice table's hook (:class:`~ecarte_sim.analysis.practice.session.Table`):
+    the verdict on the person's decision just made, read from the table's record (its
+    last deal's last action), with ``revealed``/``hidden``/``prompt`` for "try again"."""
+    del before, phase, action
+    record = table.record()
+    deal = record["deals"][-1]
+    j = len(deal["actions"]) - 1
+    if j < 0:
+        return None
+    v = grade(deal, j, seed=int(record.get("seed") or 0),
+              worlds=int((record.get("table") or {}).get("worlds", 64)),
+              model=(record.get("table") or {}).get("opponent", "strategy"))
+    return None if v is None else _hide(v)
+
+
+# ----------------------------------------------------------------------------- replay
+
+def replay(deal: dict) -> dict:
+    """The deal replayed double dummy (both hands as played from): for every card played,
+    each legal card's value (the elder's tricks at the end, best play by both after it:
+    the engine's exact ``value_after``), whether the card kept the best value for its
+    player and the tricks it lost; the value of the deal at the first card; the best
+    line (both players double dummy from the first card, ties to the lowest card, as
+    the engine's ``dd`` player: "how the hand can be best played").
+    ``{"known": False, "reason": ...}`` when a card of either hand is unknown."""
+    from ecarte_sim.engine.ecarte.moves import legal_moves
+    from ecarte_sim.engine.ecarte.players import dd_card
+    from ecarte_sim.engine.ecarte.solver import solve_kernel, value_after
+    from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+
+    s = DealState(deal)
+    for a in deal["actions"]:
+        s.apply(a)
+    if s.at_play is None or any(s.at_play.get(p) is None for p in (s.elder, s.dealer)) \
+            or s.trump is None or any(c is None for _, c in s.played):
+        return {"known": False, "reason": "a card of the hands or of the play is unknown "
+                                          "(the record says '?')"}
+    names = {ELDER: s.elder, 1 - ELDER: s.dealer}
+    e0, d0 = s.at_play[s.elder], s.at_play[s.dealer]
+    trump = s.trump
+    start = int(solve_kernel(np.uint32(e0), np.uint32(d0), trump, True))
+    # the best line
+    e, d, leader, tricks, led = e0, d0, ELDER, 0, -1
+    line = []
+    for j in range(10):
+        mover = leader if j % 2 == 0 else 1 - leader
+        c = int(dd_card(mover, np.uint32(e), np.uint32(d), leader, tricks, led, trump, True))
+        line.append({"by": names[mover], "card": format_card(c)})
+        e, d, leader, tricks, led = _step(e, d, leader, tricks, led, mover, c, trump)
+    # the play as it went
+    e, d, leader, tricks, led = e0, d0, ELDER, 0, -1
+    cards_out = []
+    for j, (by, c) in enumerate(s.played):
+        mover = ELDER if by == s.elder else 1 - ELDER
+        own = e if mover == ELDER else d
+        legal = int(legal_moves(np.uint32(own), led, trump, True))
+        vals = {}
+        for x in cards_of(legal):
+            vals[format_card(x)] = int(value_after(np.uint32(e), np.uint32(d), leader, tricks,
+                                                   led, trump, True, x))
+        best = max(vals.values()) if mover == ELDER else min(vals.values())
+        got = vals.get(format_card(c))
+        lost = None if got is None else (best - got if mover == ELDER else got - best)
+        cards_out.append({"n": j + 1, "by": by, "card": format_card(c), "values": vals,
+                          "value": got, "best_value": best,
+                          "best": [k for k, v in vals.items() if v == best],
+                          "kept_best": lost == 0, "tricks_lost": lost})
+        e, d, leader, tricks, led = _step(e, d, leader, tricks, led, mover, c, trump)
+    del leader_wins
+    return {"known": True, "hands": {s.elder: format_hand(e0), s.dealer: format_hand(d0)},
+            "elder": s.elder, "dealer": s.dealer, "trump": "SHDC"[trump],
+            "dd_elder_tricks": start, "elder_tricks": s.tricks[s.elder] if s.played else None,
+            "best_line": line, "cards": cards_out,
+            "text": f"double dummy the elder takes {start} trick{'s' if start != 1 else ''}"
+                    f"; in play {s.tricks[s.elder]}"}
+
+
+def _step(e, d, leader, tricks, led, mover, c, trump):
+    from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+    bit = 1 << c
+    if mover == ELDER:
+        e &= ~bit
+    else:
+        d &= ~bit
+    if led < 0:
+        return e, d, leader, tricks, c
+    if not leader_wins(led, c, trump):
+        leader = mover
+    if leader == ELDER:
+        tricks += 1
+    return e, d, leader, tricks, -1
+
+
+def replay_deal(table, d) -> dict:
+    """The practice table's hook: :func:`replay` of deal ``d`` of ``table``."""
+    record = table.record()
+    return replay(record["deals"][d.number - 1])
+
+
+# ----------------------------------------------------------------------------- the game
+
+def _players(record: dict, players) -> list[str]:
+    if players is not None:
+        return list(players)
+    names = list(record.get("players") or [])
+    return [p for p in names if p != "computer"] or names
+
+
+def review(record: dict, *, players=None, worlds: int | None = None,
+           model: str | None = None, with_replay: bool = True) -> dict:
+    """Every decision of ``players`` (default: every player but "computer") in a record
+    graded (:func:`grade`), each deal replayed double dummy, and the :func:`summary`.
+    ``worlds``/``model``: the card verdicts' (default: the table's, else 64 and the
+    strategy). Returns ``{"deals": [{"number", "verdicts", "replay"}], "summary"}``."""
+    table = record.get("table") or {}
+    worlds = int(worlds or table.get("worlds", 64))
+    model = model or table.get("opponent", "strategy")
+    seed = int(record.get("seed") or 0)
+    who = _players(record, players)
+    deals = []
+    for d in record.get("deals", []):
+        verdicts = []
+        for j, a in enumerate(d.get("actions", [])):
+            if a.get("by") not in who:
+                continue
+            v = grade(d, j, seed=seed, worlds=worlds, model=model)
+            if v is not None:
+                v["action"] = j
+                verdicts.append(v)
+        deals.append({"number": d.get("number"), "verdicts": verdicts,
+                      "replay": replay(d) if with_replay else None})
+    return {"players": who, "worlds": worlds, "model": model, "deals": deals,
+            "summary": _summarize(deals, who)}
+
+
+def _summarize(deals: list[dict], who: list[str]) -> dict:
+    all_v = [v for d in deals for v in d["verdicts"]]
+    by_grade = {g: 0 for g in GRADES}
+    for v in all_v:
+        by_grade[v.get("grade", "unknown")] += 1
+    valued = [v for v in all_v if v.get("cost") is not None]
+    lost = float(sum(v["cost"] for v in valued))
+    by_kind: dict = {}
+    for v in valued:
+        by_kind[v["kind"]] = by_kind.get(v["kind"], 0.0) + float(v["cost"])
+    worst = sorted(valued, key=lambda v: -v["cost"])[:3]
+    return {"players": who, "decisions": len(all_v), "valued": len(valued),
+            "by_grade": by_grade, "lost": lost, "lost_by_kind": by_kind,
+            "worst": [{"deal": v.get("deal"), "kind": v["kind"], "by": v["by"],
+                       "chosen": v["chosen"], "best": v.get("best"), "cost": v["cost"],
+                       "grade": v["grade"], "text": v.get("text")} for v in worst
+                      if v["cost"] > EQUAL],
+            "per_deal": [{"deal": d["number"], "decisions": len(d["verdicts"]),
+                          "lost": float(sum(v["cost"] for v in d["verdicts"]
+                                            if v.get("cost") is not None))}
+                         for d in deals],
+            "text": (f"{len(all_v)} decision{'s' if len(all_v) != 1 else ''}: "
+                     + ", ".join(f"{n} {g}" for g, n in by_grade.items() if n)
+                     + f"; {lost:.3f} of P(win the game) lost in all"
+                     + " (each cost against the best choice at that moment)")}
+
+
+def summary(record: dict, players=None) -> dict:
+    """A game's decisions, grades and what was lost: from the verdicts the record keeps
+    (the practice table's ``coach`` lists) when it has any, else graded now
+    (:func:`review` without the replays). Keys: ``players``, ``decisions``, ``valued``,
+    ``by_grade``, ``lost`` (summed cost in P(win the game)), ``lost_by_kind``, ``worst``
+    (the three dearest), ``per_deal``, ``text``."""
+    who = _players(record, players)
+    kept = [d.get("coach") for d in record.get("deals", [])]
+    if any(kept):
+        deals = [{"number": d.get("number"),
+                  "verdicts": [v for v in (d.get("coach") or []) if v.get("by") in who]}
+                 for d in record.get("deals", [])]
+        return _summarize(deals, who)
+    return review(record, players=who, with_replay=False)["summary"]
+
+
+__all__ = ["grade", "grade_action", "grade_of", "replay", "replay_deal", "review",
+           "summary", "win_after", "outcome_win", "INACCURACY", "MISTAKE", "BLUNDER",
+           "GRADES"]

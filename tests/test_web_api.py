@@ -19,7 +19,11 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
 pytest.importorskip("httpx", reason="the test client needs httpx (the test extra)")
 
-from starlette.testclient import TestClient  # noqa: E402
+import warnings  # noqa: E402
+
+with warnings.catch_warnings():  # starlette >= 1.x prefers httpx2 to httpx; either works
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient  # noqa: E402
 
 from ecarte_sim.analysis.web import app as web  # noqa: E402
 from ecarte_sim.analysis.web.store import FORMAT, ID_PATTERN  # noqa: E402
@@ -387,3 +391,54 @@ def test_the_load_test_plays_games_at_once_on_a_socket():
     r = load_test(games=4, table=FakeTable, illegal=FakeIllegal, timeout=60)
     assert r["errors"] == [] and r["finished"] == 4
     assert r["requests"] == r["actions"] + 4 and r["latency_ms"]["p95"] > 0
+
+
+# --------------------------------------------------------------------------- the command
+
+def _cli(capsys, *args):
+    from ecarte_sim.analysis.cli import run
+    with pytest.raises(SystemExit) as exc:
+        run(list(args))
+        raise SystemExit(0)
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+@pytest.mark.parametrize("host, warned", [("127.0.0.1", False), ("localhost", False),
+                                          ("::1", False), ("0.0.0.0", True),
+                                          ("192.168.1.5", True)])
+def test_serve_binds_loopback_unless_told_and_warns(capsys, tmp_path, monkeypatch, host,
+                                                    warned):
+    from ecarte_sim.analysis.web import server
+    calls = []
+
+    def fake_serve(app, host, port, on_ready=None):
+        calls.append((host, port))
+        on_ready(f"http://{host}:{port}/")
+    monkeypatch.setattr(server, "serve", fake_serve)
+    code, out, err = _cli(capsys, "serve", "--host", host, "--port", "9999", "--store",
+                          str(tmp_path), "--no-warm-up")
+    assert code == 0 and calls == [(host, 9999)]
+    assert ("Warning: listening on" in err) == warned
+    assert "The practice table: http://" in err
+    code, out, err = _cli(capsys, "serve", "--store", str(tmp_path), "--no-warm-up")
+    assert calls[-1] == ("127.0.0.1", 8034)
+
+
+@pytest.mark.parametrize("args, token", [
+    (["--port", "70000"], "70000"), (["--port", "x"], "x"), (["--load-test", "0"], "0"),
+    (["--nosuch"], "--nosuch"),
+])
+def test_serve_bad_options_are_one_line(capsys, args, token):
+    code, out, err = _cli(capsys, "serve", *args)
+    assert code == 2 and out == ""
+    assert err.startswith("Error: ") and err.count("\n") == 1 and token in err
+
+
+def test_the_load_test_command_on_the_real_table(capsys):
+    _session()
+    code, out, err = _cli(capsys, "serve", "--load-test", "3", "--actions", "4", "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["games"] == 3 and r["errors"] == [] and r["actions"] == 12
+    assert r["requests"] == 15 and r["latency_ms"]["p95"] >= r["latency_ms"]["p50"] > 0

@@ -162,6 +162,8 @@ function render(view) {
   const backs = [];
   for (let i = 0; i < computerCount(view); i++) backs.push(null);
   drawCards($("computer-hand"), backs);
+  $("computer-side").hidden = backs.length === 0;
+  $("person-side").hidden = (view.hand || []).length === 0;
 
   const legal = legalOf(view);
   const phase = view.phase;
@@ -173,7 +175,22 @@ function render(view) {
                  (view.king_marked && c === view.king) ? "marked" : ""].join(" "),
     onClick: (c) => clickCard(c),
   });
-  $("prompt").textContent = view.prompt || PROMPT[phase] || "";
+  const notes = [];
+  if (view.law49) notes.push(`Law 49: ${view.person_role === "elder" && view.law49 === "played without proposing" ? "you" :
+    view.person_role === "dealer" && view.law49 === "refused the first proposal" ? "you" : "the computer"} ${view.law49}; losing the point gives two`);
+  for (const [who, said] of Object.entries(view.king || {}))
+    notes.push(`${who === "person" ? "You" : "The computer"}: the king ${said === true ? "announced" : text(said)}`);
+  $("notes").textContent = notes.join(" · ");
+  const kingCard = view.legal && !Array.isArray(view.legal) ? view.legal.king : null;
+  if (kingCard) for (const el of $("hand").querySelectorAll(`[data-card="${kingCard}"]`)) el.classList.add("king");
+  let prompt = view.prompt || PROMPT[phase] || "";
+  if (phase === "game_over" && view.winner) {
+    const sc = view.score || {};
+    prompt = `The game is over: ${view.winner === "person" ? "you win" : "the computer wins"} ` +
+      `${sc[view.winner]} to ${sc[view.winner === "person" ? "computer" : "person"]}` +
+      (view.game_value ? ` — ${{3: "a treble", 2: "a double", 1: "a single"}[view.game_value] || view.game_value} (Law 46).` : ".");
+  }
+  $("prompt").textContent = prompt;
   // the buttons of the legal actions
   const bar = $("actions");
   bar.replaceChildren();
@@ -272,54 +289,94 @@ function renderCoach(view) {
 
 function renderEvents(view) {
   const box = $("events");
+  if (state.eventsOf === view) return;   // a view's events are shown once
+  state.eventsOf = view;
   for (const e of view.events || []) {
     const li = document.createElement("li");
     li.textContent = text(e);
     box.appendChild(li);
   }
-  while (box.children.length > 60) box.removeChild(box.firstChild);
+  while (box.children.length > 80) box.removeChild(box.firstChild);
+  box.scrollTop = box.scrollHeight;
+}
+
+function markText(m) {
+  if (!m || typeof m !== "object") return text(m);
+  const who = m.to === "person" ? "You" : m.to === "computer" ? "The computer" : (m.to || "");
+  const n = m.marks ?? m.n;
+  return `${who} ${n === undefined ? "" : `mark${who === "You" ? "" : "s"} ${n}`}` +
+    (m.for ? ` for ${m.for}` : "") + (m.law ? ` (${m.law})` : "");
+}
+
+function handRow(label, cards, id) {
+  const row = document.createElement("div");
+  row.className = "hand-row";
+  const l = document.createElement("div");
+  l.className = "who";
+  l.textContent = label;
+  const box = document.createElement("div");
+  box.className = "hand small";
+  if (id) box.id = id;
+  drawCards(box, cards);
+  row.append(l, box);
+  return row;
 }
 
 function renderDealOver(view) {
   const over = view.phase === "deal_over" || view.phase === "game_over";
-  const hands = view.hands || view.both_hands;
+  const hands = view.hands;
   $("deal-over").hidden = !(over && (hands || view.replay));
   if ($("deal-over").hidden) return;
   const both = $("both-hands");
   both.replaceChildren();
-  for (const who of ["person", "computer"]) {
-    if (!hands || !hands[who]) continue;
-    const row = document.createElement("div");
-    row.className = "hand-row";
-    const label = document.createElement("div");
-    label.className = "who";
-    label.textContent = who === "person" ? "Your hand" : "The computer's hand";
-    const cards = document.createElement("div");
-    cards.className = "hand small";
-    cards.id = "hand-" + who;
-    drawCards(cards, hands[who]);
-    row.append(label, cards);
-    both.appendChild(row);
+  const name = {person: "Your", computer: "The computer's"};
+  if (hands) {
+    const dealt = hands.dealt || hands, atPlay = hands.at_play, thrown = hands.discarded || {};
+    for (const who of ["person", "computer"]) {
+      if (!dealt[who]) continue;
+      both.appendChild(handRow(`${name[who]} hand as dealt`, dealt[who], `dealt-${who}`));
+      if (atPlay && atPlay[who] && (thrown[who] || []).length)
+        both.appendChild(handRow(`${name[who]} hand at play (threw ${thrown[who].map(cardText).join(" ")})`,
+                                 atPlay[who], `at-play-${who}`));
+    }
   }
+  const tricks = document.createElement("ol");
+  tricks.id = "tricks-list";
+  for (const t of view.played || []) {
+    const li = document.createElement("li");
+    li.textContent = (t.cards || []).map((c) => `${c.by === "person" ? "you" : "computer"} ${cardText(c.card)}`).join(", ") +
+      (t.winner ? ` — ${t.winner === "person" ? "you win" : "the computer wins"} the trick` : "");
+    tricks.appendChild(li);
+  }
+  if (tricks.children.length) both.appendChild(tricks);
+  const marks = document.createElement("p");
+  marks.id = "deal-marks";
+  marks.textContent = (view.marks || []).map(markText).join("; ");
+  both.appendChild(marks);
   const replay = $("replay");
   replay.replaceChildren();
-  const steps = Array.isArray(view.replay) ? view.replay : (view.replay && view.replay.cards) || [];
+  const steps = Array.isArray(view.replay) ? view.replay : (view.replay && (view.replay.cards || view.replay.steps)) || [];
   if (steps.length) {
     const t = document.createElement("table");
     t.className = "values";
     t.id = "replay-table";
-    t.innerHTML = "<caption>Double dummy, card by card: P(point) of the player to play</caption>" +
+    t.innerHTML = "<caption>Double dummy, card by card</caption>" +
       "<tr><th>trick</th><th>who</th><th>card</th><th>its value</th><th>best</th></tr>";
     for (const s of steps) {
       const tr = document.createElement("tr");
       const best = s.best ?? s.best_card;
+      const v = s.value ?? s.dd ?? s.dd_value;
       tr.innerHTML = `<td>${s.trick ?? ""}</td><td>${s.by ?? s.player ?? ""}</td><td>${cardText(s.card)}</td>` +
-        `<td>${typeof s.value === "number" ? s.value.toFixed(2) : text(s.value ?? s.dd ?? "")}</td>` +
-        `<td>${best ? cardText(text(best)) : ""}</td>`;
-      if (best && s.card && text(best) !== s.card && s.lost) tr.className = "lost";
+        `<td>${typeof v === "number" ? v.toFixed(2) : text(v ?? "")}</td>` +
+        `<td>${best ? (Array.isArray(best) ? best.map(cardText).join(" ") : cardText(text(best))) : ""}</td>`;
+      if (s.lost || s.mistake) tr.className = "lost";
       t.appendChild(tr);
     }
     replay.appendChild(t);
+  } else if (view.replay && typeof view.replay === "object") {
+    const p = document.createElement("p");
+    p.textContent = text(view.replay.text || view.replay.words || view.replay.line || "");
+    replay.appendChild(p);
   }
 }
 
@@ -487,7 +544,9 @@ async function showChart() {
         const cell = cells[row + "|" + col];
         const td = document.createElement("td");
         if (cell && cell.action) {
-          td.className = "act-" + cell.action + (cell.treatise_differs ? " differs" : "");
+          const m = cell.margin;
+          td.className = "act-" + cell.action + (cell.treatise_differs ? " differs" : "") +
+            (typeof m === "number" ? (m < 0.005 ? " toss-up" : m < 0.02 ? " small-edge" : "") : "");
           td.innerHTML = `${cell.action}<small>${pct(cell.reproduced)}</small>`;
           td.title = `${row}, ${col}: ${cell.action} on ${pct(cell.reproduced)} of its hands; ` +
             `${pct(cell.dealt)} of all hands` + (cell.treatise_differs ? `; the treatise: ${cell.treatise_action}` : "");
@@ -501,8 +560,9 @@ async function showChart() {
     wrap.appendChild(t);
     body.appendChild(wrap);
     const foot = document.createElement("p");
-    foot.textContent = `Reproduces ${pct(c.reproduced)} of ${c.weighting}; agrees with ${c.treatise} ` +
-      `on ${pct(c.treatise_agreement)}. A framed cell: the treatise does otherwise.`;
+    foot.textContent = `Reproduces ${pct(c.reproduced)} of ${c.weighting === "dealt hands" ? "dealt hands" : "the hands weighted by " + c.weighting}; agrees with ${c.treatise} ` +
+      `on ${pct(c.treatise_agreement)}. Each cell: the action on most of its hands and the share of them it reproduces; ` +
+      `paler where the choice is worth less than 2% (palest: under 0.5%) of P(win the game); framed where the treatise does otherwise.`;
     body.appendChild(foot);
   } catch (err) {
     body.textContent = err.message;

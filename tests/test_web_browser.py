@@ -1,0 +1,294 @@
+"""End to end in a real browser: Playwright for Python driving the Chromium of Debian's
+``chromium`` package (headless) against ``ecarte-sim serve``'s app on 127.0.0.1.
+
+A person plays a whole deal and a whole game by clicks and keys, as he would; what the page
+shows (the cards, the score, the tricks, the coach's verdicts) is checked against the
+game's record downloaded from the server. Also: an illegal card refused naming Law 43, the
+page at a phone's width, a game resumed after the server restarts, the strategy card and
+the advice form. Screenshots go to $ECARTE_SCREENSHOTS (else the test's tmp dir): look at
+them, do not commit them.
+
+Skipped, saying why, when Playwright or /usr/bin/chromium is missing (.ci/run installs
+chromium with apt-get; the test extra installs playwright)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="playwright is not installed (the test extra installs it)")
+CHROMIUM = os.environ.get("ECARTE_CHROMIUM", "/usr/bin/chromium")
+if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium; .ci/run does)",
+                allow_module_level=True)
+
+from ecarte_sim.analysis.web.app import create_app  # noqa: E402
+from ecarte_sim.analysis.web.server import running  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync"]
+SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+STEP_TIMEOUT = 60_000  # ms: a first action may wait for numba to load its kernels
+
+
+def shown(card: str) -> str:
+    """A card as the page writes it: 10♥, K♠."""
+    rank = {"T": "10"}.get(card[:-1], card[:-1])
+    return rank + SYMBOL[card[-1]]
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = os.environ.get("ECARTE_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    return tmp_path_factory.mktemp("store")
+
+
+@pytest.fixture(scope="module")
+def server(store):
+    from ecarte_sim.analysis.web.load import warm_up
+    warm_up()
+    with running(create_app(store)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    yield pg
+    context.close()
+    assert errors == [], f"the page's script failed: {errors}"
+
+
+def new_game(pg, seed: int, coach: bool = True) -> str:
+    pg.fill("#seed", str(seed))
+    if pg.is_checked("#coach") != coach:
+        pg.click("#coach")
+    t0 = time.perf_counter()
+    pg.click("#new-game-button")
+    pg.wait_for_function(f"document.body.dataset.game && !document.body.classList.contains('busy')"
+                         f" && document.querySelectorAll('#hand svg.card').length === 5")
+    print(f"new game page ready in {1000 * (time.perf_counter() - t0):.0f} ms")
+    return pg.evaluate("document.body.dataset.game")
+
+
+def seq(pg) -> str:
+    return pg.evaluate("document.body.dataset.seq")
+
+
+def wait_after(pg, before: str) -> None:
+    pg.wait_for_function(f"document.body.dataset.seq !== '{before}' || "
+                         f"document.getElementById('message').textContent !== ''",
+                         timeout=STEP_TIMEOUT)
+    message = pg.text_content("#message")
+    assert not message, f"the page refused a legal action: {message}"
+
+
+def step(pg, n: int) -> str:
+    """One decision of the person, by a key on even steps and a click on odd ones; the type
+    of the action sent."""
+    phase = pg.evaluate("document.body.dataset.phase")
+    keys = n % 2 == 0
+    before = seq(pg)
+    if pg.locator("#act-reveal").count():            # the coach hides an answer: show it
+        pg.keyboard.press("s") if keys else pg.click("#act-reveal")
+        kind = "reveal"
+    elif phase == "propose":
+        pg.keyboard.press("p") if keys else pg.click("#act-play")
+        kind = "propose" if keys else "play"
+    elif phase == "answer":
+        pg.keyboard.press("a") if keys else pg.click("#act-refuse")
+        kind = "accept" if keys else "refuse"
+    elif phase == "discard":
+        pg.keyboard.press("1") if keys else pg.click("#hand svg.card >> nth=0")
+        pg.keyboard.press("Enter") if keys else pg.click("#act-discard")
+        kind = "discard"
+    elif phase == "king":
+        pg.keyboard.press("k") if keys else pg.click("#act-king_conceal")
+        kind = "king"
+    elif phase == "play":
+        legal = pg.eval_on_selector_all(
+            "#hand svg.card", "els => els.map(e => e.classList.contains('legal'))")
+        i = legal.index(True)
+        pg.keyboard.press(str(i + 1)) if keys else pg.click(f"#hand svg.card >> nth={i}")
+        kind = "card"
+    elif phase == "deal_over":
+        pg.keyboard.press("n") if keys else pg.click("#act-next")
+        kind = "next"
+    else:
+        raise AssertionError(f"no decision in phase {phase}")
+    wait_after(pg, before)
+    return kind
+
+
+def record(pg, server, game: str) -> dict:
+    r = pg.request.get(f"{server}/api/games/{game}/record")
+    assert r.ok
+    return r.json()
+
+
+def cards_in(pg, selector: str) -> list[str]:
+    return pg.eval_on_selector_all(f"{selector} svg.card", "els => els.map(e => e.dataset.card)")
+
+
+def check_deal_shown(pg, rec: dict) -> None:
+    """The page at the end of a deal against the record's last deal."""
+    deal = rec["deals"][-1]
+    for who in ("person", "computer"):
+        assert sorted(cards_in(pg, f"#dealt-{who}")) == sorted(deal["hands"][who])
+    played = [a["card"] for a in deal["actions"] if a["type"] == "card"]
+    tricks = pg.eval_on_selector_all("#tricks-list li", "els => els.map(e => e.textContent)")
+    assert len(tricks) == (len(played) + 1) // 2
+    for i, card in enumerate(played):
+        assert shown(card) in tricks[i // 2]
+    score = {"person": int(pg.text_content("#score-person")),
+             "computer": int(pg.text_content("#score-computer"))}
+    assert score == rec["score"] == deal["score_after"]
+    verdicts = pg.locator("#coach-list .verdict")
+    coached = [x for x in deal.get("coach", [])]
+    assert verdicts.count() == len(coached)
+    for i, v in enumerate(coached):
+        if v.get("grade"):
+            assert v["grade"] in verdicts.nth(i).text_content()
+
+
+def test_a_whole_deal_by_clicks_and_keys(page, server, shots):
+    game = new_game(page, seed=12)
+    page.screenshot(path=str(shots / "deal-start.png"), full_page=True)
+    kinds = []
+    for n in range(40):
+        if page.evaluate("document.body.dataset.phase") in ("deal_over", "game_over"):
+            break
+        kinds.append(step(page, n))
+        if n == 3:
+            page.screenshot(path=str(shots / "deal-middle.png"), full_page=True)
+    assert page.evaluate("document.body.dataset.phase") == "deal_over"
+    assert "card" in kinds
+    page.screenshot(path=str(shots / "deal-over.png"), full_page=True)
+    rec = record(page, server, game)
+    check_deal_shown(page, rec)
+    person = [a for a in rec["deals"][0]["actions"] if a["by"] == "person"]
+    assert [a["type"] for a in person] == [k for k in kinds if k != "reveal"]
+
+
+def test_a_whole_game_by_clicks_and_keys(page, server, shots):
+    game = new_game(page, seed=2024)
+    deals = 0
+    for n in range(400):
+        phase = page.evaluate("document.body.dataset.phase")
+        if phase == "game_over":
+            break
+        if phase == "deal_over":
+            deals += 1
+            check_deal_shown(page, record(page, server, game))
+        step(page, n)
+    else:
+        raise AssertionError("the game did not end in 400 decisions")
+    page.screenshot(path=str(shots / "game-over.png"), full_page=True)
+    rec = record(page, server, game)
+    assert rec["winner"] in ("person", "computer") and rec["score"][rec["winner"]] >= 5
+    assert int(page.text_content("#score-person")) == rec["score"]["person"]
+    assert int(page.text_content("#score-computer")) == rec["score"]["computer"]
+    assert len(rec["deals"]) >= deals + 1
+    assert page.locator("#act-new").count() == 1
+
+
+def test_an_illegal_card_is_refused_with_its_law(page, server, shots):
+    new_game(page, seed=3, coach=False)
+    for n in range(200):
+        phase = page.evaluate("document.body.dataset.phase")
+        illegal = page.locator("#hand svg.card.illegal")
+        if phase == "play" and illegal.count():
+            before = seq(page)
+            illegal.first.click()
+            page.wait_for_function("document.getElementById('message').textContent !== ''")
+            assert "Law 43" in page.text_content("#message")
+            assert seq(page) == before
+            page.screenshot(path=str(shots / "illegal-card.png"), full_page=True)
+            return
+        if phase == "game_over":
+            break
+        step(page, n)
+    pytest.fail("no illegal card was ever offered in a whole game")
+
+
+def test_the_page_at_a_phones_width(browser, server, shots):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    pg = context.new_page()
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    new_game(pg, seed=5)
+    width = pg.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide on a 390 px screen"
+    for box in pg.locator("#hand svg.card").all():
+        b = box.bounding_box()
+        assert b["x"] >= 0 and b["x"] + b["width"] <= 390 and b["width"] >= 40
+    pg.screenshot(path=str(shots / "phone.png"), full_page=True)
+    context.close()
+
+
+def test_a_game_resumes_after_the_server_restarts(browser, store, shots):
+    with running(create_app(store)) as first:
+        context = browser.new_context()
+        pg = context.new_page()
+        pg.goto(first + "/")
+        pg.wait_for_selector("body[data-ready='1']")
+        game = new_game(pg, seed=99)
+        step(pg, 0)
+        hand = cards_in(pg, "#hand")
+        at = seq(pg)
+        context.close()
+    with running(create_app(store)) as second:       # a new process would read the same files
+        context = browser.new_context()
+        pg = context.new_page()
+        pg.goto(f"{second}/?game={game}")
+        pg.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.game")
+        assert cards_in(pg, "#hand") == hand and seq(pg) == at
+        step(pg, 1)
+        assert int(seq(pg)) == int(at) + 1
+        context.close()
+
+
+def test_the_strategy_card_and_the_advice_form(page, server, shots):
+    page.click("#nav-chart")
+    page.wait_for_selector("#chart-table td")
+    cells = page.locator("#chart-table td:not(.empty)")
+    assert cells.count() > 10
+    r = page.request.get(f"{server}/api/chart?role=elder&score=0-0")
+    want = r.json()
+    first = next(c for c in want["cells"] if c["action"])
+    assert first["action"] in cells.first.text_content()
+    page.select_option("#chart-form select[name=role]", "dealer")
+    page.select_option("#chart-score", "3-4")
+    page.click("#chart-form button")
+    page.wait_for_function("document.querySelector('#chart-body').textContent.includes('3-4')")
+    page.screenshot(path=str(shots / "chart.png"), full_page=True)
+    page.click("#nav-advise")
+    page.click("#advise-form button")
+    page.wait_for_selector("#advice-action")
+    assert page.text_content("#advice-action").split()[0] in ("propose", "play")
+    page.screenshot(path=str(shots / "advise.png"), full_page=True)

@@ -1,0 +1,268 @@
+"""Game records (analysis/practice/records.py, docs/records.md) and the laws a record must
+keep (laws.check): the treatise's worked game between A and Y as an example record, every
+breach named on crafted bad records, malformed files refused in one line, atomic saves,
+and ``ecarte-sim review``."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ecarte_sim.analysis.practice import laws
+from ecarte_sim.analysis.practice.records import RecordError, load, save, validate
+from ecarte_sim.analysis.practice.session import Table
+
+EXAMPLE = (Path(__file__).resolve().parents[1] / "analysis" / "practice" / "examples"
+           / "treatise_a_y.json")
+
+
+@pytest.fixture
+def example() -> dict:
+    return load(EXAMPLE)
+
+
+def laws_of(record) -> list[str]:
+    return [law for law, _ in laws.check(record)]
+
+
+def table_record(seed: int = 7) -> dict:
+    from test_practice_game import play_out
+    table = Table.new(seed=seed, opponent="treatise", coach=False)
+    play_out(table, random.Random(seed))
+    return table.record()
+
+
+# ----------------------------------------------------------------------------- the example
+
+def test_the_worked_game_is_the_treatise_s(example):
+    """Five deals to five up, A dealing first; the scores the text gives after each deal;
+    the king concealed in the last; nothing the text does not give is invented."""
+    assert example["players"] == ["A", "Y"] and example["first_dealer"] == "A"
+    assert [d["dealer"] for d in example["deals"]] == ["A", "Y", "A", "Y", "A"]
+    assert [(d["score_after"]["A"], d["score_after"]["Y"]) for d in example["deals"]] == \
+        [(3, 0), (3, 2), (3, 3), (3, 4), (5, 4)]
+    assert example["winner"] == "A"
+    last = example["deals"][-1]
+    assert {"by": "A", "type": "king", "announce": False} in last["actions"]
+    assert "KD" in last["hands"]["A"] and last["turn_up"] == "9D"
+    assert [m["marks"] for m in last["marks"]] == [2]          # Law 49: Y played, lost
+    first = example["deals"][0]
+    assert first["actions"][2]["cards"] == ["?", "?", "?"]     # the text: "Y takes three"
+    assert first["actions"][2]["drawn"] == ["KD", "7S", "7H"]
+    assert all(d.get("unknown") for d in example["deals"][:4])
+    assert example["deals"][3]["hands"]["A"] == ["?"] * 5
+
+
+def test_the_worked_game_keeps_the_laws(example):
+    assert laws.check(example) == []
+
+
+def test_the_last_deal_s_play_is_legal_card_by_card_and_gives_a_the_point(example):
+    """Y leads KS, A must follow with 8S; Y QD, A must win with KD (not AD); A leads KC, Y
+    void must trump (JD); Y QS, A trumps (AD); A AH, Y AS: A three tricks."""
+    bad = copy.deepcopy(example)
+    cards = [a for a in bad["deals"][-1]["actions"] if a["type"] == "card"]
+    assert [c["card"] for c in cards] == ["KS", "8S", "QD", "KD", "KC", "JD", "QS", "AD",
+                                          "AH", "AS"]
+    assert example["deals"][-1]["tricks"] == {"A": 3, "Y": 2}
+
+
+# ----------------------------------------------------------------------------- every breach
+
+def _card_actions(record, deal=-1):
+    return [a for a in record["deals"][deal]["actions"] if a["type"] == "card"]
+
+
+def _swap(record, i, j, deal=-1):
+    cards = _card_actions(record, deal)
+    cards[i]["card"], cards[j]["card"] = cards[j]["card"], cards[i]["card"]
+
+
+def test_a_revoke_is_law_43(example):
+    bad = copy.deepcopy(example)
+    _swap(bad, 1, 8)            # A renounces AH to KS while holding 8S ...
+    found = laws.check(bad)
+    assert any(law == "Law 43" and "renounces" in why for law, why in found)
+
+
+def test_not_winning_when_able_is_law_43(example):
+    bad = copy.deepcopy(example)
+    _swap(bad, 3, 7)            # A plays AD to QD though KD would win
+    found = laws.check(bad)
+    assert any(law == "Law 43" and "does not win" in why for law, why in found)
+
+
+def test_not_trumping_when_void_is_law_43(example):
+    bad = copy.deepcopy(example)
+    _swap(bad, 5, 6)            # Y, void of clubs, throws QS on KC holding JD
+    found = laws.check(bad)
+    assert any(law == "Law 43" and "trump" in why for law, why in found)
+
+
+def test_a_card_out_of_turn_is_law_40(example):
+    bad = copy.deepcopy(example)
+    acts = bad["deals"][-1]["actions"]
+    i = next(k for k, a in enumerate(acts) if a.get("card") == "QD")
+    acts[i], acts[i + 1] = acts[i + 1], acts[i]    # A leads KD though Y won the trick
+    assert "Law 40" in laws_of(bad)
+
+
+def test_more_cards_taken_than_discarded_is_laws_29_to_34(example):
+    bad = copy.deepcopy(example)
+    bad["deals"][0]["actions"][2]["drawn"].append("9H")     # the elder takes 4 for 3
+    assert "Laws 29, 31" in laws_of(bad)
+    bad = copy.deepcopy(example)
+    bad["deals"][0]["actions"][3]["drawn"].append("9H")     # the dealer takes 3 for 2
+    assert "Law 33" in laws_of(bad)
+    bad = copy.deepcopy(example)
+    bad["deals"][0]["actions"][3]["drawn"].pop()            # the dealer takes 1 for 2
+    assert "Law 34" in laws_of(bad)
+
+
+def test_an_elder_who_exchanges_without_discarding_is_law_27(example):
+    bad = copy.deepcopy(example)
+    bad["deals"][0]["actions"][2].update(cards=[], drawn=[])
+    assert "Law 27" in laws_of(bad)
+
+
+def test_wrong_marks_are_laws_47_to_49(example):
+    bad = copy.deepcopy(example)                 # the point at one, not Law 49's two
+    bad["deals"][-1]["marks"][0]["marks"] = 1
+    bad["deals"][-1]["score_after"]["A"] = 4
+    bad["score"]["A"], bad["winner"] = 4, None
+    assert "Law 49" in laws_of(bad)
+    bad = copy.deepcopy(example)                 # the turned king not marked
+    bad["deals"][0]["marks"].pop(0)
+    assert "Laws 22, 47" in laws_of(bad)
+    bad = copy.deepcopy(example)                 # the concealed king marked all the same
+    bad["deals"][-1]["marks"].append({"to": "A", "marks": 1, "for": "the king of trumps"})
+    assert "Law 23" in laws_of(bad)
+    bad = copy.deepcopy(example)                 # a point marked as a vole
+    bad["deals"][2]["marks"][0].update(marks=2, **{"for": "the vole"})
+    assert set(laws_of(bad)) & {"Law 48", "Laws 48–49"}
+
+
+def test_announcing_a_king_not_held_is_law_25(example):
+    bad = copy.deepcopy(example)
+    acts = bad["deals"][-1]["actions"]
+    acts.insert(1, {"by": "Y", "type": "king", "announce": True})
+    assert "Law 25" in laws_of(bad)
+
+
+def test_the_score_and_the_game_s_end_are_law_46(example):
+    bad = copy.deepcopy(example)
+    bad["deals"][2]["score_before"]["A"] = 2
+    assert "Law 46" in laws_of(bad)
+    bad = copy.deepcopy(example)
+    extra = copy.deepcopy(bad["deals"][3])
+    extra["number"] = 6
+    bad["deals"].append(extra)
+    assert any(law == "Law 46" and "game was over" in why for law, why in laws.check(bad))
+
+
+def test_a_card_played_twice_or_not_held_is_law_45(example):
+    bad = copy.deepcopy(example)
+    _card_actions(bad)[9]["card"] = "KS"
+    assert "Law 45" in laws_of(bad)
+
+
+def test_table_records_keep_the_laws_and_breaches_are_found_in_them():
+    record = table_record(3)
+    assert laws.check(record) == []
+    # a random card of the first deal's play changed to another card of the same hand
+    bad = copy.deepcopy(record)
+    deal = next(d for d in bad["deals"] if sum(a["type"] == "card" for a in d["actions"]) == 10)
+    cards = [a for a in deal["actions"] if a["type"] == "card"]
+    cards[0]["by"] = deal["dealer"]      # the dealer leads to the first trick
+    assert "Law 40" in laws_of(bad)
+
+
+# ----------------------------------------------------------------------------- the format
+
+@pytest.mark.parametrize("change, where", [
+    (lambda r: r.pop("format"), "format"),
+    (lambda r: r.update(version=2), "version"),
+    (lambda r: r.update(players=["A"]), "players"),
+    (lambda r: r["deals"][0]["hands"]["A"].append("7C"), "deals[0].hands.A"),
+    (lambda r: r["deals"][0]["hands"]["A"].__setitem__(0, "1Z"), "deals[0].hands.A[0]"),
+    (lambda r: r["deals"][1]["actions"][0].update(type="fold"), "deals[1].actions[0].type"),
+    (lambda r: r["deals"][1]["actions"][0].update(by="B"), "deals[1].actions[0].by"),
+    (lambda r: r["deals"][4]["marks"][0].update(marks="two"), "deals[4].marks[0].marks"),
+    (lambda r: r["deals"][4].update(tricks={"A": 6, "Y": 2}), "deals[4].tricks.A"),
+])
+def test_a_malformed_record_names_the_field(example, change, where):
+    bad = copy.deepcopy(example)
+    change(bad)
+    with pytest.raises(RecordError) as err:
+        validate(bad)
+    assert err.value.where == where
+    with pytest.raises(RecordError):
+        laws.check(bad)
+
+
+def test_save_is_atomic_and_load_reads_it_back(tmp_path, example):
+    path = save(example, tmp_path / "game.json")
+    assert load(path) == example
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(RecordError, match="not JSON"):
+        load(tmp_path / "bad.json")
+    with pytest.raises(RecordError, match="cannot read"):
+        load(tmp_path / "missing.json")
+
+
+def test_a_table_record_round_trips_through_a_file(tmp_path):
+    record = table_record(5)
+    path = save(record, tmp_path / "g.json")
+    again = Table.from_record(load(path))
+    assert again.record() == record
+
+
+def test_a_record_that_is_not_the_seed_s_deal_is_refused():
+    record = table_record(6)
+    record["deals"][0]["hands"]["person"], record["deals"][0]["hands"]["computer"] = \
+        record["deals"][0]["hands"]["computer"], record["deals"][0]["hands"]["person"]
+    with pytest.raises(RecordError, match="not deal 0 of seed 6"):
+        Table.from_record(record)
+
+
+# ----------------------------------------------------------------------------- the command
+
+def _review(*args):
+    from ecarte_sim.analysis.cli import main
+    return CliRunner().invoke(main, ["review", *args])
+
+
+def test_review_of_the_example(example):
+    result = _review(str(EXAMPLE), "--no-coach")
+    assert result.exit_code == 0, result.output
+    assert "keeps the laws" in result.output
+    result = _review(str(EXAMPLE), "--json", "--no-coach")
+    out = json.loads(result.output)
+    assert out["legal"] is True and out["winner"] == "A" and out["breaches"] == []
+
+
+def test_review_names_the_law_and_exits_1(tmp_path, example):
+    bad = copy.deepcopy(example)
+    _swap(bad, 1, 8)
+    path = save(bad, tmp_path / "bad.json")
+    result = _review(str(path), "--no-coach")
+    assert result.exit_code == 1
+    assert any(line.startswith("Law 43: deal 5") for line in result.output.splitlines())
+    out = json.loads(_review(str(path), "--json", "--no-coach").output)
+    assert out["legal"] is False and out["breaches"][0]["law"] == "Law 43"
+
+
+def test_review_of_a_bad_file_is_one_line_exit_2(tmp_path):
+    from ecarte_sim.analysis.cli.common import run_group
+    from ecarte_sim.analysis.cli import main
+    (tmp_path / "x.json").write_text('{"format": "something else"}')
+    for args in (["review", str(tmp_path / "x.json")], ["review", str(tmp_path / "no.json")]):
+        with pytest.raises(SystemExit) as exit_:
+            run_group(main, args)
+        assert exit_.value.code == 2

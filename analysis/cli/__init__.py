@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli import (bench, chart, ecarte, equilibrium, piquet, practice, serve,
-                                     strategy)
+from ecarte_sim.analysis.cli import (bench, cards, chart, ecarte, equilibrium, piquet, practice,
+                                     serve, strategy)
 from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 
 
@@ -44,7 +44,7 @@ def main():
 
 
 for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, *equilibrium.COMMANDS, *chart.COMMANDS,
-                 *practice.COMMANDS,
+                 *practice.COMMANDS, *cards.COMMANDS,
                  piquet.piquet, bench.bench, *serve.COMMANDS):
     main.add_command(_command)
 

@@ -173,8 +173,34 @@ def test_malformed_bodies(client, raw, status):
     r = client.post(f"/api/games/{g['id']}/act", content=raw,
                     headers={"content-type": "application/json"})
     one_line_error(r, status)
-    one_line_error(client.post("/api/games", content=raw), status)
+    one_line_error(client.post("/api/games", content=raw,
+                               headers={"content-type": "application/json"}), status)
     assert client.get(f"/api/games/{g['id']}").json() == g
+
+
+@pytest.mark.parametrize("kind", [None, "text/plain", "application/x-www-form-urlencoded",
+                                  "multipart/form-data; boundary=x"])
+def test_a_body_that_is_not_declared_json_is_refused(client, store, kind):
+    """What a form of another site could send without a CORS preflight."""
+    g = new(client)
+    headers = {} if kind is None else {"content-type": kind}
+    body = json.dumps({"seq": 0, "action": {"type": "card", "card": g["view"]["hand"][0]}})
+    r = client.post(f"/api/games/{g['id']}/act", content=body, headers=headers)
+    assert "application/json" in one_line_error(r, 415)["error"]
+    one_line_error(client.post("/api/games", content="{}", headers=headers), 415)
+    assert client.get(f"/api/games/{g['id']}").json() == g
+    assert len(list(store.glob("*.json"))) == 1
+
+
+def test_a_loopback_server_answers_only_to_loopback_names(store):
+    app = web.create_app(store, table=FakeTable, illegal=FakeIllegal, hosts=web.LOOPBACK_HOSTS)
+    with TestClient(app, base_url="http://127.0.0.1:8034") as c:
+        assert c.get("/").status_code == 200
+        assert c.get("/", headers={"host": "localhost:8034"}).status_code == 200
+        assert c.get("/", headers={"host": "[::1]:8034"}).status_code == 200
+        for evil in ("evil.example:8034", "127.0.0.1.evil.example", ""):
+            r = c.get("/api/games", headers={"host": evil})
+            assert "unknown host" in one_line_error(r, 400)["error"]
 
 
 @pytest.mark.parametrize("body, says", [

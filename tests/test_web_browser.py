@@ -27,7 +27,7 @@ if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium; .ci/run does)",
                 allow_module_level=True)
 
-from ecarte_sim.analysis.web.app import create_app  # noqa: E402
+from ecarte_sim.analysis.web.app import LOOPBACK_HOSTS, create_app  # noqa: E402
 from ecarte_sim.analysis.web.server import running  # noqa: E402
 
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
@@ -59,7 +59,7 @@ def store(tmp_path_factory):
 def server(store):
     from ecarte_sim.analysis.web.load import warm_up
     warm_up()
-    with running(create_app(store)) as url:
+    with running(create_app(store, hosts=LOOPBACK_HOSTS)) as url:
         yield url
 
 

@@ -68,8 +68,11 @@ def serve(host, port, open_browser, store, no_warm_up, load_games, actions, as_j
             raise click.exceptions.Exit(1)
         return
     directory = store or str(default_dir())
-    app = create_app(directory)
-    if not server.is_loopback(host):
+    from ecarte_sim.analysis.web.app import LOOPBACK_HOSTS
+    loopback = server.is_loopback(host)
+    app = create_app(directory, hosts=LOOPBACK_HOSTS + ((host,) if loopback else ())
+                     if loopback else None)
+    if not loopback:
         click.echo(f"Warning: listening on {host}: anyone who can reach this machine can "
                    f"play and download the games; the server has no login", err=True)
     if not no_warm_up:

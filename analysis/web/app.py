@@ -76,7 +76,14 @@ def _error(status: int, reason: str, law: str | None = None) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict:
-    """The request's JSON object; :class:`BadRequest` (or 413) otherwise."""
+    """The request's JSON object; :class:`BadRequest` (or 413, 415) otherwise. The body
+    must be declared ``application/json``: a page of another site cannot send that without
+    the browser asking first (CORS preflight), which this server never grants, so no other
+    site can act in a game through the person's browser."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise StoreError(415, f"the body must be JSON with Content-Type: application/json, "
+                              f"not {kind or 'none'!r}")
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise StoreError(413, f"the body is larger than {MAX_BODY} bytes")
@@ -285,9 +292,36 @@ def default_table():
     return Table, IllegalAction
 
 
-def create_app(store_dir, table=None, illegal=None) -> Starlette:
+class HostCheck:
+    """ASGI middleware: refuse (400) a request whose Host header is not one of ``hosts``
+    (a server on loopback answers only to loopback names, so that a page of another site
+    cannot reach it by rebinding its own name to 127.0.0.1)."""
+
+    def __init__(self, app, hosts):
+        self.app = app
+        self.hosts = {h.lower() for h in hosts}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1").lower()
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name not in self.hosts:
+                response = _error(400, f"unknown host {host!r}: this server answers to "
+                                       f"{', '.join(sorted(self.hosts))}")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+#: The names a server bound to loopback answers to.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
+def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
     """The application serving the games of ``store_dir``. ``table`` / ``illegal``: the game
-    class and its illegal-action exception (default: the practice table's)."""
+    class and its illegal-action exception (default: the practice table's); ``hosts``: the
+    Host names answered (None: any; ``ecarte-sim serve`` on loopback passes
+    :data:`LOOPBACK_HOSTS`)."""
     if table is None:
         table, default_illegal = default_table()
         illegal = illegal or default_illegal
@@ -381,7 +415,9 @@ def create_app(store_dir, table=None, illegal=None) -> Starlette:
         Route("/api/advise", advise, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={
+    from starlette.middleware import Middleware
+    middleware = [] if hosts is None else [Middleware(HostCheck, hosts=hosts)]
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers={
         BadRequest: on_bad, StoreError: on_store, HTTPException: on_http,
         Exception: on_crash})
     app.state.store = store

@@ -240,3 +240,72 @@ def test_a_thousand_random_games_against_the_engine_and_the_reference():
         ends[record["winner"]] += 1
     # the random games reached the branches checked above
     assert concealed > 20 and kings_ended > 5 and min(ends.values()) > 50
+
+
+# ----------------------------------------------------------------------------- the coach's hooks
+
+def test_try_again_takes_the_decision_back_and_reveal_shows_the_answer(monkeypatch):
+    """A verdict waiting (revealed False) hides its answer; 'retry' restores the state
+    before the decision (the computer's replies undone), 'reveal' shows it; playing on
+    shows it too. The coach's own figures are tested in test_coach.py."""
+    from ecarte_sim.analysis.practice import coach
+
+    def waiting(before, table, phase, action):
+        return {"kind": phase, "by": "person", "chosen": action["type"], "cost": 0.2,
+                "grade": "blunder", "best": "the answer", "revealed": False,
+                "hidden": ["best"], "prompt": "A blunder: try again"}
+    monkeypatch.setattr(coach, "grade_action", waiting)
+    table = Table.new(seed=21, opponent="treatise", coach=True)
+    before = table.view()
+    record = table.record()
+    view = table.act(random_action(before, random.Random(0)))
+    assert view["coach"][-1]["grade"] == "blunder" and "best" not in view["coach"][-1]
+    assert view["legal"]["coach"] == ["retry", "reveal"]
+    again = table.act({"type": "retry"})
+    assert table.record() == record
+    for key in ("phase", "hand", "score", "legal", "trick", "stock"):
+        assert again[key] == before[key]
+    assert again["events"][0]["type"] == "retry" and "best" not in again["events"][0]["verdict"]
+    with pytest.raises(IllegalAction):
+        table.act({"type": "retry"})           # nothing waits any more
+    view = table.act(random_action(again, random.Random(0)))
+    shown = table.act({"type": "reveal"})
+    assert shown["coach"][-1]["best"] == "the answer"
+    # a waiting verdict survives a restart, and so does its "try again"
+    view = table.act(random_action(shown, random.Random(1)))
+    restored = Table.from_record(json.loads(json.dumps(table.record())))
+    assert restored.view()["legal"].get("coach") == ["retry", "reveal"]
+    restored.act({"type": "retry"})
+    assert restored.view()["phase"] == shown["phase"]
+    assert restored.view()["hand"] == shown["hand"]
+
+
+def test_the_coach_off_grades_nothing():
+    table = Table.new(seed=21, opponent="treatise", coach=False)
+    view = play_out(table, random.Random(3))
+    assert view["coach"] == [] and view["summary"] is None
+    with pytest.raises(IllegalAction):
+        table.act({"type": "reveal"})
+
+
+def test_concealing_the_king_gives_no_mark_and_announcing_marks_one():
+    """Laws 23, 47: the king of trumps held marks one when announced before its holder's
+    first card; concealed, nothing."""
+    found = set()
+    for seed in range(300):
+        for announce in (True, False):
+            table = Table.new(seed=seed, opponent="treatise", coach=False)
+            rng = random.Random(seed)
+            view = table.view()
+            while view["phase"] not in ("king", "game_over") and view["deal"] == 1:
+                view = table.act(random_action(view, rng))
+            if view["phase"] != "king":
+                break
+            score = view["score"]["person"]
+            view = table.act({"type": "king", "announce": announce})
+            assert view["score"]["person"] == score + announce
+            assert view["king"] == ({"person": True} if announce else {})
+            found.add(announce)
+        if found == {True, False}:
+            return
+    pytest.fail("no deal where the person holds the king of trumps")

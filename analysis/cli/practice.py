@@ -75,10 +75,24 @@ def review(file, no_coach, as_json):
 
 
 def _annotation_lines(annotation) -> list[str]:
-    """The coach's annotation as text: its own ``lines`` when it gives them."""
-    if isinstance(annotation, dict) and isinstance(annotation.get("lines"), list):
-        return [str(x) for x in annotation["lines"]]
-    return []
+    """The coach's annotation as text: per deal each graded decision's line and the
+    double-dummy replay's, then the summary."""
+    lines = []
+    if not isinstance(annotation, dict):
+        return lines
+    for d in annotation.get("deals", []):
+        lines.append(f"deal {d.get('number')}:")
+        for v in d.get("verdicts", []):
+            lines.append(f"  {v.get('by')} ({v.get('kind')}): "
+                         f"{v.get('text') or v.get('grade')}")
+        replay = d.get("replay") or {}
+        if replay.get("known"):
+            lines.append(f"  replay: {replay.get('text')}; best line "
+                         + " ".join(x["card"] for x in replay.get("best_line", [])))
+    summary = annotation.get("summary") or {}
+    if summary.get("text"):
+        lines.append(f"coach: {summary['text']}")
+    return lines
 
 
 COMMANDS = [review]

@@ -520,6 +520,9 @@ class Table:
         saved = self._snapshot()
         self.events = []
         try:
+            waiting = self.deal.coach[-1] if self.deal.coach else None
+            if waiting is not None and waiting.get("revealed", True) is False:
+                waiting["revealed"] = True      # he plays on: the answer is shown
             self.apply(PERSON, action)
         except IllegalAction:
             self._restore(saved)
@@ -564,13 +567,15 @@ class Table:
             raise IllegalAction(None, f"nothing to {kind}: no verdict is waiting")
         if kind == "reveal":
             d.coach[-1]["revealed"] = True
+            self.seq += 1
             self.events = []
             return self.view()
         if self._undo is None:
             raise IllegalAction(None, "nothing to take back")
-        last = d.coach[-1]
+        last = self._verdict_view(d.coach[-1])
         self._restore(self._undo)
         self._undo = None
+        self.seq += 1
         self.events = [{"by": PERSON, "type": "retry", "text": "You take your decision back: "
                         "try again.", "verdict": last}]
         return self.view()

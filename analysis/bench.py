@@ -291,6 +291,88 @@ def advice_bench(repeat: int = 3) -> dict:
             "gain_half_width": (hi - lo) / 2, "warm_process_s": process}
 
 
+def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
+    """The practice table's card decisions (issue 34's budgets: the computer's card under
+    100 ms at the 95th percentile at W = 64, the coach's verdict on a card under 300 ms),
+    warm, on every card of ``deals`` whole deals played by two inferring players under the
+    shipped strategy (its first decisions and discards at 2-2): ``computer_card`` (the
+    whole Python entry: the position checked, the particles grown, the worlds drawn and
+    compared), ``card_values`` with the adversary's hand (every legal card in every world
+    and double dummy), and the coach's ``grade`` of the card (the same, turned into
+    P(win the game), on the deal's record). Per-call wall times: median, 95th
+    percentile, max."""
+    from ecarte_sim.analysis.practice import cards, coach
+    from ecarte_sim.engine.cards import format_card, format_hand
+    from ecarte_sim.engine.ecarte.records import ProposalsEnd
+    from ecarte_sim.engine.ecarte.runner import DealRunner
+    from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+
+    score = (2, 2)
+    cfg, script = cards.settings_for("strategy", score, worlds)
+    runner = DealRunner()
+    cards.computer_card("KH JH TH QD JS", "9C", "elder", worlds=worlds)       # compile
+    times = {"computer_card": [], "card_values": [], "coach_grade": []}
+    positions = 0
+    for i in range(deals):
+        d = runner.play(seed, i, np.array(cfg), np.array(script))
+        if d.ended:
+            continue
+        names = {ELDER: "A", 1 - ELDER: "B"}
+        actions = []
+        for x in d.exchanges:
+            actions += [{"by": "A", "type": "propose"}, {"by": "B", "type": "accept"},
+                        {"by": "A", "type": "discard", "cards": format_hand(int(x[0])).split(),
+                         "drawn": format_hand(int(x[1])).split()},
+                        {"by": "B", "type": "discard", "cards": format_hand(int(x[2])).split(),
+                         "drawn": format_hand(int(x[3])).split()}]
+        if d.how_ended == ProposalsEnd.ELDER_PLAYED:
+            actions.append({"by": "A", "type": "play"})
+        elif d.how_ended == ProposalsEnd.DEALER_REFUSED:
+            actions += [{"by": "A", "type": "propose"}, {"by": "B", "type": "refuse"}]
+        said = [a["type"] for a in actions if a["type"] in ("propose", "play", "accept",
+                                                             "refuse")]
+        record = {"number": 1, "index": i, "elder": "A", "dealer": "B",
+                  "score_before": {"A": score[0], "B": score[1]},
+                  "hands": {"A": format_hand(int(d.elder0)).split(),
+                            "B": format_hand(int(d.dealer0)).split()},
+                  "turn_up": format_card(int(d.turn_up)), "actions": actions, "marks": []}
+        hands = [int(d.elder_hand), int(d.dealer_hand)]
+        leader, trump = ELDER, int(d.turn_up) >> 3
+        for j, c in enumerate(d.play):
+            who = leader if j % 2 == 0 else 1 - leader
+            groups = [(int(x[0] if who == ELDER else x[2]),
+                       bin(int(x[2] if who == ELDER else x[0])).count("1")) for x in d.exchanges]
+            kw = dict(said=said, discards=groups, played=[int(x) for x in d.play[:j]],
+                      score=score, seed=seed, deal=i, worlds=worlds)
+            role = "elder" if who == ELDER else "dealer"
+            t0 = time.perf_counter()
+            cards.computer_card(hands[who], int(d.turn_up), role, **kw)
+            t1 = time.perf_counter()
+            cards.card_values(hands[who], int(d.turn_up), role, opponent=hands[1 - who], **kw)
+            t2 = time.perf_counter()
+            record["actions"] = actions + [{"by": names[who], "type": "card",
+                                            "card": format_card(int(c))}]
+            coach.grade(record, len(record["actions"]) - 1, seed=seed, worlds=worlds)
+            t3 = time.perf_counter()
+            times["computer_card"].append(t1 - t0)
+            times["card_values"].append(t2 - t1)
+            times["coach_grade"].append(t3 - t2)
+            positions += 1
+            actions = actions + [{"by": names[who], "type": "card", "card": format_card(int(c))}]
+            hands[who] &= ~(1 << int(c))
+            if j % 2 == 0:
+                led = int(c)
+            elif not leader_wins(led, int(c), trump):
+                leader = who
+    out = {"worlds": worlds, "score": f"{score[0]}-{score[1]}", "deals": deals,
+           "positions": positions}
+    for k, v in times.items():
+        ms = np.array(v) * 1000
+        out[k] = {"median_ms": float(np.median(ms)), "p95_ms": float(np.percentile(ms, 95)),
+                  "max_ms": float(ms.max())}
+    return out
+
+
 def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool = True,
               log=None, repeat: int = 3, pimc_deals: int = 20_000,
               piquet: bool = True, process_deals: int = PROCESS_DEALS,
@@ -345,6 +427,8 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
     report["inference"] = inference_bench(repeat)
     say("timing advise from the shipped strategy ...")
     report["advice"] = advice_bench(repeat)
+    say("timing the practice table's cards (the computer's, the coach's verdict) ...")
+    report["practice"] = practice_bench(seed=seed)
     if piquet:
         report["piquet"] = piquet_bench(n_deals, seed, repeat, say)
     if strategy:
@@ -421,6 +505,13 @@ def format_report(r: dict) -> str:
                      f"with loading the data), values on {g['deals']:,} deals "
                      f"{g['values_s']:.2f} s (gain ±{g['gain_half_width']:.4f}); whole warm "
                      f"process `advise --no-values` {g['warm_process_s']:.2f} s")
+    if "practice" in r:
+        g = r["practice"]
+        lines.append(f"practice table, {g['positions']} cards of {g['deals']} deals (W="
+                     f"{g['worlds']}, {g['score']}), ms median / p95 / max: " + "; ".join(
+                         f"{k} {g[k]['median_ms']:.1f} / {g[k]['p95_ms']:.1f} / "
+                         f"{g[k]['max_ms']:.1f}" for k in ("computer_card", "card_values",
+                                                           "coach_grade")))
     if "strategy" in r:
         g = r["strategy"]
         lines.append(f"elder's best response at 0-0 (dd, against the maxims), {g['states']:,} "

@@ -225,3 +225,12 @@ def test_the_cards_command_refuses_bad_input_in_one_line(capsys, args, token):
     code, out, err = _cli(capsys, "cards", *args)
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert err.startswith("Error: ") and token in err
+
+
+def test_the_practice_bench_reports_percentiles():
+    """The bench's shape (no wall-time assert): every card of the deals timed three ways."""
+    from ecarte_sim.analysis.bench import practice_bench
+    r = practice_bench(deals=4, seed=1)
+    assert r["worlds"] == 64 and r["positions"] >= 30
+    for k in ("computer_card", "card_values", "coach_grade"):
+        assert 0 < r[k]["median_ms"] <= r[k]["p95_ms"] <= r[k]["max_ms"]

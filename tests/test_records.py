@@ -266,3 +266,22 @@ def test_review_of_a_bad_file_is_one_line_exit_2(tmp_path):
         with pytest.raises(SystemExit) as exit_:
             run_group(main, args)
         assert exit_.value.code == 2
+
+
+def test_review_with_the_coach_finds_the_treatise_s_lesson(example):
+    """The coach's double-dummy replay of the last deal says what the treatise says: Y's
+    second lead, the queen of diamonds, threw the game away ("If Y had followed his first
+    lead with queen of spades, he must have won the game"); unknown cards are not valued."""
+    result = _review(str(EXAMPLE), "--json")
+    assert result.exit_code == 0, result.output
+    coach = json.loads(result.output)["coach"]
+    assert [d["number"] for d in coach["deals"]] == [1, 2, 3, 4, 5]
+    last = coach["deals"][4]["replay"]
+    assert last["known"] and last["dd_elder_tricks"] == 3 and last["elder_tricks"] == 2
+    qd = next(c for c in last["cards"] if c["card"] == "QD")
+    assert qd["by"] == "Y" and not qd["kept_best"] and "QS" in qd["best"]
+    assert coach["deals"][3]["verdicts"] == []            # deal 4: nothing is known
+    discards = [v for v in coach["deals"][0]["verdicts"] if v["kind"] == "discard"]
+    assert discards and all(v["grade"] == "unknown" for v in discards)
+    text = _review(str(EXAMPLE)).output
+    assert "coach:" in text and "deal 5:" in text

@@ -298,9 +298,9 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
     shipped strategy (its first decisions and discards at 2-2): ``computer_card`` (the
     whole Python entry: the position checked, the particles grown, the worlds drawn and
     compared), ``card_values`` with the adversary's hand (every legal card in every world
-    and double dummy), and the coach's ``grade`` of the card (the same, turned into
-    P(win the game), on the deal's record). Per-call wall times: median, 95th
-    percentile, max."""
+    and double dummy), and the coach's ``grade`` of the card (the same at the coach's
+    ``COACH_WORLDS``, turned into P(win the game), on the deal's record). Per-call wall
+    times: median, 95th percentile, max."""
     from ecarte_sim.analysis.practice import cards, coach
     from ecarte_sim.engine.cards import format_card, format_hand
     from ecarte_sim.engine.ecarte.records import ProposalsEnd
@@ -352,7 +352,7 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
             t2 = time.perf_counter()
             record["actions"] = actions + [{"by": names[who], "type": "card",
                                             "card": format_card(int(c))}]
-            coach.grade(record, len(record["actions"]) - 1, seed=seed, worlds=worlds)
+            coach.grade(record, len(record["actions"]) - 1, seed=seed)
             t3 = time.perf_counter()
             times["computer_card"].append(t1 - t0)
             times["card_values"].append(t2 - t1)
@@ -364,8 +364,8 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
                 led = int(c)
             elif not leader_wins(led, int(c), trump):
                 leader = who
-    out = {"worlds": worlds, "score": f"{score[0]}-{score[1]}", "deals": deals,
-           "positions": positions}
+    out = {"worlds": worlds, "coach_worlds": coach.COACH_WORLDS,
+           "score": f"{score[0]}-{score[1]}", "deals": deals, "positions": positions}
     for k, v in times.items():
         ms = np.array(v) * 1000
         out[k] = {"median_ms": float(np.median(ms)), "p95_ms": float(np.percentile(ms, 95)),
@@ -508,7 +508,8 @@ def format_report(r: dict) -> str:
     if "practice" in r:
         g = r["practice"]
         lines.append(f"practice table, {g['positions']} cards of {g['deals']} deals (W="
-                     f"{g['worlds']}, {g['score']}), ms median / p95 / max: " + "; ".join(
+                     f"{g['worlds']}, the coach's W={g['coach_worlds']}, {g['score']}), ms "
+                     "median / p95 / max: " + "; ".join(
                          f"{k} {g[k]['median_ms']:.1f} / {g[k]['p95_ms']:.1f} / "
                          f"{g[k]['max_ms']:.1f}" for k in ("computer_card", "card_values",
                                                            "coach_grade")))

@@ -185,8 +185,6 @@ def test_the_tables_view_of_the_computer_gives_the_same_card():
 
 
 def _cli(capsys, *args):
-    import sys as _sys
-
     from ecarte_sim.analysis.cli import run
     capsys.readouterr()
     try:
@@ -196,7 +194,6 @@ def _cli(capsys, *args):
         code = 0 if exc.code is None else exc.code
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
-    del _sys
     return code, out, err
 
 

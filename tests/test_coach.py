@@ -66,7 +66,7 @@ def test_the_treatises_queen_of_hearts_lead_and_the_single_queens():
     assert v["kind"] == "card" and v["chosen"] == "QH" and v["unit"] == "worlds"
     assert all(x["dd_tricks"] <= 2 for x in v["values"].values())
     assert v["dd"]["cost"] == 0.0 and len(v["dd"]["best"]) == 5
-    assert 0 <= v["values"]["QH"]["p_point"] <= 1 and v["n"] == 64
+    assert 0 <= v["values"]["QH"]["p_point"] <= 1 and v["n"] == coach.COACH_WORLDS
     line = [{"by": "A", "type": "play"}, {"by": "A", "type": "card", "card": "QC"},
             {"by": "Y", "type": "card", "card": "9S"}, {"by": "Y", "type": "card", "card": "KH"}]
     r = coach.replay(deal(*hands, line))
@@ -180,3 +180,31 @@ def test_a_mistake_waits_for_try_again():
     v = coach._hide({"grade": "blunder", "cost": 0.2, "best": "KH", "text": "x"})
     assert v["revealed"] is False and "best" in v["hidden"] and "Try again" in v["prompt"]
     assert coach._hide({"grade": "good", "cost": 0.01})["revealed"] is True
+
+
+def test_the_treatises_worked_game_reviewed():
+    """The worked game between A and Y (the example record): the coach finds what the
+    treatise says. Third deal: "If he led ten of clubs, he would win the point" — Y's ten
+    of clubs is a best lead double dummy. Last deal: A conceals the king "because Y,
+    having played without proposing, will lose two if he lose the point. To mark the king
+    will be useless, if Y win the point" — concealing costs nothing on the deal's double
+    dummy outcome; "he loses it by reckless play ... If Y had followed his first lead with
+    queen of spades, he must have won the game" — Y's queen of diamonds loses the game
+    double dummy (the queen of spades among the best), and even by what Y could know it
+    costs (graded worse than good at the coach's worlds)."""
+    from pathlib import Path
+
+    from ecarte_sim.analysis.practice import records
+    path = Path(coach.__file__).parent / "examples" / "treatise_a_y.json"
+    r = coach.review(records.load(path))
+    by = {(d["number"], v["by"], v["kind"], str(v["chosen"])): v
+          for d in r["deals"] for v in d["verdicts"]}
+    ten = by[(3, "Y", "card", "TC")]
+    assert "TC" in ten["dd"]["best"] and ten["dd"]["cost"] == 0
+    assert by[(5, "A", "king", "conceal")]["cost"] == 0.0
+    queen = by[(5, "Y", "card", "QD")]
+    assert queen["dd"]["cost"] > 0.5 and "QS" in queen["dd"]["best"]
+    assert queen["grade"] in ("inaccuracy", "mistake", "blunder") and queen["cost_ci95"][0] > 0
+    last = r["deals"][4]["replay"]
+    assert last["known"] and 3 in last["lost_cards"]
+    assert r["lines"][-1].startswith("summary:") and len(r["lines"]) > 10

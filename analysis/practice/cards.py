@@ -528,7 +528,6 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
     p = hand if isinstance(hand, Position) else parse_position(
         hand, turn_up, role, said=said, discards=discards, played=played, score=score,
         forced_trump=forced_trump)
-    before = None
     (card, legal_all, _, leader, tricks, led, count, possible), cards, outcomes, _, payoff = \
         _decide(p, seed, deal, worlds, model, forced_trump, True)
     sign = 1 if p.mover == ELDER else -1
@@ -570,7 +569,6 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
     if other is not None:
         top = max(r["dd_marks"] * 10 + (r["dd_tricks"] * sign) for r in out)
         dd_best = [r["card"] for r in out if r["dd_marks"] * 10 + r["dd_tricks"] * sign == top]
-    del before
     return {"role": p.role, "hand": format_hand(p.hand), "turn_up": format_card(p.turn_up),
             "trump": "SHDC"[p.trump], "to_play": "lead" if int(led) < 0 else "reply",
             "led": None if int(led) < 0 else format_card(int(led)),

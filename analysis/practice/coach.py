@@ -22,9 +22,9 @@ What a decision is worth
       no rule throws is not valued (graded ``unknown``); the treatise's discard ("a king
       or a trump should not be discarded in the first instance") is quoted.
     * **Cards** (Law 43 says which are legal; a forced card is not graded): the
-      inferring player's values (:func:`ecarte_sim.analysis.practice.cards`, the same
-      worlds the computer would draw for that player, W worlds), each world's outcome
-      turned into P(win the game) from the score after the deal (Laws 46, 48–49;
+      inferring player's values (:func:`ecarte_sim.analysis.practice.cards`, the worlds
+      the computer would draw for that player, :data:`COACH_WORLDS` of them), each
+      world's outcome turned into P(win the game) from the score after the deal (Laws 46, 48–49;
       :func:`win_after`), the cost paired over the worlds; beside it the double-dummy
       cost (both hands known, the engine's exact values).
     * **The king of trumps** (Laws 23–24, 47): announcing marks one; concealing it (as A
@@ -51,7 +51,8 @@ A verdict (a dict; the keys H1's table and H3's page show)
     ``cost`` and ``cost_ci95`` (P(win the game) lost, None when not valued), ``grade``,
     ``within_noise``, ``n`` and ``unit`` ("deals" or "worlds"), ``rule`` (the treatise's
     words, or None), ``strategy`` (the shipped strategy's choice), ``dd`` (cards: the
-    best dd cards and the dd cost), ``text`` (one line), and for the table's "try again"
+    best dd cards, the dd cost and its grade by the same thresholds: what the card cost
+    against the actual hands), ``text`` (one line), and for the table's "try again"
     ``revealed`` (False while a mistake or blunder waits) with ``hidden`` (the keys
     that give the answer away) and ``prompt`` (the line shown meanwhile).
 
@@ -69,13 +70,18 @@ from functools import lru_cache
 
 import numpy as np
 
-from ecarte_sim.engine.cards import ECARTE, cards_of, format_card, format_hand, parse_card
+from ecarte_sim.engine.cards import cards_of, format_card, format_hand, parse_card
 
 INACCURACY, MISTAKE, BLUNDER = 0.03, 0.06, 0.12
 #: Below this cost (and not shown worse by its interval) a choice is "best".
 EQUAL = 0.005
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder", "unknown")
 ADVICE_DEALS = 1 << 14
+#: Worlds of a card verdict: the inferring player's own draws (world ``w`` is the same
+#: world at any W, so the computer's 64 are the first 64 of these), enough that the
+#: paired cost's 95% interval is about +-0.01 (at 64 a card's cost of 0.03 cannot be told
+#: from zero: the treatise's worked game, Y's queen of diamonds).
+COACH_WORLDS = 1024
 DISCARD_DEALS = 1 << 12
 UNKNOWN = "?"
 #: The keys a waiting verdict hides until the person reveals it (or tries again).
@@ -356,7 +362,6 @@ def _discard(s: DealState, a: dict, seed: int) -> dict | None:
     x, y = s.score_before()
     r = advice.discard_advice(format_hand(hand), "SHDC"[s.trump], f"{x}-{y}", role,
                               turn_up=format_card(s.turn_up), deals=DISCARD_DEALS, seed=seed)
-    own = _mask(r["throws"].split()) if r["throws"] else 0
     options = {r["rule"]: {"throws": r["throws"], "gain": 0.0, "ci95": [0.0, 0.0]}}
     for o in r["others"]:
         options[o["rule"]] = {"throws": o["throws"], "gain": o["gain_win"],
@@ -385,7 +390,6 @@ def _discard(s: DealState, a: dict, seed: int) -> dict | None:
         lo_m, hi_m = options[mine]["ci95"]
         ci = [lo_b - hi_m, hi_b - lo_m]
     grade, noise = grade_of(cost, ci)
-    del own
     text = (f"discard {' '.join(chosen)} ({mine}): "
             + ("the best rule" if mine == best_rule else
                f"the best throws {best['throws'] or 'nothing'} ({best_rule}), cost "
@@ -444,17 +448,18 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
             values[nm]["dd_tricks"] = t
             values[nm]["dd_p_win"] = dd_win[nm]
         top = max(dd_win.values())
-        dd = {"best": [nm for nm in names if dd_win[nm] >= top - 1e-12],
-              "cost": float(top - dd_win[chosen])}
+        dd_cost = float(top - dd_win[chosen])
+        dd = {"best": [nm for nm in names if dd_win[nm] >= top - 1e-12], "cost": dd_cost,
+              "grade": grade_of(dd_cost)[0]}
     best = names[k_best]
     grade, noise = grade_of(cost, ci)
     text = (f"{chosen}: P(win the game) {means[k]:.3f} over {worlds} worlds"
             + ("" if k == k_best else f"; {best} {means[k_best]:.3f} (cost {cost:.3f}, "
                f"95% [{ci[0]:.3f}, {ci[1]:.3f}])")
             + f" — {grade}"
-            + ("" if dd is None else
-               f"; double dummy {'best' if dd['cost'] <= 1e-12 else 'cost %.3f' % dd['cost']}"
-               f" (best {' '.join(dd['best'])})"))
+            + ("" if dd is None else "; double dummy "
+               + ("best" if dd["cost"] <= 1e-12 else f"cost {dd['cost']:.3f}, {dd['grade']}")
+               + f" (best {' '.join(dd['best'])})"))
     return _verdict("card", s, by, chosen, best=best, values=values, cost=cost,
                     cost_ci95=ci, grade=grade, within_noise=noise, n=int(worlds),
                     unit="worlds", strategy=format_card(int(best_card)), dd=dd, text=text)
@@ -506,10 +511,12 @@ def _king(s: DealState, a: dict) -> dict | None:
                     cost_ci95=[cost, cost], rule=rule, n=1, unit="exact", text=text)
 
 
-def grade(deal: dict, j: int, *, seed: int = 0, worlds: int = 64,
+def grade(deal: dict, j: int, *, seed: int = 0, worlds: int = COACH_WORLDS,
           model: str = "strategy") -> dict | None:
     """The verdict on action ``j`` of ``deal`` (a deal of a record), or None when the
-    action is no decision (a forced card, a mark)."""
+    action is no decision (a forced card, a mark). ``seed``: the record's (the worlds'
+    random words, and the deals around a hand); ``worlds``: a card verdict's;
+    ``model``: how both players are assumed to decide (:mod:`.cards`)."""
     for i, a, s in _states(deal):
         if i == j:
             kind = a["type"]
@@ -549,7 +556,7 @@ def grade_action(before, table, phase: str, action: dict) -> dict | None:
     if j < 0:
         return None
     v = grade(deal, j, seed=int(record.get("seed") or 0),
-              worlds=int((record.get("table") or {}).get("worlds", 64)),
+              worlds=max(COACH_WORLDS, int((record.get("table") or {}).get("worlds", 64))),
               model=(record.get("table") or {}).get("opponent", "strategy"))
     return None if v is None else _hide(v)
 
@@ -562,12 +569,14 @@ def replay(deal: dict) -> dict:
     the engine's exact ``value_after``), whether the card kept the best value for its
     player and the tricks it lost; the value of the deal at the first card; the best
     line (both players double dummy from the first card, ties to the lowest card, as
-    the engine's ``dd`` player: "how the hand can be best played").
+    the engine's ``dd`` player: "how the hand can be best played"); ``lost_cards`` the
+    numbers of the cards that lost a trick against the best; ``elder_tricks`` in play
+    (None unless the record gives all ten cards).
     ``{"known": False, "reason": ...}`` when a card of either hand is unknown."""
     from ecarte_sim.engine.ecarte.moves import legal_moves
     from ecarte_sim.engine.ecarte.players import dd_card
     from ecarte_sim.engine.ecarte.solver import solve_kernel, value_after
-    from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+    from ecarte_sim.engine.ecarte.tricks import ELDER
 
     s = DealState(deal)
     for a in deal["actions"]:
@@ -607,13 +616,18 @@ def replay(deal: dict) -> dict:
                           "best": [k for k, v in vals.items() if v == best],
                           "kept_best": lost == 0, "tricks_lost": lost})
         e, d, leader, tricks, led = _step(e, d, leader, tricks, led, mover, c, trump)
-    del leader_wins
     return {"known": True, "hands": {s.elder: format_hand(e0), s.dealer: format_hand(d0)},
             "elder": s.elder, "dealer": s.dealer, "trump": "SHDC"[trump],
-            "dd_elder_tricks": start, "elder_tricks": s.tricks[s.elder] if s.played else None,
+            "dd_elder_tricks": start,
+            "elder_tricks": s.tricks[s.elder] if len(s.played) == 10 else None,
             "best_line": line, "cards": cards_out,
+            "lost_cards": [c["n"] for c in cards_out if not c["kept_best"]],
             "text": f"double dummy the elder takes {start} trick{'s' if start != 1 else ''}"
-                    f"; in play {s.tricks[s.elder]}"}
+                    + (f"; in play {s.tricks[s.elder]}" if len(s.played) == 10 else
+                       f"; the record gives {len(s.played)} of the ten cards")
+                    + "".join(f"; {c['by']}'s {c['card']} (card {c['n']}) lost "
+                              f"{c['tricks_lost']} trick{'s' if c['tricks_lost'] != 1 else ''}"
+                              for c in cards_out if not c["kept_best"])}
 
 
 def _step(e, d, leader, tricks, led, mover, c, trump):
@@ -651,10 +665,12 @@ def review(record: dict, *, players=None, worlds: int | None = None,
            model: str | None = None, with_replay: bool = True) -> dict:
     """Every decision of ``players`` (default: every player but "computer") in a record
     graded (:func:`grade`), each deal replayed double dummy, and the :func:`summary`.
-    ``worlds``/``model``: the card verdicts' (default: the table's, else 64 and the
-    strategy). Returns ``{"deals": [{"number", "verdicts", "replay"}], "summary"}``."""
+    ``worlds``/``model``: the card verdicts' (default: :data:`COACH_WORLDS` and the
+    table's opponent, else the strategy). Returns ``{"players", "worlds", "model",
+    "deals": [{"number", "verdicts", "replay"}], "summary", "lines"}`` (``lines``: the
+    same in words, one line each)."""
     table = record.get("table") or {}
-    worlds = int(worlds or table.get("worlds", 64))
+    worlds = int(worlds or max(COACH_WORLDS, table.get("worlds", 64)))
     model = model or table.get("opponent", "strategy")
     seed = int(record.get("seed") or 0)
     who = _players(record, players)
@@ -670,8 +686,19 @@ def review(record: dict, *, players=None, worlds: int | None = None,
                 verdicts.append(v)
         deals.append({"number": d.get("number"), "verdicts": verdicts,
                       "replay": replay(d) if with_replay else None})
+    summary_ = _summarize(deals, who)
+    lines = []
+    for d in deals:
+        for v in d["verdicts"]:
+            lines.append(f"deal {d['number']}, {v['by']} ({v['role']}), {v['kind']}: "
+                         f"{v['text']}")
+        if d["replay"] is not None:
+            r = d["replay"]
+            lines.append(f"deal {d['number']}, double dummy: "
+                         + (r["text"] if r["known"] else f"not replayed ({r['reason']})"))
+    lines.append(f"summary: {summary_['text']}")
     return {"players": who, "worlds": worlds, "model": model, "deals": deals,
-            "summary": _summarize(deals, who)}
+            "summary": summary_, "lines": lines}
 
 
 def _summarize(deals: list[dict], who: list[str]) -> dict:

@@ -108,13 +108,17 @@ def wait_after(pg, before: str) -> None:
     assert not message, f"the page refused a legal action: {message}"
 
 
-def step(pg, n: int) -> str:
+def step(pg, n: int, retry: bool = False) -> str:
     """One decision of the person, by a key on even steps and a click on odd ones; the type
-    of the action sent."""
+    of the action sent. When the coach offers to try again: ``retry`` takes it, else the
+    answer is shown."""
     phase = pg.evaluate("document.body.dataset.phase")
     keys = n % 2 == 0
     before = seq(pg)
-    if pg.locator("#act-reveal").count():            # the coach hides an answer: show it
+    if retry and pg.locator("#act-retry").count():
+        pg.keyboard.press("t") if keys else pg.click("#act-retry")
+        kind = "retry"
+    elif pg.locator("#act-reveal").count():            # the coach hides an answer: show it
         pg.keyboard.press("s") if keys else pg.click("#act-reveal")
         kind = "reveal"
     elif phase == "propose":
@@ -169,11 +173,22 @@ def check_deal_shown(pg, rec: dict) -> None:
              "computer": int(pg.text_content("#score-computer"))}
     assert score == rec["score"] == deal["score_after"]
     verdicts = pg.locator("#coach-list .verdict")
-    coached = [x for x in deal.get("coach", [])]
+    coached = deal["coach"]
     assert verdicts.count() == len(coached)
-    for i, v in enumerate(coached):
-        if v.get("grade"):
-            assert v["grade"] in verdicts.nth(i).text_content()
+    for i, v in enumerate(coached):              # the coach's figures, as the record keeps them
+        shown_v = verdicts.nth(i).text_content()
+        assert v["grade"] in shown_v
+        if v.get("cost") is not None:
+            assert f"cost {v['cost']:.3f}" in shown_v
+    from ecarte_sim.analysis.practice import coach
+    replay = coach.replay(deal)
+    if replay["known"]:
+        text = pg.text_content("#replay-text")
+        assert f"takes {replay['dd_elder_tricks']} trick" in text
+        assert f"in play {replay['elder_tricks']}" in text
+        assert pg.locator("#replay-table tr").count() == 1 + len(replay["cards"])
+        line = pg.text_content("#best-line")
+        assert all(shown(c["card"]) in line for c in replay["best_line"])
 
 
 def test_a_whole_deal_by_clicks_and_keys(page, server, shots):
@@ -193,11 +208,13 @@ def test_a_whole_deal_by_clicks_and_keys(page, server, shots):
     check_deal_shown(page, rec)
     person = [a for a in rec["deals"][0]["actions"] if a["by"] == "person"]
     assert [a["type"] for a in person] == [k for k in kinds if k != "reveal"]
+    assert 0 < len(rec["deals"][0]["coach"]) <= len(person)   # a forced card is not graded
+    assert page.locator("#coach-list .verdict").count() > 0
 
 
 def test_a_whole_game_by_clicks_and_keys(page, server, shots):
-    game = new_game(page, seed=2024)
-    deals = 0
+    game = new_game(page, seed=11)
+    deals, retried = 0, False
     for n in range(400):
         phase = page.evaluate("document.body.dataset.phase")
         if phase == "game_over":
@@ -205,16 +222,33 @@ def test_a_whole_game_by_clicks_and_keys(page, server, shots):
         if phase == "deal_over":
             deals += 1
             check_deal_shown(page, record(page, server, game))
+            if deals == 1:
+                page.screenshot(path=str(shots / "game-deal-over.png"), full_page=True)
+        if not retried and page.locator("#act-retry").count():
+            page.screenshot(path=str(shots / "try-again.png"), full_page=True)
+            before = record(page, server, game)
+            waiting = page.locator("#coach-list .verdict .waiting")
+            assert waiting.count() == 1 and "Try again" in waiting.text_content()
+            assert step(page, n, retry=True) == "retry"
+            after = record(page, server, game)     # the decision is taken back
+            assert len(after["deals"][-1]["actions"]) < len(before["deals"][-1]["actions"])
+            assert page.locator("#act-retry").count() == 0
+            retried = True
+            continue
         step(page, n)
     else:
         raise AssertionError("the game did not end in 400 decisions")
     page.screenshot(path=str(shots / "game-over.png"), full_page=True)
     rec = record(page, server, game)
+    from ecarte_sim.analysis.practice import coach
+    summary = coach.summary(rec)
+    assert page.text_content("#summary-text") == summary["text"]
     assert rec["winner"] in ("person", "computer") and rec["score"][rec["winner"]] >= 5
     assert int(page.text_content("#score-person")) == rec["score"]["person"]
     assert int(page.text_content("#score-computer")) == rec["score"]["computer"]
     assert len(rec["deals"]) >= deals + 1
     assert page.locator("#act-new").count() == 1
+    assert retried, "the coach never offered to try again: choose another seed"
 
 
 def test_an_illegal_card_is_refused_with_its_law(page, server, shots):

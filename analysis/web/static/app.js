@@ -148,7 +148,14 @@ function render(view) {
   // the trick: each card with who played it
   const trick = $("trick");
   trick.replaceChildren();
-  for (const t of view.trick || []) {
+  let shownTrick = view.trick || [], last = null;
+  if (!shownTrick.length && (view.played || []).length) {
+    last = view.played[view.played.length - 1];
+    if (last.cards && last.cards.length === 2) shownTrick = last.cards; else last = null;
+  }
+  $("trick-label").textContent = last ? `The last trick: ${last.winner === "person" ? "yours" : "the computer's"}` : "The trick";
+  trick.classList.toggle("last", !!last);
+  for (const t of shownTrick) {
     const c = typeof t === "string" ? t : t.card;
     const by = typeof t === "string" ? "" : (t.by || t.player || "");
     const fig = document.createElement("figure");
@@ -225,66 +232,109 @@ function render(view) {
 }
 
 const GRADE_CLASS = {best: "best", good: "good", inaccuracy: "inaccuracy", mistake: "mistake",
-                     blunder: "blunder"};
+                     blunder: "blunder", unknown: "unknown"};
+const KIND = {first: "First decision", answer: "Answer", discard: "Discard", card: "Card",
+              king: "The king"};
 
-function verdictLine(v) {
-  if (typeof v === "string") return v;
-  const parts = [];
-  const what = v.decision || v.kind || v.what || "";
-  const chose = v.chosen ?? v.choice ?? v.played ?? v.card;
-  if (what || chose !== undefined) parts.push(`${what}${chose !== undefined ? " " + text(chose) : ""}`);
-  if (v.cost !== undefined && v.cost !== null) parts.push(`cost ${pct(v.cost)} of P(win the game)`);
-  else if (v.loss !== undefined && v.loss !== null) parts.push(`cost ${pct(v.loss)} of P(win the game)`);
-  if (v.best !== undefined && v.best !== null && text(v.best) !== text(chose)) parts.push(`best ${text(v.best)}`);
-  return parts.join(" · ");
+function choiceText(x) {
+  if (Array.isArray(x)) return x.map(choiceText).join(" ");
+  return isCard(x) ? cardText(x) : text(x);
+}
+
+function num(x, d = 3) { return typeof x === "number" ? x.toFixed(d) : "–"; }
+
+function valuesTable(v) {
+  const rows = Object.entries(v.values || {});
+  if (!rows.length) return null;
+  const t = document.createElement("table");
+  t.className = "values";
+  const detailed = rows.some(([, x]) => x && typeof x === "object");
+  t.innerHTML = detailed
+    ? "<tr><th>choice</th><th>P(win the game)</th><th>P(point)</th><th>double dummy: tricks, P(win)</th></tr>"
+    : "<tr><th>choice</th><th>P(win the game)</th></tr>";
+  for (const [choice, x] of rows) {
+    const tr = document.createElement("tr");
+    if (choice === v.chosen) tr.className = "chosen";
+    if (choice === v.best || (Array.isArray(v.best) && v.best.includes(choice))) tr.classList.add("bestrow");
+    tr.innerHTML = detailed
+      ? `<td>${choiceText(choice)}</td><td>${num(x.p_win)}</td><td>${num(x.p_point)}</td>` +
+        `<td>${x.dd_tricks ?? "–"}, ${num(x.dd_p_win)}</td>`
+      : `<td>${choiceText(choice)}</td><td>${num(x)}</td>`;
+    t.appendChild(tr);
+  }
+  return t;
 }
 
 function renderCoach(view) {
   const list = $("coach-list");
   list.replaceChildren();
   const verdicts = view.coach || [];
-  $("coach-panel").hidden = view.coach === null || view.coach === false;
+  $("coach-panel").hidden = view.coach_on === false;
   if (!verdicts.length) {
     const p = document.createElement("p");
     p.className = "quiet";
-    p.textContent = view.coach_on === false ? "The coach is off." : "No decision graded yet this deal.";
+    p.textContent = "No decision of yours graded yet this deal.";
     list.appendChild(p);
     return;
   }
-  for (const v of verdicts) {
+  verdicts.forEach((v, i) => {
     const div = document.createElement("div");
-    const grade = (v && v.grade) || "";
+    const grade = v.grade || "";
     div.className = "verdict " + (GRADE_CLASS[grade] || "");
     const head = document.createElement("div");
     head.className = "head";
-    if (grade) {
-      const g = document.createElement("span");
-      g.className = "grade";
-      g.textContent = grade;
-      head.appendChild(g);
+    const g = document.createElement("span");
+    g.className = "grade";
+    g.textContent = grade;
+    head.appendChild(g);
+    let line = ` ${KIND[v.kind] || v.kind || ""}: ${choiceText(v.chosen)}`;
+    if (typeof v.cost === "number") {
+      line += ` — cost ${num(v.cost)} of P(win the game)`;
+      if (Array.isArray(v.cost_ci95) && v.unit !== "exact")
+        line += ` (95% ${num(v.cost_ci95[0])} to ${num(v.cost_ci95[1])}, ${v.n} ${v.unit})`;
     }
-    head.appendChild(document.createTextNode(" " + verdictLine(v)));
+    if (v.best !== undefined && v.best !== null && choiceText(v.best) !== choiceText(v.chosen))
+      line += `; best ${choiceText(v.best)}`;
+    head.appendChild(document.createTextNode(line));
     div.appendChild(head);
-    const rule = v && (v.rule || v.treatise || v.reason || v.words);
-    if (rule) {
-      const r = document.createElement("div");
-      r.className = "rule";
-      r.textContent = text(rule);
-      div.appendChild(r);
-    }
-    if (v && Array.isArray(v.options)) {
-      const t = document.createElement("table");
-      t.className = "values";
-      t.innerHTML = "<tr><th>choice</th><th>P(win the game)</th><th>double dummy</th></tr>";
-      for (const o of v.options) {
-        const tr = document.createElement("tr");
-        tr.innerHTML = `<td>${text(o.choice ?? o.card ?? o.action ?? "")}</td><td>${pct(o.p_win ?? o.value)}</td><td>${pct(o.dd ?? o.dd_value)}</td>`;
-        t.appendChild(tr);
+    if (v.revealed === false) {
+      const p = document.createElement("div");
+      p.className = "waiting";
+      p.textContent = v.prompt || "Try again, or show the answer.";
+      div.appendChild(p);
+    } else {
+      if (v.dd && (v.dd.best || v.dd.cost !== undefined)) {
+        const d = document.createElement("div");
+        d.className = "dd";
+        d.textContent = `Double dummy: best ${choiceText(v.dd.best || [])}` +
+          (typeof v.dd.cost === "number" ? `; this card costs ${num(v.dd.cost)}` : "");
+        div.appendChild(d);
       }
-      div.appendChild(t);
+      if (v.rule) {
+        const r = document.createElement("div");
+        r.className = "rule";
+        r.textContent = text(v.rule);
+        div.appendChild(r);
+      }
+      if (v.text) {
+        const r = document.createElement("div");
+        r.className = "quiet";
+        r.textContent = v.text;
+        div.appendChild(r);
+      }
+      const t = valuesTable(v);
+      if (t) {
+        const det = document.createElement("details");
+        if (i === verdicts.length - 1 && ["inaccuracy", "mistake", "blunder"].includes(grade)) det.open = true;
+        const sm = document.createElement("summary");
+        sm.textContent = "each choice's value";
+        det.append(sm, t);
+        div.appendChild(det);
+      }
     }
     list.appendChild(div);
-  }
+  });
+  list.lastElementChild.scrollIntoView({block: "nearest"});
 }
 
 function renderEvents(view) {
@@ -355,28 +405,42 @@ function renderDealOver(view) {
   both.appendChild(marks);
   const replay = $("replay");
   replay.replaceChildren();
-  const steps = Array.isArray(view.replay) ? view.replay : (view.replay && (view.replay.cards || view.replay.steps)) || [];
-  if (steps.length) {
+  const r = view.replay;
+  if (r && r.known === false) {
+    const p = document.createElement("p");
+    p.className = "quiet";
+    p.textContent = `No double-dummy replay: ${r.reason || "a card is unknown"}.`;
+    replay.appendChild(p);
+  } else if (r && Array.isArray(r.cards)) {
+    const who = (x) => x === "person" ? "you" : x;
+    const head = document.createElement("p");
+    head.id = "replay-text";
+    head.textContent = `Double dummy (both hands known, best play by both), the elder — ` +
+      `${who(r.elder)} — takes ${r.dd_elder_tricks} trick${r.dd_elder_tricks === 1 ? "" : "s"}; ` +
+      `in play ${r.elder_tricks}.`;
+    replay.appendChild(head);
+    if (Array.isArray(r.best_line) && r.best_line.length) {
+      const p = document.createElement("p");
+      p.id = "best-line";
+      const tricks = [];
+      for (let j = 0; j < r.best_line.length; j += 2)
+        tricks.push(r.best_line.slice(j, j + 2).map((c) => `${who(c.by)} ${cardText(c.card)}`).join(", "));
+      p.textContent = "How the hand can be best played: " + tricks.join(" · ");
+      replay.appendChild(p);
+    }
     const t = document.createElement("table");
     t.className = "values";
     t.id = "replay-table";
-    t.innerHTML = "<caption>Double dummy, card by card</caption>" +
-      "<tr><th>trick</th><th>who</th><th>card</th><th>its value</th><th>best</th></tr>";
-    for (const s of steps) {
+    t.innerHTML = "<caption>Card by card: the elder's tricks, double dummy, after each legal card</caption>" +
+      "<tr><th>#</th><th>who</th><th>played</th><th>its value</th><th>the best</th><th>tricks lost</th></tr>";
+    for (const c of r.cards) {
       const tr = document.createElement("tr");
-      const best = s.best ?? s.best_card;
-      const v = s.value ?? s.dd ?? s.dd_value;
-      tr.innerHTML = `<td>${s.trick ?? ""}</td><td>${s.by ?? s.player ?? ""}</td><td>${cardText(s.card)}</td>` +
-        `<td>${typeof v === "number" ? v.toFixed(2) : text(v ?? "")}</td>` +
-        `<td>${best ? (Array.isArray(best) ? best.map(cardText).join(" ") : cardText(text(best))) : ""}</td>`;
-      if (s.lost || s.mistake) tr.className = "lost";
+      tr.innerHTML = `<td>${c.n}</td><td>${who(c.by)}</td><td>${cardText(c.card)}</td><td>${c.value ?? "–"}</td>` +
+        `<td>${(c.best || []).map(cardText).join(" ")} (${c.best_value})</td><td>${c.tricks_lost ?? "–"}</td>`;
+      if (c.tricks_lost > 0) tr.className = "lost";
       t.appendChild(tr);
     }
     replay.appendChild(t);
-  } else if (view.replay && typeof view.replay === "object") {
-    const p = document.createElement("p");
-    p.textContent = text(view.replay.text || view.replay.words || view.replay.line || "");
-    replay.appendChild(p);
   }
 }
 
@@ -387,29 +451,33 @@ function renderSummary(view) {
   const body = $("summary-body");
   body.replaceChildren();
   const p = document.createElement("p");
-  const score = view.score || {};
-  p.textContent = (score.person >= 5 ? "You won " : "The computer won ") +
-    `${Math.max(score.person, score.computer)} to ${Math.min(score.person, score.computer)}.`;
+  p.id = "summary-text";
+  p.textContent = s.text || "";
   body.appendChild(p);
-  const grades = s.grades || s.counts;
-  if (grades && typeof grades === "object") {
+  const grades = Object.entries(s.by_grade || {}).filter(([, n]) => n);
+  if (grades.length) {
     const ul = document.createElement("ul");
-    for (const [g, n] of Object.entries(grades)) {
+    ul.id = "summary-grades";
+    for (const [g, n] of grades) {
       const li = document.createElement("li");
+      li.className = "verdict " + (GRADE_CLASS[g] || "");
       li.textContent = `${g}: ${n}`;
       ul.appendChild(li);
     }
     body.appendChild(ul);
   }
-  if (typeof s.lost === "number") {
-    const q = document.createElement("p");
-    q.textContent = `P(win the game) lost by your decisions in all: ${pct(s.lost)}`;
-    body.appendChild(q);
-  }
-  if (s.text || s.words) {
-    const q = document.createElement("p");
-    q.textContent = text(s.text || s.words);
-    body.appendChild(q);
+  if ((s.worst || []).length) {
+    const h = document.createElement("p");
+    h.textContent = "What cost the most:";
+    body.appendChild(h);
+    const ol = document.createElement("ol");
+    for (const w of s.worst) {
+      const li = document.createElement("li");
+      li.textContent = `deal ${w.deal}, ${KIND[w.kind] || w.kind} ${choiceText(w.chosen)}: ` +
+        `${w.grade}, cost ${num(w.cost)}` + (w.best ? ` (best ${choiceText(w.best)})` : "");
+      ol.appendChild(li);
+    }
+    body.appendChild(ol);
   }
 }
 

@@ -6,7 +6,8 @@ HTTP connection, by random legal choices (:func:`choose`, seeded by the game's n
 the end of the game or ``max_actions`` actions, then stops the server. It times every
 request (new game, each action) and counts every response that is not 2xx as an error;
 the report gives the count, median, 95th percentile and maximum of the latencies and the
-wall time. It stops by itself: each game is bounded in actions and the whole run in time
+wall time. Before the games, :func:`page_times` times a new game's page alone (the page,
+its three files and the new game, as a browser fetches them), 20 times. It stops by itself: each game is bounded in actions and the whole run in time
 (``timeout``). ``ecarte-sim serve --load-test 20`` prints it.
 """
 
@@ -80,6 +81,11 @@ class _Client:
         u = urlsplit(base)
         self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
 
+    def get(self, path: str) -> tuple[int, bytes]:
+        self.conn.request("GET", path)
+        r = self.conn.getresponse()
+        return r.status, r.read()
+
     def post(self, path: str, body: dict) -> tuple[int, str]:
         data = json.dumps(body).encode()
         self.conn.request("POST", path, body=data,
@@ -139,6 +145,32 @@ def _play(base: str, number: int, max_actions: int | None, deadline: float,
             out["finished"] += int(finished)
 
 
+#: What a browser fetches to show a new game: the page, its files, then the new game.
+PAGE_FILES = ("/", "/static/style.css", "/static/cards.js", "/static/app.js")
+
+
+def page_times(base: str, n: int = 20) -> list[float]:
+    """Seconds to fetch the page and its files and start a new game (what a browser does
+    before it draws the hand; a fresh connection each time), ``n`` times one after the
+    other."""
+    out = []
+    for i in range(n):
+        client = _Client(base)
+        try:
+            t0 = time.perf_counter()
+            for path in PAGE_FILES:
+                status, _ = client.get(path)
+                if status != 200:
+                    raise RuntimeError(f"GET {path}: {status}")
+            status, text = client.post("/api/games", {"seed": 10_000 + i})
+            if status != 201:
+                raise RuntimeError(f"new game: {status} {text[:200]}")
+            out.append(time.perf_counter() - t0)
+        finally:
+            client.close()
+    return out
+
+
 def load_test(games: int = 20, max_actions: int | None = None, store=None,
               timeout: float = 600.0, table=None, illegal=None, log=None) -> dict:
     """Play ``games`` games at once against a server on loopback (module docstring)."""
@@ -153,6 +185,8 @@ def load_test(games: int = 20, max_actions: int | None = None, store=None,
         warm_up(table)
         warm = time.perf_counter() - t0
         with running(app) as base:
+            say("a new game's page, 20 times one after the other")
+            page = page_times(base)
             say(f"{games} games at once on {base}")
             out = {"times": [], "new": [], "act": [], "errors": [], "actions": 0,
                    "finished": 0}
@@ -174,6 +208,8 @@ def load_test(games: int = 20, max_actions: int | None = None, store=None,
             "latency_ms": {"p50": ms(_percentile(out["times"], 0.5)),
                            "p95": ms(_percentile(out["times"], 0.95)),
                            "max": ms(max(out["times"], default=None))},
+            "page_ms": {"n": len(page), "p50": ms(_percentile(page, 0.5)),
+                        "p95": ms(_percentile(page, 0.95)), "max": ms(max(page))},
             "new_game_ms": {"p50": ms(_percentile(out["new"], 0.5)),
                             "p95": ms(_percentile(out["new"], 0.95))},
             "action_ms": {"p50": ms(_percentile(out["act"], 0.5)),
@@ -181,7 +217,10 @@ def load_test(games: int = 20, max_actions: int | None = None, store=None,
 
 
 def format_report(r: dict) -> str:
-    lines = [f"{r['games']} simultaneous games on loopback: {r['finished']} played to the "
+    p = r["page_ms"]
+    lines = [f"a new game's page (the page, its files and a new game; alone, warm): median "
+             f"{p['p50']} ms, p95 {p['p95']} ms, max {p['max']} ms over {p['n']}",
+             f"{r['games']} simultaneous games on loopback: {r['finished']} played to the "
              f"end, {r['actions']} actions, {r['requests']} requests in {r['wall_s']} s; "
              f"{len(r['errors'])} errors",
              f"latency of every request: median {r['latency_ms']['p50']} ms, 95th percentile "

@@ -309,3 +309,56 @@ def test_concealing_the_king_gives_no_mark_and_announcing_marks_one():
         if found == {True, False}:
             return
     pytest.fail("no deal where the person holds the king of trumps")
+
+
+# ----------------------------------------------------------------------------- the computer
+
+@pytest.mark.parametrize("opponent, games", [("strategy", 100), ("treatise", 200)])
+def test_the_computer_plays_as_the_engine_s_whole_deal(opponent, games):
+    """Self-play: a second computer of the same kind sits in the person's chair (deciding
+    from the person's knowledge only). Every deal of every game then equals the engine's
+    whole deal under the same policies at the same score, target five — the strategy's
+    tables with pimc-inference (W = 64) or Hoyle's list, the maxims, the treatise's
+    discard and the heuristic play: the same exchanges, the same ten cards, the same
+    marks. So the table's computer is the engine's player, decision for decision."""
+    from ecarte_sim.analysis.practice.computer import Computer, _strategy_script
+    from ecarte_sim.analysis.practice.session import PERSON
+    from ecarte_sim.engine.cards import parse_card
+    from ecarte_sim.engine.ecarte.runner import DealRunner, empty_script
+    from ecarte_sim.engine.ecarte.settings import make_cfg
+
+    if opponent == "strategy":
+        policies = dict(elder_policy="table", dealer_policy="table", elder_discard="table",
+                        dealer_discard="table", play="pimc-inference", worlds=64)
+        script = _strategy_script().copy()
+    else:
+        policies = dict(elder_policy="regle", dealer_policy="maxims",
+                        elder_discard="trumps-kings", dealer_discard="trumps-kings",
+                        play="heuristic")
+        script = empty_script()
+    runner = DealRunner()
+    deals = 0
+    for seed in range(games):
+        table = Table.new(seed=seed, opponent=opponent, coach=False)
+        stand_in = Computer(opponent, 64)
+        while table.to_act()[1] != "game_over":
+            phase = table.to_act()[1]
+            table.act({"type": "next"} if phase == "deal_over"
+                      else table.decision(phase, PERSON, stand_in))
+        for d in table.record()["deals"]:
+            e, dl = d["elder"], d["dealer"]
+            cfg = make_cfg(elder_score=d["score_before"][e], dealer_score=d["score_before"][dl],
+                           target=5, trick_by_trick=True, **policies)
+            k = runner.play(seed, d["index"], cfg, script)
+            exchanges = [a for a in d["actions"] if a["type"] == "discard"]
+            assert len(exchanges) == 2 * len(k.exchanges)
+            for x, (eo, ei, do, di) in zip(range(0, len(exchanges), 2), k.exchanges):
+                assert _masks(exchanges[x]["cards"]) == eo and _masks(exchanges[x]["drawn"]) == ei
+                assert _masks(exchanges[x + 1]["cards"]) == do
+            cards = tuple(parse_card(a["card"]) for a in d["actions"] if a["type"] == "card")
+            assert k.ended or cards == k.play
+            assert (sum(m["marks"] for m in d["marks"] if m["to"] == e),
+                    sum(m["marks"] for m in d["marks"] if m["to"] == dl)) == \
+                (k.marks_elder, k.marks_dealer)
+            deals += 1
+    assert deals > 3 * games

@@ -466,23 +466,29 @@ class Table:
         d.stage = "over"
 
     # ------------------------------------------------------------------ the computer
-    def _position(self, d: Deal) -> Position:
+    def _position(self, d: Deal, side: str = COMPUTER) -> Position:
+        """What ``side`` knows of the deal now (the computer's view, or the person's for a
+        stand-in player)."""
         said = tuple(a["type"] for a in d.actions
                      if a["type"] in ("propose", "play", "accept", "refuse"))
-        mine, theirs = ("elder", "dealer") if d.elder == COMPUTER else ("dealer", "elder")
+        mine, theirs = ("elder", "dealer") if d.elder == side else ("dealer", "elder")
         counts = [(x.get(f"{mine}_out", 0), bin(x.get(f"{theirs}_out", 0)).count("1"))
                   for x in d.exchanges]
         role = lambda s: "elder" if s == d.elder else "dealer"  # noqa: E731
-        return Position(role(COMPUTER), d.hand[COMPUTER], d.turn_up, said, tuple(counts),
-                        d.discarded[COMPUTER], d.held[COMPUTER],
+        return Position(role(side), d.hand[side], d.turn_up, said, tuple(counts),
+                        d.discarded[side], d.held[side],
                         tuple((role(s), c) for s, c in d.played), self.seed, d.index,
                         (d.score_before[d.elder], d.score_before[d.dealer]))
 
-    def _computer_action(self, phase: str) -> dict:
+    def decision(self, phase: str, side: str = COMPUTER, computer: Computer | None = None
+                 ) -> dict:
+        """The action ``computer`` (default: the table's) would take for ``side`` in
+        ``phase``, from ``side``'s knowledge only. The table's own computer plays
+        :data:`COMPUTER`; a test may seat another for the person (self-play)."""
         d = self.deal
-        c = self.computer
+        c = computer or self.computer
         score = (d.score_before[d.elder], d.score_before[d.dealer])
-        hand = d.hand[COMPUTER]
+        hand = d.hand[side]
         if phase == "propose":
             return {"type": "propose" if c.proposes(hand, d.turn_up, d.round, score)
                     else "play"}
@@ -490,13 +496,11 @@ class Table:
             return {"type": "accept" if c.accepts(hand, d.turn_up, d.round, score)
                     else "refuse"}
         if phase == "discard":
-            role = d.role(COMPUTER)
-            room = d.left
-            mask = c.discard(role, hand, d.turn_up, d.round, room, score)
+            mask = c.discard(d.role(side), hand, d.turn_up, d.round, d.left, score)
             return {"type": "discard", "cards": texts(mask)}
         if phase == "king":
             return {"type": "king", "announce": True}
-        card = c.card(self._position(d), d.not_held[PERSON])
+        card = c.card(self._position(d, side), d.not_held[other(side)])
         return {"type": "card", "card": text(card)}
 
     def _run_computer(self) -> None:
@@ -504,7 +508,7 @@ class Table:
             who, phase = self.to_act()
             if who != COMPUTER:
                 return
-            self.apply(COMPUTER, self._computer_action(phase))
+            self.apply(COMPUTER, self.decision(phase))
 
     # ------------------------------------------------------------------ the contract
     def act(self, action: dict) -> dict:

@@ -208,3 +208,24 @@ def test_the_treatises_worked_game_reviewed():
     last = r["deals"][4]["replay"]
     assert last["known"] and 3 in last["lost_cards"]
     assert r["lines"][-1].startswith("summary:") and len(r["lines"]) > 10
+
+
+def test_a_discard_no_rule_throws_is_valued_against_the_strategys():
+    """Throwing the king of hearts alone (no rule keeps the knave and throws the king) is
+    measured on the same deals as the strategy's own discard; a rule's discard reads its
+    gain from the rules' comparison."""
+    def first_exchange(throw):
+        return {"number": 1, "index": 0, "dealer": "Y", "elder": "A",
+                "score_before": {"A": 0, "Y": 0},
+                "hands": {"A": "KH JH TH QD JS".split(), "Y": "KC QC 8S 7D AH".split()},
+                "turn_up": "9C",
+                "actions": [{"by": "A", "type": "propose"}, {"by": "Y", "type": "accept"},
+                            {"by": "A", "type": "discard", "cards": throw,
+                             "drawn": ["7S", "8S", "9S", "TS", "AS"][:len(throw)]}],
+                "marks": []}
+    odd = coach.grade(first_exchange(["KH"]), 2)
+    assert odd["kind"] == "discard" and "no rule" in odd["text"]
+    assert odd["cost"] is not None and odd["cost"] >= 0 and odd["n"] == coach.DISCARD_DEALS
+    assert odd["values"]["chosen"]["throws"] == "KH"
+    rule = coach.grade(first_exchange(["JS", "JH", "TH", "QD"]), 2)   # trumps-kings
+    assert "trumps-kings" in rule["text"] and rule["cost"] is not None

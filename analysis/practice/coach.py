@@ -18,9 +18,11 @@ What a decision is worth
       strategy: the verdict says whether the choice agrees and is not graded.
     * **Discards** at the first exchange (Laws 27–31):
       :func:`~ecarte_sim.analysis.ecarte.advice.discard_advice` — the strategy's rule and
-      every other rule's paired gain against it (:data:`DISCARD_DEALS` deals). A discard
-      no rule throws is not valued (graded ``unknown``); the treatise's discard ("a king
-      or a trump should not be discarded in the first instance") is quoted.
+      every other rule's paired gain against it (:data:`DISCARD_DEALS` deals); a discard
+      no rule throws is measured against the strategy's own on the same deals, its
+      player's later exchanges (rare) by the treatise's rule in both arms
+      (:func:`_discard_gain`). The treatise's discard ("a king or a trump should not be
+      discarded in the first instance") is quoted.
     * **Cards** (Law 43 says which are legal; a forced card is not graded): the
       inferring player's values (:func:`ecarte_sim.analysis.practice.cards`, the worlds
       the computer would draw for that player, :data:`COACH_WORLDS` of them), each
@@ -373,25 +375,30 @@ def _discard(s: DealState, a: dict, seed: int) -> dict | None:
     values = {k: {"throws": o["throws"], "gain_over_strategy": o["gain"],
                   "ci95": o["ci95"]} for k, o in options.items()}
     if mine is None:
-        return _verdict("discard", s, by, chosen, best=best["throws"].split(),
-                        values=values, rule=rule, strategy=r["throws"].split(),
-                        n=DISCARD_DEALS, unit="deals",
-                        text=f"discard {' '.join(chosen) or 'nothing'}: no rule throws "
-                             f"these cards, not valued; the strategy throws "
-                             f"{r['throws'] or 'nothing'}")
-    cost = best["gain"] - options[mine]["gain"]
+        # no rule throws these cards: measured against the strategy's own discard on the
+        # same deals (his later exchanges, rare, by the treatise's rule in both arms)
+        g = _discard_gain(role, hand, thrown, s.turn_up, x, y, seed, DISCARD_DEALS)
+        values["chosen"] = {"throws": " ".join(chosen), "gain_over_strategy": g["mean"],
+                            "ci95": g["ci95"]}
+        mine_gain, (lo_m, hi_m) = g["mean"], g["ci95"]
+        label = "no rule's"
+    else:
+        mine_gain, (lo_m, hi_m) = options[mine]["gain"], options[mine]["ci95"]
+        label = mine
+    cost = best["gain"] - mine_gain
     if mine == best_rule:
         ci = [0.0, 0.0]
     elif best_rule == r["rule"]:
-        lo, hi = options[mine]["ci95"]
-        ci = [-hi, -lo]
+        ci = [-hi_m, -lo_m]
     else:   # neither is the strategy's: both measured against it (not paired together)
         lo_b, hi_b = best["ci95"]
-        lo_m, hi_m = options[mine]["ci95"]
         ci = [lo_b - hi_m, hi_b - lo_m]
+    if cost < 0:                            # better than every rule measured
+        cost, ci = 0.0, [min(ci[0], 0.0), max(ci[1], 0.0)]
     grade, noise = grade_of(cost, ci)
-    text = (f"discard {' '.join(chosen)} ({mine}): "
+    text = (f"discard {' '.join(chosen) or 'nothing'} ({label}): "
             + ("the best rule" if mine == best_rule else
+               "as good as the best rule" if cost <= EQUAL else
                f"the best throws {best['throws'] or 'nothing'} ({best_rule}), cost "
                f"{cost:.3f} in P(win the game), 95% [{ci[0]:.3f}, {ci[1]:.3f}]")
             + f" — {grade}")
@@ -399,6 +406,53 @@ def _discard(s: DealState, a: dict, seed: int) -> dict | None:
                     cost=float(cost), cost_ci95=[float(c) for c in ci], grade=grade,
                     within_noise=noise, n=DISCARD_DEALS, unit="deals", rule=rule,
                     strategy=r["throws"].split(), text=text)
+
+
+def _discard_gain(role: str, hand: int, thrown: int, turn_up: int, x: int, y: int,
+                  seed: int, deals: int) -> dict:
+    """The paired gain in ``role``'s P(win the game) of throwing ``thrown`` from ``hand``
+    at the first exchange over the shipped strategy's own discard, on ``deals`` deals
+    around the hand (both propose and accept; the players otherwise by the strategy, as
+    :func:`~ecarte_sim.analysis.ecarte.advice.discard_advice` measures the rules). The
+    role's discard is scripted: the cards given in the first exchange, in a later one the
+    treatise's ("a king or a trump should not be discarded") in both arms."""
+    from ecarte_sim.analysis.ecarte import solved as shipped
+    from ecarte_sim.analysis.ecarte import strategy as st
+    from ecarte_sim.analysis.ecarte.advice import _strategy_settings
+    from ecarte_sim.analysis.ecarte.paired import paired_mean
+    from ecarte_sim.engine.ecarte.policies import (MAX_ROUNDS, S_DEALER_DISCARD,
+                                                   S_ELDER_DISCARD)
+    from ecarte_sim.engine.ecarte.settings import CFG, DISCARD_BY_POLICY, Discard
+    from ecarte_sim.engine.ecarte.states import canonical_index
+    from ecarte_sim.engine.ecarte.strategy import N_MARKS, marks_block
+
+    strategy = shipped.load()
+    run, script = _strategy_settings(strategy, x, y)
+    script = np.array(script, dtype=np.int64)
+    row = S_ELDER_DISCARD if role == "elder" else S_DEALER_DISCARD
+    trump = turn_up >> 3
+    script[row] = thrown
+    script[row + 1:row + MAX_ROUNDS] = ~((0xFF << (8 * trump)) | 0x80808080) & 0xFFFFFFFF
+    cfg_a, cfg_b = st.arm_cfgs(role, run, x, y, rule=Discard.TRUMPS_KINGS)
+    at = CFG.at
+    policy, first = (("ELDER_DISCARD", "ELDER_FIRST_DISCARD") if role == "elder" else
+                     ("DEALER_DISCARD", "DEALER_FIRST_DISCARD"))
+    for cfg, first_rule in ((cfg_a, DISCARD_BY_POLICY), (cfg_b, Discard.TABLE)):
+        cfg[at[policy]] = int(Discard.SCRIPTED)
+        cfg[at[first]] = int(first_rule)
+    out = np.zeros((1, N_MARKS * N_MARKS), dtype=np.int64)
+    att = np.zeros(1, dtype=np.int64)
+    mis = np.zeros(1, dtype=np.int64)
+    marks_block(np.uint64(seed), st.DISCARD_ROLES[role], np.full(1, hand, dtype=np.int64),
+                np.array([turn_up], dtype=np.int64),
+                np.array([canonical_index(hand, turn_up)], dtype=np.int64), False,
+                np.zeros(1, dtype=np.int64), np.full(1, deals, dtype=np.int64), cfg_a, cfg_b,
+                script, out, att, mis)
+    f = st.marks_value(strategy.v, x, y)
+    value = f if role == "elder" else 1.0 - f
+    g = paired_mean(out.sum(axis=0).reshape(N_MARKS, N_MARKS), value)
+    return {"mean": float(g["mean"]), "ci95": [float(c) for c in g["ci95"]],
+            "n": int(g["n"])}
 
 
 def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | None:
@@ -724,8 +778,8 @@ def _summarize(deals: list[dict], who: list[str]) -> dict:
                          for d in deals],
             "text": (f"{len(all_v)} decision{'s' if len(all_v) != 1 else ''}: "
                      + ", ".join(f"{n} {g}" for g, n in by_grade.items() if n)
-                     + f"; {lost:.3f} of P(win the game) lost in all"
-                     + " (each cost against the best choice at that moment)")}
+                     + f"; {lost:.3f} of P(win the game) given up, summed decision by "
+                     "decision (each against the best choice at that moment)")}
 
 
 def summary(record: dict, players=None) -> dict:

@@ -91,3 +91,34 @@ def test_bad_solve_settings_are_refused():
         eq.SolveSettings(scores=((5, 0),))
     with pytest.raises(ValueError, match="states"):
         eq.SolveSettings(states=(N_STATES,))
+
+
+def test_the_sweep_goes_from_the_last_score_to_the_first():
+    order = eq.sweep_order(range(25))
+    assert order[0] == 24 and order[-1] == 0
+    totals = [s // 5 + s % 5 for s in order]
+    assert totals == sorted(totals, reverse=True)
+
+
+def test_each_sweep_step_samples_deals_that_did_not_choose_its_row():
+    """A score's step k measures a row chosen on the deals of seed + k (step 0's: seed), so
+    its best responses sample seed + 1 + k; a score is measured again while its upper
+    bound is above the tolerance, up to the cap; the row kept is the least exploitable."""
+    solve = eq.SolveSettings(states=tiny_states(), exploit_tolerance=1e-9,
+                             **{**TINY, "iterations": 3})
+    result = eq.solve(solve)
+    steps = [h for h in result["history"] if h.get("stage") == "sweep"]
+    assert [h["iteration"] for h in steps] == list(range(1, len(steps) + 1))
+    scores = [h["score"] for h in steps]
+    assert scores == sorted(scores, key=lambda s: -(int(s[0]) + int(s[2])))
+    for entry in result["final"]:
+        mine = [h for h in steps if h["score"] == entry["score"]]
+        assert [h["seed"] for h in mine] == list(range(1, len(mine) + 1))
+        assert [h["scores"][0]["step"] for h in mine] == list(range(len(mine)))
+        bounds = [h["scores"][0]["exploitability_ci95"][1] for h in mine]
+        assert all(b > 1e-9 for b in bounds[:-1])
+        assert bounds[-1] <= 1e-9 or len(mine) == 3
+        kept = [h["scores"][0]["exploitability"] for h in mine]
+        assert entry["exploitability"] == min(kept) == kept[entry["chosen_step"]]
+    assert any(len([h for h in steps if h["score"] == e["score"]]) > 1
+               for e in result["final"])

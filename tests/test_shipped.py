@@ -18,7 +18,8 @@ REDUCED = Path(__file__).parent / "data" / "equilibrium-reduced"
 #: The command that made tests/data/equilibrium-reduced (its provenance names it too).
 REDUCED_ARGS = ["equilibrium", "--states", "300", "--score", "0-0", "--score", "3-4",
                 "--deals-per-state", "4", "--max-deals-per-state", "8", "--fresh-deals",
-                "4096", "--value-deals", "4096", "--iterations", "1", "--quiet"]
+                "4096", "--value-deals", "4096", "--iterations", "2",
+                "--exploit-tolerance", "0.00001", "--quiet"]
 
 
 def shipped_models():

@@ -58,14 +58,16 @@ def _progress(enabled: bool):
 @click.option("--value-deals", type=click.IntRange(1000, 1 << 40), default=None,
               help="Whole deals per score for V [default: 2^18; 2^13 under pimc].")
 @click.option("--iterations", type=click.IntRange(0, 50), default=4, show_default=True,
-              help="Most best-response iterations after Hoyle's pair.")
+              help="Most steps of the sweep at each score (0: measure Hoyle's pair only).")
 @click.option("--tolerance", type=click.FloatRange(0, 1, min_open=True), default=0.002,
-              show_default=True, help="Stop when V moved by less than this in the last step "
-                                      "...")
+              show_default=True, help="A score is settled when its V moved by less than "
+                                      "this in its last step ...")
 @click.option("--exploit-tolerance", type=click.FloatRange(0, 1, min_open=True),
               default=0.001, show_default=True,
-              help="... and at every score the exploitability's 95% upper bound is at most "
-                   "this.")
+              help="... and its exploitability's 95% upper bound is at most this.")
+@click.option("--discard-steps", type=click.IntRange(1, 50), default=1, show_default=True,
+              help="The first steps at a score whose best responses re-solve the discards "
+                   "too (later steps re-solve the first decisions only).")
 @click.option("--no-discards", is_flag=True,
               help="Keep the treatise's first discards (solve the first decisions only).")
 @click.option("--score", "scores", metavar="E-D", multiple=True, callback=_scores,
@@ -89,21 +91,23 @@ def _progress(enabled: bool):
 @JSON
 def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deals_per_state,
                 max_discard_deals_per_state, fresh_deals, value_deals, iterations,
-                tolerance, exploit_tolerance, no_discards, scores, n_states, seed, threads,
+                tolerance, exploit_tolerance, discard_steps, no_discards, scores, n_states, seed, threads,
                 out_dir, ship_dir, run_dir, resume, task_size, scheduler, workers, quiet,
                 as_json):
     """Five up solved: both players' first decisions (propose or play, accept or refuse)
-    and first discards at every score, by iterated best responses from Hoyle's pair,
-    the value of every score recomputed from the strategies themselves, until neither
-    moves.
+    and first discards at every score, score by score from 4-4 down to 0-0 (a deal only
+    leads to higher scores, so each score is a one-deal game once the scores after it are
+    settled), the value of every score computed from the strategies themselves.
 
-    Each iteration measures the current pair: each player's best response to it at every
-    score (each state's actions played on the same sampled deals), what the two best
-    responses gain on fresh deals (the pair's exploitability, 95% intervals) and how much
-    they change; the next pair is the best responses, and V (the probability of winning
-    the game from every score) is computed from its whole deals. The report gives the
-    exploitability of Hoyle's pair and of the computed pair at every score and the value
-    of the game. --ship writes the pair as the data `advise` and `chart` read.
+    Step 0 measures Hoyle's pair at every score: each player's best response to it (each
+    state's actions played on the same sampled deals) and what the two best responses gain
+    on fresh deals (the pair's exploitability, 95% intervals); every row becomes the best
+    responses. Then at each score, from the last, a step measures the row the same way and,
+    while its exploitability's upper bound is above --exploit-tolerance, replaces it by the
+    best responses (at most --iterations steps; the least exploitable row measured is kept).
+    The report gives the exploitability of Hoyle's pair and of the computed pair at every
+    score, and the value of the game. --ship writes the pair as the data `advise` and
+    `chart` read.
 
     A long run can be checkpointed with --run-dir, continued with --resume and sent to a
     Dask cluster with --scheduler or --workers: the result is the same.
@@ -144,6 +148,7 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
                              fresh_deals=fresh_deals, value_deals=value_deals,
                              iterations=iterations, tolerance=tolerance,
                              exploit_tolerance=exploit_tolerance, discards=not no_discards,
+                             discard_steps=discard_steps,
                              seed=seed, states=states, scores=tuple(scores))
     parameters = {**solve.echo(), "states_drawn": n_states}
     with long_run("equilibrium", parameters, seed, run_dir, resume, task_size, scheduler,
@@ -159,15 +164,16 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
         files_written += files.ship(ship_dir, result)
     s = files.summary(result)
     payload = {"command": result["command"], "seed": seed, "converged": s["converged"],
-               "iterations": s["iterations"], "summary": s,
+               "steps": s["steps"], "summary": s,
                "history": result["history"], "v": np.asarray(result["v"]).tolist(),
                "provenance": result["provenance"], "files": files_written}
     if as_json:
         emit(payload)
         return
     click.echo(f"five up, play {play}, seed {seed}: "
-               + ("converged" if s["converged"] else "not converged")
-               + f" after {s['iterations']} iterations; the pair of iteration {s['chosen']}")
+               + ("converged" if s["converged"] else
+                  f"not converged at {', '.join(s['unsettled'])}")
+               + f" after {s['steps']} steps of the sweep")
     lo, hi = s["elder_wins_0_0_ci95"]
     click.echo(f"  value from 0-0: the elder wins {s['elder_wins_0_0']:.4f} [{lo:.4f}, "
                f"{hi:.4f}], the first dealer {s['first_dealer_wins_0_0']:.4f}")

@@ -22,36 +22,37 @@ on the score, gives ``V`` (95% intervals by a parametric bootstrap of the 25
 distributions, each redrawn on its own although the scores share their deals: wider
 than need be).
 
-The scheme (:func:`solve`): from Hoyle's pair (the list, the maxims, the treatise's
-discard) and its ``V``, each iteration computes *both* players' best responses to the
-current pair at every score (simultaneous, not alternating: so the two best responses
-are also what measures the current pair's exploitability), each valued with the current
-``V``:
+The scheme (:func:`solve`). Five up is solved score by score, from the last. A deal
+always adds a mark (Law 46), so a deal at ``x-y`` leads only to scores of a higher
+total: ``V[x, y]`` depends on the pair's row at ``x-y`` and on the values of the scores
+after it, and the best responses at ``x-y`` value their marks with those values alone.
+So once the scores after it are settled, each score is a one-deal game of its own, and
+one sweep from 4-4 down to 0-0 (:func:`sweep_order`) settles them all; ``V`` is the
+pair's own at every step.
 
-1. each role's best first decision against the current pair (the other's tables; his own
-   discard and, in the later rounds, his own table as they are), sampled as
-   ``strategy.marks_tables`` does: a state leaves its action only where the other is
-   better by more than ``z`` standard errors;
-2. each role's best first discard against the current pair, the same way
-   (``strategy.discard_response``: both arms propose and accept, so his first-decision
-   table matters only in the later rounds);
-3. the new pair's ``V`` from whole deals.
+0. *Step 0* measures Hoyle's pair (the list, the maxims, the treatise's discard) at every
+   score: both roles' best responses to it (simultaneous; his first decision, then his
+   first discard, each against the pair's other tables, sampled as
+   ``strategy.marks_tables`` and ``strategy.discard_response`` do: a state leaves its
+   action only where the other is better by more than ``z`` standard errors), what they
+   gain on fresh deals. Hoyle's pair being the same at every score, one set of marks
+   tables serves all 25 (scores only reweight the marks). Every row of the pair becomes
+   those best responses, and ``V`` is computed from them.
+1. *The sweep*: at each score from the last, step ``k`` measures the pair's row there the
+   same way, valued with the settled ``V`` of the scores after it. The row stays when the
+   exploitability's 95% upper bound is at most ``exploit_tolerance``; else both best
+   responses replace it (a simultaneous step of the one-deal game), the score's ``V`` is
+   recomputed, and it is measured again, at most ``iterations`` times. The row kept is the
+   least exploitable measured.
 
-Every table of the new pair is thus a best response to the current pair (a Jacobi step),
-so the scores whose rows of the pair are equal share their marks tables (scores only
-reweight the marks): at the first iteration, Hoyle's pair being the same at every score,
-one set of marks tables serves all 25.
-
-Iteration ``t`` samples its best responses on the deals of seed ``seed + t``, so the
-best responses that measure a pair never saw the deals that chose it (with the same
-deals a pair at a fixed point would measure zero by construction). An iteration's
-*exploitability* of the current pair at a score is what the two best responses gain over
-it on **fresh deals** — the elder's on one fresh range, the dealer's on the next, so the
-two are independent — summed, in P(win the game) at that score with ``V`` of the current
-pair: a lower bound at the sampling's resolution. The iteration stops when at every
-score the exploitability's 95% upper bound is at most ``exploit_tolerance`` and ``V``
-moved by less than ``tolerance`` (largest cell) in the last step, or after
-``iterations``; it returns the least exploitable pair it measured.
+Step ``k`` at a score samples its best responses on the deals of seed ``seed + 1 + k``,
+never on the deals that chose the row it measures (with the same deals a fixed point
+would measure zero by construction); what they gain is measured on **fresh deals** — the
+elder's on one fresh range, the dealer's on the next, so the two are independent — in
+P(win the game) at that score: the row's *exploitability*, a lower bound at the
+sampling's resolution. The solve has converged when at every score the row kept has an
+exploitability whose 95% upper bound is at most ``exploit_tolerance`` and, if a step was
+taken there, the score's ``V`` moved by less than ``tolerance`` in the last one.
 
 The abstraction of the later rounds. Only the first decision and the first discard of
 a deal are chosen by state; a second proposal in the same deal (after an exchange)
@@ -97,6 +98,9 @@ class SolveSettings:
     it are only the starting pair's), the sampling of a best response's first
     decisions and of its discards, the fresh deals of the exploitability, the deals
     per score of ``V``, the iterations and the stopping tolerance on ``V``.
+    ``discard_steps``: the sweep's first steps at a score whose best responses include
+    the discards (later steps re-solve the first decisions only; the discards changed
+    little after one step in trials, and they are three quarters of a step's cost).
     ``states`` / ``scores``: a reduced instance (only these states are re-solved, the
     others keep the treatise's entries; only these scores), for tests and trials."""
     settings: EcarteSettings = field(default_factory=EcarteSettings)
@@ -108,12 +112,15 @@ class SolveSettings:
     tolerance: float = 0.002
     exploit_tolerance: float = 0.001
     discards: bool = True
+    discard_steps: int = 1
     seed: int = 0
     states: tuple[int, ...] | None = None
     scores: tuple[tuple[int, int], ...] = SCORES
 
     def __post_init__(self):
         check_seed(self.seed)
+        if not 1 <= int(self.discard_steps) <= 50:
+            raise ValueError(f"discard steps must be in [1, 50], got {self.discard_steps}")
         if not 0 <= int(self.iterations) <= 50:
             raise ValueError(f"iterations must be in [0, 50], got {self.iterations}")
         if not float(self.tolerance) > 0:
@@ -153,7 +160,7 @@ class SolveSettings:
                 "fresh_deals": self.fresh(), "value_deals": self.v_deals(),
                 "iterations": int(self.iterations), "tolerance": float(self.tolerance),
                 "exploit_tolerance": float(self.exploit_tolerance),
-                "discards": bool(self.discards),
+                "discards": bool(self.discards), "discard_steps": int(self.discard_steps),
                 "states": None if self.states is None else len(self.states),
                 "scores": [f"{x}-{y}" for x, y in self.scores]}
 
@@ -215,34 +222,48 @@ def _first_accepted(counts: np.ndarray) -> float:
     return float(first[0] - ended)
 
 
-def pair_values(settings: EcarteSettings, pair: dict, *, seed: int = 0,
-                deals: int = 1 << 18, bootstrap: int = 200, progress=None) -> dict:
-    """``V`` of a pair: at each score, ``deals`` whole deals of the continuation range
-    played by the pair's row of that score give the outcome distribution; ``V`` by
-    :func:`values_by_score`, its 95% interval per cell by a parametric bootstrap (each
-    score's outcome counts redrawn from their multinomial). The same deals at every
-    score (common random numbers)."""
-    base = _base(settings)
-    p = np.zeros((SCORE_SLOTS, N_CODES))
-    counts = np.zeros((SCORE_SLOTS, N_CODES), dtype=np.int64)
-    accepted = np.zeros(SCORE_SLOTS)
-    for slot in range(SCORE_SLOTS):
-        run, script = st._for_role(base, **at_score(pair, slot))
-        c = whole_counts(check_seed(seed), st.CONTINUATION_START,
-                         st.CONTINUATION_START + deals, run.cfg(), script)
-        counts[slot] = np.asarray(c[COUNTS.slice("deal")], dtype=np.int64)
-        accepted[slot] = _first_accepted(c) / deals
-        p[slot] = counts[slot] / counts[slot].sum()
-        if progress:
-            progress("value of every score", slot + 1, SCORE_SLOTS)
+def outcomes_at(settings: EcarteSettings, pair: dict, slot: int, *, seed: int = 0,
+                deals: int = 1 << 18) -> dict:
+    """The outcome counts of ``deals`` whole deals of the continuation range played by the
+    pair's row of one score, and the share whose first proposal was accepted."""
+    run, script = st._for_role(_base(settings), **at_score(pair, slot))
+    c = whole_counts(check_seed(seed), st.CONTINUATION_START, st.CONTINUATION_START + deals,
+                     run.cfg(), script)
+    counts = np.asarray(c[COUNTS.slice("deal")], dtype=np.int64)
+    return {"counts": counts, "accepted": _first_accepted(c) / deals}
+
+
+def value_table(counts: np.ndarray, *, seed: int = 0, bootstrap: int = 200) -> dict:
+    """``V`` from the 25 scores' outcome counts (rows ``5 * x + y``), its 95% interval per
+    cell by a parametric bootstrap (each score's counts redrawn from their multinomial)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    deals = counts.sum(axis=1)
+    p = counts / deals[:, None]
     v = values_by_score(p)
     rng = np.random.default_rng(seed)
     reps = np.empty((bootstrap, TARGET, TARGET))
     for b in range(bootstrap):
-        q = np.stack([rng.multinomial(deals, p[s]) / deals for s in range(SCORE_SLOTS)])
+        q = np.stack([rng.multinomial(deals[s], p[s]) / deals[s]
+                      for s in range(SCORE_SLOTS)])
         reps[b] = values_by_score(q)
     lo, hi = (np.percentile(reps, [2.5, 97.5], axis=0) if bootstrap else (v, v))
-    return {"v": v, "lo": lo, "hi": hi, "n": int(deals), "counts": counts,
+    return {"v": v, "lo": lo, "hi": hi, "n": int(deals.min())}
+
+
+def pair_values(settings: EcarteSettings, pair: dict, *, seed: int = 0,
+                deals: int = 1 << 18, bootstrap: int = 200, progress=None) -> dict:
+    """``V`` of a pair: at each score, ``deals`` whole deals of the continuation range
+    played by the pair's row of that score give the outcome distribution; ``V`` by
+    :func:`values_by_score`, its 95% interval per cell by :func:`value_table`'s bootstrap.
+    The same deals at every score (common random numbers)."""
+    counts = np.zeros((SCORE_SLOTS, N_CODES), dtype=np.int64)
+    accepted = np.zeros(SCORE_SLOTS)
+    for slot in range(SCORE_SLOTS):
+        o = outcomes_at(settings, pair, slot, seed=seed, deals=deals)
+        counts[slot], accepted[slot] = o["counts"], o["accepted"]
+        if progress:
+            progress("value of every score", slot + 1, SCORE_SLOTS)
+    return {**value_table(counts, seed=seed, bootstrap=bootstrap), "counts": counts,
             "first_accepted": accepted}
 
 
@@ -355,77 +376,162 @@ def exploitability_at(settings: EcarteSettings, pair: dict, responses: dict,
     return out
 
 
-def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dict:
-    """Iterated simultaneous best responses from Hoyle's pair (module docstring).
+def sweep_order(slots) -> list[int]:
+    """The scores from the last to the first: by total points down (Law 46: every deal adds
+    a mark, so a deal leads only to scores of a higher total), ties by slot. A score's
+    value depends only on its own row of the pair and the values of the scores after it."""
+    return sorted(slots, key=lambda s: (-(s // TARGET + s % TARGET), s))
 
-    Iteration ``t`` measures the pair ``P[t]``: both roles' best responses to it at every
-    score, sampled on the deals of seed ``seed + t`` (never the deals that chose
-    ``P[t]``, which were seed ``seed + t - 1``'s), what they gain on fresh deals (its
-    exploitability, an honest lower bound at the sampling's resolution), the share of
-    dealt hands whose entry they change and the share still unresolved. It stops when
-    at every score the exploitability's 95% upper bound is at most
-    ``exploit_tolerance`` and ``V`` moved by less than ``tolerance`` from ``P[t-1]`` to
-    ``P[t]``, or when ``t`` reaches ``iterations``; else ``P[t+1]`` is the best responses
-    and its ``V`` is computed. The pair returned is the measured pair of least mean
-    exploitability over the scores (the last one, unless the iteration went back up)."""
+
+def _measure(settings, pair, v, slot, solve, seed, progress, found=None):
+    """Both roles' best responses to the pair at one score (``found``: already computed)
+    and what they gain on fresh deals: the score's entry, the responses and the deals the
+    best responses played."""
+    deals = 0
+    if found is None:
+        found = {}
+        for role in ROLES:
+            r = best_rows(role, settings, pair, v, [slot], solve, progress, seed=seed)
+            found[role], deals = r["rows"][slot], deals + r["deals"]
+    entry = _gains_at(settings, pair, found, v, slot, solve)
+    return entry, found, deals
+
+
+def _gains_at(settings, pair, found, v, slot, solve) -> dict:
+    """:func:`exploitability_at` and what the responses change."""
+    entry = exploitability_at(settings, pair, found, v, slot, solve)
+    for role in ROLES:
+        r = found[role]
+        entry[f"{role}_changed"] = changed_share(role, pair[role][slot], r[role])
+        entry[f"{role}_discard_changed"] = changed_share(
+            role, pair[f"{role}_discard"][slot], r[f"{role}_discard"])
+        entry[f"{role}_unresolved"] = r["unresolved"]
+    return entry
+
+
+def _step_record(t, seed, v, lo, hi, moved, entries, pair, new, deals, accepted, **extra):
+    changed = [e[k] for e in entries for k in e if k.endswith("_changed")]
+    bounds = {} if lo is None else {"v_lo": lo.tolist(), "v_hi": hi.tolist()}
+    return {"iteration": t, "seed": seed % (1 << 64), "v": v.tolist(), **bounds,
+            "v_moved": moved, "scores": entries,
+            "entries_changed": sum(int((new[k] != pair[k]).sum()) for k in KEYS),
+            "largest_change": max(changed),
+            "largest_upper_bound": max(e["exploitability_ci95"][1] for e in entries),
+            "mean_exploitability": float(np.mean([e["exploitability"] for e in entries])),
+            "deals": deals, "first_accepted": list(accepted), **extra}
+
+
+def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dict:
+    """Hoyle's pair measured, then five up solved score by score from the last (module
+    docstring).
+
+    Step 0 measures the starting pair ``P`` (Hoyle's, or ``start``) at every score: both
+    roles' best responses to it (sampled on the deals of ``seed``; the scores whose rows
+    are equal share their marks tables) and what they gain on fresh deals. Unless
+    ``iterations`` is 0, every row of the pair becomes those best responses, ``V`` is
+    computed from them, and the scores are swept in :func:`sweep_order`. At a score, its
+    ``k``-th step (``k`` = 0, 1, ...) measures the pair's row there with best responses
+    sampled on the deals of ``seed + 1 + k`` (never the deals that chose the row: step 0's
+    were ``seed``'s, step ``k - 1``'s ``seed + k``), valued with ``V`` of the scores after it, which
+    the sweep has already settled; the row stays if the exploitability's 95% upper bound
+    is at most ``exploit_tolerance``, else the best responses replace it, its ``V`` cell
+    is recomputed and the score is measured again, at most ``iterations`` times. The row
+    kept is the least exploitable one measured (the last unless it went back up), and
+    ``V`` follows it. ``V`` moved: how far the score's own cell moved in its last step."""
     settings = solve.settings
     pair = treatise_pair(settings) if start is None else {k: np.array(start[k]) for k in KEYS}
     slots = [TARGET * x + y for x, y in solve.scores]
     value = pair_values(settings, pair, seed=solve.seed, deals=solve.v_deals(),
                         progress=progress)
-    history, moved, best = [], None, None
-    for t in range(int(solve.iterations) + 1):
-        v = value["v"]
-        new = {k: pair[k].copy() for k in KEYS}
-        gains = {f"{r}_gain": np.full((SCORE_SLOTS, N_STATES), np.nan) for r in ROLES}
-        per_score, deals = [], 0
-        found = {role: {} for role in ROLES}
-        for group in score_groups(pair, slots):
+    counts, accepted = value["counts"].copy(), value["first_accepted"].copy()
+    v = value["v"]
+    # step 0: the starting pair at every score, its best responses shared by equal rows
+    found = {role: {} for role in ROLES}
+    deals = 0
+    for group in score_groups(pair, slots):
+        for role in ROLES:
+            r = best_rows(role, settings, pair, v, group, solve, progress, seed=solve.seed)
+            deals += r["deals"]
+            found[role].update(r["rows"])
+    new = {k: pair[k].copy() for k in KEYS}
+    gains = {f"{r}_gain": np.full((SCORE_SLOTS, N_STATES), np.nan) for r in ROLES}
+    entries = []
+    for i, slot in enumerate(slots):
+        entry, _, _ = _measure(settings, pair, v, slot, solve, solve.seed, progress,
+                            found={role: found[role][slot] for role in ROLES})
+        entries.append(entry)
+        for role in ROLES:
+            new[role][slot] = found[role][slot][role]
+            new[f"{role}_discard"][slot] = found[role][slot][f"{role}_discard"]
+            gains[f"{role}_gain"][slot] = found[role][slot]["gain"]
+        if progress:
+            progress("step 0: every score", i + 1, len(slots))
+    history = [_step_record(0, solve.seed, v, value["lo"], value["hi"], None, entries, pair,
+                            new, deals, accepted, stage="start")]
+    final = {slot: e for slot, e in zip(slots, entries)}
+    if int(solve.iterations) == 0:
+        return _result(solve, pair, gains, value, counts, accepted, history, final, slots,
+                       converged=all(e["exploitability_ci95"][1] <= solve.exploit_tolerance
+                                     for e in entries))
+    pair = new
+    for slot in slots:
+        o = outcomes_at(settings, pair, slot, seed=solve.seed, deals=solve.v_deals())
+        counts[slot], accepted[slot] = o["counts"], o["accepted"]
+    v = values_by_score(counts / counts.sum(axis=1)[:, None])
+    t = 0
+    settled = {}
+    for slot in sweep_order(slots):
+        tried = []
+        moved = None
+        for k in range(int(solve.iterations)):
+            t += 1
+            step_seed = (solve.seed + 1 + k) % (1 << 64)
+            here = solve if k < int(solve.discard_steps) else replace(solve, discards=False)
+            entry, found_here, n_deals = _measure(settings, pair, v, slot, here, step_seed,
+                                                  progress)
+            entry["discards_solved"] = bool(here.discards)
+            entry["step"] = k
+            row = {key: pair[key][slot].copy() for key in KEYS}
+            tried.append((entry, row, counts[slot].copy(), accepted[slot],
+                          {r: found_here[r]["gain"] for r in ROLES}, moved))
+            step_new = {key: pair[key].copy() for key in KEYS}
             for role in ROLES:
-                r = best_rows(role, settings, pair, v, group, solve, progress,
-                              seed=(solve.seed + t) % (1 << 64))
-                deals += r["deals"]
-                found[role].update(r["rows"])
-        for i, slot in enumerate(slots):
-            responses = {role: found[role][slot] for role in ROLES}
-            entry = exploitability_at(settings, pair, responses, v, slot, solve)
-            for role in ROLES:
-                r = responses[role]
-                entry[f"{role}_changed"] = changed_share(role, pair[role][slot], r[role])
-                entry[f"{role}_discard_changed"] = changed_share(
-                    role, pair[f"{role}_discard"][slot], r[f"{role}_discard"])
-                entry[f"{role}_unresolved"] = r["unresolved"]
-                new[role][slot] = r[role]
-                new[f"{role}_discard"][slot] = r[f"{role}_discard"]
-                gains[f"{role}_gain"][slot] = r["gain"]
-            per_score.append(entry)
+                step_new[role][slot] = found_here[role][role]
+                step_new[f"{role}_discard"][slot] = found_here[role][f"{role}_discard"]
+            history.append(_step_record(t, step_seed, v, None, None, moved, [entry], pair,
+                                        step_new, n_deals, accepted, stage="sweep",
+                                        score=entry["score"]))
+            if entry["exploitability_ci95"][1] <= solve.exploit_tolerance:
+                break
+            if k == int(solve.iterations) - 1:
+                break
+            pair = step_new
+            o = outcomes_at(settings, pair, slot, seed=solve.seed, deals=solve.v_deals())
+            counts[slot], accepted[slot] = o["counts"], o["accepted"]
+            v_new = values_by_score(counts / counts.sum(axis=1)[:, None])
+            x, y = divmod(slot, TARGET)
+            moved = float(abs(v_new[x, y] - v[x, y]))
+            v = v_new
             if progress:
-                progress(f"iteration {t}: scores", i + 1, len(slots))
-        largest = max(e[k] for e in per_score for k in e if k.endswith("_changed"))
-        worst = max(e["exploitability_ci95"][1] for e in per_score)
-        mean = float(np.mean([e["exploitability"] for e in per_score]))
-        record = {"iteration": t, "seed": (solve.seed + t) % (1 << 64),
-                  "v": value["v"].tolist(),
-                  "v_lo": value["lo"].tolist(), "v_hi": value["hi"].tolist(),
-                  "v_moved": moved, "scores": per_score,
-                  "entries_changed": sum(int((new[k] != pair[k]).sum()) for k in KEYS),
-                  "largest_change": largest, "largest_upper_bound": worst,
-                  "mean_exploitability": mean, "deals": deals,
-                  "first_accepted": value["first_accepted"].tolist()}
-        history.append(record)
-        if best is None or mean < best["mean"]:
-            best = {"mean": mean, "t": t, "pair": pair, "gains": gains, "value": value}
-        settled = worst <= solve.exploit_tolerance and (moved is None or
-                                                         moved < solve.tolerance)
-        if settled or t == int(solve.iterations):
-            break
-        pair = new
-        value_new = pair_values(settings, pair, seed=solve.seed, deals=solve.v_deals(),
-                                progress=progress)
-        moved = float(np.abs(value_new["v"] - value["v"]).max())
-        value = value_new
-    return {"pair": best["pair"], "gains": best["gains"], "v": best["value"]["v"],
-            "v_lo": best["value"]["lo"], "v_hi": best["value"]["hi"],
-            "value_deals": best["value"]["n"], "chosen": best["t"], "history": history,
-            "first_accepted": best["value"]["first_accepted"].tolist(),
-            "converged": bool(settled), "solve": solve.echo()}
+                progress(f"sweep at {entry['score']}", k + 1, int(solve.iterations))
+        best = min(range(len(tried)), key=lambda i: tried[i][0]["exploitability"])
+        entry, row, c, a, g, moved = tried[best]
+        for key in KEYS:
+            pair[key][slot] = row[key]
+        counts[slot], accepted[slot] = c, a
+        for role in ROLES:
+            gains[f"{role}_gain"][slot] = g[role]
+        v = values_by_score(counts / counts.sum(axis=1)[:, None])
+        final[slot] = {**entry, "steps": len(tried), "chosen_step": best, "v_moved": moved}
+        settled[slot] = (entry["exploitability_ci95"][1] <= solve.exploit_tolerance
+                         and (moved is None or moved < solve.tolerance))
+    value = {**value_table(counts, seed=solve.seed), "counts": counts}
+    return _result(solve, pair, gains, value, counts, accepted, history, final, slots,
+                   converged=all(settled.values()))
+
+
+def _result(solve, pair, gains, value, counts, accepted, history, final, slots, *, converged):
+    return {"pair": pair, "gains": gains, "v": value["v"], "v_lo": value["lo"],
+            "v_hi": value["hi"], "value_deals": value["n"], "history": history,
+            "final": [final[s] for s in slots], "first_accepted": list(map(float, accepted)),
+            "converged": bool(converged), "solve": solve.echo()}

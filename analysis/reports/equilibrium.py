@@ -26,29 +26,36 @@ def _ci(lo_hi, fmt="+.4f") -> str:
 
 def summary(result: dict) -> dict:
     """The headline figures: the value of the game at 0-0 (the elder's and the first
-    dealer's probability of winning five up), the exploitability of Hoyle's pair (the
-    first iteration's) and of the computed pair (the iteration chosen) at every score,
-    and how the iteration ended."""
+    dealer's probability of winning five up), the exploitability of Hoyle's pair (step 0)
+    and of the computed pair (the row kept at each score) at every score, and how the
+    solve ended."""
     history = result["history"]
-    chosen = history[result.get("chosen", len(history) - 1)]
+    final = result["final"]
     v, lo, hi = (np.asarray(result[k]) for k in ("v", "v_lo", "v_hi"))
-    return {"converged": result["converged"], "iterations": len(history) - 1,
-            "chosen": chosen["iteration"],
+    moved = [e["v_moved"] for e in final if e.get("v_moved") is not None]
+    return {"converged": result["converged"], "steps": len(history) - 1,
             "elder_wins_0_0": float(v[0, 0]), "elder_wins_0_0_ci95": [float(lo[0, 0]),
                                                                       float(hi[0, 0])],
             "first_dealer_wins_0_0": float(1 - v[0, 0]),
             "first_dealer_wins_0_0_ci95": [float(1 - hi[0, 0]), float(1 - lo[0, 0])],
-            "hoyle": history[0]["scores"], "computed": chosen["scores"],
-            "largest_upper_bound": chosen["largest_upper_bound"],
-            "largest_change": chosen["largest_change"], "v_moved": chosen["v_moved"]}
+            "hoyle": history[0]["scores"], "computed": final,
+            "largest_upper_bound": max(e["exploitability_ci95"][1] for e in final),
+            "v_moved": max(moved) if moved else None,
+            "unsettled": [e["score"] for e in final if not _settled(e, result["solve"])]}
+
+
+def _settled(entry: dict, solve: dict) -> bool:
+    return (entry["exploitability_ci95"][1] <= solve["exploit_tolerance"]
+            and (entry.get("v_moved") is None or entry["v_moved"] < solve["tolerance"]))
 
 
 def rows(result: dict) -> list[dict]:
-    """One row per iteration and score, for the CSV."""
+    """One row per step and score measured (step 0: every score), for the CSV."""
     out = []
     for rec in result["history"]:
         for e in rec["scores"]:
-            row = {"iteration": rec["iteration"], "score": e["score"], "n": e["n"]}
+            row = {"step": rec["iteration"], "stage": rec.get("stage", "start"),
+                   "score": e["score"], "step_at_score": e.get("step", ""), "n": e["n"]}
             for key in ("exploitability", "elder_gain", "dealer_gain"):
                 row[key] = e[key]
                 row[f"{key}_low"], row[f"{key}_high"] = e[f"{key}_ci95"]
@@ -58,6 +65,8 @@ def rows(result: dict) -> list[dict]:
                 row[f"{role}_changed"] = e[f"{role}_changed"]
                 row[f"{role}_discard_changed"] = e[f"{role}_discard_changed"]
                 row[f"{role}_unresolved"] = e.get(f"{role}_unresolved")
+            row["v_moved"] = rec["v_moved"]
+            row["sampled_seed"] = rec["seed"]
             out.append(row)
     return out
 
@@ -72,16 +81,21 @@ def markdown(result: dict, caption: str) -> str:
             else "the first decision only (the discards stay the treatise's)")
     lines = [f"# Écarté: five up in equilibrium ({sv['settings']['play']['elder']})", "",
              f"_{caption}_", ""]
-    verdict = ("converged: at every score the exploitability's 95% upper bound is at most "
-               f"{sv['exploit_tolerance']}" if s["converged"] else
-               f"**not converged** after {s['iterations']} iteration"
-               f"{'s' if s['iterations'] != 1 else ''} (the cap); the pair shown is "
-               f"iteration {s['chosen']}'s, the least exploitable measured")
+    tol = sv["exploit_tolerance"]
+    verdict = (f"**converged**: at every score the kept row's exploitability has a 95% upper "
+               f"bound of at most {tol} and the score's `V` moved by less than "
+               f"{sv['tolerance']} in its last step" if s["converged"] else
+               f"**not converged** at {len(s['unsettled'])} of {where} "
+               f"({', '.join(s['unsettled'])}): there the exploitability's 95% upper bound "
+               f"is above {tol} (or `V` still moved by {sv['tolerance']} or more) after "
+               f"{sv['iterations']} steps, the cap; the row kept is the least exploitable "
+               "measured")
     lines += ["## Verdict", "",
-              f"- Iterated simultaneous best responses from Hoyle's pair ({both}): "
-              f"{verdict}. Its largest 95% upper bound over the scores is "
-              f"{s['largest_upper_bound']:+.4f}"
-              + (f"; `V` moved by {s['v_moved']:.4f} at most in the step to it."
+              f"- Five up solved score by score from 4-4 down to 0-0, each score's rows "
+              f"({both}) by simultaneous best responses valued with the settled values of "
+              f"the scores after it: {verdict}. The largest 95% upper bound over the scores "
+              f"is {s['largest_upper_bound']:+.4f}"
+              + (f"; `V` moved by {s['v_moved']:.4f} at most in a score's last step."
                  if s["v_moved"] is not None else "."),
               f"- Value of the game from 0-0 under the computed pair: the elder (who does "
               f"not deal first) wins five up with probability {s['elder_wins_0_0']:.4f} "
@@ -126,25 +140,36 @@ def markdown(result: dict, caption: str) -> str:
                  for y in range(TARGET)]
         lines.append(f"| {x} | " + " | ".join(cells) + " |")
     lines += ["", "## How it converged", "",
-              "Iteration t measures the pair P[t] (P[0] = Hoyle's pair) with best responses "
-              "sampled on the deals of seed + t: the share of dealt hands whose entry they "
-              "change (largest over the four tables and the scores), the share whose first "
-              "decision stayed unresolved (the two actions within the sampling's z standard "
-              "errors after the most deals: the resolution), how far `V` moved from P[t-1] "
-              "to P[t] (largest cell), the exploitability across the scores, and the deals "
-              "the best responses played.",
-              "", "| iteration | largest change | unresolved (elder, dealer) | V moved | "
-              "exploitability: least | mean | most | largest upper bound | deals |",
-              "|---|---|---|---|---|---|---|---|---|"]
-    for rec in history:
-        ex = [e["exploitability"] for e in rec["scores"]]
-        moved = "—" if rec["v_moved"] is None else f"{rec['v_moved']:.5f}"
-        ue = np.mean([e.get("elder_unresolved", np.nan) for e in rec["scores"]])
-        ud = np.mean([e.get("dealer_unresolved", np.nan) for e in rec["scores"]])
-        lines.append(f"| {rec['iteration']} | {rec['largest_change']:.2%} | {ue:.1%}, "
-                     f"{ud:.1%} | {moved} | {min(ex):+.4f} | {np.mean(ex):+.4f} | "
-                     f"{max(ex):+.4f} | {rec['largest_upper_bound']:+.4f} | "
-                     f"{rec['deals']:,} |")
+              "Step 0 measured Hoyle's pair at every score and replaced every row by the best "
+              "responses to it. Then, score by score from the last, each step measured the "
+              "score's row (best responses sampled on deals that did not choose it, their "
+              "gain on fresh deals) and, while the exploitability's 95% upper bound was "
+              f"above {tol}, replaced it by them. Per score: the exploitability measured at "
+              "each step (the row kept in bold), how far the score's `V` moved in the step "
+              "to the row kept, the share of dealt hands whose entry the best responses "
+              "would still change (largest over the four tables) and the share whose first "
+              "decision they left unresolved (the two actions within the sampling's z "
+              "standard errors after the most deals: the resolution).",
+              "", "| score | exploitability at each step | V moved | still changed | "
+              "unresolved (elder, dealer) | deals |", "|---|---|---|---|---|---|"]
+    steps: dict = {}
+    for rec in history[1:]:
+        steps.setdefault(rec["score"], []).append(rec)
+    for e in s["computed"]:
+        recs = steps.get(e["score"], [])
+        cells = []
+        for i, rec in enumerate(recs):
+            x = rec["scores"][0]
+            text = f"{x['exploitability']:+.4f} {_ci(x['exploitability_ci95'])}"
+            cells.append(f"**{text}**" if i == e.get("chosen_step") else text)
+        moved = "—" if e.get("v_moved") is None else f"{e['v_moved']:.4f}"
+        changed = max(e[k] for k in e if k.endswith("_changed"))
+        lines.append(f"| {e['score']} | {' → '.join(cells) or '—'} | {moved} | "
+                     f"{changed:.2%} | {e['elder_unresolved']:.1%}, "
+                     f"{e['dealer_unresolved']:.1%} | "
+                     f"{sum(r['deals'] for r in recs):,} |")
+    lines += ["", f"Step 0 (Hoyle's pair at every score) played {history[0]['deals']:,} "
+              "deals for its best responses."]
     f, r = sv["sampling"], sv["discard_sampling"]
     accepted = result.get("first_accepted") or []
     lines += ["", "## How it was computed", "",
@@ -156,14 +181,20 @@ def markdown(result: dict, caption: str) -> str:
               + (f"; its first discard: {r[0]} deals a state and rule, up to {r[1]}, over "
                  "six rules (keep the trumps and the plain cards from a rank up, or keep all "
                  "five)" if sv["discards"] else "")
+              + ("; the sweep re-solves the discards at a score's first "
+                 + ("step" if sv.get("discard_steps", 1) == 1 else
+                    f"{sv['discard_steps']} steps") + " only, the first decisions at every step (the discards are three quarters "
+                 "of a step's cost and changed little after one step in trials), so a later "
+                 "step's exploitability is the first decisions' alone"
+                 if sv["discards"] else "")
               + f". A state leaves its action only where the other is better by more than "
               f"{f[2]:g} standard errors, so the deviations a best response finds are "
               "limited to these tables and rules and to what the sampling resolves.",
               f"- `V` from {sv['value_deals']:,} whole deals at every score; exploitability "
               f"and value on {sv['fresh_deals']:,} fresh deals per side and score.",
-              f"- Stopping rule: at every score the exploitability's 95% upper bound at most "
-              f"{sv['exploit_tolerance']} and `V` moved by less than {sv['tolerance']} in the "
-              f"last step, or {sv['iterations']} iterations.",
+              f"- Stopping rule at a score: the exploitability's 95% upper bound at most "
+              f"{sv['exploit_tolerance']} (and, if a step was taken there, its `V` moved by "
+              f"less than {sv['tolerance']} in the last one), or {sv['iterations']} steps.",
               "- Later rounds of a deal (a second proposal after an exchange, a later "
               "exchange) read the same tables on the new hand, an abstraction: the best "
               "responses choose only the first decision and the first discard."
@@ -224,26 +255,38 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
 
     def convergence_png(p):
         history = result["history"]
-        it = [h["iteration"] for h in history]
-        fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.8))
-        a.plot(it, [np.mean([e["exploitability"] for e in h["scores"]]) for h in history],
-               "o-", color="#2166ac", label="mean over the scores")
-        a.plot(it, [max(e["exploitability"] for e in h["scores"]) for h in history],
-               "s--", color="#b2182b", label="largest score")
-        a.set_xlabel("iteration")
-        a.set_ylabel("exploitability, P(win the game)")
-        a.set_xticks(it)
-        a.legend(frameon=False)
-        b.plot(it, [100 * h["largest_change"] for h in history], "o-", color="#333333",
-               label="largest share changed")
-        b.plot(it, [100 * max(e.get("elder_unresolved", 0) for e in h["scores"])
-                    for h in history], "s--", color="#999999", label="largest share unresolved")
-        b.set_xlabel("iteration")
-        b.set_ylabel("share of dealt hands, %")
-        b.legend(frameon=False)
-        b.set_xticks(it)
-        fig.suptitle("Iterated best responses: what they still gain (fresh deals, n = "
-                     f"{history[0]['scores'][0]['n']:,} per side and score), what they change")
+        steps: dict = {}
+        for rec in history[1:]:
+            steps.setdefault(rec["score"], []).append(rec["scores"][0])
+        order = [e["score"] for e in s["computed"]]
+        fig, ax = plt.subplots(figsize=(10, 4.2))
+        first = True
+        for i, score in enumerate(order):
+            entries = [e for e in s["hoyle"] if e["score"] == score] + steps.get(score, [])
+            y = [e["exploitability"] for e in entries]
+            ax.plot([i] * len(y), y, "-", color="#bbbbbb", lw=1, zorder=1)
+            ax.scatter([i], y[:1], color="#b2182b", s=14, zorder=2,
+                       label="Hoyle's pair" if first else None)
+            if len(y) > 1:
+                ax.scatter([i] * (len(y) - 1), y[1:], c=np.arange(len(y) - 1), cmap="Blues_r",
+                           vmin=-1, vmax=max(2, len(y)), s=14, zorder=2,
+                           label="each step of the sweep (darker: earlier)" if first else None)
+            kept = [e for e in s["computed"] if e["score"] == score][0]
+            ax.scatter([i], [kept["exploitability"]], marker="D", facecolor="none",
+                       edgecolor="#2166ac", s=40, zorder=3,
+                       label="row kept" if first else None)
+            first = False
+        ax.axhline(result["solve"]["exploit_tolerance"], color="#2166ac", lw=0.8, ls="--",
+                   label=f"tolerance {result['solve']['exploit_tolerance']}")
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xticks(range(len(order)), order, rotation=90)
+        ax.set_xlabel("score before the deal (elder-dealer)")
+        ax.set_ylabel("exploitability, P(win the game)")
+        ax.set_yscale("symlog", linthresh=0.002)
+        ax.legend(frameon=False, fontsize=8)
+        ax.set_title("The sweep, score by score: the exploitability measured at each step "
+                     f"(fresh deals, n = {history[0]['scores'][0]['n']:,} per side and score)",
+                     fontsize=10)
         fig.tight_layout()
         fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
         plt.close(fig)
@@ -267,13 +310,14 @@ def ship(ship_dir: str, result: dict) -> list[str]:
     meta = {"command": result.get("command"), "seed": prov["seed"],
             "version": prov["version"], "git_commit": prov["git_commit"],
             "solve": result["solve"], "converged": s["converged"],
-            "iterations": s["iterations"], "chosen_iteration": s["chosen"],
+            "steps": s["steps"], "unsettled": s["unsettled"],
             "elder_wins_0_0": s["elder_wins_0_0"],
             "elder_wins_0_0_ci95": s["elder_wins_0_0_ci95"],
             "exploitability": {e["score"]: {"total": e["exploitability"],
                                             "ci95": e["exploitability_ci95"],
                                             "elder": e["elder_gain"],
-                                            "dealer": e["dealer_gain"], "n": e["n"]}
+                                            "dealer": e["dealer_gain"], "n": e["n"],
+                                            "steps": e.get("steps", 0)}
                                for e in s["computed"]},
             "hoyle_exploitability": {e["score"]: {"total": e["exploitability"],
                                                   "ci95": e["exploitability_ci95"]}

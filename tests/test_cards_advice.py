@@ -231,3 +231,4 @@ def test_the_practice_bench_reports_percentiles():
     assert r["worlds"] == 64 and r["positions"] >= 30
     for k in ("computer_card", "card_values", "coach_grade"):
         assert 0 < r[k]["median_ms"] <= r[k]["p95_ms"] <= r[k]["max_ms"]
+        assert 0 < r[k]["p95_ms_with_a_choice"] <= r[k]["max_ms"]

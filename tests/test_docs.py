@@ -64,6 +64,8 @@ SKIPPED: list[tuple[str, str]] = [
     (r"python -m pytest", "the test suite itself (CI runs it: .ci/run)"),
     (r"dask (scheduler|worker)", "starts a long-running cluster process"),
     (r"jupyter lab", "starts an interactive server"),
+    (r"ecarte-sim serve(?!.*--load-test)", "starts the web server, which runs until Ctrl-C "
+                                           "(tests/test_web_*.py drive it)"),
     (r"ecarte-sim .*--scheduler", "needs a running Dask scheduler (tests/test_cluster.py "
                                   "covers the backend on a LocalCluster)"),
     (r"ecarte-sim .*--workers", "starts a local Dask cluster of worker processes "

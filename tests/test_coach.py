@@ -229,3 +229,17 @@ def test_a_discard_no_rule_throws_is_valued_against_the_strategys():
     assert odd["values"]["chosen"]["throws"] == "KH"
     rule = coach.grade(first_exchange(["JS", "JH", "TH", "QD"]), 2)   # trumps-kings
     assert "trumps-kings" in rule["text"] and rule["cost"] is not None
+
+
+def test_the_card_verdict_quotes_the_treatises_play():
+    """After the king of spades, the treatise's heuristic leads the queen of spades — what
+    the worked game says Y should have led ("If Y had followed his first lead with queen of
+    spades, he must have won the game")."""
+    from pathlib import Path
+
+    from ecarte_sim.analysis.practice import records
+    path = Path(coach.__file__).parent / "examples" / "treatise_a_y.json"
+    last = records.load(path)["deals"][4]
+    j = next(j for j, a in enumerate(last["actions"]) if a.get("card") == "QD")
+    v = coach.grade(last, j)
+    assert v["rule"].endswith("leads QS") and "cards in sequence" in v["rule"]

@@ -28,7 +28,8 @@ What a decision is worth
       the computer would draw for that player, :data:`COACH_WORLDS` of them), each
       world's outcome turned into P(win the game) from the score after the deal (Laws 46, 48–49;
       :func:`win_after`), the cost paired over the worlds; beside it the double-dummy
-      cost (both hands known, the engine's exact values).
+      cost (both hands known, the engine's exact values), and the treatise's card (the
+      engine's heuristic player, Hoyle's advice on leads, in its words).
     * **The king of trumps** (Laws 23–24, 47): announcing marks one; concealing it (as A
       does in the treatise's worked game) gives the mark up. Its cost is the mark's worth
       in P(win the game) given the deal's double-dummy outcome; what a concealed king
@@ -465,11 +466,12 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
         return _verdict("card", s, by, chosen, text="not valued: a card is unknown")
     deal_index = s.deal.get("index")
     deal_index = (s.deal.get("number", 1) - 1) if deal_index is None else deal_index
-    (best_card, legal, _, leader, tricks, led, count, _), cards, outcomes, _, _ = \
+    (best_card, legal, _, leader, tricks, led, count, possible), cards, outcomes, _, _ = \
         _decide(p, seed, deal_index, worlds, model, True, True)
     n = bin(int(legal)).count("1")
     if n <= 1:
         return None                        # a forced card is not graded
+    rule = _play_rule(p.hand, int(led), p.trump, int(possible))
     role = p.role
     xe, yd = s.live()
     table = {o: outcome_win(o, p.first, xe, yd, role) for o in (0, 1, 3, 5)}
@@ -516,7 +518,26 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
                + f" (best {' '.join(dd['best'])})"))
     return _verdict("card", s, by, chosen, best=best, values=values, cost=cost,
                     cost_ci95=ci, grade=grade, within_noise=noise, n=int(worlds),
-                    unit="worlds", strategy=format_card(int(best_card)), dd=dd, text=text)
+                    unit="worlds", strategy=format_card(int(best_card)), dd=dd, rule=rule,
+                    text=text)
+
+
+#: The treatise on leads (Hoyle's Games Modernized, the jeux de règle).
+LEAD_WORDS = ("\u201ccards in sequence, or single cards, are better as leads than one high "
+              "card, and then a small one of a two-card suit\u201d")
+
+
+def _play_rule(hand: int, led: int, trump: int, possible: int) -> str:
+    """The treatise's play here: the engine's heuristic player (the treatise's advice from
+    the player's own knowledge: :func:`~ecarte_sim.engine.ecarte.players.heuristic_card`),
+    with the treatise's words on leads."""
+    from ecarte_sim.engine.ecarte.players import heuristic_card
+    c = format_card(int(heuristic_card(np.uint32(hand), np.int64(led), np.int64(trump), True,
+                                       np.uint32(possible))))
+    if led < 0:
+        return f"the treatise ({LEAD_WORDS}; the engine's heuristic from it) leads {c}"
+    return (f"the treatise's play (win as cheaply as possible, else throw the weakest card; "
+            f"Law 43: follow suit, win when able, trump when void) plays {c}")
 
 
 def _dd_now(s: DealState) -> int | None:

@@ -243,3 +243,21 @@ def test_the_card_verdict_quotes_the_treatises_play():
     j = next(j for j, a in enumerate(last["actions"]) if a.get("card") == "QD")
     v = coach.grade(last, j)
     assert v["rule"].endswith("leads QS") and "cards in sequence" in v["rule"]
+
+
+def test_the_tables_hook_never_stops_the_game():
+    """A record the coach cannot read (a card played that its player does not hold) gives
+    an 'unknown' verdict, not an exception inside the table's act()."""
+    from types import SimpleNamespace
+    bad = deal("QC QD QH 8H 8S", "KH 9H 9D 7D 9S", "TS",
+               [{"by": "A", "type": "play"}, {"by": "A", "type": "card", "card": "KH"}])
+    table = SimpleNamespace(record=lambda: {"seed": 1, "table": None, "deals": [bad]})
+    v = coach.grade_action(None, table, "play", {"type": "card", "card": "KH"})
+    assert v["grade"] == "unknown" and v["revealed"] is True and "could not" in v["text"]
+    import json
+    good = deal("QC QD QH 8H 8S", "KH 9H 9D 7D 9S", "TS",
+                [{"by": "A", "type": "play"}, {"by": "A", "type": "card", "card": "QH"}])
+    v = coach.grade_action(None, SimpleNamespace(record=lambda: {"seed": 1, "deals": [good]}),
+                           "play", {})
+    json.dumps(v)                                   # JSON-ready, numpy-free
+    assert v["kind"] == "card" and "revealed" in v

@@ -287,7 +287,24 @@ def _verdict(kind, s: DealState, by, chosen, **kw) -> dict:
     out.update(kw)
     if "grade" not in kw:
         out["grade"], out["within_noise"] = grade_of(out["cost"], out["cost_ci95"])
-    return out
+    return _plain(out)
+
+
+def _plain(obj):
+    """JSON-ready: numpy scalars and arrays as Python numbers and lists."""
+    if isinstance(obj, dict):
+        return {k: _plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return _plain(obj.tolist())
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    return obj
 
 
 def _first(s: DealState, a: dict, seed: int) -> dict | None:
@@ -630,9 +647,17 @@ def grade_action(before, table, phase: str, action: dict) -> dict | None:
     j = len(deal["actions"]) - 1
     if j < 0:
         return None
-    v = grade(deal, j, seed=int(record.get("seed") or 0),
-              worlds=max(COACH_WORLDS, int((record.get("table") or {}).get("worlds", 64))),
-              model=(record.get("table") or {}).get("opponent", "strategy"))
+    try:
+        v = grade(deal, j, seed=int(record.get("seed") or 0),
+                  worlds=max(COACH_WORLDS, int((record.get("table") or {}).get("worlds", 64))),
+                  model=(record.get("table") or {}).get("opponent", "strategy"))
+    except Exception as exc:            # the coach never stops the game
+        a = deal["actions"][j]
+        return {"kind": a.get("type"), "by": a.get("by"), "deal": deal.get("number"),
+                "chosen": a.get("card") or a.get("cards") or a.get("type"), "grade": "unknown",
+                "cost": None, "cost_ci95": None, "revealed": True,
+                "text": f"the coach could not value this decision "
+                        f"({exc.__class__.__name__}: {str(exc)[:120]})"}
     return None if v is None else _hide(v)
 
 
@@ -691,7 +716,7 @@ def replay(deal: dict) -> dict:
                           "best": [k for k, v in vals.items() if v == best],
                           "kept_best": lost == 0, "tricks_lost": lost})
         e, d, leader, tricks, led = _step(e, d, leader, tricks, led, mover, c, trump)
-    return {"known": True, "hands": {s.elder: format_hand(e0), s.dealer: format_hand(d0)},
+    return _plain({"known": True, "hands": {s.elder: format_hand(e0), s.dealer: format_hand(d0)},
             "elder": s.elder, "dealer": s.dealer, "trump": "SHDC"[trump],
             "dd_elder_tricks": start,
             "elder_tricks": s.tricks[s.elder] if len(s.played) == 10 else None,
@@ -702,7 +727,7 @@ def replay(deal: dict) -> dict:
                        f"; the record gives {len(s.played)} of the ten cards")
                     + "".join(f"; {c['by']}'s {c['card']} (card {c['n']}) lost "
                               f"{c['tricks_lost']} trick{'s' if c['tricks_lost'] != 1 else ''}"
-                              for c in cards_out if not c["kept_best"])}
+                              for c in cards_out if not c["kept_best"])})
 
 
 def _step(e, d, leader, tricks, led, mover, c, trump):
@@ -724,7 +749,10 @@ def _step(e, d, leader, tricks, led, mover, c, trump):
 def replay_deal(table, d) -> dict:
     """The practice table's hook: :func:`replay` of deal ``d`` of ``table``."""
     record = table.record()
-    return replay(record["deals"][d.number - 1])
+    try:
+        return replay(record["deals"][d.number - 1])
+    except Exception as exc:            # the coach never stops the game
+        return {"known": False, "reason": f"the replay failed ({exc.__class__.__name__})"}
 
 
 # ----------------------------------------------------------------------------- the game

@@ -468,3 +468,62 @@ def test_the_load_test_command_on_the_real_table(capsys):
     r = json.loads(out)
     assert r["games"] == 3 and r["errors"] == [] and r["actions"] == 12
     assert r["requests"] == 15 and r["latency_ms"]["p95"] >= r["latency_ms"]["p50"] > 0
+
+
+def test_ctrl_c_loses_nothing_and_a_new_process_resumes(tmp_path):
+    """The real command in its own process: play, Ctrl-C (SIGINT), start again on the same
+    store: the game is where it was and plays on."""
+    import signal
+    import subprocess
+    import time
+    import urllib.request
+    from ecarte_sim.analysis.web.load import choose
+    from ecarte_sim.analysis.web.server import free_port
+    _session()
+
+    def start():
+        port = free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "ecarte_sim.analysis.cli", "serve",
+                                 "--port", str(port), "--store", str(tmp_path),
+                                 "--no-warm-up"], stderr=subprocess.PIPE, text=True)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/games", timeout=2).read()
+                return proc, base
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+
+    def call(base, path, body=None):
+        req = urllib.request.Request(base + path, method="GET" if body is None else "POST",
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=120) as r:
+            return json.loads(r.read())
+
+    proc, base = start()
+    try:
+        g = call(base, "/api/games", {"seed": 5, "worlds": 16})
+        rng = random.Random(0)
+        for _ in range(3):
+            g = call(base, f"/api/games/{g['id']}/act",
+                     {"seq": g["seq"], "action": choose(g["view"], rng)})
+    finally:
+        proc.send_signal(signal.SIGINT)
+        err = proc.communicate(timeout=30)[1]
+    assert proc.returncode in (0, 130), err
+    assert "Traceback" not in err
+    proc, base = start()
+    try:
+        again = call(base, f"/api/games/{g['id']}")
+        diff = {k for k in g["view"] if again["view"].get(k) != g["view"][k]}
+        assert again["seq"] == g["seq"] and diff <= {"events"}, diff  # events: since the last view
+        nxt = call(base, f"/api/games/{g['id']}/act",
+                   {"seq": g["seq"], "action": choose(g["view"], random.Random(1))})
+        assert nxt["seq"] == g["seq"] + 1
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)

@@ -246,12 +246,17 @@ def test_the_card_verdict_quotes_the_treatises_play():
 
 
 def test_the_tables_hook_never_stops_the_game():
-    """A record the coach cannot read (a card played that its player does not hold) gives
-    an 'unknown' verdict, not an exception inside the table's act()."""
+    """A card played that its player does not hold is named (Law 43), and a record the
+    coach cannot read at all gives an 'unknown' verdict, never an exception inside the
+    table's act()."""
     from types import SimpleNamespace
     bad = deal("QC QD QH 8H 8S", "KH 9H 9D 7D 9S", "TS",
                [{"by": "A", "type": "play"}, {"by": "A", "type": "card", "card": "KH"}])
     table = SimpleNamespace(record=lambda: {"seed": 1, "table": None, "deals": [bad]})
+    v = coach.grade_action(None, table, "play", {"type": "card", "card": "KH"})
+    assert v["grade"] == "unknown" and "Law 43" in v["text"]
+    worse = dict(bad, turn_up="ZZ")
+    table = SimpleNamespace(record=lambda: {"seed": 1, "table": None, "deals": [worse]})
     v = coach.grade_action(None, table, "play", {"type": "card", "card": "KH"})
     assert v["grade"] == "unknown" and v["revealed"] is True and "could not" in v["text"]
     import json

@@ -285,3 +285,65 @@ def test_review_with_the_coach_finds_the_treatise_s_lesson(example):
     assert discards and all(v["grade"] == "unknown" for v in discards)
     text = _review(str(EXAMPLE)).output
     assert "coach:" in text and "deal 5:" in text
+
+
+# ----------------------------------------------------------------------------- robustness
+
+_CARDS = [r + s for r in "KQJAT987" for s in "SHDC"] + ["?"]
+
+
+def _mutate(record: dict, rng: random.Random) -> None:
+    """One random change: a card, two actions swapped, an action dropped or added, a
+    player, the turn-up, a hand's card, a mark, the tricks."""
+    d = rng.choice(record["deals"])
+    acts = d["actions"]
+    k = rng.randrange(8)
+    if k == 0 and acts:
+        a = rng.choice(acts)
+        if a["type"] == "card":
+            a["card"] = rng.choice(_CARDS)
+    elif k == 1 and len(acts) > 1:
+        i, j = rng.randrange(len(acts)), rng.randrange(len(acts))
+        acts[i], acts[j] = acts[j], acts[i]
+    elif k == 2 and acts:
+        acts.pop(rng.randrange(len(acts)))
+    elif k == 3 and acts:
+        rng.choice(acts)["by"] = rng.choice(record["players"])
+    elif k == 4:
+        d["turn_up"] = rng.choice(_CARDS)
+    elif k == 5:
+        d["hands"][rng.choice(record["players"])][rng.randrange(5)] = rng.choice(_CARDS)
+    elif k == 6 and d["marks"]:
+        d["marks"][0]["marks"] = rng.randint(1, 3)
+    else:
+        acts.insert(rng.randrange(len(acts) + 1), {
+            "by": rng.choice(record["players"]),
+            "type": rng.choice(["propose", "play", "accept", "refuse", "king", "card",
+                                "discard"]),
+            "announce": rng.random() < 0.5, "card": rng.choice(_CARDS),
+            "cards": [rng.choice(_CARDS)], "drawn": [rng.choice(_CARDS)] * rng.randint(0, 3)})
+
+
+def test_the_checker_and_the_restore_never_crash_on_damaged_records(example):
+    """2,000 randomly damaged records: laws.check answers (a list) or refuses the shape
+    (RecordError); Table.from_record restores or refuses with RecordError — never another
+    exception; a record whose marks were changed is refused, not corrected."""
+    rng = random.Random(4)
+    records = [table_record(s) for s in range(8)]
+    for n in range(2000):
+        record = copy.deepcopy(rng.choice(records + [example]))
+        for _ in range(rng.randint(1, 3)):
+            _mutate(record, rng)
+        try:
+            assert isinstance(laws.check(record), list)
+        except RecordError:
+            pass
+        if record["players"] == ["person", "computer"] and n % 5 == 0:
+            try:
+                Table.from_record(record)
+            except RecordError:
+                pass
+    tampered = copy.deepcopy(records[0])
+    tampered["deals"][0]["marks"].append({"to": "person", "marks": 1, "for": "the point"})
+    with pytest.raises(RecordError, match="deals\\[0\\].marks"):
+        Table.from_record(tampered)

@@ -732,12 +732,27 @@ def _restore_table(cls, record: dict) -> Table:
     the deals must be the seed's. A pending "try again" of the coach survives."""
     validate(record)
     table = _replay(cls, record)
+    _same_results(_record_of(table), record)
     d = table.deal
     if d.coach and d.coach[-1].get("revealed", True) is False:
         before = _replay(cls, record, drop_last_person_decision=True)
         table._undo = before._snapshot()
     table._run_computer()
     return table
+
+
+def _same_results(replayed: dict, record: dict) -> None:
+    """What a record says the actions gave (the marks, tricks, scores, the winner) must be
+    what they give: a record is restored, never corrected."""
+    for i, (mine, theirs) in enumerate(zip(replayed["deals"], record["deals"])):
+        for key in ("score_before", "tricks", "result", "marks", "score_after"):
+            if mine.get(key) != theirs.get(key):
+                raise RecordError(f"deals[{i}].{key}", f"the record says {theirs.get(key)!r}, "
+                                                       f"its actions give {mine.get(key)!r}")
+    for key in ("score", "winner"):
+        if replayed[key] != record.get(key):
+            raise RecordError(key, f"the record says {record.get(key)!r}, its actions give "
+                                   f"{replayed[key]!r}")
 
 
 def _replay(cls, record: dict, drop_last_person_decision: bool = False) -> Table:

@@ -232,3 +232,38 @@ def test_the_practice_bench_reports_percentiles():
     for k in ("computer_card", "card_values", "coach_grade"):
         assert 0 < r[k]["median_ms"] <= r[k]["p95_ms"] <= r[k]["max_ms"]
         assert 0 < r[k]["p95_ms_with_a_choice"] <= r[k]["max_ms"]
+
+
+@pytest.mark.parametrize("model", ["treatise", "strategy"])
+def test_the_worlds_honour_what_was_said(model):
+    """Every world of a verdict is a hand on which the opponent model says what was said
+    (none fell back to uniform here): after the elder played without proposing, the
+    dealer's worlds are hands the model plays (with the card led); after a refusal, the
+    elder's worlds are hands on which the model refuses."""
+    from ecarte_sim.engine.ecarte.policies import dealer_accepts, elder_proposes, score_slot
+    from ecarte_sim.engine.ecarte.settings import CFG
+    cfg, script = cards.settings_for(model, (1, 3), 64)
+    at = CFG.at
+    slot = score_slot(1, 3)
+    turn_up = parse_card_("9C")
+    played = cards.parse_position("8H 9H TD JC 7C", "9C", "dealer", played="KH",
+                                  score=(1, 3))
+    _, _, _, hands, payoff = cards._decide(played, 4, 2, 64, model, True, True)
+    from ecarte_sim.engine.ecarte.records import PAYOFF
+    assert payoff[PAYOFF.at.INFER_FALLBACKS] == 0
+    king = np.uint32(1 << parse_card_("KH"))
+    for h in hands:
+        assert not elder_proposes(cfg[at.ELDER_POLICY], cfg[at.THRESHOLD], np.uint32(h) | king,
+                                  turn_up >> 3, 0, script, turn_up, slot)
+    refused = cards.parse_position("KH JH TH QD JS", "9C", "elder", said="propose,refuse",
+                                   score=(1, 3))
+    _, _, _, hands, payoff = cards._decide(refused, 4, 2, 64, model, True, True)
+    assert payoff[PAYOFF.at.INFER_FALLBACKS] == 0
+    for h in hands:
+        assert not dealer_accepts(cfg[at.DEALER_POLICY], np.uint32(h), turn_up >> 3, 0, script,
+                                  turn_up, slot)
+
+
+def parse_card_(text):
+    from ecarte_sim.engine.cards import parse_card
+    return parse_card(text)

@@ -375,15 +375,17 @@ def _session():
     return session
 
 
-def test_a_real_game_through_the_api_is_the_game_played_directly(tmp_path):
+@pytest.mark.parametrize("opponent, coach", [("strategy", False), ("treatise", True)])
+def test_a_real_game_through_the_api_is_the_game_played_directly(tmp_path, opponent, coach):
     """Random legal actions through HTTP; the same actions on a Table made directly give
     the same views and the same record; every illegal card is refused naming Law 43."""
     from ecarte_sim.analysis.web.load import choose
     session = _session()
     rng = random.Random(3)
     with TestClient(web.create_app(tmp_path)) as c:
-        g = c.post("/api/games", json={"seed": 11, "coach": False, "worlds": 16}).json()
-        direct = session.Table.new(seed=11, coach=False, worlds=16)
+        g = c.post("/api/games", json={"seed": 11, "coach": coach, "worlds": 16,
+                                       "opponent": opponent}).json()
+        direct = session.Table.new(seed=11, coach=coach, worlds=16, opponent=opponent)
         assert g["view"] == json.loads(json.dumps(direct.view()))
         refused = 0
         for _ in range(400):

@@ -243,24 +243,37 @@ function choiceText(x) {
 
 function num(x, d = 3) { return typeof x === "number" ? x.toFixed(d) : "–"; }
 
+function ci(x) { return Array.isArray(x) ? `[${num(x[0])}, ${num(x[1])}]` : "–"; }
+
 function valuesTable(v) {
-  const rows = Object.entries(v.values || {});
-  if (!rows.length) return null;
+  const values = v.values;
+  if (!values || typeof values !== "object") return null;
   const t = document.createElement("table");
   t.className = "values";
-  const detailed = rows.some(([, x]) => x && typeof x === "object");
-  t.innerHTML = detailed
-    ? "<tr><th>choice</th><th>P(win the game)</th><th>P(point)</th><th>double dummy: tricks, P(win)</th></tr>"
-    : "<tr><th>choice</th><th>P(win the game)</th></tr>";
-  for (const [choice, x] of rows) {
+  const row = (choice, cells) => {
     const tr = document.createElement("tr");
     if (choice === v.chosen) tr.className = "chosen";
     if (choice === v.best || (Array.isArray(v.best) && v.best.includes(choice))) tr.classList.add("bestrow");
-    tr.innerHTML = detailed
-      ? `<td>${choiceText(choice)}</td><td>${num(x.p_win)}</td><td>${num(x.p_point)}</td>` +
-        `<td>${x.dd_tricks ?? "–"}, ${num(x.dd_p_win)}</td>`
-      : `<td>${choiceText(choice)}</td><td>${num(x)}</td>`;
+    tr.innerHTML = cells.map((c) => `<td>${c}</td>`).join("");
     t.appendChild(tr);
+  };
+  const entries = Object.entries(values);
+  if (values.p_win && typeof values.p_win === "object") {          // first decision, answer
+    t.innerHTML = "<tr><th>choice</th><th>P(win the game)</th><th>95% interval</th></tr>";
+    for (const [choice, x] of Object.entries(values.p_win))
+      row(choice, [choice, num(x), ci((values.p_win_ci95 || {})[choice])]);
+  } else if (entries.some(([, x]) => x && typeof x === "object" && "throws" in x)) {  // discard
+    t.innerHTML = "<tr><th>discard rule</th><th>throws</th><th>P(win) against the strategy's</th><th>95% interval</th></tr>";
+    for (const [rule, x] of entries)
+      row(rule, [rule, choiceText((x.throws || "").split(/\s+/).filter(Boolean)) || "nothing",
+                 signed(x.gain_over_strategy), ci(x.ci95)]);
+  } else if (entries.some(([, x]) => x && typeof x === "object")) {  // cards
+    t.innerHTML = "<tr><th>card</th><th>P(win the game)</th><th>P(point)</th><th>double dummy: tricks, P(win)</th></tr>";
+    for (const [card, x] of entries)
+      row(card, [choiceText(card), num(x.p_win), num(x.p_point), `${x.dd_tricks ?? "–"}, ${num(x.dd_p_win)}`]);
+  } else {
+    t.innerHTML = "<tr><th>choice</th><th>P(win the game)</th></tr>";
+    for (const [choice, x] of entries) row(choice, [choiceText(choice), num(x)]);
   }
   return t;
 }

@@ -19,7 +19,12 @@ he has taken"), his own discards, and the cards played so far. From that alone:
   play by both from the card on, the engine's ``value_after``, equal to the reference's
   ``move_values``) and the marks it gives.
 * :func:`parse_position` — the arguments as text or masks, checked (one ``ValueError``
-  or ``CardError`` naming the bad token).
+  or ``CardError`` naming the bad token and the law: Law 40 not his turn, Law 43 a card
+  he could not have played or an adversary's revoke, Laws 25–27 and 38 what was said
+  and discarded); :class:`Position` the checked position;
+  :func:`from_table_position` the practice table's view of the computer.
+* :func:`settings_for` — the ``(cfg, script)`` of a whole deal whose two inferring
+  players choose exactly as :func:`computer_card` does (the cross-check's settings).
 
 The arguments, shared by the three (keywords after ``hand, turn_up, role``)
     ``hand``      the mover's cards NOW (text ``"KH 7H QS"`` or a mask): the cards he

@@ -362,3 +362,38 @@ def test_the_computer_plays_as_the_engine_s_whole_deal(opponent, games):
                 (k.marks_elder, k.marks_dealer)
             deals += 1
     assert deals > 3 * games
+
+
+def test_a_failure_inside_act_leaves_the_game_as_it_was(monkeypatch):
+    """An error in the computer's reply (or anywhere in act) restores the state before the
+    person's action; a failing coach never stops the game."""
+    from ecarte_sim.analysis.practice import coach
+    from ecarte_sim.analysis.practice.computer import Computer
+
+    table = Table.new(seed=8, opponent="treatise", coach=True)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(Computer, "card", broken)
+    monkeypatch.setattr(Computer, "proposes", broken)
+    monkeypatch.setattr(Computer, "accepts", broken)
+    monkeypatch.setattr(Computer, "discard", broken)
+    rng = random.Random(0)
+    for _ in range(20):
+        record, view = table.record(), table.view()
+        try:
+            table.act(random_action(view, rng))
+        except RuntimeError:
+            break
+    else:
+        pytest.fail("the computer never had to act")
+    assert table.record() == record
+    assert {k: v for k, v in table.view().items() if k != "events"} == \
+        {k: v for k, v in view.items() if k != "events"}
+    monkeypatch.undo()
+    again = Table.from_record(table.record())
+    assert again.record() == table.record()
+    monkeypatch.setattr(coach, "grade_action", broken)
+    table = Table.new(seed=8, opponent="treatise", coach=True)
+    view = table.act(random_action(table.view(), rng))
+    assert view["coach"][-1]["grade"] == "unknown"

@@ -522,20 +522,24 @@ class Table:
             return self._coach_action(kind)
         who, phase = self.to_act()
         saved = self._snapshot()
-        self.events = []
         try:
+            self.events = []
             waiting = self.deal.coach[-1] if self.deal.coach else None
             if waiting is not None and waiting.get("revealed", True) is False:
                 waiting["revealed"] = True      # he plays on: the answer is shown
+                before = self._snapshot()
+            else:
+                before = saved
             self.apply(PERSON, action)
-        except IllegalAction:
+            self.seq += 1
+            if phase in ("propose", "answer", "discard", "king", "play"):
+                self._undo = before
+                self._coach_after(phase, action)
+            self._run_computer()
+        except BaseException:
+            # an illegal action, or anything else: the game is as it was (never half done)
             self._restore(saved)
             raise
-        self.seq += 1
-        if phase in ("propose", "answer", "discard", "king", "play"):
-            self._undo = saved
-            self._coach_after(phase, action)
-        self._run_computer()
         return self.view()
 
     def _snapshot(self) -> dict:
@@ -559,7 +563,14 @@ class Table:
         grade = getattr(coach, "grade_action", None)
         if grade is None:
             return
-        verdict = grade(self._undo, self, phase, action)
+        try:
+            verdict = grade(self._undo, self, phase, action)
+        except Exception as exc:     # the coach's failure never stops the game
+            verdict = {"kind": phase, "by": PERSON, "deal": self.deal.number,
+                       "chosen": action.get("card") or action.get("type"), "cost": None,
+                       "grade": "unknown", "revealed": True,
+                       "text": f"the coach could not grade this decision "
+                               f"({exc.__class__.__name__})"}
         if verdict:
             self.deal.coach.append(verdict)
 

@@ -228,6 +228,7 @@ def test_wrong_methods(client):
     one_line_error(client.delete(f"/api/games/{g['id']}"), 405)
     one_line_error(client.put("/api/games", json={}), 405)
     one_line_error(client.get("/api/advise"), 405)
+    one_line_error(client.get("/api/cards"), 405)
 
 
 def test_the_record_is_a_download(client):
@@ -363,6 +364,33 @@ def test_advice_on_a_hand(client):
 ])
 def test_bad_advice_requests(client, body, says):
     assert says in one_line_error(client.post("/api/advise", json=body), 400)["error"]
+
+
+def test_which_card(client):
+    from ecarte_sim.analysis.practice import cards
+    body = {"hand": "KH 7H QS 8D 9C", "turn_up": "9H", "role": "elder", "said": "play",
+            "worlds": 32}
+    r = client.post("/api/cards", json=body)
+    assert r.status_code == 200, r.text
+    want = cards.card_values("KH 7H QS 8D 9C", "9H", "elder", said="play", worlds=32)
+    assert r.json()["best"] == want["best"]
+    assert [c["point"] for c in r.json()["cards"]] == [c["point"] for c in want["cards"]]
+    dd = client.post("/api/cards", json={**body, "opponent": "AH JS TS 7D 8C"}).json()
+    assert dd["dd_best"] and all("dd_tricks" in c for c in dd["cards"])
+
+
+@pytest.mark.parametrize("body, says", [
+    ({"turn_up": "9H", "role": "elder"}, "hand"),
+    ({"hand": "KH 7H QS 8D ZZ", "turn_up": "9H", "role": "elder"}, "ZZ"),
+    ({"hand": "KH 7H QS 8D 9C", "turn_up": "9H", "role": "banker"}, "banker"),
+    ({"hand": "KH 7H QS 8D 9C", "turn_up": "9H", "role": "elder", "worlds": 10**6}, "worlds"),
+    ({"hand": "KH 7H QS 8D 9C", "turn_up": "9H", "role": "elder", "said": ["play"]}, "said"),
+    ({"hand": "KH 7H QS 8D 9C", "turn_up": "9H", "role": "elder", "said": "shout"}, "shout"),
+    ({"hand": "KH 7H QS 8D 9C", "turn_up": "KH", "role": "elder"}, "KH"),
+    ({"hand": "KH 7H QS 8D 9C", "turn_up": "9H", "role": "elder", "x": 1}, "'x'"),
+])
+def test_bad_card_questions(client, body, says):
+    assert says in one_line_error(client.post("/api/cards", json=body), 400)["error"]
 
 
 # --------------------------------------------------------------------------- the real table

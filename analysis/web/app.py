@@ -25,6 +25,11 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
 * ``POST /api/advise`` ``{"hand", "trump", "score"?, "role"?, "turn_up"?, "against"?,
   "deals"?}`` — :func:`ecarte_sim.analysis.ecarte.advice.advise` on one hand (and its
   discard from the strategy when ``"discard": true``).
+* ``POST /api/cards`` ``{"hand", "turn_up", "role", "said"?, "discards"?, "played"?,
+  "score"?, "opponent"?, "worlds"?, "seed"?}`` — which card to lead or play:
+  :func:`ecarte_sim.analysis.practice.cards.card_values` (the text forms of ``ecarte-sim
+  cards``), each legal card as the inferring player sees it, double dummy beside it when
+  ``opponent`` (the adversary's cards now) is given.
 
 Actions (the contract of :class:`~ecarte_sim.analysis.practice.session.Table`): ``propose``,
 ``play``, ``accept``, ``refuse``, ``discard`` with ``cards``, ``king`` with ``announce``,
@@ -284,6 +289,34 @@ def advise_json(data: dict) -> dict:
     return out
 
 
+CARDS_FIELDS = ("hand", "turn_up", "role", "said", "discards", "played", "score", "opponent",
+                "worlds", "seed", "model")
+MAX_CARD_WORLDS = 1024
+
+
+def cards_json(data: dict) -> dict:
+    """:func:`ecarte_sim.analysis.practice.cards.card_values` on one position: which card
+    to lead or play (as ``ecarte-sim cards``)."""
+    from ecarte_sim.analysis.practice import cards
+    _only(data, CARDS_FIELDS, "a card question")
+    for name in ("hand", "turn_up", "role"):
+        if not isinstance(data.get(name), str) or not data[name].strip():
+            raise BadRequest(f"missing {name!r}")
+    if data["role"] not in ("elder", "dealer"):
+        raise BadRequest(f"unknown role {data['role']!r}; choose from elder, dealer")
+    text = {}
+    for name in ("said", "discards", "played", "score", "opponent", "model"):
+        value = data.get(name)
+        if value is not None and not isinstance(value, str):
+            raise BadRequest(f"{name!r} must be text, as the command line takes it")
+        if value is not None and value.strip():
+            text[name] = value.strip()
+    worlds = _int(data.get("worlds", 64), "worlds", 8, MAX_CARD_WORLDS)
+    seed = _int(data.get("seed", 0), "seed", 0, 2**64 - 1)
+    return cards.card_values(data["hand"], data["turn_up"], data["role"],
+                             worlds=worlds, seed=seed, **text)
+
+
 # --------------------------------------------------------------------------- the app
 
 def default_table():
@@ -391,6 +424,10 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         data = await _body(request)
         return _json(await call(advise_json, data))
 
+    async def card_question(request: Request):
+        data = await _body(request)
+        return _json(await call(cards_json, data))
+
     async def on_bad(request: Request, exc: Exception):
         return _error(400, str(exc))
 
@@ -413,6 +450,7 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         Route("/api/games/{id}/record", record),
         Route("/api/chart", chart),
         Route("/api/advise", advise, methods=["POST"]),
+        Route("/api/cards", card_question, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     from starlette.middleware import Middleware

@@ -693,6 +693,41 @@ async function showAdvice() {
   }
 }
 
+async function showCards() {
+  const f = new FormData($("cards-form"));
+  const req = {};
+  for (const k of ["hand", "turn_up", "role", "said", "discards", "played", "opponent"]) {
+    const v = (f.get(k) || "").trim();
+    if (v) req[k] = v;
+  }
+  const body = $("cards-body");
+  body.textContent = "Drawing the worlds…";
+  try {
+    const r = await api("POST", "/api/cards", req);
+    body.replaceChildren();
+    const p = document.createElement("p");
+    p.id = "cards-best";
+    p.innerHTML = `<b>${cardText(r.best)}</b> — the card the inferring player ${r.to_play === "lead" ? "leads" : "plays"} ` +
+      `(${r.worlds} worlds drawn from what you know)` + (r.dd_best ? `; double dummy best: ${r.dd_best.map(cardText).join(" ")}` : "");
+    body.appendChild(p);
+    const t = document.createElement("table");
+    t.className = "values";
+    t.innerHTML = "<tr><th>card</th><th>P(point)</th><th>95% interval</th><th>marks</th><th>95% interval</th>" +
+      (r.dd_best ? "<th>double dummy: elder's tricks, marks</th>" : "") + "</tr>";
+    for (const c of r.cards) {
+      const tr = document.createElement("tr");
+      if (c.card === r.best) tr.className = "bestrow";
+      tr.innerHTML = `<td>${cardText(c.card)}</td><td>${num(c.point)}</td><td>${ci(c.point_ci95)}</td>` +
+        `<td>${signed(c.marks, 2)}</td><td>${ci(c.marks_ci95)}</td>` +
+        (r.dd_best ? `<td>${c.dd_tricks ?? "–"}, ${signed(c.dd_marks, 0)}</td>` : "");
+      t.appendChild(tr);
+    }
+    body.appendChild(t);
+  } catch (err) {
+    body.textContent = err.message;
+  }
+}
+
 // ------------------------------------------------------------------ pages
 function currentPage() { return (location.hash || "#play").slice(1).split("=")[0] || "play"; }
 
@@ -710,6 +745,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
   $("chart-form").addEventListener("submit", (e) => { e.preventDefault(); showChart(); });
   $("advise-form").addEventListener("submit", (e) => { e.preventDefault(); showAdvice(); });
+  $("cards-form").addEventListener("submit", (e) => { e.preventDefault(); showCards(); });
   const params = new URLSearchParams(location.search);
   const id = params.get("game") || localStorage.getItem("ecarte-game");
   if (id) {

@@ -26,8 +26,8 @@ What a decision is worth
     * **Cards** (Law 43 says which are legal; a forced card is not graded): the
       inferring player's values (:func:`ecarte_sim.analysis.practice.cards`, the worlds
       the computer would draw for that player, :data:`COACH_WORLDS` of them), each
-      world's outcome turned into P(win the game) from the score after the deal (Laws 46, 48–49;
-      :func:`win_after`), the cost paired over the worlds; beside it the double-dummy
+      world's outcome turned into P(win the game) from the score after the deal (Laws
+      46, 48–49; :func:`win_after`), the cost paired over the worlds; beside it the double-dummy
       cost (both hands known, the engine's exact values), and the treatise's card (the
       engine's heuristic player, Hoyle's advice on leads, in its words).
     * **The king of trumps** (Laws 23–24, 47): announcing marks one; concealing it (as A
@@ -47,12 +47,13 @@ The grades (thresholds in P(win the game) lost against the best choice)
     the same) or **good**. A cost whose 95% interval reaches zero cannot be told from
     the best by the sample and is graded ``good`` (``within_noise``).
 
-A verdict (a dict; the keys H1's table and H3's page show)
+A verdict (a dict; the keys the practice table and its page show)
     ``kind`` ("first", "answer", "discard", "card", "king"), ``by`` (the player),
     ``role``, ``deal`` (number), ``round`` (exchanges before it), ``chosen``, ``best``,
-    ``values`` (each option's P(win the game); cards: also P(point), marks, dd values),
+    ``values`` (each option's P(win the game); cards: also P(point), the dd tricks and
+    the dd P(win the game); discards: each rule's gain over the strategy's discard),
     ``cost`` and ``cost_ci95`` (P(win the game) lost, None when not valued), ``grade``,
-    ``within_noise``, ``n`` and ``unit`` ("deals" or "worlds"), ``rule`` (the treatise's
+    ``within_noise``, ``n`` and ``unit`` ("deals", "worlds" or "exact"), ``rule`` (the treatise's
     words, or None), ``strategy`` (the shipped strategy's choice), ``dd`` (cards: the
     best dd cards, the dd cost and its grade by the same thresholds: what the card cost
     against the actual hands), ``text`` (one line), and for the table's "try again"

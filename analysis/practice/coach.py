@@ -12,7 +12,8 @@ What a decision is worth
       accepts or refuses) in the first round: both actions' P(win the game) from
       :func:`ecarte_sim.analysis.ecarte.advice.advise` against the shipped strategy
       (:data:`ADVICE_DEALS` deals around the hand, both players then playing the
-      strategy, the later deals valued by its ``V``), with the table's action and the
+      strategy as it was solved, the cards double dummy, the later deals valued by its
+      ``V``), with the table's action and the
       treatise's rule (Hoyle's list, the maxims) and its words. Later rounds (a second
       proposal) are read from the same table on the new hand, an abstraction of the
       strategy: the verdict says whether the choice agrees and is not graded.

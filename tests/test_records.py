@@ -347,3 +347,16 @@ def test_the_checker_and_the_restore_never_crash_on_damaged_records(example):
     tampered["deals"][0]["marks"].append({"to": "person", "marks": 1, "for": "the point"})
     with pytest.raises(RecordError, match="deals\\[0\\].marks"):
         Table.from_record(tampered)
+
+
+def test_review_of_an_illegal_record_still_exits_1_with_the_coach_on(tmp_path, example):
+    """The coach may not be able to grade a record that breaks the laws (a card in two
+    places): the breaches are still printed, exit code 1, never a traceback."""
+    bad = copy.deepcopy(example)
+    bad["deals"][4]["hands"]["Y"][0] = "9D"           # the turn-up, dealt to Y too
+    path = save(bad, tmp_path / "bad.json")
+    result = _review(str(path))
+    assert result.exit_code == 1, result.output
+    assert "Law 45: deal 5" in result.output
+    out = json.loads(_review(str(path), "--json").output)
+    assert not out["legal"] and out["coach"] is not None

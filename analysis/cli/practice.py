@@ -24,7 +24,13 @@ def _coach_review(record: dict, breaches: list) -> dict | None:
     fn = getattr(coach, "review", None)
     if fn is None:
         return None
-    return fn(record)
+    try:
+        return fn(record)
+    except Exception as exc:     # a record the laws reject may not be gradable
+        if not breaches:
+            raise
+        return {"error": f"the coach cannot read a record that breaks the laws "
+                         f"({str(exc) or exc.__class__.__name__})"}
 
 
 @click.command(context_settings=CONTEXT)
@@ -89,6 +95,8 @@ def _annotation_lines(annotation) -> list[str]:
         if replay.get("known"):
             lines.append(f"  replay: {replay.get('text')}; best line "
                          + " ".join(x["card"] for x in replay.get("best_line", [])))
+    if annotation.get("error"):
+        return [f"coach: {annotation['error']}"]
     summary = annotation.get("summary") or {}
     if summary.get("text"):
         lines.append(f"coach: {summary['text']}")

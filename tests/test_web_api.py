@@ -84,6 +84,7 @@ def test_new_game_view_and_list(client, store):
     assert other["id"] != g["id"]
     listed = client.get("/api/games").json()["games"]
     assert {x["id"] for x in listed} == {g["id"], other["id"]}
+    assert all(x["over"] is False and x["seq"] == 0 and "score" in x for x in listed)
 
 
 def test_ids_are_unguessable(client):

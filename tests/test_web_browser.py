@@ -302,6 +302,9 @@ def test_a_game_resumes_after_the_server_restarts(browser, store, shots):
         pg.goto(f"{second}/?game={game}")
         pg.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.game")
         assert cards_in(pg, "#hand") == hand and seq(pg) == at
+        pg.click("#saved summary")
+        pg.wait_for_selector("#saved-list li.current")
+        assert "in progress" in pg.text_content("#saved-list li.current")
         step(pg, 1)
         assert int(seq(pg)) == int(at) + 1
         context.close()

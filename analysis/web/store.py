@@ -221,7 +221,8 @@ class GameStore:
             return game.table.record()
 
     def list(self) -> list[dict]:
-        """The stored games, newest first: id, created, updated, over, settings."""
+        """The stored games, newest first: id, seq, created, updated, over, settings and
+        the record's score and winner."""
         out = []
         for path in self.root.glob("*.json"):
             if path.name.startswith(_TMP_PREFIX) or not ID_PATTERN.match(path.stem):
@@ -230,6 +231,8 @@ class GameStore:
                 data = self._read(path.stem)
             except StoreError:
                 continue
-            out.append({k: data.get(k) for k in ("id", "seq", "created", "updated", "over",
-                                                  "settings")})
+            record = data.get("record") if isinstance(data.get("record"), dict) else {}
+            out.append({**{k: data.get(k) for k in ("id", "seq", "created", "updated", "over",
+                                                    "settings")},
+                        "score": record.get("score"), "winner": record.get("winner")})
         return sorted(out, key=lambda g: g["updated"] or 0, reverse=True)

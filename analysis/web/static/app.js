@@ -588,6 +588,30 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+async function listGames() {
+  const box = $("saved-list");
+  try {
+    const {games} = await api("GET", "/api/games");
+    box.replaceChildren();
+    for (const g of games.slice(0, 30)) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = `?game=${encodeURIComponent(g.id)}#play`;
+      const when = new Date(1000 * g.updated).toLocaleString();
+      const sc = g.score || {};
+      a.textContent = `${when}: you ${sc.person ?? 0} – ${sc.computer ?? 0} the computer` +
+        ` (${g.settings && g.settings.opponent === "treatise" ? "the treatise" : "the strategy"}` +
+        `, ${g.over ? "over" : "in progress"})`;
+      if (g.id === state.id) li.className = "current";
+      li.appendChild(a);
+      box.appendChild(li);
+    }
+    if (!games.length) box.textContent = "None yet.";
+  } catch (err) {
+    box.textContent = err.message;
+  }
+}
+
 // ------------------------------------------------------------------ the strategy card
 function scoreOptions() {
   const sel = $("chart-score");
@@ -746,6 +770,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("chart-form").addEventListener("submit", (e) => { e.preventDefault(); showChart(); });
   $("advise-form").addEventListener("submit", (e) => { e.preventDefault(); showAdvice(); });
   $("cards-form").addEventListener("submit", (e) => { e.preventDefault(); showCards(); });
+  $("saved").addEventListener("toggle", () => { if ($("saved").open) listGames(); });
   const params = new URLSearchParams(location.search);
   const id = params.get("game") || localStorage.getItem("ecarte-game");
   if (id) {

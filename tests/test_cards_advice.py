@@ -267,3 +267,41 @@ def test_the_worlds_honour_what_was_said(model):
 def parse_card_(text):
     from ecarte_sim.engine.cards import parse_card
     return parse_card(text)
+
+
+def test_the_inferring_values_estimate_the_exact_posterior():
+    """The verdict's P(point) per card against an enumeration: the dealer answering the
+    elder's lead after he played without proposing (the treatise's model: Hoyle's list),
+    every elder hand that holds the card led and is a jeu de règle weighed once (his hand
+    never changed, so the posterior is uniform over them), each reply solved double
+    dummy. The sampled shares (W = 4096) lie within four standard errors."""
+    from itertools import combinations
+
+    from ecarte_sim.engine.cards import parse_card, parse_hand
+    from ecarte_sim.engine.ecarte.moves import legal_moves
+    from ecarte_sim.engine.ecarte.regle import regle_rule
+    from ecarte_sim.engine.ecarte.solver import value_after
+    own = int(parse_hand("8H 9H TD JC 7C"))
+    up, led = parse_card("9C"), parse_card("KH")
+    trump = up >> 3
+    unseen = [c for c in range(32) if not (own >> c) & 1 and c != up and c != led]
+    legal = int(legal_moves(np.uint32(own), led, trump, True))
+    replies = [c for c in range(32) if legal >> c & 1]
+    wins = {c: 0 for c in replies}
+    n = 0
+    for rest in combinations(unseen, 4):
+        elder = (1 << led) | sum(1 << c for c in rest)
+        if regle_rule(np.uint32(elder), trump) == 0:
+            continue                              # he would have proposed
+        n += 1
+        for c in replies:
+            t = value_after(np.uint32(elder & ~(1 << led)), np.uint32(own), 0, 0, led, trump,
+                            True, c)
+            wins[c] += t <= 2
+    v = cards.card_values("8H 9H TD JC 7C", "9C", "dealer", said="play", played="KH",
+                          model="treatise", worlds=4096, seed=8)
+    assert v["fallback_worlds"] == 0 and n > 100
+    for r in v["cards"]:
+        p = wins[parse_card(r["card"])] / n
+        se = max(np.sqrt(p * (1 - p) / 4096), 1e-3)
+        assert abs(r["point"] - p) < 4 * se, (r["card"], r["point"], p)

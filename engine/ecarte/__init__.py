@@ -32,6 +32,9 @@ Kernels, from the cards up
     posterior given the opponent's proposals, answers and discards.
     :mod:`.whole` — one whole deal: kings, proposals and exchanges, play, marks
     (Laws 22–27, 38, 43, 47–49), into a ``rec``.
+    :mod:`.single` — one card of the play from a position, as the whole deal's
+    pimc-inference player chooses it, and each legal card's worth in its worlds (the
+    practice table's computer and coach).
 
 Drivers and Python faces
     :mod:`.runner` — single deals from Python (``DealRunner``, ``WholeDeal``).

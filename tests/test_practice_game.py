@@ -397,3 +397,24 @@ def test_a_failure_inside_act_leaves_the_game_as_it_was(monkeypatch):
     table = Table.new(seed=8, opponent="treatise", coach=True)
     view = table.act(random_action(table.view(), rng))
     assert view["coach"][-1]["grade"] == "unknown"
+
+
+def test_the_public_record_hides_what_the_person_has_not_seen():
+    from ecarte_sim.analysis.practice.laws import check
+    rng = random.Random(12)
+    for seed in range(50):
+        table = Table.new(seed=seed, opponent="treatise", coach=False)
+        view = play_out(table, rng, stop=lambda v: v["phase"] == "play" and v["round"] > 0)
+        if view["phase"] == "play":
+            break
+    assert view["phase"] == "play"
+    full, public = table.record(), table.public_record()
+    last = public["deals"][-1]
+    assert last["hands"]["computer"] == ["?"] * 5 and last["stock"] is None
+    assert all(set(a["cards"] + a["drawn"]) <= {"?"} for a in last["actions"]
+               if a["type"] == "discard" and a["by"] == "computer")
+    assert last["hands"]["person"] == full["deals"][-1]["hands"]["person"]
+    assert public["deals"][:-1] == full["deals"][:-1]
+    assert check(public) == []
+    play_out(table, rng)
+    assert table.public_record() == table.record()

@@ -30,6 +30,7 @@ Contract (H2's coach and H3's web app build on it)::
     table.view() -> dict          # JSON-serialisable; only what the person may see now
     table.act(action) -> dict     # the new view; the computer's replies applied inside
     table.record() -> dict        # the game record (records.py)
+    table.public_record() -> dict # the same, the computer's unseen cards "?" mid-deal
     Table.from_record(record) -> Table   # a game in progress restored exactly
 
 Actions: ``{"type": "propose"}``, ``{"type": "play"}`` (play without proposing),
@@ -74,6 +75,7 @@ from ecarte_sim.engine.cards import CardError, cards_of, format_card, parse_card
 PERSON, COMPUTER = "person", "computer"
 SIDES = (PERSON, COMPUTER)
 TARGET = laws.TARGET
+UNKNOWN = laws.UNKNOWN
 SUIT_LETTERS = "SHDC"
 LAW49_WORDS = {laws.NONE: None, laws.PLAYED_WITHOUT_PROPOSING: "played without proposing",
                laws.REFUSED_FIRST: "refused the first proposal"}
@@ -701,8 +703,28 @@ class Table:
         return {"actions": ["card"], "cards": texts(cards), **extra}
 
     def record(self) -> dict:
-        """The game's record (:mod:`.records`)."""
+        """The game's record (:mod:`.records`): everything, the computer's cards and the
+        stock included (what :meth:`from_record` needs)."""
         return _record_of(self)
+
+    def public_record(self) -> dict:
+        """The record as the person may see it now: while a deal is in progress, the
+        computer's hand, its discards and draws and the stock are ``"?"`` (its cards
+        played are shown), with the deal's ``unknown`` saying so. A finished deal is
+        shown whole. Checkable (``laws.check``), not restorable."""
+        record = _record_of(self)
+        d = self.deal
+        if d.stage == "over":
+            return record
+        last = record["deals"][-1]
+        last["hands"][COMPUTER] = [UNKNOWN] * 5
+        last["stock"] = None
+        for a in last["actions"]:
+            if a["type"] == "discard" and a["by"] == COMPUTER:
+                a["cards"] = [UNKNOWN] * len(a["cards"])
+                a["drawn"] = [UNKNOWN] * len(a["drawn"])
+        last["unknown"] = ["the computer's cards not yet played (the deal is in progress)"]
+        return record
 
 
 # ---------------------------------------------------------------------------- records

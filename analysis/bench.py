@@ -436,6 +436,11 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
     report["advice"] = advice_bench(repeat)
     say("timing the practice table's cards (the computer's, the coach's verdict) ...")
     report["practice"] = practice_bench(seed=seed)
+    import importlib.util
+    if importlib.util.find_spec("starlette") and importlib.util.find_spec("uvicorn"):
+        from ecarte_sim.analysis.web.load import load_test   # the web extra is installed
+        say("the web app: a new game's page, then 20 games at once on loopback ...")
+        report["web"] = load_test(games=20)
     if piquet:
         report["piquet"] = piquet_bench(n_deals, seed, repeat, say)
     if strategy:
@@ -524,6 +529,10 @@ def format_report(r: dict) -> str:
             f"{k} {g[k]['p95_ms_with_a_choice']:.1f} ms" for k in ("computer_card",
                                                                    "card_values",
                                                                    "coach_grade")))
+    if "web" in r:
+        from ecarte_sim.analysis.web.load import format_report as web_report
+        lines += ["web app (as ecarte-sim serve --load-test 20):"] + [
+            "  " + line for line in web_report(r["web"]).splitlines()]
     if "strategy" in r:
         g = r["strategy"]
         lines.append(f"elder's best response at 0-0 (dd, against the maxims), {g['states']:,} "

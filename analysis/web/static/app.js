@@ -486,7 +486,7 @@ function renderSummary(view) {
     const ol = document.createElement("ol");
     for (const w of s.worst) {
       const li = document.createElement("li");
-      li.textContent = `deal ${w.deal}, ${KIND[w.kind] || w.kind} ${choiceText(w.chosen)}: ` +
+      li.textContent = `deal ${w.deal}, ${(KIND[w.kind] || w.kind).toLowerCase()}: ${choiceText(w.chosen)} — ` +
         `${w.grade}, cost ${num(w.cost)}` + (w.best ? ` (best ${choiceText(w.best)})` : "");
       ol.appendChild(li);
     }

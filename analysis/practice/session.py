@@ -506,11 +506,17 @@ class Table:
         return {"type": "card", "card": text(card)}
 
     def _run_computer(self) -> None:
+        """The computer's decisions until the person must choose: and when the elder's
+        draw has emptied the stock, the person as dealer takes no card (Law 38) without
+        being asked."""
         while True:
             who, phase = self.to_act()
-            if who != COMPUTER:
+            if who == COMPUTER:
+                self.apply(COMPUTER, self.decision(phase))
+            elif phase == "discard" and who == PERSON and self.deal.left == 0:
+                self.apply(PERSON, {"type": "discard", "cards": []})
+            else:
                 return
-            self.apply(COMPUTER, self.decision(phase))
 
     # ------------------------------------------------------------------ the contract
     def act(self, action: dict) -> dict:

@@ -90,8 +90,8 @@ def new_game(pg, seed: int, coach: bool = True) -> str:
         pg.click("#coach")
     t0 = time.perf_counter()
     pg.click("#new-game-button")
-    pg.wait_for_function(f"document.body.dataset.game && !document.body.classList.contains('busy')"
-                         f" && document.querySelectorAll('#hand svg.card').length === 5")
+    pg.wait_for_function("document.body.dataset.game && !document.body.classList.contains('busy')"
+                         " && document.querySelectorAll('#hand svg.card').length === 5")
     print(f"new game page ready in {1000 * (time.perf_counter() - t0):.0f} ms")
     return pg.evaluate("document.body.dataset.game")
 

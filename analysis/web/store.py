@@ -32,7 +32,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 #: The stored game's format tag.
 FORMAT = "ecarte-sim web game 1"
@@ -167,8 +167,7 @@ class GameStore:
             self._games[game.id] = game
         return game
 
-    def act(self, game_id: str, seq: int, action: dict,
-            check: Callable[[Game], None] | None = None) -> tuple[Game, dict]:
+    def act(self, game_id: str, seq: int, action: dict) -> tuple[Game, dict]:
         """Apply ``action`` made at ``seq``; the new view. A stale ``seq`` is refused (409),
         an illegal action too (422, the law that forbids it); the game is unchanged then."""
         game = self.get(game_id)
@@ -176,8 +175,6 @@ class GameStore:
             if seq != game.seq:
                 raise StoreError(409, f"stale request: it was made at step {seq}, the game "
                                       f"is at step {game.seq} (reload the game)")
-            if check is not None:
-                check(game)
             try:
                 view = game.table.act(action)
             except self.illegal as exc:

@@ -212,6 +212,7 @@ def test_a_thousand_random_games_against_the_engine_and_the_reference():
                           coach=False, worlds=8)
         view = table.view()
         while view["phase"] != "game_over":
+            assert not (view["phase"] == "discard" and view["legal"]["max"] == 0)
             if view["phase"] == "play":
                 d = table.deal
                 trick = d.trick

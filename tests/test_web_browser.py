@@ -115,6 +115,7 @@ def step(pg, n: int, retry: bool = False) -> str:
     phase = pg.evaluate("document.body.dataset.phase")
     keys = n % 2 == 0
     before = seq(pg)
+    pg.evaluate("document.getElementById('message').textContent = ''")
     if retry and pg.locator("#act-retry").count():
         pg.keyboard.press("t") if keys else pg.click("#act-retry")
         kind = "retry"
@@ -249,6 +250,15 @@ def test_a_whole_game_by_clicks_and_keys(page, server, shots):
     assert len(rec["deals"]) >= deals + 1
     assert page.locator("#act-new").count() == 1
     assert retried, "the coach never offered to try again: choose another seed"
+
+
+def test_keys_right_after_new_game_play_the_game(page, server):
+    """Enter after clicking "New game" is the game's key (discard), not the button's."""
+    game = new_game(page, seed=12)
+    page.keyboard.press("Enter")
+    page.keyboard.press("n")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.game") == game
 
 
 def test_an_illegal_card_is_refused_with_its_law(page, server, shots):

@@ -565,6 +565,8 @@ async function newGame() {
     $("events").replaceChildren();
     say("");
     render(data.view);
+    // the keys play from here: Enter must not press "New game" again
+    if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
   } catch (err) {
     say(err.message, err.law);
   } finally {

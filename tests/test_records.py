@@ -214,6 +214,12 @@ def test_save_is_atomic_and_load_reads_it_back(tmp_path, example):
         load(tmp_path / "bad.json")
     with pytest.raises(RecordError, match="cannot read"):
         load(tmp_path / "missing.json")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(RecordError, match="too deep"):
+        load(tmp_path / "deep.json")
+    (tmp_path / "binary.json").write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(RecordError, match="UTF-8"):
+        load(tmp_path / "binary.json")
 
 
 def test_a_table_record_round_trips_through_a_file(tmp_path):

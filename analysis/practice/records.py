@@ -219,4 +219,6 @@ def load(path) -> dict:
         record = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError("", f"not JSON (line {e.lineno}: {e.msg})") from None
+    except RecursionError:
+        raise RecordError("", "not a record: JSON nested too deep") from None
     return validate(record)

@@ -259,14 +259,18 @@ def test_try_again_takes_the_decision_back_and_reveal_shows_the_answer(monkeypat
     table = Table.new(seed=21, opponent="treatise", coach=True)
     before = table.view()
     record = table.record()
+    record["deals"][-1]["retried"] = []
     view = table.act(random_action(before, random.Random(0)))
     assert view["coach"][-1]["grade"] == "blunder" and "best" not in view["coach"][-1]
     assert view["legal"]["coach"] == ["retry", "reveal"]
     again = table.act({"type": "retry"})
-    assert table.record() == record
+    assert {**table.record(), "deals": [{**d, "retried": []} for d in table.record()["deals"]]} \
+        == record
     for key in ("phase", "hand", "score", "legal", "trick", "stock"):
         assert again[key] == before[key]
     assert again["events"][0]["type"] == "retry" and "best" not in again["events"][0]["verdict"]
+    assert [v["grade"] for v in table.record()["deals"][-1]["retried"]] == ["blunder"]
+    assert again["retried"][0]["grade"] == "blunder" and "best" not in again["retried"][0]
     with pytest.raises(IllegalAction):
         table.act({"type": "retry"})           # nothing waits any more
     view = table.act(random_action(again, random.Random(0)))

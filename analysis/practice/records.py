@@ -162,6 +162,7 @@ def _deal(d, players, where: str) -> None:
     _need(isinstance(unknown, list) and all(isinstance(u, str) for u in unknown),
           f"{where}.unknown", "must be a list of words")
     _need(isinstance(d.get("coach", []), list), f"{where}.coach", "must be a list")
+    _need(isinstance(d.get("retried", []), list), f"{where}.retried", "must be a list")
 
 
 def _action(a, players, where: str) -> None:

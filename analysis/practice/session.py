@@ -50,7 +50,8 @@ table: [{"by", "card"}]), ``tricks`` (won this deal, by player), ``played`` (thi
 tricks so far: [{"leader", "cards": [{"by", "card"}], "winner"}]), ``legal`` ({"actions":
 [...], "cards": [...] when a card is to be played, "min"/"max" when discarding}),
 ``events`` (what happened since the last view, each {"by", "type", ..., "text"}),
-``coach`` (this deal's verdicts, the coach's dicts), ``deal`` (1, 2, ...), ``dealer``,
+``coach`` (this deal's verdicts, the coach's dicts), ``retried`` (the verdicts on the
+decisions taken back by "try again" this deal), ``deal`` (1, 2, ...), ``dealer``,
 ``round`` (exchanges made this deal), ``law49`` (None, "played without proposing" or
 "refused the first proposal"), ``exchanges`` (per exchange: the person's discard and draw,
 the computer's count), ``king`` (who announced the king of trumps this deal), ``marks``
@@ -149,6 +150,7 @@ class Deal:
         self.marks: list[dict] = []
         self.not_held = {s: 0 for s in SIDES}  # cards the play proved each does not hold
         self.coach: list[dict] = []
+        self.retried: list[dict] = []     # verdicts on decisions taken back ("try again")
 
     @property
     def left(self) -> int:
@@ -595,9 +597,11 @@ class Table:
             return self.view()
         if self._undo is None:
             raise IllegalAction(None, "nothing to take back")
-        last = self._verdict_view(d.coach[-1])
+        taken_back = dict(d.coach[-1])
+        last = self._verdict_view(taken_back)
         self._restore(self._undo)
         self._undo = None
+        self.deal.retried.append(taken_back)
         self.seq += 1
         self.events = [{"by": PERSON, "type": "retry", "text": "You take your decision back: "
                         "try again.", "verdict": last}]
@@ -621,6 +625,7 @@ class Table:
             "marks": [dict(m) for m in d.marks],
             "legal": self._legal(phase, d), "events": list(self.events),
             "coach": [self._verdict_view(x) for x in d.coach] if self.coach_on else [],
+            "retried": [self._verdict_view(x) for x in d.retried],
             "coach_on": self.coach_on, "opponent": self.opponent, "seq": self.seq,
             "seed": self.seed, "winner": self.winner,
         }
@@ -756,6 +761,7 @@ def _record_of(table: Table) -> dict:
             "marks": [dict(m) for m in d.marks],
             "score_after": score if over else None,
             "coach": [dict(v) for v in d.coach],
+            "retried": [dict(v) for v in d.retried],
         })
     return {
         "format": FORMAT, "version": VERSION, "players": list(SIDES), "seed": table.seed,
@@ -845,6 +851,7 @@ def _replay(cls, record: dict, drop_last_person_decision: bool = False) -> Table
                     raise RecordError(f"{where}.actions[{j}].drawn",
                                       "not the cards the stock gives")
         table.deal.coach = [dict(v) for v in rd.get("coach", [])]
+        table.deal.retried = [dict(v) for v in rd.get("retried", [])]
     table.seq = seq
     table.events = []
     return table

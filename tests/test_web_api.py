@@ -473,6 +473,8 @@ def test_serve_binds_loopback_unless_told_and_warns(capsys, tmp_path, monkeypatc
         calls.append((host, port))
         on_ready(f"http://{host}:{port}/")
     monkeypatch.setattr(server, "serve", fake_serve)
+    from ecarte_sim.analysis.cli import serve as command
+    monkeypatch.setattr(command, "_check_listen", lambda host, port: None)  # any address
     code, out, err = _cli(capsys, "serve", "--host", host, "--port", "9999", "--store",
                           str(tmp_path), "--no-warm-up")
     assert code == 0 and calls == [(host, 9999)]
@@ -490,6 +492,21 @@ def test_serve_bad_options_are_one_line(capsys, args, token):
     code, out, err = _cli(capsys, "serve", *args)
     assert code == 2 and out == ""
     assert err.startswith("Error: ") and err.count("\n") == 1 and token in err
+
+
+def test_serve_on_a_port_in_use_is_one_line(capsys, tmp_path):
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        code, out, err = _cli(capsys, "serve", "--port", str(port), "--store", str(tmp_path),
+                              "--no-warm-up")
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith(f"Error: cannot listen on 127.0.0.1:{port}")
+    code, out, err = _cli(capsys, "serve", "--host", "no.such.host.invalid", "--store",
+                          str(tmp_path), "--no-warm-up")
+    assert code == 2 and "no.such.host.invalid" in err and err.count("\n") == 1
 
 
 def test_the_load_test_command_on_the_real_table(capsys):

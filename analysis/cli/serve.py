@@ -67,6 +67,7 @@ def serve(host, port, open_browser, store, no_warm_up, load_games, actions, as_j
         if report["errors"]:
             raise click.exceptions.Exit(1)
         return
+    _check_listen(host, port)
     directory = store or str(default_dir())
     from ecarte_sim.analysis.web.app import LOOPBACK_HOSTS
     loopback = server.is_loopback(host)
@@ -88,6 +89,26 @@ def serve(host, port, open_browser, store, no_warm_up, load_games, actions, as_j
 
     server.serve(app, host, port, on_ready=ready)
     click.echo("stopped; every game is saved", err=True)
+
+
+def _check_listen(host: str, port: int) -> None:
+    """One line and exit 2 when the address cannot be listened on (a port in use, an
+    address not of this machine), rather than uvicorn's log line."""
+    import socket
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise click.BadParameter(f"unknown host {host!r}: {exc.strerror}",
+                                 param_hint="'--host'") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(address)
+        except OSError as exc:
+            raise click.UsageError(f"cannot listen on {host}:{port}: "
+                                   f"{exc.strerror or exc} (choose another --port, or 0 for "
+                                   f"any free port)") from None
 
 
 def _warm_up() -> None:

@@ -366,3 +366,13 @@ def test_review_of_an_illegal_record_still_exits_1_with_the_coach_on(tmp_path, e
     assert "Law 45: deal 5" in result.output
     out = json.loads(_review(str(path), "--json").output)
     assert not out["legal"] and out["coach"] is not None
+
+
+def test_review_grades_the_player_named(tmp_path):
+    out = json.loads(_review(str(EXAMPLE), "--json", "--player", "Y").output)
+    assert {v["by"] for d in out["coach"]["deals"] for v in d["verdicts"]} == {"Y"}
+    from ecarte_sim.analysis.cli import main
+    from ecarte_sim.analysis.cli.common import run_group
+    with pytest.raises(SystemExit) as exit_:
+        run_group(main, ["review", str(EXAMPLE), "--player", "B"])
+    assert exit_.value.code == 2

@@ -14,7 +14,7 @@ import click
 from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit
 
 
-def _coach_review(record: dict, breaches: list) -> dict | None:
+def _coach_review(record: dict, breaches: list, players=None) -> dict | None:
     """The coach's annotation (H2's ``coach.review``), or None when the coach cannot read
     this record (the module absent, or a record the laws reject)."""
     try:
@@ -25,7 +25,7 @@ def _coach_review(record: dict, breaches: list) -> dict | None:
     if fn is None:
         return None
     try:
-        return fn(record)
+        return fn(record, players=players) if players else fn(record)
     except Exception as exc:     # a record the laws reject may not be gradable
         if not breaches:
             raise
@@ -36,8 +36,11 @@ def _coach_review(record: dict, breaches: list) -> dict | None:
 @click.command(context_settings=CONTEXT)
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--no-coach", is_flag=True, help="Check the laws only (no coach's annotation).")
+@click.option("--player", "players", multiple=True,
+              help="The player whose decisions the coach grades (repeat for both; default: "
+                   "every player but the computer).")
 @JSON
-def review(file, no_coach, as_json):
+def review(file, no_coach, players, as_json):
     """Check a game record FILE against the laws and annotate it as the coach does.
 
     Each breach is one line naming the law (Law 43: a revoke or not winning when able;
@@ -52,7 +55,11 @@ def review(file, no_coach, as_json):
         breaches = laws.check(record)
     except RecordError as exc:
         raise click.UsageError(f"{file}: {exc}") from None
-    annotation = None if no_coach else _coach_review(record, breaches)
+    for p in players:
+        if p not in record["players"]:
+            raise click.UsageError(f"--player {p!r}: the record's players are "
+                                   f"{' and '.join(record['players'])}")
+    annotation = None if no_coach else _coach_review(record, breaches, list(players) or None)
     players = record["players"]
     summary = {
         "file": file, "players": players, "deals": len(record["deals"]),

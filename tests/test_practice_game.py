@@ -206,6 +206,7 @@ def test_a_thousand_random_games_against_the_engine_and_the_reference():
                    trick_by_trick=True)
     rng = random.Random(34)
     ends = {"person": 0, "computer": 0}
+    first = {"person": 0, "computer": 0}
     concealed = kings_ended = 0
     for game in range(1000):
         table = Table.new(seed=10_000 + game, opponent=("treatise", "strategy")[game % 2],
@@ -239,8 +240,10 @@ def test_a_thousand_random_games_against_the_engine_and_the_reference():
             kings_ended += sum(a["type"] == "card" for a in deal["actions"]) < 10
         assert record["score"] == score and score[record["winner"]] >= 5
         ends[record["winner"]] += 1
+        first[record["first_dealer"]] += 1
     # the random games reached the branches checked above
     assert concealed > 20 and kings_ended > 5 and min(ends.values()) > 50
+    assert 400 < first["person"] < 600          # the cut: either deals first, half the time
 
 
 # ----------------------------------------------------------------------------- the coach's hooks

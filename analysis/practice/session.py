@@ -4,8 +4,8 @@ A :class:`Table` deals, asks the person for his decisions, makes the computer's,
 score, and keeps the game's record (:mod:`.records`). The laws (the Club Code *Laws of
 Écarté*, as quoted in *Hoyle's Games Modernized*):
 
-* the deal alternates (Law 46: the game is five up); who deals first is drawn from the
-  seed, standing for the cut (Law 5). Deal ``k`` (0, 1, ...) of a game is the engine's
+* the game is five up (Law 46); the players deal in turn (Law 14's "his turn"); who deals
+  first is drawn from the seed, standing for the cut (Law 5). Deal ``k`` (0, 1, ...) of a game is the engine's
   deal ``k`` of its seed (:func:`ecarte_sim.engine.ecarte.deal.deal`): the elder's five
   cards, the dealer's, the turn-up (Law 10) and the stock, top first;
 * a king turned up marks one to the dealer at once (Laws 22, 47);
@@ -14,7 +14,8 @@ score, and keeps the game's record (:mod:`.records`). The laws (the Club Code *L
   until the stock is exhausted, when the elder must play. On an exchange the elder
   discards first (one to five cards), then the dealer (none to five); each draws as many
   as he threw from the top of the stock (Laws 28–34), and nobody may throw more than the
-  stock can replace (Law 38);
+  stock can replace (Law 38: when the elder's draw empties it, the dealer takes nothing,
+  and the person as dealer is not asked);
 * the king of trumps held marks one when announced before its holder plays his first
   card (Laws 23–24, 47); the person may conceal it, as A does in the treatise's worked
   game; announcing a king one does not hold is refused (Law 25). The computer announces;
@@ -32,6 +33,7 @@ Contract (H2's coach and H3's web app build on it)::
     table.record() -> dict        # the game record (records.py)
     table.public_record() -> dict # the same, the computer's unseen cards "?" mid-deal
     Table.from_record(record) -> Table   # a game in progress restored exactly
+    table.decision(phase, side, computer) -> dict   # a computer's choice for either side
 
 Actions: ``{"type": "propose"}``, ``{"type": "play"}`` (play without proposing),
 ``{"type": "accept"}``, ``{"type": "refuse"}``, ``{"type": "discard", "cards": ["7S",
@@ -56,7 +58,7 @@ decisions taken back by "try again" this deal), ``deal`` (1, 2, ...), ``dealer``
 "refused the first proposal"), ``exchanges`` (per exchange: the person's discard and draw,
 the computer's count), ``king`` (who announced the king of trumps this deal), ``marks``
 (this deal's marks so far), ``seq`` (how many actions the person has made: a client's
-staleness check), ``opponent``, ``coach_on``; at ``deal_over`` also ``hands`` (both
+staleness check), ``opponent``, ``coach_on``, ``seed``, ``winner``; at ``deal_over`` also ``hands`` (both
 hands as dealt and as played from) and ``replay`` (the coach's double-dummy replay, when
 on); at ``game_over`` ``winner``, ``game_value`` (Law 46's treble/double/single by
 agreement) and ``summary`` (the coach's). Every card is text, ``"KH"``, ``"TS"`` for the

@@ -347,7 +347,7 @@ function renderCoach(view) {
     }
     list.appendChild(div);
   });
-  list.lastElementChild.scrollIntoView({block: "nearest"});
+  list.scrollTop = list.scrollHeight;   // the newest verdict in view, the page not moved
 }
 
 function renderEvents(view) {

@@ -376,3 +376,24 @@ def test_review_grades_the_player_named(tmp_path):
     with pytest.raises(SystemExit) as exit_:
         run_group(main, ["review", str(EXAMPLE), "--player", "B"])
     assert exit_.value.code == 2
+
+
+def test_a_king_announced_too_late_is_laws_23_24_and_the_deal_order_law_14(example):
+    bad = copy.deepcopy(example)
+    acts = bad["deals"][-1]["actions"]
+    acts.remove({"by": "A", "type": "king", "announce": False})
+    acts.insert(6, {"by": "A", "type": "king", "announce": True})   # after A's 8S and KD
+    bad["deals"][-1]["marks"].insert(0, {"to": "A", "marks": 1, "for": "the king of trumps"})
+    assert "Laws 23–24" in laws_of(bad)
+    ok = copy.deepcopy(example)                 # Law 24: his first card the king, before
+    deal = ok["deals"][1]                       # it is played to: in time
+    deal.update(actions=[{"by": "A", "type": "play"},
+                         {"by": "A", "type": "card", "card": "KD"},
+                         {"by": "A", "type": "king", "announce": True}],
+                turn_up="9D", unknown=["the rest"], tricks=None)
+    deal["hands"]["A"] = ["KD", "AD", "8H", "7H", "TS"]
+    deal["hands"]["Y"] = ["KS", "QS", "JS", "8C", "7C"]
+    assert "Laws 23–24" not in laws_of(ok)
+    twice = copy.deepcopy(example)
+    twice["deals"][1]["dealer"], twice["deals"][1]["elder"] = "A", "Y"
+    assert "Law 14" in laws_of(twice)

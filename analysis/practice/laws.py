@@ -259,6 +259,7 @@ def _deal_laws(d, score, players, where, in_progress):
     tricks = {p: 0 for p in players}
     order_known = True
     played_cards = set()
+    played_by = {p: set() for p in players}
     ended_at = None
     for j, a in enumerate(d["actions"]):
         by, kind = a["by"], a["type"]
@@ -358,7 +359,8 @@ def _deal_laws(d, score, players, where, in_progress):
                 out.append(("Law 23", f"{w}: {by} announces the king before the play"))
             h = hands[by]
             if a["announce"]:
-                if king is not None and h.exact and king not in h.known:
+                held = king in h.known or king in played_by[by]
+                if king is not None and h.exact and not held:
                     out.append(("Law 25", f"{w}: {by} announces the king "
                                           f"{_fmt(king)} but does not hold it"))
                 elif not _king_in_time(by, first_card, cards_of_player, trick, king):
@@ -388,6 +390,7 @@ def _deal_laws(d, score, players, where, in_progress):
                     out.append(("Law 45", f"{w}: {by} plays {_fmt(card)}, which he does "
                                           f"not hold"))
                 played_cards.add(card)
+                played_by[by].add(card)
             if trick and trump is not None and card is not None and trick[0][1] is not None \
                     and h.exact and card in h.known:
                 breach = breach_of_play(h.known, trick[0][1], card, trump)

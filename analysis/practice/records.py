@@ -20,7 +20,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ecarte_sim.engine.cards import CardError, format_card, parse_card
+from ecarte_sim.engine.cards import CardError, parse_card
 
 FORMAT = "ecarte-sim game record"
 VERSION = 1

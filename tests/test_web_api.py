@@ -404,6 +404,21 @@ def _session():
     return session
 
 
+def test_the_record_downloaded_mid_deal_hides_the_computers_cards(tmp_path):
+    session = _session()
+    with TestClient(web.create_app(tmp_path)) as c:
+        g = c.post("/api/games", json={"seed": 12, "coach": False, "worlds": 16}).json()
+        full = session.Table.new(seed=12, coach=False, worlds=16).record()["deals"][0]
+        rec = c.get(f"/api/games/{g['id']}/record").json()["deals"][0]
+        assert rec["hands"]["computer"] == ["?"] * 5 and rec["stock"] is None
+        assert rec["hands"]["person"] == full["hands"]["person"]
+        text = json.dumps(rec)
+        unseen = set(full["hands"]["computer"]) - {a.get("card") for a in rec["actions"]}
+        assert unseen and not any(f'"{card}"' in text for card in unseen)
+        saved = json.loads((tmp_path / f"{g['id']}.json").read_text())["record"]
+        assert saved["deals"][0]["hands"]["computer"] == full["hands"]["computer"]
+
+
 @pytest.mark.parametrize("opponent, coach", [("strategy", False), ("treatise", True)])
 def test_a_real_game_through_the_api_is_the_game_played_directly(tmp_path, opponent, coach):
     """Random legal actions through HTTP; the same actions on a Table made directly give

@@ -18,7 +18,9 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
 * ``POST /api/games/{id}/act`` ``{"seq": n, "action": {...}}`` — the person's action made at
   step ``n`` (the ``seq`` of the view he saw): the new ``{"id", "seq", "view"}``. A stale or
   replayed ``seq`` gets 409, an illegal action 422 naming the law, a malformed one 400.
-* ``GET /api/games/{id}/record`` — the game record (records.py's format), as a download.
+* ``GET /api/games/{id}/record`` — the game record (records.py's format), as a download:
+  as the person may see it (``Table.public_record``: while a deal is in progress the
+  computer's hand, discards and draws and the stock are ``"?"``).
 * ``GET /api/chart?role=elder&score=0-0&against=equilibrium&format=json|svg`` — the strategy
   card at that score (:mod:`ecarte_sim.analysis.ecarte.chart`): its cells as JSON, or
   the printed card as SVG.

@@ -213,9 +213,13 @@ class GameStore:
             return game, game.table.view()
 
     def record(self, game_id: str) -> dict:
+        """The record as the person may see it (``Table.public_record``: mid-deal the
+        computer's hand, discards, draws and the stock are unknown); the stored file keeps
+        the whole record."""
         game = self.get(game_id)
         with game.lock:
-            return game.table.record()
+            public = getattr(game.table, "public_record", None)
+            return public() if public is not None else game.table.record()
 
     def list(self) -> list[dict]:
         """The stored games, newest first: id, seq, created, updated, over, settings and

@@ -343,9 +343,10 @@ class Table:
 
     def _discard_mask(self, side, action, d, low: int, high: int) -> int:
         cards = action.get("cards")
-        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-            raise IllegalAction(None, "a discard gives 'cards': a list of cards such as "
-                                      "[\"7S\", \"8H\"]")
+        if not isinstance(cards, list) or len(cards) > 5 \
+                or not all(isinstance(c, str) for c in cards):
+            raise IllegalAction(None, "a discard gives 'cards': a list of at most five "
+                                      "cards such as [\"7S\", \"8H\"]")
         mask = 0
         for token in cards:
             try:

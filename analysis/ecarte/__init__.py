@@ -28,6 +28,9 @@
 * :mod:`.readable` — a computed table said in the treatise's terms (the computed jeux
   de règle): its short list, the share it reproduces, the hands where it parts from
   the treatise.
+* :mod:`.exploit` — the exact best response in the play to a play model keyed by its
+  own information, for one hand of the responder: its gain over the model, held out
+  over seeds, and the lines that exploit it (issue 35).
 * :mod:`.reasons` — the reason behind every decision of a deal, in the treatise's words,
   worked out with the same engine functions that made the decision.
 * :mod:`.narrative` — a deal or a game told in words (with those reasons), and as

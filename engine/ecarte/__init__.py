@@ -35,6 +35,8 @@ Kernels, from the cards up
     :mod:`.single` — one card of the play from a position, as the whole deal's
     pimc-inference player chooses it, and each legal card's worth in its worlds (the
     practice table's computer and coach).
+    :mod:`.keyed` — a play model as a strategy: its random words keyed by the chooser's
+    own information and a seed (the opponent of a best response).
 
 Drivers and Python faces
     :mod:`.runner` — single deals from Python (``DealRunner``, ``WholeDeal``).

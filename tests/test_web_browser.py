@@ -207,6 +207,19 @@ def test_a_whole_deal_by_clicks_and_keys(page, server, shots):
     page.screenshot(path=str(shots / "deal-over.png"), full_page=True)
     rec = record(page, server, game)
     check_deal_shown(page, rec)
+    from ecarte_sim.analysis.practice import coach     # the deal card by card
+    replay = coach.replay(rec["deals"][-1])
+    for k in range(3):
+        step_k = replay["cards"][k]
+        label = page.text_content("#replay-step")
+        assert label.startswith(f"Card {k + 1} of {len(replay['cards'])}")
+        assert shown(step_k["card"]) in label
+        captions = page.eval_on_selector_all(
+            "#replay-viewer figure", "els => els.map(e => [e.querySelector('svg').dataset.card,"
+            " e.querySelector('figcaption').textContent])")
+        assert {c: int(v) for c, v in captions if v} == step_k["values"]
+        page.click("#replay-next")
+    page.locator("#replay-viewer").screenshot(path=str(shots / "replay-viewer.png"))
     person = [a for a in rec["deals"][0]["actions"] if a["by"] == "person"]
     assert [a["type"] for a in person] == [k for k in kinds if k != "reveal"]
     assert 0 < len(rec["deals"][0]["coach"]) <= len(person)   # a forced card is not graded

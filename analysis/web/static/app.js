@@ -387,6 +387,7 @@ function handRow(label, cards, id) {
 
 function renderDealOver(view) {
   const over = view.phase === "deal_over" || view.phase === "game_over";
+  if (state.replayOf !== view.deal) { state.replayOf = view.deal; state.replayStep = 0; }
   const hands = view.hands;
   $("deal-over").hidden = !(over && (hands || view.replay));
   if ($("deal-over").hidden) return;
@@ -441,6 +442,7 @@ function renderDealOver(view) {
       p.textContent = "How the hand can be best played: " + tricks.join(" · ");
       replay.appendChild(p);
     }
+    replay.appendChild(replayViewer(r));
     const t = document.createElement("table");
     t.className = "values";
     t.id = "replay-table";
@@ -455,6 +457,71 @@ function renderDealOver(view) {
     }
     replay.appendChild(t);
   }
+}
+
+// The deal card by card, as a bridge hand viewer shows it: both hands as they stand, the
+// mover's legal cards each with its double-dummy value (the elder's tricks at the end).
+function replayViewer(r) {
+  const box = document.createElement("div");
+  box.id = "replay-viewer";
+  const who = (x) => x === "person" ? "you" : x;
+  const hands = {};
+  for (const [p, h] of Object.entries(r.hands || {})) hands[p] = (h || "").split(/\s+/).filter(Boolean);
+  const n = r.cards.length;
+  let k = Math.min(state.replayStep || 0, Math.max(0, n - 1));
+  const draw = () => {
+    box.replaceChildren();
+    const step = r.cards[k];
+    const gone = new Set(r.cards.slice(0, k).map((c) => c.card));
+    const head = document.createElement("div");
+    head.className = "bar";
+    const prev = document.createElement("button");
+    prev.type = "button"; prev.id = "replay-prev"; prev.textContent = "◀ card";
+    prev.disabled = k === 0;
+    const next = document.createElement("button");
+    next.type = "button"; next.id = "replay-next"; next.textContent = "card ▶";
+    next.disabled = k >= n - 1;
+    prev.addEventListener("click", () => { k--; state.replayStep = k; draw(); });
+    next.addEventListener("click", () => { k++; state.replayStep = k; draw(); });
+    const label = document.createElement("span");
+    label.id = "replay-step";
+    const led = k % 2 === 1 ? r.cards[k - 1] : null;
+    label.textContent = `Card ${k + 1} of ${n}: ${who(step.by)} ${led ? "played" : "led"} ${cardText(step.card)}` +
+      (led ? ` to ${led.by === "person" ? "your" : "the computer's"} ${cardText(led.card)}` : "") +
+      (step.tricks_lost ? ` — it lost ${step.tricks_lost} trick${step.tricks_lost > 1 ? "s" : ""}` : " — it kept the best");
+    head.append(prev, next, label);
+    box.appendChild(head);
+    for (const p of [r.elder, r.dealer]) {
+      const row = document.createElement("div");
+      row.className = "hand-row viewer-row";
+      const l = document.createElement("div");
+      l.className = "who";
+      l.textContent = `${p === "person" ? "You" : "The computer"} (${p === r.elder ? "elder" : "dealer"})`;
+      const cards = document.createElement("div");
+      cards.className = "hand small";
+      for (const c of (hands[p] || []).filter((c) => !gone.has(c))) {
+        const fig = document.createElement("figure");
+        const value = p === step.by ? step.values[c] : undefined;
+        fig.className = "viewer-card" + (c === step.card ? " played" : "") +
+          ((step.best || []).includes(c) && p === step.by ? " best" : "") +
+          (p === step.by && value === undefined ? " not-legal" : "");
+        fig.appendChild(cardSVG(c));
+        const cap = document.createElement("figcaption");
+        cap.textContent = value === undefined ? "" : String(value);
+        fig.appendChild(cap);
+        cards.appendChild(fig);
+      }
+      row.append(l, cards);
+      box.appendChild(row);
+    }
+    const note = document.createElement("p");
+    note.className = "quiet";
+    note.textContent = "Under each card the mover may play: the elder's tricks at the end of the deal " +
+      "if that card is played and both then play their best; ★ the best; framed the card played.";
+    box.appendChild(note);
+  };
+  draw();
+  return box;
 }
 
 function renderSummary(view) {

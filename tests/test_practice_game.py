@@ -365,9 +365,15 @@ def test_the_computer_plays_as_the_engine_s_whole_deal(opponent, games):
                 assert _masks(exchanges[x + 1]["cards"]) == do
             cards = tuple(parse_card(a["card"]) for a in d["actions"] if a["type"] == "card")
             assert k.ended or cards == k.play
+            # the engine marks every king held; the treatise's computer conceals one where
+            # the mark cannot change the game (then the game ends in this deal either way)
+            hidden = {a["by"] for a in d["actions"] if a["type"] == "king" and not a["announce"]}
             assert (sum(m["marks"] for m in d["marks"] if m["to"] == e),
                     sum(m["marks"] for m in d["marks"] if m["to"] == dl)) == \
-                (k.marks_elder, k.marks_dealer)
+                (k.marks_elder - k.king_elder * (e in hidden),
+                 k.marks_dealer - k.king_dealer * (dl in hidden))
+            if hidden:
+                assert opponent == "treatise" and max(d["score_after"].values()) >= 5
             deals += 1
     assert deals > 3 * games
 
@@ -426,3 +432,38 @@ def test_the_public_record_hides_what_the_person_has_not_seen():
     assert check(public) == []
     play_out(table, rng)
     assert table.public_record() == table.record()
+
+
+def test_the_treatise_s_computer_conceals_the_king_only_where_the_mark_changes_nothing():
+    """The worked game's reasoning (A at three, Y at four having played without proposing:
+    "To mark the king will be useless, if Y win the point"): the treatise's computer
+    conceals there, silently (no event, the view and the public record do not say it); the
+    strategy's always announces."""
+    from ecarte_sim.analysis.practice.computer import Computer
+    from ecarte_sim.analysis.practice.laws import (NONE, PLAYED_WITHOUT_PROPOSING,
+                                                   check, king_mark_changes_nothing)
+    assert king_mark_changes_nothing(3, 4, False, PLAYED_WITHOUT_PROPOSING)   # A's case
+    assert not king_mark_changes_nothing(3, 4, False, NONE)    # A's point would give 4
+    assert not king_mark_changes_nothing(4, 3, True, NONE)     # the mark itself wins
+    assert not king_mark_changes_nothing(0, 0, True, NONE)
+    assert not Computer("treatise").announces(3, 4, False, PLAYED_WITHOUT_PROPOSING)
+    assert Computer("strategy").announces(3, 4, False, PLAYED_WITHOUT_PROPOSING)
+    for seed in range(200, 400):
+        rng = random.Random(seed)
+        table = Table.new(seed=seed, opponent="treatise", coach=False)
+        view = table.view()
+        while view["phase"] != "game_over":
+            deal = table.deal
+            view = table.act(random_action(view, rng))
+            if deal is table.deal and any(a["type"] == "king" and a["by"] == "computer"
+                                          and not a["announce"] for a in deal.actions):
+                if deal.stage != "over":
+                    assert view["king"] == {}
+                    assert not any(e["type"] == "king" for e in view["events"])
+                    public = table.public_record()["deals"][-1]["actions"]
+                    assert not any(a["type"] == "king" for a in public)
+                play_out(table, rng)
+                assert check(table.record()) == []
+                assert table.deals[-1] is deal      # the game ended in that deal, as it must
+                return
+    pytest.fail("no concealed king in 200 games")

@@ -21,7 +21,11 @@ Two opponents:
 The elder who exchanges throws at least one card (Law 27), and nobody throws more than
 the stock can replace (Law 38): the engine's ``thrown_cards`` does both.
 
-The computer always announces the king of trumps when it holds it (Laws 23, 47).
+The king of trumps (Laws 23–24, 47): the strategy's computer always announces it (as the
+engine's players mark it). The treatise's conceals it where the mark cannot change the game
+(:func:`~ecarte_sim.analysis.practice.laws.king_mark_changes_nothing`), as A does in the
+treatise's worked game "because Y, having played without proposing, will lose two if he
+lose the point"; otherwise it announces.
 """
 
 from __future__ import annotations
@@ -127,6 +131,14 @@ class Computer:
         return int(thrown_cards(self.cfg, self.script, 0 if role == "elder" else 1,
                                 np.uint32(hand), turn_up >> 3, rnd, room, turn_up,
                                 self._slot(score)))
+
+    def announces(self, holder: int, other: int, holder_is_elder: bool, first: int) -> bool:
+        """Whether the computer holding the king of trumps announces it (module
+        docstring): ``holder``/``other`` the live score, ``first`` Law 49's code."""
+        if self.opponent != "treatise":
+            return True
+        from ecarte_sim.analysis.practice.laws import king_mark_changes_nothing
+        return not king_mark_changes_nothing(holder, other, holder_is_elder, first)
 
     def card(self, position: Position, not_held: int) -> int:
         """The card the computer plays. ``not_held``: the cards the opponent's play has

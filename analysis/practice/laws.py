@@ -115,6 +115,24 @@ def points(elder_tricks: int, first: int) -> tuple[int, int]:
 
 
 
+def king_mark_changes_nothing(holder: int, other: int, holder_is_elder: bool,
+                              first: int) -> bool:
+    """True when the king of trumps' mark cannot change the game (the holder at
+    ``holder`` marks, his adversary at ``other``, Law 49's ``first`` known): the mark
+    would not make five by itself, and every outcome of the play ends the game without it,
+    with the same winner — as in the treatise's worked game, where A at three, Y at four
+    having played without proposing, conceals the king: "To mark the king will be useless,
+    if Y win the point"."""
+    if holder + 1 >= TARGET:
+        return False
+    for t in range(6):
+        pe, pd = points(t, first)
+        mine, theirs = (pe, pd) if holder_is_elder else (pd, pe)
+        if holder + mine < TARGET and other + theirs < TARGET:
+            return False
+    return True
+
+
 # ---------------------------------------------------------------------------- a record's laws
 
 class _Hand:

@@ -18,7 +18,8 @@ score, and keeps the game's record (:mod:`.records`). The laws (the Club Code *L
   and the person as dealer is not asked);
 * the king of trumps held marks one when announced before its holder plays his first
   card (Laws 23–24, 47); the person may conceal it, as A does in the treatise's worked
-  game; announcing a king one does not hold is refused (Law 25). The computer announces;
+  game; announcing a king one does not hold is refused (Law 25). The computer announces
+  (the treatise's conceals where the mark cannot change the game, as A does; unseen);
 * the play (Law 43): follow suit, win the trick when able, trump when void; the winner
   of a trick leads to the next; the point (three or four tricks) marks one, the vole two
   (Law 48); an elder who played without proposing, or a dealer who refused the first
@@ -416,7 +417,7 @@ class Table:
             self._event(side, "king", f"{self._name(side)} announce"
                         f"{'' if side == PERSON else 's'} the king ({king}).", announce=True)
             self._mark(side, 1, "the king of trumps held", "Laws 23, 47")
-        else:
+        elif side == PERSON:        # the computer's concealment is not shown (Law 23)
             self._event(side, "king", "You conceal the king.", announce=False)
 
     def _do_play(self, side, kind, action, d):
@@ -506,7 +507,8 @@ class Table:
             mask = c.discard(d.role(side), hand, d.turn_up, d.round, d.left, score)
             return {"type": "discard", "cards": texts(mask)}
         if phase == "king":
-            return {"type": "king", "announce": True}
+            return {"type": "king", "announce": c.announces(
+                self.score[side], self.score[other(side)], side == d.elder, d.first)}
         card = c.card(self._position(d, side), d.not_held[other(side)])
         return {"type": "card", "card": text(card)}
 
@@ -724,7 +726,8 @@ class Table:
     def public_record(self) -> dict:
         """The record as the person may see it now: while a deal is in progress, the
         computer's hand, its discards and draws and the stock are ``"?"`` (its cards
-        played are shown), with the deal's ``unknown`` saying so. A finished deal is
+        played are shown) and a king it concealed is not said, with the deal's
+        ``unknown`` saying so. A finished deal is
         shown whole. Checkable (``laws.check``), not restorable."""
         record = _record_of(self)
         d = self.deal
@@ -737,6 +740,8 @@ class Table:
             if a["type"] == "discard" and a["by"] == COMPUTER:
                 a["cards"] = [UNKNOWN] * len(a["cards"])
                 a["drawn"] = [UNKNOWN] * len(a["drawn"])
+        last["actions"] = [a for a in last["actions"] if not (
+            a["type"] == "king" and a["by"] == COMPUTER and not a["announce"])]
         last["unknown"] = ["the computer's cards not yet played (the deal is in progress)"]
         return record
 

@@ -80,25 +80,31 @@ def legal_cards(hand, led: int | None, trump: int) -> set[int]:
     return trumps or hand
 
 
-def breach_of_play(hand, led: int | None, card: int, trump: int) -> tuple[str, str] | None:
+def breach_of_play(hand, led: int | None, card: int, trump: int,
+                   you: bool = False) -> tuple[str, str] | None:
     """``(law, reason)`` when playing ``card`` from ``hand`` to ``led`` breaks Law 43 (the
-    card is in the hand), else None."""
+    card is in the hand), else None; ``you``: the reason addressed to the player."""
     if led is None or card in legal_cards(hand, led, trump):
         return None
     c, l = format_card(card), format_card(led)
     same = [x for x in hand if suit(x) == suit(led)]
+
+    def cards(xs):
+        return " ".join(format_card(x) for x in sorted(xs, key=lambda x: -rank(x)))
     if same and suit(card) != suit(led):
-        return ("Law 43", f"{c} renounces to {l} while holding "
-                          f"{' '.join(format_card(x) for x in sorted(same))} of the suit led")
+        return ("Law 43", f"you must follow suit to {l}: you hold {cards(same)}" if you else
+                f"{c} renounces to {l} while holding {cards(same)} of the suit led")
     if same:
-        higher = sorted(x for x in same if rank(x) > rank(led))
-        return ("Law 43", f"{c} does not win {l} though "
-                          f"{' '.join(format_card(x) for x in higher)} would (win the trick "
-                          f"when able)")
-    trumps = sorted(x for x in hand if suit(x) == trump)
-    return ("Law 43", f"{c} neither follows nor trumps {l} though "
-                      f"{' '.join(format_card(x) for x in trumps)} would win it (void of "
-                      f"the suit led, trump when able)")
+        higher = [x for x in same if rank(x) > rank(led)]
+        return ("Law 43", f"you must win the trick when able: {cards(higher)} would win "
+                          f"{l}" if you else
+                f"{c} does not win {l} though {cards(higher)} would (win the trick when "
+                f"able)")
+    trumps = [x for x in hand if suit(x) == trump]
+    return ("Law 43", f"void of the suit led, you must trump {l} when able: you hold "
+                      f"{cards(trumps)}" if you else
+            f"{c} neither follows nor trumps {l} though {cards(trumps)} would win it (void "
+            f"of the suit led, trump when able)")
 
 
 def points(elder_tricks: int, first: int) -> tuple[int, int]:

@@ -437,7 +437,8 @@ class Table:
             raise IllegalAction("Law 43", f"{text(card)} is not in {side}'s hand")
         trick = d.trick
         led = trick[0][1] if trick else None
-        breach = laws.breach_of_play(cards_of(d.hand[side]), led, card, d.trump)
+        breach = laws.breach_of_play(cards_of(d.hand[side]), led, card, d.trump,
+                                     you=side == PERSON)
         if breach:
             raise IllegalAction(*breach)
         if d.king_holder == side and d.king_said[side] is None:

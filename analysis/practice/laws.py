@@ -6,6 +6,8 @@ in plain Python, on card indices (``suit * 8 + rank``, Écarté ranks 7 8 9 10 A
 * :func:`legal_cards`, :func:`follower_wins`, :func:`breach_of_play` — the trick (Law 43:
   follow suit, win the trick when able; void, trump when able; otherwise any card).
 * :func:`points` — the point and the vole (Law 48) with Law 49's doubling.
+* :func:`king_mark_changes_nothing` — when the king of trumps' mark cannot change the
+  game (the treatise's worked game: A conceals it).
 * :func:`check` — a whole record (:mod:`.records`) against the laws: a list of
   ``(law, reason)``, empty when the record is legal. What it names:
 
@@ -19,14 +21,19 @@ in plain Python, on card indices (``suit * 8 + rank``, Écarté ranks 7 8 9 10 A
                           elder who exchanges without discarding; Law 38 a
                           discard larger than the stock can replace
   Laws 22–25, 47–49       a wrong mark: the turned king, a king of trumps announced
-                          (Law 25 when its announcer does not hold it) or marked
+                          (Law 25 when its announcer does not hold it; Laws 23–24
+                          when announced after its holder's first card) or marked
                           without being announced (Law 23), the point and the
                           vole (Law 48), Law 49's two for a refusal or for playing
                           without proposing
   Law 46                  a game that goes on after five, a score carried wrongly
-                          from one deal to the next, the deal not alternating
+                          from one deal to the next, a wrong final score or winner
+  Law 14                  a player dealing out of his turn (twice running, or not
+                          the one the cut named)
   Law 45                  an incorrect pack: a card in two places, a card played
                           that its player does not hold
+  Law 42                  a play that stops with no result recorded (an abandoned
+                          hand)
   ======================  =========================================================
 
   A card written ``"?"`` is unknown (a text that does not give it): every rule that

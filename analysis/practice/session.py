@@ -249,7 +249,7 @@ class Table:
         d = Deal(number, number - 1, dealer, self.score, dealt.elder, dealt.dealer,
                  dealt.turn_up, list(dealt.stock))
         self.deals.append(d)
-        self._event(dealer, "deal", text=f"{self._name(dealer)} deals; the turn-up is "
+        self._event(dealer, "deal", text=f"{self._name(dealer)} deal{'' if dealer == PERSON else 's'}; the turn-up is "
                     f"{text(d.turn_up)}.", turn_up=text(d.turn_up), deal=number)
         if laws.rank(d.turn_up) == laws.KING:
             self._mark(dealer, 1, "the king turned up", "Laws 22, 47")

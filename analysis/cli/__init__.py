@@ -16,6 +16,8 @@ statistics or science is computed here.
 * :mod:`.equilibrium` — ``equilibrium``: five up solved at every score, its report and
   the shipped strategy.
 * :mod:`.piquet` — the ``piquet`` group: deal, simulate, partie, report.
+* :mod:`.exploit` — ``exploit``: one hand's best response in the play against a play
+  model, its gain and the line that exploits it.
 * :mod:`.bench` — ``bench``, the throughput of every kernel.
 
 The command modules import :mod:`.common` and the library, never each other;
@@ -26,8 +28,8 @@ from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli import (bench, cards, chart, ecarte, equilibrium, piquet, practice,
-                                     serve, strategy)
+from ecarte_sim.analysis.cli import (bench, cards, chart, ecarte, equilibrium, exploit, piquet,
+                                     practice, serve, strategy)
 from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 
 
@@ -44,7 +46,7 @@ def main():
 
 
 for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, *equilibrium.COMMANDS, *chart.COMMANDS,
-                 *practice.COMMANDS, *cards.COMMANDS,
+                 *practice.COMMANDS, *cards.COMMANDS, *exploit.COMMANDS,
                  piquet.piquet, bench.bench, *serve.COMMANDS):
     main.add_command(_command)
 

@@ -396,14 +396,15 @@ def _hand_task(seed, elder, turn_up, trump, cfg_a, cfg_b, lo, n, rows):
 
 
 def _check_hand(elder: int, turn_up: int | None, trump: int) -> None:
-    if popcount32(np.uint32(elder)) != HAND_SIZE:
+    # plain Python: a first answer (``advise``'s action) need not start numba's machinery
+    if bin(int(elder)).count("1") != HAND_SIZE:
         raise ValueError("the elder's hand must have 5 cards")
     if turn_up is not None:
         if (int(elder) >> int(turn_up)) & 1:
             raise ValueError("the turn-up is in the elder's hand")
         if int(turn_up) >> 3 != int(trump):
             raise ValueError("the turn-up is not of the trump suit")
-    elif int(suit_mask(trump)) & ~int(elder) == 0:
+    elif (0xFF << (8 * int(trump))) & ~int(elder) == 0:
         raise ValueError("no card of the trump suit is left to turn up")
 
 

@@ -161,7 +161,11 @@ def canonical_index(hand: int, turn_up: int) -> int:
         raise ValueError("a state is five cards and a turn-up")
     if (int(hand) >> int(turn_up)) & 1:
         raise ValueError("the turn-up is in the hand")
-    return int(state_index(np.uint32(hand), np.int64(turn_up), state_keys()))
+    # numpy, not the kernel: a first answer (``advise``'s action) need not start numba
+    key = _keys_of(np.array([int(hand)], dtype=np.uint32), int(turn_up))[0]
+    keys = state_keys()
+    i = int(np.searchsorted(keys, key))
+    return i if i < keys.shape[0] and keys[i] == key else -1
 
 
 def state_cards(index: int) -> tuple[int, int]:

@@ -380,6 +380,26 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
     return out
 
 
+def exploit_bench(worlds=(4, 16, 64)) -> dict:
+    """The exact best response in the play for one hand (issue 35's budget: against
+    ``pimc`` at W = 16, every opponent hand enumerated, under 2 minutes), warm: the
+    dealer with KH 9H QS 8D 7C, 10H turned up, after the elder played without proposing
+    (9,492 elder hands agree under Hoyle's list), against pimc and pimc-inference at each
+    W; the seconds of the best response, the local one and two held-out seeds, and the
+    opponent's decisions computed (the time goes there: one keyed PIMC choice each)."""
+    from ecarte_sim.analysis.ecarte.exploit import exploit_hand
+
+    args = ("KH 9H QS 8D 7C", "TH", "dealer")
+    exploit_hand(*args, model="pimc", worlds=4, hands=20, held_out_seeds=1)   # compile
+    out = {}
+    for model in ("pimc", "pimc-inference"):
+        for w in worlds:
+            r = exploit_hand(*args, model=model, worlds=w)
+            out[f"{model} W={w}"] = {"hands": r["hands"], "decisions": r["opponent_decisions"],
+                                     "gain_marks": r["gain"]["marks"], **r["seconds"]}
+    return {"hand": "dealer KH 9H QS 8D 7C, TH turned up, the elder played", "runs": out}
+
+
 def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool = True,
               log=None, repeat: int = 3, pimc_deals: int = 20_000,
               piquet: bool = True, process_deals: int = PROCESS_DEALS,
@@ -432,6 +452,8 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
     }
     say("timing the exact posterior of a first-round situation ...")
     report["inference"] = inference_bench(repeat)
+    say("timing the exact best response in the play for one hand ...")
+    report["exploit"] = exploit_bench()
     say("timing advise from the shipped strategy ...")
     report["advice"] = advice_bench(repeat)
     say("timing the practice table's cards (the computer's, the coach's verdict) ...")
@@ -510,6 +532,12 @@ def format_report(r: dict) -> str:
         g = r["inference"]
         lines.append(f"exact posterior ({g['situation']}): {g['hands']:,} hands, "
                      f"{g['consistent']:,} consistent, {g['seconds']:.3f} s warm")
+    if "exploit" in r:
+        g = r["exploit"]
+        lines.append(f"best response in the play ({g['hand']}), s: " + "; ".join(
+            f"{k}: {v['best_response']:.1f} ({v['decisions']:,} opponent decisions, "
+            f"{v['hands']:,} hands), local {v['local']:.1f}, 2 held-out seeds "
+            f"{v['held_out']:.1f}" for k, v in g["runs"].items()))
     if "advice" in r:
         g = r["advice"]
         lines.append(f"advise from the shipped strategy ({g['play']}; {g['hand']}): the action "

@@ -148,3 +148,29 @@ def legal_now(mover, own_start, plays, n_played, trump, forced_trump):
     own, leader, tricks, led, possible, count = position_of(mover, own_start, _FULL, plays,
                                                             n_played, trump, forced_trump)
     return legal_moves(own, led, trump, forced_trump)
+
+
+@njit(cache=True)
+def keyed_cards(model, mover, starts, unseen_of_start, plays, n_played, trump, forced_trump,
+                worlds, seed, cfg, script, rec, payoff, out):
+    """:func:`keyed_card` for many hands of the same mover after the same public play:
+    ``out[i]`` the card of the player whose hand at the first card was ``starts[i]``
+    (his cards never seen: ``unseen_of_start & ~starts[i]``); a single legal card is
+    played without asking the model. One call for a whole set of hands (the best
+    response asks the opponent's model for every hand that reaches a position). Returns
+    how many hands had a choice (the model asked)."""
+    asked = 0
+    hands = np.zeros(max(worlds, 1), dtype=np.uint32)
+    pool = np.zeros(32, dtype=np.int64)
+    draws = np.zeros(32, dtype=np.int64)
+    for i in range(starts.shape[0]):
+        own = np.uint32(starts[i])
+        legal = legal_now(mover, own, plays, n_played, trump, forced_trump)
+        if legal & (legal - np.uint32(1)) == 0:
+            out[i] = bit_index(legal)
+            continue
+        unseen = np.uint32(unseen_of_start & ~own & _FULL)
+        asked += 1
+        out[i] = keyed_card(model, mover, own, unseen, plays, n_played, trump, forced_trump,
+                            worlds, seed, cfg, script, rec, payoff, hands, pool, draws)
+    return asked

@@ -437,7 +437,9 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
     is at most ``exploit_tolerance``, else the best responses replace it, its ``V`` cell
     is recomputed and the score is measured again, at most ``iterations`` times. The row
     kept is the least exploitable one measured (the last unless it went back up), and
-    ``V`` follows it. ``V`` moved: how far the score's own cell moved in its last step."""
+    ``V`` follows it. ``V`` moved: how far the score's own cell moved in its last step.
+    With ``iterations`` 0 the result also holds ``responses``: the best responses to the
+    starting pair at every score (step 0's), as a pair."""
     settings = solve.settings
     pair = treatise_pair(settings) if start is None else {k: np.array(start[k]) for k in KEYS}
     slots = [TARGET * x + y for x, y in solve.scores]
@@ -470,9 +472,10 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
                             new, deals, accepted, stage="start")]
     final = {slot: e for slot, e in zip(slots, entries)}
     if int(solve.iterations) == 0:
-        return _result(solve, pair, gains, value, counts, accepted, history, final, slots,
-                       converged=all(e["exploitability_ci95"][1] <= solve.exploit_tolerance
-                                     for e in entries))
+        out = _result(solve, pair, gains, value, counts, accepted, history, final, slots,
+                      converged=all(e["exploitability_ci95"][1] <= solve.exploit_tolerance
+                                    for e in entries))
+        return {**out, "responses": new}
     pair = new
     for slot in slots:
         o = outcomes_at(settings, pair, slot, seed=solve.seed, deals=solve.v_deals())

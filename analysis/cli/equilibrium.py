@@ -131,6 +131,9 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
     set_threads(threads)
     writable_dir(out_dir)
     writable_dir(ship_dir)
+    if ship_dir and iterations == 0:
+        raise click.BadParameter("needs --iterations 1 or more: step 0 alone measures Hoyle's "
+                                 "pair and solves nothing to ship", param_hint="--ship")
     settings = EcarteSettings.build(play=play, **({"worlds": worlds} if worlds else {}))
     default = Sampling.for_play(settings.elder_play)
     try:
@@ -171,18 +174,19 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
         emit(payload)
         return
     click.echo(f"five up, play {play}, seed {seed}: "
-               + ("converged" if s["converged"] else
-                  f"not converged at {', '.join(s['unsettled'])}")
-               + f" after {s['steps']} steps of the sweep")
+               + (("converged" if s["converged"] else
+                   f"not converged at {', '.join(s['unsettled'])}")
+                  + f" after {s['steps']} steps of the sweep" if iterations else
+                  "step 0 only: Hoyle's pair measured, nothing solved"))
     lo, hi = s["elder_wins_0_0_ci95"]
     click.echo(f"  value from 0-0: the elder wins {s['elder_wins_0_0']:.4f} [{lo:.4f}, "
                f"{hi:.4f}], the first dealer {s['first_dealer_wins_0_0']:.4f}")
     for h, c in zip(s["hoyle"], s["computed"]):
         click.echo(f"  {h['score']}: exploitability of Hoyle's pair {h['exploitability']:+.4f}"
                    f" [{h['exploitability_ci95'][0]:+.4f}, {h['exploitability_ci95'][1]:+.4f}]"
-                   f", of the computed pair {c['exploitability']:+.4f} "
-                   f"[{c['exploitability_ci95'][0]:+.4f}, {c['exploitability_ci95'][1]:+.4f}]"
-                   f"  n={c['n']:,}")
+                   + (f", of the computed pair {c['exploitability']:+.4f} "
+                      f"[{c['exploitability_ci95'][0]:+.4f}, {c['exploitability_ci95'][1]:+.4f}]"
+                      if iterations else "") + f"  n={c['n']:,}")
     for path in files_written:
         click.echo(f"wrote {path}")
 

@@ -79,9 +79,26 @@ def markdown(result: dict, caption: str) -> str:
     where = "the 25 scores" if k == 25 else f"the {k} scores solved"
     both = ("both decisions: the first decision and the first discard" if sv["discards"]
             else "the first decision only (the discards stay the treatise's)")
-    lines = [f"# Écarté: five up in equilibrium ({sv['settings']['play']['elder']})", "",
+    title = ("five up in equilibrium" if sv["iterations"] > 0 else
+             "Hoyle's pair measured at every score")
+    lines = [f"# Écarté: {title} ({sv['settings']['play']['elder']})", "",
              f"_{caption}_", ""]
     tol = sv["exploit_tolerance"]
+    solved = sv["iterations"] > 0
+    if not solved:
+        lines += ["## Verdict", "",
+                  f"- **Step 0 only** (`--iterations 0`): Hoyle's pair measured at {where} — "
+                  f"both players' best responses to it ({both}) and what they gain on fresh "
+                  "deals. Nothing was solved further: the pair below is Hoyle's.",
+                  f"- Value of the game from 0-0 under Hoyle's pair: the elder (who does not "
+                  f"deal first) wins five up with probability {s['elder_wins_0_0']:.4f} "
+                  f"{_ci(s['elder_wins_0_0_ci95'], '.4f')} ({result['value_deals']:,} whole "
+                  "deals at every score).",
+                  "- Exploitability of Hoyle's pair (what both players' best responses gain "
+                  "against it, summed, in P(win the game) at the score, on fresh deals: a "
+                  "lower bound at the sampling's resolution): from "
+                  f"{min(e['exploitability'] for e in s['hoyle']):+.4f} to "
+                  f"{max(e['exploitability'] for e in s['hoyle']):+.4f} across {where}.", ""]
     verdict = (f"**converged**: at every score the kept row's exploitability has a 95% upper "
                f"bound of at most {tol} and the score's `V` moved by less than "
                f"{sv['tolerance']} in its last step" if s["converged"] else
@@ -90,47 +107,49 @@ def markdown(result: dict, caption: str) -> str:
                f"is above {tol} (or `V` still moved by {sv['tolerance']} or more) after "
                f"{sv['iterations']} steps, the cap; the row kept is the least exploitable "
                "measured")
-    lines += ["## Verdict", "",
-              f"- Five up solved score by score from 4-4 down to 0-0, each score's rows "
-              f"({both}) by simultaneous best responses valued with the settled values of "
-              f"the scores after it: {verdict}. The largest 95% upper bound over the scores "
-              f"is {s['largest_upper_bound']:+.4f}"
-              + (f"; `V` moved by {s['v_moved']:.4f} at most in a score's last step."
-                 if s["v_moved"] is not None else "."),
-              f"- Value of the game from 0-0 under the computed pair: the elder (who does "
-              f"not deal first) wins five up with probability {s['elder_wins_0_0']:.4f} "
-              f"{_ci(s['elder_wins_0_0_ci95'], '.4f')}, the first dealer with "
-              f"{s['first_dealer_wins_0_0']:.4f} {_ci(s['first_dealer_wins_0_0_ci95'], '.4f')}"
-              f" ({result['value_deals']:,} whole deals at every score).",
-              "- Exploitability (what both players' best responses gain against a pair, "
-              "summed, in P(win the game) at the score, measured on fresh deals with best "
-              "responses sampled on deals that did not choose the pair: a lower bound at "
-              "the sampling's resolution; it can come out below zero by chance): Hoyle's "
-              f"pair from {min(e['exploitability'] for e in s['hoyle']):+.4f} to "
-              f"{max(e['exploitability'] for e in s['hoyle']):+.4f} across {where}, the "
-              f"computed pair from {min(e['exploitability'] for e in s['computed']):+.4f} to "
-              f"{max(e['exploitability'] for e in s['computed']):+.4f}.", ""]
+    if sv["iterations"] > 0:
+        lines += ["## Verdict", "",
+                  f"- Five up solved score by score from 4-4 down to 0-0, each score's rows "
+                  f"({both}) by simultaneous best responses valued with the settled values of "
+                  f"the scores after it: {verdict}. The largest 95% upper bound over the scores "
+                  f"is {s['largest_upper_bound']:+.4f}"
+                  + (f"; `V` moved by {s['v_moved']:.4f} at most in a score's last step."
+                     if s["v_moved"] is not None else "."),
+                  f"- Value of the game from 0-0 under the computed pair: the elder (who does "
+                  f"not deal first) wins five up with probability {s['elder_wins_0_0']:.4f} "
+                  f"{_ci(s['elder_wins_0_0_ci95'], '.4f')}, the first dealer with "
+                  f"{s['first_dealer_wins_0_0']:.4f} {_ci(s['first_dealer_wins_0_0_ci95'], '.4f')}"
+                  f" ({result['value_deals']:,} whole deals at every score).",
+                  "- Exploitability (what both players' best responses gain against a pair, "
+                  "summed, in P(win the game) at the score, measured on fresh deals with best "
+                  "responses sampled on deals that did not choose the pair: a lower bound at "
+                  "the sampling's resolution; it can come out below zero by chance): Hoyle's "
+                  f"pair from {min(e['exploitability'] for e in s['hoyle']):+.4f} to "
+                  f"{max(e['exploitability'] for e in s['hoyle']):+.4f} across {where}, the "
+                  f"computed pair from {min(e['exploitability'] for e in s['computed']):+.4f} to "
+                  f"{max(e['exploitability'] for e in s['computed']):+.4f}.", ""]
     lines += ["## Exploitability at every score", "",
               f"Each side's best response to the pair ({both}), its gain in its own P(win "
               "the game) on fresh deals with the 95% interval (the elder's and the "
               "dealer's on disjoint fresh deals, so the sum's interval adds their "
               "half-widths in quadrature); n fresh deals per side and score.", "",
-              "| score | Hoyle's pair | elder's BR | dealer's BR | computed pair | elder's BR "
-              "| dealer's BR | n |", "|---|---|---|---|---|---|---|---|"]
+              "| score | Hoyle's pair | elder's BR | dealer's BR"
+              + (" | computed pair | elder's BR | dealer's BR" if solved else "") + " | n |",
+              "|---|---|---|---" + ("|---|---|---" if solved else "") + "|---|"]
+
+    def cells(e):
+        return (f"{e['exploitability']:+.4f} {_ci(e['exploitability_ci95'])} | "
+                f"{e['elder_gain']:+.4f} {_ci(e['elder_gain_ci95'])} | "
+                f"{e['dealer_gain']:+.4f} {_ci(e['dealer_gain_ci95'])}")
     for h, c in zip(s["hoyle"], s["computed"]):
-        lines.append(f"| {h['score']} | {h['exploitability']:+.4f} "
-                     f"{_ci(h['exploitability_ci95'])} | {h['elder_gain']:+.4f} "
-                     f"{_ci(h['elder_gain_ci95'])} | {h['dealer_gain']:+.4f} "
-                     f"{_ci(h['dealer_gain_ci95'])} | {c['exploitability']:+.4f} "
-                     f"{_ci(c['exploitability_ci95'])} | {c['elder_gain']:+.4f} "
-                     f"{_ci(c['elder_gain_ci95'])} | {c['dealer_gain']:+.4f} "
-                     f"{_ci(c['dealer_gain_ci95'])} | {c['n']:,} |")
+        lines.append(f"| {h['score']} | {cells(h)} | " + (f"{cells(c)} | " if solved else "")
+                     + f"{c['n']:,} |")
     v, lo, hi = (np.asarray(result[k]) for k in ("v", "v_lo", "v_hi"))
     v0 = np.asarray(history[0]["v"])
     lines += ["", "## The value of every score", "",
               "`V[x, y]`: the probability that the player about to be elder at `x` wins "
               "against the dealer's `y` (rows: his score; columns: the dealer's), under the "
-              "computed pair, 95% interval (a bootstrap that redraws each score's deals "
+              + ("computed" if solved else "Hoyle's") + " pair, 95% interval (a bootstrap that redraws each score's deals "
               "independently, although the scores share their deals: wider than it need "
               "be); Hoyle's pair's beside it.", "",
               "| elder \\ dealer | " + " | ".join(str(y) for y in range(TARGET)) + " |",
@@ -299,7 +318,10 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
 def ship(ship_dir: str, result: dict) -> list[str]:
     """The computed pair as shipped data: ``<play>.npz`` (:func:`solved.pack`) and
     ``<play>.json`` (command, seed, commit, the solve's settings, the exploitability and
-    value found at every score)."""
+    value found at every score). A run of step 0 only solved nothing: refused."""
+    if result["solve"]["iterations"] == 0:
+        raise ValueError("--ship needs a solve (--iterations 1 or more): step 0 alone "
+                         "measures Hoyle's pair and solves nothing")
     play = result["solve"]["settings"]["play"]["elder"]
     pair, gains = result["pair"], result["gains"]
     data = shipped.pack(pair["elder"], pair["dealer"], pair["elder_discard"],

@@ -902,8 +902,10 @@ STRATEGY = [
 
     S = solved.load()
     P = S.provenance
-    print(f"shipped strategy: play model {S.play}; {'converged' if P['converged'] else 'not converged'}"
-          f" after {P['iterations']} iteration(s), the pair of iteration {P['chosen_iteration']}")
+    print(f"shipped strategy: play model {S.play}; "
+          + ("converged" if P["converged"] else
+             f"not converged at {', '.join(P['unsettled'])}")
+          + f" after {P['steps']} steps of the sweep from 4-4 down to 0-0")
     print(f"made by: {P['command']}")
     print(f"value from 0-0: the elder wins five up {S.v[0, 0]:.4f} "
           f"{ci(P['elder_wins_0_0_ci95'], 4)}, the first dealer {1 - S.v[0, 0]:.4f}")

@@ -63,8 +63,8 @@ cannot see (not measured here); the report gives the share of deals whose first 
 is accepted, each of which reaches that abstraction.
 
 Every figure is a pure function of the seed: the best responses sample the deals of
-``strategy``'s index scheme (the same deals at every score of an iteration — common
-random numbers), ``V`` the continuation range, the exploitability the fresh ranges; a
+``strategy``'s index scheme (step 0: the same deals at every score — common random
+numbers), ``V`` the continuation range, the exploitability the fresh ranges; a
 run directory checkpoints each block (:func:`~ecarte_sim.engine.batch.execution`), so a
 stopped solve resumes, and a Dask cluster runs the blocks when given.
 """

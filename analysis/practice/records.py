@@ -188,14 +188,21 @@ def _action(a, players, where: str) -> None:
 # ---------------------------------------------------------------------------- files
 
 def save(record: dict, path) -> Path:
-    """Write ``record`` to ``path`` atomically (a temporary file in the same directory,
-    flushed and synced, then ``os.replace``)."""
+    """Write ``record`` to ``path`` atomically (:func:`write_text_atomic`)."""
     path = Path(path)
-    data = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    write_text_atomic(path, json.dumps(record, indent=1, ensure_ascii=False) + "\n",
+                      prefix=f".{path.name}.", suffix=".tmp")
+    return path
+
+
+def write_text_atomic(path: Path, text: str, *, prefix: str, suffix: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same directory (named
+    ``prefix...suffix``), flushed and synced, then ``os.replace``: a reader sees the old
+    file or the new one, never half of one; the temporary file goes on any failure."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(data)
+            f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -205,7 +212,6 @@ def save(record: dict, path) -> Path:
         except OSError:
             pass
         raise
-    return path
 
 
 def load(path) -> dict:

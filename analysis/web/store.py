@@ -27,12 +27,13 @@ import json
 import os
 import re
 import secrets
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ecarte_sim.analysis.practice.records import write_text_atomic
 
 #: The stored game's format tag.
 FORMAT = "ecarte-sim web game 1"
@@ -62,19 +63,7 @@ def write_atomic(path: Path, data: dict) -> None:
     """Write ``data`` as JSON to ``path``: temporary file in the same directory, fsync,
     ``os.replace``."""
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=1)
-    fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_text_atomic(path, text, prefix=_TMP_PREFIX, suffix=".json")
 
 
 @dataclass

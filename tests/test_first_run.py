@@ -132,7 +132,10 @@ def test_ctrl_c_on_a_long_run_prints_its_message_only(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "ecarte_sim.analysis.cli", "simulate",
                              "--deals", str(1 << 30), "--play", "heuristic", "--threads", "1",
                              "--task-size", str(1 << 12), "--quiet", "--run-dir", str(run_dir)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # SIGINT as a terminal gives it, even when the tests run in a
+                            # background job (which inherits SIGINT ignored)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 600                  # a cold cache compiles first
     while time.time() < deadline and proc.poll() is None:
         if list(run_dir.glob("task-*.npy")):

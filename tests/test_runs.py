@@ -182,9 +182,16 @@ COMMANDS = {
 }
 
 
+def _default_sigint():
+    """In the child: Ctrl-C as a terminal gives it. A job started in the background by a
+    non-interactive shell inherits SIGINT ignored, and Python then keeps it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _cli(args, **kw):
     return subprocess.Popen([sys.executable, "-m", "ecarte_sim.analysis.cli", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_default_sigint, **kw)
 
 
 @pytest.mark.parametrize("game", sorted(COMMANDS))

@@ -548,7 +548,9 @@ def test_ctrl_c_loses_nothing_and_a_new_process_resumes(tmp_path):
         port = free_port()
         proc = subprocess.Popen([sys.executable, "-m", "ecarte_sim.analysis.cli", "serve",
                                  "--port", str(port), "--store", str(tmp_path),
-                                 "--no-warm-up"], stderr=subprocess.PIPE, text=True)
+                                 "--no-warm-up"], stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                 signal.SIG_DFL))
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 120
         while True:

@@ -382,9 +382,10 @@ def settings_for(model: str, score=(0, 0), worlds: int = DEFAULT_WORLDS,
     return _settings(model, x, y, int(worlds), bool(forced_trump))
 
 
-def _rec(p: Position) -> np.ndarray:
-    """The record of the proposals as the inferring player reads it (counts only for
-    the adversary's cards)."""
+def deal_record(p: Position) -> np.ndarray:
+    """The record of the proposals (``REC``) as the inferring player reads it (counts only
+    for the adversary's cards): what the keyed player and the best response pass the
+    kernels (:mod:`ecarte_sim.analysis.ecarte.exploit`)."""
     from ecarte_sim.engine.ecarte.records import REC
     at = REC.at
     rec = np.zeros(REC.size, dtype=np.int64)
@@ -403,7 +404,7 @@ def _rec(p: Position) -> np.ndarray:
     return rec
 
 
-def _payoff(first: int) -> np.ndarray:
+def payoff_table(first: int) -> np.ndarray:
     """``PAYOFF`` scratch with the deal's points by the elder's tricks (Laws 48–49)."""
     from ecarte_sim.engine.ecarte.records import PAYOFF
     from ecarte_sim.engine.ecarte.whole import outcome_of, points_for
@@ -427,14 +428,14 @@ def _decide(p: Position, seed, deal, worlds, model, forced_trump, evaluate):
     from ecarte_sim.engine.ecarte.single import decide
     seed, deal = _check_seed_deal(seed, deal)
     cfg, script = settings_for(model, p.score, worlds, forced_trump)
-    payoff = _payoff(p.first)
+    payoff = payoff_table(p.first)
     hands = np.zeros(max(int(worlds), 1), dtype=np.uint32)
     plays = np.array(list(p.played) + [-1] * (10 - len(p.played)), dtype=np.int64)
     cards = np.zeros(5, dtype=np.int64)
     outcomes = np.zeros((int(worlds), 5), dtype=np.int64)
     result = decide(p.mover, np.uint32(p.start), np.uint32(p.unseen), plays,
                     len(p.played), p.trump, bool(forced_trump), int(worlds),
-                    np.uint64(seed), np.uint64(deal), cfg, script, _rec(p), payoff, hands,
+                    np.uint64(seed), np.uint64(deal), cfg, script, deal_record(p), payoff, hands,
                     bool(evaluate), cards, outcomes)
     return result, cards, outcomes, hands, payoff
 

@@ -1,0 +1,338 @@
+"""A stronger card player than ``pimc-inference``: αμ search on the last tricks (issue 35).
+
+PIMC (:func:`~ecarte_sim.engine.ecarte.players.pimc_over`) values each card by solving
+every sampled world double dummy, as if after this card the mover would see the
+opponent's hand: in each world it lets him play the card that suits that world
+(*strategy fusion*, Long, Sturtevant, Buro and Furtak, AAAI-10). αμ (Cazenave and Ventos,
+"The αμ Search Algorithm for the Game of Bridge", 2020) removes that: the mover (Max) must
+play the same card in every world he cannot tell apart, the opponent (Min) plays per world;
+a node's value is a Pareto front of vectors over the worlds (the plain-Python definition
+and the oracle of the tests: :mod:`~ecarte_sim.engine.ecarte.alphamu_reference`). ``M``
+bounds the mover's moves searched before the worlds are valued double dummy; ``M = 1`` is
+PIMC.
+
+The chooser here, ``alphamu`` (:func:`alphamu_decide`), is ``pimc-inference`` everywhere
+but on the last ``K`` tricks (``DEFAULT_TRICKS`` = 3: from the third trick's first card),
+where it searches with ``M`` unbounded (:data:`M_INF`: to the end of the deal) over the
+*same* ``W`` worlds ``pimc-inference`` draws there
+(:func:`~ecarte_sim.engine.ecarte.single.decide`), so the only difference is the search.
+Why the last tricks only: there the opponent's remaining cards are few and the mover's plan
+has few branches, so the exact front stays small (measured in ``ecarte-sim stronger``'s
+seconds per decision); from the first card the fronts over 64 worlds would grow with every
+one of the mover's five cards. The card: the best total over the worlds of the best vector
+of its front (the deal's marks for the mover, Laws 48–49: the point 1, the vole 2, doubled
+under Law 49 when the elder played without proposing or the dealer refused and that side
+loses the point); among equals, ``pimc-inference``'s own card.
+
+Kernels (``@njit(cache=True)``; no recursion, numba #6061: :func:`front` keeps an explicit
+stack of positions, one frame per card played in the search):
+
+* :func:`front` — the Pareto front of a position over the worlds (rows: vectors, columns:
+  worlds; a world ruled out in a branch holds :data:`OUT`);
+* :func:`root_totals` — each of the mover's cards' best total;
+* :func:`alphamu_card` — the card from the worlds, ties to a given card;
+* :func:`alphamu_decide` — the whole chooser from the mover's knowledge.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ecarte_sim.engine.cards import bit_index, lowest_bit
+from ecarte_sim.engine.ecarte.moves import distinct_moves, legal_moves
+from ecarte_sim.engine.ecarte.records import PAYOFF
+from ecarte_sim.engine.ecarte.single import decide
+from ecarte_sim.engine.ecarte.solver import search
+from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+
+#: The value of a world out of play in a branch: above any mark (the minimum ignores it).
+OUT = 1 << 20
+#: ``M`` unbounded: more than the mover's cards in a deal.
+M_INF = 99
+#: The tricks searched by αμ at the end of the deal (from the third trick's first card).
+DEFAULT_TRICKS = 3
+_DEPTH = 12
+_MAX, _MIN, _LEAF = 0, 1, 2
+_P = PAYOFF.at
+_FULL = np.uint32(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def pareto(f):
+    """The rows of ``f`` that no other row is at least as good as in every column
+    (duplicates once, the first kept)."""
+    n, w = f.shape
+    keep = np.ones(n, dtype=np.bool_)
+    for i in range(n):
+        for j in range(n):
+            if i == j or not keep[j]:
+                continue
+            ge = True
+            eq = True
+            for k in range(w):
+                if f[j, k] < f[i, k]:
+                    ge = False
+                    break
+                if f[j, k] != f[i, k]:
+                    eq = False
+            if ge and (not eq or j < i):
+                keep[i] = False
+                break
+    out = np.empty((keep.sum(), w), dtype=np.int64)
+    r = 0
+    for i in range(n):
+        if keep[i]:
+            out[r] = f[i]
+            r += 1
+    return out
+
+
+@njit(cache=True)
+def _union(a, b):
+    return pareto(np.concatenate((a, b)))
+
+
+@njit(cache=True)
+def _product(a, b):
+    """Min's choice per world: every pair of vectors, the minimum in each world."""
+    na, w = a.shape
+    nb = b.shape[0]
+    out = np.empty((na * nb, w), dtype=np.int64)
+    r = 0
+    for i in range(na):
+        for j in range(nb):
+            for k in range(w):
+                out[r, k] = min(a[i, k], b[j, k])
+            r += 1
+    return pareto(out)
+
+
+@njit(cache=True)
+def _leaf(own, hands, valid, gone, leader, tricks, led, trump, forced_trump, mover, pay,
+          exact):
+    """One vector: the deal's value in each world in play (``exact``: the deal is over;
+    else double dummy from here)."""
+    w = hands.shape[0]
+    out = np.empty((1, w), dtype=np.int64)
+    for k in range(w):
+        if not valid[k]:
+            out[0, k] = OUT
+        elif exact:
+            out[0, k] = pay[tricks]
+        else:
+            opp = np.uint32(hands[k] & ~gone)
+            e = own if mover == ELDER else opp
+            d = opp if mover == ELDER else own
+            out[0, k] = pay[search(e, d, leader, tricks, led, trump, forced_trump, -1, 6)]
+    return out
+
+
+@njit(cache=True)
+def front(own, hands, valid, gone, leader, tricks, led, trump, forced_trump, mover, pay, m):
+    """The αμ front of a position: the mover's hand ``own``, the opponent's hands ``hands``
+    (uint32, one per world) of which ``valid`` are in play and ``gone`` the opponent's
+    cards already played in the search, ``leader``/``tricks``/``led`` the trick, ``pay``
+    the mover's marks by the elder's tricks, ``m`` the mover's moves still searched
+    (0: double dummy). Rows of the result are vectors over the worlds."""
+    w = hands.shape[0]
+    s_own = np.zeros(_DEPTH, dtype=np.uint32)
+    s_gone = np.zeros(_DEPTH, dtype=np.uint32)
+    s_leader = np.zeros(_DEPTH, dtype=np.int64)
+    s_tricks = np.zeros(_DEPTH, dtype=np.int64)
+    s_led = np.zeros(_DEPTH, dtype=np.int64)
+    s_m = np.zeros(_DEPTH, dtype=np.int64)
+    s_kind = np.zeros(_DEPTH, dtype=np.int64)
+    s_moves = np.zeros(_DEPTH, dtype=np.uint32)
+    s_started = np.zeros(_DEPTH, dtype=np.bool_)
+    s_valid = np.zeros((_DEPTH, w), dtype=np.bool_)
+    acc = [np.empty((0, w), dtype=np.int64) for _ in range(_DEPTH)]
+    s_own[0] = own
+    s_gone[0] = gone
+    s_leader[0] = leader
+    s_tricks[0] = tricks
+    s_led[0] = led
+    s_m[0] = m
+    s_valid[0, :] = valid
+    d = 0
+    entering = True
+    res = np.empty((0, w), dtype=np.int64)
+    while True:
+        if entering:
+            entering = False
+            o = s_own[d]
+            g = s_gone[d]
+            ld = s_led[d]
+            lead = s_leader[d]
+            who = lead if ld < 0 else 1 - lead
+            if o == 0 and ld < 0:
+                res = _leaf(o, hands, s_valid[d], g, lead, s_tricks[d], ld, trump,
+                            forced_trump, mover, pay, True)
+                s_kind[d] = _LEAF
+            elif who == mover and s_m[d] == 0:
+                res = _leaf(o, hands, s_valid[d], g, lead, s_tricks[d], ld, trump,
+                            forced_trump, mover, pay, False)
+                s_kind[d] = _LEAF
+            elif who == mover:
+                opp_any = np.uint32(0)
+                for k in range(w):
+                    if s_valid[d, k]:
+                        opp_any |= hands[k]
+                opp_any = np.uint32(opp_any & ~g)
+                s_moves[d] = distinct_moves(legal_moves(o, ld, trump, forced_trump), o,
+                                            opp_any, ld)
+                s_kind[d] = _MAX
+            else:
+                moves = np.uint32(0)
+                for k in range(w):
+                    if s_valid[d, k]:
+                        moves |= legal_moves(np.uint32(hands[k] & ~g), ld, trump,
+                                             forced_trump)
+                s_moves[d] = moves
+                s_kind[d] = _MIN
+            if s_kind[d] != _LEAF:
+                s_started[d] = False
+                acc[d] = np.empty((0, w), dtype=np.int64)
+                res = np.empty((0, w), dtype=np.int64)
+        else:
+            # the child's front ``res`` comes back to frame d
+            if s_kind[d] == _MAX:
+                acc[d] = _union(acc[d], res)
+            elif s_started[d]:
+                acc[d] = _product(acc[d], res)
+            else:
+                acc[d] = res
+                s_started[d] = True
+        if s_kind[d] == _LEAF or s_moves[d] == 0:
+            if s_kind[d] != _LEAF:
+                res = acc[d]
+            if d == 0:
+                return res
+            d -= 1
+            continue
+        bit = lowest_bit(s_moves[d])
+        s_moves[d] ^= bit
+        c = bit_index(bit)
+        o = s_own[d]
+        g = s_gone[d]
+        ld = s_led[d]
+        lead = s_leader[d]
+        who = lead if ld < 0 else 1 - lead
+        if who == mover:
+            s_own[d + 1] = np.uint32(o & ~bit)
+            s_gone[d + 1] = g
+            s_m[d + 1] = s_m[d] - 1
+            s_valid[d + 1, :] = s_valid[d, :]
+        else:
+            s_own[d + 1] = o
+            s_gone[d + 1] = np.uint32(g | bit)
+            s_m[d + 1] = s_m[d]
+            for k in range(w):
+                s_valid[d + 1, k] = s_valid[d, k] and (
+                    legal_moves(np.uint32(hands[k] & ~g), ld, trump, forced_trump) & bit) != 0
+        if ld < 0:
+            s_leader[d + 1] = lead
+            s_tricks[d + 1] = s_tricks[d]
+            s_led[d + 1] = c
+        else:
+            winner = lead if leader_wins(ld, c, trump) else 1 - lead
+            s_leader[d + 1] = winner
+            s_tricks[d + 1] = s_tricks[d] + (1 if winner == ELDER else 0)
+            s_led[d + 1] = -1
+        d += 1
+        entering = True
+
+
+@njit(cache=True)
+def _after_own(own, leader, tricks, led, trump, c):
+    """The position after the mover's card ``c``: (own, leader, tricks, led)."""
+    bit = np.uint32(1) << np.uint32(c)
+    if led < 0:
+        return np.uint32(own & ~bit), leader, tricks, np.int64(c)
+    winner = leader if leader_wins(led, c, trump) else 1 - leader
+    return (np.uint32(own & ~bit), np.int64(winner),
+            np.int64(tricks + (1 if winner == ELDER else 0)), np.int64(-1))
+
+
+@njit(cache=True)
+def root_totals(mover, own, hands, leader, tricks, led, trump, forced_trump, pay, m, moves,
+                cards, totals):
+    """For each card of ``moves`` (by index, into ``cards``): the best total over the
+    worlds of a vector of its front (``m`` >= 1 the mover's moves searched, this one
+    included) into ``totals``. Returns the number of cards."""
+    w = hands.shape[0]
+    valid = np.ones(w, dtype=np.bool_)
+    n = 0
+    rest = np.uint32(moves)
+    while rest:
+        bit = lowest_bit(rest)
+        rest ^= bit
+        c = bit_index(bit)
+        o, lead, t, ld = _after_own(own, leader, tricks, led, trump, c)
+        f = front(o, hands, valid, np.uint32(0), lead, t, ld, trump, forced_trump, mover,
+                  pay, m - 1)
+        best = np.int64(-(1 << 40))
+        for i in range(f.shape[0]):
+            s = np.int64(0)
+            for k in range(w):
+                s += f[i, k]
+            if s > best:
+                best = s
+        cards[n] = c
+        totals[n] = best
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def alphamu_card(mover, own, hands, leader, tricks, led, trump, forced_trump, pay, m, moves,
+                 tie):
+    """The card of ``moves`` with the best :func:`root_totals` total; among equals ``tie``
+    if it is one, else the lowest index."""
+    cards = np.zeros(10, dtype=np.int64)
+    totals = np.zeros(10, dtype=np.int64)
+    n = root_totals(mover, own, hands, leader, tricks, led, trump, forced_trump, pay, m,
+                    moves, cards, totals)
+    best = totals[:n].max()
+    for i in range(n):
+        if cards[i] == tie and totals[i] == best:
+            return np.int64(tie)
+    for i in range(n):
+        if totals[i] == best:
+            return np.int64(cards[i])
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def mover_pay(mover, payoff):
+    """The deal's marks for ``mover`` by the elder's tricks 0..5 (``payoff``: ``PAYOFF``,
+    the elder's points minus the dealer's, Laws 48–49)."""
+    pay = np.empty(6, dtype=np.int64)
+    for t in range(6):
+        v = payoff[_P.POINTS + t]
+        pay[t] = v if mover == ELDER else -v
+    return pay
+
+
+@njit(cache=True)
+def alphamu_decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, worlds,
+                   seed, index, cfg, script, rec, payoff, hands, last_tricks, m):
+    """The ``alphamu`` card of ``mover`` at card ``n_played`` of deal ``index`` (arguments
+    as :func:`~ecarte_sim.engine.ecarte.single.decide`): ``pimc-inference``'s card, but on
+    the last ``last_tricks`` tricks (``n_played >= 10 - 2 * last_tricks``) with a choice,
+    αμ with ``m`` over the same worlds (ties to ``pimc-inference``'s card). Returns (the
+    card, ``pimc-inference``'s card, whether αμ searched)."""
+    cards = np.zeros(5, dtype=np.int64)
+    outcomes = np.zeros((1, 5), dtype=np.int64)
+    r = decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, worlds, seed,
+               index, cfg, script, rec, payoff, hands, False, cards, outcomes)
+    pimc = r[0]
+    moves = np.uint32(r[2])
+    if moves & (moves - np.uint32(1)) == 0 or n_played < 10 - 2 * last_tricks:
+        return pimc, pimc, False
+    own = np.uint32(own_start)
+    for j in range(n_played):
+        own = np.uint32(own & ~(np.uint32(1) << np.uint32(plays[j])) & _FULL)
+    card = alphamu_card(mover, own, hands[:worlds], r[3], r[4], r[5], trump, forced_trump,
+                        mover_pay(mover, payoff), m, moves, pimc)
+    return card, pimc, True

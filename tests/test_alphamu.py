@@ -1,0 +1,147 @@
+"""αμ search (issue 35 item 3): the numba kernel equals the plain-Python reference; with one
+world it is double dummy; with M = 1 it is PIMC; the chooser and the paired match."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from ecarte_sim.engine.ecarte import alphamu as am
+from ecarte_sim.engine.ecarte import alphamu_reference as ref
+from ecarte_sim.engine.ecarte.players import pimc_moves, pimc_over
+from ecarte_sim.engine.ecarte.records import PAYOFF
+from ecarte_sim.engine.ecarte.solver import value_after
+
+ELDER, DEALER = 0, 1
+# The deal's points for the elder by his tricks (Law 48; Law 49 doubles the elder's loss
+# when he played without proposing) — both shapes appear in play.
+PAYS = ([-2, -1, -1, 1, 1, 2], [-2, -2, -2, 1, 1, 2], [-2, -1, -1, 2, 2, 2])
+
+
+def _position(rng, k, worlds, mid):
+    """A random position with the mover to play: his ``k`` cards, ``worlds`` opponent
+    hands drawn from a pool (``mid``: the opponent has led a card)."""
+    cards = list(range(32))
+    rng.shuffle(cards)
+    trump = rng.randrange(4)
+    own = sum(1 << c for c in cards[:k])
+    mover = rng.randrange(2)
+    rest = cards[k:]
+    if mid:
+        led, rest, n_opp, leader = rest[0], rest[1:], k - 1, 1 - mover
+    else:
+        led, n_opp, leader = -1, k, mover
+    pool = rest[:rng.randrange(n_opp + 2, 15)]
+    hands = [sum(1 << c for c in rng.sample(pool, n_opp)) for _ in range(worlds)]
+    tricks = rng.randrange(0, 5 - k + 1)
+    elder_pay = rng.choice(PAYS)
+    pay = elder_pay if mover == ELDER else [-x for x in elder_pay]
+    return mover, own, hands, leader, tricks, led, trump, pay, elder_pay
+
+
+def _kernel_totals(mover, own, hands, leader, tricks, led, trump, ft, pay, m, moves):
+    cards = np.zeros(10, dtype=np.int64)
+    totals = np.zeros(10, dtype=np.int64)
+    n = am.root_totals(mover, np.uint32(own), np.array(hands, dtype=np.uint32), leader, tricks,
+                       led, trump, ft, np.array(pay, dtype=np.int64), m, np.uint32(moves),
+                       cards, totals)
+    return dict(zip(cards[:n].tolist(), totals[:n].tolist()))
+
+
+def test_kernel_equals_reference_on_random_positions():
+    rng = random.Random(20260)
+    searched = 0
+    for _ in range(250):
+        k = rng.randrange(1, 5)
+        worlds = rng.randrange(1, 13 if k < 4 else 7)
+        mover, own, hands, leader, tricks, led, trump, pay, _ = _position(
+            rng, k, worlds, rng.random() < 0.5)
+        ft = rng.random() < 0.85
+        m = rng.choice([1, 2, am.M_INF])
+        want = ref.root_values(mover, own, hands, leader, tricks, led, trump, ft, pay, m)
+        moves = ref.legal(own, led, trump, ft)
+        got = _kernel_totals(mover, own, hands, leader, tricks, led, trump, ft, pay, m, moves)
+        assert got == want
+        searched += len(want) > 1
+    assert searched > 100
+
+
+def test_kernel_front_equals_reference_front():
+    rng = random.Random(7)
+    sizes = []
+    for _ in range(300):
+        mover, own, hands, leader, tricks, led, trump, pay, _ = _position(
+            rng, rng.randrange(2, 5), rng.randrange(2, 10), rng.random() < 0.5)
+        valid = [True] * len(hands)
+        state = (own, 0, leader, tricks, led, mover)
+        want = ref.front(state, hands, valid, trump, True, pay, am.M_INF)
+        got = am.front(np.uint32(own), np.array(hands, dtype=np.uint32),
+                       np.ones(len(hands), dtype=np.bool_), np.uint32(0), leader, tricks, led,
+                       trump, True, mover, np.array(pay, dtype=np.int64), am.M_INF)
+        assert sorted(map(tuple, got.tolist())) == want
+        sizes.append(len(want))
+    assert max(sizes) > 1        # some fronts hold more than one vector
+
+
+def test_one_world_is_double_dummy():
+    """With one world, a front is one vector: each card's total is its exact value."""
+    rng = random.Random(11)
+    for _ in range(150):
+        mover, own, hands, leader, tricks, led, trump, pay, _ = _position(
+            rng, rng.randrange(1, 6), 1, rng.random() < 0.5)
+        moves = ref.legal(own, led, trump, True)
+        got = _kernel_totals(mover, own, hands, leader, tricks, led, trump, True, pay,
+                             am.M_INF, moves)
+        e, d = (own, hands[0]) if mover == ELDER else (hands[0], own)
+        for c, total in got.items():
+            assert total == pay[value_after(np.uint32(e), np.uint32(d), leader, tricks, led,
+                                            trump, True, c)]
+        card = am.alphamu_card(mover, np.uint32(own), np.array(hands, dtype=np.uint32),
+                               leader, tricks, led, trump, True,
+                               np.array(pay, dtype=np.int64), am.M_INF, np.uint32(moves), -1)
+        assert got[int(card)] == max(got.values())
+
+
+def test_m1_is_pimc():
+    """M = 1 values each card double dummy in each world: PIMC's choice (ties low)."""
+    rng = random.Random(3)
+    differ = 0
+    for _ in range(200):
+        mover, own, hands, leader, tricks, led, trump, pay, elder_pay = _position(
+            rng, rng.randrange(2, 6), rng.randrange(1, 24), rng.random() < 0.5)
+        possible = 0
+        for h in hands:
+            possible |= h
+        moves = pimc_moves(np.uint32(own), led, trump, True, np.uint32(possible))
+        payoff = np.zeros(PAYOFF.size, dtype=np.int64)
+        payoff[PAYOFF.at.POINTS:PAYOFF.at.POINTS + 6] = elder_pay
+        h = np.array(hands, dtype=np.uint32)
+        want = pimc_over(mover, np.uint32(own), moves, leader, tricks, led, trump, True, h,
+                         len(hands), payoff)
+        args = (mover, np.uint32(own), h, leader, tricks, led, trump, True,
+                am.mover_pay(mover, payoff))
+        assert am.alphamu_card(*args, 1, moves, -1) == want
+        differ += am.alphamu_card(*args, am.M_INF, moves, -1) != want
+    assert differ > 0      # unbounded M changes some choices
+
+
+def test_unbounded_m_is_never_above_pimc():
+    """PIMC lets the mover fit his later cards to each world (strategy fusion), so every
+    vector of an αμ front is at most the double-dummy vector: each card's best total with
+    M unbounded is at most its total with M = 1."""
+    rng = random.Random(5)
+    for _ in range(100):
+        mover, own, hands, leader, tricks, led, trump, pay, _ = _position(
+            rng, rng.randrange(2, 5), rng.randrange(2, 12), rng.random() < 0.5)
+        moves = ref.legal(own, led, trump, True)
+        m1 = _kernel_totals(mover, own, hands, leader, tricks, led, trump, True, pay, 1, moves)
+        mi = _kernel_totals(mover, own, hands, leader, tricks, led, trump, True, pay,
+                            am.M_INF, moves)
+        for c in moves_list(moves):
+            assert mi[c] <= m1[c]
+
+
+def moves_list(mask):
+    return [c for c in range(32) if mask >> c & 1]

@@ -18,6 +18,8 @@ statistics or science is computed here.
 * :mod:`.piquet` — the ``piquet`` group: deal, simulate, partie, report.
 * :mod:`.exploit` — ``exploit``: one hand's best response in the play against a play
   model, its gain and the line that exploits it.
+* :mod:`.stronger` — ``stronger``: the ``alphamu`` card player against
+  ``pimc-inference``, paired on the same deals.
 * :mod:`.bench` — ``bench``, the throughput of every kernel.
 
 The command modules import :mod:`.common` and the library, never each other;
@@ -30,6 +32,7 @@ import click
 
 from ecarte_sim.analysis.cli import (bench, cards, chart, ecarte, equilibrium, exploit, piquet,
                                      practice, serve, strategy)
+from ecarte_sim.analysis.cli import stronger
 from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 
 
@@ -48,6 +51,8 @@ def main():
 for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, *equilibrium.COMMANDS, *chart.COMMANDS,
                  *practice.COMMANDS, *cards.COMMANDS, *exploit.COMMANDS,
                  piquet.piquet, bench.bench, *serve.COMMANDS):
+    main.add_command(_command)
+for _command in stronger.COMMANDS:
     main.add_command(_command)
 
 

@@ -20,7 +20,14 @@ that look the same to the chooser get the same card.
   reads world ``w`` of card ``j`` as :func:`~.players.pimc_card` does).
 * :func:`info_key` — the index a keyed chooser reads: SplitMix64's output function folded
   over the words of his information (seed first), its top 44 bits (``rng.MAX_DEAL_INDEX``).
-* :func:`keyed_card` — ``card_for`` at ``info_key``.
+* :func:`keyed_card` — ``card_for`` at ``info_key``; :func:`keyed_cards` and
+  :func:`keyed_cards_thrown` — for many hands after the same public play (with each
+  hand's own discards: the cards he threw are cards he saw).
+* :func:`exchange_histories` — the opponent's histories after one exchange (Laws 27–38)
+  as the best response weighs them: his hand as dealt uniform among the cards the
+  responder never saw, his draws uniform among the rest, kept when his decision model
+  proposes or accepts on the dealt hand, throws as many cards as he did, and then plays,
+  proposes or refuses as he did (rejection: every kept history equally weighted).
 """
 
 from __future__ import annotations
@@ -30,17 +37,25 @@ from numba import njit
 
 from ecarte_sim.engine.cards import bit_index, popcount32
 from ecarte_sim.engine.ecarte.moves import legal_moves
+from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
 from ecarte_sim.engine.ecarte.players import heuristic_card, pimc_card, pimc_moves, reveal
+from ecarte_sim.engine.ecarte.policies import dealer_accepts, elder_proposes, score_slot, \
+    thrown_cards
 from ecarte_sim.engine.ecarte.records import REC
-from ecarte_sim.engine.ecarte.settings import PlayModel
+from ecarte_sim.engine.ecarte.settings import CFG, PlayModel
 from ecarte_sim.engine.ecarte.single import decide
 from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
-from ecarte_sim.engine.rng import GAMMA, WORDS_PER_DEAL_BITS, mix64
+from ecarte_sim.engine.rng import GAMMA, WORDS_PER_DEAL_BITS, mix64, splitmix64_at
 
 R = REC.at
+C = CFG.at
 _FULL = np.uint32(0xFFFFFFFF)
 #: A constant mixed into the first word so that a key never equals a plain deal's words.
 _KEY_SALT = np.uint64(0x6578706C6F697421)  # "exploit!"
+#: The same for the stream of :func:`exchange_histories` ("historie").
+_HISTORY_SALT = np.uint64(0x686973746F726965)
+#: Stock cards after the deal (Law 22: five each and the turn-up).
+STOCK = 32 - TURN_UP_POSITION - 1
 
 
 @njit(cache=True)
@@ -159,6 +174,18 @@ def keyed_cards(model, mover, starts, unseen_of_start, plays, n_played, trump, f
     played without asking the model. One call for a whole set of hands (the best
     response asks the opponent's model for every hand that reaches a position). Returns
     how many hands had a choice (the model asked)."""
+    thrown = np.zeros(starts.shape[0], dtype=np.uint32)
+    return keyed_cards_thrown(model, mover, starts, thrown, unseen_of_start, plays, n_played,
+                              trump, forced_trump, worlds, seed, cfg, script, rec, payoff, out)
+
+
+@njit(cache=True)
+def keyed_cards_thrown(model, mover, starts, thrown, unseen_of_start, plays, n_played, trump,
+                       forced_trump, worlds, seed, cfg, script, rec, payoff, out):
+    """:func:`keyed_cards` when each hand comes with the cards its player threw in the
+    exchange (``thrown[i]``, a mask; Law 27): he saw them, so his cards never seen are
+    ``unseen_of_start & ~(starts[i] | thrown[i])`` — with ``rec``'s exchange counts, the
+    information :func:`info_key` reads in the whole deal."""
     asked = 0
     hands = np.zeros(max(worlds, 1), dtype=np.uint32)
     pool = np.zeros(32, dtype=np.int64)
@@ -169,8 +196,91 @@ def keyed_cards(model, mover, starts, unseen_of_start, plays, n_played, trump, f
         if legal & (legal - np.uint32(1)) == 0:
             out[i] = bit_index(legal)
             continue
-        unseen = np.uint32(unseen_of_start & ~own & _FULL)
+        unseen = np.uint32(unseen_of_start & ~(own | np.uint32(thrown[i])) & _FULL)
         asked += 1
         out[i] = keyed_card(model, mover, own, unseen, plays, n_played, trump, forced_trump,
                             worlds, seed, cfg, script, rec, payoff, hands, pool, draws)
     return asked
+
+
+@njit(cache=True)
+def _uniform_below(key, pos, bound):
+    """(a uniform integer in ``[0, bound)``, the next word position): SplitMix64 words of
+    ``key`` from ``pos``, a word in the biased top remainder rejected."""
+    b = np.uint64(bound)
+    rem = (np.uint64(0) - b) % b             # 2**64 mod bound
+    limit = np.uint64(0) - rem               # the words below it are unbiased
+    while True:
+        w = splitmix64_at(key, pos)
+        pos += np.uint64(1)
+        if rem == np.uint64(0) or w < limit:
+            return np.int64(w % b), pos
+
+
+@njit(cache=True)
+def exchange_histories(seed, opponent, cfg, script, turn_up, pool, responder_threw,
+                       opponent_threw, final_refused, out, max_trials):
+    """The opponent's histories after one exchange, as dealt, by rejection: ``out[i]``
+    (uint64) his hand at the play in the low 32 bits, the cards he threw in the high 32.
+
+    Each trial draws, from the stream of ``seed`` (salted), a uniform ordered prefix of
+    ``pool`` (int64 cards: those the responder never saw; Fisher-Yates, unbiased): the
+    first five are his hand as dealt, the next ``opponent_threw`` his draws (given the
+    responder's view the deck's order is uniform, so his draws are uniform among the
+    unseen cards he was not dealt). The history is kept if his decision model (``cfg``'s
+    ``elder_policy``/``dealer_policy``, the ones the search's ``says`` reads) proposes
+    (elder) or accepts (dealer) on the dealt hand (Laws 25–26), his discard
+    (:func:`~.policies.thrown_cards`: Laws 27, 38; the elder throws first, the dealer
+    with ``STOCK - elder's draws`` left) is ``opponent_threw`` cards, and after the
+    exchange, as an elder, he plays (``final_refused`` 0) or proposes again (1) on his
+    new hand, as a dealer refuses that second proposal (1) or has nothing to decide (0).
+    Every kept history has the same probability under the laws and his model, so the
+    kept ones are an equally weighted sample of the histories that agree with what was
+    said. Returns (histories kept, trials); stops after ``max_trials`` trials."""
+    trump = turn_up >> 3
+    slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
+    cards = pool.copy()
+    m = cards.shape[0]
+    key = mix64(np.uint64(seed) ^ _HISTORY_SALT)
+    pos = np.uint64(0)
+    need = 5 + opponent_threw
+    room = STOCK if opponent == ELDER else STOCK - responder_threw
+    n = out.shape[0]
+    got = 0
+    trials = 0
+    while got < n and trials < max_trials:
+        trials += 1
+        for i in range(need):
+            j, pos = _uniform_below(key, pos, m - i)
+            j += i
+            t = cards[i]
+            cards[i] = cards[j]
+            cards[j] = t
+        dealt = np.uint32(0)
+        for i in range(5):
+            dealt |= np.uint32(1) << np.uint32(cards[i])
+        if opponent == ELDER:
+            if not elder_proposes(cfg[C.ELDER_POLICY], cfg[C.THRESHOLD], dealt, trump, 0,
+                                  script, turn_up, slot):
+                continue
+        elif not dealer_accepts(cfg[C.DEALER_POLICY], dealt, trump, 0, script, turn_up,
+                                slot):
+            continue
+        thrown = np.uint32(thrown_cards(cfg, script, opponent, dealt, trump, 0, room,
+                                        turn_up, slot))
+        if popcount32(thrown) != opponent_threw:
+            continue
+        hand = np.uint32(dealt & ~thrown)
+        for i in range(5, need):
+            hand |= np.uint32(1) << np.uint32(cards[i])
+        if opponent == ELDER:
+            again = elder_proposes(cfg[C.ELDER_POLICY], cfg[C.THRESHOLD], hand, trump, 1,
+                                   script, turn_up, slot)
+            if again != (final_refused == 1):
+                continue
+        elif final_refused == 1 and dealer_accepts(cfg[C.DEALER_POLICY], hand, trump, 1,
+                                                   script, turn_up, slot):
+            continue
+        out[got] = np.uint64(hand) | (np.uint64(thrown) << np.uint64(32))
+        got += 1
+    return got, trials

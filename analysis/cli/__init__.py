@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli import (bench, cards, chart, ecarte, equilibrium, exploit, piquet,
-                                     practice, serve, strategy)
+from ecarte_sim.analysis.cli import (bench, cards, chart, ecarte, equilibrium, exploit,
+                                     exploitability, piquet, practice, serve, strategy)
 from ecarte_sim.analysis.cli import stronger
 from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 
@@ -49,7 +49,7 @@ def main():
 
 
 for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, *equilibrium.COMMANDS, *chart.COMMANDS,
-                 *practice.COMMANDS, *cards.COMMANDS, *exploit.COMMANDS,
+                 *practice.COMMANDS, *cards.COMMANDS, *exploit.COMMANDS, *exploitability.COMMANDS,
                  piquet.piquet, bench.bench, *serve.COMMANDS):
     main.add_command(_command)
 for _command in stronger.COMMANDS:

@@ -145,3 +145,93 @@ def test_unbounded_m_is_never_above_pimc():
 
 def moves_list(mask):
     return [c for c in range(32) if mask >> c & 1]
+
+
+# ----------------------------------------------------------------------------- the match
+
+def _pimc_inference_deals(seed, n, worlds):
+    from ecarte_sim.analysis.practice.cards import settings_for
+    from ecarte_sim.engine.ecarte.runner import DealRunner
+    from ecarte_sim.engine.ecarte.settings import CFG, PlayModel
+    cfg, script = settings_for("treatise", (0, 0), worlds)
+    cfg = np.array(cfg)
+    cfg[CFG.at.ELDER_PLAY] = cfg[CFG.at.DEALER_PLAY] = int(PlayModel.PIMC_INFERENCE)
+    script = np.array(script)
+    runner = DealRunner()
+    out = []
+    for i in range(n):
+        d = runner.play(seed, i, cfg, script)
+        if not d.ended and len(d.play) == 10:
+            out.append((i, d))
+    return cfg, script, out
+
+
+def test_replay_without_search_is_the_deal_and_late_start_is_exact():
+    """alphamu with K = 0 plays the whole deal's own cards (the same worlds: decide is the
+    whole deal's chooser), and starting the replay at the last K tricks from the deal's
+    cards gives what a replay from the first card gives."""
+    from ecarte_sim.analysis.ecarte.stronger import play_out
+    cfg, script, deals = _pimc_inference_deals(9, 40, 16)
+    exchanged = 0
+    for i, d in deals:
+        exchanged += bool(d.exchanges)
+        t, cards = play_out(d, cfg, script, seed=9, index=i, worlds=16, side=ELDER,
+                            last_tricks=0, m=am.M_INF)
+        assert (t, tuple(cards)) == (d.elder_tricks, tuple(d.play))
+        for side in (ELDER, DEALER):
+            full = play_out(d, cfg, script, seed=9, index=i, worlds=16, side=side,
+                            last_tricks=3, m=am.M_INF)
+            late = play_out(d, cfg, script, seed=9, index=i, worlds=16, side=side,
+                            last_tricks=3, m=am.M_INF, from_card=4)
+            assert full == late
+    assert exchanged > 0 and len(deals) > 30
+
+
+def test_match_counts():
+    from ecarte_sim.analysis.ecarte.stronger import match
+    r = match(deals=60, seed=2, worlds=16, last_tricks=5)
+    assert r["n"] == 2 * (60 - r["deals_skipped"])
+    assert r["elder"]["marks"]["n"] == r["dealer"]["marks"]["n"] == r["n"] // 2
+    assert 0 <= r["cards_differing"] <= r["alphamu_decisions"]
+    assert r["alphamu_decisions"] > 100
+    lo, hi = r["marks"]["ci95"]
+    assert lo <= r["marks"]["mean"] <= hi
+    none = match(deals=20, seed=2, worlds=16, last_tricks=0)
+    assert none["alphamu_decisions"] == 0 and none["marks"]["mean"] == 0
+    assert none["changed_share"] == 0
+
+
+def _cli(capsys, *args):
+    from ecarte_sim.analysis.cli import run
+    capsys.readouterr()
+    try:
+        run(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = 0 if exc.code is None else exc.code
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def test_cli(capsys):
+    import json
+    code, out, _ = _cli(capsys, "stronger", "--deals", "12", "--worlds", "8", "--seed", "4",
+                        "--tricks", "4", "--json", "-q")
+    assert code == 0
+    r = json.loads(out)
+    assert r["deals"] == 12 and r["worlds"] == 8 and r["seed"] == 4 and r["last_tricks"] == 4
+    code, out, _ = _cli(capsys, "stronger", "--deals", "12", "--worlds", "8", "-q")
+    assert code == 0 and "marks/deal" in out
+
+
+@pytest.mark.parametrize("args,token", [
+    (["--deals", "0"], "--deals"), (["--worlds", "x"], "--worlds"),
+    (["--tricks", "6"], "--tricks"), (["--seed", "-1"], "--seed"),
+    (["--decisions", "hoyle"], "--decisions"),
+    (["--start", str(2**44 - 2), "--deals", "5"], "2**44")])
+def test_cli_bad_input(capsys, args, token):
+    code, out, err = _cli(capsys, "stronger", *args)
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and token in lines[0]

@@ -1,0 +1,202 @@
+"""Is ``alphamu`` a stronger card player than ``pimc-inference``? A paired match on the same
+deals (issue 35 item 3).
+
+The chooser (:mod:`ecarte_sim.engine.ecarte.alphamu`) is ``pimc-inference`` until the last
+``K`` tricks, then αμ with M unbounded over the same worlds. :func:`match` plays whole deals
+``start .. start + deals`` of ``seed`` with both players ``pimc-inference`` (the proposals,
+answers and discards by ``decisions``, at the score 0-0; the engine's whole deal), then,
+for each side in turn, plays the deal again with that side's cards chosen by ``alphamu``,
+the other side's by ``pimc-inference``, both with the deal's own random words (common
+random numbers: the same deal, the same worlds at every card; the only change is that
+side's search). The paired difference is that side's marks in the replay minus his marks
+in the deal (the point 1, the vole 2, Law 49's doubling; the kings do not change), mean and
+95% interval over deal-sides (each deal gives one elder and one dealer side). Until the
+last ``K`` tricks both sides play the deal's own cards, so the replay starts there from the
+deal's play (a replay with ``K = 0`` is checked by the tests to give the deal's own cards).
+
+Also counted: the αμ decisions (a choice on the last ``K`` tricks), how many chose another
+card than ``pimc-inference`` would there, and the seconds per decision of each (the same
+positions; ``pimc-inference`` alone, then ``alphamu``, which includes it).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+ELDER, DEALER = 0, 1
+
+
+def _mean_ci(x) -> dict:
+    x = np.asarray(x, dtype=np.float64)
+    n = len(x)
+    if n == 0:
+        return {"mean": None, "ci95": None, "n": 0}
+    m = float(x.mean())
+    h = 1.96 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+    return {"mean": m, "ci95": [m - h, m + h], "n": n}
+
+
+def _said(d) -> list[str]:
+    from ecarte_sim.engine.ecarte.records import ProposalsEnd
+    words = ["propose", "accept"] * len(d.exchanges)
+    if d.how_ended == ProposalsEnd.ELDER_PLAYED:
+        words.append("play")
+    elif d.how_ended == ProposalsEnd.DEALER_REFUSED:
+        words += ["propose", "refuse"]
+    return words
+
+
+def _wins(led: int, reply: int, trump: int) -> bool:
+    if reply >> 3 == led >> 3:
+        return reply < led
+    return reply >> 3 != trump
+
+
+def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
+             last_tricks: int, m: int, from_card: int = 0, stats: dict | None = None,
+             forced_trump: bool = True) -> tuple[int, list[int]]:
+    """Deal ``d`` (a :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal` of ``seed``,
+    ``index``) played again from card ``from_card`` (the cards before it as in the deal):
+    ``side`` (ELDER, DEALER, or -1 for neither) by ``alphamu`` with ``last_tricks`` and
+    ``m``, the other by ``pimc-inference``, both with the deal's words and from their own
+    knowledge. Returns (the elder's tricks, the cards played)."""
+    from ecarte_sim.analysis.practice.cards import deal_record, parse_position, payoff_table
+    from ecarte_sim.engine.ecarte.alphamu import alphamu_decide
+    hands = [int(d.elder_hand), int(d.dealer_hand)]
+    start = list(hands)
+    trump = int(d.turn_up) >> 3
+    leader, tricks, led = ELDER, 0, -1
+    played: list[int] = []
+    plays = np.full(10, -1, dtype=np.int64)
+    scratch = np.zeros(max(worlds, 1), dtype=np.uint32)
+    said = _said(d)
+    for n in range(10):
+        who = leader if led < 0 else 1 - leader
+        if n < from_card:
+            c = int(d.play[n])
+        else:
+            groups = [(int(x[0] if who == ELDER else x[2]),
+                       bin(int(x[2] if who == ELDER else x[0])).count("1"))
+                      for x in d.exchanges]
+            p = parse_position(hands[who], int(d.turn_up), "elder" if who == ELDER else "dealer",
+                               said=said, discards=groups, played=played,
+                               forced_trump=forced_trump)
+            rec = deal_record(p)
+            payoff = payoff_table(p.first)
+            plays[:] = -1
+            plays[:n] = played
+            args = (who, np.uint32(start[who]), np.uint32(p.unseen), plays, n, trump,
+                    forced_trump, worlds, np.uint64(seed), np.uint64(index), cfg, script, rec,
+                    payoff, scratch)
+            if who == side:
+                t0 = time.perf_counter()
+                c, pimc, searched = alphamu_decide(*args, last_tricks, m)
+                t1 = time.perf_counter()
+                c, pimc = int(c), int(pimc)
+                if searched and stats is not None:
+                    t2 = time.perf_counter()
+                    again = int(alphamu_decide(*args, 0, m)[0])
+                    t3 = time.perf_counter()
+                    assert again == pimc
+                    stats["decisions"] += 1
+                    stats["differ"] += c != pimc
+                    stats["alphamu_seconds"] += t1 - t0
+                    stats["pimc_seconds"] += t3 - t2
+            else:
+                c = int(alphamu_decide(*args, 0, m)[0])
+        hands[who] &= ~(1 << c)
+        played.append(c)
+        if led < 0:
+            led = c
+        else:
+            if not _wins(led, c, trump):
+                leader = who
+            tricks += leader == ELDER
+            led = -1
+    return tricks, played
+
+
+def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: int = 3,
+          m: int | None = None, decisions: str = "treatise", start: int = 0,
+          on_deal=None) -> dict:
+    """``alphamu`` against ``pimc-inference`` on whole deals ``start .. start + deals`` of
+    ``seed`` (module docstring): per deal-side, the ``alphamu`` side's marks minus his marks
+    in the ``pimc-inference`` deal, and the same for winning the point; mean and 95%
+    interval over deal-sides, and by side. ``on_deal(k)``: progress, called after each
+    deal."""
+    from ecarte_sim.analysis.practice.cards import settings_for
+    from ecarte_sim.engine.ecarte.alphamu import M_INF
+    from ecarte_sim.engine.ecarte.runner import DealRunner
+    from ecarte_sim.engine.ecarte.settings import CFG, MAX_WORLDS, PlayModel
+    from ecarte_sim.engine.ecarte.whole import outcome_of, points_for
+    from ecarte_sim.engine.rng import check_index_range, check_seed
+
+    seed = check_seed(seed)
+    for name, value, lo, hi in (("deals", deals, 1, 1 << 30), ("worlds", worlds, 1, MAX_WORLDS),
+                                ("tricks", last_tricks, 0, 5)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+                or not lo <= int(value) <= hi:
+            raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {value!r}")
+    m = M_INF if m is None else m
+    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or not 1 <= m <= M_INF:
+        raise ValueError(f"M must be an integer in 1..{M_INF}, got {m!r}")
+    if decisions not in ("treatise", "strategy"):
+        raise ValueError(f"unknown decision model {decisions!r}; choose from treatise, "
+                         "strategy")
+    check_index_range(int(start), int(start) + int(deals))
+    cfg, script = settings_for(decisions, (0, 0), int(worlds))
+    cfg = np.array(cfg)
+    cfg[CFG.at.ELDER_PLAY] = cfg[CFG.at.DEALER_PLAY] = int(PlayModel.PIMC_INFERENCE)
+    script = np.array(script)
+    runner = DealRunner()
+    from_card = 10 - 2 * int(last_tricks)
+    marks = {ELDER: [], DEALER: []}
+    point = {ELDER: [], DEALER: []}
+    stats = {"decisions": 0, "differ": 0, "alphamu_seconds": 0.0, "pimc_seconds": 0.0}
+    skipped = 0
+    t0 = time.perf_counter()
+    for k, i in enumerate(range(int(start), int(start) + int(deals))):
+        d = runner.play(seed, i, cfg, script)
+        if d.ended or len(d.play) < 10:
+            skipped += 1
+        else:
+            base = outcome_of(d.elder_tricks)
+            pe0, pd0 = points_for(base, d.first)
+            for side in (ELDER, DEALER):
+                t, _ = play_out(d, cfg, script, seed=seed, index=i, worlds=int(worlds),
+                                side=side, last_tricks=int(last_tricks), m=int(m),
+                                from_card=from_card, stats=stats)
+                pe, pd = points_for(outcome_of(t), d.first)
+                sign = 1 if side == ELDER else -1
+                marks[side].append(sign * ((pe - pd) - (pe0 - pd0)))
+                won = (t >= 3) if side == ELDER else (t <= 2)
+                won0 = (d.elder_tricks >= 3) if side == ELDER else (d.elder_tricks <= 2)
+                point[side].append(int(won) - int(won0))
+        if on_deal is not None:
+            on_deal(k + 1)
+    both = marks[ELDER] + marks[DEALER]
+    n_dec = stats["decisions"]
+    return {
+        "chooser": "alphamu", "against": "pimc-inference",
+        "last_tricks": int(last_tricks), "m": "unbounded" if m >= M_INF else int(m),
+        "worlds": int(worlds), "seed": seed, "start": int(start), "deals": int(deals),
+        "decisions_model": decisions, "deals_skipped": skipped,
+        "pairing": "each deal played by pimc-inference on both sides, then once per side "
+                   "with that side alphamu, the same deal and random words",
+        "n": len(both),
+        "marks": _mean_ci(both),
+        "point": _mean_ci(point[ELDER] + point[DEALER]),
+        "elder": {"marks": _mean_ci(marks[ELDER]), "point": _mean_ci(point[ELDER])},
+        "dealer": {"marks": _mean_ci(marks[DEALER]), "point": _mean_ci(point[DEALER])},
+        "changed_share": float(np.mean(np.array(both) != 0)) if both else None,
+        "alphamu_decisions": n_dec,
+        "cards_differing": stats["differ"],
+        "cards_differing_share": stats["differ"] / n_dec if n_dec else None,
+        "seconds_per_decision": {
+            "alphamu": stats["alphamu_seconds"] / n_dec if n_dec else None,
+            "pimc_inference": stats["pimc_seconds"] / n_dec if n_dec else None},
+        "seconds": time.perf_counter() - t0,
+    }

@@ -13,6 +13,11 @@ below and frozen into the kernels as constants:
 
 Quatorzes and trios (Law 64) are counted rank by rank with ``RANK_MASK``; a
 set's key is ``8 * (count - 2) + rank``, so any quatorze beats any trio.
+
+Sinking (Law 47, ``rules.md``): each player calls each category from his *called
+hand* for it, his hand less the cards he sinks there (:func:`sink_masks` gives a
+:class:`~ecarte_sim.engine.piquet.settings.SinkPolicy`'s masks); :func:`declare_called`
+compares the calls, :func:`declare` the whole hands (nothing sunk).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from numba import njit
 
 from ecarte_sim.engine.cards import popcount32
 from ecarte_sim.engine.piquet.records import DECLARATIONS, N_CATEGORIES, N_SEATS, SCORE
-from ecarte_sim.engine.piquet.settings import Rank, Seat
+from ecarte_sim.engine.piquet.settings import Rank, Seat, SinkPolicy
 
 PIP = (7, 8, 9, 10, 10, 10, 10, 11)
 RUN_SCORE = (0, 0, 0, 3, 4, 15, 16, 17, 18)
@@ -98,17 +103,80 @@ def hand_keys(hand):
 
 
 @njit(cache=True)
+def called_keys(point_hand, seq_hand, sets_hand):
+    """(point key, sequence key, sequence score, set key, set score) of what a player
+    calls: his point from ``point_hand``, his sequences from ``seq_hand``, his
+    quatorzes and trios from ``sets_hand`` (each his hand less what he sinks there)."""
+    p = hand_keys(point_hand)[0]
+    q = hand_keys(seq_hand)
+    t = hand_keys(sets_hand)
+    return p, q[1], q[2], t[3], t[4]
+
+
+@njit(cache=True, inline="always")
+def _guarded_king_suit(h, s):
+    """Does suit ``s`` of ``h`` hold the king without the ace (a king that must be guarded)?"""
+    king = (h >> np.uint32(8 * s + Rank.KING)) & np.uint32(1)
+    ace = (h >> np.uint32(8 * s + Rank.ACE)) & np.uint32(1)
+    return king == np.uint32(1) and ace == np.uint32(0)
+
+
+@njit(cache=True)
+def sink_masks(policy, hand):
+    """(point, sequences, sets) masks of the cards a ``policy`` player sinks from
+    ``hand`` (:class:`SinkPolicy`, ``rules.md`` "Sinking"); a whole category is sunk by
+    masking the whole hand. ``GUARD``: the point when it has four cards or fewer and its
+    suit holds the king without the ace; the sequences when they are one tierce or one
+    quart (4 points or fewer) in such a suit; never the quatorzes and trios."""
+    h = np.uint32(hand)
+    zero = np.uint32(0)
+    if policy != SinkPolicy.GUARD:
+        return zero, zero, zero
+    point_mask = zero
+    best = -1
+    best_suit = 0
+    for s in range(4):
+        k = POINT_KEY[(h >> np.uint32(8 * s)) & np.uint32(0xFF)]
+        if k > best:
+            best = k
+            best_suit = s
+    if (best >> 7) <= 4 and _guarded_king_suit(h, best_suit):
+        point_mask = h
+    seq_mask = zero
+    total = 0
+    run_suit = -1
+    for s in range(4):
+        score = SEQ_SCORE[(h >> np.uint32(8 * s)) & np.uint32(0xFF)]
+        if score > 0:
+            total += score
+            run_suit = s
+    if 0 < total <= 4 and _guarded_king_suit(h, run_suit):
+        seq_mask = h
+    return point_mask, seq_mask, zero
+
+
+@njit(cache=True)
 def declare(elder_dealt, younger_dealt, elder, younger, out):
     """Scores of categories I–IV (Law 67) after comparison (Laws 61–64) into ``out``, a
     ``DECLARATIONS`` record. Carte blanche (Law 18) is judged on the dealt hands, the
-    rest on the hands held after the exchange."""
+    rest on the hands held after the exchange (everything called)."""
+    declare_called(elder_dealt, younger_dealt, elder, elder, elder, younger, younger, younger,
+                   out)
+
+
+@njit(cache=True)
+def declare_called(elder_dealt, younger_dealt, elder_point, elder_seq, elder_sets,
+                   younger_point, younger_seq, younger_sets, out):
+    """:func:`declare` on what each player calls: his point, sequences and sets from
+    his called hand for each (his hand less what he sinks there, Law 47). A sunk
+    holding scores nothing and concedes its category to the other's lesser call."""
     out[:] = 0
     if is_blanche(elder_dealt):
         out[D.ELDER + S.CARTE_BLANCHE] = 10
     if is_blanche(younger_dealt):
         out[D.YOUNGER + S.CARTE_BLANCHE] = 10
-    pe, qe, qe_score, se, se_score = hand_keys(elder)
-    py, qy, qy_score, sy, sy_score = hand_keys(younger)
+    pe, qe, qe_score, se, se_score = called_keys(elder_point, elder_seq, elder_sets)
+    py, qy, qy_score, sy, sy_score = called_keys(younger_point, younger_seq, younger_sets)
     if pe > py:
         out[D.ELDER + S.POINT] = pe >> 7
     elif py > pe:

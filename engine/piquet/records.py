@@ -49,17 +49,24 @@ REC = Layout("Rec", [
     ("plays", 2 * HAND_SIZE),
 ])
 
+#: What one player's calls are, as :func:`~ecarte_sim.engine.piquet.declare.called_keys`
+#: gives them: point key, sequence key and score, set key and score.
+N_CALL_KEYS = 5
+
 #: The int64 scratch ``totals`` of :func:`play_dealt`: a PIMC player's summed values per
-#: card, the declarations, and per seat the play points, tricks and player.
+#: card, the declarations, per seat the play points, tricks and player, and per seat the
+#: keys of his calls (``N_CALL_KEYS`` each, elder first).
 SCRATCH = Layout("Scratch", [("pimc_sums", N_CARDS), ("declarations", DECLARATIONS.size),
-                             ("play", N_SEATS), ("tricks", N_SEATS), ("kinds", N_SEATS)])
+                             ("play", N_SEATS), ("tricks", N_SEATS), ("kinds", N_SEATS),
+                             ("calls", N_SEATS * N_CALL_KEYS)])
 
 #: The rows of the uint32 scratch ``state`` (shape ``(STATE.size, N_SEATS)``) of
 #: :func:`play_dealt`, one cell per seat: the cards each still holds, his 12 cards
 #: after the exchange, those he has played, the suits (masks) he has shown void of,
-#: the cards he showed in declaring, the cards he has not seen.
+#: the cards he showed in declaring, the cards he has not seen; then ``called``, three
+#: rows: what he calls his point, sequences and sets from (his hand less what he sinks).
 STATE = Layout("State", [("hands", 1), ("full", 1), ("played", 1), ("voids", 1),
-                         ("shown", 1), ("unseen", 1)])
+                         ("shown", 1), ("unseen", 1), ("called", 3)])
 
 #: Cells of a histogram of deal totals (the last holds ``HIST - 1`` and more).
 HIST = 256

@@ -17,6 +17,7 @@ Contents
   :func:`sequence_score`, :func:`sets_of` — what one hand holds (Laws 18, 62–64).
 * :func:`declarations` — the two hands' point, sequences and quatorzes/trios
   compared, and what each player scores (Laws 46–49, 62–64).
+* :func:`sunk_by` — what a sinking policy leaves uncalled (Law 47, rules.md "Sinking").
 * :func:`repique_of` — which player, if either, makes a repique (Law 68).
 * :func:`play_deal` — a whole deal walked in the order it is played, with every
   score, the pique and the repique (Laws 18–24, 46–49, 61–69).
@@ -30,8 +31,10 @@ The walk of :func:`play_deal`
 2. The exchange (Laws 21–23): the elder discards ``e`` (1–5) cards and takes in
    ``stock[0:e]``; the younger discards ``y`` (1..8−e) and takes in ``stock[e:e+y]``.
 3. The elder declares (Laws 46–49): point, sequences, quatorzes and trios, each
-   answered "good", "not good" or "equal" by the younger's hand.  Then his repique,
-   if he has one (Law 68).
+   answered "good", "not good" or "equal" by the younger's calls.  Then his repique,
+   if he has one (Law 68).  Each player calls each category from his hand less what
+   he sinks there (Law 47: his policy's sinks and any given); a sunk holding scores
+   nothing and concedes its category to the other's lesser call.
 4. Under ``pique_timing="law67"`` the younger declares here (and his repique).
 5. The play (Law 65), trick by trick: the lead, then (trick 1 only, under the
    default ``pique_timing="lead"``) the younger's declarations and repique, the
@@ -68,8 +71,12 @@ written in the ``PIQUET`` notation (``"AS KS QS"``, high card first).
                    (``name`` tierce…huitième, ``length``, ``top``), ``"quatorze"``
                    or ``"trio"`` (``rank``); ``cards``, ``good`` (this call scores),
                    ``equal`` (the category is equal, nobody scores it); law 62/63/64.
-                   Every player declares everything he holds (no sinking), so the
-                   calls that are not good appear with ``score`` 0, ``good`` False.
+                   Every holding called appears, so the calls that are not good
+                   appear with ``score`` 0, ``good`` False; what is sunk is not called.
+``sink``           ``kind`` (``"point"``, ``"sequences"`` or ``"sets"``), ``cards``
+                   (the cards of his holdings there that he does not call), ``whole``
+                   (he calls nothing there); score 0, law 47; just before that
+                   category's calls
 ``repique``        ``category`` (``"point"``, ``"sequences"`` or ``"sets"``: where
                    his hand reached 30); score 60, law 68
 ``pique``          ``at`` (``"hand"``, ``"lead"``, ``"trick"`` or ``"last_trick"``),
@@ -94,12 +101,13 @@ import numbers
 from dataclasses import dataclass, field
 
 from ecarte_sim.engine.cards import PIQUET, cards_of, format_card, format_cards, format_hand
-from ecarte_sim.engine.piquet.settings import LeadScoring, Partie, PiqueTiming, Rank, choices
+from ecarte_sim.engine.piquet.settings import (LeadScoring, Partie, PiqueTiming, Rank, SinkPolicy,
+                                               choices)
 
 __all__ = [
     "RulesError", "Variant", "PIP", "ELDER", "YOUNGER", "CATEGORIES",
     "is_carte_blanche", "point_of", "runs_of", "sequence_score", "sequence_name",
-    "sets_of", "declarations", "repique_of", "Score", "DealResult", "play_deal",
+    "sets_of", "declarations", "sunk_by", "repique_of", "Score", "DealResult", "play_deal",
     "settle_partie",
 ]
 
@@ -311,8 +319,11 @@ def _compare(elder_best, younger_best) -> str | None:
     return "equal"
 
 
-def declarations(elder_hand: int, younger_hand: int) -> dict:
+def declarations(elder_hand: int, younger_hand: int, called: dict | None = None) -> dict:
     """The point, sequences and quatorzes/trios of the two hands held after the exchange.
+
+    ``called``: optionally, per player, the three hands (point, sequences, sets) he calls
+    from, each his hand less what he sinks there (Law 47); by default he calls his hand.
 
     Returns ``{"point": (e, y), "sequences": (e, y), "sets": (e, y)}``, each the
     score of the elder and of the younger in that category after comparison, plus:
@@ -332,11 +343,12 @@ def declarations(elder_hand: int, younger_hand: int) -> dict:
     elder_hand = _mask_of(elder_hand, "elder hand")
     younger_hand = _mask_of(younger_hand, "younger hand")
     hands = (elder_hand, younger_hand)
-    points = tuple(point_of(h) for h in hands)
-    runs = tuple(runs_of(h) for h in hands)
-    held_sets = tuple(sets_of(h) for h in hands)
+    calls = tuple((called or {}).get(p, (h, h, h)) for p, h in zip(PLAYERS, hands))
+    points = tuple(point_of(c[0]) for c in calls)
+    runs = tuple(runs_of(c[1]) for c in calls)
+    held_sets = tuple(sets_of(c[2]) for c in calls)
     best = {
-        "point": points,
+        "point": tuple(p if p[0] else None for p in points),     # nothing called: None
         "sequences": tuple((r[0][0], r[0][1]) if r else None for r in runs),
         "sets": tuple(s[0] if s else None for s in held_sets),
     }
@@ -353,6 +365,38 @@ def declarations(elder_hand: int, younger_hand: int) -> dict:
         scores[category] = (full[category][0] if winner == ELDER else 0,
                             full[category][1] if winner == YOUNGER else 0)
     return {**scores, "result": result, "best": best, "runs": runs, "held_sets": held_sets}
+
+
+SINK_CATEGORIES = ("point", "sequences", "sets")
+
+
+def sunk_by(hand: int, policy: str = "never") -> tuple[int, int, int]:
+    """Law 47 (rules.md, "Sinking"): the cards a player of sinking ``policy`` leaves
+    out of his calls, as masks ``(point, sequences, sets)``; a whole category sunk is
+    the whole hand.
+
+    ``"never"`` sinks nothing.  ``"guard"`` sinks his point when it has four cards or
+    fewer and its suit (the first of S H D C if two are equal) holds the king without
+    the ace; and his sequences when all he holds is one tierce or one quart and its
+    suit holds the king without the ace (showing either would tell the adversary where
+    that king lies and what guards it); he never sinks quatorzes or trios.
+    """
+    hand = _mask_of(hand, "hand")
+    if policy not in choices(SinkPolicy):
+        raise RulesError(f"unknown sink policy {policy!r} (choose from "
+                         f"{', '.join(choices(SinkPolicy))})")
+    if policy == "never":
+        return 0, 0, 0
+
+    def king_without_ace(suit):
+        ranks = _ranks_in_suit(hand, suit)
+        return Rank.KING in ranks and Rank.ACE not in ranks
+
+    point = hand if point_of(hand)[0] <= 4 and king_without_ace(_point_suit(hand)) else 0
+    runs = runs_of(hand)
+    small = sum(sequence_score(length) for length, _, _ in runs) <= 4
+    sequences = hand if runs and small and king_without_ace(runs[0][2]) else 0
+    return point, sequences, 0
 
 
 def repique_of(categories) -> tuple[str | None, str | None]:
@@ -450,21 +494,53 @@ class _Ledger:
             self.record("pique", ELDER, 69, 30, "pique", at=at, trick=trick)
 
 
-def _declare(ledger: _Ledger, player: str, hand: int, decl: dict) -> None:
-    """One player's calls (Laws 46–49), each scored as the comparison decided."""
+def _point_cards(hand: int) -> int:
+    if not point_of(hand)[0]:
+        return 0
+    return sum(1 << _card(_point_suit(hand), r) for r in range(N_RANKS)) & hand
+
+
+def _holdings(hand: int) -> dict:
+    """Per category, (what is compared, the cards of the holdings): Laws 62-64."""
+    runs, sets = runs_of(hand), sets_of(hand)
+    return {"point": (point_of(hand), _point_cards(hand)),
+            "sequences": ((runs[0][:2], sum(sequence_score(r[0]) for r in runs)) if runs else None,
+                          sum(_run_cards(r) for r in runs)),
+            "sets": ((sets[0], sum(14 if c == 4 else 3 for c, _ in sets)) if sets else None,
+                     sum(_set_cards(hand, rank) for _, rank in sets))}
+
+
+def _sink(ledger: _Ledger, player: str, hand: int, called: int, kind: str) -> None:
+    """A ``sink`` event when ``player`` calls less in ``kind`` than he holds (Law 47)."""
+    held_key, held_cards = _holdings(hand)[kind]
+    called_key, called_cards = _holdings(called)[kind]
+    if held_key == called_key or not held_cards & ~called_cards:
+        return
+    whole = not called_cards if kind != "point" else not point_of(called)[0]
+    ledger.record("sink", player, 47, kind=kind, cards=_names(held_cards & ~called_cards),
+                  whole=whole)
+
+
+def _declare(ledger: _Ledger, player: str, hand: int, decl: dict,
+             called: tuple[int, int, int] | None = None) -> None:
+    """One player's calls (Laws 46–49), each scored as the comparison decided; what
+    he sinks (``called``: the hands he calls each category from) is told, not called."""
     index = PLAYERS.index(player)
+    called = called or (hand, hand, hand)
 
     def verdict(category):
         result = decl["result"][category]
         return result == player, result == "equal"
 
+    _sink(ledger, player, hand, called[0], "point")
     good, equal = verdict("point")
-    length, pips = point_of(hand)
-    suit_cards = sum(1 << _card(_point_suit(hand), r) for r in range(N_RANKS)) & hand
-    ledger.record("declare", player, 62, decl["point"][index] if good else 0, "point",
-                  kind="point", cards=_names(suit_cards), length=length, pips=pips,
-                  good=good, equal=equal)
+    length, pips = point_of(called[0])
+    if length:
+        ledger.record("declare", player, 62, decl["point"][index] if good else 0, "point",
+                      kind="point", cards=_names(_point_cards(called[0])), length=length,
+                      pips=pips, good=good, equal=equal)
 
+    _sink(ledger, player, hand, called[1], "sequences")
     good, equal = verdict("sequences")
     for run in decl["runs"][index]:
         length = run[0]
@@ -473,11 +549,12 @@ def _declare(ledger: _Ledger, player: str, hand: int, decl: dict) -> None:
                       cards=_names(_run_cards(run)), length=length,
                       top=_name(_card(run[2], run[1])), good=good, equal=equal)
 
+    _sink(ledger, player, hand, called[2], "sets")
     good, equal = verdict("sets")
     for count, rank in decl["held_sets"][index]:
         ledger.record("declare", player, 64, (14 if count == 4 else 3) if good else 0,
                       "sets", kind="quatorze" if count == 4 else "trio",
-                      cards=_names(_set_cards(hand, rank)), rank=PIQUET.ranks[rank],
+                      cards=_names(_set_cards(called[2], rank)), rank=PIQUET.ranks[rank],
                       good=good, equal=equal)
 
 
@@ -531,6 +608,32 @@ def _validate_deal(elder_hand, younger_hand, stock, elder_discard, younger_disca
     return dealt, stock, discards, plays
 
 
+def _called_hands(held: dict, sinks, sunk) -> dict:
+    """Per player the hands he calls his point, sequences and sets from (Law 47)."""
+    if isinstance(sinks, (str, bytes)) or not hasattr(sinks, "__len__") or len(sinks) != 2:
+        raise RulesError(f"sinks must be an (elder, younger) pair of policies, got {sinks!r}")
+    sunk = {} if sunk is None else sunk
+    if not isinstance(sunk, dict) or set(sunk) - set(PLAYERS):
+        raise RulesError(f"sunk must map 'elder'/'younger' to three masks, got {sunk!r}")
+    called = {}
+    for player, policy in zip(PLAYERS, sinks):
+        masks = list(sunk_by(held[player], policy))
+        given = sunk.get(player, (0, 0, 0))
+        if isinstance(given, (str, bytes)) or not hasattr(given, "__len__") or len(given) != 3:
+            raise RulesError(f"the {player}'s sunk cards must be three masks (point, "
+                             f"sequences, sets), got {given!r}")
+        for k, (kind, mask) in enumerate(zip(SINK_CATEGORIES, given)):
+            mask = _mask_of(mask, f"{player} sinks ({kind})")
+            stray = mask & ~held[player]
+            if stray:
+                raise RulesError(f"the {player} sinks {_name(cards_of(stray)[0])} in his "
+                                 f"{kind}, a card he does not hold: only what is held can "
+                                 f"be left uncalled (Laws 47, 54)")
+            masks[k] |= mask
+        called[player] = tuple(held[player] & ~m for m in masks)
+    return called
+
+
 def _play_point(card: int, variant: Variant) -> int:
     """Law 65: 1 for a card led or winning second; under ``ten_up`` only a ten or higher."""
     if variant.lead_scoring == "ten_up":
@@ -552,7 +655,8 @@ def _check_play(card: int, player: str, hand: int, trick: int, led: int | None) 
 
 
 def play_deal(elder_hand: int, younger_hand: int, stock: list[int], elder_discard: int,
-              younger_discard: int, plays: list[int], variant: Variant = Variant()
+              younger_discard: int, plays: list[int], variant: Variant = Variant(),
+              sinks: tuple[str, str] = ("never", "never"), sunk: dict | None = None
               ) -> DealResult:
     """One deal from the dealt hands to the cards, scored as rules.md says.
 
@@ -562,6 +666,9 @@ def play_deal(elder_hand: int, younger_hand: int, stock: list[int], elder_discar
     1..(8−e) cards of the younger's dealt hand; he takes in ``stock[e:e+y]``.
     ``plays``: the 24 cards in the order played (``plays[2k]`` leads trick k+1, the
     elder leads trick 1, the winner of a trick leads the next).
+    ``sinks``: the (elder, younger) sinking policies (:func:`sunk_by`); ``sunk``:
+    optionally, per player, three masks (point, sequences, sets) of cards of his hand
+    after the exchange that he also leaves uncalled there (Law 47).
 
     Raises :class:`RulesError` naming the card, count or trick at fault.  The walk
     is described in the module docstring.
@@ -595,19 +702,20 @@ def play_deal(elder_hand: int, younger_hand: int, stock: list[int], elder_discar
 
     # The hands are compared as the calls are answered; the repique (Law 68) is
     # decided by categories I–IV alone, whatever the moment they are declared.
-    decl = declarations(held[ELDER], held[YOUNGER])
+    called = _called_hands(held, sinks, sunk)
+    decl = declarations(held[ELDER], held[YOUNGER], called)
     categories = [(blank[ELDER], blank[YOUNGER]), decl["point"], decl["sequences"],
                   decl["sets"]]
     ledger.repiquer, repique_category = repique_of(categories)
 
     def younger_declares():
-        _declare(ledger, YOUNGER, held[YOUNGER], decl)
+        _declare(ledger, YOUNGER, held[YOUNGER], decl, called[YOUNGER])
         if ledger.repiquer == YOUNGER:
             ledger.record("repique", YOUNGER, 68, 60, "repique", category=repique_category)
         ledger.check_pique("hand")          # never fires: he has scored, or the elder repiques
 
     # 3. The elder calls first (Law 46).
-    _declare(ledger, ELDER, held[ELDER], decl)
+    _declare(ledger, ELDER, held[ELDER], decl, called[ELDER])
     if ledger.repiquer == ELDER:
         ledger.record("repique", ELDER, 68, 60, "repique", category=repique_category)
     if variant.pique_timing == "lead":

@@ -61,6 +61,20 @@ class Partie(IntEnum):
     FOUR = 1        # four deals, the first and the last counting double
 
 
+class SinkPolicy(IntEnum):
+    """What a player leaves uncalled of what he holds (Law 47; ``rules.md``, "Sinking")."""
+    NEVER = 0       # calls everything he holds
+    GUARD = 1       # sinks a point of four or fewer cards, or a lone tierce or quart, whose
+                    # showing would name the suit of his king without its ace
+
+
+class Reading(IntEnum):
+    """What a ``pimc`` player reads from the declarations when he samples worlds."""
+    FACE = 0        # the answers at face value, as if nothing were ever sunk
+    NONE = 1        # nothing but the cards shown (and the voids of the play)
+    FULL = 2        # the answers as the opponent's sinking policy would give them
+
+
 class Seat(IntEnum):
     """The two hands of a deal (Law 9)."""
     ELDER = 0       # the non-dealer: takes in, declares and leads first
@@ -142,6 +156,10 @@ class PiquetSettings:
     lead_scoring: LeadScoring = LeadScoring.ALL
     pique_timing: PiqueTiming = PiqueTiming.LEAD
     worlds: int = DEFAULT_WORLDS
+    elder_sink: SinkPolicy = SinkPolicy.NEVER
+    younger_sink: SinkPolicy = SinkPolicy.NEVER
+    elder_reading: Reading = Reading.FACE
+    younger_reading: Reading = Reading.FACE
 
     def __post_init__(self):
         for name in ("elder_player", "younger_player"):
@@ -157,6 +175,12 @@ class PiquetSettings:
                            member(LeadScoring, self.lead_scoring, "lead scoring"))
         object.__setattr__(self, "pique_timing",
                            member(PiqueTiming, self.pique_timing, "pique timing"))
+        for name in ("elder_sink", "younger_sink"):
+            object.__setattr__(self, name, member(SinkPolicy, getattr(self, name),
+                                                  "sink policy", "choose from "))
+        for name in ("elder_reading", "younger_reading"):
+            object.__setattr__(self, name, member(Reading, getattr(self, name),
+                                                  "reading", "choose from "))
         if not 1 <= int(self.worlds) <= MAX_WORLDS:
             raise ValueError(f"worlds must lie in [1, {MAX_WORLDS}], got {self.worlds}")
         for name in ("elder_take", "younger_take", "worlds"):
@@ -170,7 +194,9 @@ class PiquetSettings:
     def swapped(self) -> "PiquetSettings":
         """The same settings with the players' seats exchanged (the next deal of a partie:
         the takes and variants stay with the seats)."""
-        return replace(self, elder_player=self.younger_player, younger_player=self.elder_player)
+        return replace(self, elder_player=self.younger_player, younger_player=self.elder_player,
+                       elder_sink=self.younger_sink, younger_sink=self.elder_sink,
+                       elder_reading=self.younger_reading, younger_reading=self.elder_reading)
 
     def task_size(self, parties: bool = False) -> int:
         """Default deals (``parties``: parties) per task of a run under these settings."""
@@ -203,7 +229,20 @@ class PiquetSettings:
         """The rule settings as JSON shows them (the players are shown by each command)."""
         return {"lead_scoring": name_of(self.lead_scoring),
                 "pique_timing": name_of(self.pique_timing),
-                "elder_take": self.elder_take, "younger_take": self.younger_take or "all"}
+                "elder_take": self.elder_take, "younger_take": self.younger_take or "all",
+                **self.declaring_echo()}
+
+    def declaring_echo(self) -> dict:
+        """The sinking policies and readings, when any differs from the default (so that
+        the default's output is what it was before sinking existed)."""
+        out = {}
+        if (self.elder_sink, self.younger_sink) != (SinkPolicy.NEVER, SinkPolicy.NEVER):
+            out["sink"] = {"elder": name_of(self.elder_sink),
+                           "younger": name_of(self.younger_sink)}
+        if (self.elder_reading, self.younger_reading) != (Reading.FACE, Reading.FACE):
+            out["reading"] = {"elder": name_of(self.elder_reading),
+                              "younger": name_of(self.younger_reading)}
+        return out
 
 
 #: The kernels' ``cfg`` array: one int64 per field of :class:`PiquetSettings`, in order.

@@ -11,12 +11,22 @@ record (``tests/test_piquet_kernels.py``).
 Configuration ``cfg`` (int64, ``CFG``, from
 :meth:`~ecarte_sim.engine.piquet.settings.PiquetSettings.cfg`): who plays each seat,
 how many cards each takes in, the variant switches, the PIMC worlds. A ``script``
-(int64, one per seat) may fix the discards (masks; 0 = the player decides).
+(int64, one per seat) may fix the discards (masks; 0 = the player decides); a longer
+one (``SCRIPT_SIZE``) also gives, from ``SCRIPT_SINKS`` on, the cards each seat sinks in
+each category (point, sequences, sets; elder first), added to his policy's (Law 47).
+
+Sinking (``rules.md``): each seat's :class:`SinkPolicy` (``cfg``) and the script's masks
+make his *called hands*, one per category; the declarations, the repique, the pique
+and the cards shown are those of what is called.
 
 A ``pimc`` player samples the opponent's hand: ``W`` worlds per decision, each a
 uniform draw of the cards it cannot place, consistent with what the opponent showed
-in declaring, the suits he has shown void of and his answers to the declarations;
-each world is solved double dummy and the card with the best summed value is played.
+in declaring, the suits he has shown void of and (as his :class:`Reading` says) his
+answers to the declarations: at face value (``face``, the default: as if nothing were
+sunk), not at all (``none``), or as the opponent's sinking policy would have given them
+(``full``: a world's hand must call exactly what the opponent called, so what he did
+not call is evidence too); each world is solved double dummy and the card with the best
+summed value is played.
 """
 
 from __future__ import annotations
@@ -29,13 +39,14 @@ from ecarte_sim.engine.piquet.deal import (HAND_SIZE, STOCK_POSITION, STOCK_SIZE
                                            WORDS_ELDER_DISCARD, WORDS_PLAY, WORDS_WORLDS,
                                            WORDS_YOUNGER_DISCARD, deal_pack, random_below,
                                            random_subset)
-from ecarte_sim.engine.piquet.declare import POINT_KEY, RANK_MASK, declare, hand_keys, repiques
+from ecarte_sim.engine.piquet.declare import (POINT_KEY, RANK_MASK, called_keys, declare_called,
+                                              hand_keys, repiques, sink_masks)
 from ecarte_sim.engine.piquet.players import (heuristic_card, heuristic_discard, legal_moves,
                                               nth_card)
-from ecarte_sim.engine.piquet.records import (DECLARATIONS, N_CATEGORIES, N_SEATS, REC, SCORE,
-                                              SCRATCH, STATE)
+from ecarte_sim.engine.piquet.records import (DECLARATIONS, N_CALL_KEYS, N_CATEGORIES, N_SEATS,
+                                              REC, SCORE, SCRATCH, STATE)
 from ecarte_sim.engine.piquet.settings import (CFG, MAX_WORLDS, LeadScoring, PiqueTiming,
-                                               Player, Rank, Seat)
+                                               Player, Rank, Reading, Seat, SinkPolicy)
 from ecarte_sim.engine.piquet.solver import WORKSPACE_SHAPE, move_values
 from ecarte_sim.engine.rng import WORDS_PER_DEAL
 
@@ -50,6 +61,10 @@ _DECLARATIONS = SCRATCH.slice("declarations")
 _PLAY = SCRATCH.slice("play")
 _TRICKS = SCRATCH.slice("tricks")
 _KINDS = SCRATCH.slice("kinds")
+_CALLS = SCRATCH.slice("calls")
+#: A script's length when it also gives sinks, and where they start (3 masks per seat).
+SCRIPT_SINKS = N_SEATS
+SCRIPT_SIZE = N_SEATS + 3 * N_SEATS
 
 #: PIMC: tries per world to draw a hand consistent with the declarations (after which the
 #: last draw is kept).
@@ -72,7 +87,13 @@ def _discard(kind, seed, index, k, hand, count, values, draws):
 def shown_cards(hand, won_point, won_sequences, won_sets):
     """Cards a player shows by scoring (Law 55: what is allowed good must be shown):
     his point suit, every run of his good sequences, every card of his good sets."""
-    h = np.uint32(hand)
+    return shown_calls(hand, hand, hand, won_point, won_sequences, won_sets)
+
+
+@njit(cache=True)
+def shown_calls(point_hand, seq_hand, sets_hand, won_point, won_sequences, won_sets):
+    """:func:`shown_cards` of what a player calls: each category from its called hand."""
+    h = np.uint32(point_hand)
     shown = np.uint32(0)
     if won_point:
         best = -1
@@ -83,6 +104,7 @@ def shown_cards(hand, won_point, won_sequences, won_sets):
                 best = k
                 best_suit = s
         shown |= h & suit_mask(best_suit)
+    h = np.uint32(seq_hand)
     if won_sequences:
         for s in range(4):
             byte = (h >> np.uint32(8 * s)) & np.uint32(0xFF)
@@ -97,6 +119,7 @@ def shown_cards(hand, won_point, won_sequences, won_sets):
                             shown |= np.uint32(1) << np.uint32(8 * s + q)
                 else:
                     r += 1
+    h = np.uint32(sets_hand)
     if won_sets:
         for r in range(Rank.TEN, Rank.ACE + 1):
             if popcount32(h & RANK_MASK[r]) >= 3:
@@ -140,6 +163,42 @@ def _consistent(sample, theirs, mine):
 
 
 @njit(cache=True)
+def consistent_calls(ps, qs, qss, ss, sss, calls, them, me):
+    """Would a world whose opponent calls ``(ps, qs, qss, ss, sss)`` have had the
+    declarations answered as they were? ``calls``: each seat's called keys (``N_CALL_KEYS``
+    each); the winner of a category showed his call (equal key and score), the loser's
+    call was lower, equal calls were equal."""
+    t = them * N_CALL_KEYS
+    m = me * N_CALL_KEYS
+    for key_s, score_s, k in ((ps, 0, 0), (qs, qss, 1), (ss, sss, 3)):
+        kt = calls[t + k]
+        km = calls[m + k]
+        if kt > km:
+            if key_s != kt:
+                return False
+            if k > 0 and score_s != calls[t + k + 1]:
+                return False
+        elif kt < km:
+            if key_s >= km:
+                return False
+        elif key_s != km:
+            return False
+    return True
+
+
+@njit(cache=True)
+def sample_calls(sample, reading, policy):
+    """The keys of what a world's opponent hand ``sample`` would call, as a player of
+    ``reading`` supposes: everything (``face``), or what the opponent's ``policy`` sinks
+    left out (``full``)."""
+    h = np.uint32(sample)
+    if reading == Reading.FULL:
+        mp, mq, ms = sink_masks(policy, h)
+        return called_keys(h & ~mp, h & ~mq, h & ~ms)
+    return called_keys(h, h, h)
+
+
+@njit(cache=True)
 def world_pool(me, hands, unseen, shown, voids):
     """What player ``me`` knows of his opponent's hand: (cards known to be in it — shown in
     declaring and not yet played —, the cards the rest may be drawn from — unseen by
@@ -158,13 +217,32 @@ def sample_world(seed, index, ply, w, fixed, pool, free, played_them, full_them,
     opponent's whole hand (these and the cards he has played) answers the declarations as
     his real hand did (:func:`_consistent`). The true hand is always among the candidates,
     so ``pool`` holds at least ``free`` cards."""
+    calls = np.zeros(N_SEATS * N_CALL_KEYS, dtype=np.int64)
+    ke = hand_keys(full_them)
+    km = hand_keys(full_me)
+    for i in range(N_CALL_KEYS):
+        calls[N_CALL_KEYS + i] = ke[i]
+        calls[i] = km[i]
+    return sample_world_read(seed, index, ply, w, fixed, pool, free, played_them, calls, 1,
+                             Reading.FACE, SinkPolicy.NEVER, draws)
+
+
+@njit(cache=True)
+def sample_world_read(seed, index, ply, w, fixed, pool, free, played_them, calls, them,
+                      reading, policy, draws):
+    """:func:`sample_world` on the calls made (``calls``, :func:`consistent_calls`) as a
+    player of ``reading`` reads them against an opponent (seat ``them``) of sinking
+    ``policy``; under ``none`` every draw is kept."""
     sample = np.uint32(fixed)
     if free <= 0:
         return sample
     for attempt in range(_TRIES):
         k = WORDS_WORLDS + ((ply * MAX_WORLDS + w) * _TRIES + attempt) * 4
         sample = np.uint32(fixed) | random_subset(seed, index, k, pool, free, THRESHOLDS, draws)
-        if _consistent(sample | np.uint32(played_them), full_them, full_me):
+        if reading == Reading.NONE:
+            break
+        ps, qs, qss, ss, sss = sample_calls(sample | np.uint32(played_them), reading, policy)
+        if consistent_calls(ps, qs, qss, ss, sss, calls, them, 1 - them):
             break
     return sample
 
@@ -225,9 +303,12 @@ def _choose(kind, me, seed, index, ply, hands, full, played, unseen, shown, void
     sums = totals[_PIMC_SUMS]
     sums[:] = 0
     legal = moves
+    reading = cfg[C.ELDER_READING] if me == Seat.ELDER else cfg[C.YOUNGER_READING]
+    policy = cfg[C.YOUNGER_SINK] if me == Seat.ELDER else cfg[C.ELDER_SINK]
+    calls = totals[_CALLS]
     for w in range(cfg[C.WORLDS]):
-        sample = sample_world(seed, index, ply, w, fixed, pool, free, played[them], full[them],
-                              full[me], draws)
+        sample = sample_world_read(seed, index, ply, w, fixed, pool, free, played[them], calls,
+                                   them, reading, policy, draws)
         if me == Seat.ELDER:
             legal = move_values(own, sample, elder_leads, elder_tricks, led, lead_rule, table,
                                 ws, values)
@@ -284,9 +365,23 @@ def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, d
     rec[R.ELDER_HAND] = elder
     rec[R.YOUNGER_HAND] = younger
 
-    # Categories I-IV (Laws 61-64, 67) and repiques (Law 68).
+    # What each calls (Law 47: his policy's and the script's sinks left out), categories
+    # I-IV on the calls (Laws 61-64, 67) and repiques (Law 68).
+    called = state[T.CALLED:T.CALLED + 3]        # called[category, seat]
+    for p in range(N_SEATS):
+        hand = elder if p == Seat.ELDER else younger
+        mp, mq, ms = sink_masks(cfg[C.ELDER_SINK] if p == Seat.ELDER else cfg[C.YOUNGER_SINK],
+                                hand)
+        if script.shape[0] >= SCRIPT_SIZE:
+            mp |= np.uint32(script[SCRIPT_SINKS + 3 * p])
+            mq |= np.uint32(script[SCRIPT_SINKS + 3 * p + 1])
+            ms |= np.uint32(script[SCRIPT_SINKS + 3 * p + 2])
+        called[0, p] = hand & ~mp
+        called[1, p] = hand & ~mq
+        called[2, p] = hand & ~ms
     decl = totals[_DECLARATIONS]
-    declare(elder0, younger0, elder, younger, decl)
+    declare_called(elder0, younger0, called[0, 0], called[1, 0], called[2, 0], called[0, 1],
+                   called[1, 1], called[2, 1], decl)
     e_total = 0
     for c in range(N_CATEGORIES):
         rec[R.ELDER + c] = decl[D.ELDER + c]
@@ -324,10 +419,15 @@ def play_dealt(seed, index, cfg, script, rec, elder0, younger0, stock, values, d
     kinds[Seat.ELDER] = cfg[C.ELDER_PLAYER]
     kinds[Seat.YOUNGER] = cfg[C.YOUNGER_PLAYER]
     if kinds[Seat.ELDER] == Player.PIMC or kinds[Seat.YOUNGER] == Player.PIMC:
+        calls = totals[_CALLS]
         for p in range(N_SEATS):
             base = D.ELDER if p == Seat.ELDER else D.YOUNGER
-            shown[p] = shown_cards(full[p], decl[base + S.POINT] > 0,
-                                   decl[base + S.SEQUENCES] > 0, decl[base + S.SETS] > 0)
+            shown[p] = shown_calls(called[0, p], called[1, p], called[2, p],
+                                   decl[base + S.POINT] > 0, decl[base + S.SEQUENCES] > 0,
+                                   decl[base + S.SETS] > 0)
+            keys = called_keys(called[0, p], called[1, p], called[2, p])
+            for i in range(N_CALL_KEYS):
+                calls[p * N_CALL_KEYS + i] = keys[i]
     # What each player has not seen: the other's hand and discard, and the stock left.
     unseen[Seat.ELDER] = ~(elder | e_discard) & np.uint32(0xFFFFFFFF)
     unseen[Seat.YOUNGER] = ~(younger | y_discard) & np.uint32(0xFFFFFFFF)

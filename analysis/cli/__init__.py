@@ -32,7 +32,7 @@ import click
 
 from ecarte_sim.analysis.cli import (bench, cards, chart, ecarte, equilibrium, exploit,
                                      exploitability, piquet, practice, serve, strategy)
-from ecarte_sim.analysis.cli import stronger
+from ecarte_sim.analysis.cli import piquet_search, stronger
 from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 
 
@@ -54,6 +54,8 @@ for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, *equilibrium.COMMANDS, *c
     main.add_command(_command)
 for _command in stronger.COMMANDS:
     main.add_command(_command)
+for _command in piquet_search.COMMANDS:          # ecarte-sim piquet discard-search
+    piquet.piquet.add_command(_command)
 
 
 def run(argv: list[str] | None = None) -> None:

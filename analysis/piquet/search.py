@@ -1,0 +1,112 @@
+"""Discards chosen by search against the heuristic's keep value, paired on the same deals
+(``ecarte-sim piquet discard-search``).
+
+On each deal the elder's and the younger's search discards are computed once
+(:mod:`ecarte_sim.engine.piquet.discard_search`: candidates evaluated on ``samples``
+sampled deals consistent with what the player knows), then the deal is played out under
+every arm of :data:`~ecarte_sim.engine.piquet.discard_search.ARMS` — the same cards, the
+heuristic's play and the heuristic's other discard — and the elder's margin (his total
+minus the younger's) is compared between arms deal by deal:
+
+* the search against the heuristic, for the elder (five cards), the younger (three) and
+  both;
+* should the elder take all five? The search's best discard of five against its best of
+  four, three, two, one, and against its best of any number (the search free to leave
+  cards, Law 32);
+* should the younger take all he can (three, the elder having taken five)? The same, of
+  three against two and one, and against any number.
+
+Every difference is paired (common cards, common worlds) with its normal 95% interval, and
+the elder's win rate difference with its interval. The counts are int64 sums of per-deal
+figures, so the result is the same for any thread count, row or task size, or backend.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import partial
+
+import numpy as np
+
+from ecarte_sim.analysis.piquet.summaries import mean_from_sums, rate
+from ecarte_sim.analysis.stats.intervals import Z95
+from ecarte_sim.engine.batch import each_row, reduce_counts
+from ecarte_sim.engine.piquet import discard_search as D
+from ecarte_sim.engine.piquet.settings import (LeadScoring, PiqueTiming, Player, PiquetSettings,
+                                               name_of)
+from ecarte_sim.engine.rng import check_index_range, check_seed
+
+#: Worlds per search by default, and the run's default task and row sizes (deals).
+DEFAULT_SAMPLES = 32
+TASK, CHUNK = 1 << 10, 8
+
+
+def search_counts(seed: int, start: int, stop: int, samples: int = DEFAULT_SAMPLES,
+                  settings: PiquetSettings | None = None, chunk: int = CHUNK,
+                  block: int = TASK, progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """The ``SEARCH_COUNTS`` row over deals ``[start, stop)`` of ``seed``.
+
+    ``settings``: the rule variants (lead scoring, pique timing); the players are the
+    heuristic's and the takes five and all he can, whatever they say."""
+    seed = check_seed(seed)
+    start, stop = check_index_range(start, stop)
+    if not 1 <= int(samples) <= D.MAX_SAMPLES:
+        raise ValueError(f"samples must lie in [1, {D.MAX_SAMPLES}], got {samples}")
+    base = settings or PiquetSettings()
+    cfg = PiquetSettings(Player.HEURISTIC, Player.HEURISTIC, lead_scoring=base.lead_scoring,
+                         pique_timing=base.pique_timing).cfg()
+    return reduce_counts(partial(_task, seed, cfg, int(samples)), start, stop, D._W, chunk,
+                         block, progress)
+
+
+def _task(seed, cfg, samples, lo, n, rows):
+    counts = np.zeros((rows, D._W), dtype=np.int64)
+    each_row(D.search_row, rows, np.uint64(seed), lo, n, rows, cfg, samples, counts)
+    return counts
+
+
+def _paired_win(only_a: int, only_b: int, n: int) -> dict:
+    """The paired difference of the elder's win indicator (a wins, b not) − (b wins, a not)."""
+    d = (only_a - only_b) / n
+    var = ((only_a + only_b) / n - d * d) / (n - 1) if n > 1 else math.nan
+    se = math.sqrt(var) if var == var else math.nan
+    return {"mean": d, "se": se, "ci95": [d - Z95 * se, d + Z95 * se]}
+
+
+def search_summary(counts: np.ndarray) -> dict:
+    """The figures of a ``SEARCH_COUNTS`` row: each arm's mean elder margin and win rate,
+    each comparison's paired differences, how many cards the free searches took, how often
+    the search's discard was the heuristic's."""
+    c = D.SEARCH_COUNTS.read(counts)
+    n = c["deals"]
+    arms = {name: {"margin": mean_from_sums(c["margin"][i], c["margin_sq"][i], n),
+                   "elder_win": rate(c["elder_wins"][i], n)}
+            for i, name in enumerate(D.ARMS)}
+    comparisons = [{"a": a, "b": b,
+                    "margin_a": c["margin"][D.A[a]] / n, "margin_b": c["margin"][D.A[b]] / n,
+                    "margin_difference": mean_from_sums(c["diff"][k], c["diff_sq"][k], n),
+                    "elder_win_difference": _paired_win(c["only_a"][k], c["only_b"][k], n)}
+                   for k, (a, b) in enumerate(D.COMPARISONS)]
+    return {"deals": n, "arms": arms, "comparisons": comparisons,
+            "elder_free_take": {str(k): rate(c["elder_free_take"][k], n) for k in range(1, 6)},
+            "younger_free_take": {str(k): rate(c["younger_free_take"][k], n)
+                                  for k in range(1, 4)},
+            "search_is_heuristic": {"elder": rate(c["elder_as_heuristic"], n),
+                                    "younger": rate(c["younger_as_heuristic"], n)}}
+
+
+def discard_search(deals: int, *, seed: int = 0, start: int = 0,
+                   samples: int = DEFAULT_SAMPLES,
+                   lead_scoring: LeadScoring | str = LeadScoring.ALL,
+                   pique_timing: PiqueTiming | str = PiqueTiming.LEAD,
+                   chunk: int | None = None,
+                   progress: Callable[[int], None] | None = None) -> dict:
+    """Deals ``start .. start + deals - 1`` of ``seed``: the search's discards against the
+    heuristic's, and the exchange's two questions under the search (module docstring)."""
+    settings = PiquetSettings(lead_scoring=lead_scoring, pique_timing=pique_timing)
+    counts = search_counts(seed, start, start + deals, samples, settings,
+                           chunk=CHUNK if chunk is None else chunk, progress=progress)
+    return {**search_summary(counts), "seed": seed, "start": start, "samples": samples,
+            "window": D.WINDOW, "play": name_of(Player.HEURISTIC),
+            "settings": settings.echo() | {"elder_take": 5, "younger_take": "all"}}

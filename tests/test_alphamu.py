@@ -235,3 +235,54 @@ def test_cli_bad_input(capsys, args, token):
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and token in lines[0]
+
+
+def test_keyed_alphamu_is_keyed_pimc_inference_without_search():
+    """With K = 0 the keyed chooser is keyed.keyed_card's pimc-inference at every card of
+    whole deals; the batch form gives the single card; with K = 5 its card is legal."""
+    from ecarte_sim.analysis.ecarte.stronger import _said, _wins
+    from ecarte_sim.analysis.practice.cards import deal_record, parse_position, payoff_table
+    from ecarte_sim.engine.ecarte.keyed import keyed_card, legal_now
+    from ecarte_sim.engine.ecarte.settings import PlayModel
+    cfg, script, deals = _pimc_inference_deals(13, 12, 8)
+    asked = 0
+    for i, d in deals:
+        hands = [int(d.elder_hand), int(d.dealer_hand)]
+        start = list(hands)
+        trump = int(d.turn_up) >> 3
+        leader, led = ELDER, -1
+        for n in range(10):
+            who = leader if led < 0 else 1 - leader
+            groups = [(int(x[0] if who == ELDER else x[2]),
+                       bin(int(x[2] if who == ELDER else x[0])).count("1"))
+                      for x in d.exchanges]
+            p = parse_position(hands[who], int(d.turn_up), "elder" if who == ELDER else
+                               "dealer", said=_said(d), discards=groups,
+                               played=list(d.play[:n]))
+            plays = np.full(10, -1, dtype=np.int64)
+            plays[:n] = d.play[:n]
+            args = (who, np.uint32(start[who]), np.uint32(p.unseen), plays, n, trump, True, 8,
+                    np.uint64(21), cfg, script, deal_record(p), payoff_table(p.first))
+            h = np.zeros(8, dtype=np.uint32)
+            want = keyed_card(int(PlayModel.PIMC_INFERENCE), *args, h,
+                              np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64))
+            assert am.keyed_alphamu_card(*args, h, 0, am.M_INF) == want
+            searched = am.keyed_alphamu_card(*args, h, 5, am.M_INF)
+            assert legal_now(who, np.uint32(start[who]), plays, n, trump, True) >> searched & 1
+            out = np.zeros(1, dtype=np.int64)
+            thrown = np.uint32(sum(int(x[0] if who == ELDER else x[2]) for x in d.exchanges))
+            asked += am.keyed_alphamu_cards(
+                who, np.array([start[who]], dtype=np.uint32), np.array([thrown], np.uint32),
+                np.uint32(p.unseen | start[who] | thrown), plays, n, trump, True, 8,
+                np.uint64(21), cfg, script, deal_record(p), payoff_table(p.first), 5,
+                am.M_INF, out)
+            assert out[0] == searched
+            c = int(d.play[n])
+            hands[who] &= ~(1 << c)
+            if led < 0:
+                led = c
+            else:
+                if not _wins(led, c, trump):
+                    leader = who
+                led = -1
+    assert asked > 20

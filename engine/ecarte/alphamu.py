@@ -31,7 +31,11 @@ stack of positions, one frame per card played in the search):
   worlds; a world ruled out in a branch holds :data:`OUT`);
 * :func:`root_totals` — each of the mover's cards' best total;
 * :func:`alphamu_card` — the card from the worlds, ties to a given card;
-* :func:`alphamu_decide` — the whole chooser from the mover's knowledge.
+* :func:`alphamu_decide` — the whole chooser from the mover's knowledge;
+* :func:`keyed_alphamu_card`, :func:`keyed_alphamu_cards` — the chooser as a *strategy*
+  for the best response of :mod:`ecarte_sim.analysis.ecarte.exploit`: its words keyed by
+  the mover's own information (:func:`~ecarte_sim.engine.ecarte.keyed.info_key`), as
+  :func:`~ecarte_sim.engine.ecarte.keyed.keyed_card` keys the other models.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import bit_index, lowest_bit
+from ecarte_sim.engine.ecarte.keyed import info_key, legal_now
 from ecarte_sim.engine.ecarte.moves import distinct_moves, legal_moves
 from ecarte_sim.engine.ecarte.records import PAYOFF
 from ecarte_sim.engine.ecarte.single import decide
@@ -336,3 +341,41 @@ def alphamu_decide(mover, own_start, unseen, plays, n_played, trump, forced_trum
     card = alphamu_card(mover, own, hands[:worlds], r[3], r[4], r[5], trump, forced_trump,
                         mover_pay(mover, payoff), m, moves, pimc)
     return card, pimc, True
+
+
+@njit(cache=True)
+def keyed_alphamu_card(mover, own_start, unseen, plays, n_played, trump, forced_trump, worlds,
+                       seed, cfg, script, rec, payoff, hands, last_tricks, m):
+    """:func:`alphamu_decide`'s card with the words of the index
+    :func:`~ecarte_sim.engine.ecarte.keyed.info_key` gives the mover's information (his
+    role, hand at the first card, cards never seen, what was said, the cards played):
+    a function of what he knows, with ``last_tricks = 0`` the keyed ``pimc-inference``."""
+    index = info_key(seed, mover, own_start, unseen, rec, plays, n_played)
+    return alphamu_decide(mover, own_start, unseen, plays, n_played, trump, forced_trump,
+                          worlds, seed, index, cfg, script, rec, payoff, hands, last_tricks,
+                          m)[0]
+
+
+@njit(cache=True)
+def keyed_alphamu_cards(mover, starts, thrown, unseen_of_start, plays, n_played, trump,
+                        forced_trump, worlds, seed, cfg, script, rec, payoff, last_tricks, m,
+                        out):
+    """:func:`keyed_alphamu_card` for many hands of the same mover after the same public
+    play (as :func:`~ecarte_sim.engine.ecarte.keyed.keyed_cards_thrown`): ``out[i]`` the
+    card of the player whose hand at the first card was ``starts[i]`` and who threw
+    ``thrown[i]`` (his cards never seen: ``unseen_of_start & ~(starts[i] | thrown[i])``);
+    a single legal card is played without asking. Returns how many hands had a choice."""
+    asked = 0
+    hands = np.zeros(max(worlds, 1), dtype=np.uint32)
+    for i in range(starts.shape[0]):
+        own = np.uint32(starts[i])
+        legal = legal_now(mover, own, plays, n_played, trump, forced_trump)
+        if legal & (legal - np.uint32(1)) == 0:
+            out[i] = bit_index(legal)
+            continue
+        unseen = np.uint32(unseen_of_start & ~(own | np.uint32(thrown[i])) & _FULL)
+        asked += 1
+        out[i] = keyed_alphamu_card(mover, own, unseen, plays, n_played, trump, forced_trump,
+                                    worlds, seed, cfg, script, rec, payoff, hands, last_tricks,
+                                    m)
+    return asked

@@ -184,3 +184,16 @@ def test_cli_json(capsys):
 def test_cli_bad_input_one_line_exit_2(capsys, argv, token):
     message = one_line_error(cli(capsys, "piquet", "discard-search", *argv))
     assert token in message
+
+
+def test_bit_identical_on_a_dask_backend():
+    distributed = pytest.importorskip("distributed")
+    from ecarte_sim.engine.batch import execution
+    from ecarte_sim.engine.cluster import DaskBackend
+    expected = search_counts(2, 0, 12, samples=2)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None, silence_logs=40) as cluster, \
+            distributed.Client(cluster, set_as_default=False) as client:
+        with execution(DaskBackend(client), task_size=5):
+            got = search_counts(2, 0, 12, samples=2)
+    assert np.array_equal(expected, got)

@@ -18,7 +18,7 @@ from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, PRETTY, THREADS, Ecar
 from ecarte_sim.engine.piquet.settings import (DEFAULT_WORLDS, MAX_ELDER_TAKE, MAX_WORLDS,
                                                MAX_YOUNGER_TAKE, REPORT_DEALS, LeadScoring,
                                                Partie, PiqueTiming, Player, PiquetSettings,
-                                               choices, name_of)
+                                               Reading, SinkPolicy, choices, name_of)
 
 PLAYER_CHOICE = click.Choice(choices(Player))
 DEFAULTS = PiquetSettings()
@@ -36,6 +36,52 @@ def variant_options(f):
                      help="Law 65 (every card led or winning second scores 1) or the older "
                           "count (only cards of ten and above).")(f)
     return f
+
+
+def _per_seat(kind, what: str, seats: str):
+    """A click callback: ``NAME`` for both seats or ``NAME,NAME`` (``seats``), as names."""
+    def parse(ctx, param, value):
+        parts = value.split(",")
+        if len(parts) not in (1, 2):
+            raise click.BadParameter(f"{value!r}: give one {what} for both seats, or two "
+                                     f"separated by a comma ({seats})")
+        if any(p not in choices(kind) for p in parts):
+            bad = next((p for p in parts if p not in choices(kind)), value)
+            raise click.BadParameter(
+                f"unknown {what} {bad!r} in {value!r}: give one of {', '.join(choices(kind))} "
+                f"for both seats, or two separated by a comma ({seats})")
+        return (parts[0], parts[-1])
+    return parse
+
+
+def declaring_options(seats: str = "elder,younger"):
+    """--sink and --read-declarations: what each seat leaves uncalled (Law 47) and what a
+    pimc player reads from the calls."""
+    def decorate(f):
+        f = click.option("--read-declarations", "reading", default=name_of(Reading.FACE),
+                         show_default=True, metavar="READING[,READING]",
+                         callback=_per_seat(Reading, "reading", seats),
+                         help="What a pimc player reads from the declarations: face (the "
+                              "answers as if nothing were sunk), none (only the cards "
+                              "shown), full (the answers as the opponent's sinking policy "
+                              f"gives them); one for both or {seats.upper()}.")(f)
+        f = click.option("--sink", default=name_of(SinkPolicy.NEVER), show_default=True,
+                         metavar="POLICY[,POLICY]",
+                         callback=_per_seat(SinkPolicy, "sink policy", seats),
+                         help="What a player leaves uncalled (Law 47): never, or guard (a "
+                              "point of four or less, or a lone tierce or quart, in the suit "
+                              "of a king without its ace); one for both or "
+                              f"{seats.upper()}.")(f)
+        return f
+    return decorate
+
+
+def _declaring(opts: dict, elder: int = 0) -> dict:
+    """The PiquetSettings fields of --sink and --read-declarations (popped from ``opts``);
+    ``elder``: which of the two values is the elder's (1 for partie's A,B)."""
+    sink, reading = opts.pop("sink"), opts.pop("reading")
+    return {"elder_sink": sink[elder], "younger_sink": sink[1 - elder],
+            "elder_reading": reading[elder], "younger_reading": reading[1 - elder]}
 
 
 def exchange_options(f):
@@ -97,6 +143,7 @@ def piquet():
               help="Deal index of SEED to play when no cards are given.")
 @variant_options
 @exchange_options
+@declaring_options()
 @PRETTY
 @JSON
 def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_discard, player,
@@ -142,7 +189,7 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
                 f"--{who}-discard has {size} card{'s' if size != 1 else ''} but --{who}-take "
                 f"is {opts[key]}", param_hint=f"--{who}-take")
     result = piquet_deal(the_deal, seed=seed, index=index,
-                         settings=PiquetSettings(player, player, **opts),
+                         settings=PiquetSettings(player, player, **_declaring(opts), **opts),
                          elder_discard=e_disc, younger_discard=y_disc)
     if as_json:
         emit(result)
@@ -170,6 +217,7 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
               help="Who plays the younger hand (the same choices).")
 @variant_options
 @exchange_options
+@declaring_options()
 @run_options("Deals")
 @long_run_options(_task_sizes("deals"))
 def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, threads, quiet,
@@ -189,9 +237,9 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
     if start + n_deals > MAX_DEAL_INDEX:
         raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
     set_threads(threads)
-    settings = PiquetSettings(elder_player, younger_player, **opts)
+    settings = PiquetSettings(elder_player, younger_player, **_declaring(opts), **opts)
     parameters = {"deals": n_deals, "start": start, "players": [elder_player, younger_player],
-                  **opts}
+                  **opts, **settings.declaring_echo()}
     with long_run("piquet simulate", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers), progress(not quiet and not as_json, n_deals, "playing") as bar:
         result = piquet_simulate(n_deals, seed=seed, start=start, settings=settings,
@@ -236,6 +284,7 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
               help="Six deals (Law 71) or four, the first and last counting double (its note).")
 @variant_options
 @exchange_options
+@declaring_options("a,b")
 @run_options("Parties")
 @long_run_options(_task_sizes("parties", parties=True), unit="Parties")
 def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chunk, threads,
@@ -253,9 +302,9 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
         raise click.BadParameter("start + parties must not exceed 2^41", param_hint="--parties")
     set_threads(threads)
     # the first deal: A deals, so B is the elder
-    settings = PiquetSettings(player_b, player_a, **opts)
+    settings = PiquetSettings(player_b, player_a, **_declaring(opts, elder=1), **opts)
     parameters = {"parties": n_parties, "start": start, "players": [player_a, player_b],
-                  "partie": partie_kind, **opts}
+                  "partie": partie_kind, **opts, **settings.declaring_echo()}
     with long_run("piquet partie", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers), progress(not quiet and not as_json, n_parties, "parties") as bar:
         result = piquet_partie(n_parties, seed=seed, start=start, settings=settings,

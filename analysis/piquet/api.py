@@ -61,7 +61,8 @@ def piquet_deal(deal: PiquetDeal | None = None, *, seed: int = 0, index: int = 0
     told = play_deal(record.elder_dealt, record.younger_dealt, list(record.stock),
                      record.elder_discard, record.younger_discard, list(record.plays),
                      Variant(lead_scoring=name_of(settings.lead_scoring),
-                             pique_timing=name_of(settings.pique_timing)))
+                             pique_timing=name_of(settings.pique_timing)),
+                     sinks=(name_of(settings.elder_sink), name_of(settings.younger_sink)))
     return {"elder": record.elder["total"], "younger": record.younger["total"],
             "events": told.events,
             "scores": {"elder": record.elder, "younger": record.younger},

@@ -5,7 +5,8 @@ cards dealt and the events of the plain reference walk
 (:func:`ecarte_sim.engine.piquet.reference.play_deal`, whose docstring lists every
 event and its keys). :func:`told` turns them into sentences a Piquet player would
 say, in the order of the deal (the hands, carte blanche, the exchange, each player's
-calls answered good, not good or equal, repique and pique when they come, the play
+calls answered good, not good or equal, what he sinks (Law 47), repique and pique when
+they come, the play
 trick by trick, the last trick, the cards or the capot, the totals), every score
 with the law that gives it (Laws 18-24, 46-49, 61-69 of the Portland and Turf
 Clubs; ``engine/piquet/rules.md``). :func:`tell_deal` is the text alone.
@@ -105,6 +106,22 @@ def _call_name(ev: dict, pretty: bool) -> str:
     if kind == "quatorze":
         return f"quatorze of {_plural(ev['rank'])}"
     return f"trio of {_plural(ev['rank'])} ({_cards(ev['cards'], pretty)})"
+
+
+_SUNK = {"point": "point", "sequences": "sequences", "sets": "quatorzes and trios"}
+
+
+def _sink_line(ev: dict, pretty: bool) -> str:
+    """A holding left uncalled (Law 47): wholly, or a smaller call than held."""
+    who, what = _cap(ev["player"]), _SUNK[ev["kind"]]
+    law = _law(ev["law"])
+    if ev["whole"]:
+        it = "it" if ev["kind"] == "point" else "them"
+        return (f"{who} sinks his {what} ({_cards(ev['cards'], pretty)}): he does not call "
+                f"{it}, so {it} scores nothing and shows nothing ({law}).".replace(
+                    "them scores", "they score"))
+    return (f"{who} calls less than he holds in his {what}, leaving "
+            f"{_cards(ev['cards'], pretty)} uncalled ({law}).")
 
 
 def _and(items: list[str]) -> str:
@@ -222,6 +239,7 @@ def told(result: dict, pretty: bool = False) -> list[tuple[str, list[dict]]]:
     lead_told = False           # ... already told on a line of its own
     reply = None
     exchanged = False
+    calling = set()             # the players whose calls have begun
     while i < n:
         ev = events[i]
         kind, player = ev["event"], ev["player"]
@@ -254,21 +272,29 @@ def told(result: dict, pretty: bool = False) -> list[tuple[str, list[dict]]]:
                 say(f"Hands for the declarations and the play: elder "
                     f"{_cards(held['elder'], pretty)}; younger "
                     f"{_cards(held['younger'], pretty)}.")
-        elif kind == "declare":
+        elif kind in ("declare", "sink"):
+            if lead is not None and player not in calling:
+                say(f"Before he plays to it, {player} declares.")
+            calling.add(player)
+            if kind == "sink":
+                say(_sink_line(ev, pretty), [ev])
+                i += 1
+                if _calls_over(events, i, player):
+                    total = ev[f"{player}_total"]
+                    say(f"{_cap(player)} counts {total or 'nothing'} in hand.", [])
+                continue
             j = i + 1
             while (j < n and events[j]["event"] == "declare" and events[j]["player"] == player
                    and events[j]["law"] == ev["law"]):
                 j += 1
             group = events[i:j]
-            if ev["kind"] == "point" and lead is not None:
-                say(f"Before he plays to it, {player} declares.")
             if ev["kind"] == "point":
                 for one in group:
                     say(_point_line(one, pretty), [one])
             else:
                 say(_group_line(group, pretty), group)
             i = j
-            if i >= n or events[i]["event"] != "declare" or events[i]["player"] != player:
+            if _calls_over(events, i, player):
                 total = group[-1][f"{player}_total"]
                 say(f"{_cap(player)} counts {total or 'nothing'} in hand.", [])
             continue
@@ -325,6 +351,12 @@ def told(result: dict, pretty: bool = False) -> list[tuple[str, list[dict]]]:
             winner = "elder" if e > y else "younger"
             say(f"{_cap(winner)} wins the deal, {max(e, y)} to {min(e, y)}.")
     return lines
+
+
+def _calls_over(events: list[dict], i: int, player: str) -> bool:
+    """Is event ``i`` past ``player``'s calls (his declarations and sinks)?"""
+    return (i >= len(events) or events[i]["event"] not in ("declare", "sink")
+            or events[i]["player"] != player)
 
 
 def _lead_line(lead: dict, pretty: bool) -> str:

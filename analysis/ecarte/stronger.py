@@ -17,6 +17,11 @@ deal's play (a replay with ``K = 0`` is checked by the tests to give the deal's 
 Also counted: the αμ decisions (a choice on the last ``K`` tricks), how many chose another
 card than ``pimc-inference`` would there, and the seconds per decision of each (the same
 positions; ``pimc-inference`` alone, then ``alphamu``, which includes it).
+
+:func:`exploitability` measures the other way issue 35 asks: the exact best response's gain
+(:mod:`~ecarte_sim.analysis.ecarte.exploit`) against the keyed ``alphamu``
+(:func:`~ecarte_sim.engine.ecarte.alphamu.keyed_alphamu_cards`) and against the keyed
+``pimc-inference``, paired on the same responder hands, opponent hands and seed.
 """
 
 from __future__ import annotations
@@ -200,3 +205,87 @@ def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: in
             "pimc_inference": stats["pimc_seconds"] / n_dec if n_dec else None},
         "seconds": time.perf_counter() - t0,
     }
+
+
+# ----------------------------------------------------------------------------- exploitability
+
+def _alphamu_engine(s, last_tricks: int):
+    """The best response's engine (:mod:`~ecarte_sim.analysis.ecarte.exploit`) with the
+    model's cards asked of the keyed ``alphamu``
+    (:func:`~ecarte_sim.engine.ecarte.alphamu.keyed_alphamu_cards`) for both the
+    opponent and the responder's own model play: the same worlds, keys and memo."""
+    from ecarte_sim.analysis.ecarte.exploit import _FULL, MODELS, _Engine
+    from ecarte_sim.engine.ecarte.alphamu import M_INF, keyed_alphamu_cards
+
+    class _AlphamuEngine(_Engine):
+        def cards(self, mover, hands, history, seed):
+            memo = self.memo.setdefault((seed, mover, history), {})
+            missing = [h for h in hands if h not in memo]
+            if missing:
+                n = len(history)
+                self.plays[:] = -1
+                self.plays[:n] = history
+                starts = np.array([h & _FULL for h in missing], dtype=np.uint32)
+                thrown = np.array([h >> 32 for h in missing], dtype=np.uint32)
+                out = np.empty(len(missing), dtype=np.int64)
+                self.calls += keyed_alphamu_cards(
+                    mover, starts, thrown, np.uint32(self.unseen(0)), self.plays, n,
+                    self.s.trump, self.s.forced_trump, self.s.worlds, np.uint64(seed),
+                    self.cfg, self.script, self.rec, self.payoff, last_tricks, M_INF, out)
+                memo.update(zip(missing, out.tolist()))
+            return [memo[h] for h in hands]
+
+    assert s.model == "pimc-inference" and MODELS[s.model]
+    return _AlphamuEngine(s)
+
+
+def exploitability(*, per_stratum: int = 2, worlds: int = 16, seed: int = 0,
+                   hands: int | None = 300, last_tricks: int = 3,
+                   held_out_seeds: int = 1, decisions: str = "treatise", say=None) -> dict:
+    """The exact best response's gain against ``alphamu`` and against ``pimc-inference``
+    on the same responder hands (:func:`~ecarte_sim.analysis.ecarte.exploit.sample_hands`,
+    ``per_stratum`` per stratum), the same opponent hands (a uniform sample of ``hands``
+    drawn with ``seed``, or every one; after an exchange ``hands`` histories as dealt:
+    :func:`~ecarte_sim.analysis.ecarte.exploit.opponent_hands`) and the same seed: per hand, each model's in-sample gain (marks a deal,
+    kings and Law 49 included) and the held-out gain (the policy found with ``seed``
+    played against the next ``held_out_seeds`` seeds), and the paired difference
+    (alphamu minus pimc-inference), means and 95% intervals over hands."""
+    from ecarte_sim.analysis.ecarte.exploit import (_Engine, best_response, held_out,
+                                                    opponent_hands, sample_hands, setup)
+    rows = []
+    strata = sample_hands(per_stratum, seed, decisions)
+    for (role, said), chosen in strata.items():
+        for hand, up, index, extra in chosen:
+            kw = {k: v for k, v in extra.items() if k != "regle"}
+            row = {"stratum": f"{role} / {said}", "deal": index}
+            for name in ("pimc-inference", "alphamu"):
+                s = setup(hand, up, role, said=said, model="pimc-inference", worlds=worlds,
+                          decisions=decisions, **kw)
+                eng = _Engine(s) if name == "pimc-inference" else _alphamu_engine(
+                    s, last_tricks)
+                t0 = time.perf_counter()
+                use = opponent_hands(s, eng, sample=hands, sample_seed=seed)
+                r = best_response(s, seed=seed, hands=use, engine=eng)
+                seeds = [seed + k for k in range(1, held_out_seeds + 1)]
+                ho = held_out(r, seeds, hands=use, engine=eng) if seeds else None
+                row[name] = {"gain_marks": r.gain_marks, "model_marks": r.model_marks,
+                             "held_out_marks": ho["gain_marks"]["mean"] if ho else None,
+                             "opponent_hands": len(use), "calls": r.opponent_calls,
+                             "seconds": time.perf_counter() - t0}
+            rows.append(row)
+            if say:
+                say(row)
+
+    def col(name, key):
+        return [r[name][key] for r in rows if r[name][key] is not None]
+
+    out = {"worlds": worlds, "seed": seed, "per_stratum": per_stratum,
+           "opponent_hands": hands, "last_tricks": last_tricks, "hands": len(rows),
+           "rows": rows}
+    for name in ("pimc-inference", "alphamu"):
+        out[name] = {k: _mean_ci(col(name, k)) for k in ("gain_marks", "held_out_marks",
+                                                          "model_marks", "seconds")}
+    out["alphamu_minus_pimc_inference"] = {
+        k: _mean_ci([a - b for a, b in zip(col("alphamu", k), col("pimc-inference", k))])
+        for k in ("gain_marks", "held_out_marks", "model_marks")}
+    return out

@@ -4,7 +4,8 @@
 The modules, from the ids up to the batch runs:
 
 * :mod:`.settings` — every id, default and limit, once: the enums (``Player``,
-  ``LeadScoring``, ``PiqueTiming``, ``Partie``, ``Seat``, ``Rank``) and
+  ``LeadScoring``, ``PiqueTiming``, ``Partie``, ``SinkPolicy``, ``Reading``, ``Seat``,
+  ``Rank``) and
   ``PiquetSettings``, which validates a run's settings and lays them out as the
   kernels' int64 ``cfg`` array (``CFG``).
 * :mod:`.records` — every array a kernel writes, as named layouts: a deal's record
@@ -13,7 +14,7 @@ The modules, from the ids up to the batch runs:
 * :mod:`.deal` — the deal (Law 9): deal ``index`` of ``seed`` from its own random
   sub-stream, whose later words also draw the players' random choices.
 * :mod:`.declare` — carte blanche and the declarations compared (Laws 18, 61-64),
-  repique (Law 68).
+  on what each player calls (sinking, Law 47), repique (Law 68).
 * :mod:`.players` — the random and heuristic players' discard and card.
 * :mod:`.solver` — exact double-dummy search of the play (Laws 57-59, 65-66), used by
   the ``dd`` and ``pimc`` players.

@@ -3,15 +3,19 @@
 
 ``random``
     The baseline the public peer engine publishes: a full exchange (elder five,
-    younger all he can) of uniformly random cards, every declaration made, a
-    uniformly random legal card at every turn.
+    younger all he can) of uniformly random cards, every declaration made (unless
+    the seat's sinking policy says otherwise, as for any player), a uniformly random
+    legal card at every turn.
 ``heuristic``
     Discards the cards of lowest *keep value* (:func:`keep_values`); declares
-    everything; plays from what it remembers (its own hand and discard and
+    what its seat's :class:`~ecarte_sim.engine.piquet.settings.SinkPolicy` lets it
+    (everything under ``never``, the default; Law 47); plays from what it remembers (its own hand and discard and
     every card played), see :func:`heuristic_card`.
 ``dd`` and ``pimc``
     Discard like ``heuristic``; their play is in :mod:`ecarte_sim.engine.piquet.whole`
-    (double-dummy search, and sampled worlds solved double-dummy).
+    (double-dummy search, and sampled worlds solved double-dummy; a ``pimc`` seat's
+    :class:`~ecarte_sim.engine.piquet.settings.Reading` says what its worlds read from
+    the declarations).
 
 Keep value of a card ``c`` of rank ``r`` in suit ``s`` (my definition, not the
 treatises'; the weights were chosen so that each element below outranks the

@@ -1,7 +1,8 @@
 """Piquet settings: every id, default and limit of a run, defined once.
 
 The Python boundary takes one frozen :class:`PiquetSettings` (who plays each
-seat, how many cards each takes in, the rule variants, the PIMC worlds),
+seat, how many cards each takes in, the rule variants, the PIMC worlds, what each
+seat sinks and what a PIMC seat reads from the declarations),
 validated when it is made; the kernels take the plain int64 ``cfg`` array that
 :meth:`PiquetSettings.cfg` lays out by ``CFG``. The same object gives the JSON
 echo of the settings (:meth:`~PiquetSettings.echo`) and a run's default task

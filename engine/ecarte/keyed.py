@@ -23,11 +23,12 @@ that look the same to the chooser get the same card.
 * :func:`keyed_card` — ``card_for`` at ``info_key``; :func:`keyed_cards` and
   :func:`keyed_cards_thrown` — for many hands after the same public play (with each
   hand's own discards: the cards he threw are cards he saw).
-* :func:`exchange_histories` — the opponent's histories after one exchange (Laws 27–38)
-  as the best response weighs them: his hand as dealt uniform among the cards the
-  responder never saw, his draws uniform among the rest, kept when his decision model
-  proposes or accepts on the dealt hand, throws as many cards as he did, and then plays,
-  proposes or refuses as he did (rejection: every kept history equally weighted).
+* :func:`exchange_histories` — the opponent's histories after the exchanges (Laws
+  27–38) as the best response weighs them: his hand as dealt uniform among the cards
+  the responder never saw, his draws uniform among the rest, kept when his decision
+  model proposes or accepts in each round, throws as many cards as he did, and at the
+  end plays, proposes or refuses as he did (rejection: every kept history equally
+  weighted).
 """
 
 from __future__ import annotations
@@ -218,33 +219,38 @@ def _uniform_below(key, pos, bound):
 
 
 @njit(cache=True)
-def exchange_histories(seed, opponent, cfg, script, turn_up, pool, responder_threw,
-                       opponent_threw, final_refused, out, max_trials):
-    """The opponent's histories after one exchange, as dealt, by rejection: ``out[i]``
-    (uint64) his hand at the play in the low 32 bits, the cards he threw in the high 32.
+def exchange_histories(seed, opponent, cfg, script, turn_up, pool, elder_counts,
+                       dealer_counts, final_refused, out, max_trials):
+    """The opponent's histories after the exchanges, as dealt, by rejection: ``out[i]``
+    (uint64) his hand at the play in the low 32 bits, every card he threw in the high 32.
 
-    Each trial draws, from the stream of ``seed`` (salted), a uniform ordered prefix of
-    ``pool`` (int64 cards: those the responder never saw; Fisher-Yates, unbiased): the
-    first five are his hand as dealt, the next ``opponent_threw`` his draws (given the
-    responder's view the deck's order is uniform, so his draws are uniform among the
-    unseen cards he was not dealt). The history is kept if his decision model (``cfg``'s
-    ``elder_policy``/``dealer_policy``, the ones the search's ``says`` reads) proposes
-    (elder) or accepts (dealer) on the dealt hand (Laws 25–26), his discard
+    ``elder_counts[r]``/``dealer_counts[r]`` (int64): the cards each side threw (and
+    drew) in exchange ``r`` (Law 27: the counts are public). Each trial draws, from the
+    stream of ``seed`` (salted), a uniform ordered prefix of ``pool`` (int64 cards: those
+    the responder never saw; Fisher-Yates, unbiased): the first five are the opponent's
+    hand as dealt, the next ones his draws, round by round (given the responder's view
+    the deck's order is uniform, so his draws are uniform among the unseen cards he has
+    not held). The history is kept if his decision model (``cfg``'s ``elder_policy``/
+    ``dealer_policy``, the ones the search's ``says`` reads) proposes (elder) or accepts
+    (dealer) in every exchange's round on his hand then (Laws 25–26), his discard there
     (:func:`~.policies.thrown_cards`: Laws 27, 38; the elder throws first, the dealer
-    with ``STOCK - elder's draws`` left) is ``opponent_threw`` cards, and after the
-    exchange, as an elder, he plays (``final_refused`` 0) or proposes again (1) on his
-    new hand, as a dealer refuses that second proposal (1) or has nothing to decide (0).
-    Every kept history has the same probability under the laws and his model, so the
-    kept ones are an equally weighted sample of the histories that agree with what was
-    said. Returns (histories kept, trials); stops after ``max_trials`` trials."""
+    with the stock left after the elder's draw) is as many cards as he threw, and in the
+    last round, as an elder, he plays (``final_refused`` 0) or proposes (1) on his hand,
+    as a dealer refuses that proposal (1) or has nothing to decide (0). Every kept
+    history has the same probability under the laws and his model, so the kept ones are
+    an equally weighted sample of the histories that agree with what was said. Returns
+    (histories kept, trials); stops after ``max_trials`` trials."""
     trump = turn_up >> 3
     slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
     cards = pool.copy()
     m = cards.shape[0]
     key = mix64(np.uint64(seed) ^ _HISTORY_SALT)
     pos = np.uint64(0)
-    need = 5 + opponent_threw
-    room = STOCK if opponent == ELDER else STOCK - responder_threw
+    rounds = elder_counts.shape[0]
+    mine = elder_counts if opponent == ELDER else dealer_counts
+    need = 5
+    for r in range(rounds):
+        need += mine[r]
     n = out.shape[0]
     got = 0
     trials = 0
@@ -256,31 +262,43 @@ def exchange_histories(seed, opponent, cfg, script, turn_up, pool, responder_thr
             t = cards[i]
             cards[i] = cards[j]
             cards[j] = t
-        dealt = np.uint32(0)
+        hand = np.uint32(0)
         for i in range(5):
-            dealt |= np.uint32(1) << np.uint32(cards[i])
-        if opponent == ELDER:
-            if not elder_proposes(cfg[C.ELDER_POLICY], cfg[C.THRESHOLD], dealt, trump, 0,
-                                  script, turn_up, slot):
-                continue
-        elif not dealer_accepts(cfg[C.DEALER_POLICY], dealt, trump, 0, script, turn_up,
-                                slot):
-            continue
-        thrown = np.uint32(thrown_cards(cfg, script, opponent, dealt, trump, 0, room,
-                                        turn_up, slot))
-        if popcount32(thrown) != opponent_threw:
-            continue
-        hand = np.uint32(dealt & ~thrown)
-        for i in range(5, need):
             hand |= np.uint32(1) << np.uint32(cards[i])
-        if opponent == ELDER:
-            again = elder_proposes(cfg[C.ELDER_POLICY], cfg[C.THRESHOLD], hand, trump, 1,
-                                   script, turn_up, slot)
-            if again != (final_refused == 1):
-                continue
-        elif final_refused == 1 and dealer_accepts(cfg[C.DEALER_POLICY], hand, trump, 1,
-                                                   script, turn_up, slot):
+        thrown_all = np.uint32(0)
+        nxt = 5
+        left = STOCK
+        ok = True
+        for r in range(rounds + 1):
+            if opponent == ELDER:
+                says = elder_proposes(cfg[C.ELDER_POLICY], cfg[C.THRESHOLD], hand, trump, r,
+                                      script, turn_up, slot)
+                want = r < rounds or final_refused == 1
+            else:
+                says = dealer_accepts(cfg[C.DEALER_POLICY], hand, trump, r, script, turn_up,
+                                      slot)
+                want = r < rounds
+                if r == rounds and final_refused == 0:
+                    says = want      # the elder played: the dealer decided nothing
+            if says != want:
+                ok = False
+                break
+            if r == rounds:
+                break
+            room = left if opponent == ELDER else left - elder_counts[r]
+            thrown = np.uint32(thrown_cards(cfg, script, opponent, hand, trump, r, room,
+                                            turn_up, slot))
+            if popcount32(thrown) != mine[r]:
+                ok = False
+                break
+            hand = np.uint32(hand & ~thrown)
+            thrown_all |= thrown
+            for i in range(nxt, nxt + mine[r]):
+                hand |= np.uint32(1) << np.uint32(cards[i])
+            nxt += mine[r]
+            left -= elder_counts[r] + dealer_counts[r]
+        if not ok:
             continue
-        out[got] = np.uint64(hand) | (np.uint64(thrown) << np.uint64(32))
+        out[got] = np.uint64(hand) | (np.uint64(thrown_all) << np.uint64(32))
         got += 1
     return got, trials

@@ -11,13 +11,13 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, progress, quiet_
 
 
 @click.command("stronger", context_settings=CONTEXT)
-@click.option("--deals", type=click.IntRange(1, 1 << 30), default=10_000, show_default=True,
+@click.option("--deals", type=click.IntRange(1, 1 << 30), default=2000, show_default=True,
               help="Whole deals; each gives two deal-sides (alphamu as the elder, then as "
                    "the dealer).")
 @click.option("--worlds", type=click.IntRange(1, 4096), default=64, show_default=True,
               help="W, the worlds of both players (pimc-inference draws them; alphamu "
                    "searches the same ones).")
-@click.option("--tricks", type=click.IntRange(0, 5), default=3, show_default=True,
+@click.option("--tricks", type=click.IntRange(0, 5), default=5, show_default=True,
               help="K: alphamu searches the last K tricks (5: every card), pimc-inference "
                    "before.")
 @click.option("--start", type=click.IntRange(0, 2**44 - 1), default=0, show_default=True,
@@ -61,7 +61,7 @@ def stronger(deals, worlds, tricks, start, decisions, seed, quiet, as_json):
         sec = r["seconds_per_decision"]
         click.echo(f"alphamu decisions: {n}; a card other than pimc-inference's in "
                    f"{r['cards_differing']} ({100 * r['cards_differing_share']:.2f}%); "
-                   f"deal-sides changed {100 * r['changed_share']:.2f}%")
+                   f"deal-sides whose marks changed {100 * r['changed_share']:.2f}%")
         click.echo(f"seconds per decision: alphamu {1000 * sec['alphamu']:.2f} ms, "
                    f"pimc-inference {1000 * sec['pimc_inference']:.3f} ms")
     click.echo(f"time: {r['seconds']:.1f} s")

@@ -2,17 +2,18 @@
 deals (issue 35 item 3).
 
 The chooser (:mod:`ecarte_sim.engine.ecarte.alphamu`) is ``pimc-inference`` until the last
-``K`` tricks, then αμ with M unbounded over the same worlds. :func:`match` plays whole deals
-``start .. start + deals`` of ``seed`` with both players ``pimc-inference`` (the proposals,
-answers and discards by ``decisions``, at the score 0-0; the engine's whole deal), then,
-for each side in turn, plays the deal again with that side's cards chosen by ``alphamu``,
-the other side's by ``pimc-inference``, both with the deal's own random words (common
-random numbers: the same deal, the same worlds at every card; the only change is that
-side's search). The paired difference is that side's marks in the replay minus his marks
-in the deal (the point 1, the vole 2, Law 49's doubling; the kings do not change), mean and
-95% interval over deal-sides (each deal gives one elder and one dealer side). Until the
-last ``K`` tricks both sides play the deal's own cards, so the replay starts there from the
-deal's play (a replay with ``K = 0`` is checked by the tests to give the deal's own cards).
+``K`` tricks (by default 5: every card), then αμ with M unbounded over the same worlds.
+:func:`match` plays whole deals ``start .. start + deals`` of ``seed`` with both players
+``pimc-inference`` (the proposals, answers and discards by ``decisions``, at the score 0-0;
+the engine's whole deal), then, for each side in turn, plays the deal again with that
+side's cards chosen by ``alphamu``, the other side's by ``pimc-inference``, both with the
+deal's own random words (common random numbers: the same deal, the same worlds at every
+card; the only change is that side's search). The paired difference is that side's marks in
+the replay minus his marks in the deal (the point 1, the vole 2, Law 49's doubling; the
+kings do not change), mean and 95% interval over deal-sides (each deal gives one elder and
+one dealer side). Until the last ``K`` tricks both sides play the deal's own cards, so the
+replay starts there from the deal's play (a replay with ``K = 0`` is checked by the tests
+to give the deal's own cards).
 
 Also counted: the αμ decisions (a choice on the last ``K`` tricks), how many chose another
 card than ``pimc-inference`` would there, and the seconds per decision of each (the same
@@ -124,7 +125,7 @@ def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
     return tricks, played
 
 
-def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: int = 3,
+def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: int = 5,
           m: int | None = None, decisions: str = "treatise", start: int = 0,
           on_deal=None) -> dict:
     """``alphamu`` against ``pimc-inference`` on whole deals ``start .. start + deals`` of
@@ -240,16 +241,17 @@ def _alphamu_engine(s, last_tricks: int):
 
 
 def exploitability(*, per_stratum: int = 2, worlds: int = 16, seed: int = 0,
-                   hands: int | None = 300, last_tricks: int = 3,
+                   hands: int | None = 300, last_tricks: int = 5,
                    held_out_seeds: int = 1, decisions: str = "treatise", say=None) -> dict:
-    """The exact best response's gain against ``alphamu`` and against ``pimc-inference``
-    on the same responder hands (:func:`~ecarte_sim.analysis.ecarte.exploit.sample_hands`,
+    """The exact best response's gain against ``alphamu`` and against ``pimc-inference`` on the
+    same responder hands (:func:`~ecarte_sim.analysis.ecarte.exploit.sample_hands`,
     ``per_stratum`` per stratum), the same opponent hands (a uniform sample of ``hands``
     drawn with ``seed``, or every one; after an exchange ``hands`` histories as dealt:
-    :func:`~ecarte_sim.analysis.ecarte.exploit.opponent_hands`) and the same seed: per hand, each model's in-sample gain (marks a deal,
-    kings and Law 49 included) and the held-out gain (the policy found with ``seed``
-    played against the next ``held_out_seeds`` seeds), and the paired difference
-    (alphamu minus pimc-inference), means and 95% intervals over hands."""
+    :func:`~ecarte_sim.analysis.ecarte.exploit.opponent_hands`) and the same seed: per
+    hand, each model's in-sample gain (marks a deal, kings and Law 49 included) and the
+    held-out gain (the policy found with ``seed`` played against the next
+    ``held_out_seeds`` seeds), and the paired difference (alphamu minus pimc-inference),
+    means and 95% intervals over hands."""
     from ecarte_sim.analysis.ecarte.exploit import (_Engine, best_response, held_out,
                                                     opponent_hands, sample_hands, setup)
     rows = []

@@ -383,3 +383,26 @@ def test_never_and_face_are_the_defaults_bit_for_bit():
     sinking = S.deal_counts(8, 0, n, PiquetSettings("heuristic", "heuristic",
                                                     younger_sink="guard").cfg())
     assert np.array_equal(plain, named) and not np.array_equal(plain, sinking)
+
+
+@pytest.mark.parametrize("args,task_size", [
+    (["--deals", "100000", "--elder-player", "heuristic", "--younger-player", "heuristic",
+     "--sink", "guard"], "30000"),
+    (["--deals", "48", "--elder-player", "pimc", "--younger-player", "heuristic", "--worlds",
+      "4", "--sink", "never,guard", "--read-declarations", "full"], "16"),
+])
+def test_cli_sinking_on_a_local_cluster_is_byte_identical(args, task_size):
+    """The same counts, byte for byte, from local threads and from two Dask worker
+    processes (another backend, other task sizes)."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("distributed")
+    base = [sys.executable, "-m", "ecarte_sim.analysis.cli", "piquet", "simulate", "--seed",
+            "13", "--json", *args]
+    threads = subprocess.run(base, capture_output=True, timeout=600)
+    assert threads.returncode == 0, threads.stderr.decode()
+    dask = subprocess.run(base + ["--workers", "2", "--task-size", task_size],
+                          capture_output=True, timeout=600)
+    assert dask.returncode == 0, dask.stderr.decode()
+    assert dask.stdout == threads.stdout

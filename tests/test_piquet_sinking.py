@@ -406,3 +406,65 @@ def test_cli_sinking_on_a_local_cluster_is_byte_identical(args, task_size):
                           capture_output=True, timeout=600)
     assert dask.returncode == 0, dask.stderr.decode()
     assert dask.stdout == threads.stdout
+
+
+def test_the_prose_tells_every_sink_once_with_its_law():
+    """``piquet deal`` under sinking: every event told exactly once, each sink on a line
+    of its own citing Law 47, whole sinks and smaller calls both told, and the younger's
+    calls still introduced once after the first lead."""
+    from ecarte_sim.analysis.piquet.api import piquet_deal
+    from ecarte_sim.analysis.piquet.narrative import told
+
+    kinds = set()
+    for index in range(40):
+        settings = PiquetSettings("heuristic", "heuristic", elder_sink="guard",
+                                  younger_sink="guard")
+        result = piquet_deal(seed=0, index=index, settings=settings)
+        pairs = told(result)
+        ids = [id(ev) for _, evs in pairs for ev in evs]
+        assert sorted(ids) == sorted(id(ev) for ev in result["events"])
+        for line, evs in pairs:
+            if any(ev["event"] == "sink" for ev in evs):
+                assert len(evs) == 1 and line.endswith("(Law 47).")
+                ev = evs[0]
+                kinds.add((ev["kind"], ev["whole"]))
+                assert ("sinks his" in line) == ev["whole"]
+        assert sum("Before he plays to it, younger declares." == line
+                   for line, _ in pairs) <= 1
+    assert {("point", True), ("sequences", True)} <= kinds
+    # a smaller call, given through the reference
+    d = deal(4, 1)
+    e_disc = 1 << (d.elder.bit_length() - 1)
+    y_disc = 1 << (d.younger.bit_length() - 1)
+    held = (d.elder & ~e_disc) | (1 << d.stock[0])
+    point_suit = max(range(4), key=lambda s: (bin(held >> 8 * s & 0xFF).count("1"), s))
+    low = (held >> 8 * point_suit & 0xFF) & -(held >> 8 * point_suit & 0xFF)
+    ref = play_deal(d.elder, d.younger, list(d.stock), e_disc, y_disc,
+                    _legal_plays(d, e_disc, y_disc),
+                    Variant(), sunk={"elder": (low << 8 * point_suit, 0, 0)})
+    sinks = [ev for ev in ref.events if ev["event"] == "sink"]
+    assert len(sinks) == 1 and not sinks[0]["whole"]
+    result = {"deal": d.as_dict(), "events": ref.events, "seed": 4,
+              "elder": ref.elder.total, "younger": ref.younger.total}
+    lines = [line for line, evs in told(result) if evs and evs[0]["event"] == "sink"]
+    assert lines == [f"Elder calls less than he holds in his point, leaving "
+                     f"{sinks[0]['cards']} uncalled (Law 47)."]
+
+
+def _legal_plays(d, e_disc, y_disc):
+    """Some legal play of the deal after the given exchange (each plays his lowest card,
+    following suit when he can)."""
+    hands = [(d.elder & ~e_disc) | sum(1 << c for c in d.stock[:1]),
+             (d.younger & ~y_disc) | sum(1 << c for c in d.stock[1:2])]
+    plays, leader = [], 0
+    for _ in range(12):
+        lead = (hands[leader] & -hands[leader]).bit_length() - 1
+        suit = hands[1 - leader] & (0xFF << 8 * (lead >> 3))
+        pool = suit or hands[1 - leader]
+        reply = (pool & -pool).bit_length() - 1
+        plays += [lead, reply]
+        hands[leader] &= ~(1 << lead)
+        hands[1 - leader] &= ~(1 << reply)
+        if reply >> 3 == lead >> 3 and reply > lead:
+            leader = 1 - leader
+    return plays

@@ -73,7 +73,7 @@ class Reading(IntEnum):
     """What a ``pimc`` player reads from the declarations when he samples worlds."""
     FACE = 0        # the answers at face value, as if nothing were ever sunk
     NONE = 1        # nothing but the cards shown (and the voids of the play)
-    FULL = 2        # the answers as the opponent's sinking policy would give them
+    FULL = 2        # the answers as the opponent's (known) sinking policy gives them
 
 
 class Seat(IntEnum):

@@ -25,7 +25,9 @@ in declaring, the suits he has shown void of and (as his :class:`Reading` says) 
 answers to the declarations: at face value (``face``, the default: as if nothing were
 sunk), not at all (``none``), or as the opponent's sinking policy would have given them
 (``full``: a world's hand must call exactly what the opponent called, so what he did
-not call is evidence too); each world is solved double dummy and the card with the best
+not call is evidence too; the reader knows the opponent's policy, as a player learns his
+adversary's habits). What a call tells: the winner of a category shows his call (Law
+55), the loser's is only known to be lower, equal calls are equal. Each world is solved double dummy and the card with the best
 summed value is played.
 """
 

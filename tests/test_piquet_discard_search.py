@@ -111,7 +111,7 @@ def test_the_experiment_row_agrees_with_the_reference():
     """Every arm of one deal replayed in plain Python from the reference's searches."""
     seed, index, samples = 6, 2, 2
     counts = np.zeros((1, D._W), np.int64)
-    D.search_row(0, np.uint64(seed), index, 1, 1, CFG, samples, counts)
+    D.search_row(0, np.uint64(seed), index, 1, 1, CFG, CFG, samples, counts)
     c = D.SEARCH_COUNTS.read(counts[0])
     d = deal(seed, index)
     picks = {}
@@ -197,3 +197,27 @@ def test_bit_identical_on_a_dask_backend():
         with execution(DaskBackend(client), task_size=5):
             got = search_counts(2, 0, 12, samples=2)
     assert np.array_equal(expected, got)
+
+
+def test_the_arms_played_out_by_another_player_use_the_searches_discards():
+    """With dd playing the arms out, each arm is the deal play_one plays with dd under the
+    discards the (heuristic-evaluated) searches chose."""
+    from ecarte_sim.engine.piquet.game import play_one
+    seed, index, samples = 6, 2, 2
+    dd = PiquetSettings("dd", "dd").cfg()
+    counts = np.zeros((1, D._W), np.int64)
+    D.search_row(0, np.uint64(seed), index, 1, 1, CFG, dd, samples, counts)
+    c = D.SEARCH_COUNTS.read(counts[0])
+    d = deal(seed, index)
+    cands = ref.candidates(d.elder, 1, 5)
+    e_best, _ = ref.best_by_size(cands, ref.search_sums(seed, index, 0, d.elder, cands,
+                                                         samples))
+    cands = ref.candidates(d.younger, 1, 3)
+    y_best, _ = ref.best_by_size(cands, ref.search_sums(seed, index, 1, d.younger, cands,
+                                                         samples))
+    h5 = int(heuristic_discard(d.elder, 5, np.zeros(32, np.int64)))
+    for name, ed, yd in (("heuristic", h5, 0), ("elder_search_5", e_best[5], 0),
+                         ("elder_search_2", e_best[2], 0), ("younger_search_1", h5, y_best[1]),
+                         ("both_search", e_best[5], y_best[3])):
+        r = play_one(d, dd, seed, index, elder_discard=ed, younger_discard=yd)
+        assert c["margin"][D.A[name]] == r.elder["total"] - r.younger["total"], name

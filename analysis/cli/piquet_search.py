@@ -11,7 +11,8 @@ from ecarte_sim.analysis.cli.common import (CONTEXT, THREADS, JSON, emit, long_r
                                             seed_option, set_threads)
 from ecarte_sim.analysis.piquet.search import CHUNK, DEFAULT_SAMPLES, TASK
 from ecarte_sim.engine.piquet.discard_search import MAX_SAMPLES, WINDOW
-from ecarte_sim.engine.piquet.settings import LeadScoring, PiqueTiming, choices
+from ecarte_sim.engine.piquet.settings import (DEFAULT_WORLDS, MAX_WORLDS, LeadScoring,
+                                               PiqueTiming, Player, choices)
 
 
 @click.command("discard-search", context_settings=CONTEXT)
@@ -24,6 +25,13 @@ from ecarte_sim.engine.piquet.settings import LeadScoring, PiqueTiming, choices
               show_default=True,
               help="Sampled deals (the adversary's hand and the stock) each candidate "
                    "discard is evaluated on.")
+@click.option("--play", type=click.Choice(choices(Player)), default="heuristic",
+              show_default=True,
+              help="Who plays the arms out, both seats (the searches always evaluate with "
+                   "the heuristic's play): a check that their gain is not the evaluation's "
+                   "artefact.")
+@click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=DEFAULT_WORLDS,
+              show_default=True, help="Worlds per decision of a pimc player (--play pimc).")
 @click.option("--lead-scoring", type=click.Choice(choices(LeadScoring)), default="all",
               show_default=True, help="Law 65, or only cards of ten and above.")
 @click.option("--pique-timing", type=click.Choice(choices(PiqueTiming)), default="lead",
@@ -35,9 +43,9 @@ from ecarte_sim.engine.piquet.settings import LeadScoring, PiqueTiming, choices
 @quiet_option()
 @JSON
 @long_run_options(f"{TASK} deals")
-def discard_search_command(n_deals, seed, start, samples, lead_scoring, pique_timing, chunk,
-                           threads, quiet, as_json, run_dir, resume, task_size, scheduler,
-                           workers):
+def discard_search_command(n_deals, seed, start, samples, play, worlds, lead_scoring,
+                           pique_timing, chunk, threads, quiet, as_json, run_dir, resume,
+                           task_size, scheduler, workers):
     """The elder's and the younger's discards chosen by search (every discard among each
     one's lowest keep values and the suit-keeping and suit-clearing ones, each evaluated on
     SAMPLES sampled deals played by the heuristic) against the heuristic's keep value, on
@@ -58,20 +66,21 @@ def discard_search_command(n_deals, seed, start, samples, lead_scoring, pique_ti
     if start + n_deals > MAX_DEAL_INDEX:
         raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
     set_threads(threads)
-    parameters = {"deals": n_deals, "start": start, "samples": samples,
-                  "lead_scoring": lead_scoring, "pique_timing": pique_timing}
+    parameters = {"deals": n_deals, "start": start, "samples": samples, "play": play,
+                  "worlds": worlds, "lead_scoring": lead_scoring, "pique_timing": pique_timing}
     with long_run("piquet discard-search", parameters, seed, run_dir, resume, task_size,
                   scheduler, workers), \
             progress(not quiet and not as_json, n_deals, "searching") as bar:
-        result = discard_search(n_deals, seed=seed, start=start, samples=samples,
-                                lead_scoring=lead_scoring, pique_timing=pique_timing,
+        result = discard_search(n_deals, seed=seed, start=start, samples=samples, play=play,
+                                worlds=worlds, lead_scoring=lead_scoring, pique_timing=pique_timing,
                                 chunk=chunk, progress=bar.update)
     result["provenance"] = provenance("piquet discard-search", parameters, seed, n_deals)
     if as_json:
         emit(result)
         return
     click.echo(f"{n_deals} deals, seed {seed}: search over each player's lowest keep values "
-               f"(window {WINDOW}) on {samples} sampled deals; heuristic play")
+               f"(window {WINDOW}) on {samples} sampled deals played by the heuristic; arms "
+               f"played by {play}" + (f" (W={worlds})" if play == "pimc" else ""))
     click.echo("elder's margin (elder − younger), arm a − arm b, paired:")
     for c in result["comparisons"]:
         m, w = c["margin_difference"], c["elder_win_difference"]

@@ -5,8 +5,9 @@ On each deal the elder's and the younger's search discards are computed once
 (:mod:`ecarte_sim.engine.piquet.discard_search`: candidates evaluated on ``samples``
 sampled deals consistent with what the player knows), then the deal is played out under
 every arm of :data:`~ecarte_sim.engine.piquet.discard_search.ARMS` — the same cards, the
-heuristic's play and the heuristic's other discard — and the elder's margin (his total
-minus the younger's) is compared between arms deal by deal:
+same play (the heuristic's, or a dd or pimc player's: ``play``) and the player's own
+other discard — and the elder's margin (his total minus the younger's) is compared
+between arms deal by deal:
 
 * the search against the heuristic, for the elder (five cards), the younger (three) and
   both;
@@ -33,8 +34,8 @@ from ecarte_sim.analysis.piquet.summaries import mean_from_sums, rate
 from ecarte_sim.analysis.stats.intervals import Z95
 from ecarte_sim.engine.batch import each_row, reduce_counts
 from ecarte_sim.engine.piquet import discard_search as D
-from ecarte_sim.engine.piquet.settings import (LeadScoring, PiqueTiming, Player, PiquetSettings,
-                                               name_of)
+from ecarte_sim.engine.piquet.settings import (DEFAULT_WORLDS, LeadScoring, PiqueTiming, Player,
+                                               PiquetSettings, name_of)
 from ecarte_sim.engine.rng import check_index_range, check_seed
 
 #: Worlds per search by default, and the run's default task and row sizes (deals).
@@ -47,22 +48,26 @@ def search_counts(seed: int, start: int, stop: int, samples: int = DEFAULT_SAMPL
                   block: int = TASK, progress: Callable[[int], None] | None = None) -> np.ndarray:
     """The ``SEARCH_COUNTS`` row over deals ``[start, stop)`` of ``seed``.
 
-    ``settings``: the rule variants (lead scoring, pique timing); the players are the
-    heuristic's and the takes five and all he can, whatever they say."""
+    ``settings``: the rule variants (lead scoring, pique timing) and who plays the arms out
+    (its players, both ``heuristic`` by default, and ``worlds``); the searches always
+    evaluate with the heuristic's play, and the takes are five and all he can, whatever
+    ``settings`` say."""
     seed = check_seed(seed)
     start, stop = check_index_range(start, stop)
     if not 1 <= int(samples) <= D.MAX_SAMPLES:
         raise ValueError(f"samples must lie in [1, {D.MAX_SAMPLES}], got {samples}")
-    base = settings or PiquetSettings()
-    cfg = PiquetSettings(Player.HEURISTIC, Player.HEURISTIC, lead_scoring=base.lead_scoring,
-                         pique_timing=base.pique_timing).cfg()
-    return reduce_counts(partial(_task, seed, cfg, int(samples)), start, stop, D._W, chunk,
-                         block, progress)
+    base = settings or PiquetSettings(Player.HEURISTIC, Player.HEURISTIC)
+    rules = dict(lead_scoring=base.lead_scoring, pique_timing=base.pique_timing)
+    cfg = PiquetSettings(Player.HEURISTIC, Player.HEURISTIC, **rules).cfg()
+    play_cfg = PiquetSettings(base.elder_player, base.younger_player, worlds=base.worlds,
+                              **rules).cfg()
+    return reduce_counts(partial(_task, seed, cfg, play_cfg, int(samples)), start, stop, D._W,
+                         chunk, block, progress)
 
 
-def _task(seed, cfg, samples, lo, n, rows):
+def _task(seed, cfg, play_cfg, samples, lo, n, rows):
     counts = np.zeros((rows, D._W), dtype=np.int64)
-    each_row(D.search_row, rows, np.uint64(seed), lo, n, rows, cfg, samples, counts)
+    each_row(D.search_row, rows, np.uint64(seed), lo, n, rows, cfg, play_cfg, samples, counts)
     return counts
 
 
@@ -97,16 +102,25 @@ def search_summary(counts: np.ndarray) -> dict:
 
 
 def discard_search(deals: int, *, seed: int = 0, start: int = 0,
-                   samples: int = DEFAULT_SAMPLES,
+                   samples: int = DEFAULT_SAMPLES, play: Player | str = Player.HEURISTIC,
+                   worlds: int = DEFAULT_WORLDS,
                    lead_scoring: LeadScoring | str = LeadScoring.ALL,
                    pique_timing: PiqueTiming | str = PiqueTiming.LEAD,
                    chunk: int | None = None,
                    progress: Callable[[int], None] | None = None) -> dict:
     """Deals ``start .. start + deals - 1`` of ``seed``: the search's discards against the
-    heuristic's, and the exchange's two questions under the search (module docstring)."""
-    settings = PiquetSettings(lead_scoring=lead_scoring, pique_timing=pique_timing)
+    heuristic's, and the exchange's two questions under the search (module docstring).
+
+    ``play``: who plays the arms out, both seats (the cards, and the discard an arm leaves
+    to its player): ``heuristic`` (the searches' own model), ``dd`` or ``pimc`` (``worlds``
+    per decision) — a check that what the search finds is not an artefact of the play it
+    evaluates with."""
+    settings = PiquetSettings(play, play, worlds=worlds, lead_scoring=lead_scoring,
+                              pique_timing=pique_timing)
     counts = search_counts(seed, start, start + deals, samples, settings,
                            chunk=CHUNK if chunk is None else chunk, progress=progress)
     return {**search_summary(counts), "seed": seed, "start": start, "samples": samples,
-            "window": D.WINDOW, "play": name_of(Player.HEURISTIC),
-            "settings": settings.echo() | {"elder_take": 5, "younger_take": "all"}}
+            "window": D.WINDOW, "evaluation_play": name_of(Player.HEURISTIC),
+            "play": name_of(settings.elder_player),
+            **({"worlds": worlds} if settings.elder_player == Player.PIMC else {}),
+            "settings": settings.echo()}

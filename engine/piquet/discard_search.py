@@ -48,7 +48,7 @@ from ecarte_sim.engine.piquet.deal import HAND_SIZE, STOCK_SIZE, THRESHOLDS, dea
 from ecarte_sim.engine.piquet.players import heuristic_discard, keep_values
 from ecarte_sim.engine.piquet.records import N_SEATS, REC, SCORE, SCRATCH, STATE
 from ecarte_sim.engine.piquet.settings import MAX_WORLDS, Seat
-from ecarte_sim.engine.piquet.whole import new_solver_scratch, play_dealt
+from ecarte_sim.engine.piquet.whole import new_solver_scratch, play_dealt, uses_solver
 from ecarte_sim.engine.rng import WORDS_PER_DEAL, draw_descending, swap_draws
 
 R = REC.at
@@ -233,9 +233,10 @@ def best_by_size(cands, n_cands, sums, best):
 # ---------------------------------------------------------------------------
 
 #: The arms of :func:`search_row`, each a way the two discards are chosen on the same deal
-#: (everything else the heuristic's): both heuristic; the elder's best search discard of
-#: exactly k cards (the younger heuristic, taking all he can); the elder's best of any size;
-#: the younger's best of exactly k (the elder heuristic, taking five); the younger's best
+#: (everything else the players' of ``play_cfg``): both the player's own (the heuristic's
+#: keep value, for every player of this project); the elder's best search discard of
+#: exactly k cards (the younger his own, taking all he can); the elder's best of any size;
+#: the younger's best of exactly k (the elder his own, taking five); the younger's best
 #: of any size; both searching (five and three).
 ARMS = ("heuristic", *(f"elder_search_{k}" for k in range(1, 6)), "elder_search_free",
         *(f"younger_search_{k}" for k in range(1, 4)), "younger_search_free", "both_search")
@@ -266,11 +267,13 @@ Q = SEARCH_COUNTS.at
 
 
 @njit(cache=True, nogil=True)
-def search_row(r, seed, start, count, rows, cfg, samples, counts):
+def search_row(r, seed, start, count, rows, cfg, play_cfg, samples, counts):
     """Row ``r`` of deals ``[start, start + count)`` into ``counts[r]`` (``SEARCH_COUNTS``):
     each deal's two searches (the elder's over 1-5 cards, the younger's over 1-3 with the
-    elder taking five), then every arm of ``ARMS`` played out under ``cfg`` (heuristic v
-    heuristic, the elder taking five, the younger all he can)."""
+    elder taking five), evaluated under ``cfg`` (heuristic v heuristic, the elder taking
+    five, the younger all he can), then every arm of ``ARMS`` played out under ``play_cfg``
+    (the same takes; its players play the cards and make the discards an arm leaves them:
+    ``cfg`` itself, or dd or pimc players)."""
     lo, hi = row_range(start, count, rows, r)
     out = counts[r]
     perm = np.empty(32, dtype=np.int64)
@@ -283,7 +286,7 @@ def search_row(r, seed, start, count, rows, cfg, samples, counts):
     rec = np.zeros(_REC_SIZE, dtype=np.int64)
     totals = np.zeros(_SCRATCH_SIZE, dtype=np.int64)
     state = np.zeros((_STATE_SIZE, N_SEATS), dtype=np.uint32)
-    table, ws = new_solver_scratch(False)
+    table, ws = new_solver_scratch(uses_solver(play_cfg))
     script = np.zeros(N_SEATS, dtype=np.int64)
     cands = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     sums = np.zeros(MAX_CANDIDATES, dtype=np.int64)
@@ -327,7 +330,7 @@ def search_row(r, seed, start, count, rows, cfg, samples, counts):
                 for k in range(3):
                     if a == _Y[k]:
                         script[Seat.YOUNGER] = y_best[k + 1]
-            play_dealt(seed, idx, cfg, script, rec, elder0, younger0, stock, values, draws,
+            play_dealt(seed, idx, play_cfg, script, rec, elder0, younger0, stock, values, draws,
                        totals, state, table, ws)
             e = rec[R.ELDER + S.TOTAL]
             y = rec[R.YOUNGER + S.TOTAL]

@@ -78,8 +78,16 @@ def declaring_options(seats: str = "elder,younger"):
 
 def _declaring(opts: dict, elder: int = 0) -> dict:
     """The PiquetSettings fields of --sink and --read-declarations (popped from ``opts``);
-    ``elder``: which of the two values is the elder's (1 for partie's A,B)."""
+    ``elder``: which of the two values is the elder's (1 for partie's A,B). At their
+    defaults they leave the command's recorded parameters (its provenance) as they were
+    before sinking existed."""
     sink, reading = opts.pop("sink"), opts.pop("reading")
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        for key, default in (("sink", name_of(SinkPolicy.NEVER)),
+                             ("reading", name_of(Reading.FACE))):
+            if ctx.params.get(key) == (default, default):
+                ctx.params.pop(key)
     return {"elder_sink": sink[elder], "younger_sink": sink[1 - elder],
             "elder_reading": reading[elder], "younger_reading": reading[1 - elder]}
 

@@ -240,6 +240,12 @@ def test_cli_deal_tells_the_sink(capsys):
     import json
     result = json.loads(out)
     assert result["settings"]["sink"] == {"elder": "never", "younger": "guard"}
+    assert result["provenance"]["parameters"]["sink"] == {"elder": "never", "younger": "guard"}
+    # at the defaults, nothing new in the output or its provenance
+    for command in (["deal"], ["simulate", "--deals", "20"], ["partie", "--parties", "2"]):
+        code, out, _ = _cli(capsys, "piquet", *command, "--json")
+        result = json.loads(out)
+        assert code == 0 and "sink" not in json.dumps(result) and "reading" not in out
 
 
 # --------------------------------------------------------------------------- kernel = reference

@@ -221,3 +221,10 @@ def test_the_arms_played_out_by_another_player_use_the_searches_discards():
                          ("both_search", e_best[5], y_best[3])):
         r = play_one(d, dd, seed, index, elder_discard=ed, younger_discard=yd)
         assert c["margin"][D.A[name]] == r.elder["total"] - r.younger["total"], name
+
+
+def test_cli_help_shows_the_run_options(capsys):
+    r = cli(capsys, "piquet", "discard-search", "--help")
+    assert r.code == 0 and r.out.startswith("Usage: ecarte-sim piquet discard-search")
+    for option in ("--samples", "--play", "--run-dir", "--resume", "--task-size", "--scheduler"):
+        assert option in r.out

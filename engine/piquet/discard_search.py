@@ -44,7 +44,8 @@ from numba import njit
 from ecarte_sim.engine.batch import row_range
 from ecarte_sim.engine.cards import popcount32, suit_mask
 from ecarte_sim.engine.layout import Layout
-from ecarte_sim.engine.piquet.deal import HAND_SIZE, STOCK_SIZE, THRESHOLDS, deal_pack
+from ecarte_sim.engine.piquet.deal import (HAND_SIZE, STOCK_SIZE, THRESHOLDS, WORDS_WORLDS,
+                                           deal_pack)
 from ecarte_sim.engine.piquet.players import heuristic_discard, keep_values
 from ecarte_sim.engine.piquet.records import N_SEATS, REC, SCORE, SCRATCH, STATE
 from ecarte_sim.engine.piquet.settings import MAX_WORLDS, Seat
@@ -66,10 +67,11 @@ UNSEEN = 32 - HAND_SIZE
 #: every word a PIMC player may read (``WORDS_WORLDS`` + its tries), inside the deal's own.
 WORDS_SEARCH = 1 << 19
 WORDS_SEAT = 1 << 18
-SAMPLE_STRIDE = 8
+SAMPLE_STRIDE = 8      # a world reads 2 words (more only on a rejection, p < 1e-5 a word)
 MAX_SAMPLES = WORDS_SEAT // SAMPLE_STRIDE
 assert WORDS_SEARCH + 2 * WORDS_SEAT <= WORDS_PER_DEAL
-assert MAX_WORLDS <= 256      # the PIMC words below WORDS_SEARCH (engine/piquet/whole.py)
+# A PIMC player's words (engine/piquet/whole.py: 16 tries of 4 words per world) end below.
+assert WORDS_WORLDS + 4 * 16 * (2 * HAND_SIZE * MAX_WORLDS) <= WORDS_SEARCH
 #: The two batches of a 20-card shuffle (12 and 7 draws, each fitting one 64-bit word).
 _FIRST, _SECOND = 12, UNSEEN - 1 - 12
 

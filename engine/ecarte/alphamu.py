@@ -20,9 +20,9 @@ for the mover, Laws 48–49: the point 1, the vole 2, doubled under Law 49 when 
 played without proposing or the dealer refused and that side loses the point); among
 equals, ``pimc-inference``'s own card. ``K`` = :data:`DEFAULT_TRICKS` = 5, every card:
 measured with ``ecarte-sim stronger`` (W = 64, paired on the same deals), αμ on the last
-three tricks changed about one card in a hundred and its gain stayed inside its interval,
-while αμ on every card gained clearly more, at some tens of milliseconds a decision (a
-front over 64 worlds stays small: Écarté's hands are five cards). ``K`` is an argument.
+three tricks changed under one card in a hundred and gained about a tenth of what αμ on
+every card gains, which costs some tens of milliseconds a decision (a front over 64 worlds
+stays small: Écarté's hands are five cards). ``K`` is an argument.
 
 Kernels (``@njit(cache=True)``; no recursion, numba #6061: :func:`front` keeps an explicit
 stack of positions, one frame per card played in the search):

@@ -376,7 +376,8 @@ def test_the_readme_figures_are_the_reports():
     reports = norm("\n".join(p.read_text(encoding="utf-8") for p in
                              [ROOT / "results/claims/claims.md", ROOT / "results/piquet/piquet.md",
                               *sorted(ROOT.glob("results/strategy*/strategy.md")),
-                              *sorted(ROOT.glob("results/equilibrium*/equilibrium.md"))]))
+                              *sorted(ROOT.glob("results/equilibrium*/equilibrium.md")),
+                              *sorted(ROOT.glob("results/exploitability*/exploitability.md"))]))
     intervals = re.findall(r"\[[-−+]?\d[\d.]*, [-−+]?\d[\d.]*\]", findings)
     assert len(intervals) >= 20
     missing = [i for i in intervals if norm(i) not in reports]

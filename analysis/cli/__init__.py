@@ -15,7 +15,8 @@ statistics or science is computed here.
   ``infer``.
 * :mod:`.equilibrium` — ``equilibrium``: five up solved at every score, its report and
   the shipped strategy.
-* :mod:`.piquet` — the ``piquet`` group: deal, simulate, partie, report.
+* :mod:`.piquet` — the ``piquet`` group: deal, simulate, partie, report;
+  :mod:`.piquet_search` adds ``piquet discard-search`` (discards chosen by search).
 * :mod:`.exploit` — ``exploit``: one hand's best response in the play against a play
   model, its gain and the line that exploits it.
 * :mod:`.stronger` — ``stronger``: the ``alphamu`` card player against
@@ -31,8 +32,8 @@ from __future__ import annotations
 import click
 
 from ecarte_sim.analysis.cli import (bench, cards, chart, ecarte, equilibrium, exploit,
-                                     exploitability, piquet, practice, serve, strategy)
-from ecarte_sim.analysis.cli import piquet_search, stronger
+                                     exploitability, piquet, piquet_search, practice, serve,
+                                     strategy, stronger)
 from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 
 

@@ -24,6 +24,9 @@ The modules, from the ids up to the batch runs:
   summed into an int64 count row (bit-identical for any threads, chunks or tasks).
 * :mod:`.game` — one deal from given cards and discards; ``DealRecord`` reads a
   ``REC`` by name.
+* :mod:`.partie` — who deals each deal of a partie, from the cut (Laws 4, 16, 71).
+* :mod:`.discard_search` — a discard chosen by playing candidate discards out on sampled
+  talons and opponent hands (and :mod:`.discard_search_reference`, its plain version).
 * :mod:`.reference`, :mod:`.reference_play` — slow, plain re-implementations of a
   deal and the partie, and of the play's minimax, that the kernels are tested against.
 

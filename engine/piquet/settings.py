@@ -136,7 +136,7 @@ PARTIE_TASK_SHIFT, PARTIE_CHUNK_DIVISOR = 5, 16
 #: The sizes of the Piquet report (:mod:`ecarte_sim.analysis.piquet.report`): deals per
 #: pairing of players, by the slowest player of the pairing; deals per paired comparison;
 #: parties per partie study.
-REPORT_DEALS = {"random": 1 << 20, "heuristic": 1 << 20, "dd": 1 << 14, "pimc": 1 << 10,
+REPORT_DEALS = {"random": 1 << 20, "heuristic": 1 << 20, "dd": 1 << 16, "pimc": 1 << 16,
                 "paired": 1 << 19, "partie": 1 << 17}
 
 

@@ -32,6 +32,8 @@ import time
 
 import numpy as np
 
+from ecarte_sim.analysis.ecarte.exploit import said_of
+
 ELDER, DEALER = 0, 1
 
 
@@ -43,16 +45,6 @@ def _mean_ci(x) -> dict:
     m = float(x.mean())
     h = 1.96 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
     return {"mean": m, "ci95": [m - h, m + h], "n": n}
-
-
-def _said(d) -> list[str]:
-    from ecarte_sim.engine.ecarte.records import ProposalsEnd
-    words = ["propose", "accept"] * len(d.exchanges)
-    if d.how_ended == ProposalsEnd.ELDER_PLAYED:
-        words.append("play")
-    elif d.how_ended == ProposalsEnd.DEALER_REFUSED:
-        words += ["propose", "refuse"]
-    return words
 
 
 def _wins(led: int, reply: int, trump: int) -> bool:
@@ -78,7 +70,7 @@ def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
     played: list[int] = []
     plays = np.full(10, -1, dtype=np.int64)
     scratch = np.zeros(max(worlds, 1), dtype=np.uint32)
-    said = _said(d)
+    said = said_of(d)
     for n in range(10):
         who = leader if led < 0 else 1 - leader
         if n < from_card:

@@ -128,7 +128,7 @@ COMMANDS: list[tuple[str, list[str], str | None, bool]] = [
      None, False),
     ("piquet-report", ["piquet", "report", "--deals", "4096", "--dd-deals", "32",
                        "--pimc-deals", "0", "--paired-deals", "4096", "--parties", "256",
-                       "--quiet", "--out", "{out}"], None, True),
+                       "--search-deals", "0", "--quiet", "--out", "{out}"], None, True),
     ("simulate-inference", ["simulate", "--deals", "400", "--seed", "3", "--play",
                             "pimc-inference", "--worlds", "16", "--json"], None, False),
     ("simulate-inference-model", ["simulate", "--deals", "300", "--seed", "4", "--play",

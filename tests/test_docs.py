@@ -45,7 +45,7 @@ SMALL: dict[str, dict[str, str | None]] = {
     "piquet simulate": {"--deals": "2000"},
     "piquet partie": {"--parties": "200"},
     "piquet report": {"--deals": "1000", "--dd-deals": "0", "--pimc-deals": "0",
-                      "--paired-deals": "1000", "--parties": "100"},
+                      "--paired-deals": "1000", "--parties": "100", "--search-deals": "0"},
 }
 #: Replaced where given, never added (they only make sense with other options).
 SMALL_IF_GIVEN: dict[str, dict[str, str]] = {

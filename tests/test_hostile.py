@@ -650,9 +650,10 @@ HEAVY = {   # commands that would run long on a valid value: only refusals are t
     "piquet partie": (["piquet", "partie", "--parties=1", "-q", "--json"],
                       ["--parties", "--chunk", "--threads", "--task-size", "--worlds"]),
     "piquet report": (["piquet", "report", "-q", "--json", "--deals=1000", "--dd-deals=0",
-                       "--pimc-deals=0", "--paired-deals=1000", "--parties=100"],
+                       "--pimc-deals=0", "--paired-deals=1000", "--parties=100",
+                       "--search-deals=0"],
                       ["--seed", "--deals", "--dd-deals", "--pimc-deals", "--paired-deals",
-                       "--parties", "--threads"]),
+                       "--parties", "--search-deals", "--threads"]),
 }
 
 
@@ -701,7 +702,8 @@ OUT_COMMANDS = {
                 "--json"], "scores.png"),
     "claims": (["claims", "--deals=100", "--play=heuristic", "-q", "--json"], "game_win.png"),
     "piquet report": (["piquet", "report", "--deals=1000", "--dd-deals=0", "--pimc-deals=0",
-                       "--paired-deals=1000", "--parties=100", "-q", "--json"], "totals.png"),
+                       "--paired-deals=1000", "--parties=100", "--search-deals=0", "-q", "--json"],
+                      "totals.png"),
 }
 
 

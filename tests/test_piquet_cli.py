@@ -179,12 +179,13 @@ def test_counts_and_choices_out_of_range(capsys, args):
 def test_report_writes_its_files(capsys, tmp_path):
     out = tmp_path / "piquet"
     r = cli(capsys, "piquet", "report", "--deals", "2000", "--dd-deals", "64",
-            "--pimc-deals", "0", "--paired-deals", "2000", "--parties", "200", "--out",
-            str(out), "--quiet")
+            "--pimc-deals", "0", "--paired-deals", "2000", "--parties", "200",
+            "--search-deals", "0", "--out", str(out), "--quiet")
     assert r.code == 0, r.err
     names_ = sorted(p.name for p in out.iterdir())
+    # the heuristic's sinking runs at --paired-deals; the search (--search-deals 0) did not
     assert names_ == ["exchange.csv", "exchange.png", "pairings.csv", "partie.csv",
-                      "piquet.md", "provenance.json", "totals.png"]
+                      "piquet.md", "provenance.json", "sinking.csv", "totals.png"]
     md = (out / "piquet.md").read_text()
     assert "seed 0" in md and "| dd | dd | 64 |" in md and "peer" in md
     assert "{'" not in md  # n in words, not a Python repr
@@ -197,7 +198,8 @@ def test_report_writes_its_files(capsys, tmp_path):
 def test_report_without_out_writes_no_file_and_says_so(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     r = cli(capsys, "piquet", "report", "--deals", "1000", "--dd-deals", "0", "--pimc-deals",
-            "0", "--paired-deals", "1000", "--parties", "100", "--quiet")
+            "0", "--paired-deals", "1000", "--parties", "100", "--search-deals", "0",
+            "--quiet")
     assert r.code == 0, r.err
     made_by = next(line for line in r.out.splitlines() if line.startswith("Made by "))
     assert made_by.endswith("; provenance with --json, or in provenance.json with --out.")

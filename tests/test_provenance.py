@@ -65,8 +65,8 @@ def test_claims_report(capsys, tmp_path):
 def test_piquet_report(capsys, tmp_path):
     obj = json_only(cli(capsys, "piquet", "report", "--json", "--quiet", "--seed", "3",
                         "--deals", "2000", "--dd-deals", "0", "--pimc-deals", "0",
-                        "--paired-deals", "2000", "--parties", "200", "--out",
-                        str(tmp_path)), True)
+                        "--paired-deals", "2000", "--parties", "200",
+                        "--search-deals", "0", "--out", str(tmp_path)), True)
     assert obj["provenance"]["command"] == "ecarte-sim piquet report"
     check_report_dir(tmp_path, "piquet report", 3)
 

@@ -354,20 +354,27 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
 @click.option("--parties", "n_parties", type=click.IntRange(100, 2**36),
               default=REPORT_DEALS["partie"], show_default=True,
               help="Parties per partie study.")
+@click.option("--search-deals", type=click.IntRange(0, 2**30), default=REPORT_DEALS["search"],
+              show_default=True,
+              help="Deals of the discard search against the keep value, its arms played "
+                   "by the heuristic and by the PIMC player (0: leave it out).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Write piquet.md, pairings.csv, exchange.csv, partie.csv, totals.png, "
-                   "exchange.png and provenance.json here. Without --out no file is "
+              help="Write piquet.md, pairings.csv, exchange.csv, sinking.csv, search.csv, "
+                   "partie.csv, totals.png, exchange.png and provenance.json here. Without --out no file is "
                    "written: the report is printed (Markdown), its provenance in --json.")
 @THREADS
 @long_run_options(_task_sizes("deals"))
 @quiet_option("No progress messages.")
 @JSON
-def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties, out_dir,
-                   threads, quiet, as_json, run_dir, resume, task_size, scheduler, workers):
+def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
+                   search_deals, out_dir, threads, quiet, as_json, run_dir, resume, task_size,
+                   scheduler, workers):
     """Every Piquet analysis, measured: the elder's advantage for each pairing of
     players, bonuses by seat, deal totals, the exchange and the rule variants (paired
-    on the same deals), the partie and the first deal, and the peer's figures beside
-    ours. Each figure with its n and 95% interval.
+    on the same deals), sinking and reading the calls (paired: the heuristic's at
+    --paired-deals, the PIMC player's at --pimc-deals), discards chosen by search, the
+    partie and the first deal, and the peer's figures beside ours. Each figure with its
+    n and 95% interval.
 
     Printed as Markdown, or as one JSON object with --json (the provenance included);
     with --out the files are written there, provenance.json among them.
@@ -381,7 +388,7 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
     set_threads(threads)
     writable_dir(out_dir)
     deals = {"random": n_deals, "heuristic": n_deals, "dd": dd_deals, "pimc": pimc_deals,
-             "paired": paired_deals, "partie": n_parties}
+             "paired": paired_deals, "partie": n_parties, "search": search_deals}
 
     def say(msg):
         if not quiet and not as_json:

@@ -1,5 +1,6 @@
 """Files of ``ecarte-sim piquet report`` (:mod:`ecarte_sim.analysis.piquet.report` measures
-the figures): piquet.md, pairings.csv, exchange.csv, partie.csv, totals.png, exchange.png and
+the figures): piquet.md, pairings.csv, exchange.csv, sinking.csv and search.csv (when those
+studies were run), partie.csv, totals.png, exchange.png and
 provenance.json, each written under a temporary name and renamed, each naming command,
 seed, n and version."""
 
@@ -65,6 +66,7 @@ def markdown(result: dict, caption: str) -> str:
         pq = v["summary"]["by_seat"]["elder"]["pique"]
         lines.append(f"| {v['variant']} | {v['n']:,} | {pq['rate']:.4f} {_ci(pq, 4)} | "
                      f"{v['margin_a']:.3f} | {v['margin_b']:.3f} | {d['mean']:.3f} | {_ci(d)} |")
+    lines += sinking_lines(result) + search_lines(result)
     lines += ["", "## The partie (Laws 71–73)", "",
               "A deals first; the same player on both sides, so A's win rate answers whether "
               "the winner of the cut should choose to deal first.", "",
@@ -79,6 +81,97 @@ def markdown(result: dict, caption: str) -> str:
                      f"{_ci(m, 2)} | {p['tie_breaks']} | {p['drawn']} |")
     lines += ["", "## Beside the public peer engine", ""] + peer_lines(result)
     return "\n".join(lines) + "\n"
+
+
+def declaring_text(echo: dict) -> str:
+    """An arm's sinking policies and readings in words (``PiquetSettings.declaring_echo``)."""
+    parts = [f"{seat} sinks {policy}" for seat, policy in echo.get("sink", {}).items()
+             if policy != "never"]
+    parts += [f"{seat} reads {reading}" for seat, reading in echo.get("reading", {}).items()
+              if reading != "face"]
+    return "; ".join(parts) or "all called, read at face value"
+
+
+def gain_for_seat(row: dict) -> dict:
+    """A paired row's difference of the elder's margin as the named seat's gain (the
+    younger's is its negative, its interval turned round)."""
+    d = row["margin_difference"]
+    if row["seat"] == "elder":
+        return d
+    return {"mean": -d["mean"], "se": d["se"], "ci95": [-d["ci95"][1], -d["ci95"][0]]}
+
+
+def sinking_lines(result: dict) -> list[str]:
+    rows = result.get("sinking") or []
+    if not rows:
+        return []
+    lines = ["", "## Sinking and reading the declarations (Law 47; paired on the same deals)",
+             "", "A call is never compulsory (Law 47): a player may *sink* a holding, leave it "
+             "uncalled, scoring nothing for it and conceding the category, to hide his hand "
+             "for the play (`engine/piquet/rules.md`, \"Sinking\"). `guard` sinks a point of "
+             "four cards or fewer, or a lone tierce or quart, whose suit holds the king "
+             "without the ace; `never` calls everything. A PIMC player reads the calls when "
+             "he samples the cards he cannot see: `face` (at face value, the default), "
+             "`none` (only the cards shown and the voids of the play), `full` (as the "
+             "adversary's sinking policy, known to him, gives them; against a player who "
+             "never sinks, the same as `face`). The heuristic reads nothing from the calls. "
+             "Each row plays the same deals under a and b; the gain is the named seat's, in "
+             "points a deal (his total less the other's, a − b); the win-rate difference "
+             "is the elder's.", "",
+             "| players | question | for | a | b | n | gain (points a deal) | 95% CI "
+             "| P(elder wins) a − b | 95% CI |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        g, w = gain_for_seat(r), r["elder_win_difference"]
+        lines.append(f"| {r['players']} | {r['question']} | {r['seat']} | "
+                     f"{declaring_text(r['a'])} | {declaring_text(r['b'])} | {r['n']:,} | "
+                     f"{g['mean']:+.3f} | {_ci(g)} | {w['mean']:+.4f} | {_ci(w, 4)} |")
+    return lines
+
+
+#: The search's arms in words.
+SEARCH_ARMS = {"heuristic": "keep value (both)", "both_search": "both by search",
+               "elder_search_free": "elder's search, any number",
+               "younger_search_free": "younger's search, any number",
+               **{f"elder_search_{k}": f"elder's search, takes {k}" for k in range(1, 6)},
+               **{f"younger_search_{k}": f"younger's search, takes {k}" for k in range(1, 4)}}
+
+
+def search_lines(result: dict) -> list[str]:
+    runs = result.get("search") or []
+    if not runs:
+        return []
+    first = runs[0]
+    lines = ["", "## Discards chosen by search (paired on the same deals)", "",
+             "Each player's discard chosen by search: every discard of his cards among "
+             f"those of lowest keep value (the cards he throws and {first['window']} more), "
+             "and each suit kept whole or thrown, evaluated on "
+             f"{first['samples']} sampled deals consistent with what he knows (the "
+             "adversary's hand and the stock) played out by the heuristic; against the "
+             "heuristic's keep value. The arms are played out by the heuristic (the "
+             "search's own model) and by the PIMC player (a check that the gain is not the "
+             "evaluation's artefact). Differences are of the elder's margin (his total less "
+             "the younger's), a − b: for the younger's choices a negative difference "
+             "favours the younger.", "",
+             "| arms played by | a | b | n | margin a | margin b | a − b | 95% CI "
+             "| P(elder wins) a − b | 95% CI |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for run in runs:
+        for c in run["comparisons"]:
+            d, w = c["margin_difference"], c["elder_win_difference"]
+            lines.append(f"| {run['play']} | {SEARCH_ARMS[c['a']]} | {SEARCH_ARMS[c['b']]} | "
+                         f"{run['deals']:,} | {c['margin_a']:.3f} | {c['margin_b']:.3f} | "
+                         f"{d['mean']:+.3f} | {_ci(d)} | {w['mean']:+.4f} | {_ci(w, 4)} |")
+    lines += ["", "Free to take fewer (Law 32), how many cards the search takes, and how "
+              "often its full-take discard is the keep value's (share of the "
+              f"{first['deals']:,} deals, 95% interval; the searches evaluate with the "
+              "heuristic's play, so these do not depend on who plays the arms out):", "",
+              "| seat | takes 1 | 2 | 3 | 4 | 5 | search = keep value |",
+              "|---|---|---|---|---|---|---|"]
+    for seat, most in (("elder", 5), ("younger", 3)):
+        takes = first[f"{seat}_free_take"]
+        cells = [f"{takes[str(k)]['rate']:.4f}" if k <= most else "–" for k in range(1, 6)]
+        same = first["search_is_heuristic"][seat]
+        lines.append(f"| {seat} | {' | '.join(cells)} | {same['rate']:.4f} {_ci(same, 4)} |")
+    return lines
 
 
 def _pairing(result, elder, younger):
@@ -161,6 +254,20 @@ def headline_lines(result: dict, seed: int) -> list[str]:
         w = p["intervals"]["first_dealer_win_rate"]
         lines.append(f"  {p['players']:9s} {p['partie']} deals: A wins {w['rate']:.4f} "
                      f"{_ci(w, 4)}  n={p['parties']:,} parties")
+    if result.get("sinking"):
+        lines.append("\nsinking (guard v never) and reading the calls, the named seat's gain "
+                     "in points a deal (paired):")
+        for r in result["sinking"]:
+            g = gain_for_seat(r)
+            lines.append(f"  {r['players']:9s} {r['question']}, {r['seat']}: {g['mean']:+.3f} "
+                         f"{_ci(g)}  n={r['n']:,}")
+    for run in result.get("search") or []:
+        lines.append(f"\ndiscards by search, arms played by {run['play']} (the elder's "
+                     "margin, a − b, paired):")
+        for c in run["comparisons"]:
+            d = c["margin_difference"]
+            lines.append(f"  {SEARCH_ARMS[c['a']]} v {SEARCH_ARMS[c['b']]}: {d['mean']:+.3f} "
+                         f"{_ci(d)}  n={run['deals']:,}")
     mixed = sum(p["elder"] != p["younger"] for p in result["pairings"])
     lines.append(f"\n{mixed} mixed pairings, the bonuses by seat, the rule variants and the "
                  "peer engine's figures are in piquet.md")
@@ -169,8 +276,9 @@ def headline_lines(result: dict, seed: int) -> list[str]:
 
 def write_report(out_dir: str, result: dict, provenance: dict, execution: dict | None = None,
                  command_line: str | None = None) -> list[str]:
-    """piquet.md, pairings.csv, exchange.csv, partie.csv, totals.png, exchange.png and
-    provenance.json in ``out_dir``, each written atomically."""
+    """piquet.md, pairings.csv, exchange.csv, sinking.csv, search.csv (when run),
+    partie.csv, totals.png, exchange.png and provenance.json in ``out_dir``, each written
+    atomically."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -211,6 +319,27 @@ def write_report(out_dir: str, result: dict, provenance: dict, execution: dict |
           for e in result["exchange"]]
     commit("exchange.csv", lambda f: csv_columns(pd.DataFrame(ex), provenance).to_csv(
         f, index=False, float_format="%.6f"))
+    sink = [{"players": r["players"], "question": r["question"], "for": r["seat"],
+             "a": declaring_text(r["a"]), "b": declaring_text(r["b"]), "n": r["n"],
+             "gain": gain_for_seat(r)["mean"], "ci95_low": gain_for_seat(r)["ci95"][0],
+             "ci95_high": gain_for_seat(r)["ci95"][1],
+             "elder_win_difference": r["elder_win_difference"]["mean"],
+             "seed": provenance["seed"], "version": provenance["version"]}
+            for r in result.get("sinking") or []]
+    if sink:
+        commit("sinking.csv", lambda f: csv_columns(pd.DataFrame(sink), provenance).to_csv(
+            f, index=False, float_format="%.6f"))
+    found = [{"play": run["play"], "samples": run["samples"], "a": c["a"], "b": c["b"],
+              "n": run["deals"], "margin_a": c["margin_a"], "margin_b": c["margin_b"],
+              "difference": c["margin_difference"]["mean"],
+              "ci95_low": c["margin_difference"]["ci95"][0],
+              "ci95_high": c["margin_difference"]["ci95"][1],
+              "elder_win_difference": c["elder_win_difference"]["mean"],
+              "seed": provenance["seed"], "version": provenance["version"]}
+             for run in result.get("search") or [] for c in run["comparisons"]]
+    if found:
+        commit("search.csv", lambda f: csv_columns(pd.DataFrame(found), provenance).to_csv(
+            f, index=False, float_format="%.6f"))
     pa = [{"players": p["players"], "partie": p["partie"], "n": p["parties"],
            "first_dealer_win_rate": p["intervals"]["first_dealer_win_rate"]["rate"],
            "ci95_low": p["intervals"]["first_dealer_win_rate"]["ci95"][0],

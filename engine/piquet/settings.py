@@ -134,10 +134,11 @@ DD_CHUNK, PIMC_CHUNK = 64, 4
 #: row = deals per row // 16 (at least one).
 PARTIE_TASK_SHIFT, PARTIE_CHUNK_DIVISOR = 5, 16
 #: The sizes of the Piquet report (:mod:`ecarte_sim.analysis.piquet.report`): deals per
-#: pairing of players, by the slowest player of the pairing; deals per paired comparison;
-#: parties per partie study.
+#: pairing of players, by the slowest player of the pairing (the PIMC sinking comparisons
+#: too); deals per paired comparison (the heuristic's sinking too); parties per partie
+#: study; deals of the discard search.
 REPORT_DEALS = {"random": 1 << 20, "heuristic": 1 << 20, "dd": 1 << 16, "pimc": 1 << 16,
-                "paired": 1 << 19, "partie": 1 << 17}
+                "paired": 1 << 19, "partie": 1 << 17, "search": 1 << 16}
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,11 @@ reference, golden cases worked by hand from the Laws of Piquet, the PIMC player'
 of the calls, bit-identity, and the command line's refusals.
 
 The golden cases (``GOLDEN``) are this project's own, worked out from the laws (Laws 47,
-50, 54-56, 62-64, 68 and rules.md "Sinking"): no public peer's sinking cases could be
-found to transcribe. Each gives the two hands held after the exchange, what each player
-sinks (``"all"`` a whole category, or the cards left out of it), and the scores of the
-point, the sequences, the quatorzes and trios, and the repique, as the laws give them.
+50, 54-56, 62-64, 68 and rules.md "Sinking"); a public peer's sinking cases are
+transcribed in ``tests/test_piquet_peer_sinking.py``. Each gives the two hands held after
+the exchange, what each player sinks (``"all"`` a whole category, or the cards left out
+of it), and the scores of the point, the sequences, the quatorzes and trios, and the
+repique, as the laws give them.
 """
 
 from __future__ import annotations

@@ -20,7 +20,9 @@ adversary's first decisions say about his hand), :func:`inference_value` (what r
 them is worth in play) and :func:`inference_claims` (the treatise's claims about
 inference, judged), with
 :class:`EcarteSettings` and :class:`ClaimsSettings`. Piquet: :func:`piquet_deal`,
-:func:`piquet_simulate`, :func:`piquet_partie`, :func:`piquet_report`, with
+:func:`piquet_simulate`, :func:`piquet_partie`, :func:`piquet_report`,
+:func:`piquet_discard_search` (discards chosen by search, paired against the keep value)
+and :func:`piquet_deal_order` (who deals each deal of a partie), with
 :class:`PiquetSettings`. Results are dicts of plain values, record objects or pandas
 DataFrames; every figure is a pure function of the seed and the deal indices. A record
 reads as the command prints it: ``print(es.play(1, 5))`` tells the deal, and
@@ -44,7 +46,8 @@ _API = {
     "inference_claims": "ecarte_sim.analysis.ecarte.inference_claims",
     "EcarteSettings": "ecarte_sim.engine.ecarte.settings",
     "ClaimsSettings": "ecarte_sim.analysis.ecarte.claims",
-    **dict.fromkeys(["piquet_deal", "piquet_simulate", "piquet_partie", "piquet_report"],
+    **dict.fromkeys(["piquet_deal", "piquet_simulate", "piquet_partie", "piquet_report",
+                     "piquet_discard_search", "piquet_deal_order"],
                     "ecarte_sim.analysis.piquet.api"),
     "PiquetSettings": "ecarte_sim.engine.piquet.settings",
 }

@@ -54,6 +54,8 @@ def test_public_names_resolve():
      lambda: es.infer("QS JS AH 7C JD", "8D", "propose,refuse")),
     (["inference-value", "--deals", "200", "--worlds", "4", "--v-deals", "1000", "--quiet"],
      lambda: es.inference_value(200, worlds=4, v_deals=1000)),
+    (["piquet", "discard-search", "--deals", "40", "--seed", "3", "--samples", "8", "--quiet"],
+     lambda: es.piquet_discard_search(40, seed=3, samples=8)),
 ])
 def test_api_returns_what_the_command_prints(capsys, args, call):
     assert json.loads(json.dumps(call())) == _cli_json(capsys, *args)
@@ -235,3 +237,15 @@ def test_strategy_returns_what_the_command_prints(capsys):
                       fresh_deals=2000)
     assert out["roles"]["elder"]["table"].shape[0] == 25        # the arrays are kept
     assert json.loads(json.dumps(finite(_plain(out)))) == printed     # NaN printed as null
+
+
+def test_piquet_deal_order_follows_laws_16_and_71():
+    six = es.piquet_deal_order(1)
+    assert [d["dealer"] for d in six] == [1, 0, 1, 0, 1, 0]
+    assert all(d["elder"] == 1 - d["dealer"] and d["weight"] == 1 for d in six)
+    four = es.piquet_deal_order(0, partie="four", tied=True)
+    assert [(d["dealer"], d["weight"], d["extra"]) for d in four] == [
+        (0, 2, False), (1, 1, False), (0, 1, False), (1, 2, False), (0, 1, True),
+        (1, 1, True)]
+    with pytest.raises(ValueError, match="first"):
+        es.piquet_deal_order(2)

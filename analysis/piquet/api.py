@@ -16,12 +16,14 @@ caller's :func:`ecarte_sim.engine.batch.execution` context::
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 from ecarte_sim.analysis.piquet.report import measure
+from ecarte_sim.analysis.piquet.search import discard_search as piquet_discard_search
 from ecarte_sim.analysis.piquet.summaries import deal_summary, partie_summary
 from ecarte_sim.engine.piquet.deal import PiquetDeal, deal as deal_of
 from ecarte_sim.engine.piquet.game import play_one
+from ecarte_sim.engine.piquet.partie import deal_order
 from ecarte_sim.engine.piquet.reference import Variant, play_deal
 from ecarte_sim.engine.piquet.settings import (REPORT_DEALS, Partie, Player, PiquetSettings,
                                                member, name_of)
@@ -119,3 +121,17 @@ def piquet_report(deals: dict | None = None, *, seed: int = 0,
     """
     return measure(seed, REPORT_DEALS if deals is None else deals,
                    say or (lambda msg: None))
+
+
+def piquet_deal_order(first: int = 0, *, partie: Partie | str = Partie.SIX,
+                      tied: bool = False) -> list[dict]:
+    """Who deals each deal of a partie whose first dealer is player ``first`` (0 or 1):
+    the players deal alternately (Law 16), six deals (Law 71) or four, the first and last
+    counting double (its note); ``tied``: each deals once more, counting single (Law 71).
+    One dict per deal: ``number``, ``dealer``, ``elder`` (the non-dealer, Law 9),
+    ``weight``, ``extra`` (:func:`ecarte_sim.engine.piquet.partie.deal_order`)."""
+    return [asdict(turn) for turn in deal_order(first, partie, tied)]
+
+
+__all__ = ["piquet_deal", "piquet_simulate", "piquet_partie", "piquet_report",
+           "piquet_discard_search", "piquet_deal_order"]

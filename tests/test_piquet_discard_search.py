@@ -228,3 +228,73 @@ def test_cli_help_shows_the_run_options(capsys):
     assert r.code == 0 and r.out.startswith("Usage: ecarte-sim piquet discard-search")
     for option in ("--samples", "--play", "--run-dir", "--resume", "--task-size", "--scheduler"):
         assert option in r.out
+
+
+# --------------------------------------------------------------------------- simulate --discard
+
+def _searched(seed, start, stop, discard, samples, play="heuristic", **kw):
+    from ecarte_sim.analysis.piquet.search import searched_deal_counts
+    return searched_deal_counts(seed, start, stop, PiquetSettings(play, play), discard,
+                                samples, **kw)
+
+
+@pytest.mark.parametrize("discard, arm", [(("search", "own"), "elder_search_5"),
+                                          (("own", "search"), "younger_search_3"),
+                                          (("search", "search"), "both_search"),
+                                          (("own", "own"), "heuristic")])
+@pytest.mark.parametrize("play", ["heuristic", "pimc"])
+def test_simulate_with_search_discards_plays_the_experiments_arm(discard, arm, play):
+    """Whole deals with a searched discard are the paired experiment's arm, deal for deal:
+    the summed margin and its square equal the arm's, under the heuristic's play and the
+    PIMC player's (whose discards the arms leave to him, as simulate does)."""
+    from ecarte_sim.engine.piquet.records import DEAL_COUNTS
+    from ecarte_sim.analysis.piquet.search import searched_deal_counts
+    seed, n, samples = 5, 14, 3
+    settings = PiquetSettings(play, play, worlds=4)
+    got = DEAL_COUNTS.read(searched_deal_counts(seed, 0, n, settings, discard, samples))
+    exp = D.SEARCH_COUNTS.read(search_counts(seed, 0, n, samples=samples, settings=settings))
+    a = D.A[arm]
+    assert got["deals"] == n
+    assert got["elder_total"] - got["younger_total"] == exp["margin"][a]
+    assert got["elder_wins"] == exp["elder_wins"][a]
+
+
+def test_simulate_own_discards_are_simulate():
+    from ecarte_sim.engine.piquet import simulate as S
+    cfg = PiquetSettings("heuristic", "random").cfg()
+    from ecarte_sim.analysis.piquet.search import searched_deal_counts
+    got = searched_deal_counts(2, 0, 40, PiquetSettings("heuristic", "random"), ("own", "own"))
+    assert np.array_equal(got, S.deal_counts(2, 0, 40, cfg))
+
+
+def test_simulate_with_search_is_bit_identical_for_any_thread_count_or_task_size():
+    a = _searched(4, 3, 23, ("search", "search"), 2, chunk=1, block=6)
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        b = _searched(4, 3, 23, ("search", "search"), 2, chunk=20, block=1024)
+    finally:
+        numba.set_num_threads(threads)
+    assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("argv, token", [
+    (["--discard", "serch"], "serch"), (["--discard", "own,search,own"], "own,search,own"),
+    (["--discard", "search", "--elder-take", "4"], "--elder-take"),
+    (["--discard", "own,search", "--younger-take", "2"], "--younger-take"),
+    (["--discard", "search", "--search-samples", "0"], "--search-samples")])
+def test_simulate_bad_discard_one_line_exit_2(capsys, argv, token):
+    message = one_line_error(cli(capsys, "piquet", "simulate", "--deals", "5", *argv))
+    assert token in message
+
+
+def test_simulate_json_names_the_discards_only_when_searched(capsys):
+    r = json_only(cli(capsys, "piquet", "simulate", "--deals", "6", "--discard", "own,search",
+                      "--search-samples", "2", "--json", "--quiet"), True)
+    assert r["settings"]["discard"] == {"elder": "own", "younger": "search"}
+    assert r["settings"]["search_samples"] == 2
+    assert r["provenance"]["parameters"]["discard"] == ["own", "search"]
+    plain = json_only(cli(capsys, "piquet", "simulate", "--deals", "6", "--json", "--quiet"),
+                      True)
+    assert "discard" not in plain["settings"]
+    assert "discard" not in plain["provenance"]["parameters"]

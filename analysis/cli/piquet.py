@@ -15,10 +15,13 @@ from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, PRETTY, THREADS, Ecar
                                             command_line, emit, long_run, long_run_options,
                                             progress, quiet_option, seed_option, set_threads,
                                             writable_dir)
+from ecarte_sim.analysis.piquet.search import DEFAULT_SAMPLES, check_discarding
+from ecarte_sim.engine.piquet.discard_search import MAX_SAMPLES
 from ecarte_sim.engine.piquet.settings import (DEFAULT_WORLDS, MAX_ELDER_TAKE, MAX_WORLDS,
-                                               MAX_YOUNGER_TAKE, REPORT_DEALS, LeadScoring,
-                                               Partie, PiqueTiming, Player, PiquetSettings,
-                                               Reading, SinkPolicy, choices, name_of)
+                                               MAX_YOUNGER_TAKE, REPORT_DEALS, Discarding,
+                                               LeadScoring, Partie, PiqueTiming, Player,
+                                               PiquetSettings, Reading, SinkPolicy, choices,
+                                               name_of)
 
 PLAYER_CHOICE = click.Choice(choices(Player))
 DEFAULTS = PiquetSettings()
@@ -226,10 +229,20 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
 @variant_options
 @exchange_options
 @declaring_options()
+@click.option("--discard", default=name_of(Discarding.OWN), show_default=True,
+              metavar="HOW[,HOW]", callback=_per_seat(Discarding, "discarding", "elder,younger"),
+              help="How each seat discards: own (as its player does: at random, or by the "
+                   "keep value) or search (each candidate discard of the full take played "
+                   "out on --search-samples sampled deals, the best kept); one for both or "
+                   "ELDER,YOUNGER.")
+@click.option("--search-samples", type=click.IntRange(1, MAX_SAMPLES), default=DEFAULT_SAMPLES,
+              show_default=True, help="Sampled deals each candidate of a search discard is "
+                                      "evaluated on.")
 @run_options("Deals")
 @long_run_options(_task_sizes("deals"))
 def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, threads, quiet,
-                     as_json, run_dir, resume, task_size, scheduler, workers, **opts):
+                     as_json, run_dir, resume, task_size, scheduler, workers, discard,
+                     search_samples, **opts):
     """Play N deals: who wins each deal (the higher total; equal totals tie), mean
     totals, carte blanche, pique, repique and capot by seat, with 95% intervals.
 
@@ -248,10 +261,15 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
     settings = PiquetSettings(elder_player, younger_player, **_declaring(opts), **opts)
     parameters = {"deals": n_deals, "start": start, "players": [elder_player, younger_player],
                   **opts, **settings.declaring_echo()}
+    if check_discarding(settings, discard) != (Discarding.OWN, Discarding.OWN):
+        # checked before any work (a search refuses other takes); recorded only when asked
+        parameters["discard"] = list(discard)
+        parameters["search_samples"] = search_samples
     with long_run("piquet simulate", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers), progress(not quiet and not as_json, n_deals, "playing") as bar:
         result = piquet_simulate(n_deals, seed=seed, start=start, settings=settings,
-                                 chunk=chunk, progress=bar.update)
+                                 chunk=chunk, progress=bar.update, discard=discard,
+                                 samples=search_samples)
     result["provenance"] = provenance("piquet simulate", parameters, seed, n_deals)
     if as_json:
         emit(result)

@@ -19,14 +19,15 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 
 from ecarte_sim.analysis.piquet.report import measure
+from ecarte_sim.analysis.piquet.search import DEFAULT_SAMPLES, searched_deal_counts
 from ecarte_sim.analysis.piquet.search import discard_search as piquet_discard_search
 from ecarte_sim.analysis.piquet.summaries import deal_summary, partie_summary
 from ecarte_sim.engine.piquet.deal import PiquetDeal, deal as deal_of
 from ecarte_sim.engine.piquet.game import play_one
 from ecarte_sim.engine.piquet.partie import deal_order
 from ecarte_sim.engine.piquet.reference import Variant, play_deal
-from ecarte_sim.engine.piquet.settings import (REPORT_DEALS, Partie, Player, PiquetSettings,
-                                               member, name_of)
+from ecarte_sim.engine.piquet.settings import (REPORT_DEALS, Discarding, Partie, Player,
+                                               PiquetSettings, member, name_of)
 from ecarte_sim.engine.piquet.simulate import deal_counts, partie_counts
 
 Progress = Callable[[int], None] | None
@@ -75,17 +76,32 @@ def piquet_deal(deal: PiquetDeal | None = None, *, seed: int = 0, index: int = 0
 
 def piquet_simulate(deals: int, *, seed: int = 0, start: int = 0,
                     settings: PiquetSettings = PiquetSettings(), chunk: int | None = None,
-                    progress: Progress = None) -> dict:
+                    progress: Progress = None,
+                    discard: tuple = (Discarding.OWN, Discarding.OWN),
+                    samples: int = DEFAULT_SAMPLES) -> dict:
     """Deals ``start .. start + deals - 1`` of ``seed`` played out: who wins each deal (the
     higher total; equal totals tie), the mean totals, carte blanche, pique, repique and
-    capot by seat (Laws 18, 66, 68, 69), each with its 95% interval."""
-    counts = deal_counts(seed, start, start + deals, settings.cfg(),
-                         chunk=settings.chunk() if chunk is None else chunk,
-                         block=settings.task_size(), progress=progress)
+    capot by seat (Laws 18, 66, 68, 69), each with its 95% interval.
+
+    ``discard`` (the elder's, the younger's): each seat discards as its player does
+    (``own``), or by search (``search``: the full take, each candidate evaluated on
+    ``samples`` sampled deals, :mod:`ecarte_sim.engine.piquet.discard_search`)."""
+    discard = tuple(member(Discarding, d, "discarding", "choose from ") for d in discard)
+    if discard == (Discarding.OWN, Discarding.OWN):
+        counts = deal_counts(seed, start, start + deals, settings.cfg(),
+                             chunk=settings.chunk() if chunk is None else chunk,
+                             block=settings.task_size(), progress=progress)
+        searched = {}
+    else:
+        counts = searched_deal_counts(seed, start, start + deals, settings, discard, samples,
+                                      **({} if chunk is None else {"chunk": chunk}),
+                                      progress=progress)
+        searched = {"discard": {"elder": name_of(discard[0]), "younger": name_of(discard[1])},
+                    "search_samples": samples}
     elder, younger = settings.players
     return {**deal_summary(counts), "seed": seed, "start": start,
             "players": {"elder": name_of(elder), "younger": name_of(younger)},
-            "settings": settings.echo()}
+            "settings": {**settings.echo(), **searched}}
 
 
 def piquet_partie(parties: int, *, seed: int = 0, start: int = 0,

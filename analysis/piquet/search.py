@@ -18,7 +18,10 @@ between arms deal by deal:
   three against two and one, and against any number.
 
 Every difference is paired (common cards, common worlds) with its normal 95% interval, and
-the elder's win rate difference with its interval. The counts are int64 sums of per-deal
+the elder's win rate difference with its interval.
+
+:func:`searched_deal_counts` plays whole deals with a seat's discard chosen by the same
+search (``piquet simulate --discard search``): the counts of ``piquet simulate``. The counts are int64 sums of per-deal
 figures, so the result is the same for any thread count, row or task size, or backend.
 """
 
@@ -34,8 +37,10 @@ from ecarte_sim.analysis.piquet.summaries import mean_from_sums, rate
 from ecarte_sim.analysis.stats.intervals import Z95
 from ecarte_sim.engine.batch import each_row, reduce_counts
 from ecarte_sim.engine.piquet import discard_search as D
-from ecarte_sim.engine.piquet.settings import (DEFAULT_WORLDS, LeadScoring, PiqueTiming, Player,
-                                               PiquetSettings, name_of)
+from ecarte_sim.engine.piquet.records import DEAL_COUNTS
+from ecarte_sim.engine.piquet.settings import (DEFAULT_WORLDS, MAX_ELDER_TAKE, MAX_YOUNGER_TAKE,
+                                               Discarding, LeadScoring, PiqueTiming, Player,
+                                               PiquetSettings, member, name_of)
 from ecarte_sim.engine.rng import check_index_range, check_seed
 
 #: Worlds per search by default, and the run's default task and row sizes (deals).
@@ -63,6 +68,51 @@ def search_counts(seed: int, start: int, stop: int, samples: int = DEFAULT_SAMPL
                               **rules).cfg()
     return reduce_counts(partial(_task, seed, cfg, play_cfg, int(samples)), start, stop, D._W,
                          chunk, block, progress)
+
+
+def check_discarding(settings: PiquetSettings, discard) -> tuple[Discarding, Discarding]:
+    """``discard`` (the elder's, the younger's) as members; ``ValueError`` naming the take
+    when a search is asked with another than the full exchange (the search takes all the
+    cards, and the younger's evaluates the elder taking five)."""
+    elder, younger = (member(Discarding, d, "discarding", "choose from ") for d in discard)
+    if Discarding.SEARCH in (elder, younger) and settings.elder_take != MAX_ELDER_TAKE:
+        raise ValueError(f"--elder-take {settings.elder_take}: a search discard takes the "
+                         f"full exchange (the elder {MAX_ELDER_TAKE}, the younger all he can)")
+    if younger == Discarding.SEARCH and settings.younger_take not in (0, MAX_YOUNGER_TAKE):
+        raise ValueError(f"--younger-take {settings.younger_take}: the younger's search "
+                         f"discard takes all he can ({MAX_YOUNGER_TAKE})")
+    return elder, younger
+
+
+def searched_deal_counts(seed: int, start: int, stop: int, settings: PiquetSettings,
+                         discard: tuple = (Discarding.OWN, Discarding.OWN),
+                         samples: int = DEFAULT_SAMPLES, chunk: int = CHUNK,
+                         block: int = TASK,
+                         progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """The ``DEAL_COUNTS`` row of deals ``[start, stop)`` of ``seed`` played under
+    ``settings``, each seat's discard as ``discard`` says (elder's, younger's): its
+    player's own, or the search's full take (five for the elder, three for the younger),
+    evaluated on ``samples`` worlds played by the heuristic under the settings' rules.
+
+    The search takes all the cards, and the younger's evaluates the elder taking five, so
+    a search is refused with other takes (``ValueError`` naming the take)."""
+    seed = check_seed(seed)
+    start, stop = check_index_range(start, stop)
+    elder, younger = check_discarding(settings, discard)
+    if not 1 <= int(samples) <= D.MAX_SAMPLES:
+        raise ValueError(f"samples must lie in [1, {D.MAX_SAMPLES}], got {samples}")
+    cfg = PiquetSettings(Player.HEURISTIC, Player.HEURISTIC, lead_scoring=settings.lead_scoring,
+                         pique_timing=settings.pique_timing).cfg()
+    return reduce_counts(partial(_searched_task, seed, cfg, settings.cfg(), int(samples),
+                                 elder == Discarding.SEARCH, younger == Discarding.SEARCH),
+                         start, stop, DEAL_COUNTS.size, chunk, block, progress)
+
+
+def _searched_task(seed, cfg, play_cfg, samples, search_elder, search_younger, lo, n, rows):
+    counts = np.zeros((rows, DEAL_COUNTS.size), dtype=np.int64)
+    each_row(D.searched_deal_row, rows, np.uint64(seed), lo, n, rows, cfg, play_cfg, samples,
+             search_elder, search_younger, counts)
+    return counts
 
 
 def _task(seed, cfg, play_cfg, samples, lo, n, rows):

@@ -49,6 +49,7 @@ from ecarte_sim.engine.piquet.deal import (HAND_SIZE, STOCK_SIZE, THRESHOLDS, WO
 from ecarte_sim.engine.piquet.players import heuristic_discard, keep_values
 from ecarte_sim.engine.piquet.records import N_SEATS, REC, SCORE, SCRATCH, STATE
 from ecarte_sim.engine.piquet.settings import MAX_WORLDS, Seat
+from ecarte_sim.engine.piquet.simulate import count_deal
 from ecarte_sim.engine.piquet.whole import new_solver_scratch, play_dealt, uses_solver
 from ecarte_sim.engine.rng import WORDS_PER_DEAL, draw_descending, swap_draws
 
@@ -352,3 +353,58 @@ def search_row(r, seed, start, count, rows, cfg, play_cfg, samples, counts):
                 out[Q.ONLY_A + c] += 1
             if wins[b] and not wins[a]:
                 out[Q.ONLY_B + c] += 1
+
+
+# ---------------------------------------------------------------------------
+# Whole deals with searched discards (``piquet simulate --discard search``).
+# ---------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def searched_deal_row(r, seed, start, count, rows, cfg, play_cfg, samples, search_elder,
+                      search_younger, counts):
+    """Row ``r`` of deals ``[start, start + count)`` into ``counts[r]`` (a ``DEAL_COUNTS``
+    row, as :func:`~ecarte_sim.engine.piquet.simulate.deal_counts`): each deal played under
+    ``play_cfg``, the discard of each seat flagged (``search_elder``, ``search_younger``)
+    chosen by search, the full take (the elder's best of five, the younger's best of
+    three: the experiment's arms ``elder_search_5`` and ``younger_search_3``), evaluated
+    under ``cfg`` on ``samples`` worlds; the other seat discards as its player does."""
+    lo, hi = row_range(start, count, rows, r)
+    out = counts[r]
+    perm = np.empty(32, dtype=np.int64)
+    draws = np.empty(32, dtype=np.int64)
+    values = np.empty(32, dtype=np.int64)
+    order = np.empty(32, dtype=np.int64)
+    cards = np.empty(32, dtype=np.int64)
+    stock = np.empty(STOCK_SIZE, dtype=np.int64)
+    wstock = np.empty(STOCK_SIZE, dtype=np.int64)
+    rec = np.zeros(_REC_SIZE, dtype=np.int64)
+    totals = np.zeros(_SCRATCH_SIZE, dtype=np.int64)
+    state = np.zeros((_STATE_SIZE, N_SEATS), dtype=np.uint32)
+    table, ws = new_solver_scratch(uses_solver(play_cfg))
+    script = np.zeros(N_SEATS, dtype=np.int64)
+    wscript = np.zeros(N_SEATS, dtype=np.int64)
+    cands = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    sums = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    best = np.zeros(6, dtype=np.int64)
+    for i in range(lo, hi):
+        idx = np.uint64(i)
+        elder0, younger0 = deal_pack(seed, idx, perm, draws)
+        for j in range(STOCK_SIZE):
+            stock[j] = perm[2 * HAND_SIZE + j]
+        script[Seat.ELDER] = 0
+        script[Seat.YOUNGER] = 0
+        if search_elder:
+            n = candidates(elder0, 5, 5, values, order, cands)
+            search_sums(seed, idx, Seat.ELDER, elder0, cands, n, samples, cfg, sums, cards,
+                        wstock, wscript, rec, values, draws, totals, state, table, ws)
+            best_by_size(cands, n, sums, best)
+            script[Seat.ELDER] = best[5]
+        if search_younger:
+            n = candidates(younger0, 3, 3, values, order, cands)
+            search_sums(seed, idx, Seat.YOUNGER, younger0, cands, n, samples, cfg, sums,
+                        cards, wstock, wscript, rec, values, draws, totals, state, table, ws)
+            best_by_size(cands, n, sums, best)
+            script[Seat.YOUNGER] = best[3]
+        play_dealt(seed, idx, play_cfg, script, rec, elder0, younger0, stock, values, draws,
+                   totals, state, table, ws)
+        count_deal(rec, out)

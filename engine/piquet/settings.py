@@ -76,6 +76,13 @@ class Reading(IntEnum):
     FULL = 2        # the answers as the opponent's (known) sinking policy gives them
 
 
+class Discarding(IntEnum):
+    """How a seat's discard is chosen in ``piquet simulate`` (not a field of
+    :class:`PiquetSettings`: the kernels' ``cfg`` does not carry it)."""
+    OWN = 0         # as the seat's player discards (random, or by the keep value)
+    SEARCH = 1      # by search (engine/piquet/discard_search.py), the full take
+
+
 class Seat(IntEnum):
     """The two hands of a deal (Law 9)."""
     ELDER = 0       # the non-dealer: takes in, declares and leads first

@@ -61,7 +61,7 @@ def _scratch():
 
 
 @njit(cache=True)
-def _count_deal(rec, out):
+def count_deal(rec, out):
     """Add one deal's ``REC`` to a ``DEAL_COUNTS`` row."""
     e = rec[R.ELDER + S.TOTAL]
     y = rec[R.YOUNGER + S.TOTAL]
@@ -109,7 +109,7 @@ def deal_rows(seed, start, count, rows, cfg):
         for i in range(lo, hi):
             whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, values, stock, totals,
                        state, table, ws)
-            _count_deal(rec, counts[r])
+            count_deal(rec, counts[r])
     return counts
 
 

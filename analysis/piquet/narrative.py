@@ -116,10 +116,10 @@ def _sink_line(ev: dict, pretty: bool) -> str:
     who, what = _cap(ev["player"]), _SUNK[ev["kind"]]
     law = _law(ev["law"])
     if ev["whole"]:
-        it = "it" if ev["kind"] == "point" else "them"
+        it, they = ("it", "it scores nothing and shows") if ev["kind"] == "point" else \
+            ("them", "they score nothing and show")
         return (f"{who} sinks his {what} ({_cards(ev['cards'], pretty)}): he does not call "
-                f"{it}, so {it} scores nothing and shows nothing ({law}).".replace(
-                    "them scores", "they score"))
+                f"{it}, so {they} nothing ({law}).")
     return (f"{who} calls less than he holds in his {what}, leaving "
             f"{_cards(ev['cards'], pretty)} uncalled ({law}).")
 

@@ -269,6 +269,22 @@ _W = SEARCH_COUNTS.size
 Q = SEARCH_COUNTS.at
 
 
+@njit(cache=True)
+def _row_scratch(play_cfg):
+    """A row's scratch: perm, draws, values, order, cards, stock, the worlds' stock, rec,
+    totals, state, the solver's table and workspace (for ``play_cfg``'s players), script,
+    candidates and their sums."""
+    table, ws = new_solver_scratch(uses_solver(play_cfg))
+    return (np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64),
+            np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64),
+            np.empty(32, dtype=np.int64), np.empty(STOCK_SIZE, dtype=np.int64),
+            np.empty(STOCK_SIZE, dtype=np.int64), np.zeros(_REC_SIZE, dtype=np.int64),
+            np.zeros(_SCRATCH_SIZE, dtype=np.int64),
+            np.zeros((_STATE_SIZE, N_SEATS), dtype=np.uint32), table, ws,
+            np.zeros(N_SEATS, dtype=np.int64), np.zeros(MAX_CANDIDATES, dtype=np.int64),
+            np.zeros(MAX_CANDIDATES, dtype=np.int64))
+
+
 @njit(cache=True, nogil=True)
 def search_row(r, seed, start, count, rows, cfg, play_cfg, samples, counts):
     """Row ``r`` of deals ``[start, start + count)`` into ``counts[r]`` (``SEARCH_COUNTS``):
@@ -279,20 +295,8 @@ def search_row(r, seed, start, count, rows, cfg, play_cfg, samples, counts):
     ``cfg`` itself, or dd or pimc players)."""
     lo, hi = row_range(start, count, rows, r)
     out = counts[r]
-    perm = np.empty(32, dtype=np.int64)
-    draws = np.empty(32, dtype=np.int64)
-    values = np.empty(32, dtype=np.int64)
-    order = np.empty(32, dtype=np.int64)
-    cards = np.empty(32, dtype=np.int64)
-    stock = np.empty(STOCK_SIZE, dtype=np.int64)
-    wstock = np.empty(STOCK_SIZE, dtype=np.int64)
-    rec = np.zeros(_REC_SIZE, dtype=np.int64)
-    totals = np.zeros(_SCRATCH_SIZE, dtype=np.int64)
-    state = np.zeros((_STATE_SIZE, N_SEATS), dtype=np.uint32)
-    table, ws = new_solver_scratch(uses_solver(play_cfg))
-    script = np.zeros(N_SEATS, dtype=np.int64)
-    cands = np.zeros(MAX_CANDIDATES, dtype=np.int64)
-    sums = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    (perm, draws, values, order, cards, stock, wstock, rec, totals, state, table, ws, script,
+     cands, sums) = _row_scratch(play_cfg)
     e_best = np.zeros(6, dtype=np.int64)
     y_best = np.zeros(4, dtype=np.int64)
     margin = np.zeros(N_ARMS, dtype=np.int64)
@@ -370,21 +374,9 @@ def searched_deal_row(r, seed, start, count, rows, cfg, play_cfg, samples, searc
     under ``cfg`` on ``samples`` worlds; the other seat discards as its player does."""
     lo, hi = row_range(start, count, rows, r)
     out = counts[r]
-    perm = np.empty(32, dtype=np.int64)
-    draws = np.empty(32, dtype=np.int64)
-    values = np.empty(32, dtype=np.int64)
-    order = np.empty(32, dtype=np.int64)
-    cards = np.empty(32, dtype=np.int64)
-    stock = np.empty(STOCK_SIZE, dtype=np.int64)
-    wstock = np.empty(STOCK_SIZE, dtype=np.int64)
-    rec = np.zeros(_REC_SIZE, dtype=np.int64)
-    totals = np.zeros(_SCRATCH_SIZE, dtype=np.int64)
-    state = np.zeros((_STATE_SIZE, N_SEATS), dtype=np.uint32)
-    table, ws = new_solver_scratch(uses_solver(play_cfg))
-    script = np.zeros(N_SEATS, dtype=np.int64)
+    (perm, draws, values, order, cards, stock, wstock, rec, totals, state, table, ws, script,
+     cands, sums) = _row_scratch(play_cfg)
     wscript = np.zeros(N_SEATS, dtype=np.int64)
-    cands = np.zeros(MAX_CANDIDATES, dtype=np.int64)
-    sums = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     best = np.zeros(6, dtype=np.int64)
     for i in range(lo, hi):
         idx = np.uint64(i)

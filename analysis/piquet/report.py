@@ -32,8 +32,8 @@ from ecarte_sim.analysis.piquet.search import search_counts, search_summary
 from ecarte_sim.analysis.piquet.summaries import deal_summary, mean_from_sums, partie_summary, rate
 from ecarte_sim.analysis.stats.intervals import Z95
 from ecarte_sim.engine.piquet import simulate as S
-from ecarte_sim.engine.piquet.records import N_OUTCOMES, PAIRED_COUNTS, Outcome
 from ecarte_sim.engine.piquet.discard_search import WINDOW
+from ecarte_sim.engine.piquet.records import N_OUTCOMES, PAIRED_COUNTS, Outcome
 from ecarte_sim.engine.piquet.settings import Partie, Player, PiquetSettings, name_of
 
 #: Figures the public peer engine publishes (a Rust port of a Python oracle; from its
@@ -159,13 +159,12 @@ def measure(seed: int, deals: dict, say=lambda msg: None, progress=None) -> dict
                                      else SINKING):
             say(f"sinking: {question}, {seat} ({name_of(player)}, {n} deals)")
             arm_a = PiquetSettings(player, player, **a)
-            counts = S.paired_counts(seed, 0, n, arm_a.cfg(),
-                                     PiquetSettings(player, player, **b).cfg(),
+            arm_b = PiquetSettings(player, player, **b)
+            counts = S.paired_counts(seed, 0, n, arm_a.cfg(), arm_b.cfg(),
                                      chunk=arm_a.chunk(), block=arm_a.task_size(),
                                      progress=progress)
             sinking.append({"question": question, "seat": seat, "players": name_of(player),
-                            "a": arm_a.declaring_echo(),
-                            "b": PiquetSettings(player, player, **b).declaring_echo(),
+                            "a": arm_a.declaring_echo(), "b": arm_b.declaring_echo(),
                             **paired_summary(counts)})
 
     search = []

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 
 from ecarte_sim.analysis.piquet.report import measure
-from ecarte_sim.analysis.piquet.search import DEFAULT_SAMPLES, searched_deal_counts
+from ecarte_sim.analysis.piquet.search import (DEFAULT_SAMPLES, check_discarding,
+                                               searched_deal_counts)
 from ecarte_sim.analysis.piquet.search import discard_search as piquet_discard_search
 from ecarte_sim.analysis.piquet.summaries import deal_summary, partie_summary
 from ecarte_sim.engine.piquet.deal import PiquetDeal, deal as deal_of
@@ -86,7 +87,7 @@ def piquet_simulate(deals: int, *, seed: int = 0, start: int = 0,
     ``discard`` (the elder's, the younger's): each seat discards as its player does
     (``own``), or by search (``search``: the full take, each candidate evaluated on
     ``samples`` sampled deals, :mod:`ecarte_sim.engine.piquet.discard_search`)."""
-    discard = tuple(member(Discarding, d, "discarding", "choose from ") for d in discard)
+    discard = check_discarding(settings, discard)
     if discard == (Discarding.OWN, Discarding.OWN):
         counts = deal_counts(seed, start, start + deals, settings.cfg(),
                              chunk=settings.chunk() if chunk is None else chunk,

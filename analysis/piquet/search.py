@@ -18,11 +18,11 @@ between arms deal by deal:
   three against two and one, and against any number.
 
 Every difference is paired (common cards, common worlds) with its normal 95% interval, and
-the elder's win rate difference with its interval.
+the elder's win rate difference with its interval. The counts are int64 sums of per-deal
+figures, so the result is the same for any thread count, row or task size, or backend.
 
 :func:`searched_deal_counts` plays whole deals with a seat's discard chosen by the same
-search (``piquet simulate --discard search``): the counts of ``piquet simulate``. The counts are int64 sums of per-deal
-figures, so the result is the same for any thread count, row or task size, or backend.
+search (``piquet simulate --discard search``): the counts of ``piquet simulate``.
 """
 
 from __future__ import annotations
@@ -57,17 +57,29 @@ def search_counts(seed: int, start: int, stop: int, samples: int = DEFAULT_SAMPL
     (its players, both ``heuristic`` by default, and ``worlds``); the searches always
     evaluate with the heuristic's play, and the takes are five and all he can, whatever
     ``settings`` say."""
+    seed, start, stop, samples = _checked(seed, start, stop, samples)
+    base = settings or PiquetSettings(Player.HEURISTIC, Player.HEURISTIC)
+    play_cfg = PiquetSettings(base.elder_player, base.younger_player, worlds=base.worlds,
+                              lead_scoring=base.lead_scoring,
+                              pique_timing=base.pique_timing).cfg()
+    return reduce_counts(partial(_task, seed, _evaluation_cfg(base), play_cfg, samples), start,
+                         stop, D._W, chunk, block, progress)
+
+
+def _checked(seed: int, start: int, stop: int, samples: int) -> tuple[int, int, int, int]:
+    """The seed, the deal range and the samples of a search run, checked."""
     seed = check_seed(seed)
     start, stop = check_index_range(start, stop)
     if not 1 <= int(samples) <= D.MAX_SAMPLES:
         raise ValueError(f"samples must lie in [1, {D.MAX_SAMPLES}], got {samples}")
-    base = settings or PiquetSettings(Player.HEURISTIC, Player.HEURISTIC)
-    rules = dict(lead_scoring=base.lead_scoring, pique_timing=base.pique_timing)
-    cfg = PiquetSettings(Player.HEURISTIC, Player.HEURISTIC, **rules).cfg()
-    play_cfg = PiquetSettings(base.elder_player, base.younger_player, worlds=base.worlds,
-                              **rules).cfg()
-    return reduce_counts(partial(_task, seed, cfg, play_cfg, int(samples)), start, stop, D._W,
-                         chunk, block, progress)
+    return seed, start, stop, int(samples)
+
+
+def _evaluation_cfg(settings: PiquetSettings) -> np.ndarray:
+    """The ``cfg`` the searches evaluate their candidates under: heuristic players, the full
+    takes, the rule variants of ``settings``."""
+    return PiquetSettings(Player.HEURISTIC, Player.HEURISTIC, lead_scoring=settings.lead_scoring,
+                          pique_timing=settings.pique_timing).cfg()
 
 
 def check_discarding(settings: PiquetSettings, discard) -> tuple[Discarding, Discarding]:
@@ -96,15 +108,11 @@ def searched_deal_counts(seed: int, start: int, stop: int, settings: PiquetSetti
 
     The search takes all the cards, and the younger's evaluates the elder taking five, so
     a search is refused with other takes (``ValueError`` naming the take)."""
-    seed = check_seed(seed)
-    start, stop = check_index_range(start, stop)
+    seed, start, stop, samples = _checked(seed, start, stop, samples)
     elder, younger = check_discarding(settings, discard)
-    if not 1 <= int(samples) <= D.MAX_SAMPLES:
-        raise ValueError(f"samples must lie in [1, {D.MAX_SAMPLES}], got {samples}")
-    cfg = PiquetSettings(Player.HEURISTIC, Player.HEURISTIC, lead_scoring=settings.lead_scoring,
-                         pique_timing=settings.pique_timing).cfg()
-    return reduce_counts(partial(_searched_task, seed, cfg, settings.cfg(), int(samples),
-                                 elder == Discarding.SEARCH, younger == Discarding.SEARCH),
+    return reduce_counts(partial(_searched_task, seed, _evaluation_cfg(settings), settings.cfg(),
+                                 samples, elder == Discarding.SEARCH,
+                                 younger == Discarding.SEARCH),
                          start, stop, DEAL_COUNTS.size, chunk, block, progress)
 
 

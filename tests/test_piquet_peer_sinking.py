@@ -46,10 +46,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ecarte_sim.engine.cards import PIQUET, parse_hand
 from ecarte_sim.engine.piquet.declare import called_keys, declare_called, repiques
 from ecarte_sim.engine.piquet.records import DECLARATIONS
 from ecarte_sim.engine.piquet.reference import declarations, repique_of
+from tests.test_piquet_sinking import H, masks_of
 
 RANKS = "789TJQKA"
 CATEGORIES = ("point", "sequences", "sets")
@@ -58,10 +58,6 @@ COMBOS = "abartnof/piquet vectors/combos.json@8d5992b8 support"
 DECL = "abartnof/piquet vectors/declarations.json@0765838a"
 TDECL = "abartnof/piquet tests/test_declarations.py@6497a921"
 TANN = "abartnof/piquet tests/test_announcements.py@66a4da65"
-
-
-def H(text: str) -> int:
-    return int(parse_hand(text, None, PIQUET)) if text else 0
 
 
 def suit_of(letter: str) -> int:
@@ -218,7 +214,7 @@ def test_peer_claim(name):
     assert bin(hand).count("1") == 12
     other = 0xFFFFFFFF & ~hand
     other = sum(1 << c for c in cards(other)[:12])         # any twelve other cards
-    k = CATEGORIES.index(category)
+    assert category in CATEGORIES
     relevant = cards(_relevant(hand, category, claim))
     witnesses = []
     for n in range(len(relevant) + 1):
@@ -314,16 +310,12 @@ DUELS = {
 }
 
 
-def _masks(sink: dict, hand: int) -> tuple[int, int, int]:
-    return tuple(hand if sink.get(c) == "all" else H(sink.get(c, "")) for c in CATEGORIES)
-
-
 @pytest.mark.parametrize("name", list(DUELS))
 def test_peer_duel(name):
     e_text, y_text, e_sink, y_sink, want, e_best, source = DUELS[name]
     e, y = H(e_text), H(y_text)
     assert e & y == 0 and bin(e).count("1") == bin(y).count("1") == 12
-    em, ym = _masks(e_sink, e), _masks(y_sink, y)
+    em, ym = masks_of(e_sink, e), masks_of(y_sink, y)
     assert all(m & ~e == 0 for m in em) and all(m & ~y == 0 for m in ym)
     called = {"elder": tuple(e & ~m for m in em), "younger": tuple(y & ~m for m in ym)}
     decl = declarations(e, y, called)

@@ -103,12 +103,11 @@ GOLDEN = {
 }
 
 
-def _masks(sink: dict, hand: int) -> tuple[int, int, int]:
-    out = []
-    for category in ("point", "sequences", "sets"):
-        given = sink.get(category, "")
-        out.append(hand if given == "all" else H(given))
-    return tuple(out)
+def masks_of(sink: dict, hand: int) -> tuple[int, int, int]:
+    """A case's sink (category -> "all" or the cards left out) as the three masks of what
+    ``hand`` leaves uncalled (point, sequences, sets)."""
+    return tuple(hand if sink.get(c) == "all" else H(sink.get(c, ""))
+                 for c in ("point", "sequences", "sets"))
 
 
 @pytest.mark.parametrize("name", list(GOLDEN))
@@ -116,7 +115,7 @@ def test_golden_sinking_case(name):
     e_text, y_text, e_sink, y_sink, e_want, y_want, rep_want = GOLDEN[name]
     e, y = H(e_text), H(y_text)
     assert e & y == 0 and bin(e).count("1") == bin(y).count("1") == 12
-    em, ym = _masks(e_sink, e), _masks(y_sink, y)
+    em, ym = masks_of(e_sink, e), masks_of(y_sink, y)
     called = {"elder": tuple(e & ~m for m in em), "younger": tuple(y & ~m for m in ym)}
     # the reference
     decl = declarations(e, y, called)

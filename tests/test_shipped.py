@@ -161,3 +161,107 @@ def test_advise_bad_input_is_one_line_and_exit_2(args, token):
     result = CliRunner().invoke(main, ["advise", "QH AH 7H KS KD", "--trump", "H", *args])
     assert result.exit_code == 2
     assert token in result.output
+
+
+# ----------------------------------------------------------- advice that never contradicts itself
+
+def _advise_json(*args):
+    result = CliRunner().invoke(main, ["advise", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+@pytest.mark.parametrize("args", [
+    ("KS JC 9H 7S KC", "--trump", "TC", "--score", "2-4", "--deals", "4096"),
+    ("8D 9C JH JS JC", "--turn-up", "9D", "--score", "4-4", "--role", "dealer", "--deals", "4096"),
+    ("QS JS AH 7C JD", "--trump", "8D", "--score", "0-3", "--deals", "2000"),
+    ("QS JS AH 7C JD", "--trump", "8D", "--score", "0-0", "--deals", "4096"),
+])
+def test_advise_leads_with_the_action_its_values_resolve(args):
+    """The action said is never one the printed values beat beyond their interval: where
+    they resolve the other action it leads and the values answered; otherwise the table."""
+    out = _advise_json(*args)
+    lo, hi = out["gain"]["p_win_ci95"]
+    arm_a, arm_b = out["gain"]["of"].split(" over ")
+    if lo > 0:
+        assert out["action"] == arm_a
+    elif hi < 0:
+        assert out["action"] == arm_b
+    else:
+        assert out["too_close"] and out["action"] == out["table_action"]["action"]
+    by_values = out["action"] != out["table_action"]["action"]
+    assert out["answered_by"] == ("values" if by_values else "table")
+    if by_values:
+        d = out["table_differs_by"]
+        assert d["p_win"] == pytest.approx(abs(out["gain"]["p_win"]))
+        assert 0 < d["p_win_ci95"][0] <= d["p_win"] <= d["p_win_ci95"][1]
+    else:
+        assert out["table_differs_by"] is None
+
+
+def test_the_issues_two_hands_are_answered_by_their_values():
+    """Holding the king at 2-4 the table plays, though a refused proposal doubles the point
+    and ends the game; at 4-4 the dealer's table accepts with 8D 9C JH JS JC."""
+    king = _advise_json("KS JC 9H 7S KC", "--trump", "TC", "--score", "2-4", "--deals", "4096")
+    assert king["action"] == "propose"
+    dealer = _advise_json("8D 9C JH JS JC", "--turn-up", "9D", "--score", "4-4", "--role",
+                          "dealer", "--deals", "4096")
+    assert dealer["action"] == "refuse"
+
+
+def test_advise_text_says_who_answered_and_too_close():
+    run = CliRunner().invoke
+    text = run(main, ["advise", "KS JC 9H 7S KC", "--trump", "TC", "--score", "2-4",
+                      "--deals", "4096"]).output
+    head = text.splitlines()[1]
+    assert head.startswith("  → propose: on 4,096 deals around this hand it wins")
+    assert "table (dd) says play" in text
+    close = run(main, ["advise", "QS JS AH 7C JD", "--trump", "8D", "--score", "0-3",
+                       "--deals", "2000"]).output
+    assert "too close to call" in close.splitlines()[1]
+
+
+def test_the_turn_up_alone_gives_the_trumps():
+    a = _advise_json("QH 8H KS 9D 7C", "--turn-up", "JH", "--no-values")
+    b = _advise_json("QH 8H KS 9D 7C", "--trump", "H", "--turn-up", "JH", "--no-values")
+    a.pop("provenance"), b.pop("provenance")
+    assert a == b and a["trump"] == "H" and a["turn_up"] == "JH"
+    d = _advise_json("QH 8H KS 9D 7C", "--turn-up", "JH", "--discard", "--deals", "500")
+    assert d["throws"] == _advise_json("QH 8H KS 9D 7C", "--trump", "H", "--turn-up", "JH",
+                                       "--discard", "--deals", "500")["throws"]
+    missing = CliRunner().invoke(main, ["advise", "QH 8H KS 9D 7C"])
+    assert missing.exit_code == 2 and "--turn-up" in missing.output
+
+
+def test_the_checks_never_replay_the_deals_a_solve_samples():
+    """A solve samples deals k < SOLVE_DEALS of a state (Sampling refuses more); advise reads
+    k >= CHECK_DEALS_START: its joint table is exactly marks_block's over that range."""
+    from ecarte_sim.analysis.ecarte import advice
+    from ecarte_sim.analysis.ecarte import strategy as st
+    from ecarte_sim.engine.cards import parse_card, parse_hand
+    from ecarte_sim.engine.ecarte import strategy as K
+    from ecarte_sim.engine.ecarte.states import canonical_index
+
+    assert K.CHECK_DEALS_START >= K.SOLVE_DEALS
+    with pytest.raises(ValueError):
+        st.Sampling(2, K.SOLVE_DEALS + 1)
+    st.Sampling(2, K.SOLVE_DEALS)
+    for option in ("--max-deals-per-state", "--deals-per-state"):
+        bad = CliRunner().invoke(main, ["equilibrium", option, str(K.SOLVE_DEALS + 1)])
+        assert bad.exit_code == 2, bad.output
+    s = solved.load()
+    run, script = advice._strategy_settings(s, 2, 4)
+    out = advice.advise("KS JC 9H 7S KC", "TC", (2, 4), "elder", deals=600)
+    mask, turn = int(parse_hand("KS JC 9H 7S KC", 5)), int(parse_card("TC"))
+    for k_lo, same in ((K.CHECK_DEALS_START, True), (0, False)):
+        joint = np.zeros((1, K.N_MARKS * K.N_MARKS), dtype=np.int64)
+        cfg_a, cfg_b = st.arm_cfgs("elder", run, 2, 4)
+        K.marks_block(np.uint64(0), K.ELDER_ROLE, np.array([mask], dtype=np.int64),
+                      np.array([turn], dtype=np.int64),
+                      np.array([canonical_index(mask, turn)], dtype=np.int64), False,
+                      np.array([k_lo]), np.array([k_lo + 600]), cfg_a, cfg_b, script, joint,
+                      np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        f = st.marks_value(s.v, 2, 4)
+        from ecarte_sim.analysis.ecarte.paired import paired_mean
+        g = paired_mean(joint[0].reshape(K.N_MARKS, K.N_MARKS), f)["mean"]
+        assert (g == out["gain"]["p_win"]) == same

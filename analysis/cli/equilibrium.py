@@ -40,16 +40,16 @@ def _progress(enabled: bool):
               default="dd", show_default=True, help="Play model of both players' cards.")
 @click.option("--worlds", type=click.IntRange(1, 4096), default=None,
               help="PIMC: worlds sampled per decision [default: the settings' 16].")
-@click.option("--deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+@click.option("--deals-per-state", type=click.IntRange(2, 1 << 15), default=None,
               help="First decisions: deals every state gets first [default: 64; 16 under "
                    "pimc].")
-@click.option("--max-deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+@click.option("--max-deals-per-state", type=click.IntRange(2, 1 << 15), default=None,
               help="First decisions: most deals of a state whose actions stay close "
                    "[default: 4096; 256 under pimc].")
-@click.option("--discard-deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+@click.option("--discard-deals-per-state", type=click.IntRange(2, 1 << 15), default=None,
               help="First discards: deals every state and rule gets first [default: as "
                    "the first decisions].")
-@click.option("--max-discard-deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+@click.option("--max-discard-deals-per-state", type=click.IntRange(2, 1 << 15), default=None,
               help="First discards: most deals of a state and rule [default: as the first "
                    "decisions].")
 @click.option("--fresh-deals", type=click.IntRange(1000, 1 << 40), default=None,

@@ -73,9 +73,9 @@ def _progress(enabled: bool):
               help="Every score 0-0 .. 4-4 (--against treatise).")
 @click.option("--iterations", type=click.IntRange(0, 50), default=3, show_default=True,
               help="Best-response steps (--against equilibrium).")
-@click.option("--deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+@click.option("--deals-per-state", type=click.IntRange(2, 1 << 15), default=None,
               help="Deals every state gets first [default: 64; 16 under pimc].")
-@click.option("--max-deals-per-state", type=click.IntRange(2, 1 << 16), default=None,
+@click.option("--max-deals-per-state", type=click.IntRange(2, 1 << 15), default=None,
               help="Most deals of a state whose two actions stay close [default: 4096; "
                    "256 under pimc].")
 @click.option("--fresh-deals", type=click.IntRange(1000, 1 << 40), default=None,
@@ -219,13 +219,56 @@ def _print(result: dict, against: str) -> None:
         click.echo(f"wrote {path}")
 
 
+def _headline(result: dict, role: str, seed: int) -> None:
+    """The advice's first lines against the computed strategy: the hand, then the action
+    it leads with and who answered (the table, or the hand's own values where they
+    resolve the other action; too close to call said), then where the values come from."""
+    t = result["table_action"]
+    play = result["strategy"]["play"]
+    split = "" if t["unanimous"] else (
+        " (it depends on the turn-up: " + ", ".join(
+            f"{k} {v}" for k, v in t["by_turn_up"].items()) + ")")
+    click.echo(f"{result['hand']} ({role}), trump {result['trump']}"
+               + (f", {result['turn_up']} turned up" if result["turn_up"] else "")
+               + f", score {result['score']}")
+    if "values" not in result:
+        click.echo(f"  → {result['action']}: the computed strategy's table ({play}) says so"
+                   f"{split} (not checked on this hand's deals: --no-values)")
+    elif result["answered_by"] == "values":
+        d = result["table_differs_by"]
+        click.echo(f"  → {result['action']}: on {result['n']:,} deals around this hand it wins "
+                   f"the game more often, by {d['p_win']:+.4f} [{d['p_win_ci95'][0]:+.4f}, "
+                   f"{d['p_win_ci95'][1]:+.4f}]")
+        click.echo(f"    the computed strategy's table ({play}) says {t['action']}{split}: it "
+                   "chose on a few deals of this hand's state, too few to see this")
+    elif result["too_close"]:
+        g = result["gain"]
+        click.echo(f"  → {result['action']}: the computed strategy's table ({play}) says so"
+                   f"{split}; too close to call on these deals ({g['of']} "
+                   f"{g['p_win']:+.4f} [{g['p_win_ci95'][0]:+.4f}, "
+                   f"{g['p_win_ci95'][1]:+.4f}] holds zero): either action is as good, "
+                   "to this precision")
+    elif result.get("decided_by_the_deal"):
+        click.echo(f"  → {result['action']}: the computed strategy's table ({play}) says so"
+                   f"{split}")
+    else:
+        click.echo(f"  → {result['action']}: the computed strategy's table ({play}) says so"
+                   f"{split}, and the values on this hand's deals agree")
+    if not t["re_solved"]:
+        click.echo("    (this hand's entry was not re-solved by the shipped run: it is the "
+                   "treatise's)")
+    if "values" in result:
+        click.echo(f"  values on {result['n']:,} deals around the hand, the opponent and the "
+                   f"later rounds playing that strategy, seed {seed}:")
+
+
 @click.command(context_settings=CONTEXT)
 @click.argument("hand")
-@click.option("--trump", "-t", "trump", metavar="T", required=True,
+@click.option("--trump", "-t", "trump", metavar="T", default=None,
               help="Trump suit (H, ♥, hearts: the turn-up drawn from the other cards of the "
-                   "suit) or the turned-up card (e.g. KH).")
+                   "suit) or the turned-up card (e.g. KH). Not needed with --turn-up.")
 @click.option("--turn-up", "turn_up", metavar="CARD", default=None,
-              help="The turned-up card (of the trump suit, not in the hand).")
+              help="The turned-up card (not in the hand): its suit is trumps.")
 @click.option("--score", "score", metavar="E-D", callback=_score, default="0-0",
               show_default=True, help="The score before the deal, the elder's first.")
 @click.option("--role", type=click.Choice(["elder", "dealer"]), default="elder",
@@ -255,12 +298,19 @@ def _print(result: dict, against: str) -> None:
 @JSON
 def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_deals,
            no_values, seed, threads, as_json):
-    """What to do with HAND at the score. Against the computed equilibrium (default), the
-    action is the shipped strategy's, read at once; then each action's chance of winning
-    the game and marks per deal with 95% intervals, both actions played on the same
-    deals around the hand, the opponent and the later rounds playing the strategy and
-    the later deals valued by it. Against the treatise, the best response to Hoyle's
-    list and the maxims (sampled). The rule of the treatise that speaks is named.
+    """What to do with HAND at the score. Against the computed strategy of five up
+    (default): each action's chance of winning the game and marks per deal with 95%
+    intervals, both actions played on the same deals around the hand (never the deals
+    the strategy was solved on), the opponent and the later rounds playing the strategy
+    and the later deals valued by it. The advice leads with the strategy table's action,
+    unless these values resolve the other action: then it leads with that one and says
+    by how much the table differs (--json: answered_by is "values"). When the two are
+    within the deals' precision it says so (too close to call). --no-values reads the
+    table alone, at once. Against the treatise, the best response to Hoyle's list and
+    the maxims (sampled). The rule of the treatise that speaks is named.
+
+    The turned-up card alone (--turn-up) gives the trumps; --trump alone draws the
+    turn-up from the other cards of the suit.
 
     When a king marked before the play ends the game (at four, Laws 22-24 and 46), the
     deal cannot change it: both actions win (or lose) on every deal, and the advice says
@@ -278,6 +328,10 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
 
     set_threads(threads)
     x, y = score
+    if trump is None:
+        if turn_up is None:
+            raise click.UsageError("give the trumps: --turn-up CARD (or --trump SUIT)")
+        trump = turn_up
     if discard:
         if no_values:
             raise click.UsageError("--discard values each discard; drop --no-values")
@@ -309,27 +363,14 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
                                against="treatise", settings=settings, seed=seed,
                                deals=n_deals)
     else:
-        quick = advice.advise(hand, trump, (x, y), role, turn_up=turn_up, play=play,
-                              deals=n_deals, values=False)
-        if not as_json:
-            t = quick["table_action"]
-            split = "" if t["unanimous"] else (
-                " (it depends on the turn-up: " + ", ".join(
-                    f"{k} {v}" for k, v in t["by_turn_up"].items()) + ")")
-            click.echo(f"{quick['hand']} ({role}), trump {quick['trump']}"
-                       + (f", {quick['turn_up']} turned up" if quick["turn_up"] else "")
-                       + f", score {quick['score']}")
-            click.echo(f"  → {quick['action']}: the computed strategy of five up "
-                       f"({quick['strategy']['play']}) says so{split}")
-            if not t["re_solved"]:
-                click.echo("    (this hand's entry was not re-solved by the shipped run: it "
-                           "is the treatise's)")
-        if no_values:
-            if as_json:
-                emit(quick)
-            return
         result = advice.advise(hand, trump, (x, y), role, turn_up=turn_up, play=play,
-                               seed=seed, deals=n_deals)
+                               seed=seed, deals=n_deals, values=not no_values)
+        if as_json:
+            emit(result)
+            return
+        _headline(result, role, seed)
+        if no_values:
+            return
     if as_json:
         emit(result)
         return
@@ -338,9 +379,6 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
                    + (f", {result['turn_up']} turned up" if result["turn_up"] else "")
                    + f", score {result['score']}; against the treatise, {result['n']:,} "
                    f"deals, seed {seed}")
-    else:
-        click.echo(f"  values on {result['n']:,} deals around the hand, the opponent and the "
-                   f"later rounds playing that strategy, seed {seed}:")
     for name, val in result["values"].items():
         lo, hi = val["p_win_ci95"]
         click.echo(f"  {name:<8} P(win the game) {val['p_win']:.4f} [{lo:.4f}, {hi:.4f}]  "
@@ -353,11 +391,9 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
         click.echo("  this deal cannot change the game: it is decided before the play "
                    "(a king marked at four, Laws 22-24 and 46)")
     elif against == "treatise":
-        sure = "" if result["decided"] else " (the interval of the difference holds zero)"
+        sure = "" if result["decided"] else (" (too close to call: the interval of the "
+                                             "difference holds zero)")
         click.echo(f"  → {result['action']}{sure}")
-    elif result["sampled_better"] != result["action"] and result["decided"]:
-        click.echo(f"  (on these deals {result['sampled_better']} does better, beyond their "
-                   "95% interval: the table chose on other deals, at its own sampling)")
     t = result["treatise"]
     click.echo(f"  the treatise ({t['policy']}) says {t['says']}: {t['reason']}")
 

@@ -12,6 +12,9 @@
   what each discard rule that throws other cards is worth against it (paired, 95%
   intervals).
 * :func:`table_action` — the table's entry alone (no sampling).
+* :func:`answer` — which action the advice leads with: the table's, unless the hand's
+  own values resolve the other (then the values answer, and the advice says by how much
+  the table differs); too close to call is said.
 
 Where the turn-up is not given, the hand's state depends on the turn-up's rank: the
 table is read for each turn-up the hand allows, and the action is the one the table
@@ -81,7 +84,8 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
     advise``: the keys of the treatise's advice (``action``, ``values``, ``gain``,
     ``treatise``, ``agrees``, ``n``, ...) and ``strategy``: which strategy answered (its
     play model and provenance) and, against the equilibrium, ``table_action`` (the
-    table's entry, per turn-up)."""
+    table's entry, per turn-up) and :func:`answer`'s keys (``answered_by``: ``table`` or
+    ``values``; ``too_close``; ``table_differs_by``)."""
     role = _role(role)
     if against not in AGAINST:
         raise ValueError(f"unknown opponent {against!r}; choose from {', '.join(AGAINST)}")
@@ -111,21 +115,43 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
     result = st.advise(hand, trump, f"{x}-{y}", role, turn_up=turn_up, settings=run,
                        seed=seed, deals=deals or (1 << 14), v=strategy.v, script=script)
     sampled = result["action"]
-    result["action"] = table["action"]
     result["table_action"] = table
     result["sampled_better"] = sampled
-    result["agrees"] = table["action"] == result["treatise"]["says"]
     result["strategy"] = info
     result["decided_by_the_deal"] = _decided(result)
+    result.update(answer(table["action"], sampled, result["decided"],
+                         result["decided_by_the_deal"], result["gain"]))
+    result["agrees"] = result["action"] == result["treatise"]["says"]
     return result
 
 
+def answer(table: str, sampled: str, resolved: bool, decided_by_the_deal: bool,
+           gain: dict) -> dict:
+    """Which action the advice leads with, and who answered. The table's entry, unless
+    the values on the hand's own deals resolve the other action (the 95% interval of
+    the paired gain excludes zero on its side): then that action, the values having
+    answered, and ``table_differs_by`` the table's loss on these deals (its interval).
+    ``too_close``: the interval holds zero, so the deals cannot tell the two apart.
+    Where the deal cannot change the game (:func:`_decided`) the table answers."""
+    lo, hi = gain["p_win_ci95"]
+    against_table = sampled != table and resolved and not decided_by_the_deal
+    out = {"action": sampled if against_table else table,
+           "answered_by": "values" if against_table else "table",
+           "too_close": (not resolved) and not decided_by_the_deal,
+           "table_differs_by": None}
+    if against_table:
+        flip = gain["p_win"] < 0
+        out["table_differs_by"] = {"p_win": abs(gain["p_win"]),
+                                   "p_win_ci95": [-hi, -lo] if flip else [lo, hi]}
+    return out
+
+
 def _check_deals(deals: int | None, turn_ups: int) -> None:
-    from ecarte_sim.engine.ecarte.strategy import MAX_DEALS
-    if deals is not None and -(-int(deals) // turn_ups) > MAX_DEALS:
-        raise ValueError(f"--deals {deals}: at most {MAX_DEALS * turn_ups} with "
+    from ecarte_sim.engine.ecarte.strategy import CHECK_DEALS
+    if deals is not None and -(-int(deals) // turn_ups) > CHECK_DEALS:
+        raise ValueError(f"--deals {deals}: at most {CHECK_DEALS * turn_ups} with "
                          f"{turn_ups} possible turn-up{'s' if turn_ups > 1 else ''} "
-                         f"({MAX_DEALS} deals a turn-up)")
+                         f"({CHECK_DEALS} deals a turn-up)")
 
 
 def _decided(result: dict) -> bool | None:
@@ -149,7 +175,8 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
     from ecarte_sim.engine.cards import ECARTE, format_hand
     from ecarte_sim.engine.ecarte.settings import Discard, name_of
     from ecarte_sim.engine.ecarte.states import canonical_index
-    from ecarte_sim.engine.ecarte.strategy import MAX_DEALS, N_MARKS, marks_block
+    from ecarte_sim.engine.ecarte.strategy import (CHECK_DEALS, CHECK_DEALS_START, N_MARKS,
+                                                   marks_block)
     from ecarte_sim.engine.rng import check_seed
 
     role = _role(role)
@@ -169,8 +196,8 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
 
     thrown = cards(own)
     per = max(2, -(-int(deals or (1 << 14)) // len(turn_ups)))
-    if per > MAX_DEALS:
-        raise ValueError(f"at most {MAX_DEALS} deals per turn-up")
+    if per > CHECK_DEALS:
+        raise ValueError(f"at most {CHECK_DEALS} deals per turn-up")
     v = strategy.v
     sign = 1.0 if role == "elder" else -1.0
     f = st.marks_value(v, x, y)
@@ -190,7 +217,8 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
         mis = np.zeros(n_rows, dtype=np.int64)
         marks_block(np.uint64(check_seed(seed)), st.DISCARD_ROLES[role],
                     np.full(n_rows, mask, dtype=np.int64), turn_ups, ids, False,
-                    np.zeros(n_rows, dtype=np.int64), np.full(n_rows, per, dtype=np.int64),
+                    np.full(n_rows, CHECK_DEALS_START, dtype=np.int64),
+                    np.full(n_rows, CHECK_DEALS_START + per, dtype=np.int64),
                     cfg_a, cfg_b, script, out, att, mis)
         joint = out.sum(axis=0).reshape(N_MARKS, N_MARKS)
         win = paired_mean(joint, value)

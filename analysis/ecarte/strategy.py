@@ -75,7 +75,8 @@ from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, Discar
 from ecarte_sim.engine.ecarte.states import N_PAIRS, N_STATES, representatives, state_weights
 from ecarte_sim.engine.ecarte.strategy import (DEALER_DISCARD_ROLE, DEALER_ROLE,
                                                DISCARD_DEALS_START, ELDER_DISCARD_ROLE,
-                                               ELDER_ROLE, FRESH_DEALS_START, MAX_DEALS,
+                                               CHECK_DEALS, CHECK_DEALS_START, ELDER_ROLE,
+                                               FRESH_DEALS_START, SOLVE_DEALS,
                                                N_MARKS, marks_block)
 from ecarte_sim.engine.ecarte.tables import discards, policy_script, treatise_table
 from ecarte_sim.engine.batch import current_execution, run_task, task_key
@@ -105,9 +106,9 @@ class Sampling:
     z: float = 2.0
 
     def __post_init__(self):
-        if not 2 <= int(self.first) <= int(self.most) <= MAX_DEALS:
+        if not 2 <= int(self.first) <= int(self.most) <= SOLVE_DEALS:
             raise ValueError(f"deals per state must satisfy 2 <= first <= most <= "
-                             f"{MAX_DEALS}, got first={self.first}, most={self.most}")
+                             f"{SOLVE_DEALS}, got first={self.first}, most={self.most}")
         if not float(self.z) >= 0:
             raise ValueError(f"z must be >= 0, got {self.z}")
 
@@ -648,8 +649,8 @@ def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
     if v is None:
         v = continuation(settings, seed)["v"]
     per = max(2, -(-int(deals) // len(turn_ups)))
-    if per > MAX_DEALS:
-        raise ValueError(f"at most {MAX_DEALS} deals per turn-up")
+    if per > CHECK_DEALS:
+        raise ValueError(f"at most {CHECK_DEALS} deals per turn-up")
     cfg_a, cfg_b = arm_cfgs(role, settings, x, y)
     n_rows = len(turn_ups)
     out = np.zeros((n_rows, N_MARKS * N_MARKS), dtype=np.int64)
@@ -659,8 +660,8 @@ def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
     from ecarte_sim.engine.ecarte.runner import empty_script
     marks_block(np.uint64(check_seed(seed)), ROLES[role],
                 np.full(n_rows, mask, dtype=np.int64), turn_ups,
-                ids, False, np.zeros(n_rows, dtype=np.int64),
-                np.full(n_rows, per, dtype=np.int64), cfg_a, cfg_b,
+                ids, False, np.full(n_rows, CHECK_DEALS_START, dtype=np.int64),
+                np.full(n_rows, CHECK_DEALS_START + per, dtype=np.int64), cfg_a, cfg_b,
                 empty_script() if script is None else script, out, att, mis)
     joint = out.sum(axis=0).reshape(N_MARKS, N_MARKS)
     sign = 1.0 if role == "elder" else -1.0

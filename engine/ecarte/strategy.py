@@ -49,6 +49,11 @@ below the class samples (2^43…). The discard roles use the same scheme from
 ``DISCARD_DEALS_START = 3 * 2^41`` (``(role - 2) << 40``), so every discard rule of a
 state is tried on the same deals. Fresh deals for evaluating a chosen table are drawn
 from ``[FRESH_DEALS_START, DISCARD_DEALS_START)``, never from these ranges.
+
+Solving and checking. A solve samples deals ``k < SOLVE_DEALS`` of a state (half the
+room); the advice on one hand and the per-hand audit of a strategy read deals
+``CHECK_DEALS_START <= k < MAX_DEALS`` of the same state, so for any two seeds a
+check never replays a deal that chose the table it checks.
 """
 
 from __future__ import annotations
@@ -74,6 +79,12 @@ DISCARD_DEALS_START = 3 << 41
 STATE_BITS, DEAL_BITS, ATTEMPT_BITS = 18, 16, 6
 #: Deals per state the index scheme has room for, and hands drawn per deal (dealer role).
 MAX_DEALS = 1 << DEAL_BITS
+#: Deals ``k`` a solve may sample per state, and the first ``k`` of the checks (module
+#: docstring: the advice's and the audit's deals are never a solve's).
+SOLVE_DEALS = MAX_DEALS // 2
+CHECK_DEALS_START = SOLVE_DEALS
+#: Deals per state (per turn-up) a check has room for.
+CHECK_DEALS = MAX_DEALS - CHECK_DEALS_START
 ATTEMPTS = (1 << ATTEMPT_BITS) - 1
 _RELABEL = (1 << ATTEMPT_BITS) - 1
 _ROLE_SHIFT = STATE_BITS + DEAL_BITS + ATTEMPT_BITS
@@ -190,4 +201,4 @@ def marks_block(seed, role, hands, turn_ups, ids, relabel, k_lo, k_hi, cfg_a, cf
 __all__ = ["marks_block", "marks_code", "relabelled", "deal_index", "ELDER_ROLE",
            "DEALER_ROLE", "ELDER_DISCARD_ROLE", "DEALER_DISCARD_ROLE", "N_MARKS",
            "STRATEGY_DEALS_START", "FRESH_DEALS_START", "DISCARD_DEALS_START", "MAX_DEALS",
-           "ATTEMPTS"]
+           "SOLVE_DEALS", "CHECK_DEALS_START", "CHECK_DEALS", "ATTEMPTS"]

@@ -32,21 +32,63 @@ sys.path.insert(0, str(Path(__file__).parent))
 from web_fake import FakeIllegal, FakeTable  # noqa: E402
 
 
+#: A fixed store secret, so that game numbers give the same games in every run.
+SECRET = b"the tests' fixed secret, 32 byte"
+
+
+def fixed_secret(store: Path) -> Path:
+    store.mkdir(parents=True, exist_ok=True)
+    (store / ".secret").write_bytes(SECRET)
+    return store
+
+
+class Owner(TestClient):
+    """A test client that keeps the token of every game it makes and shows it (as the page
+    does) on that game's requests and in the listing."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tokens: dict[str, str] = {}
+
+    def request(self, method, url, *args, **kwargs):
+        import re
+        headers = dict(kwargs.pop("headers", None) or {})
+        m = re.search(r"/api/games/([A-Za-z0-9_-]{22})", str(url))
+        if m and m.group(1) in self.tokens:
+            headers.setdefault("X-Game-Token", self.tokens[m.group(1)])
+        if str(url).endswith("/api/games") and method.upper() == "GET":
+            headers.setdefault("X-Game-Tokens", ",".join(f"{k}:{v}" for k, v in
+                                                         self.tokens.items()))
+        r = super().request(method, url, *args, headers=headers, **kwargs)
+        if str(url).endswith("/api/games") and method.upper() == "POST" \
+                and r.status_code == 201:
+            self.tokens[r.json()["id"]] = r.json()["token"]
+        return r
+
+
 @pytest.fixture
 def store(tmp_path):
-    return tmp_path / "games"
+    return fixed_secret(tmp_path / "games")
 
 
 @pytest.fixture
 def client(store):
-    with TestClient(web.create_app(store, table=FakeTable, illegal=FakeIllegal)) as c:
+    with Owner(web.create_app(store, table=FakeTable, illegal=FakeIllegal)) as c:
         yield c
 
 
 def new(client, **body):
-    r = client.post("/api/games", json={"seed": 7, **body})
+    """A new game (number 7 unless told): its id, seq and view (the token kept by the
+    client)."""
+    r = client.post("/api/games", json={"number": 7, **body})
     assert r.status_code == 201, r.text
-    return r.json()
+    g = r.json()
+    assert len(g.pop("token")) == 64
+    return g
+
+
+def seed_of(store: Path, game_id: str) -> int:
+    return json.loads((store / f"{game_id}.json").read_text())["settings"]["seed"]
 
 
 def one_line_error(r, status):
@@ -78,13 +120,14 @@ def test_new_game_view_and_list(client, store):
     assert client.get(f"/api/games/{g['id']}").json() == g
     saved = json.loads((store / f"{g['id']}.json").read_text())
     assert saved["format"] == FORMAT and saved["seq"] == 0
-    assert saved["settings"] == {"seed": 7, "opponent": "treatise", "coach": False,
-                                 "worlds": 32}
+    assert saved["settings"] == {"seed": client.app.state.store.seed_for(7),
+                                 "opponent": "treatise", "coach": False, "worlds": 32}
     other = client.post("/api/games", json={}).json()
     assert other["id"] != g["id"]
     listed = client.get("/api/games").json()["games"]
     assert {x["id"] for x in listed} == {g["id"], other["id"]}
     assert all(x["over"] is False and x["seq"] == 0 and "score" in x for x in listed)
+    assert all("seed" not in x["settings"] for x in listed)
 
 
 def test_ids_are_unguessable(client):
@@ -205,8 +248,9 @@ def test_a_loopback_server_answers_only_to_loopback_names(store):
 
 
 @pytest.mark.parametrize("body, says", [
-    ({"opponent": "god"}, "god"), ({"seed": -1}, "seed"), ({"seed": 2**64}, "seed"),
-    ({"seed": "1"}, "seed"), ({"coach": "yes"}, "coach"), ({"worlds": 3}, "worlds"),
+    ({"opponent": "god"}, "god"), ({"number": -1}, "number"), ({"number": 2**63}, "number"),
+    ({"number": "1"}, "number"), ({"seed": 1}, "seed"), ({"coach": "yes"}, "coach"),
+    ({"opponent": ["strategy"]}, "opponent"), ({"worlds": 3}, "worlds"),
     ({"worlds": 64.0}, "worlds"), ({"colour": "red"}, "colour"),
 ])
 def test_bad_new_game_settings(client, store, body, says):
@@ -220,7 +264,7 @@ def test_bad_new_game_settings(client, store, body, says):
     "/api/games/short", "/api/games/AAAAAAAAAAAAAAAAAAAAAA/record", "/api/nosuch", "/nosuch",
 ])
 def test_unknown_games_and_pages(client, path):
-    one_line_error(client.get(path), 404)
+    one_line_error(client.get(path, headers={"X-Game-Token": "0" * 64}), 404)
 
 
 def test_wrong_methods(client):
@@ -237,18 +281,20 @@ def test_the_record_is_a_download(client):
     r = client.get(f"/api/games/{g['id']}/record")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     assert g["id"] in r.headers["content-disposition"]
-    assert r.json()["state"]["seed"] == 7
+    assert r.json()["state"]["seed"] == seed_of(client.app.state.store.root, g["id"])
 
 
 # --------------------------------------------------------------------------- the store
 
 def test_games_survive_a_restart(store):
-    with TestClient(web.create_app(store, table=FakeTable, illegal=FakeIllegal)) as c:
+    with Owner(web.create_app(store, table=FakeTable, illegal=FakeIllegal)) as c:
         g = new(c)
         played = c.post(f"/api/games/{g['id']}/act", json={
             "seq": 0, "action": {"type": "card", "card": g["view"]["hand"][0]}}).json()
+        tokens = c.tokens
     (store / ".tmp-left-by-a-kill.json").write_text("{")
-    with TestClient(web.create_app(store, table=FakeTable, illegal=FakeIllegal)) as c:
+    with Owner(web.create_app(store, table=FakeTable, illegal=FakeIllegal)) as c:
+        c.tokens = tokens
         assert not (store / ".tmp-left-by-a-kill.json").exists()
         assert c.get(f"/api/games/{g['id']}").json() == played
         r = c.post(f"/api/games/{g['id']}/act", json={
@@ -257,7 +303,7 @@ def test_games_survive_a_restart(store):
 
 
 def test_one_games_error_touches_no_other(client, store, monkeypatch):
-    a, b = new(client), new(client, seed=8)
+    a, b = new(client), new(client, number=8)
     monkeypatch.setattr(FakeTable, "crash_on", "card")
     before = (store / f"{a['id']}.json").read_bytes()
     r = client.post(f"/api/games/{a['id']}/act", json={
@@ -406,10 +452,13 @@ def _session():
 
 def test_the_record_downloaded_mid_deal_hides_the_computers_cards(tmp_path):
     session = _session()
-    with TestClient(web.create_app(tmp_path)) as c:
-        g = c.post("/api/games", json={"seed": 12, "coach": False, "worlds": 16}).json()
-        full = session.Table.new(seed=12, coach=False, worlds=16).record()["deals"][0]
-        rec = c.get(f"/api/games/{g['id']}/record").json()["deals"][0]
+    with Owner(web.create_app(fixed_secret(tmp_path))) as c:
+        g = c.post("/api/games", json={"number": 12, "coach": False, "worlds": 16}).json()
+        seed = seed_of(tmp_path, g["id"])
+        full = session.Table.new(seed=seed, coach=False, worlds=16).record()["deals"][0]
+        whole = c.get(f"/api/games/{g['id']}/record").json()
+        assert whole["seed"] is None
+        rec = whole["deals"][0]
         assert rec["hands"]["computer"] == ["?"] * 5 and rec["stock"] is None
         assert rec["hands"]["person"] == full["hands"]["person"]
         text = json.dumps(rec)
@@ -426,10 +475,11 @@ def test_a_real_game_through_the_api_is_the_game_played_directly(tmp_path, oppon
     from ecarte_sim.analysis.web.load import choose
     session = _session()
     rng = random.Random(3)
-    with TestClient(web.create_app(tmp_path)) as c:
-        g = c.post("/api/games", json={"seed": 11, "coach": coach, "worlds": 16,
+    with Owner(web.create_app(fixed_secret(tmp_path))) as c:
+        g = c.post("/api/games", json={"number": 11, "coach": coach, "worlds": 16,
                                        "opponent": opponent}).json()
-        direct = session.Table.new(seed=11, coach=coach, worlds=16, opponent=opponent)
+        direct = session.Table.new(seed=seed_of(tmp_path, g["id"]), coach=coach, worlds=16,
+                                   opponent=opponent)
         assert g["view"] == json.loads(json.dumps(direct.view()))
         refused = 0
         for _ in range(400):
@@ -484,8 +534,11 @@ def test_serve_binds_loopback_unless_told_and_warns(capsys, tmp_path, monkeypatc
     from ecarte_sim.analysis.web import server
     calls = []
 
+    apps = []
+
     def fake_serve(app, host, port, on_ready=None):
         calls.append((host, port))
+        apps.append(app)
         on_ready(f"http://{host}:{port}/")
     monkeypatch.setattr(server, "serve", fake_serve)
     from ecarte_sim.analysis.cli import serve as command
@@ -495,6 +548,13 @@ def test_serve_binds_loopback_unless_told_and_warns(capsys, tmp_path, monkeypatc
     assert code == 0 and calls == [(host, 9999)]
     assert ("Warning: listening on" in err) == warned
     assert "The practice table: http://" in err
+    with TestClient(apps[-1]) as c:          # DNS rebinding refused on every address
+        named = f"[{host}]" if ":" in host else host
+        for name, status in ((f"{named}:9999", 200 if host != "0.0.0.0" else 400),
+                             ("localhost:9999", 200), ("evil.example:9999", 400)):
+            assert c.get("/", headers={"host": name}).status_code == status, name
+    if warned:
+        assert "token" in err and "plain HTTP" in err and "Host" in err
     code, out, err = _cli(capsys, "serve", "--store", str(tmp_path), "--no-warm-up")
     assert calls[-1] == ("127.0.0.1", 8034)
 
@@ -562,16 +622,22 @@ def test_ctrl_c_loses_nothing_and_a_new_process_resumes(tmp_path):
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.2)
 
+    tokens = {}
+
     def call(base, path, body=None):
+        headers = {"Content-Type": "application/json"}
+        if "/api/games/" in path:
+            headers["X-Game-Token"] = tokens[path.split("/")[3]]
         req = urllib.request.Request(base + path, method="GET" if body is None else "POST",
                                      data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+                                     headers=headers)
         with urllib.request.urlopen(req, timeout=120) as r:
             return json.loads(r.read())
 
     proc, base = start()
     try:
-        g = call(base, "/api/games", {"seed": 5, "worlds": 16})
+        g = call(base, "/api/games", {"number": 5, "worlds": 16})
+        tokens[g["id"]] = g.pop("token")
         rng = random.Random(0)
         for _ in range(3):
             g = call(base, f"/api/games/{g['id']}/act",
@@ -592,3 +658,197 @@ def test_ctrl_c_loses_nothing_and_a_new_process_resumes(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)
+
+
+# --------------------------------------------------------------------------- issue 43
+
+def test_a_game_number_gives_the_same_game_on_one_store_and_hides_its_seed(client, store):
+    a, b = new(client, number=21), new(client, number=21)
+    assert a["view"] == b["view"] and a["id"] != b["id"]
+    seed = seed_of(store, a["id"])
+    assert seed == client.app.state.store.seed_for(21) != 21
+    for r in (client.get(f"/api/games/{a['id']}"), client.get("/api/games")):
+        assert str(seed) not in r.text
+    with Owner(web.create_app(store.parent / "other", table=FakeTable,
+                              illegal=FakeIllegal)) as other:
+        assert (store.parent / "other" / ".secret").stat().st_mode & 0o777 == 0o600
+        assert other.app.state.store.seed_for(21) != seed     # another server's secret
+
+
+def test_a_second_client_without_the_token_can_neither_see_nor_act(client, store):
+    a = new(client)
+    b_token = client.post("/api/games", json={}).json()["token"]
+    path = f"/api/games/{a['id']}"
+    before = (store / f"{a['id']}.json").read_bytes()
+    act = {"seq": 0, "action": {"type": "card", "card": a["view"]["hand"][0]}}
+    stranger = TestClient(client.app)
+    for headers, status in (({}, 403), ({"X-Game-Token": b_token}, 404),
+                            ({"X-Game-Token": "x" * 64}, 404), ({"X-Game-Token": ""}, 403)):
+        one_line_error(stranger.get(path, headers=headers), status)
+        one_line_error(stranger.get(path + "/record", headers=headers), status)
+        one_line_error(stranger.post(path + "/act", json=act, headers=headers),
+                       status)
+    assert (store / f"{a['id']}.json").read_bytes() == before
+    # the listing: only the games whose tokens are shown
+    assert stranger.get("/api/games").json()["games"] == []
+    mine = stranger.get("/api/games", headers={
+        "X-Game-Tokens": f"{a['id']}:{client.tokens[a['id']]},{a['id']}:{b_token},junk"})
+    assert [g["id"] for g in mine.json()["games"]] == [a["id"]]
+    assert len(client.get("/api/games").json()["games"]) == 2
+    many = ",".join(f"{a['id']}:x" for _ in range(101))
+    one_line_error(stranger.get("/api/games", headers={"X-Game-Tokens": many}), 400)
+    # the token is the game's own and the page's only: not in the store's file
+    assert client.tokens[a["id"]].encode() not in before
+
+
+DEEP = b'{"seq": 0, "action": ' + b"[" * 1000 + b"]" * 1000 + b"}"
+
+
+@pytest.mark.parametrize("path", ["/api/games", "ACT", "/api/advise", "/api/cards"])
+def test_a_body_nested_1000_deep_is_a_400(client, path):
+    g = new(client)
+    path = f"/api/games/{g['id']}/act" if path == "ACT" else path
+    assert len(DEEP) < 2100
+    r = client.post(path, content=DEEP, headers={"content-type": "application/json"})
+    assert "nested" in one_line_error(r, 400)["error"]
+    inside_a_string = json.dumps({"seq": 0, "action": {"type": "card", "card": "[" * 900}})
+    r = client.post(f"/api/games/{g['id']}/act", content=inside_a_string,
+                    headers={"content-type": "application/json"})
+    assert "card" in one_line_error(r, 400)["error"]       # brackets in a string: no depth
+
+
+@pytest.mark.parametrize("body, says", [
+    ({"seq": 0, "action": {"type": []}}, "type"), ({"seq": 0, "action": {"type": {}}}, "type"),
+    ({"seq": 0, "action": {"type": None}}, "type"), ({"seq": 0, "action": {"type": 1.5}}, "type"),
+    ({"seq": 0, "action": {"type": "discard", "cards": [[]]}}, "card"),
+    ({"seq": 0, "action": {"type": "discard", "cards": [{"a": 1}]}}, "card"),
+    ({"seq": [], "action": {"type": "next"}}, "seq"),
+])
+def test_list_typed_fields_are_a_400(client, body, says):
+    g = new(client)
+    r = client.post(f"/api/games/{g['id']}/act", json=body)
+    assert says in one_line_error(r, 400)["error"]
+
+
+@pytest.mark.parametrize("body, says", [
+    ({"hand": "KH QH 7S 8D 9C", "trump": "H", "discard": "yes"}, "discard"),
+    ({"hand": "KH QH 7S 8D 9C", "trump": "H", "role": ["elder"]}, "role"),
+    ({"hand": "KH QH 7S 8D 9C", "trump": "H", "against": {}}, "opponent"),
+    ({"hand": ["KH"], "trump": "H"}, "hand"),
+])
+def test_badly_typed_advice_is_a_400(client, body, says):
+    assert says in one_line_error(client.post("/api/advise", json=body), 400)["error"]
+
+
+def test_every_malformed_request_is_a_4xx_with_one_line(client):
+    """Hypothesis: any JSON (of any type, nesting and keys) sent to each endpoint gets 2xx
+    or a 4xx with a one-line reason, never a 500."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    g = new(client)
+    leaf = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
+                     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=8),
+                     st.sampled_from(["KH", "10S", "card", "discard", "king", "next", "play",
+                                      "elder", "H", "9H", "0-0", "propose"]))
+    keys = st.sampled_from(["seq", "action", "type", "card", "cards", "announce", "number",
+                            "opponent", "coach", "worlds", "hand", "trump", "role", "score",
+                            "turn_up", "discard", "deals", "said", "played", "x"])
+    values = st.recursive(leaf, lambda kids: st.one_of(st.lists(kids, max_size=4),
+                                                       st.dictionaries(keys, kids, max_size=4)),
+                          max_leaves=12)
+    bodies = st.one_of(values, st.dictionaries(keys, values, max_size=5),
+                       st.fixed_dictionaries({"seq": values, "action": st.dictionaries(
+                           keys, values, max_size=3)}))
+
+    @settings(max_examples=150, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(body=bodies, path=st.sampled_from(["/api/games", "ACT", "/api/advise",
+                                              "/api/cards"]))
+    def check(body, path):
+        if path == "/api/advise" and isinstance(body, dict):
+            body = {**body, "deals": 64}
+        if path == "/api/cards" and isinstance(body, dict):
+            body = {**body, "worlds": 8}
+        url = f"/api/games/{g['id']}/act" if path == "ACT" else path
+        r = client.post(url, json=body)
+        assert r.status_code < 500, (body, r.text)
+        if r.status_code >= 400:
+            one_line_error(r, r.status_code)
+    check()
+
+
+def test_every_response_has_the_security_headers(client):
+    for r in (client.get("/"), client.get("/static/app.js"), client.get("/api/nosuch"),
+              client.post("/api/games", json={"x": 1})):
+        csp = r.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        assert "frame-ancestors 'none'" in csp
+        assert r.headers["x-frame-options"] == "DENY"
+        assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_no_inline_script_or_handler_in_the_page(client):
+    import re
+    page = client.get("/").text
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page)
+    assert not re.search(r"\son[a-z]+\s*=", page)
+
+
+def _seen_by_person(deal: dict) -> set[str]:
+    """The cards the person has seen in a stored deal so far: his hands, his draws and
+    discards, the turn-up, every card played, the king of trumps announced."""
+    seen = set(deal["hands"]["person"]) | {deal["turn_up"]}
+    for a in deal["actions"]:
+        if a["by"] == "person" and a["type"] == "discard":
+            seen |= set(a["cards"]) | set(a.get("drawn") or [])
+        if a["type"] == "card":
+            seen.add(a["card"])
+        if a["type"] == "king" and a["announce"]:
+            seen.add("K" + deal["turn_up"][-1])        # announced: shown (Law 23)
+    return seen
+
+
+@pytest.mark.parametrize("opponent", ["strategy"])
+def test_no_response_before_the_deal_is_over_tells_a_hidden_card(tmp_path, opponent):
+    """A whole real game with the coach through the API: until each deal is over, no
+    response (the view, the record, the listing) holds the seed or names a card the person
+    has not seen; once the game is over the seed is told and the record replays bit for
+    bit."""
+    import re
+    from ecarte_sim.analysis.web.load import choose
+    session = _session()
+    ALL = [r + s for s in "SHDC" for r in "789TJQKA"]
+    rng = random.Random(5)
+    with Owner(web.create_app(fixed_secret(tmp_path))) as c:
+        g = c.post("/api/games", json={"coach": True, "worlds": 16,
+                                       "opponent": opponent}).json()
+        seed = seed_of(tmp_path, g["id"])
+        checked = 0
+        for _ in range(400):
+            stored = json.loads((tmp_path / f"{g['id']}.json").read_text())["record"]
+            hidden = set(ALL) - _seen_by_person(stored["deals"][-1])
+            if g["view"]["phase"] not in ("deal_over", "game_over"):
+                record = c.get(f"/api/games/{g['id']}/record")
+                texts = [json.dumps(g), c.get(f"/api/games/{g['id']}").text, record.text,
+                         c.get("/api/games").text]
+                for text in texts:
+                    assert str(seed) not in text
+                # the cards named in this deal's part (earlier deals are over: shown whole)
+                for text in texts[:2] + [json.dumps(record.json()["deals"][-1])]:
+                    named = {x for x in re.findall(r"\b(?:10|[789TJQKA])[SHDC]\b", text)}
+                    assert not named & hidden, named & hidden
+                checked += 1
+            action = choose(g["view"], rng)
+            if action is None:
+                break
+            r = c.post(f"/api/games/{g['id']}/act", json={"seq": g["seq"], "action": action})
+            if r.status_code == 422:
+                continue
+            assert r.status_code == 200, r.text
+            g = r.json()
+        assert g["view"]["phase"] == "game_over" and g["view"]["seed"] == seed
+        assert checked > 10
+        record = c.get(f"/api/games/{g['id']}/record").json()
+        assert record["seed"] == seed
+        again = session.Table.from_record(record)
+        assert json.dumps(again.record(), sort_keys=True) == json.dumps(record, sort_keys=True)

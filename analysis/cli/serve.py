@@ -24,6 +24,11 @@ def _need_web() -> None:
                    "and read the games (a warning is printed).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8034, show_default=True,
               help="Port (0: any free port).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="With --host other than loopback: a further name the server answers to "
+                   "in the Host header (repeat; by default the address given, this "
+                   "machine's name and its addresses). Any other Host is refused, against "
+                   "DNS rebinding.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
 @click.option("--store", type=click.Path(file_okay=False), default=None,
               help="Directory of the saved games [default: ~/.local/share/ecarte-sim/games].")
@@ -38,7 +43,8 @@ def _need_web() -> None:
 @click.option("--actions", type=click.IntRange(1, 10**6), default=None,
               help="With --load-test: at most this many actions per game.")
 @JSON
-def serve(host, port, open_browser, store, no_warm_up, load_games, actions, as_json):
+def serve(host, port, allow_hosts, open_browser, store, no_warm_up, load_games, actions,
+          as_json):
     """Play Écarté against the computer in the browser, with the coach.
 
     Games of five up against the shipped strategy (or the treatise); the coach grades each
@@ -71,11 +77,16 @@ def serve(host, port, open_browser, store, no_warm_up, load_games, actions, as_j
     directory = store or str(default_dir())
     from ecarte_sim.analysis.web.app import LOOPBACK_HOSTS
     loopback = server.is_loopback(host)
-    app = create_app(directory, hosts=LOOPBACK_HOSTS + ((host,) if loopback else ())
-                     if loopback else None)
+    hosts = LOOPBACK_HOSTS + ((host,) if loopback else machine_names(host)) + allow_hosts
+    app = create_app(directory, hosts=tuple(dict.fromkeys(h.lower() for h in hosts)))
     if not loopback:
         click.echo(f"Warning: listening on {host}: anyone who can reach this machine can "
-                   f"play and download the games; the server has no login", err=True)
+                   f"start games and play them, and ask for the strategy card, advice and "
+                   f"card values; each game is seen and played only with its token (kept "
+                   f"by the page that made it), but the traffic is plain HTTP, so anyone "
+                   f"on the network path can read the tokens and the games; the server "
+                   f"answers only to the Host names {', '.join(hosts)} "
+                   f"(--allow-host adds one)", err=True)
     if not no_warm_up:
         import threading
         threading.Thread(target=_warm_up, daemon=True).start()
@@ -89,6 +100,24 @@ def serve(host, port, open_browser, store, no_warm_up, load_games, actions, as_j
 
     server.serve(app, host, port, on_ready=ready)
     click.echo("stopped; every game is saved", err=True)
+
+
+def machine_names(host: str) -> tuple[str, ...]:
+    """The Host names a server listening on ``host`` (not loopback) answers to: the
+    address given (unless a wildcard), this machine's name, its fully qualified name and
+    the addresses they resolve to."""
+    import socket
+    names = [] if host in ("0.0.0.0", "::", "") else [host if ":" not in host
+                                                       else f"[{host}]"]
+    for name in {socket.gethostname(), socket.getfqdn()}:
+        names.append(name)
+        try:
+            for info in socket.getaddrinfo(name, None):
+                address = info[4][0]
+                names.append(f"[{address}]" if ":" in address else address)
+        except OSError:
+            pass
+    return tuple(dict.fromkeys(n.lower() for n in names if n))
 
 
 def _check_listen(host: str, port: int) -> None:

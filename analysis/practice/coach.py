@@ -644,7 +644,12 @@ def grade_action(before, table, phase: str, action: dict) -> dict | None:
     the verdict on the person's decision just made, read from the table's record (its
     last deal's last action), with ``revealed``/``hidden``/``prompt`` for "try again"."""
     del before, phase, action
-    record = table.record()
+    # graded on what the person may see (the public record: the computer's unplayed
+    # cards unknown), so that no verdict during the deal tells anything of them; the
+    # deal's double-dummy replay comes when it is over
+    public = getattr(table, "public_record", None)
+    record = public() if public is not None else table.record()
+    record["seed"] = getattr(table, "seed", record.get("seed"))   # the worlds' words
     deal = record["deals"][-1]
     j = len(deal["actions"]) - 1
     if j < 0:

@@ -36,6 +36,8 @@ from functools import cache
 import numpy as np
 
 OPPONENTS = ("strategy", "treatise")
+#: The table's opponent when none is asked.
+DEFAULT_OPPONENT = "strategy"
 
 
 @cache

@@ -59,9 +59,9 @@ decisions taken back by "try again" this deal), ``deal`` (1, 2, ...), ``dealer``
 "refused the first proposal"), ``exchanges`` (per exchange: the person's discard and draw,
 the computer's count), ``king`` (who announced the king of trumps this deal), ``marks``
 (this deal's marks so far), ``seq`` (how many actions the person has made: a client's
-staleness check), ``opponent``, ``coach_on``, ``seed``, ``winner``; at ``deal_over`` also ``hands`` (both
+staleness check), ``opponent``, ``coach_on``, ``winner``; at ``deal_over`` also ``hands`` (both
 hands as dealt and as played from) and ``replay`` (the coach's double-dummy replay, when
-on); at ``game_over`` ``winner``, ``game_value`` (Law 46's treble/double/single by
+on); at ``game_over`` ``seed`` (never before: it fixes the hidden cards), ``winner``, ``game_value`` (Law 46's treble/double/single by
 agreement) and ``summary`` (the coach's). Every card is text, ``"KH"``, ``"TS"`` for the
 ten.
 """
@@ -633,8 +633,10 @@ class Table:
             "coach": [self._verdict_view(x) for x in d.coach] if self.coach_on else [],
             "retried": [self._verdict_view(x) for x in d.retried],
             "coach_on": self.coach_on, "opponent": self.opponent, "seq": self.seq,
-            "seed": self.seed, "winner": self.winner,
+            "winner": self.winner,
         }
+        if phase == "game_over":
+            v["seed"] = self.seed         # it fixes every deal: told once the game is over
         if phase in ("deal_over", "game_over"):
             v["hands"] = {
                 "dealt": {s: texts(d.dealt[s]) for s in SIDES},
@@ -729,8 +731,11 @@ class Table:
         computer's hand, its discards and draws and the stock are ``"?"`` (its cards
         played are shown) and a king it concealed is not said, with the deal's
         ``unknown`` saying so. A finished deal is
-        shown whole. Checkable (``laws.check``), not restorable."""
+        shown whole. The seed is null until the game is over (it fixes the deals to
+        come). Checkable (``laws.check``), not restorable."""
         record = _record_of(self)
+        if self.winner is None:
+            record["seed"] = None       # it fixes every deal still to come
         d = self.deal
         if d.stage == "over":
             return record

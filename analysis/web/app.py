@@ -10,17 +10,27 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
 ``"law"`` when a law forbids the action; the game is unchanged by a refused request):
 
 * ``GET /`` — the page; ``GET /static/...`` its files.
-* ``GET /api/games`` — the stored games, newest first.
-* ``POST /api/games`` ``{"seed"?, "opponent"?, "coach"?, "worlds"?}`` — a new game:
-  ``{"id", "seq", "view"}`` (201). ``opponent`` "strategy" (the shipped strategy, cards
-  by pimc-inference) or "treatise"; ``coach`` true/false; ``worlds`` 8–256.
-* ``GET /api/games/{id}`` — ``{"id", "seq", "view"}``: what the person may see now.
+* ``GET /api/games`` — the caller's games, newest first: those named in the header
+  ``X-Game-Tokens: <id>:<token>,...`` (at most 100) whose token is right; nothing else.
+* ``POST /api/games`` ``{"number"?, "opponent"?, "coach"?, "worlds"?}`` — a new game:
+  ``{"id", "token", "seq", "view"}`` (201). ``token`` is the game's capability: every
+  request on the game carries it in the header ``X-Game-Token`` (without it 403, with a
+  wrong one 404); the page keeps it, nothing lists it. ``number``: game ``number`` of
+  this server (the same number, the same deals; its seed is an HMAC under the server's
+  secret, so the deals cannot be computed from it); none: a random game. ``opponent``
+  "alphamu" (the default: the shipped strategy's decisions, cards by alpha-mu),
+  "strategy" (cards by pimc-inference) or "treatise"; ``coach`` true/false; ``worlds``
+  8–256.
+* ``GET /api/games/{id}`` — ``{"id", "seq", "view"}``: what the person may see now. No
+  response tells the seed, or anything else that fixes a card the person has not seen,
+  before the game is over (the view gives ``seed`` at ``game_over``).
 * ``POST /api/games/{id}/act`` ``{"seq": n, "action": {...}}`` — the person's action made at
   step ``n`` (the ``seq`` of the view he saw): the new ``{"id", "seq", "view"}``. A stale or
   replayed ``seq`` gets 409, an illegal action 422 naming the law, a malformed one 400.
 * ``GET /api/games/{id}/record`` — the game record (records.py's format), as a download:
   as the person may see it (``Table.public_record``: while a deal is in progress the
-  computer's hand, discards and draws and the stock are ``"?"``).
+  computer's hand, discards and draws and the stock are ``"?"``; the seed is null until
+  the game is over).
 * ``GET /api/chart?role=elder&score=0-0&against=equilibrium&format=json|svg`` — the strategy
   card at that score (:mod:`ecarte_sim.analysis.ecarte.chart`): its cells as JSON, or
   the printed card as SVG.
@@ -33,6 +43,11 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
   cards``), each legal card as the inferring player sees it, double dummy beside it when
   ``opponent`` (the adversary's cards now) is given.
 
+Every response carries a Content-Security-Policy (scripts and styles from this server
+only, no inline script, no framing), ``X-Frame-Options: DENY``, ``X-Content-Type-Options:
+nosniff`` and ``Referrer-Policy: no-referrer``. A request body nested deeper than
+:data:`MAX_DEPTH` is refused (400) before it is parsed.
+
 Actions (the contract of :class:`~ecarte_sim.analysis.practice.session.Table`): ``propose``,
 ``play``, ``accept``, ``refuse``, ``discard`` with ``cards``, ``king`` with ``announce``,
 ``card`` with ``card``, ``next``, ``retry``, ``reveal``. The API checks an action's shape
@@ -42,7 +57,6 @@ and its cards' spelling (cards are passed on as ``KH``, ``TH``); the table check
 from __future__ import annotations
 
 import json
-import secrets
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -55,17 +69,29 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ecarte_sim.analysis.web.store import GameStore, StoreError
+from ecarte_sim.analysis.practice.computer import DEFAULT_OPPONENT, OPPONENTS
+from ecarte_sim.analysis.web.store import (MAX_LISTED, TOKEN_HEADER, TOKENS_HEADER, GameStore,
+                                           StoreError)
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: The largest request body accepted (bytes).
 MAX_BODY = 16 * 1024
-OPPONENTS = ("strategy", "treatise")
 WORLDS = (8, 256)
 #: Actions and the fields each takes besides ``type``.
 ACTIONS = {"propose": (), "play": (), "accept": (), "refuse": (), "next": (), "retry": (),
            "reveal": (), "discard": ("cards",), "king": ("announce",), "card": ("card",)}
-NEW_FIELDS = ("seed", "opponent", "coach", "worlds")
+NEW_FIELDS = ("number", "opponent", "coach", "worlds")
+#: The deepest nesting of arrays and objects a request body may have.
+MAX_DEPTH = 32
+#: The headers of every response (module docstring).
+SECURITY_HEADERS = {
+    "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+                               "img-src 'self' data:; connect-src 'self'; "
+                               "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
 ADVISE_FIELDS = ("hand", "trump", "score", "role", "turn_up", "against", "deals", "seed",
                  "discard")
 MAX_ADVISE_DEALS = 1 << 16
@@ -101,13 +127,43 @@ async def _body(request: Request) -> dict:
             raise StoreError(413, f"the body is larger than {MAX_BODY} bytes")
     if not raw.strip():
         return {}
+    if nesting(raw) > MAX_DEPTH:
+        raise BadRequest(f"the body is nested deeper than {MAX_DEPTH} levels")
     try:
         data = json.loads(raw)
+    except RecursionError:
+        raise BadRequest(f"the body is nested deeper than {MAX_DEPTH} levels") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise BadRequest(f"the body is not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
     return data
+
+
+def nesting(raw: bytes) -> int:
+    """The deepest nesting of ``[`` and ``{`` in a JSON text (brackets inside strings not
+    counted); a cheap scan made before the parser, which recurses."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:       # backslash
+                escaped = True
+            elif byte == 0x22:       # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    return deepest
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
 
 
 def _only(data: dict, allowed, what: str) -> None:
@@ -134,19 +190,22 @@ def card_text(token) -> str:
         raise BadRequest(f"bad card {token!r}: {exc}".splitlines()[0]) from None
 
 
-def new_settings(data: dict) -> dict:
-    """The settings of ``Table.new`` from a request body (module docstring)."""
+def new_settings(data: dict, seed_for) -> dict:
+    """The settings of ``Table.new`` from a request body (module docstring);
+    ``seed_for(number or None)`` the store's seed of the game."""
     _only(data, NEW_FIELDS, "a new game")
-    seed = data.get("seed")
-    seed = secrets.randbits(63) if seed is None else _int(seed, "seed", 0, 2**64 - 1)
-    opponent = data.get("opponent", "strategy")
-    if opponent not in OPPONENTS:
+    number = data.get("number")
+    if number is not None:
+        number = _int(number, "number", 0, 2**63 - 1)
+    opponent = data.get("opponent", DEFAULT_OPPONENT)
+    if not isinstance(opponent, str) or opponent not in OPPONENTS:
         raise BadRequest(f"unknown opponent {opponent!r}; choose from {', '.join(OPPONENTS)}")
     coach = data.get("coach", True)
     if not isinstance(coach, bool):
         raise BadRequest(f"coach must be true or false, not {coach!r}")
     worlds = _int(data.get("worlds", 64), "worlds", *WORLDS)
-    return {"seed": seed, "opponent": opponent, "coach": coach, "worlds": worlds}
+    return {"seed": seed_for(number), "opponent": opponent, "coach": coach,
+            "worlds": worlds}
 
 
 def parse_action(data: dict) -> tuple[int, dict]:
@@ -159,8 +218,9 @@ def parse_action(data: dict) -> tuple[int, dict]:
     if not isinstance(action, dict):
         raise BadRequest("missing 'action': an object with a 'type'")
     kind = action.get("type")
-    if kind not in ACTIONS:
-        raise BadRequest(f"unknown action type {kind!r}; choose from {', '.join(ACTIONS)}")
+    if not isinstance(kind, str) or kind not in ACTIONS:
+        raise BadRequest(f"unknown action type {str(kind)[:40]!r}; choose from "
+                         f"{', '.join(ACTIONS)}")
     _only(action, ("type", *ACTIONS[kind]), f"a {kind!r} action")
     out = {"type": kind}
     for name in ACTIONS[kind]:
@@ -273,16 +333,18 @@ def advise_json(data: dict) -> dict:
     if turn_up is not None and not isinstance(turn_up, str):
         raise BadRequest("'turn_up' must be a card, e.g. 9H")
     role = data.get("role", "elder")
-    if role not in ("elder", "dealer"):
+    if not isinstance(role, str) or role not in ("elder", "dealer"):
         raise BadRequest(f"unknown role {role!r}; choose from elder, dealer")
     against = data.get("against", "equilibrium")
-    if against not in ("equilibrium", "treatise"):
+    if not isinstance(against, str) or against not in ("equilibrium", "treatise"):
         raise BadRequest(f"unknown opponent {against!r}; choose from equilibrium, treatise")
     score = data.get("score", "0-0")
     if not isinstance(score, str):
         raise BadRequest("'score' must be E-D, e.g. 3-4")
     deals = _int(data.get("deals", 1 << 14), "deals", 64, MAX_ADVISE_DEALS)
     seed = _int(data.get("seed", 0), "seed", 0, 2**64 - 1)
+    if not isinstance(data.get("discard", False), bool):
+        raise BadRequest(f"'discard' must be true or false, not {data['discard']!r}")
     out = advice.advise(hand, trump, score, role, turn_up=turn_up, against=against,
                         seed=seed, deals=deals)
     if data.get("discard"):
@@ -306,6 +368,9 @@ def cards_json(data: dict) -> dict:
             raise BadRequest(f"missing {name!r}")
     if data["role"] not in ("elder", "dealer"):
         raise BadRequest(f"unknown role {data['role']!r}; choose from elder, dealer")
+    for name in ("hand", "turn_up"):
+        if len(data[name]) > 64:
+            raise BadRequest(f"{name!r} is longer than 64 characters")
     text = {}
     for name in ("said", "discards", "played", "score", "opponent", "model"):
         value = data.get(name)
@@ -348,6 +413,27 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every response."""
+
+    def __init__(self, app):
+        self.app = app
+        self.headers = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message):
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": list(message.get("headers", []))
+                           + self.headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 #: The names a server bound to loopback answers to.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
@@ -375,25 +461,48 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
     async def index(request: Request):
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    def mine(request: Request) -> set[str]:
+        """The ids of the games whose tokens the request shows (``X-Game-Tokens``)."""
+        pairs = [p.strip() for p in request.headers.get(TOKENS_HEADER, "").split(",")
+                 if p.strip()]
+        if len(pairs) > MAX_LISTED:
+            raise BadRequest(f"X-Game-Tokens names more than {MAX_LISTED} games")
+        ids = set()
+        for pair in pairs:
+            game_id, _, token = pair.partition(":")
+            try:
+                store.authorise(game_id, token)
+            except StoreError:
+                continue
+            ids.add(game_id)
+        return ids
+
+    def owned(request: Request) -> str:
+        game_id = request.path_params["id"]
+        store.authorise(game_id, request.headers.get(TOKEN_HEADER))
+        return game_id
+
     async def games(request: Request):
         if request.method == "GET":
-            return _json({"games": await run_in_threadpool(store.list)})
-        settings = new_settings(await _body(request))
+            ids = mine(request)
+            return _json({"games": await run_in_threadpool(store.list, ids)})
+        settings = new_settings(await _body(request), store.seed_for)
         game = await call(store.new, **settings)
         view = await call(lambda: store.view(game.id)[1])
-        return _json(_game_json(game, view), status=201)
+        return _json({**_game_json(game, view), "token": store.token(game.id)}, status=201)
 
     async def game(request: Request):
-        game, view = await call(store.view, request.path_params["id"])
+        game, view = await call(store.view, owned(request))
         return _json(_game_json(game, view))
 
     async def act(request: Request):
+        game_id = owned(request)
         seq, action = parse_action(await _body(request))
-        game, view = await call(store.act, request.path_params["id"], seq, action)
+        game, view = await call(store.act, game_id, seq, action)
         return _json(_game_json(game, view))
 
     async def record(request: Request):
-        game_id = request.path_params["id"]
+        game_id = owned(request)
         rec = await call(store.record, game_id)
         return _json(rec, headers={"Content-Disposition":
                                    f'attachment; filename="ecarte-{game_id}.json"'})
@@ -456,7 +565,9 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     from starlette.middleware import Middleware
-    middleware = [] if hosts is None else [Middleware(HostCheck, hosts=hosts)]
+    middleware = [Middleware(SecurityHeaders)]
+    if hosts is not None:
+        middleware.append(Middleware(HostCheck, hosts=hosts))
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={
         BadRequest: on_bad, StoreError: on_store, HTTPException: on_http,
         Exception: on_crash})

@@ -81,15 +81,18 @@ class _Client:
         u = urlsplit(base)
         self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
 
-    def get(self, path: str) -> tuple[int, bytes]:
-        self.conn.request("GET", path)
+    def get(self, path: str, token: str | None = None) -> tuple[int, bytes]:
+        self.conn.request("GET", path, headers={} if token is None else
+                          {"X-Game-Token": token})
         r = self.conn.getresponse()
         return r.status, r.read()
 
-    def post(self, path: str, body: dict) -> tuple[int, str]:
+    def post(self, path: str, body: dict, token: str | None = None) -> tuple[int, str]:
         data = json.dumps(body).encode()
-        self.conn.request("POST", path, body=data,
-                          headers={"Content-Type": "application/json"})
+        headers = {"Content-Type": "application/json"}
+        if token is not None:
+            headers["X-Game-Token"] = token
+        self.conn.request("POST", path, body=data, headers=headers)
         r = self.conn.getresponse()
         return r.status, r.read().decode("utf-8", "replace")
 
@@ -107,7 +110,7 @@ def _play(base: str, number: int, max_actions: int | None, deadline: float,
     try:
         client = _Client(base)
         t0 = time.perf_counter()
-        status, text = client.post("/api/games", {"seed": number, "coach": True})
+        status, text = client.post("/api/games", {"number": number, "coach": True})
         dt = time.perf_counter() - t0
         times.append(dt)
         kinds["new"].append(dt)
@@ -115,13 +118,14 @@ def _play(base: str, number: int, max_actions: int | None, deadline: float,
             errors.append(f"game {number}: new game {status} {text[:200]}")
             return
         data = json.loads(text)
+        token = data["token"]
         while time.monotonic() < deadline and (max_actions is None or actions < max_actions):
             action = choose(data["view"], rng)
             if action is None:
                 break
             t0 = time.perf_counter()
             status, text = client.post(f"/api/games/{data['id']}/act",
-                                       {"seq": data["seq"], "action": action})
+                                       {"seq": data["seq"], "action": action}, token)
             dt = time.perf_counter() - t0
             times.append(dt)
             kinds["act"].append(dt)
@@ -162,7 +166,7 @@ def page_times(base: str, n: int = 20) -> list[float]:
                 status, _ = client.get(path)
                 if status != 200:
                     raise RuntimeError(f"GET {path}: {status}")
-            status, text = client.post("/api/games", {"seed": 10_000 + i})
+            status, text = client.post("/api/games", {"number": 10_000 + i})
             if status != 201:
                 raise RuntimeError(f"new game: {status} {text[:200]}")
             out.append(time.perf_counter() - t0)

@@ -16,14 +16,24 @@ restores a game in progress exactly), ``seq`` the number of actions the game has
   unchanged by contract; any other error (a bug, a failed write) reloads the game from its
   last saved record, so one game's error never touches the table in memory, nor another
   game.
-* Writes: a temporary file in the store, flushed and fsynced, then ``os.replace`` — a
-  reader (or a restart after Ctrl-C) sees the old record or the new one, never half of
-  one. Temporary files left by a killed process are removed when the store opens.
+* Writes: a temporary file in the store, flushed and fsynced, then ``os.replace``, then
+  the directory fsynced — a reader (or a restart after Ctrl-C, or a power cut) sees the
+  old record or the new one, never half of one. Temporary files left by a killed process
+  are removed when the store opens.
+* The store's secret (:data:`SECRET_NAME`, 32 random bytes, mode 0600, made the first
+  time the store opens) keys two things: a game's *token* (:meth:`GameStore.token`, an
+  HMAC of its id: the capability a page must show to view or act in that game; nothing
+  lists it) and the seed of a game asked for by number (:meth:`GameStore.seed_for`: the
+  same number gives the same game on this store, and nobody without the secret can
+  compute its deals). No response tells a seed before the game is over.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import logging
 import os
 import re
 import secrets
@@ -37,9 +47,18 @@ from ecarte_sim.analysis.practice.records import write_text_atomic
 
 #: The stored game's format tag.
 FORMAT = "ecarte-sim web game 1"
-#: What an id looks like (secrets.token_urlsafe(16)).
+#: What an id looks like (:func:`new_id`; ids made before may start with - or _).
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22}$")
 _TMP_PREFIX = ".tmp-"
+#: The file of the store's secret (module docstring).
+SECRET_NAME = ".secret"
+#: The header that carries a game's token; the listing's header of the caller's games.
+TOKEN_HEADER = "x-game-token"
+TOKENS_HEADER = "x-game-tokens"
+#: The most games one listing request may name.
+MAX_LISTED = 100
+
+log = logging.getLogger("ecarte_sim.web")
 
 
 class StoreError(Exception):
@@ -64,6 +83,90 @@ def write_atomic(path: Path, data: dict) -> None:
     ``os.replace``."""
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=1)
     write_text_atomic(path, text, prefix=_TMP_PREFIX, suffix=".json")
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a rename in ``path`` durable (best effort where directories cannot be
+    opened)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def load_secret(root: Path) -> bytes:
+    """The store's secret (:data:`SECRET_NAME`), made the first time (32 random bytes,
+    mode 0600, created exclusively so that two servers on one store share one)."""
+    path = root / SECRET_NAME
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        try:
+            os.write(fd, secrets.token_bytes(32))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _fsync_dir(root)
+    data = path.read_bytes()
+    if len(data) < 16:
+        raise StoreError(500, f"the store's secret {SECRET_NAME} is damaged (fewer than 16 "
+                              f"bytes): remove it to make a new one (old tokens then fail)")
+    return data
+
+
+class Damaged(ValueError):
+    """A stored game whose file is not what the store writes."""
+
+
+def _number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise Damaged(f"{what} is not a number")
+    return float(value)
+
+
+def check_stored(data, game_id: str) -> dict:
+    """The fields of a stored game that the store reads, their types checked (raises
+    :class:`Damaged`): a file damaged by hand or by a bug is skipped, never trusted."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise Damaged(f"not a stored game ({FORMAT})")
+    seq = data.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise Damaged("'seq' is not a count")
+    created = _number(data.get("created"), "'created'")
+    updated = _number(data.get("updated"), "'updated'")
+    settings = data.get("settings", {})
+    if not isinstance(settings, dict):
+        raise Damaged("'settings' is not an object")
+    if not isinstance(data.get("over", False), bool):
+        raise Damaged("'over' is not true or false")
+    record = data.get("record")
+    if not isinstance(record, dict):
+        raise Damaged("'record' is not an object")
+    score = record.get("score")
+    if score is not None and not (isinstance(score, dict) and all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+            for k, v in score.items())):
+        raise Damaged("the record's 'score' is not a score")
+    winner = record.get("winner")
+    if winner is not None and not isinstance(winner, str):
+        raise Damaged("the record's 'winner' is not a player")
+    return {"id": game_id, "seq": seq, "created": created, "updated": updated,
+            "over": bool(data.get("over", False)), "settings": settings,
+            "score": score, "winner": winner}
+
+
+def public_settings(settings: dict, over: bool) -> dict:
+    """A game's settings as a listing shows them: the seed only once the game is over."""
+    return {k: v for k, v in settings.items() if over or k != "seed"}
 
 
 @dataclass
@@ -76,11 +179,20 @@ class Game:
     updated: float
     settings: dict
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: Set (under ``lock``) when the store drops the game from memory: a request holding
+    #: this object then fetches the game again.
+    evicted: bool = False
+
+    @property
+    def over(self) -> bool:
+        winner = getattr(self.table, "winner", self)
+        if winner is not self:
+            return winner is not None
+        return self.table.view().get("phase") == "game_over"
 
     def stored(self) -> dict:
-        view = self.table.view()
         return {"format": FORMAT, "id": self.id, "seq": self.seq, "created": self.created,
-                "updated": self.updated, "over": view.get("phase") == "game_over",
+                "updated": self.updated, "over": self.over,
                 "settings": self.settings, "record": self.table.record()}
 
 
@@ -88,20 +200,61 @@ class GameStore:
     """The games of one directory (module docstring). ``table`` is the game class:
     ``table.new(**settings)``, ``table.from_record(record)`` and, on an instance,
     ``view()``, ``act(action)``, ``record()``; ``illegal`` the exception ``act`` raises on
-    an illegal action (with ``law`` and ``reason``)."""
+    an illegal action (with ``law`` and ``reason``).
 
-    def __init__(self, root: str | os.PathLike, table: Any, illegal: type[Exception]):
+    Memory: a finished game is dropped from memory once saved (its file answers any
+    later request), and at most ``resident`` games in progress stay in memory (the least
+    recently used idle one goes first). The listing reads an index kept in memory (one
+    line a game: built from the files when the store opens, updated on every save), never
+    the files again; a damaged file is skipped with a log line."""
+
+    def __init__(self, root: str | os.PathLike, table: Any, illegal: type[Exception],
+                 resident: int = 256):
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.table = table
         self.illegal = illegal
+        self.resident = int(resident)
+        self._secret = load_secret(self.root)
         self._games: dict[str, Game] = {}
+        self._index: dict[str, dict] = {}
         self._lock = threading.Lock()
         for stale in self.root.glob(_TMP_PREFIX + "*"):
             try:
                 stale.unlink()
             except OSError:
                 pass
+        self._build_index()
+
+    # ------------------------------------------------------------------ secrets
+    def token(self, game_id: str) -> str:
+        """The game's capability: what a page must send (header ``X-Game-Token``) to view
+        or act in it. An HMAC of the id under the store's secret: 256 bits, never
+        listed, never stored."""
+        mac = hmac.new(self._secret, b"game-token\0" + game_id.encode(), hashlib.sha256)
+        return mac.hexdigest()
+
+    def authorise(self, game_id, token) -> None:
+        """Refuse a request on ``game_id`` without its token (403) or with a wrong one
+        (404, as for a game that does not exist: a wrong token tells nothing)."""
+        if not isinstance(game_id, str) or not ID_PATTERN.match(game_id):
+            raise StoreError(404, "no such game: an id is 22 letters, digits, - or _")
+        if not token:
+            raise StoreError(403, "this game's requests carry its token (header "
+                                  "X-Game-Token), which only the page that made it has")
+        if not hmac.compare_digest(str(token).encode(), self.token(game_id).encode()):
+            raise StoreError(404, f"no such game: {game_id} (or not yours: the token does "
+                                  f"not match)")
+
+    def seed_for(self, number: int | None) -> int:
+        """The seed of a new game: game ``number`` of this store (an HMAC of the number
+        under the store's secret: the same number, the same games; its deals cannot be
+        computed without the secret), or a fresh random seed when no number is asked."""
+        if number is None:
+            return secrets.randbits(64)
+        mac = hmac.new(self._secret, b"game-number\0" + str(int(number)).encode(),
+                       hashlib.sha256)
+        return int.from_bytes(mac.digest()[:8], "big")
 
     # ------------------------------------------------------------------ files
     def _path(self, game_id: str) -> Path:
@@ -109,58 +262,140 @@ class GameStore:
             raise StoreError(404, "no such game: an id is 22 letters, digits, - or _")
         return self.root / f"{game_id}.json"
 
-    def _read(self, game_id: str) -> dict:
+    def _read_file(self, game_id: str) -> dict:
+        """The stored game's JSON, its fields checked; :class:`Damaged` or
+        ``FileNotFoundError`` otherwise."""
         path = self._path(game_id)
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
         except FileNotFoundError:
-            raise StoreError(404, f"no such game: {game_id}") from None
+            raise
+        except RecursionError:
+            raise Damaged("JSON nested too deep") from None
+        except IsADirectoryError:
+            raise Damaged("a directory, not a file") from None
         except (OSError, ValueError) as exc:
-            raise StoreError(500, f"game {game_id} cannot be read: {exc}") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise StoreError(500, f"game {game_id} is not a stored game ({FORMAT})")
+            raise Damaged(f"cannot be read ({type(exc).__name__})") from None
+        check_stored(data, game_id)
         return data
 
+    def _read(self, game_id: str) -> dict:
+        try:
+            return self._read_file(game_id)
+        except FileNotFoundError:
+            raise StoreError(404, f"no such game: {game_id}") from None
+        except Damaged as exc:
+            log.warning("stored game %s is damaged: %s", game_id, exc)
+            raise StoreError(500, f"the stored game {game_id} is damaged ({exc}); the "
+                                  f"server's log says more") from None
+
+    def _build_index(self) -> None:
+        for path in self.root.glob("*.json"):
+            game_id = path.name[:-5]
+            if path.name.startswith(_TMP_PREFIX) or not ID_PATTERN.match(game_id):
+                continue
+            try:
+                data = self._read_file(game_id)
+            except (Damaged, FileNotFoundError) as exc:
+                log.warning("skipped the stored game %s: %s", path.name, exc)
+                continue
+            self._index[game_id] = self._summary(game_id, data)
+
+    @staticmethod
+    def _summary(game_id: str, data: dict) -> dict:
+        s = check_stored(data, game_id)
+        s["settings"] = public_settings(s["settings"], s["over"])
+        return s
+
     def _save(self, game: Game) -> None:
-        write_atomic(self._path(game.id), game.stored())
+        data = game.stored()
+        write_atomic(self._path(game.id), data)
+        summary = self._summary(game.id, data)
+        with self._lock:
+            self._index[game.id] = summary
 
     def _load(self, game_id: str) -> Game:
         data = self._read(game_id)
         try:
             table = self.table.from_record(data["record"])
         except Exception as exc:  # a record this version cannot restore
-            raise StoreError(500, f"game {game_id} cannot be restored: "
-                                  f"{type(exc).__name__}: {exc}".splitlines()[0]) from None
-        return Game(id=game_id, table=table, seq=int(data["seq"]), created=data["created"],
+            log.warning("stored game %s cannot be restored: %s: %s", game_id,
+                        type(exc).__name__, exc)
+            raise StoreError(500, f"the stored game {game_id} cannot be restored "
+                                  f"({type(exc).__name__}); the server's log says more") \
+                from None
+        return Game(id=game_id, table=table, seq=data["seq"], created=data["created"],
                     updated=data["updated"], settings=data.get("settings", {}))
+
+    # ------------------------------------------------------------------ memory
+    def _evict(self, game: Game) -> None:
+        """Drop ``game`` from memory (its lock held by the caller)."""
+        with self._lock:
+            if self._games.get(game.id) is game:
+                del self._games[game.id]
+        game.evicted = True
+
+    def _trim(self) -> None:
+        """At most ``resident`` games in memory: the least recently updated idle ones go."""
+        with self._lock:
+            excess = len(self._games) - self.resident
+            if excess <= 0:
+                return
+            oldest = sorted(self._games.values(), key=lambda g: g.updated)[:excess]
+        for g in oldest:
+            if g.lock.acquire(blocking=False):
+                try:
+                    self._evict(g)
+                finally:
+                    g.lock.release()
+
+    def resident_games(self) -> int:
+        """How many games are in memory now."""
+        with self._lock:
+            return len(self._games)
 
     # ------------------------------------------------------------------ games
     def get(self, game_id: str) -> Game:
-        """The game in memory, loaded from its file the first time (after a restart)."""
+        """The game in memory, loaded from its file the first time (after a restart, or
+        after it was dropped from memory)."""
         self._path(game_id)
         with self._lock:
             game = self._games.get(game_id)
-            if game is None:
-                game = self._games[game_id] = self._load(game_id)
-            return game
+        if game is None:
+            loaded = self._load(game_id)
+            with self._lock:
+                game = self._games.setdefault(game_id, loaded)
+            self._trim()
+        return game
+
+    def _locked(self, game_id: str) -> Game:
+        """The game, its lock acquired (the caller releases it)."""
+        while True:
+            game = self.get(game_id)
+            game.lock.acquire()
+            if not game.evicted:
+                return game
+            game.lock.release()
 
     def new(self, **settings) -> Game:
         """A new game (``Table.new(**settings)``), saved before it is returned."""
         table = self.table.new(**settings)
         now = time.time()
-        game = Game(id=secrets.token_urlsafe(16), table=table, seq=0, created=now,
-                    updated=now, settings=settings)
+        game = Game(id=new_id(), table=table, seq=0, created=now, updated=now,
+                    settings=settings)
         self._save(game)
         with self._lock:
             self._games[game.id] = game
+        self._trim()
         return game
 
     def act(self, game_id: str, seq: int, action: dict) -> tuple[Game, dict]:
         """Apply ``action`` made at ``seq``; the new view. A stale ``seq`` is refused (409),
-        an illegal action too (422, the law that forbids it); the game is unchanged then."""
-        game = self.get(game_id)
-        with game.lock:
+        an illegal action too (422, the law that forbids it); the game is unchanged then.
+        A game that ends here is saved and dropped from memory."""
+        game = self._locked(game_id)
+        try:
             if seq != game.seq:
                 raise StoreError(409, f"stale request: it was made at step {seq}, the game "
                                       f"is at step {game.seq} (reload the game)")
@@ -185,44 +420,59 @@ class GameStore:
             except Exception as exc:
                 game.seq -= 1
                 self._restore(game)
-                raise StoreError(500, f"the game could not be saved ({exc}); it is as it "
-                                      f"was".splitlines()[0]) from None
+                raise StoreError(500, f"the game could not be saved ({type(exc).__name__}); "
+                                      f"it is as it was") from None
+            if game.over:
+                self._evict(game)
             return game, view
+        finally:
+            game.lock.release()
 
     def _restore(self, game: Game) -> None:
         """Put the table back to its last saved record."""
         data = self._read(game.id)
         game.table = self.table.from_record(data["record"])
-        game.seq = int(data["seq"])
+        game.seq = data["seq"]
         game.updated = data["updated"]
 
     def view(self, game_id: str) -> tuple[Game, dict]:
-        game = self.get(game_id)
-        with game.lock:
-            return game, game.table.view()
+        game = self._locked(game_id)
+        try:
+            view = game.table.view()
+            if game.over:
+                self._evict(game)
+            return game, view
+        finally:
+            game.lock.release()
 
     def record(self, game_id: str) -> dict:
         """The record as the person may see it (``Table.public_record``: mid-deal the
-        computer's hand, discards, draws and the stock are unknown); the stored file keeps
-        the whole record."""
-        game = self.get(game_id)
-        with game.lock:
+        computer's hand, discards, draws and the stock are unknown, and the seed until the
+        game is over); the stored file keeps the whole record."""
+        game = self._locked(game_id)
+        try:
             public = getattr(game.table, "public_record", None)
-            return public() if public is not None else game.table.record()
+            out = public() if public is not None else game.table.record()
+            if game.over:
+                self._evict(game)
+            return out
+        finally:
+            game.lock.release()
 
-    def list(self) -> list[dict]:
-        """The stored games, newest first: id, seq, created, updated, over, settings and
-        the record's score and winner."""
-        out = []
-        for path in self.root.glob("*.json"):
-            if path.name.startswith(_TMP_PREFIX) or not ID_PATTERN.match(path.stem):
-                continue
-            try:
-                data = self._read(path.stem)
-            except StoreError:
-                continue
-            record = data.get("record") if isinstance(data.get("record"), dict) else {}
-            out.append({**{k: data.get(k) for k in ("id", "seq", "created", "updated", "over",
-                                                    "settings")},
-                        "score": record.get("score"), "winner": record.get("winner")})
-        return sorted(out, key=lambda g: g["updated"] or 0, reverse=True)
+    def list(self, ids=None) -> list[dict]:
+        """The games of ``ids`` (None: every game) that the store holds, newest first: id,
+        seq, created, updated, over, settings (no seed before the game is over) and the
+        record's score and winner; from the index, the files not read."""
+        with self._lock:
+            rows = [dict(r) for k, r in self._index.items() if ids is None or k in ids]
+        return sorted(rows, key=lambda g: g["updated"], reverse=True)
+
+
+def new_id() -> str:
+    """A new game's id: 128 random bits in 22 characters of base64url, the first a letter
+    or a digit (an id is also a file name, and ``review -x.json`` would read as an
+    option)."""
+    while True:
+        game_id = secrets.token_urlsafe(16)
+        if game_id[0] not in "-_":
+            return game_id

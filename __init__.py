@@ -34,7 +34,44 @@ kernels on a game-agnostic layer, one sub-package per game, each with a plain
 Python reference of its rules) and ``analysis/`` is :mod:`ecarte_sim.analysis`
 (experiments, statistics, reports, the CLI). Names are imported on first use, so
 ``import ecarte_sim`` stays cheap.
+
+numba compiles the kernels on a first run and caches them. Installed from a wheel or an
+sdist, the package puts that cache in a per-user folder, never in site-packages:
+``$XDG_CACHE_HOME/ecarte-sim/numba`` (``~/.cache/ecarte-sim/numba``) on Linux,
+``~/Library/Caches/ecarte-sim/numba`` on macOS, ``%LOCALAPPDATA%\\ecarte-sim\\cache\\numba``
+on Windows — unless ``NUMBA_CACHE_DIR`` is set, which wins. Deleting the folder clears it
+(the next run compiles again). Run from a checkout (an editable install), numba keeps its
+cache in ``__pycache__`` beside the sources, as it does by default.
 """
+
+import os as _os
+import sys as _sys
+
+__version__ = "0.1.0"
+
+
+def _numba_cache_dir() -> str | None:
+    """Where numba's cache goes when ``NUMBA_CACHE_DIR`` is unset (the module docstring):
+    None in a checkout (``pyproject.toml`` beside this file), else the per-user folder."""
+    here = _os.path.dirname(_os.path.abspath(__file__))
+    if _os.path.exists(_os.path.join(here, "pyproject.toml")):
+        return None
+    home = _os.path.expanduser("~")
+    if _sys.platform == "win32":
+        base = _os.environ.get("LOCALAPPDATA") or _os.path.join(home, "AppData", "Local")
+        return _os.path.join(base, "ecarte-sim", "cache", "numba")
+    if _sys.platform == "darwin":
+        return _os.path.join(home, "Library", "Caches", "ecarte-sim", "numba")
+    base = _os.environ.get("XDG_CACHE_HOME") or _os.path.join(home, ".cache")
+    return _os.path.join(base, "ecarte-sim", "numba")
+
+
+# Set before any kernel module imports numba (every one is imported after this package);
+# when the caller imported numba first, its config is set as well.
+if not _os.environ.get("NUMBA_CACHE_DIR") and (_cache := _numba_cache_dir()) is not None:
+    _os.environ["NUMBA_CACHE_DIR"] = _cache
+    if "numba.core.config" in _sys.modules:
+        _sys.modules["numba.core.config"].CACHE_DIR = _cache
 
 #: Public name -> the module that defines it.
 _API = {

@@ -50,9 +50,15 @@ def shots(tmp_path_factory):
     return path
 
 
+#: A fixed store secret, so that the game numbers below give the same games every run.
+SECRET = b"the browser tests' fixed secret."
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    return tmp_path_factory.mktemp("store")
+    path = tmp_path_factory.mktemp("store")
+    (path / ".secret").write_bytes(SECRET)
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +79,9 @@ def browser():
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    # bypass_csp: Playwright's wait_for_function evaluates its predicate as a string, which
+    # the page's Content-Security-Policy forbids; the hostile-record test runs under it
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, bypass_csp=True)
     pg = context.new_page()
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -85,7 +93,8 @@ def page(browser, server):
 
 
 def new_game(pg, seed: int, coach: bool = True) -> str:
-    pg.fill("#seed", str(seed))
+    """A new game by the page's form: game number ``seed`` of the store."""
+    pg.fill("#number", str(seed))
     if pg.is_checked("#coach") != coach:
         pg.click("#coach")
     t0 = time.perf_counter()
@@ -150,8 +159,14 @@ def step(pg, n: int, retry: bool = False) -> str:
     return kind
 
 
+def token(pg, game: str) -> str:
+    """The game's token as the page keeps it."""
+    return pg.evaluate(f"JSON.parse(localStorage.getItem('ecarte-tokens'))['{game}']")
+
+
 def record(pg, server, game: str) -> dict:
-    r = pg.request.get(f"{server}/api/games/{game}/record")
+    r = pg.request.get(f"{server}/api/games/{game}/record",
+                       headers={"X-Game-Token": token(pg, game)})
     assert r.ok
     return r.json()
 
@@ -294,7 +309,8 @@ def test_an_illegal_card_is_refused_with_its_law(page, server, shots):
 
 
 def test_the_page_at_a_phones_width(browser, server, shots):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  bypass_csp=True)
     pg = context.new_page()
     pg.goto(server + "/")
     pg.wait_for_selector("body[data-ready='1']")
@@ -310,7 +326,7 @@ def test_the_page_at_a_phones_width(browser, server, shots):
 
 def test_a_game_resumes_after_the_server_restarts(browser, store, shots):
     with running(create_app(store)) as first:
-        context = browser.new_context()
+        context = browser.new_context(bypass_csp=True)
         pg = context.new_page()
         pg.goto(first + "/")
         pg.wait_for_selector("body[data-ready='1']")
@@ -318,10 +334,14 @@ def test_a_game_resumes_after_the_server_restarts(browser, store, shots):
         step(pg, 0)
         hand = cards_in(pg, "#hand")
         at = seq(pg)
+        kept = pg.evaluate("localStorage.getItem('ecarte-tokens')")
         context.close()
     with running(create_app(store)) as second:       # a new process would read the same files
-        context = browser.new_context()
+        context = browser.new_context(bypass_csp=True)
         pg = context.new_page()
+        # the same page's storage (serve keeps its port; here the port is new)
+        pg.goto(second + "/")
+        pg.evaluate("(t) => localStorage.setItem('ecarte-tokens', t)", kept)
         pg.goto(f"{second}/?game={game}")
         pg.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.game")
         assert cards_in(pg, "#hand") == hand and seq(pg) == at
@@ -360,3 +380,127 @@ def test_the_strategy_card_and_the_advice_form(page, server, shots):
     assert page.text_content("#cards-best").startswith(shown(want["best"]))
     assert page.locator("#cards-body tr").count() == 1 + len(want["cards"])
     page.screenshot(path=str(shots / "advise.png"), full_page=True)
+
+
+# --------------------------------------------------------------------------- issue 43
+
+def test_no_response_before_the_deal_is_over_tells_the_seed_or_a_hidden_card(page, server,
+                                                                              store):
+    """Every API response the page receives during a deal, as Chromium got it: neither the
+    seed nor a card the person has not seen (checked against the stored record at the
+    deal's end)."""
+    import json
+    import re
+    bodies = []
+
+    def keep(response):
+        if "/api/" in response.url:
+            try:
+                bodies.append(response.text())
+            except Exception:
+                pass
+    page.on("response", keep)
+    game = new_game(page, seed=12)
+    for n in range(40):
+        if page.evaluate("document.body.dataset.phase") in ("deal_over", "game_over"):
+            break
+        step(page, n)
+    before_end = bodies[:-1]          # the last response is the one that ended the deal
+    saved = json.loads((store / f"{game}.json").read_text())
+    seed, deal = saved["settings"]["seed"], saved["record"]["deals"][0]
+    seen = set(deal["hands"]["person"]) | {deal["turn_up"]}
+    for a in deal["actions"]:
+        if a["by"] == "person" and a["type"] == "discard":
+            seen |= set(a["cards"]) | set(a["drawn"])
+        if a["type"] == "card":
+            seen.add(a["card"])
+        if a["type"] == "king" and a["announce"]:
+            seen.add("K" + deal["turn_up"][-1])
+    hidden = (set(deal["hands"]["computer"]) | set(deal["stock"])) - seen
+    assert hidden and len(before_end) >= 2
+    for text in before_end:
+        assert str(seed) not in text
+        named = set(re.findall(r"\b(?:10|[789TJQKA])[SHDC]\b", text))
+        assert not named & hidden, named & hidden
+    assert str(seed) not in page.content()
+
+
+def test_a_second_browser_without_the_token_cannot_open_or_play_the_game(page, browser,
+                                                                         server):
+    game = new_game(page, seed=5)
+    other = browser.new_context(bypass_csp=True)
+    pg = other.new_page()
+    pg.goto(f"{server}/?game={game}")
+    pg.wait_for_selector("body[data-ready='1']")
+    assert pg.evaluate("document.body.dataset.game") in (None, "")
+    assert "another page" in pg.text_content("#message")
+    hand = page.evaluate("document.querySelector('#hand svg.card').dataset.card")
+    status = pg.evaluate("""async ([game, card]) => {
+        const r = await fetch(`/api/games/${game}/act`, {method: "POST",
+            headers: {"Content-Type": "application/json"},
+            body: JSON.stringify({seq: 0, action: {type: "card", card}})});
+        const list = await (await fetch("/api/games")).json();
+        return [r.status, list.games.length];
+    }""", [game, hand])
+    assert status[0] == 403 and status[1] == 0
+    pg.click("#saved summary")
+    pg.wait_for_function("document.querySelector('#saved-list').textContent.includes('None')")
+    other.close()
+    assert page.evaluate("document.body.dataset.seq") == "0"      # A's game untouched
+
+
+HOSTILE = '<img src=x onerror="window.__pwned=1">'
+
+
+def test_a_hostile_record_in_the_store_runs_no_script(browser, server, store, shots):
+    """A stored game whose coach verdicts hold markup and script (in the values' keys, the
+    chosen card, the texts): the page shows them as text and runs nothing."""
+    import json
+    import time as clock
+    from ecarte_sim.analysis.practice.session import Table
+    from ecarte_sim.analysis.web.store import FORMAT, GameStore, new_id
+    from ecarte_sim.analysis.practice.session import IllegalAction
+    table = Table.new(seed=4, coach=True, worlds=16)
+    while not table.deal.coach:
+        view = table.view()
+        kind = "card" if view["phase"] == "play" else view["legal"]["actions"][0]
+        action = {"type": kind}
+        if kind == "card":
+            action["card"] = view["legal"]["cards"][0]
+        elif kind == "discard":
+            action["cards"] = view["hand"][:1]
+        elif kind == "king":
+            action["announce"] = True
+        table.act(action)
+    record = table.record()
+    v = record["deals"][-1]["coach"][-1]
+    v.update(values={HOSTILE: 0.5, "<script>window.__pwned=2</script>": 0.25},
+             chosen=HOSTILE, text=HOSTILE, rule=HOSTILE, best=HOSTILE, revealed=True,
+             grade="<b>mistake</b>")
+    game = new_id()
+    now = clock.time()
+    (store / f"{game}.json").write_text(json.dumps({
+        "format": FORMAT, "id": game, "seq": table.seq, "created": now, "updated": now,
+        "over": False, "settings": {"seed": 4, "opponent": "strategy", "coach": True,
+                                    "worlds": 16}, "record": record}))
+    token = GameStore(store, Table, IllegalAction).token(game)
+    context = browser.new_context()
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    pg.evaluate("([g, t]) => localStorage.setItem('ecarte-tokens', JSON.stringify({[g]: t}))",
+                [game, token])
+    pg.goto(f"{server}/?game={game}")        # under the page's CSP: no wait_for_function
+    deadline = clock.monotonic() + 60
+    while not pg.evaluate("document.body.dataset.ready === '1' && !!document.body.dataset.game"):
+        assert clock.monotonic() < deadline, pg.text_content("#message")
+        clock.sleep(0.1)
+    pg.evaluate("document.querySelectorAll('#coach-list details').forEach(d => d.open = true)")
+    pg.wait_for_timeout(300)
+    assert pg.evaluate("window.__pwned") is None
+    assert pg.locator("#coach-list img, #coach-list script, #coach-list b").count() == 0
+    assert HOSTILE in pg.text_content("#coach-list")
+    pg.screenshot(path=str(shots / "hostile-record.png"), full_page=True)
+    context.close()
+    assert errors == []

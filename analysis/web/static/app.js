@@ -5,7 +5,43 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = {id: null, seq: null, view: null, selected: new Set(), busy: false};
+const state = {id: null, token: null, seq: null, view: null, selected: new Set(), busy: false};
+
+// Nothing the server sends is parsed as HTML: every element below is built from text
+// nodes (el, row, headRow), so a name or a key in a record cannot run as script.
+function el(tag, props, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (k === "class") e.className = v; else e[k] = v;
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    e.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+function headRow(names) { return el("tr", {}, ...names.map((n) => el("th", {}, n))); }
+
+function cellsRow(cells) { return el("tr", {}, ...cells.map((c) => el("td", {}, c))); }
+
+// A game's token: the capability the server gave the page that made it (only with it can a
+// page see or play the game). Kept in this browser only: {id: token}, the last 100 games.
+const TOKENS_KEY = "ecarte-tokens";
+function tokens() {
+  try {
+    const t = JSON.parse(localStorage.getItem(TOKENS_KEY) || "{}");
+    return (t && typeof t === "object" && !Array.isArray(t)) ? t : {};
+  } catch (e) { return {}; }
+}
+function keepToken(id, token) {
+  const t = tokens();
+  delete t[id];
+  t[id] = token;
+  const ids = Object.keys(t);
+  for (const old of ids.slice(0, Math.max(0, ids.length - 100))) delete t[old];
+  localStorage.setItem(TOKENS_KEY, JSON.stringify(t));
+}
 
 const ACTION_LABEL = {
   propose: ["Propose", "p"], play: ["Play without proposing", "y"],
@@ -26,8 +62,8 @@ const PROMPT = {
   game_over: "The game is over.",
 };
 
-async function api(method, path, body) {
-  const init = {method, headers: {}};
+async function api(method, path, body, headers) {
+  const init = {method, headers: {...(headers || {})}};
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -133,7 +169,6 @@ function render(view) {
   document.body.dataset.seq = state.seq;
   document.body.dataset.phase = view.phase;
   $("record-link").hidden = false;
-  $("record-link").href = `/api/games/${state.id}/record`;
   const score = view.score || {};
   $("score-person").textContent = score.person ?? 0;
   $("score-computer").textContent = score.computer ?? 0;
@@ -209,13 +244,13 @@ function render(view) {
     b.type = "button";
     b.id = "act-" + type;
     b.dataset.action = type;
-    b.innerHTML = `${label} <kbd>${key}</kbd>`;
+    b.replaceChildren(`${label} `, el("kbd", {}, key));
     b.addEventListener("click", () => doAction(type));
     if (type === "discard") {
       const n = state.selected.size;
       b.disabled = n < legal.min || n > legal.max;
-      if (n === 0 && legal.min === 0) b.innerHTML = `Keep all five <kbd>${key}</kbd>`;
-      else if (n) b.innerHTML = `Discard ${n} <kbd>${key}</kbd>`;
+      if (n === 0 && legal.min === 0) b.replaceChildren("Keep all five ", el("kbd", {}, key));
+      else if (n) b.replaceChildren(`Discard ${n} `, el("kbd", {}, key));
     }
     bar.appendChild(b);
   }
@@ -254,25 +289,25 @@ function valuesTable(v) {
     const tr = document.createElement("tr");
     if (choice === v.chosen) tr.className = "chosen";
     if (choice === v.best || (Array.isArray(v.best) && v.best.includes(choice))) tr.classList.add("bestrow");
-    tr.innerHTML = cells.map((c) => `<td>${c}</td>`).join("");
+    for (const c of cells) tr.appendChild(el("td", {}, c));
     t.appendChild(tr);
   };
   const entries = Object.entries(values);
   if (values.p_win && typeof values.p_win === "object") {          // first decision, answer
-    t.innerHTML = "<tr><th>choice</th><th>P(win the game)</th><th>95% interval</th></tr>";
+    t.appendChild(headRow(["choice", "P(win the game)", "95% interval"]));
     for (const [choice, x] of Object.entries(values.p_win))
       row(choice, [choice, num(x), ci((values.p_win_ci95 || {})[choice])]);
   } else if (entries.some(([, x]) => x && typeof x === "object" && "throws" in x)) {  // discard
-    t.innerHTML = "<tr><th>discard rule</th><th>throws</th><th>P(win) against the strategy's</th><th>95% interval</th></tr>";
+    t.appendChild(headRow(["discard rule", "throws", "P(win) against the strategy's", "95% interval"]));
     for (const [rule, x] of entries)
       row(rule, [rule, choiceText((x.throws || "").split(/\s+/).filter(Boolean)) || "nothing",
                  signed(x.gain_over_strategy), ci(x.ci95)]);
   } else if (entries.some(([, x]) => x && typeof x === "object")) {  // cards
-    t.innerHTML = "<tr><th>card</th><th>P(win the game)</th><th>P(point)</th><th>double dummy: tricks, P(win)</th></tr>";
+    t.appendChild(headRow(["card", "P(win the game)", "P(point)", "double dummy: tricks, P(win)"]));
     for (const [card, x] of entries)
       row(card, [choiceText(card), num(x.p_win), num(x.p_point), `${x.dd_tricks ?? "–"}, ${num(x.dd_p_win)}`]);
   } else {
-    t.innerHTML = "<tr><th>choice</th><th>P(win the game)</th></tr>";
+    t.appendChild(headRow(["choice", "P(win the game)"]));
     for (const [choice, x] of entries) row(choice, [choiceText(choice), num(x)]);
   }
   return t;
@@ -446,12 +481,13 @@ function renderDealOver(view) {
     const t = document.createElement("table");
     t.className = "values";
     t.id = "replay-table";
-    t.innerHTML = "<caption>Card by card: the elder's tricks, double dummy, after each legal card</caption>" +
-      "<tr><th>#</th><th>who</th><th>played</th><th>its value</th><th>the best</th><th>tricks lost</th></tr>";
+    t.append(el("caption", {}, "Card by card: the elder's tricks, double dummy, after each legal card"),
+             headRow(["#", "who", "played", "its value", "the best", "tricks lost"]));
     for (const c of r.cards) {
       const tr = document.createElement("tr");
-      tr.innerHTML = `<td>${c.n}</td><td>${who(c.by)}</td><td>${cardText(c.card)}</td><td>${c.value ?? "–"}</td>` +
-        `<td>${(c.best || []).map(cardText).join(" ")} (${c.best_value})</td><td>${c.tricks_lost ?? "–"}</td>`;
+      for (const x of [c.n, who(c.by), cardText(c.card), c.value ?? "–",
+                       `${(c.best || []).map(cardText).join(" ")} (${c.best_value})`, c.tricks_lost ?? "–"])
+        tr.appendChild(el("td", {}, x));
       if (c.tricks_lost > 0) tr.className = "lost";
       t.appendChild(tr);
     }
@@ -596,7 +632,8 @@ async function send(action) {
   state.busy = true;
   document.body.classList.add("busy");
   try {
-    const data = await api("POST", `/api/games/${state.id}/act`, {seq: state.seq, action});
+    const data = await api("POST", `/api/games/${state.id}/act`, {seq: state.seq, action},
+                           {"X-Game-Token": state.token});
     state.seq = data.seq;
     state.selected.clear();
     say("");
@@ -611,23 +648,43 @@ async function send(action) {
 }
 
 async function load(id) {
-  const data = await api("GET", `/api/games/${id}`);
-  state.id = data.id; state.seq = data.seq;
+  const token = tokens()[id];
+  if (!token) throw new Error("This game was started on another page or browser: only the page that made it can open it.");
+  const data = await api("GET", `/api/games/${id}`, undefined, {"X-Game-Token": token});
+  state.id = data.id; state.seq = data.seq; state.token = token;
   $("events").replaceChildren();
   render(data.view);
 }
 
+// The record as a file: fetched with the game's token (a plain link could not carry it).
+async function downloadRecord() {
+  if (!state.id) return;
+  try {
+    const res = await fetch(`/api/games/${state.id}/record`, {headers: {"X-Game-Token": state.token}});
+    if (!res.ok) throw new Error((await res.json()).error || `HTTP ${res.status}`);
+    const url = URL.createObjectURL(await res.blob());
+    const a = el("a", {href: url, download: `ecarte-${state.id}.json`});
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch (err) {
+    say(err.message);
+  }
+}
+
 async function newGame() {
   const body = {opponent: $("opponent").value, coach: $("coach").checked};
-  const seed = $("seed").value.trim();
-  if (seed) {
-    if (!/^\d+$/.test(seed)) { say("The seed is a whole number (or empty: random)."); return; }
-    body.seed = Number(seed);
+  const number = $("number").value.trim();
+  if (number) {
+    if (!/^\d{1,15}$/.test(number)) { say("The game number is a whole number (or empty: a random game)."); return; }
+    body.number = Number(number);
   }
   state.busy = true;
   try {
     const data = await api("POST", "/api/games", body);
-    state.id = data.id; state.seq = data.seq;
+    state.id = data.id; state.seq = data.seq; state.token = data.token;
+    keepToken(data.id, data.token);
     localStorage.setItem("ecarte-game", data.id);
     $("events").replaceChildren();
     say("");
@@ -660,7 +717,8 @@ document.addEventListener("keydown", (e) => {
 async function listGames() {
   const box = $("saved-list");
   try {
-    const {games} = await api("GET", "/api/games");
+    const mine = Object.entries(tokens()).map(([id, t]) => `${id}:${t}`).join(",");
+    const {games} = await api("GET", "/api/games", undefined, {"X-Game-Tokens": mine});
     box.replaceChildren();
     for (const g of games.slice(0, 30)) {
       const li = document.createElement("li");
@@ -701,19 +759,19 @@ async function showChart() {
     const c = await api("GET", `/api/chart?${q}`);
     body.replaceChildren();
     const h = document.createElement("p");
-    h.innerHTML = `<b>${c.role}</b> at ${c.score} (the elder's score first): ${c.source}`;
+    h.append(el("b", {}, c.role), ` at ${c.score} (the elder's score first): ${c.source}`);
     body.appendChild(h);
     const t = document.createElement("table");
     t.className = "chart";
     t.id = "chart-table";
     const head = document.createElement("tr");
-    head.innerHTML = "<th></th>" + c.columns.map((col) => `<th>${col}</th>`).join("");
+    head.append(el("th"), ...c.columns.map((col) => el("th", {}, col)));
     t.appendChild(head);
     const cells = {};
     for (const cell of c.cells) cells[cell.row + "|" + cell.column] = cell;
     for (const row of c.rows) {
       const tr = document.createElement("tr");
-      tr.innerHTML = `<th>${row}</th>`;
+      tr.appendChild(el("th", {}, row));
       for (const col of c.columns) {
         const cell = cells[row + "|" + col];
         const td = document.createElement("td");
@@ -721,7 +779,7 @@ async function showChart() {
           const m = cell.margin;
           td.className = "act-" + cell.action + (cell.treatise_differs ? " differs" : "") +
             (typeof m === "number" ? (m < 0.005 ? " toss-up" : m < 0.02 ? " small-edge" : "") : "");
-          td.innerHTML = `${cell.action}<small>${pct(cell.reproduced)}</small>`;
+          td.append(cell.action, el("small", {}, pct(cell.reproduced)));
           td.title = `${row}, ${col}: ${cell.action} on ${pct(cell.reproduced)} of its hands; ` +
             `${pct(cell.dealt)} of all hands` + (cell.treatise_differs ? `; the treatise: ${cell.treatise_action}` : "");
         } else td.className = "empty";
@@ -755,15 +813,14 @@ async function showAdvice() {
     body.replaceChildren();
     const p = document.createElement("p");
     p.id = "advice-action";
-    p.innerHTML = `<b>${a.action}</b> — ${a.strategy ? a.strategy.answers : ""}`;
+    p.append(el("b", {}, a.action), ` — ${a.strategy ? a.strategy.answers : ""}`);
     body.appendChild(p);
     const t = document.createElement("table");
     t.className = "values";
-    t.innerHTML = "<tr><th>action</th><th>P(win the game)</th><th>95% interval</th><th>marks a deal</th></tr>";
+    t.appendChild(headRow(["action", "P(win the game)", "95% interval", "marks a deal"]));
     for (const [act, v] of Object.entries(a.values || {})) {
       const tr = document.createElement("tr");
-      tr.innerHTML = `<td>${act}</td><td>${v.p_win.toFixed(3)}</td>` +
-        `<td>[${v.p_win_ci95[0].toFixed(3)}, ${v.p_win_ci95[1].toFixed(3)}]</td><td>${v.marks.toFixed(2)}</td>`;
+      for (const x of [act, num(v.p_win), ci(v.p_win_ci95), num(v.marks, 2)]) tr.appendChild(el("td", {}, x));
       t.appendChild(tr);
     }
     body.appendChild(t);
@@ -800,19 +857,19 @@ async function showCards() {
     body.replaceChildren();
     const p = document.createElement("p");
     p.id = "cards-best";
-    p.innerHTML = `<b>${cardText(r.best)}</b> — the card the inferring player ${r.to_play === "lead" ? "leads" : "plays"} ` +
-      `(${r.worlds} worlds drawn from what you know)` + (r.dd_best ? `; double dummy best: ${r.dd_best.map(cardText).join(" ")}` : "");
+    p.append(el("b", {}, cardText(r.best)), ` — the card the inferring player ${r.to_play === "lead" ? "leads" : "plays"} ` +
+      `(${r.worlds} worlds drawn from what you know)` + (r.dd_best ? `; double dummy best: ${r.dd_best.map(cardText).join(" ")}` : ""));
     body.appendChild(p);
     const t = document.createElement("table");
     t.className = "values";
-    t.innerHTML = "<tr><th>card</th><th>P(point)</th><th>95% interval</th><th>marks</th><th>95% interval</th>" +
-      (r.dd_best ? "<th>double dummy: elder's tricks, marks</th>" : "") + "</tr>";
+    t.appendChild(headRow(["card", "P(point)", "95% interval", "marks", "95% interval",
+                           ...(r.dd_best ? ["double dummy: elder's tricks, marks"] : [])]));
     for (const c of r.cards) {
       const tr = document.createElement("tr");
       if (c.card === r.best) tr.className = "bestrow";
-      tr.innerHTML = `<td>${cardText(c.card)}</td><td>${num(c.point)}</td><td>${ci(c.point_ci95)}</td>` +
-        `<td>${signed(c.marks, 2)}</td><td>${ci(c.marks_ci95)}</td>` +
-        (r.dd_best ? `<td>${c.dd_tricks ?? "–"}, ${signed(c.dd_marks, 0)}</td>` : "");
+      for (const x of [cardText(c.card), num(c.point), ci(c.point_ci95), signed(c.marks, 2), ci(c.marks_ci95),
+                       ...(r.dd_best ? [`${c.dd_tricks ?? "–"}, ${signed(c.dd_marks, 0)}`] : [])])
+        tr.appendChild(el("td", {}, x));
       t.appendChild(tr);
     }
     body.appendChild(t);
@@ -842,8 +899,12 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("saved").addEventListener("toggle", () => { if ($("saved").open) listGames(); });
   const params = new URLSearchParams(location.search);
   const id = params.get("game") || localStorage.getItem("ecarte-game");
+  $("record-link").addEventListener("click", (e) => { e.preventDefault(); downloadRecord(); });
   if (id) {
-    try { await load(id); } catch (err) { localStorage.removeItem("ecarte-game"); }
+    try { await load(id); } catch (err) {
+      localStorage.removeItem("ecarte-game");
+      if (params.get("game")) say(err.message);
+    }
   }
   document.body.dataset.ready = "1";
 });

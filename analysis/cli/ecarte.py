@@ -597,7 +597,8 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
     two kings, the dealer's maxims, the three pieces of score advice, and "continue
     proposing till the pack is exhausted" — each with estimate, 95% interval, n and a
     verdict (supported / contradicted / inconclusive / no difference) by a rule fixed in
-    analysis/ecarte/claims.py before any run, for each play model.
+    the module ecarte_sim.analysis.ecarte.claims (python -m pydoc
+    ecarte_sim.analysis.ecarte.claims) before any run, for each play model.
 
     Each experiment runs until its headline intervals have half-width <= --precision, at
     most --max-deals deals (default 2^25 for dd and heuristic; PIMC, ~0.2 ms a deal on 2 cores, stops

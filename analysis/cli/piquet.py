@@ -131,7 +131,8 @@ def piquet():
     """Piquet (Laws of Piquet, Portland and Turf Clubs): deals, simulations, parties.
 
     Cards are rank then suit (AS, 10H or TH, q♥); rank order A K Q J 10 9 8 7.
-    The rules and every reading of an ambiguous law: engine/piquet/rules.md.
+    The rules and every reading of an ambiguous law: rules.md, installed beside the module
+    ecarte_sim.engine.piquet (engine/piquet/rules.md in the repository).
     """
 
 

@@ -46,7 +46,9 @@ def review(file, no_coach, players, as_json):
     Each breach is one line naming the law (Law 43: a revoke or not winning when able;
     Laws 29-34: more cards taken than discarded; Laws 47-49: a wrong mark; Law 40: a card
     out of turn; ...). Exit code 0 when the record keeps the laws, 1 when it breaks one,
-    2 when FILE is not a record. The format: docs/records.md.
+    2 when FILE is not a record. The format: docs/records.md (in the repository and the
+    source distribution). An example ships with the package:
+    ecarte_sim/analysis/practice/examples/treatise_a_y.json.
     """
     from ecarte_sim.analysis.practice import laws
     from ecarte_sim.analysis.practice.records import RecordError, load

@@ -1,6 +1,7 @@
 """``ecarte-sim serve``: the practice table in the browser (:mod:`ecarte_sim.analysis.web`).
 
-Needs the ``web`` extra (``pip install -e '.[web]'``); without it, one line says so."""
+Needs the ``web`` extra (``pip install 'ecarte-sim[web]'``; in a checkout ``pip install -e
+'.[web]'``); without it, one line says so."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ def _need_web() -> None:
         import uvicorn  # noqa: F401
     except ImportError as exc:
         raise click.UsageError(f"the web app needs the 'web' extra ({exc.name} is missing): "
-                               f"pip install -e '.[web]'") from None
+                               f"pip install 'ecarte-sim[web]'") from None
 
 
 @click.command(context_settings=CONTEXT)

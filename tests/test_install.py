@@ -13,16 +13,27 @@ the wheel.
   build leaves no ``build/`` or ``*.egg-info`` in the checkout. It is built without build
   isolation and without an index, so with the current environment's build backend; if that
   cannot build the project (an older setuptools than ``[build-system] requires``, or one
-  that needs the ``wheel`` package), the test is skipped and says why.
+  that needs the ``wheel`` package), the test is skipped and says why. It carries the
+  licence, the declared floors and a description without relative links.
+* The sdist, built the same way: it ships the whole test suite (helpers and data included).
+* ``__version__``, ``python -m ecarte_sim``, ``py.typed``; numba's cache in a per-user folder
+  when the package is installed (not a checkout) and ``NUMBA_CACHE_DIR`` is unset; an
+  installed run's provenance says how it was installed.
+
+.ci/installed does the rest as a user meets it: the wheel built from the sdist, installed
+into a fresh venv at the declared floors, its commands run from an empty directory, the
+quick tests run from the unpacked sdist.
 """
 from __future__ import annotations
 
 import configparser
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import textwrap
 import tomllib
 import zipfile
@@ -33,7 +44,10 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = "ecarte_sim"
 NOT_SHIPPED = ("tests", "scripts", "notebooks", "results")
-MUST_SHIP = ("ecarte_sim/__init__.py", "ecarte_sim/engine/cards.py", "ecarte_sim/analysis/cli/__init__.py")
+MUST_SHIP = ("ecarte_sim/__init__.py", "ecarte_sim/__main__.py", "ecarte_sim/py.typed",
+             "ecarte_sim/engine/cards.py", "ecarte_sim/analysis/cli/__init__.py",
+             "ecarte_sim/engine/piquet/rules.md",
+             "ecarte_sim/analysis/practice/examples/treatise_a_y.json")
 ENTRY_POINT = ("ecarte-sim", "ecarte_sim.analysis.cli:run")
 
 
@@ -82,8 +96,18 @@ def test_only_ecarte_sim_is_importable_from_outside_the_checkout(tmp_path):
     assert done.returncode == 0, f"`import ecarte_sim` failed outside the checkout:\n{done.stderr}"
     seen = json.loads(done.stdout.strip().splitlines()[-1])
 
-    for module, file in seen["files"].items():
-        assert _inside(file), f"{module} comes from {file}, not from the checkout {REPO}"
+    # Editable (the checkout's own environment) or not (.ci/installed runs the suite from an
+    # unpacked sdist against the installed wheel): all three modules from the same place.
+    files = seen["files"]
+    if _inside(files[PACKAGE]):
+        for module, file in files.items():
+            assert _inside(file), f"{module} comes from {file}, not from the checkout {REPO}"
+    else:
+        installed = Path(files[PACKAGE]).resolve().parent
+        assert installed.name == PACKAGE and installed.parent.name in ("site-packages", "dist-packages"), \
+            f"ecarte_sim comes from {files[PACKAGE]}: neither the checkout {REPO} nor an installation"
+        for module, file in files.items():
+            assert Path(file).resolve().is_relative_to(installed), f"{module} comes from {file}"
     # a top-level name may exist (an unrelated third-party package), but not from the checkout
     leaked = {name: where for name, where in seen["top_level"].items()
               if where and any(_inside(path) for path in where)}
@@ -184,3 +208,127 @@ def test_the_wheel_declares_one_top_level_name_and_the_command(wheel):
     scripts = dict(entry_points["console_scripts"]) if "console_scripts" in entry_points else {}
     name, target = ENTRY_POINT
     assert scripts.get(name) == target, f"console_scripts: {scripts}, expected {name} = {target}"
+
+
+def _metadata(archive: zipfile.ZipFile):
+    from email.parser import Parser
+    name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+    return Parser().parsestr(archive.read(name).decode())
+
+
+def test_the_wheel_carries_the_licence_and_the_declared_floors(wheel):
+    meta = _metadata(wheel)
+    assert meta["License-Expression"] == "MIT" and meta.get_all("License-File") == ["LICENSE"]
+    licence = [n for n in wheel.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+    assert licence and wheel.read(licence[0]) == (REPO / "LICENSE").read_bytes()
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert sorted(meta.get_all("Requires-Dist")[:len(project["dependencies"])]) == \
+        sorted(project["dependencies"])
+    import ecarte_sim
+    assert meta["Version"] == ecarte_sim.__version__
+    # the description shown by a package index: no relative link to break there
+    description = meta.get_payload()
+    assert description.startswith("# ecarte-sim") and not re.search(r"\]\((?!https?:)[^)]*\)", description)
+
+
+def test_the_sdist_ships_the_whole_suite(tmp_path):
+    """The sdist holds every tracked test file, helper and data file (so its quick tests
+    run: .ci/installed runs them from the unpacked sdist), the licence, and no cache."""
+    source = copy_checkout(tmp_path / "checkout")
+    problem = offline_build_problem(source)
+    if problem:
+        pytest.skip(f"cannot build the sdist offline without build isolation: {problem}")
+    out = tmp_path / "dist"
+    out.mkdir()
+    done = _run([sys.executable, "-c", "import sys; from setuptools import build_meta as b; "
+                 "print(b.build_sdist(sys.argv[1]))", str(out)], cwd=source, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (sdist,) = out.glob("*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
+    tracked = _run(["git", "ls-files", "tests", "LICENSE", "pyproject.toml"], cwd=REPO, timeout=60)
+    wanted = {n for n in tracked.stdout.split("\n") if n and (REPO / n).is_file()}
+    assert {"tests/conftest.py", "tests/data", "LICENSE"} <= wanted | {"tests/data"}
+    assert not wanted - names, f"missing from the sdist: {sorted(wanted - names)}"
+    assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".nbi", ".nbc"))]
+
+
+def test_version_and_python_m(tmp_path):
+    import ecarte_sim
+    from importlib.metadata import version
+    assert ecarte_sim.__version__ == version("ecarte-sim")
+    done = _run([sys.executable, "-m", "ecarte_sim", "--version"], cwd=tmp_path, timeout=120)
+    assert done.returncode == 0 and done.stdout == f"ecarte-sim, version {ecarte_sim.__version__}\n"
+    assert (REPO / "py.typed").is_file()
+
+
+def test_numba_cache_dir_is_per_user_when_installed(tmp_path, monkeypatch):
+    """Installed (no pyproject.toml beside the package), numba's cache goes to the platform's
+    per-user cache folder; in a checkout it stays numba's default (None: not set)."""
+    import ecarte_sim
+    assert ecarte_sim._numba_cache_dir() is None               # this checkout
+    site = tmp_path / "site-packages" / "ecarte_sim"
+    site.mkdir(parents=True)
+    monkeypatch.setattr(ecarte_sim, "__file__", str(site / "__init__.py"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "local"))
+    expected = {"win32": tmp_path / "local" / "ecarte-sim" / "cache" / "numba",
+                "darwin": Path.home() / "Library" / "Caches" / "ecarte-sim" / "numba"}
+    assert Path(ecarte_sim._numba_cache_dir()) == expected.get(
+        sys.platform, tmp_path / "xdg" / "ecarte-sim" / "numba")
+
+
+def test_an_installed_package_is_set_before_numba_loads(tmp_path):
+    """A copy of the package outside any checkout, imported with NUMBA_CACHE_DIR unset:
+    numba's cache dir is the per-user folder, also when numba was imported first."""
+    source = copy_checkout(tmp_path / "src")
+    (source / "pyproject.toml").unlink()                       # as in a wheel
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / PACKAGE).symlink_to(source, target_is_directory=True)
+    probe = ("import sys; first = sys.argv[1] == 'numba-first'\n"
+             "if first: import numba\n"
+             "import ecarte_sim.engine.cards, numba.core.config as c; print(c.CACHE_DIR)")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "PYTHONSAFEPATH")}
+    env.update(PYTHONPATH=str(site), XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    for order in ("package-first", "numba-first"):
+        done = subprocess.run([sys.executable, "-c", probe, order], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        if sys.platform not in ("win32", "darwin"):
+            assert done.stdout.strip() == str(tmp_path / "xdg" / "ecarte-sim" / "numba"), order
+
+
+def test_provenance_says_how_it_was_installed(monkeypatch):
+    import importlib.metadata as md
+
+    from ecarte_sim.analysis.reports import provenance as prov
+
+    class Dist:
+        def __init__(self, **files):
+            self.files = files
+
+        def read_text(self, name):
+            return self.files.get(name)
+
+    def installed(**files):
+        monkeypatch.setattr(md, "distribution", lambda name: Dist(**files))
+        return prov.installed()
+
+    assert installed(INSTALLER="pip\n") == "pip, from a package index"
+    assert installed(INSTALLER="uv", **{"direct_url.json": json.dumps(
+        {"url": "file:///tmp/w/ecarte_sim-0.1.0-py3-none-any.whl", "archive_info": {}})}) \
+        == "uv, from the archive ecarte_sim-0.1.0-py3-none-any.whl"
+    assert installed(INSTALLER="pip", **{"direct_url.json": json.dumps(
+        {"url": "file:///home/a/ecarte-sim", "dir_info": {"editable": True}})}) \
+        == "pip, editable, from file:///home/a/ecarte-sim"
+    assert installed(INSTALLER="pip", **{"direct_url.json": json.dumps(
+        {"url": "https://example.org/x.git", "vcs_info": {"vcs": "git", "commit_id": "abc"}})}) \
+        == "pip, from git https://example.org/x.git at abc"
+    assert installed() == "not installed: imported from its source folder"
+    # without a git commit, the provenance says it; with one, nothing changes
+    monkeypatch.setattr(prov, "package_version", lambda: "0.1.0")
+    monkeypatch.setattr(prov, "git_commit", lambda: None)
+    assert prov.provenance("x", {}, 1, 2)["installed"] == "not installed: imported from its source folder"
+    monkeypatch.setattr(prov, "git_commit", lambda: "f" * 40)
+    assert "installed" not in prov.provenance("x", {}, 1, 2)

@@ -21,9 +21,45 @@ FILE = "provenance.json"
 
 
 def provenance(command: str, parameters: dict, seed: int | None, n) -> dict:
-    """The identity of a result (see the module docstring)."""
-    return {"command": f"ecarte-sim {command}", "parameters": parameters, "seed": seed, "n": n,
-            "version": package_version(), "git_commit": git_commit()}
+    """The identity of a result (see the module docstring). Run from a git checkout it
+    names the commit; installed (no commit to name), ``installed`` says how."""
+    commit = git_commit()
+    out = {"command": f"ecarte-sim {command}", "parameters": parameters, "seed": seed, "n": n,
+           "version": package_version(), "git_commit": commit}
+    if commit is None:
+        out["installed"] = installed()
+    return out
+
+
+def installed() -> str:
+    """How the package was installed, from what the installer recorded in its metadata:
+    the installer and the source (PEP 610's ``direct_url.json``) — ``pip, from a package
+    index``, ``pip, from the archive ecarte_sim-0.1.0-py3-none-any.whl``, ``pip, editable,
+    from file:///...``, ``pip, from git https://... at <commit>``."""
+    from importlib.metadata import PackageNotFoundError, distribution
+    from urllib.parse import urlparse
+    try:
+        dist = distribution("ecarte-sim")
+    except PackageNotFoundError:
+        return "not installed: imported from its source folder"
+    installer = (dist.read_text("INSTALLER") or "").strip()
+    if not installer:       # metadata built in place (an egg-info), not an installation
+        return "not installed: imported from its source folder"
+    try:
+        direct = json.loads(dist.read_text("direct_url.json") or "null")
+    except ValueError:
+        direct = None
+    if not isinstance(direct, dict):
+        return f"{installer}, from a package index"
+    url = str(direct.get("url", ""))
+    if isinstance(direct.get("vcs_info"), dict):
+        vcs = direct["vcs_info"]
+        return f"{installer}, from {vcs.get('vcs', 'vcs')} {url} at {vcs.get('commit_id')}"
+    if isinstance(direct.get("archive_info"), dict):
+        where = Path(urlparse(url).path).name if url.startswith("file:") else url
+        return f"{installer}, from the archive {where}"
+    editable = isinstance(direct.get("dir_info"), dict) and direct["dir_info"].get("editable")
+    return f"{installer}, {'editable, ' if editable else ''}from {url}"
 
 
 def readable_n(n) -> str:

@@ -397,3 +397,65 @@ def test_a_king_announced_too_late_is_laws_23_24_and_the_deal_order_law_14(examp
     twice = copy.deepcopy(example)
     twice["deals"][1]["dealer"], twice["deals"][1]["elder"] = "A", "Y"
     assert "Law 14" in laws_of(twice)
+
+
+# ---------------------------------------------------------------------------- issue 43.6, 43.9
+
+HOSTILE = Path(__file__).parent / "data" / "hostile_records"
+
+
+def _manifest() -> dict:
+    return json.loads((HOSTILE / "MANIFEST.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(_manifest()))
+def test_review_never_passes_a_record_of_the_hostile_corpus(name):
+    """tests/data/hostile_records: impossible records (a draw of KD KD KD, a stock of 21
+    turn-ups, a card in two places, a forged name, a mark citing Law 99, ...) and files that
+    are no record: never exit 0; each says what (MANIFEST.json)."""
+    want = _manifest()[name]
+    r = _review(str(HOSTILE / f"{name}.json"), "--no-coach")
+    assert r.exit_code == want["exit"], r.output
+    assert want["says"] in r.output
+    lines = r.output.splitlines()
+    assert "keeps the laws" not in lines
+    assert not any(line.startswith("keeps the laws") for line in lines)   # none forged
+
+
+def test_the_corpus_is_made_from_a_legal_game():
+    r = _review(str(HOSTILE / "legal.json"), "--no-coach")
+    assert r.exit_code == 0 and r.output.splitlines()[-1] == "keeps the laws"
+
+
+def test_a_forged_name_cannot_forge_a_line():
+    r = _review(str(HOSTILE / "forged_name.json"), "--no-coach")
+    assert r.exit_code == 1
+    assert "A\\nkeeps the laws v computer" in r.output.splitlines()[0]
+
+
+def test_one_wrong_vole_mark_is_one_line():
+    r = _review(str(HOSTILE / "wrong_vole_mark.json"), "--no-coach")
+    assert r.exit_code == 1 and len(r.output.splitlines()) == 2, r.output
+    assert r.output.splitlines()[1].startswith("Law 48: deal 1:")
+
+
+def test_a_file_larger_than_the_cap_is_not_read(tmp_path):
+    from ecarte_sim.analysis.practice.records import MAX_RECORD_BYTES
+    big = tmp_path / "big.json"
+    with open(big, "w") as f:
+        f.write('{"format": "ecarte-sim game record", "pad": "')
+        f.write("x" * (MAX_RECORD_BYTES + 10))
+        f.write('"}')
+    r = _review(str(big), "--no-coach")
+    assert r.exit_code == 2 and "larger than 8 MB" in r.output.splitlines()[-1]
+
+
+def test_review_reads_a_game_saved_by_the_store(tmp_path):
+    from ecarte_sim.analysis.web.store import FORMAT
+    record = json.loads((HOSTILE / "legal.json").read_text())
+    path = tmp_path / "eXampleIdOfTwentyTwoCh.json"
+    path.write_text(json.dumps({"format": FORMAT, "id": path.stem, "seq": 1, "created": 0,
+                                "updated": 0, "over": True, "settings": {},
+                                "record": record}))
+    r = _review(str(path), "--no-coach")
+    assert r.exit_code == 0 and "keeps the laws" in r.output

@@ -43,10 +43,11 @@ def _coach_review(record: dict, breaches: list, players=None) -> dict | None:
 def review(file, no_coach, players, as_json):
     """Check a game record FILE against the laws and annotate it as the coach does.
 
-    Each breach is one line naming the law (Law 43: a revoke or not winning when able;
+    A game saved by the practice table (a file of its store) is read as its record. Each
+    breach is one line naming the law (Law 43: a revoke or not winning when able;
     Laws 29-34: more cards taken than discarded; Laws 47-49: a wrong mark; Law 40: a card
     out of turn; ...). Exit code 0 when the record keeps the laws, 1 when it breaks one,
-    2 when FILE is not a record. The format: docs/records.md (in the repository and the
+    2 when FILE is not a record (or larger than 8 MB). The format: docs/records.md (in the repository and the
     source distribution). An example ships with the package:
     ecarte_sim/analysis/practice/examples/treatise_a_y.json.
     """
@@ -56,7 +57,7 @@ def review(file, no_coach, players, as_json):
         record = load(file)
         breaches = laws.check(record)
     except RecordError as exc:
-        raise click.UsageError(f"{file}: {exc}") from None
+        raise click.UsageError(one_line(f"{file}: {exc}")) from None
     for p in players:
         if p not in record["players"]:
             raise click.UsageError(f"--player {p!r}: the record's players are "
@@ -75,18 +76,27 @@ def review(file, no_coach, players, as_json):
     else:
         score = "-".join(f"{p} {record['score'][p]}" for p in players)
         won = f", {record['winner']} wins" if record.get("winner") else ", in progress"
-        click.echo(f"{file}: {players[0]} v {players[1]}, {len(record['deals'])} deal"
-                   f"{'s' if len(record['deals']) != 1 else ''}, {score}{won}")
+        say = lambda text: click.echo(one_line(text))  # noqa: E731
+        say(f"{file}: {players[0]} v {players[1]}, {len(record['deals'])} deal"
+            f"{'s' if len(record['deals']) != 1 else ''}, {score}{won}")
         if breaches:
             for law, reason in breaches:
-                click.echo(f"{law}: {reason}")
+                say(f"{law}: {reason}")
         else:
-            click.echo("keeps the laws")
+            say("keeps the laws")
         if annotation:
             for line in _annotation_lines(annotation):
-                click.echo(line)
+                say(line)
     if breaches:
         raise click.exceptions.Exit(1)
+
+
+def one_line(text: str) -> str:
+    """``text`` as one line: every control character (a newline in a player's name, an
+    escape sequence) written as its escape, so that a record cannot forge lines."""
+    import re
+    return re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]",
+                  lambda m: m.group(0).encode("unicode_escape").decode("ascii"), str(text))
 
 
 def _annotation_lines(annotation) -> list[str]:

@@ -197,6 +197,8 @@ def check(record) -> list[tuple[str, str]]:
     players = record["players"]
     out: list[tuple[str, str]] = []
     score = {p: 0 for p in players}
+    chain = {p: 0 for p in players}   # the score as the record carries it, deal to deal
+    marked = {p: 0 for p in players}  # the record's marks added up
     winner = None
     previous = None
     deals = record["deals"]
@@ -212,26 +214,42 @@ def check(record) -> list[tuple[str, str]]:
             out.append(("Law 14", f"{where}: dealt by {d['dealer']}, but the cut gave the "
                                   f"deal to {record['first_dealer']}"))
         previous = d["dealer"]
-        if d["score_before"] != score:
+        # each recorded score is checked against the one recorded before it (one wrong
+        # score is one line, not a line for every deal after it)
+        if d["score_before"] != chain:
             out.append(("Law 46", f"{where}: the score before it is recorded as "
-                                  f"{_score(d['score_before'], players)}, the marks before give "
-                                  f"{_score(score, players)}"))
+                                  f"{_score(d['score_before'], players)}, the score after the "
+                                  f"deal before is {_score(chain, players)}"))
+            chain = dict(d["score_before"])
         last = i == len(deals) - 1 and record.get("winner") is None
         due, breaches = _deal_laws(d, dict(score), players, where, last)
         out.extend(breaches)
         out.extend(_marks_laws(d, due, players, where))
+        by_marks, by_laws = dict(chain), dict(chain)
         for m in d["marks"]:
-            score[m["to"]] += m["marks"]
-            if winner is None and score[m["to"]] >= TARGET:
-                winner = m["to"]
-        if d.get("score_after") is not None and d["score_after"] != score:
-            out.append(("Law 46", f"{where}: the score after it is recorded as "
-                                  f"{_score(d['score_after'], players)}, its marks give "
-                                  f"{_score(score, players)}"))
-    if record["score"] != score:
+            marked[m["to"]] += m["marks"]
+            by_marks[m["to"]] += m["marks"]
+        # the game goes on by the marks the laws give (a wrong mark is its own breach,
+        # not a game over that did not happen)
+        for p, n, kind in due:
+            n = n if n is not None else sum(
+                m["marks"] for m in d["marks"] if m["to"] == p and _kind_of(m) == "point")
+            by_laws[p] += n
+            score[p] += n
+            if winner is None and score[p] >= TARGET:
+                winner = p
+        if d.get("score_after") is not None:
+            if d["score_after"] not in (by_marks, by_laws):
+                out.append(("Law 46", f"{where}: the score after it is recorded as "
+                                      f"{_score(d['score_after'], players)}, its marks give "
+                                      f"{_score(by_marks, players)}"))
+            chain = dict(d["score_after"])
+        else:
+            chain = by_marks
+    if record["score"] not in (chain, score, marked):
         out.append(("Law 46", f"the final score is recorded as "
                               f"{_score(record['score'], players)}, the marks give "
-                              f"{_score(score, players)}"))
+                              f"{_score(marked, players)}"))
     if record.get("winner") != winner:
         out.append(("Law 46", f"the winner is recorded as {record.get('winner')}, the marks "
                               f"make it {winner} (the game is five up)"))
@@ -262,6 +280,9 @@ def _deal_laws(d, score, players, where, in_progress):
     if turn_up is not None and turn_up in seen:
         out.append(("Law 45", f"{where}: the turn-up {_fmt(turn_up)} is also in "
                               f"{seen[turn_up]}'s hand"))
+    if stock is not None:
+        out.extend(_pack_laws(d, hands, turn_up, stock, where))
+    drawn_before: set = set()
     over = False
 
     def mark(p, n, kind):
@@ -366,12 +387,19 @@ def _deal_laws(d, score, players, where, in_progress):
                         out.append(("Laws 29–34", f"{w}: {by} takes "
                                     f"{' '.join(map(_fmt, drawn))}, but the stock's next "
                                     f"cards are {' '.join(map(_fmt, expected))}"))
+                twice = sorted({c for c in drawn if c is not None and
+                                (c in drawn_before or drawn.count(c) > 1)})
+                if twice:
+                    out.append(("Law 45", f"{w}: {by} draws {' '.join(map(_fmt, twice))} "
+                                          f"more than once (the pack holds each card once)"))
                 for c in drawn:
-                    if c is not None and c in seen and seen[c] != "stock":
+                    if c is not None and c not in twice and (
+                            (c in seen and seen[c] != "stock") or c == turn_up):
                         out.append(("Law 45", f"{w}: {by} draws {_fmt(c)}, a card already "
                                               f"in play"))
                     if c is not None:
                         seen[c] = "stock"
+                        drawn_before.add(c)
                     h.add(c)
                 used += len(drawn)
             else:
@@ -486,6 +514,26 @@ def _deal_laws(d, score, players, where, in_progress):
     return due, out
 
 
+def _pack_laws(d, hands, turn_up, stock, where) -> list[tuple[str, str]]:
+    """The pack of a deal whose stock is recorded: 32 distinct cards, each in one place
+    (the two hands, the turn-up, the stock); one line for the deal."""
+    places = list(d["hands"][d["elder"]]) + list(d["hands"][d["dealer"]]) + \
+        [d["turn_up"]] + list(d["stock"])
+    known = [_cv(c) for c in places]
+    counts: dict = {}
+    for c in known:
+        if c is not None:
+            counts[c] = counts.get(c, 0) + 1
+    twice = sorted(c for c, n in counts.items() if n > 1)
+    if len(places) != 32 or twice:
+        words = ", ".join(f"{_fmt(c)} {counts[c]} times" for c in twice[:6]) + \
+            (", ..." if len(twice) > 6 else "")
+        return [("Law 45", f"{where}: the pack is not 32 distinct cards, each in one place "
+                           f"({len(places)} cards dealt, turned and in the stock"
+                           f"{'; ' + words if words else ''})")]
+    return []
+
+
 def _other(players, p):
     return players[1] if p == players[0] else players[0]
 
@@ -519,17 +567,27 @@ def _kind_of(m: dict) -> str:
 
 _LAWS = {"turned": "Laws 22, 47", "king": "Laws 23, 47", "point": "Laws 48–49",
          "vole": "Law 48"}
+#: The laws a mark of each kind may cite (a record's "law" naming another is a breach).
+_CITABLE = {"turned": {22, 47}, "king": {23, 24, 47}, "point": {48, 49}, "vole": {48, 49}}
 _WORDS = {"turned": "the king turned up", "king": "the king of trumps announced",
           "point": "the point", "vole": "the vole"}
 
 
 def _marks_laws(d, due, players, where) -> list[tuple[str, str]]:
     """The marks recorded against the marks due, kind by kind and player by player."""
+    import re
     out = []
     claimed: dict = {}
     for m in d["marks"]:
         key = (m["to"], _kind_of(m))
         claimed[key] = claimed.get(key, 0) + m["marks"]
+        cited = m.get("law")
+        if cited is not None:
+            numbers = {int(x) for x in re.findall(r"\d+", str(cited))}
+            if not numbers or not numbers <= _CITABLE[key[1]]:
+                out.append((_LAWS[key[1]], f"{where}: {m['to']}'s mark for "
+                            f"{_WORDS[key[1]]} cites {str(cited)[:40]!r}; it is marked "
+                            f"under {_LAWS[key[1]]}"))
     owed: dict = {}
     fuzzy = set()
     for p, n, kind in due:
@@ -538,7 +596,18 @@ def _marks_laws(d, due, players, where) -> list[tuple[str, str]]:
             owed[(p, "point")] = owed.get((p, "point"), 0)
             continue
         owed[(p, kind)] = owed.get((p, kind), 0) + n
-    for key in sorted(set(claimed) | set(owed)):
+    keys = sorted(set(claimed) | set(owed))
+    for p in {k[0] for k in keys}:          # a point marked as a vole, or the reverse:
+        pt, vo = (p, "point"), (p, "vole")  # one wrong mark, one line
+        if claimed.get(pt, 0) != owed.get(pt, 0) and claimed.get(vo, 0) != owed.get(vo, 0) \
+                and p not in fuzzy:
+            have = "vole" if claimed.get(vo, 0) else "point"
+            want = "vole" if owed.get(vo, 0) else "point"
+            out.append(("Law 48", f"{where}: {p} marks {claimed.get((p, have), 0)} for the "
+                                  f"{have}, the laws give {owed.get((p, want), 0)} for the "
+                                  f"{want}"))
+            keys = [k for k in keys if k not in (pt, vo)]
+    for key in keys:
         p, kind = key
         have, want = claimed.get(key, 0), owed.get(key, 0)
         if kind == "point" and p in fuzzy and have in (1, 2) and want == 0:

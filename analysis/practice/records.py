@@ -23,8 +23,14 @@ from pathlib import Path
 from ecarte_sim.engine.cards import CardError, parse_card
 
 FORMAT = "ecarte-sim game record"
+#: A game saved by the web app's store (:mod:`ecarte_sim.analysis.web.store`): the record
+#: is its ``"record"``; :func:`load` reads either.
+STORED_GAME_FORMAT = "ecarte-sim web game 1"
 VERSION = 1
 UNKNOWN = "?"
+#: The largest record file read (bytes): a game of five up with every coach's verdict is
+#: well under a megabyte.
+MAX_RECORD_BYTES = 8 << 20
 ACTION_TYPES = ("propose", "play", "accept", "refuse", "discard", "king", "card")
 
 
@@ -215,10 +221,17 @@ def write_text_atomic(path: Path, text: str, *, prefix: str, suffix: str) -> Non
 
 
 def load(path) -> dict:
-    """A record from ``path``, its shape checked (:func:`validate`); a file that is not
-    JSON or not a record raises :class:`RecordError`."""
+    """A record from ``path`` (or the record of a game saved by the practice table's
+    store), its shape checked (:func:`validate`); a file that is not
+    JSON or not a record, or larger than :data:`MAX_RECORD_BYTES`, raises
+    :class:`RecordError`."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_RECORD_BYTES + 1)
+        if len(raw) > MAX_RECORD_BYTES:
+            raise RecordError("", f"larger than {MAX_RECORD_BYTES >> 20} MB: not a game "
+                                  f"record (not read further)")
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         reason = getattr(e, "strerror", None) or "not UTF-8 text"
         raise RecordError("", f"cannot read it: {reason}") from None
@@ -228,4 +241,6 @@ def load(path) -> dict:
         raise RecordError("", f"not JSON (line {e.lineno}: {e.msg})") from None
     except RecursionError:
         raise RecordError("", "not a record: JSON nested too deep") from None
+    if isinstance(record, dict) and record.get("format") == STORED_GAME_FORMAT:
+        record = record.get("record")          # a saved game of the practice table
     return validate(record)

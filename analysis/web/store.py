@@ -43,10 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ecarte_sim.analysis.practice.records import write_text_atomic
+from ecarte_sim.analysis.practice.records import STORED_GAME_FORMAT, write_text_atomic
 
-#: The stored game's format tag.
-FORMAT = "ecarte-sim web game 1"
+#: The stored game's format tag (``review`` reads a stored game's record too).
+FORMAT = STORED_GAME_FORMAT
 #: What an id looks like (:func:`new_id`; ids made before may start with - or _).
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22}$")
 _TMP_PREFIX = ".tmp-"

@@ -1,8 +1,8 @@
 """A first run speaks, a log stays plain, Ctrl-C says one thing.
 
 * On an empty numba cache the console script says on stderr, as the first kernel starts
-  compiling, that it is compiling (first run only); on a warm cache, and under ``--json``,
-  it says nothing. The command is ``deal``, whose kernels compile in a few seconds.
+  compiling, that it is compiling (first run only), and at the end how long it took; on a
+  warm cache, and under ``--json``, it says nothing. The command is ``deal``, whose kernels compile in a few seconds.
 * Progress written to a log (stderr not a terminal) is plain lines: no ``\\r``, a line at
   each tenth of the work, not one per step.
 * Ctrl-C prints one message and exits with 130: no click "Aborted." after it.
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -39,6 +40,9 @@ def test_the_first_run_says_it_compiles_and_a_warm_one_says_nothing(tmp_path):
     assert cold.returncode == 0, cold.stderr
     assert cold.stderr.startswith(NOTICE), cold.stderr
     assert "\r" not in cold.stderr                 # a log: plain lines
+    # the time measured as it went, not announced: the last line says what it took
+    assert re.fullmatch(r"compiled \d+ functions? in \d+ s \(cached: later runs skip this\)",
+                        cold.stderr.splitlines()[-1]), cold.stderr
     warm = _console(args, tmp_path / "cache")
     assert warm.returncode == 0 and warm.stderr == "", warm.stderr
     assert warm.stdout == cold.stdout and warm.stdout.startswith("deal 1 of seed 7")

@@ -49,24 +49,16 @@ class FileError(click.ClickException):
     exit_code = 2
 
 
-#: A first run's compilation by command, measured with an empty numba cache on the
-#: project's 2-core machine (load about 2.5): the first run's CPU seconds (user + sys;
-#: compilation runs on one core, so about its wall time on an idle machine) less a warm
-#: run's — claims --out 86 - 27, advise 46 (its table's answer comes at once), simulate
-#: --deals 20000 46, hand --deals 4096 42, play 44, solve 7. What the notice
-#: announces when the core kernels are not in the cache either (a command not measured:
-#: no figure).
-FIRST_RUN_SECONDS = {"claims": 60, "advise": 45, "simulate": 45, "hand": 45, "play": 45,
-                     "solve": 7}
-
-
 class CompileNotice:
     """A first run's compilation said on stderr: numba compiles the kernels into its cache
-    on a first run (or after the code changed), which takes a minute or so. One line as
-    the first kernel starts compiling — what is happening and about how long — then the
-    progress: on a terminal one status line, rewritten, and cleared when a kernel is done;
-    in a log a plain line every 15 s. Nothing on a warm run (numba fires its compile
-    event only on a cache miss) and nothing under ``--quiet`` or ``--json``."""
+    on a first run (or after the code changed). How long that takes depends on the machine
+    and its load (a cold ``advise`` took 88-216 s on a busy 2-core machine), so no figure
+    is announced: the time is measured as it goes. One line as the first kernel starts
+    compiling, then the progress (on a terminal one status line, rewritten, and cleared
+    when a kernel is done; in a log a plain line every 15 s), and when the command has
+    succeeded one line: how many functions took how long to compile. Nothing on a warm run
+    (numba fires its compile event only on a cache miss) and nothing under ``--quiet`` or
+    ``--json``."""
 
     _active = None
     EVERY = 15.0
@@ -82,6 +74,8 @@ class CompileNotice:
         self.start = None
         self.functions = 0
         self.depth = 0
+        self.began = 0.0            # when the current outermost compilation began
+        self.spent = 0.0            # seconds spent compiling, outermost compilations summed
         self.last = time.monotonic()
         self.lock = threading.Lock()
         from numba.core import event
@@ -114,26 +108,13 @@ class CompileNotice:
         self._clear()
         CompileNotice._active = None
 
-    def _command(self) -> str:
-        name = self.ctx.invoked_subcommand or ""
-        words = [a for a in self.ctx.args if not a.startswith("-")][:1]
-        return f"{name} {words[0]}" if name == "piquet" and words else name
-
-    def _estimate(self) -> str:
-        """``, about N s`` when the core kernels are not cached and the command's first run
-        was measured; else nothing."""
-        seconds = FIRST_RUN_SECONDS.get(self._command())
-        if seconds is None:
-            return ""
-        try:
-            from ecarte_sim.engine.ecarte.whole import play_dealt
-            index = play_dealt._cache._cache_file._index_path
-            import os
-            if os.path.exists(index):
-                return ""
-        except Exception:           # numba internals moved: no estimate rather than none
-            pass
-        return f", about {seconds} s"
+    def summary(self) -> None:
+        """The compilation's measured time, once the command has succeeded (nothing when
+        nothing compiled)."""
+        if self.start is not None:
+            s = "" if self.functions == 1 else "s"
+            click.echo(f"compiled {self.functions} function{s} in {self.spent:.0f} s "
+                       "(cached: later runs skip this)", err=True)
 
     def started(self, dispatcher) -> None:
         import time
@@ -142,11 +123,13 @@ class CompileNotice:
         with self.lock:
             now = time.monotonic()
             self.functions += 1
+            if self.depth == 0:
+                self.began = now
             self.depth += 1
             if self.start is None:
                 self.start = now
                 clear = "\r\x1b[2K" if self.tty else ""      # on a terminal: off a bar's line
-                click.echo(f"{clear}compiling the kernels (first run only{self._estimate()}; "
+                click.echo(f"{clear}compiling the kernels (first run only; "
                            "numba keeps them in its cache for later runs) ...", err=True)
                 self.last = now
             name = dispatcher.py_func.__name__
@@ -162,9 +145,11 @@ class CompileNotice:
     def ended(self, dispatcher) -> None:
         if not getattr(dispatcher.py_func, "__module__", "").startswith("ecarte_sim."):
             return
+        import time
         with self.lock:
             self.depth = max(0, self.depth - 1)
             if self.depth == 0:
+                self.spent += time.monotonic() - self.began
                 self._clear()
 
     def _clear(self) -> None:
@@ -179,7 +164,10 @@ class EcarteGroup(click.Group):
     def invoke(self, ctx):
         notice = CompileNotice.install(ctx)
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            if notice is not None:
+                notice.summary()
+            return result
         except KeyboardInterrupt:
             # Ctrl-C: one message (a long run's own, or this one) and exit code 130;
             # not click's blank line and "Aborted."

@@ -515,9 +515,10 @@ def _subsets(hands: np.ndarray):
 
 
 def _count(masks: np.ndarray, bits: int) -> np.ndarray:
-    """Per mask, the number of set bits of ``masks & bits``."""
+    """Per mask, the number of set bits of ``masks & bits`` (int64: numpy 1.26's bincount
+    refuses the uint64 a sum of uint8 gives)."""
     x = (masks & np.uint32(bits)).view(np.uint8).reshape(-1, 4)
-    return np.unpackbits(x, axis=1).sum(axis=1)
+    return np.unpackbits(x, axis=1).sum(axis=1, dtype=np.int64)
 
 
 def _holdings(hands: np.ndarray, trump: int) -> dict:

@@ -852,3 +852,107 @@ def test_no_response_before_the_deal_is_over_tells_a_hidden_card(tmp_path, oppon
         assert record["seed"] == seed
         again = session.Table.from_record(record)
         assert json.dumps(again.record(), sort_keys=True) == json.dumps(record, sort_keys=True)
+
+
+def _stored(store: Path, game_id: str) -> dict:
+    return json.loads((store / f"{game_id}.json").read_text())
+
+
+@pytest.mark.parametrize("damage", ["deep", "updated_text", "no_created", "directory",
+                                    "seq_text", "not_json", "record_list", "score_text"])
+def test_one_damaged_store_file_is_skipped_with_a_log_line(store, damage, caplog):
+    """A damaged file (deep nesting, "updated" a string, no "created", a directory named
+    <id>.json, "seq" "abc", ...) is skipped by the listing with a log line, the other games
+    listed; asking for it is a one-line 500 naming no path, never a client's 400."""
+    import logging
+    with Owner(web.create_app(store, table=FakeTable, illegal=FakeIllegal)) as c:
+        good, bad = new(c), new(c, number=8)
+        tokens = dict(c.tokens)
+    path = store / f"{bad['id']}.json"
+    data = _stored(store, bad["id"])
+    if damage == "deep":
+        path.write_text('{"format": "ecarte-sim web game 1", "x": ' + "[" * 100000
+                        + "]" * 100000 + "}")
+    elif damage == "directory":
+        path.unlink()
+        path.mkdir()
+    elif damage == "not_json":
+        path.write_text("{")
+    else:
+        key, value = {"updated_text": ("updated", "yesterday"), "no_created": ("created", None),
+                      "seq_text": ("seq", "abc"), "record_list": ("record", []),
+                      "score_text": ("record", {**data["record"], "score": "5-0"})}[damage]
+        if value is None:
+            del data[key]
+        else:
+            data[key] = value
+        path.write_text(json.dumps(data))
+    caplog.set_level(logging.WARNING, logger="ecarte_sim.web")
+    with Owner(web.create_app(store, table=FakeTable, illegal=FakeIllegal)) as c:
+        c.tokens = tokens
+        listed = c.get("/api/games")
+        assert listed.status_code == 200
+        assert [g["id"] for g in listed.json()["games"]] == [good["id"]]
+        assert any(bad["id"] in r.getMessage() for r in caplog.records)
+        r = c.get(f"/api/games/{bad['id']}")
+        err = one_line_error(r, 500)["error"]
+        assert "damaged" in err and str(store) not in err
+        assert c.get(f"/api/games/{good['id']}").status_code == 200
+
+
+def test_the_listing_uses_the_file_names_id(store):
+    with Owner(web.create_app(store, table=FakeTable, illegal=FakeIllegal)) as c:
+        a = new(c)
+        tokens = dict(c.tokens)
+    data = _stored(store, a["id"])
+    data["id"] = "AAAAAAAAAAAAAAAAAAAAAA"       # a file that says it is another game
+    (store / f"{a['id']}.json").write_text(json.dumps(data))
+    with Owner(web.create_app(store, table=FakeTable, illegal=FakeIllegal)) as c:
+        c.tokens = tokens
+        assert [g["id"] for g in c.get("/api/games").json()["games"]] == [a["id"]]
+
+
+def test_new_ids_never_start_with_a_dash_or_underscore():
+    from ecarte_sim.analysis.web.store import new_id
+    ids = [new_id() for _ in range(3000)]
+    assert all(ID_PATTERN.match(i) and i[0] not in "-_" for i in ids)
+    assert len(set(ids)) == len(ids)
+
+
+def test_finished_games_leave_memory_and_the_listing_reads_no_file(store, monkeypatch):
+    """A finished game is dropped from memory once saved (a later request reads its file);
+    at most ``resident`` games stay in memory; the listing reads the index, no file; the
+    directory is fsynced after each rename."""
+    import builtins
+    app = web.create_app(store, table=FakeTable, illegal=FakeIllegal)
+    games = app.state.store
+    games.resident = 3
+    synced = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.path.isdir(
+        f"/proc/self/fd/{fd}")), real_fsync(fd))[1])
+    with Owner(app) as c:
+        ids = [new(c, number=i)["id"] for i in range(5)]
+        assert games.resident_games() == 3
+        assert any(synced), "the store's directory was never fsynced"
+        g = c.get(f"/api/games/{ids[0]}").json()
+        rng = random.Random(0)
+        for _ in range(500):
+            if g["view"]["phase"] == "game_over":
+                break
+            action = {"type": "next"} if g["view"]["phase"] == "deal_over" else \
+                {"type": "card", "card": rng.choice(g["view"]["hand"])}
+            g = c.post(f"/api/games/{ids[0]}/act", json={"seq": g["seq"], "action": action}
+                       ).json()
+        assert g["view"]["phase"] == "game_over"
+        assert ids[0] not in games._games
+        assert c.get(f"/api/games/{ids[0]}").json()["seq"] == g["seq"]     # from its file
+        assert ids[0] not in games._games
+        opened = []
+        real_open = builtins.open
+        monkeypatch.setattr(builtins, "open", lambda *a, **k: (opened.append(a[0]),
+                                                               real_open(*a, **k))[1])
+        listed = c.get("/api/games").json()["games"]
+        monkeypatch.setattr(builtins, "open", real_open)
+        assert len(listed) == 5 and not [p for p in opened if str(p).endswith(".json")]
+        assert next(x for x in listed if x["id"] == ids[0])["over"] is True

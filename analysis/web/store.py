@@ -182,6 +182,8 @@ class Game:
     #: Set (under ``lock``) when the store drops the game from memory: a request holding
     #: this object then fetches the game again.
     evicted: bool = False
+    #: When a request last asked for the game (the least recently used goes first).
+    used: float = field(default_factory=time.monotonic)
 
     @property
     def over(self) -> bool:
@@ -336,13 +338,15 @@ class GameStore:
                 del self._games[game.id]
         game.evicted = True
 
-    def _trim(self) -> None:
-        """At most ``resident`` games in memory: the least recently updated idle ones go."""
+    def _trim(self, keep: str) -> None:
+        """At most ``resident`` games in memory: the least recently used idle ones go (never
+        ``keep``, the game being asked for)."""
         with self._lock:
             excess = len(self._games) - self.resident
             if excess <= 0:
                 return
-            oldest = sorted(self._games.values(), key=lambda g: g.updated)[:excess]
+            others = [g for g in self._games.values() if g.id != keep]
+            oldest = sorted(others, key=lambda g: g.used)[:excess]
         for g in oldest:
             if g.lock.acquire(blocking=False):
                 try:
@@ -366,7 +370,8 @@ class GameStore:
             loaded = self._load(game_id)
             with self._lock:
                 game = self._games.setdefault(game_id, loaded)
-            self._trim()
+            self._trim(keep=game_id)
+        game.used = time.monotonic()
         return game
 
     def _locked(self, game_id: str) -> Game:
@@ -387,7 +392,7 @@ class GameStore:
         self._save(game)
         with self._lock:
             self._games[game.id] = game
-        self._trim()
+        self._trim(keep=game.id)
         return game
 
     def act(self, game_id: str, seq: int, action: dict) -> tuple[Game, dict]:

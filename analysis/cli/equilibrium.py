@@ -68,6 +68,21 @@ def _progress(enabled: bool):
 @click.option("--discard-steps", type=click.IntRange(1, 50), default=1, show_default=True,
               help="The first steps at a score whose best responses re-solve the discards "
                    "too (later steps re-solve the first decisions only).")
+@click.option("--resolution", type=click.Choice(["keep", "pooled"]), default=None,
+              help="How a best response reads each state's few sampled deals [default: "
+                   "pooled]. keep: the "
+                   "replaced action stays unless the state's own deals resolve the other. "
+                   "pooled: the sign of its gain pooled with the states alike (a model of "
+                   "the gain on the hand's features, each state shrunk toward it by its "
+                   "noise: empirical Bayes).")
+@click.option("--start", "start_dir", type=click.Path(file_okay=False, exists=True),
+              default=None,
+              help="Start from the strategy data in this directory (<play>.npz and "
+                   "<play>.json, as --ship writes them) instead of Hoyle's pair; its "
+                   "sha256 goes into the provenance.")
+@click.option("--respond", is_flag=True,
+              help="With --iterations 0: the pair reported and shipped is both players' best "
+                   "responses to the starting pair at every score (one simultaneous step).")
 @click.option("--no-discards", is_flag=True,
               help="Keep the treatise's first discards (solve the first decisions only).")
 @click.option("--score", "scores", metavar="E-D", multiple=True, callback=_scores,
@@ -91,7 +106,10 @@ def _progress(enabled: bool):
 @JSON
 def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deals_per_state,
                 max_discard_deals_per_state, fresh_deals, value_deals, iterations,
-                tolerance, exploit_tolerance, discard_steps, no_discards, scores, n_states, seed, threads,
+                tolerance, exploit_tolerance, discard_steps, resolution, start_dir, respond,
+                no_discards,
+                scores,
+                n_states, seed, threads,
                 out_dir, ship_dir, run_dir, resume, task_size, scheduler, workers, quiet,
                 as_json):
     """Five up solved: both players' first decisions (propose or play, accept or refuse)
@@ -131,9 +149,13 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
     set_threads(threads)
     writable_dir(out_dir)
     writable_dir(ship_dir)
-    if ship_dir and iterations == 0:
-        raise click.BadParameter("needs --iterations 1 or more: step 0 alone measures Hoyle's "
-                                 "pair and solves nothing to ship", param_hint="--ship")
+    if respond and iterations != 0:
+        raise click.BadParameter("goes with --iterations 0 (one step from the starting pair)",
+                                 param_hint="--respond")
+    if ship_dir and iterations == 0 and not respond:
+        raise click.BadParameter("needs --iterations 1 or more, or --respond: step 0 alone "
+                                 "measures the starting pair and solves nothing to ship",
+                                 param_hint="--ship")
     settings = EcarteSettings.build(play=play, **({"worlds": worlds} if worlds else {}))
     default = Sampling.for_play(settings.elder_play)
     try:
@@ -143,6 +165,14 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
                          max_discard_deals_per_state or sampling.most)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    start = start_sha = None
+    if start_dir is not None:
+        from ecarte_sim.analysis.ecarte import solved
+        try:
+            begun = solved.load(play, data_dir=start_dir)
+        except (OSError, ValueError) as exc:
+            raise click.BadParameter(f"{start_dir}: {exc}", param_hint="--start") from None
+        start, start_sha = begun.tables(), begun.provenance["sha256"]
     states = None
     if n_states is not None and n_states < N_STATES:
         rng = np.random.default_rng(seed)
@@ -152,11 +182,16 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
                              iterations=iterations, tolerance=tolerance,
                              exploit_tolerance=exploit_tolerance, discards=not no_discards,
                              discard_steps=discard_steps,
+                             **({"resolution": resolution} if resolution else {}),
+                             start=start_sha,
                              seed=seed, states=states, scores=tuple(scores))
-    parameters = {**solve.echo(), "states_drawn": n_states}
+    parameters = {**solve.echo(), "states_drawn": n_states} | (
+        {"respond": True} if respond else {})
     with long_run("equilibrium", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers) as how:
-        result = eq.solve(solve, progress=_progress(not quiet and not as_json))
+        result = eq.solve(solve, progress=_progress(not quiet and not as_json), start=start)
+        if respond:
+            result = eq.responded(solve, result, progress=_progress(not quiet and not as_json))
     result["command"] = command_line("equilibrium")
     result["provenance"] = provenance("equilibrium", parameters, seed,
                                       sum(h["deals"] for h in result["history"]))
@@ -173,16 +208,18 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
     if as_json:
         emit(payload)
         return
+    begin = "Hoyle's pair" if start is None else "the starting pair"
     click.echo(f"five up, play {play}, seed {seed}: "
                + (("converged" if s["converged"] else
                    f"not converged at {', '.join(s['unsettled'])}")
                   + f" after {s['steps']} steps of the sweep" if iterations else
-                  "step 0 only: Hoyle's pair measured, nothing solved"))
+                  f"one step: both players' best responses to {begin} at every score"
+                  if respond else f"step 0 only: {begin} measured, nothing solved"))
     lo, hi = s["elder_wins_0_0_ci95"]
     click.echo(f"  value from 0-0: the elder wins {s['elder_wins_0_0']:.4f} [{lo:.4f}, "
                f"{hi:.4f}], the first dealer {s['first_dealer_wins_0_0']:.4f}")
     for h, c in zip(s["hoyle"], s["computed"]):
-        click.echo(f"  {h['score']}: exploitability of Hoyle's pair {h['exploitability']:+.4f}"
+        click.echo(f"  {h['score']}: exploitability of {begin} {h['exploitability']:+.4f}"
                    f" [{h['exploitability_ci95'][0]:+.4f}, {h['exploitability_ci95'][1]:+.4f}]"
                    + (f", of the computed pair {c['exploitability']:+.4f} "
                       f"[{c['exploitability_ci95'][0]:+.4f}, {c['exploitability_ci95'][1]:+.4f}]"
@@ -191,4 +228,70 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
         click.echo(f"wrote {path}")
 
 
-COMMANDS = [equilibrium]
+def _audit_scores(ctx, param, values):
+    from ecarte_sim.analysis.ecarte.audit import DEFAULT_SCORES
+    return _scores(ctx, param, values) if values else DEFAULT_SCORES
+
+
+@click.command("audit", context_settings=CONTEXT)
+@click.option("--play", "play", type=click.Choice(["dd", "heuristic", "pimc",
+                                                   "pimc-inference"]), default=None,
+              help="The shipped strategy of this play model [default: the default one].")
+@click.option("--score", "scores", metavar="E-D", multiple=True, callback=_audit_scores,
+              help="A score to audit (repeatable) [default: 0-0 2-4 3-3 4-4].")
+@click.option("--role", "roles", type=click.Choice(["elder", "dealer"]), multiple=True,
+              help="A role to audit (repeatable) [default: both].")
+@click.option("--hands", type=click.IntRange(1, 1 << 16), default=200, show_default=True,
+              help="Random dealt hands per role and score.")
+@click.option("--deals", "n_deals", type=click.IntRange(4, 1 << 15), default=1 << 14,
+              show_default=True, help="Deals around each hand (even: two halves).")
+@click.option("--top", type=click.IntRange(0, 100), default=5, show_default=True,
+              help="The worst hands named per role and score.")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None,
+              help="Write audit.md, audit.csv (one row per hand) and provenance.json here.")
+@seed_option(help="Seed of the held-out hands and their deals, in [0, 2^64).")
+@THREADS
+@quiet_option()
+@JSON
+def audit(play, scores, roles, hands, n_deals, top, out, seed, threads, quiet, as_json):
+    """The shipped strategy checked hand by hand. For each role and score, HANDS random
+    dealt hands (the dealer's from deals whose elder proposes by the strategy), each
+    valued as `advise` values it: both actions on --deals deals around the hand (never
+    the deals a solve sampled), the opponent and the later rounds playing the strategy.
+    Reported: the mean regret of the table's action and of the treatise's on the same
+    hands (plug-in, an upper estimate; cross-fitted, a lower one; 95% intervals over the
+    hands), the share of hands whose action the values beat beyond their 95% interval,
+    and the worst hands.
+
+    \b
+    Examples:
+      ecarte-sim audit --hands 20 --deals 2048 --score 0-0
+      ecarte-sim audit --seed 1 --out results/audit
+    """
+    from ecarte_sim.analysis.ecarte.audit import AuditSettings
+    from ecarte_sim.analysis.ecarte.audit import audit as run_audit
+
+    set_threads(threads)
+    if n_deals % 2:
+        raise click.BadParameter(f"{n_deals} is odd (two halves of the deals)",
+                                 param_hint="--deals")
+    settings = AuditSettings(hands=hands, deals=n_deals, scores=scores,
+                             roles=roles or ("elder", "dealer"), seed=seed, play=play)
+    if out:
+        writable_dir(out)
+    result = run_audit(settings, progress=_progress(not quiet and not as_json))
+    files = []
+    if out:
+        from ecarte_sim.analysis.reports.audit import write_audit
+        files = write_audit(out, result, command_line("audit"), top=top)
+    if as_json:
+        emit({k: v for k, v in result.items() if k != "rows"} | {"files": files})
+        return
+    from ecarte_sim.analysis.reports.audit import audit_lines
+    for line in audit_lines(result, top=top):
+        click.echo(line)
+    for path in files:
+        click.echo(f"wrote {path}")
+
+
+COMMANDS = [equilibrium, audit]

@@ -64,7 +64,7 @@ def table_action(strategy: shipped.Solved, role: str, mask: int, turn_ups, x: in
             "re_solved": solved_states is None}
 
 
-def _strategy_settings(strategy: shipped.Solved, x: int, y: int):
+def strategy_settings(strategy: shipped.Solved, x: int, y: int):
     """Settings and script in which both players play the strategy's row of (x, y)."""
     from ecarte_sim.analysis.ecarte.equilibrium import _base, at_score
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
@@ -111,7 +111,7 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
                 "turn_up": format_card(turned) if turned is not None else None,
                 "role": role, "score": f"{x}-{y}", "action": table["action"],
                 "table_action": table, "strategy": info}
-    run, script = _strategy_settings(strategy, x, y)
+    run, script = strategy_settings(strategy, x, y)
     result = st.advise(hand, trump, f"{x}-{y}", role, turn_up=turn_up, settings=run,
                        seed=seed, deals=deals or (1 << 14), v=strategy.v, script=script)
     sampled = result["action"]
@@ -144,6 +144,10 @@ def answer(table: str, sampled: str, resolved: bool, decided_by_the_deal: bool,
         out["table_differs_by"] = {"p_win": abs(gain["p_win"]),
                                    "p_win_ci95": [-hi, -lo] if flip else [lo, hi]}
     return out
+
+
+#: The name the practice table's coach imports (to be retired with it).
+_strategy_settings = strategy_settings
 
 
 def _check_deals(deals: int | None, turn_ups: int) -> None:
@@ -187,7 +191,7 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
     ids = np.array([canonical_index(mask, int(t)) for t in turn_ups], dtype=np.int64)
     own_rules = strategy.discard(role)[slot][ids]
     own = int(np.bincount(own_rules).argmax())
-    run, script = _strategy_settings(strategy, x, y)
+    run, script = strategy_settings(strategy, x, y)
 
     def cards(rule: int) -> int:
         """What the rule throws from the hand (the rules read the trump suit only)."""

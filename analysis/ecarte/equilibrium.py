@@ -90,6 +90,10 @@ ROLES = ("elder", "dealer")
 KEYS = ("elder", "dealer", "elder_discard", "dealer_discard")
 SCORES = st.SCORES
 N_CODES = len(KINGS) * len(POINTS)
+#: How a best response reads a state's sampled gain: ``keep`` leaves the replaced action
+#: unless the state's own deals resolve the other (z standard errors); ``pooled`` reads
+#: the sign of its gain pooled with the states alike (:mod:`.resolve`).
+RESOLUTIONS = ("keep", "pooled")
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,11 @@ class SolveSettings:
     the discards (later steps re-solve the first decisions only; the discards changed
     little after one step in trials, and they are three quarters of a step's cost).
     ``states`` / ``scores``: a reduced instance (only these states are re-solved, the
-    others keep the treatise's entries; only these scores), for tests and trials."""
+    others keep the treatise's entries; only these scores), for tests and trials.
+    ``resolution``: how a best response reads the states' sampled gains
+    (:data:`RESOLUTIONS`). ``start``: the sha256 of the starting pair's data when the
+    solve starts from a shipped strategy rather than Hoyle's pair (for provenance; the
+    pair itself is :func:`solve`'s ``start``)."""
     settings: EcarteSettings = field(default_factory=EcarteSettings)
     sampling: st.Sampling | None = None
     discard_sampling: st.Sampling | None = None
@@ -116,9 +124,14 @@ class SolveSettings:
     seed: int = 0
     states: tuple[int, ...] | None = None
     scores: tuple[tuple[int, int], ...] = SCORES
+    resolution: str = "pooled"
+    start: str | None = None
 
     def __post_init__(self):
         check_seed(self.seed)
+        if self.resolution not in RESOLUTIONS:
+            raise ValueError(f"unknown resolution {self.resolution!r}; choose from "
+                             f"{', '.join(RESOLUTIONS)}")
         if not 1 <= int(self.discard_steps) <= 50:
             raise ValueError(f"discard steps must be in [1, 50], got {self.discard_steps}")
         if not 0 <= int(self.iterations) <= 50:
@@ -162,7 +175,9 @@ class SolveSettings:
                 "exploit_tolerance": float(self.exploit_tolerance),
                 "discards": bool(self.discards), "discard_steps": int(self.discard_steps),
                 "states": None if self.states is None else len(self.states),
-                "scores": [f"{x}-{y}" for x, y in self.scores]}
+                "scores": [f"{x}-{y}" for x, y in self.scores]} | (
+                    {} if self.resolution == "keep" else {"resolution": self.resolution}) | (
+                    {} if self.start is None else {"start": self.start})
 
 
 def treatise_pair(settings: EcarteSettings) -> dict:
@@ -295,11 +310,16 @@ def best_rows(role: str, settings: EcarteSettings, pair: dict, v: np.ndarray,
         if progress else None
     marks = st.marks_tables(role, run, script, v=v, seed=seed, sampling=sampling,
                             slots=tuple(slots), states=solve.states, progress=say)
-    br = st.best_response(marks, v, row[role], sampling.z, rows=tuple(slots))
+    if solve.resolution == "pooled":
+        br = pooled_response(marks, v, row[role], slots, solve.states)
+    else:
+        br = st.best_response(marks, v, row[role], sampling.z, rows=tuple(slots))
     out = {"deals": int(marks.deals.sum()), "rows": {}}
     w = state_weights().astype(np.float64)
     for slot in slots:
         g, e = br["gain"][slot], br["se"][slot]
+        if solve.resolution == "pooled":            # unresolved: by the posterior
+            g, e = br["post_mean"][slot], br["post_sd"][slot]
         with np.errstate(invalid="ignore"):
             open_ = (e > 0) & (np.abs(g) <= sampling.z * e)
         out["rows"][slot] = {role: br["table"][slot], "gain": g,
@@ -315,6 +335,34 @@ def best_rows(role: str, settings: EcarteSettings, pair: dict, v: np.ndarray,
             out["rows"][slot][f"{role}_discard"] = d["table"][slot]
         out["deals"] += d["deals"]
     return out
+
+
+def pooled_response(marks: st.MarksTables, v: np.ndarray, replaced: np.ndarray,
+                    slots: list[int], states=None) -> dict:
+    """The best response of ``marks``' role at ``slots`` with every state's gain pooled with
+    the states alike (:func:`~ecarte_sim.analysis.ecarte.resolve.resolve`): the action is
+    the posterior mean's sign. ``states``: only these change (a reduced instance: the
+    fit uses their gains alone), the others keep ``replaced``. Returns
+    :func:`~ecarte_sim.analysis.ecarte.strategy.best_response`'s keys (``gain`` and
+    ``se`` the states' own sampled figures) and the posterior's ``post_mean``,
+    ``post_sd``."""
+    from ecarte_sim.analysis.ecarte.resolve import resolve
+    from ecarte_sim.engine.ecarte.states import representatives
+
+    replaced = np.broadcast_to(np.asarray(replaced, dtype=bool), (SCORE_SLOTS, N_STATES))
+    table = replaced.copy()
+    keys = ("gain", "se", "post_mean", "post_sd")
+    out = {k: np.full((SCORE_SLOTS, N_STATES), np.nan) for k in keys}
+    idx = np.arange(N_STATES) if states is None else np.asarray(states, dtype=np.int64)
+    hands, turn_ups = representatives()
+    gain, se, _ = st.state_gains(marks.joint[idx], st.score_values(v)[list(slots)],
+                                 marks.role)
+    for i, slot in enumerate(slots):
+        r = resolve(gain[i], se[i], marks.deals[idx], hands[idx], turn_ups[idx])
+        table[slot, idx] = r["table"]
+        out["gain"][slot, idx], out["se"][slot, idx] = gain[i], se[i]
+        out["post_mean"][slot, idx], out["post_sd"][slot, idx] = r["mean"], r["sd"]
+    return {"table": table, **out}
 
 
 def score_groups(pair: dict, slots: list[int]) -> list[list[int]]:
@@ -531,6 +579,23 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
     value = {**value_table(counts, seed=solve.seed), "counts": counts}
     return _result(solve, pair, gains, value, counts, accepted, history, final, slots,
                    converged=all(settled.values()))
+
+
+def responded(solve: SolveSettings, result: dict, progress=None) -> dict:
+    """One simultaneous step from the starting pair: the best responses of a step-0 solve
+    (``iterations`` 0: ``result["responses"]``, both roles' at every score against the
+    starting pair) as the pair, its ``V`` computed from it (:func:`pair_values`). The
+    exploitability in ``final`` stays the starting pair's (what these responses gain
+    against it); this pair's own is measured by a step 0 started from it."""
+    if "responses" not in result:
+        raise ValueError("one step needs a step-0 solve (iterations 0)")
+    pair = result["responses"]
+    value = pair_values(solve.settings, pair, seed=solve.seed, deals=solve.v_deals(),
+                        progress=progress)
+    return {**result, "pair": pair, "v": value["v"], "v_lo": value["lo"], "v_hi": value["hi"],
+            "value_deals": value["n"], "first_accepted": list(map(float,
+                                                                   value["first_accepted"])),
+            "converged": False, "responded": True}
 
 
 def _result(solve, pair, gains, value, counts, accepted, history, final, slots, *, converged):

@@ -79,12 +79,20 @@ def markdown(result: dict, caption: str) -> str:
     where = "the 25 scores" if k == 25 else f"the {k} scores solved"
     both = ("both decisions: the first decision and the first discard" if sv["discards"]
             else "the first decision only (the discards stay the treatise's)")
+    begin = "Hoyle's pair" if not sv.get("start") else "the starting pair"
     title = ("five up in equilibrium" if sv["iterations"] > 0 else
-             "Hoyle's pair measured at every score")
+             f"{begin} measured at every score")
     lines = [f"# Écarté: {title} ({sv['settings']['play']['elder']})", "",
              f"_{caption}_", ""]
     tol = sv["exploit_tolerance"]
     solved = sv["iterations"] > 0
+    if result.get("responded"):
+        lines += ["## One step", "",
+                  f"- `--respond`: the pair reported below (its value) and shipped is both "
+                  f"players' best responses to {begin} at every score (one simultaneous "
+                  "step); the exploitability is the starting pair's, what these responses "
+                  "gain against it. Their own per-hand regret is measured by `ecarte-sim "
+                  "audit`.", ""]
     if not solved:
         lines += ["## Verdict", "",
                   f"- **Step 0 only** (`--iterations 0`): Hoyle's pair measured at {where} — "
@@ -123,8 +131,8 @@ def markdown(result: dict, caption: str) -> str:
                   "- Exploitability (what both players' best responses gain against a pair, "
                   "summed, in P(win the game) at the score, measured on fresh deals with best "
                   "responses sampled on deals that did not choose the pair: a lower bound at "
-                  "the sampling's resolution; it can come out below zero by chance): Hoyle's "
-                  f"pair from {min(e['exploitability'] for e in s['hoyle']):+.4f} to "
+                  "the sampling's resolution; it can come out below zero by chance): "
+                  f"{begin} from {min(e['exploitability'] for e in s['hoyle']):+.4f} to "
                   f"{max(e['exploitability'] for e in s['hoyle']):+.4f} across {where}, the "
                   f"computed pair from {min(e['exploitability'] for e in s['computed']):+.4f} to "
                   f"{max(e['exploitability'] for e in s['computed']):+.4f}.", ""]
@@ -133,7 +141,7 @@ def markdown(result: dict, caption: str) -> str:
               "the game) on fresh deals with the 95% interval (the elder's and the "
               "dealer's on disjoint fresh deals, so the sum's interval adds their "
               "half-widths in quadrature); n fresh deals per side and score.", "",
-              "| score | Hoyle's pair | elder's BR | dealer's BR"
+              f"| score | {begin} | elder's BR | dealer's BR"
               + (" | computed pair | elder's BR | dealer's BR" if solved else "") + " | n |",
               "|---|---|---|---" + ("|---|---|---" if solved else "") + "|---|"]
 
@@ -151,15 +159,16 @@ def markdown(result: dict, caption: str) -> str:
               "against the dealer's `y` (rows: his score; columns: the dealer's), under the "
               + ("computed" if solved else "Hoyle's") + " pair, 95% interval (a bootstrap that redraws each score's deals "
               "independently, although the scores share their deals: wider than it need "
-              "be); Hoyle's pair's beside it.", "",
+              f"be); {begin}'s beside it.", "",
               "| elder \\ dealer | " + " | ".join(str(y) for y in range(TARGET)) + " |",
               "|---" * (TARGET + 1) + "|"]
     for x in range(TARGET):
-        cells = [f"{v[x, y]:.4f} [{lo[x, y]:.4f}, {hi[x, y]:.4f}] (Hoyle {v0[x, y]:.4f})"
+        cells = [f"{v[x, y]:.4f} [{lo[x, y]:.4f}, {hi[x, y]:.4f}] "
+                 f"({'Hoyle' if not sv.get('start') else 'start'} {v0[x, y]:.4f})"
                  for y in range(TARGET)]
         lines.append(f"| {x} | " + " | ".join(cells) + " |")
     lines += ["", "## How it converged", "",
-              "Step 0 measured Hoyle's pair at every score and replaced every row by the best "
+              f"Step 0 measured {begin} at every score and replaced every row by the best "
               "responses to it. Then, score by score from the last, each step measured the "
               "score's row (best responses sampled on deals that did not choose it, their "
               "gain on fresh deals) and, while the exploitability's 95% upper bound was "
@@ -187,7 +196,7 @@ def markdown(result: dict, caption: str) -> str:
                      f"{changed:.2%} | {e['elder_unresolved']:.1%}, "
                      f"{e['dealer_unresolved']:.1%} | "
                      f"{sum(r['deals'] for r in recs):,} |")
-    lines += ["", f"Step 0 (Hoyle's pair at every score) played {history[0]['deals']:,} "
+    lines += ["", f"Step 0 ({begin} at every score) played {history[0]['deals']:,} "
               "deals for its best responses."]
     f, r = sv["sampling"], sv["discard_sampling"]
     accepted = result.get("first_accepted") or []
@@ -206,9 +215,17 @@ def markdown(result: dict, caption: str) -> str:
                  "of a step's cost and changed little after one step in trials), so a later "
                  "step's exploitability is the first decisions' alone"
                  if sv["discards"] else "")
-              + f". A state leaves its action only where the other is better by more than "
-              f"{f[2]:g} standard errors, so the deviations a best response finds are "
-              "limited to these tables and rules and to what the sampling resolves.",
+              + (f". A state leaves its action only where the other is better by more than "
+                 f"{f[2]:g} standard errors, so the deviations a best response finds are "
+                 "limited to these tables and rules and to what the sampling resolves."
+                 if sv.get("resolution", "keep") == "keep" else
+                 ". A state's first decision is the sign of its gain pooled with the states "
+                 "alike (`--resolution pooled`): a least-squares model of the sampled gains on "
+                 "the hands' features, one per number of trumps held with or without the king of trumps, and each state's own "
+                 "gain shrunk toward it by the ratio of the spread the model leaves to the "
+                 "state's own noise (empirical Bayes); the discards as sampled."),
+              *([f"- Started from the shipped strategy whose data has sha256 "
+                 f"`{sv['start']}`, not from Hoyle's pair."] if sv.get("start") else []),
               f"- `V` from {sv['value_deals']:,} whole deals at every score; exploitability "
               f"and value on {sv['fresh_deals']:,} fresh deals per side and score.",
               f"- Stopping rule at a score: the exploitability's 95% upper bound at most "
@@ -319,9 +336,9 @@ def ship(ship_dir: str, result: dict) -> list[str]:
     """The computed pair as shipped data: ``<play>.npz`` (:func:`solved.pack`) and
     ``<play>.json`` (command, seed, commit, the solve's settings, the exploitability and
     value found at every score). A run of step 0 only solved nothing: refused."""
-    if result["solve"]["iterations"] == 0:
-        raise ValueError("--ship needs a solve (--iterations 1 or more): step 0 alone "
-                         "measures Hoyle's pair and solves nothing")
+    if result["solve"]["iterations"] == 0 and not result.get("responded"):
+        raise ValueError("--ship needs a solve (--iterations 1 or more, or --respond): step "
+                         "0 alone measures the starting pair and solves nothing")
     play = result["solve"]["settings"]["play"]["elder"]
     pair, gains = result["pair"], result["gains"]
     data = shipped.pack(pair["elder"], pair["dealer"], pair["elder_discard"],
@@ -332,6 +349,10 @@ def ship(ship_dir: str, result: dict) -> list[str]:
     meta = {"command": result.get("command"), "seed": prov["seed"],
             "version": prov["version"], "git_commit": prov["git_commit"],
             "solve": result["solve"], "converged": s["converged"],
+            **({"responded": "one simultaneous step: these tables are both players' best "
+                             "responses to the starting pair; the exploitability below is "
+                             "the starting pair's, what they gain against it"}
+               if result.get("responded") else {}),
             "steps": s["steps"], "unsettled": s["unsettled"],
             "elder_wins_0_0": s["elder_wins_0_0"],
             "elder_wins_0_0_ci95": s["elder_wins_0_0_ci95"],

@@ -1,0 +1,230 @@
+"""The shipped strategy checked hand by hand: its regret on held-out random hands.
+
+The exploitability a solve reports is a best response *sampled at the table's own
+resolution* (8–16 deals a state): it cannot see an error the table cannot see. This
+module measures the table where a player meets it, one hand at a time:
+
+* :func:`draw_hands` — random dealt hands for a role at a score, drawn from the deals of
+  the audit's seed (``deal(seed, i)``, ``i`` from 0): the elder's hand of each deal; the
+  dealer's hand of the deals whose elder proposes by the strategy at that score (the
+  dealer decides only then). Each hand with its turn-up, as dealt: a hand's chance to be
+  drawn is its chance to be dealt.
+* :func:`hand_values` — per hand, both actions played on ``deals`` deals around it (the
+  deals ``k >= CHECK_DEALS_START`` of its state, never a solve's; common random
+  numbers), the opponent and the later rounds playing the strategy, the later deals
+  valued by its ``V``: exactly what ``ecarte-sim advise HAND --turn-up T`` computes. The
+  deals come in two halves for the cross-fitted regret.
+* :func:`audit` — for each role and score, the regret of the table's action and of the
+  treatise's on the same hands and values:
+
+  - *plug-in regret*: the hand's estimated loss of the action against the better one,
+    ``max(0, ±gain)``; noise makes it too large on near-ties (Jensen), so it is an upper
+    estimate;
+  - *cross-fitted regret*: the better action chosen on one half of the deals, its gain
+    over the action measured on the other (and the halves swapped): unbiased for the loss
+    against a choice that can itself err, so a lower estimate. The true mean regret lies
+    between, in expectation;
+  - *resolved wrong*: the hands where the 95% interval of the gain excludes zero on the
+    other action's side; the worst hands named.
+
+Every figure is a pure function of (seed, hands, deals, the strategy): the hands of seed
+``s`` are held out from any solve (a solve reads deals ``k < SOLVE_DEALS`` of a state,
+these values ``k >= CHECK_DEALS_START``), and another seed draws other hands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ecarte_sim.analysis.ecarte import strategy as st
+from ecarte_sim.analysis.ecarte.paired import paired_mean
+from ecarte_sim.analysis.stats.intervals import Z95
+
+#: The scores measured by default (the issue's: the start, and three late scores).
+DEFAULT_SCORES = ((0, 0), (2, 4), (3, 3), (4, 4))
+ROLES = ("elder", "dealer")
+
+
+@dataclass(frozen=True)
+class AuditSettings:
+    """What an audit measures: ``hands`` random dealt hands for each role at each of
+    ``scores``, ``deals`` deals around each (even: two halves), the hands and deals of
+    ``seed``; the strategy of play model ``play`` (None: the default shipped)."""
+    hands: int = 200
+    deals: int = 1 << 14
+    scores: tuple[tuple[int, int], ...] = DEFAULT_SCORES
+    roles: tuple[str, ...] = ROLES
+    seed: int = 0
+    play: str | None = None
+
+    def __post_init__(self):
+        from ecarte_sim.engine.ecarte.strategy import CHECK_DEALS
+        from ecarte_sim.engine.rng import check_seed
+        check_seed(self.seed)
+        if not 1 <= int(self.hands) <= 1 << 16:
+            raise ValueError(f"hands must lie in [1, 65536], got {self.hands}")
+        if not (4 <= int(self.deals) <= CHECK_DEALS and int(self.deals) % 2 == 0):
+            raise ValueError(f"deals must be even and in [4, {CHECK_DEALS}], got {self.deals}")
+        for role in self.roles:
+            if role not in ROLES:
+                raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
+        for x, y in self.scores:
+            if not (0 <= x < 5 and 0 <= y < 5):
+                raise ValueError(f"bad score {x}-{y}")
+
+    def echo(self) -> dict:
+        return {"hands": int(self.hands), "deals": int(self.deals), "seed": int(self.seed),
+                "scores": [f"{x}-{y}" for x, y in self.scores], "roles": list(self.roles),
+                "play": self.play}
+
+
+def draw_hands(strategy, role: str, x: int, y: int, hands: int, seed: int):
+    """``hands`` dealt hands of ``role`` at (x, y) with their turn-ups and states (module
+    docstring): arrays (masks, turn_ups, states)."""
+    from ecarte_sim.engine.ecarte.deal import deal
+    from ecarte_sim.engine.ecarte.states import canonical_index
+
+    elder_table = strategy.table("elder")[5 * x + y]
+    masks, turn_ups, states = [], [], []
+    i = 0
+    while len(masks) < hands:
+        d = deal(seed, i)
+        i += 1
+        if role == "elder":
+            hand = int(d.elder)
+        else:
+            if not elder_table[canonical_index(int(d.elder), int(d.turn_up))]:
+                continue
+            hand = int(d.dealer)
+        masks.append(hand)
+        turn_ups.append(int(d.turn_up))
+        states.append(canonical_index(hand, int(d.turn_up)))
+    return (np.array(masks, dtype=np.int64), np.array(turn_ups, dtype=np.int64),
+            np.array(states, dtype=np.int64))
+
+
+def hand_values(strategy, role: str, x: int, y: int, masks, turn_ups, states, *,
+                deals: int, seed: int) -> np.ndarray:
+    """(hands, 2, 16, 16): per hand, the joint marks table of its two actions on each half
+    of ``deals`` deals (module docstring); their sum is ``advise``'s table."""
+    from ecarte_sim.analysis.ecarte.advice import strategy_settings
+    from ecarte_sim.engine.ecarte.strategy import CHECK_DEALS_START, N_MARKS, marks_block
+    from ecarte_sim.engine.rng import check_seed
+
+    run, script = strategy_settings(strategy, x, y)
+    cfg_a, cfg_b = st.arm_cfgs(role, run, x, y)
+    n = len(masks)
+    half = deals // 2
+    out = np.zeros((n, 2, N_MARKS * N_MARKS), dtype=np.int64)
+    for h in range(2):
+        joint = np.zeros((n, N_MARKS * N_MARKS), dtype=np.int64)
+        lo = CHECK_DEALS_START + h * half
+        marks_block(np.uint64(check_seed(seed)), st.ROLES[role], masks, turn_ups, states,
+                    False, np.full(n, lo, dtype=np.int64),
+                    np.full(n, lo + half, dtype=np.int64), cfg_a, cfg_b, script, joint,
+                    np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+        out[:, h] = joint
+    return out.reshape(n, 2, N_MARKS, N_MARKS)
+
+
+def _gain(joint: np.ndarray, own: np.ndarray) -> tuple[float, float]:
+    g = paired_mean(joint, own)
+    return float(g["mean"]), float(g["ci95"][1] - g["mean"]) / Z95
+
+
+def hand_rows(strategy, role: str, x: int, y: int, masks, turn_ups, states,
+              tables: np.ndarray) -> list[dict]:
+    """One row per hand: its cards, the table's and the treatise's actions, the gain of
+    arm a (propose, accept) over arm b with its standard error, the two halves' gains,
+    and each action's plug-in and cross-fitted regret."""
+    from ecarte_sim.engine.cards import ECARTE, format_card, format_hand
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
+
+    f = st.marks_value(strategy.v, x, y)
+    own = f if role == "elder" else 1.0 - f
+    table = strategy.table(role)[5 * x + y]
+    treatise = st.treatise_tables(EcarteSettings())[role]
+    arm_a, arm_b = st.ACTIONS[role]
+    rows = []
+    for j in range(len(masks)):
+        g, se = _gain(tables[j].sum(axis=0), own)
+        g1, _ = _gain(tables[j, 0], own)
+        g2, _ = _gain(tables[j, 1], own)
+        row = {"role": role, "score": f"{x}-{y}",
+               "hand": format_hand(int(masks[j]), ECARTE),
+               "turn_up": format_card(int(turn_ups[j])), "state": int(states[j]),
+               "gain": g, "se": se, "gain_half_1": g1, "gain_half_2": g2,
+               "n": int(tables[j].sum()),
+               "table": arm_a if table[states[j]] else arm_b,
+               "treatise": arm_a if treatise[states[j]] else arm_b}
+        for who in ("table", "treatise"):
+            sign = 1.0 if row[who] == arm_a else -1.0     # the action's own gain over the other
+            row[f"{who}_regret"] = max(0.0, -sign * g)
+            # cross-fitted: choose on one half, measure the choice's gain on the other
+            cross = 0.0
+            for choose, measure in ((g1, g2), (g2, g1)):
+                better_is_a = choose > 0
+                if better_is_a != (row[who] == arm_a):
+                    cross += (measure if better_is_a else -measure) / 2
+            row[f"{who}_regret_cross"] = cross
+            row[f"{who}_wrong"] = bool(-sign * g - Z95 * se > 0)
+        rows.append(row)
+    return rows
+
+
+def _mean_ci(values: np.ndarray) -> dict:
+    n = len(values)
+    m = float(np.mean(values))
+    half = Z95 * float(np.std(values, ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
+    return {"mean": m, "ci95": [m - half, m + half], "n": n}
+
+
+def _share_ci(k: int, n: int) -> dict:
+    """The share k/n with its Wilson 95% interval."""
+    from ecarte_sim.analysis.stats.intervals import wilson_interval
+    lo, hi = wilson_interval(k, n)
+    return {"share": k / n, "ci95": [float(lo), float(hi)], "k": int(k), "n": int(n)}
+
+
+def summary(rows: list[dict], top: int = 5) -> dict:
+    """The figures of one (role, score) from its hands' rows (module docstring)."""
+    out = {"hands": len(rows)}
+    for who in ("table", "treatise"):
+        plug = np.array([r[f"{who}_regret"] for r in rows])
+        cross = np.array([r[f"{who}_regret_cross"] for r in rows])
+        wrong = [r for r in rows if r[f"{who}_wrong"]]
+        out[who] = {"regret": _mean_ci(plug), "regret_cross": _mean_ci(cross),
+                    "wrong": _share_ci(len(wrong), len(rows)),
+                    "worst_wrong": max((r[f"{who}_regret"] for r in wrong), default=0.0)}
+    worst = sorted(rows, key=lambda r: -r["table_regret"])[:top]
+    out["worst"] = [{k: r[k] for k in ("hand", "turn_up", "table", "treatise", "gain", "se",
+                                       "table_regret")} for r in worst if r["table_regret"] > 0]
+    return out
+
+
+def audit(settings: AuditSettings, progress=None) -> dict:
+    """Every (role, score) of ``settings``: the hands' rows and their summary."""
+    from ecarte_sim.analysis.ecarte import solved as shipped
+
+    strategy = shipped.load(settings.play)
+    rows, summaries = [], {}
+    tasks = [(role, x, y) for x, y in settings.scores for role in settings.roles]
+    for done, (role, x, y) in enumerate(tasks):
+        masks, turn_ups, states = draw_hands(strategy, role, x, y, settings.hands,
+                                             settings.seed)
+        tables = hand_values(strategy, role, x, y, masks, turn_ups, states,
+                             deals=settings.deals, seed=settings.seed)
+        these = hand_rows(strategy, role, x, y, masks, turn_ups, states, tables)
+        rows += these
+        summaries[f"{role} {x}-{y}"] = summary(these)
+        if progress:
+            progress(f"{role} at {x}-{y}", done + 1, len(tasks))
+    return {"settings": settings.echo(), "strategy": {
+        "play": strategy.play, "command": strategy.provenance.get("command"),
+        "sha256": strategy.provenance.get("sha256")}, "summaries": summaries, "rows": rows}
+
+
+__all__ = ["AuditSettings", "audit", "draw_hands", "hand_values", "hand_rows", "summary",
+           "DEFAULT_SCORES"]

@@ -1,0 +1,98 @@
+"""The files and lines of ``ecarte-sim audit`` (:mod:`ecarte_sim.analysis.ecarte.audit`):
+``audit.md`` (the per-hand regret of the shipped strategy's table and of the treatise,
+each role and score, the worst hands), ``audit.csv`` (one row per hand) and
+``provenance.json``."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ecarte_sim.analysis.reports.provenance import (caption, commit_file, csv_columns,
+                                                    provenance, write_provenance)
+
+
+def _ci(d: dict, fmt: str = "+.4f") -> str:
+    lo, hi = d["ci95"]
+    return f"{d['mean']:{fmt}} [{lo:{fmt}}, {hi:{fmt}}]"
+
+
+def _share(d: dict) -> str:
+    lo, hi = d["ci95"]
+    return f"{d['share']:.1%} [{lo:.1%}, {hi:.1%}] ({d['k']} of {d['n']})"
+
+
+def table_rows(result: dict) -> list[str]:
+    """The Markdown table of every (role, score)."""
+    head = ["| role, score | hands | table: mean regret (plug-in) | table: cross-fitted | "
+            "table: resolved wrong | table: worst resolved | treatise: mean regret (plug-in) "
+            "| treatise: cross-fitted | treatise: resolved wrong |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for key, s in result["summaries"].items():
+        t, h = s["table"], s["treatise"]
+        head.append(f"| {key} | {s['hands']} | {_ci(t['regret'])} | {_ci(t['regret_cross'])} "
+                    f"| {_share(t['wrong'])} | {t['worst_wrong']:.4f} | {_ci(h['regret'])} | "
+                    f"{_ci(h['regret_cross'])} | {_share(h['wrong'])} |")
+    return head
+
+
+def worst_lines(result: dict, top: int) -> list[str]:
+    out = []
+    for key, s in result["summaries"].items():
+        for w in s["worst"][:top]:
+            out.append(f"- {key}: {w['hand']}, {w['turn_up']} turned up: the table says "
+                       f"{w['table']}, the values beat it by {w['table_regret']:.4f} "
+                       f"(gain {w['gain']:+.4f} ± {1.96 * w['se']:.4f}); the treatise says "
+                       f"{w['treatise']}")
+    return out
+
+
+def audit_lines(result: dict, top: int = 5) -> list[str]:
+    """The audit as text: one paragraph per (role, score)."""
+    s = result["settings"]
+    lines = [f"The shipped strategy ({result['strategy']['play']}) hand by hand: {s['hands']} "
+             f"random dealt hands per role and score, {s['deals']:,} deals around each, "
+             f"seed {s['seed']}; regret in P(win the game), 95% intervals over the hands"]
+    for key, v in result["summaries"].items():
+        t, h = v["table"], v["treatise"]
+        lines.append(f"{key}: table regret {_ci(t['regret'])} (cross-fitted "
+                     f"{_ci(t['regret_cross'])}), resolved wrong on {_share(t['wrong'])}, "
+                     f"worst {t['worst_wrong']:.4f}; treatise regret {_ci(h['regret'])}, "
+                     f"wrong on {_share(h['wrong'])}")
+    if top:
+        lines.append("worst hands:")
+        lines += ["  " + w[2:] for w in worst_lines(result, top)]
+    return lines
+
+
+def write_audit(out_dir: str, result: dict, command_line: str, top: int = 5) -> list[str]:
+    """audit.md, audit.csv and provenance.json in ``out_dir``; the paths written."""
+    s = result["settings"]
+    n = sum(v["hands"] for v in result["summaries"].values())
+    prov = provenance("audit", s, s["seed"], n)
+    prov["strategy"] = result["strategy"]
+    paths: list[str] = []
+    frame = csv_columns(pd.DataFrame(result["rows"]), prov)
+    commit_file(out_dir, "audit.csv",
+                lambda tmp: frame.to_csv(tmp, index=False, float_format="%.6g"), paths)
+    md = [f"# The shipped strategy ({result['strategy']['play']}) hand by hand",
+          "", f"_{caption(prov)}_", "",
+          f"{s['hands']} random dealt hands per role and score (the dealer's from deals whose "
+          "elder proposes by the strategy at that score), drawn from the deals of the seed; "
+          f"each valued as `ecarte-sim advise` values it: both actions on {s['deals']:,} "
+          "deals around the hand (deals no solve samples), the opponent and the later rounds "
+          "playing the strategy, the later deals valued by its own `V`. Regret: what an "
+          "action loses in P(win the game) against the better one on those values. The "
+          "*plug-in* regret counts noise on near-ties as loss (an upper estimate); the "
+          "*cross-fitted* regret chooses the better action on one half of the deals and "
+          "measures it on the other (a lower estimate). *Resolved wrong*: the hands whose "
+          "action the values beat beyond their 95% interval (Wilson interval of the share). "
+          "The treatise's action (Hoyle's list for the elder, the maxims for the dealer) on "
+          "the same hands and values beside it.", "",
+          *table_rows(result), "", "## The worst hands", "", *worst_lines(result, top), ""]
+    commit_file(out_dir, "audit.md",
+                lambda tmp: open(tmp, "w", encoding="utf-8").write("\n".join(md)), paths)
+    write_provenance(out_dir, prov, command_line=command_line, paths=paths)
+    return paths
+
+
+__all__ = ["audit_lines", "write_audit", "table_rows"]

@@ -314,8 +314,12 @@ def test_text_chart(capsys):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("elder at 0-0")
-    assert any(line.startswith("3 trumps, king") and "play100" in line for line in lines)
-    assert re.search(r"reproduces \d+\.\d% of dealt hands", lines[-1])
+    assert any(line.startswith("3 trumps, king") and "play 100%" in line for line in lines)
+    assert re.search(r"reproduce \d+\.\d% of dealt hands", lines[-1])
+    # words, not codes: every cell's action is a whole word; the headings are not cut
+    cells = [w for line in lines[3:-2] for w in line[20:].split()]
+    assert {w for w in cells if w.isalpha()} <= {"propose", "play"}
+    assert "no plain card" in lines[2]
 
 
 if __name__ == "__main__":

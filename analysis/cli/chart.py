@@ -134,31 +134,36 @@ def chart(role, score, play, against, columns, weigh, out, as_json):
 
 
 def _print(result, score: str, source: str, out) -> None:
-    """The chart as text: each cell its action's first letters and reproduced share, ≠
-    where the treatise says otherwise."""
+    """The chart as text: each cell the action the table takes on most of its hands, in
+    words, and the share of the cell's hands it is; * where the treatise says otherwise."""
     from ecarte_sim.analysis.ecarte.chart import sub_label
     yes, no = result.actions
     click.echo(f"{result.role} at {score}: {source}")
-    width = 9
-    head = " " * 20 + "".join(f"{sub_label(c)[:width - 1]:>{width}}" for c in result.columns)
+    width = max(max(len(yes), len(no)) + 7,
+                max(len(sub_label(c)) for c in result.columns) + 2)
+    head = " " * 20 + "".join(f"{sub_label(c):>{width}}" for c in result.columns)
     groups = " " * 20 + "".join(f"{label.replace(' plain', '')[:n * width - 1]:>{n * width}}"
                                 for label, _, n in result.groups)
     click.echo(groups)
     click.echo(head)
+    differs = False
     for row in result.cells:
         text = []
         for c in row:
             if c.action is None:
                 text.append(f"{'.':>{width}}")
                 continue
-            mark = "≠" if c.treatise_differs else " "
-            text.append(f"{c.action[:4]:>5}{100 * c.reproduced:3.0f}{mark}")
+            mark = "*" if c.treatise_differs else " "
+            differs |= c.treatise_differs
+            text.append(f"{c.action:>{width - 6}}{100 * c.reproduced:4.0f}%{mark}")
         click.echo(f"{row[0].row_label:<20}" + "".join(text))
     hands = ("dealt hands" if result.weighting == "dealt hands" else
              "the hands he is proposed to")
-    click.echo(f"reproduces {100 * result.reproduced:.1f}% of {hands}; {yes} on "
-               f"{100 * result.chosen:.1f}%; agrees with the treatise on "
-               f"{100 * result.treatise_agreement:.1f}%"
+    click.echo(f"Each cell: what the table does with most of its hands, and on what share of "
+               f"them{'; * the treatise says otherwise' if differs else ''}.")
+    click.echo(f"The cells' actions reproduce {100 * result.reproduced:.1f}% of {hands}; the "
+               f"table says {yes} on {100 * result.chosen:.1f}% of them; it agrees with the "
+               f"treatise on {100 * result.treatise_agreement:.1f}%"
                + (f"; written to {out}" if out else ""))
 
 

@@ -247,7 +247,10 @@ def test_hand_exact_equals_the_enumeration():
     s = AP.exact_summary(counts)
     assert d["play"]["exact"] is True and d["play"]["n"] == 65_780 == counts.sum()
     assert d["play"]["point"] == s["point"] and d["play"]["ci95"] == [s["point"], s["point"]]
-    assert "propose" not in d
+    # proposing draws from the stock: its row is sampled, on the deals of the seed
+    assert d["propose"]["exact"] is False and d["propose"]["n"] >= 16_384
+    assert d["play_minus_propose"]["n"] == d["propose"]["n"]
+    assert d["provenance"]["seed"] == 0
 
 
 @pytest.mark.parametrize("args,token", [

@@ -505,7 +505,7 @@ def precision_options(max_deals_help: str):
 @JSON
 def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet, as_json,
          run_dir, resume, task_size, scheduler, workers, settings):
-    """How good is HAND for the elder: P(point), P(vole) and expected points (the elder's
+    """How good is HAND for the elder: P(point), P(vole) and marks per deal (the elder's
     marks minus the dealer's in the deal, kings and Law 49 included), playing without
     proposing and proposing first (the dealer answering by --dealer-policy, the deal going
     on, the elder re-deciding by --elder-policy after each exchange).
@@ -513,7 +513,8 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     The rest of the pack is dealt at random around the hand; both ways are played on the
     same deals, and the paired difference is reported. --precision (default) simulates
     until both P(point) intervals have half-width <= H (at most --max-deals: 2^24 deals
-    for dd/heuristic, 2^18 for pimc); --exact enumerates instead (play without proposing).
+    for dd/heuristic, 2^18 for pimc); --exact enumerates every deal for play without proposing
+    (the propose-first row stays sampled: proposing draws from the stock).
     The hand is echoed in the canonical order: spades, hearts, diamonds, clubs, each from
     the king down.
 
@@ -537,7 +538,7 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
                                "PIMC's sampled worlds make each deal random")
     counter = Counter(not quiet and not as_json)
     parameters = {"hand": format_hand(elder, ECARTE), "trump": trump, "exact": exact,
-                  "precision": None if exact or n_deals else precision, "deals": n_deals,
+                  "precision": None if n_deals else precision, "deals": n_deals,
                   "max_deals": max_deals, "settings": settings.echo()}
     with contextlib.ExitStack() as stack:
         stack.callback(counter.close)
@@ -545,26 +546,26 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
                                      scheduler, workers))
         result = study_hand(hand, trump, settings, exact=exact, seed=seed, precision=precision,
                             deals=n_deals, max_deals=max_deals, progress=counter)
-    result["provenance"] = provenance("hand", parameters, None if exact else seed,
+    result["provenance"] = provenance("hand", parameters, seed,
                                       result["play"]["n"])
     if as_json:
         emit(result)
         return
     where = result["turn_up"] or f"{SUIT_LETTERS[suit]} (turn-up drawn from the suit)"
-    click.echo(f"{result['hand']}, trump {where}; play {result['model']}"
-               + ("" if exact else f"; seed {seed}"))
+    click.echo(f"{result['hand']}, trump {where}; play {result['model']}; seed {seed}")
     for key, title in (("play", "play without proposing"), ("propose", "propose first")):
         if key not in result:
             continue
         r = result[key]
         how = "exact, every deal" if r["exact"] else "95% CI"
         click.echo(f"  {title:22s} P(point) {r['point']:.4f} [{r['ci95'][0]:.4f}, "
-                   f"{r['ci95'][1]:.4f}]  P(vole) {r['vole']:.4f}  expected points "
-                   f"{r['expected_points']:+.4f}  (n={r['n']}, {how})")
+                   f"{r['ci95'][1]:.4f}]  P(vole) {r['vole']:.4f}  marks/deal "
+                   f"{r['expected_points']:+.4f}  (n={r['n']:,}, {how})")
     if "play_minus_propose" in result:
         d = result["play_minus_propose"]
-        click.echo(f"  play minus propose: {d['expected_points']:+.4f} points per deal "
-                   f"[{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}] (paired, same {d['n']} deals)")
+        click.echo(f"  play minus propose: {d['expected_points']:+.4f} marks/deal "
+                   f"[{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}] (paired, the same "
+                   f"{d['n']:,} sampled deals)")
 
 
 @click.command(context_settings=CONTEXT)

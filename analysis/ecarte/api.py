@@ -360,11 +360,12 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
          seed: int = 0, precision: float = DEFAULT_PRECISION, deals: int | None = None,
          max_deals: int | None = None, progress: Callable[[str, int], None] | None = None
          ) -> dict:
-    """How good is ``hand`` for the elder: P(point), P(vole) and expected points played
+    """How good is ``hand`` for the elder: P(point), P(vole) and marks per deal played
     without proposing and proposing first, on the same deals dealt around it (the paired
     difference), until both P(point) intervals have half-width <= ``precision`` (at most
     ``max_deals``), or on exactly ``deals`` deals; ``exact=True`` enumerates every dealer
-    hand and turn-up instead (play without proposing; dd or heuristic).
+    hand and turn-up for play without proposing (dd or heuristic); proposing first draws
+    from the stock, so its row and the paired difference stay sampled.
     ``progress(label, n)`` is told the deals done."""
     from ecarte_sim.analysis.ecarte import paired as AP
     from ecarte_sim.engine.ecarte.experiments import exact_codes, hand_table
@@ -385,8 +386,7 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
                              "PIMC's sampled worlds make each deal random")
         codes = exact_codes(elder, turn_up, suit, play_cfg,
                             progress=lambda n: tell("enumerating", n))
-        result["play"] = _arm(AP.exact_summary(codes), True)
-        return result
+        exact_play = _arm(AP.exact_summary(codes), True)
     propose_cfg = settings.cfg(elder_first="propose")
 
     def step(lo, hi):
@@ -402,7 +402,9 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
 
     cap = max_deals or HAND_CAP[settings.uses_pimc]
     joint, n, worst = run_until(step, checkpoints(cap, deals), check)
-    result["play"] = _arm(AP.arm_summary(joint.sum(axis=1)), False)
+    # with exact, the play arm is the enumeration's; proposing draws from the stock, so
+    # its row (and the paired difference) is sampled as without exact
+    result["play"] = exact_play if exact else _arm(AP.arm_summary(joint.sum(axis=1)), False)
     result["propose"] = _arm(AP.arm_summary(joint.sum(axis=0)), False)
     diff = AP.paired_mean(joint, AP.NET.astype(float))
     result["play_minus_propose"] = {"expected_points": diff["mean"], "ci95": diff["ci95"],

@@ -400,10 +400,30 @@ def exploit_bench(worlds=(4, 16, 64)) -> dict:
     return {"hand": "dealer KH 9H QS 8D 7C, TH turned up, the elder played", "runs": out}
 
 
+def web_bench(games: int = 50, finished: int = 500, say=None) -> dict:
+    """The web app on loopback (when the web extra is installed): a new game's page alone,
+    then ``games`` games at once to the end (latency of every request, p95 of an act,
+    errors), then the server's memory over ``finished`` finished games; {} without the
+    extra, or with ``games`` and ``finished`` 0."""
+    import importlib.util
+    say = say or (lambda *_: None)
+    out = {}
+    if not (importlib.util.find_spec("starlette") and importlib.util.find_spec("uvicorn")):
+        return out
+    from ecarte_sim.analysis.web.load import load_test, memory_test
+    if games:
+        say(f"the web app: a new game's page, then {games} games at once on loopback ...")
+        out["web"] = load_test(games=games, log=say)
+    if finished:
+        say(f"the web app's memory over {finished} finished games ...")
+        out["web_memory"] = memory_test(finished=finished, log=say)
+    return out
+
+
 def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool = True,
               log=None, repeat: int = 3, pimc_deals: int = 20_000,
               piquet: bool = True, process_deals: int = PROCESS_DEALS,
-              strategy: bool = False) -> dict:
+              strategy: bool = False, web_games: int = 50, web_finished: int = 500) -> dict:
     """Time each kernel at least ``repeat`` times (and for at least a second) on deals
     ``[0, n_deals)`` of ``seed``, keeping the best time, and the reference once on
     the first ``reference_deals`` of the same deals."""
@@ -458,11 +478,7 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
     report["advice"] = advice_bench(repeat)
     say("timing the practice table's cards (the computer's, the coach's verdict) ...")
     report["practice"] = practice_bench(seed=seed)
-    import importlib.util
-    if importlib.util.find_spec("starlette") and importlib.util.find_spec("uvicorn"):
-        from ecarte_sim.analysis.web.load import load_test   # the web extra is installed
-        say("the web app: a new game's page, then 20 games at once on loopback ...")
-        report["web"] = load_test(games=20)
+    report.update(web_bench(web_games, web_finished, say))
     if piquet:
         report["piquet"] = piquet_bench(n_deals, seed, repeat, say)
     if strategy:
@@ -471,6 +487,19 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
         say("measuring cold compile and warm start-up (subprocesses) ...")
         report["startup"] = _startup_times(process_deals)
     return report
+
+
+def format_web(r: dict) -> list[str]:
+    """The lines of the web app's measurements (:func:`web_bench`)."""
+    lines = []
+    if "web" in r:
+        from ecarte_sim.analysis.web.load import format_report as web_report
+        lines += [f"web app ({r['web']['games']} games at once on loopback):"] + [
+            "  " + line for line in web_report(r["web"]).splitlines()]
+    if "web_memory" in r:
+        from ecarte_sim.analysis.web.load import format_memory
+        lines += ["  " + line for line in format_memory(r["web_memory"]).splitlines()]
+    return lines
 
 
 def format_report(r: dict) -> str:
@@ -557,10 +586,7 @@ def format_report(r: dict) -> str:
             f"{k} {g[k]['p95_ms_with_a_choice']:.1f} ms" for k in ("computer_card",
                                                                    "card_values",
                                                                    "coach_grade")))
-    if "web" in r:
-        from ecarte_sim.analysis.web.load import format_report as web_report
-        lines += ["web app (as ecarte-sim serve --load-test 20):"] + [
-            "  " + line for line in web_report(r["web"]).splitlines()]
+    lines += format_web(r)
     if "strategy" in r:
         g = r["strategy"]
         lines.append(f"elder's best response at 0-0 (dd, against the maxims), {g['states']:,} "

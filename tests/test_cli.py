@@ -854,7 +854,8 @@ def test_scores_out_on_a_file_is_a_clean_error(capsys, tmp_path):
 
 def test_bench_json_shape(capsys, restore_threads):
     obj = json_only(cli(capsys, "bench", "--json", "--deals", "1000", "--reference-deals", "10",
-                        "--no-startup", "--threads", "1", "--pimc-deals", "100"))
+                        "--no-startup", "--threads", "1", "--pimc-deals", "100",
+                        "--web-games", "2", "--web-finished", "0"))
     assert {"machine", "seed", "kernels", "reference", "speedup_exact_vs_reference"} <= set(obj)
     assert "startup" not in obj
     assert obj["machine"]["threads"] == 1

@@ -41,7 +41,7 @@ SMALL: dict[str, dict[str, str | None]] = {
     "inference-value": {"--deals": "1000", "--worlds": "8", "--v-deals": "1000"},
     "inference-claims": {"--worlds": "1"},
     "bench": {"--deals": "2000", "--reference-deals": "100", "--pimc-deals": "100",
-              "--no-startup": None},
+              "--no-startup": None, "--web-games": "2", "--web-finished": "0"},
     "piquet simulate": {"--deals": "2000"},
     "piquet partie": {"--parties": "200"},
     "piquet report": {"--deals": "1000", "--dd-deals": "0", "--pimc-deals": "0",

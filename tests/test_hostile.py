@@ -635,7 +635,7 @@ HEAVY = {   # commands that would run long on a valid value: only refusals are t
     "claims": (["claims", "-q", "--json", "--play=heuristic", "--deals=100"],
                ["--seed", "--deals", "--max-deals", "--worlds", "--threads"]),
     "bench": (["bench", "--json", "--no-startup", "--deals=1000", "--reference-deals=10",
-               "--pimc-deals=100"],
+               "--pimc-deals=100", "--web-games=2", "--web-finished=0"],
               ["--deals", "--reference-deals", "--pimc-deals", "--seed", "--threads"]),
     "simulate": (["simulate", "-q", "--json", "--deals=3"],
                  ["--deals", "--chunk", "--threads", "--task-size", "--worlds",

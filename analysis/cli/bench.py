@@ -28,9 +28,17 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set
               help="Also time the elder's best response at 0-0 under dd against the maxims "
                    "over every canonical state, and the 5 x 5 table from its marks tables "
                    "(a few minutes).")
+@click.option("--web-games", type=click.IntRange(0, 200), default=50, show_default=True,
+              help="Games played at once to the end against the web app on loopback (0: "
+                   "skip).")
+@click.option("--web-finished", type=click.IntRange(0, 10_000), default=500,
+              show_default=True,
+              help="Games finished while the web app's memory is sampled (0: skip).")
+@click.option("--web-only", is_flag=True,
+              help="Measure the web app only (--web-games, --web-finished).")
 @JSON
 def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, process_deals,
-          strategy, as_json):
+          strategy, web_games, web_finished, web_only, as_json):
     """Measure throughput: deal only, deal + exact double-dummy, deal + point/vole,
     whole deals (regle / maxims, exchanges, dd or heuristic play), whole deals with
     PIMC play at W = 16, 32, 64 (with the cost per decision), and the pure-Python
@@ -40,11 +48,17 @@ def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, proce
 
     Figures are wall-clock measurements of this run on this machine.
     """
-    from ecarte_sim.analysis.bench import format_report, run_bench
+    from ecarte_sim.analysis.bench import format_report, format_web, run_bench, web_bench
 
     set_threads(threads)
+    say = None if as_json else lambda line: click.echo(line, err=True)
+    if web_only:
+        report = web_bench(web_games, web_finished, say)
+        emit(report) if as_json else click.echo("\n".join(format_web(report)))
+        return
     report = run_bench(n_deals, reference_deals, seed, startup=not no_startup,
                        pimc_deals=pimc_deals, process_deals=process_deals, strategy=strategy,
+                       web_games=web_games, web_finished=web_finished,
                        log=None if as_json else lambda line: click.echo(line, err=True))
     if as_json:
         emit(report)

@@ -220,6 +220,80 @@ def load_test(games: int = 20, max_actions: int | None = None, store=None,
                           "p95": ms(_percentile(out["act"], 0.95))}}
 
 
+def _rss_mib() -> float | None:
+    """This process's resident memory (MiB) now, from /proc (None elsewhere)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
+                timeout: float = 1800.0, log=None) -> dict:
+    """The server's memory over ``finished`` whole games played to the end (``at_once``
+    at a time, each by random legal choices with the coach on) against a server on
+    loopback in this process: its resident memory after every ``every`` finished games
+    (after a garbage collection). Flat memory: the first sample (the kernels and the
+    strategy loaded) and the last differ by little. Stops by itself (``timeout``)."""
+    import gc
+
+    from ecarte_sim.analysis.web.app import create_app
+    from ecarte_sim.analysis.web.server import running
+
+    say = log or (lambda s: None)
+    warm_up()
+    samples = []
+    errors: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="ecarte-memory-") as tmp:
+        app = create_app(tmp)
+        store = app.state.store
+        with running(app) as base:
+            deadline = time.monotonic() + timeout
+            done = 0
+            t0 = time.perf_counter()
+            while done < finished and time.monotonic() < deadline:
+                n = min(at_once, finished - done)
+                out = {"times": [], "new": [], "act": [], "errors": [], "actions": 0,
+                       "finished": 0}
+                lock = threading.Lock()
+                threads = [threading.Thread(target=_play, args=(base, 100_000 + done + i,
+                                                                None, deadline, out, lock),
+                                            daemon=True) for i in range(n)]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                errors += out["errors"]
+                done += n
+                if done % every == 0 or done == finished:
+                    gc.collect()
+                    samples.append({"finished": done, "rss_mib": _rss_mib(),
+                                    "in_memory": store.resident_games()})
+                    say(f"{done} games finished: {samples[-1]['rss_mib']} MiB, "
+                        f"{samples[-1]['in_memory']} games in memory")
+            wall = time.perf_counter() - t0
+    first, last = samples[0]["rss_mib"], samples[-1]["rss_mib"]
+    change = None if first is None or last is None else round((last - first) / first, 4)
+    return {"finished": done, "errors": errors, "samples": samples, "wall_s": round(wall, 1),
+            "first_mib": first, "last_mib": last, "change": change,
+            "peak_mib": max((s["rss_mib"] or 0) for s in samples)}
+
+
+def format_memory(r: dict) -> str:
+    pct = "–" if r["change"] is None else f"{100 * r['change']:+.1f}%"
+    lines = [f"server memory over {r['finished']} finished games (coach on, "
+             f"{len(r['errors'])} errors, {r['wall_s']} s): {r['first_mib']} MiB after the "
+             f"first {r['samples'][0]['finished']}, {r['last_mib']} MiB at the end ({pct}), "
+             f"peak {r['peak_mib']} MiB; games in memory at the end: "
+             f"{r['samples'][-1]['in_memory']}"]
+    lines += [f"  error: {e}" for e in r["errors"][:5]]
+    return "\n".join(lines)
+
+
 def format_report(r: dict) -> str:
     p = r["page_ms"]
     lines = [f"a new game's page (the page, its files and a new game; alone, warm): median "

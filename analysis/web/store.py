@@ -81,7 +81,8 @@ def default_dir() -> Path:
 def write_atomic(path: Path, data: dict) -> None:
     """Write ``data`` as JSON to ``path``: temporary file in the same directory, fsync,
     ``os.replace``."""
-    text = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=1)
+    # compact: the C encoder (an indented dump is the pure-Python one, 10 times slower)
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     write_text_atomic(path, text, prefix=_TMP_PREFIX, suffix=".json")
     _fsync_dir(path.parent)
 

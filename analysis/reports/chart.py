@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 
 import numpy as np
 
@@ -143,11 +144,12 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
              ha="center", va="center", fontsize=15, fontweight="bold")
     fig.text(0.5, 0.935, f"Table: {source}; {model}", ha="center", va="center",
              fontsize=8.5)
-    if made_by:
-        made_by = made_by if len(made_by) <= 190 else made_by[:189] + "…"
-        fig.text(0.5, 0.915, f"made by: {made_by}", ha="center", va="center", fontsize=6.5,
-                 color="#555555")
-    fig.text(0.5, 0.893, "Rows: trumps held (the turn-up not counted) and whether the king "
+    made = textwrap.wrap(f"made by: {made_by}", 230) if made_by else []
+    for k, line in enumerate(made):          # the whole command, on as many lines as it needs
+        fig.text(0.5, 0.919 - 0.011 * k, line, ha="center", va="center",
+                 fontsize=6 if len(made) > 1 else 6.5, color="#555555")
+    fig.text(0.5, 0.893 - 0.011 * max(0, len(made) - 2),
+             "Rows: trumps held (the turn-up not counted) and whether the king "
              "of trumps is among them.  Columns: " + _TERMS.get(chart.columns_scheme,
                                                                 chart.columns_scheme) + ".",
              ha="center", va="center", fontsize=8.5)
@@ -190,8 +192,12 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
         "on which the table does that;",
         f"small, left: the cell's share of all {hands}; {margin_note}.",
     ]
+    if any(c.margin < 0 for row in chart.cells for c in row if c.margin == c.margin):
+        lines.append("A negative margin: averaged over the cell the other action gains more, "
+                     "in a few of its hands; the table chooses hand by hand.")
     for k, line in enumerate(lines):
-        fig.text(0.5, 0.125 - 0.027 * k, line, ha="center", va="center", fontsize=8.5)
+        fig.text(0.5, 0.125 - (0.027 if len(lines) < 5 else 0.024) * k, line, ha="center",
+                 va="center", fontsize=8.5)
     return fig
 
 

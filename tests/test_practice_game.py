@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 
 from ecarte_sim.analysis.practice.session import IllegalAction, Table
@@ -467,3 +468,50 @@ def test_the_treatise_s_computer_conceals_the_king_only_where_the_mark_changes_n
                 assert table.deals[-1] is deal      # the game ended in that deal, as it must
                 return
     pytest.fail("no concealed king in 200 games")
+
+
+def test_the_alphamu_computer_plays_as_the_engine_s_alphamu_card_for_card():
+    """The default opponent (issue 43.8): the strategy's decisions and the engine's
+    ``alphamu`` cards. Self-play with a ``pimc-inference`` stand-in in the person's chair;
+    each first deal (at 0-0) equals the engine's whole deal under the strategy's tables
+    (the same exchanges) replayed by :func:`ecarte_sim.analysis.ecarte.stronger.play_out`
+    with the computer's side choosing by ``alphamu`` and the other by ``pimc-inference``:
+    the same ten cards."""
+    from ecarte_sim.analysis.ecarte.stronger import play_out
+    from ecarte_sim.analysis.practice.cards import settings_for
+    from ecarte_sim.analysis.practice.computer import DEFAULT_OPPONENT, Computer
+    from ecarte_sim.analysis.practice.computer import _strategy_script
+    from ecarte_sim.analysis.practice.session import COMPUTER, PERSON
+    from ecarte_sim.engine.cards import parse_card
+    from ecarte_sim.engine.ecarte.alphamu import DEFAULT_TRICKS, M_INF
+    from ecarte_sim.engine.ecarte.runner import DealRunner
+    from ecarte_sim.engine.ecarte.settings import CFG, PlayModel, make_cfg
+    from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER
+
+    assert DEFAULT_OPPONENT == "alphamu" and Table.new(seed=0).opponent == "alphamu"
+    runner = DealRunner()
+    cfg, script = settings_for("strategy", (0, 0), 64)
+    cfg = np.array(cfg)
+    cfg[CFG.at.ELDER_PLAY] = cfg[CFG.at.DEALER_PLAY] = int(PlayModel.PIMC_INFERENCE)
+    engine_cfg = make_cfg(elder_score=0, dealer_score=0, target=5, trick_by_trick=True,
+                          elder_policy="table", dealer_policy="table", elder_discard="table",
+                          dealer_discard="table", play="pimc-inference", worlds=64)
+    differ = 0
+    for seed in range(24):
+        table = Table.new(seed=seed, opponent="alphamu", coach=False)
+        stand_in = Computer("strategy", 64)
+        while table.to_act()[1] not in ("deal_over", "game_over"):
+            table.act(table.decision(table.to_act()[1], PERSON, stand_in))
+        d = table.record()["deals"][0]
+        k = runner.play(seed, 0, engine_cfg, _strategy_script().copy())
+        exchanges = [a for a in d["actions"] if a["type"] == "discard"]
+        assert len(exchanges) == 2 * len(k.exchanges)
+        cards = [parse_card(a["card"]) for a in d["actions"] if a["type"] == "card"]
+        if k.ended or len(cards) < 10:
+            continue                       # a king turned up ended the game: no play
+        side = ELDER if d["elder"] == COMPUTER else DEALER
+        _, played = play_out(k, cfg, script, seed=seed, index=0, worlds=64, side=side,
+                             last_tricks=DEFAULT_TRICKS, m=M_INF)
+        assert played == cards, seed
+        differ += played != list(k.play)
+    assert differ > 0, "alphamu never chose otherwise than pimc-inference: not tested"

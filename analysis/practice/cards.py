@@ -456,11 +456,34 @@ class Card(str):
         return self.index
 
 
+#: The computer's card choosers: the engine's ``pimc-inference``, and ``alphamu``
+#: (:func:`~ecarte_sim.engine.ecarte.alphamu.alphamu_decide`: αμ over the same worlds on
+#: every card with a choice, the last :data:`~ecarte_sim.engine.ecarte.alphamu.DEFAULT_TRICKS`
+#: tricks, M unbounded, as ``ecarte-sim stronger`` measured it).
+CHOOSERS = ("pimc-inference", "alphamu")
+
+
+def _alphamu(p: Position, seed, deal, worlds, model, forced_trump) -> int:
+    from ecarte_sim.engine.ecarte.alphamu import DEFAULT_TRICKS, M_INF, alphamu_decide
+    seed, deal = _check_seed_deal(seed, deal)
+    cfg, script = settings_for(model, p.score, worlds, forced_trump)
+    hands = np.zeros(max(int(worlds), 1), dtype=np.uint32)
+    plays = np.array(list(p.played) + [-1] * (10 - len(p.played)), dtype=np.int64)
+    card, _, _ = alphamu_decide(p.mover, np.uint32(p.start), np.uint32(p.unseen), plays,
+                                len(p.played), p.trump, bool(forced_trump), int(worlds),
+                                np.uint64(seed), np.uint64(deal), cfg, script,
+                                deal_record(p), payoff_table(p.first), hands, DEFAULT_TRICKS,
+                                M_INF)
+    return int(card)
+
+
 def computer_card(hand, turn_up=None, role=None, *, said="play", discards=(), played=(),
                   score=(0, 0), seed: int = 0, deal: int = 0, worlds: int = DEFAULT_WORLDS,
-                  model: str = "strategy", forced_trump: bool = True) -> Card:
+                  model: str = "strategy", forced_trump: bool = True,
+                  chooser: str = "pimc-inference") -> Card:
     """The card the computer plays now: the engine's ``pimc-inference`` choice in this
-    position, W = ``worlds`` (module docstring for every argument), as a :class:`Card`
+    position (``chooser="alphamu"``: the engine's ``alphamu``, :data:`CHOOSERS`), W =
+    ``worlds`` (module docstring for every argument), as a :class:`Card`
     (the text ``"KH"``; ``int()`` gives its index). ``hand`` may also be a
     :class:`Position`, or the practice table's view of the computer
     (:func:`from_table_position`, which also gives ``seed`` and ``deal``); then the other
@@ -471,6 +494,10 @@ def computer_card(hand, turn_up=None, role=None, *, said="play", discards=(), pl
         p = hand if isinstance(hand, Position) else parse_position(
             hand, turn_up, role, said=said, discards=discards, played=played, score=score,
             forced_trump=forced_trump)
+    if chooser == "alphamu":
+        return Card(_alphamu(p, seed, deal, worlds, model, forced_trump))
+    if chooser != "pimc-inference":
+        raise ValueError(f"unknown chooser {chooser!r}; choose from {', '.join(CHOOSERS)}")
     (card, *_), *_ = _decide(p, seed, deal, worlds, model, forced_trump, False)
     return Card(int(card))
 

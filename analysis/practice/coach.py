@@ -657,7 +657,7 @@ def grade_action(before, table, phase: str, action: dict) -> dict | None:
     try:
         v = grade(deal, j, seed=int(record.get("seed") or 0),
                   worlds=max(COACH_WORLDS, int((record.get("table") or {}).get("worlds", 64))),
-                  model=(record.get("table") or {}).get("opponent", "strategy"))
+                  model=_model((record.get("table") or {}).get("opponent")))
     except Exception as exc:            # the coach never stops the game
         a = deal["actions"][j]
         return {"kind": a.get("type"), "by": a.get("by"), "deal": deal.get("number"),
@@ -771,6 +771,12 @@ def _players(record: dict, players) -> list[str]:
     return [p for p in names if p != "computer"] or names
 
 
+def _model(opponent) -> str:
+    """The model of the cards' values for a table's opponent: the ``alphamu`` computer
+    decides as the strategy (its cards are valued as the strategy's)."""
+    return {"treatise": "treatise"}.get(opponent, "strategy")
+
+
 def review(record: dict, *, players=None, worlds: int | None = None,
            model: str | None = None, with_replay: bool = True) -> dict:
     """Every decision of ``players`` (default: every player but "computer") in a record
@@ -781,7 +787,7 @@ def review(record: dict, *, players=None, worlds: int | None = None,
     same in words, one line each)."""
     table = record.get("table") or {}
     worlds = int(worlds or max(COACH_WORLDS, table.get("worlds", 64)))
-    model = model or table.get("opponent", "strategy")
+    model = model or _model(table.get("opponent"))
     seed = int(record.get("seed") or 0)
     who = _players(record, players)
     deals = []

@@ -1,8 +1,15 @@
 """The computer at the practice table: its decisions and its cards.
 
-Two opponents:
+Three opponents:
 
-``strategy`` (default)
+``alphamu`` (default)
+    The ``strategy`` opponent's decisions and discards, its cards chosen by the engine's
+    ``alphamu`` (:func:`~ecarte_sim.engine.ecarte.alphamu.alphamu_decide`: αμ search over
+    the same ``W`` worlds ``pimc-inference`` draws, on every card with a choice; among
+    equals ``pimc-inference``'s card), the stronger player of ``ecarte-sim stronger``
+    (+0.0059 marks a deal over ``pimc-inference`` as measured there, 13–21 ms a
+    decision).
+``strategy``
     The first decisions (propose or play; accept or refuse) and the discards of the
     shipped strategy (:mod:`ecarte_sim.analysis.ecarte.solved`), read by the engine's own
     table policy (:func:`~ecarte_sim.engine.ecarte.policies.elder_proposes`,
@@ -35,9 +42,11 @@ from functools import cache
 
 import numpy as np
 
-OPPONENTS = ("strategy", "treatise")
-#: The table's opponent when none is asked.
-DEFAULT_OPPONENT = "strategy"
+OPPONENTS = ("alphamu", "strategy", "treatise")
+#: The table's opponent when none is asked: the stronger card player (issue 43.8).
+DEFAULT_OPPONENT = "alphamu"
+#: The decisions' and the coach's model of each opponent (alphamu decides as the strategy).
+MODEL = {"alphamu": "strategy", "strategy": "strategy", "treatise": "treatise"}
 
 
 @cache
@@ -52,7 +61,7 @@ def _strategy_script() -> np.ndarray:
 @cache
 def _cfg(opponent: str) -> np.ndarray:
     from ecarte_sim.engine.ecarte.settings import make_cfg
-    if opponent == "strategy":
+    if opponent in ("strategy", "alphamu"):
         cfg = make_cfg(elder_policy="table", dealer_policy="table", elder_discard="table",
                        dealer_discard="table")
     else:
@@ -103,7 +112,7 @@ class Computer:
         self.opponent = opponent
         self.worlds = int(worlds)
         self.cfg = _cfg(opponent)
-        self.script = _strategy_script() if opponent == "strategy" else _empty_script()
+        self.script = _strategy_script() if opponent != "treatise" else _empty_script()
 
     @staticmethod
     def _slot(score) -> int:
@@ -145,8 +154,9 @@ class Computer:
     def card(self, position: Position, not_held: int) -> int:
         """The card the computer plays. ``not_held``: the cards the opponent's play has
         proved he does not hold (Law 43)."""
-        if self.opponent == "strategy":
-            chosen = _inferring_card(position, self.worlds)
+        if self.opponent != "treatise":
+            chosen = _inferring_card(position, self.worlds, "alphamu" if
+                                     self.opponent == "alphamu" else "pimc-inference")
             if chosen is not None:
                 return chosen
         return heuristic(position, not_held)
@@ -166,7 +176,8 @@ def heuristic(position: Position, not_held: int) -> int:
                               np.int64(position.turn_up >> 3), True, np.uint32(possible)))
 
 
-def _inferring_card(position: Position, worlds: int) -> int | None:
+def _inferring_card(position: Position, worlds: int, chooser: str = "pimc-inference"
+                    ) -> int | None:
     """The inferring player's card (H2's ``cards.computer_card``), or None while that
     module is not there."""
     try:
@@ -180,5 +191,6 @@ def _inferring_card(position: Position, worlds: int) -> int | None:
     chosen = fn(position.hand, position.turn_up, position.role, said=list(position.said),
                 discards=[tuple(x) for x in position.discards],
                 played=[c for _, c in position.played], score=position.score,
-                seed=position.seed, deal=position.index, worlds=worlds, model="strategy")
+                seed=position.seed, deal=position.index, worlds=worlds, model="strategy",
+                chooser=chooser)
     return parse_card(chosen) if isinstance(chosen, str) else int(chosen)

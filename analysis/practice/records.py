@@ -105,8 +105,8 @@ def validate(record) -> dict:
     table = record.get("table")
     if table is not None:
         _need(isinstance(table, dict), "table", "must be an object or null")
-        _need(table.get("opponent") in ("strategy", "treatise"), "table.opponent",
-              f"must be 'strategy' or 'treatise', got {table.get('opponent')!r}")
+        _need(table.get("opponent") in ("alphamu", "strategy", "treatise"), "table.opponent",
+              f"must be 'alphamu', 'strategy' or 'treatise', got {table.get('opponent')!r}")
         _int(table.get("worlds"), "table.worlds", 1, 4096)
         _need(isinstance(table.get("coach"), bool), "table.coach", "must be true or false")
     if record.get("first_dealer") is not None:

@@ -28,7 +28,8 @@ score, and keeps the game's record (:mod:`.records`). The laws (the Club Code *L
 
 Contract (H2's coach and H3's web app build on it)::
 
-    Table.new(*, seed, opponent="strategy" | "treatise", coach=True, worlds=64) -> Table
+    Table.new(*, seed, opponent="alphamu" | "strategy" | "treatise", coach=True,
+              worlds=64) -> Table
     table.view() -> dict          # JSON-serialisable; only what the person may see now
     table.act(action) -> dict     # the new view; the computer's replies applied inside
     table.record() -> dict        # the game record (records.py)
@@ -73,7 +74,8 @@ import copy
 from ecarte_sim.analysis.practice import laws
 from ecarte_sim.analysis.practice.records import (FORMAT, VERSION, RecordError, card_value,
                                                   validate)
-from ecarte_sim.analysis.practice.computer import OPPONENTS, Computer, Position
+from ecarte_sim.analysis.practice.computer import (DEFAULT_OPPONENT, OPPONENTS, Computer,
+                                                   Position)
 from ecarte_sim.engine.cards import CardError, cards_of, format_card, parse_card
 
 PERSON, COMPUTER = "person", "computer"
@@ -199,7 +201,7 @@ class Table:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def new(cls, *, seed: int, opponent: str = "strategy", coach: bool = True,
+    def new(cls, *, seed: int, opponent: str = DEFAULT_OPPONENT, coach: bool = True,
             worlds: int = 64) -> "Table":
         """A new game; the computer's first decisions are made at once, up to the
         person's first decision."""

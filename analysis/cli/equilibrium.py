@@ -245,6 +245,10 @@ def _audit_scores(ctx, param, values):
               help="Random dealt hands per role and score.")
 @click.option("--deals", "n_deals", type=click.IntRange(4, 1 << 15), default=1 << 14,
               show_default=True, help="Deals around each hand (even: two halves).")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, exists=True),
+              default=None, help="Audit the strategy data in this directory (<play>.npz, "
+                                 "<play>.json, as equilibrium --ship writes them) [default: "
+                                 "the package's own].")
 @click.option("--top", type=click.IntRange(0, 100), default=5, show_default=True,
               help="The worst hands named per role and score.")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
@@ -253,7 +257,8 @@ def _audit_scores(ctx, param, values):
 @THREADS
 @quiet_option()
 @JSON
-def audit(play, scores, roles, hands, n_deals, top, out, seed, threads, quiet, as_json):
+def audit(play, scores, roles, hands, n_deals, data_dir, top, out, seed, threads, quiet,
+          as_json):
     """The shipped strategy checked hand by hand. For each role and score, HANDS random
     dealt hands (the dealer's from deals whose elder proposes by the strategy), each
     valued as `advise` values it: both actions on --deals deals around the hand (never
@@ -276,10 +281,14 @@ def audit(play, scores, roles, hands, n_deals, top, out, seed, threads, quiet, a
         raise click.BadParameter(f"{n_deals} is odd (two halves of the deals)",
                                  param_hint="--deals")
     settings = AuditSettings(hands=hands, deals=n_deals, scores=scores,
-                             roles=roles or ("elder", "dealer"), seed=seed, play=play)
+                             roles=roles or ("elder", "dealer"), seed=seed, play=play,
+                             data_dir=data_dir)
     if out:
         writable_dir(out)
-    result = run_audit(settings, progress=_progress(not quiet and not as_json))
+    try:
+        result = run_audit(settings, progress=_progress(not quiet and not as_json))
+    except ValueError as exc:           # no strategy of that play model there, or damaged
+        raise click.UsageError(str(exc)) from None
     files = []
     if out:
         from ecarte_sim.analysis.reports.audit import write_audit

@@ -51,13 +51,15 @@ ROLES = ("elder", "dealer")
 class AuditSettings:
     """What an audit measures: ``hands`` random dealt hands for each role at each of
     ``scores``, ``deals`` deals around each (even: two halves), the hands and deals of
-    ``seed``; the strategy of play model ``play`` (None: the default shipped)."""
+    ``seed``; the strategy of play model ``play`` (None: the default shipped), read from
+    ``data_dir`` (None: the package's own data)."""
     hands: int = 200
     deals: int = 1 << 14
     scores: tuple[tuple[int, int], ...] = DEFAULT_SCORES
     roles: tuple[str, ...] = ROLES
     seed: int = 0
     play: str | None = None
+    data_dir: str | None = None
 
     def __post_init__(self):
         from ecarte_sim.engine.ecarte.strategy import CHECK_DEALS
@@ -77,7 +79,8 @@ class AuditSettings:
     def echo(self) -> dict:
         return {"hands": int(self.hands), "deals": int(self.deals), "seed": int(self.seed),
                 "scores": [f"{x}-{y}" for x, y in self.scores], "roles": list(self.roles),
-                "play": self.play}
+                "play": self.play} | ({} if self.data_dir is None else
+                                     {"data_dir": str(self.data_dir)})
 
 
 def draw_hands(strategy, role: str, x: int, y: int, hands: int, seed: int):
@@ -208,7 +211,7 @@ def audit(settings: AuditSettings, progress=None) -> dict:
     """Every (role, score) of ``settings``: the hands' rows and their summary."""
     from ecarte_sim.analysis.ecarte import solved as shipped
 
-    strategy = shipped.load(settings.play)
+    strategy = shipped.load(settings.play, data_dir=settings.data_dir)
     rows, summaries = [], {}
     tasks = [(role, x, y) for x, y in settings.scores for role in settings.roles]
     for done, (role, x, y) in enumerate(tasks):
@@ -223,7 +226,8 @@ def audit(settings: AuditSettings, progress=None) -> dict:
             progress(f"{role} at {x}-{y}", done + 1, len(tasks))
     return {"settings": settings.echo(), "strategy": {
         "play": strategy.play, "command": strategy.provenance.get("command"),
-        "sha256": strategy.provenance.get("sha256")}, "summaries": summaries, "rows": rows}
+        "sha256": strategy.provenance.get("sha256"), "data_dir": settings.data_dir},
+        "summaries": summaries, "rows": rows}
 
 
 __all__ = ["AuditSettings", "audit", "draw_hands", "hand_values", "hand_rows", "summary",

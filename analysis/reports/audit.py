@@ -11,6 +11,13 @@ from ecarte_sim.analysis.reports.provenance import (caption, commit_file, csv_co
                                                     provenance, write_provenance)
 
 
+def _which(result: dict) -> str:
+    """The strategy audited, in words."""
+    st = result["strategy"]
+    where = "shipped" if st.get("data_dir") is None else f"in {st['data_dir']}"
+    return f"the strategy {where} ({st['play']}, sha256 {st['sha256'][:12]})"
+
+
 def _ci(d: dict, fmt: str = "+.4f") -> str:
     lo, hi = d["ci95"]
     return f"{d['mean']:{fmt}} [{lo:{fmt}}, {hi:{fmt}}]"
@@ -49,7 +56,7 @@ def worst_lines(result: dict, top: int) -> list[str]:
 def audit_lines(result: dict, top: int = 5) -> list[str]:
     """The audit as text: one paragraph per (role, score)."""
     s = result["settings"]
-    lines = [f"The shipped strategy ({result['strategy']['play']}) hand by hand: {s['hands']} "
+    lines = [f"{_which(result)[0].upper()}{_which(result)[1:]} hand by hand: {s['hands']} "
              f"random dealt hands per role and score, {s['deals']:,} deals around each, "
              f"seed {s['seed']}; regret in P(win the game), 95% intervals over the hands"]
     for key, v in result["summaries"].items():
@@ -74,7 +81,7 @@ def write_audit(out_dir: str, result: dict, command_line: str, top: int = 5) -> 
     frame = csv_columns(pd.DataFrame(result["rows"]), prov)
     commit_file(out_dir, "audit.csv",
                 lambda tmp: frame.to_csv(tmp, index=False, float_format="%.6g"), paths)
-    md = [f"# The shipped strategy ({result['strategy']['play']}) hand by hand",
+    md = [f"# {_which(result)[0].upper()}{_which(result)[1:]} hand by hand",
           "", f"_{caption(prov)}_", "",
           f"{s['hands']} random dealt hands per role and score (the dealer's from deals whose "
           "elder proposes by the strategy at that score), drawn from the deals of the seed; "

@@ -276,9 +276,9 @@ def _headline(result: dict, role: str, seed: int) -> None:
                                       "dealer's (accept or refuse a proposal).")
 @click.option("--against", type=click.Choice(["equilibrium", "treatise"]),
               default="equilibrium", show_default=True,
-              help="equilibrium: the shipped solution of five up answers (both players play "
-                   "it; the action is its table's, at once). treatise: the best response to "
-                   "Hoyle's list and the maxims, sampled.")
+              help="equilibrium: the computed strategy of five up answers (both players play "
+                   "it; its table's action, unless the hand's own values resolve the other). "
+                   "treatise: the best response to Hoyle's list and the maxims, sampled.")
 @click.option("--play", "play", type=click.Choice(["dd", "heuristic", "pimc",
                                                    "pimc-inference"]), default=None,
               help="Play model of the cards [default: the shipped strategy's default model; "

@@ -1,7 +1,7 @@
 """Advice on one hand from the shipped strategy: the action at once, its value on demand.
 
-* :func:`advise` — what to do with five cards at a score. Against the computed
-  equilibrium (the default; :mod:`ecarte_sim.analysis.ecarte.solved`): the action is the
+* :func:`advise` — what to do with five cards at a score. Against the computed strategy
+  of five up (the default; :mod:`ecarte_sim.analysis.ecarte.solved`): the action is the
   shipped table's entry for the hand's canonical state at that score, read at once; each
   action's P(win the game) and marks per deal with 95% intervals are then sampled on
   deals around the hand with the opponent and the later rounds playing the shipped
@@ -101,7 +101,7 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
     _check_deals(deals, len(turn_ups))
     table = table_action(strategy, role, mask, turn_ups, x, y)
     info = {"against": "equilibrium", "play": strategy.play,
-            "answers": f"the computed equilibrium of five up ({strategy.play})",
+            "answers": f"the computed strategy of five up ({strategy.play})",
             "converged": strategy.provenance.get("converged"),
             "command": strategy.provenance.get("command"),
             "git_commit": strategy.provenance.get("git_commit")}

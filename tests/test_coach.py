@@ -266,3 +266,26 @@ def test_the_tables_hook_never_stops_the_game():
                            "play", {})
     json.dumps(v)                                   # JSON-ready, numpy-free
     assert v["kind"] == "card" and "revealed" in v
+
+
+# ----------------------------------------------------------------------------- issue 43.9
+
+def test_a_later_proposal_and_exchange_are_not_graded_and_say_why():
+    """Second-round decisions: graded "not graded" (never "unknown"), the reason said."""
+    acts = [{"by": "A", "type": "propose"}, {"by": "Y", "type": "accept"},
+            {"by": "A", "type": "discard", "cards": ["7S"], "drawn": ["8S"]},
+            {"by": "Y", "type": "discard", "cards": ["7C"], "drawn": ["9S"]},
+            {"by": "A", "type": "propose"}, {"by": "Y", "type": "accept"},
+            {"by": "A", "type": "discard", "cards": ["8S"], "drawn": ["TS"]}]
+    d = deal("KH QH 7S 8D 9C", "AH JS 7D 7C 8C", "9H", acts)
+    for j in (4, 5, 6):
+        v = coach.grade(d, j)
+        assert v["grade"] == "not graded" and "no solved value" in v["text"], v
+    assert "not graded" in coach.GRADES
+
+
+def test_the_replay_of_a_deal_ended_by_a_turned_up_king_says_so():
+    d = deal("KH QH 7S 8D 9C", "AH JS 7D 7C 8C", "KS", [])
+    r = coach.replay(d)
+    assert r["known"] is False and "king turned up" in r["reason"] and "unknown" not in \
+        r["reason"]

@@ -355,7 +355,11 @@ def test_every_decision_of_every_deal_is_the_kernels(played):
                         RULES.index(r.detail["rule"]) + 1
             if d.first:
                 seen["law-49"] += 1
-                assert why.law_49.startswith("Law 49 applies")
+                assert why.law_49.startswith("Law 49")
+                lost = (d.points_elder > 0) != (d.first == 1)   # 1: played w/o proposing
+                assert ("doubles the point" in why.law_49) == (
+                    not d.ended and lost and d.elder_tricks not in (0, 5)
+                    and max(d.points_elder, d.points_dealer) == 2)
             if not d.ended:
                 assert why.point
                 seen["vole" if "vole" in why.point else "point"] += 1

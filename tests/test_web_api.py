@@ -956,3 +956,34 @@ def test_finished_games_leave_memory_and_the_listing_reads_no_file(store, monkey
         monkeypatch.setattr(builtins, "open", real_open)
         assert len(listed) == 5 and not [p for p in opened if str(p).endswith(".json")]
         assert next(x for x in listed if x["id"] == ids[0])["over"] is True
+
+
+def test_a_hint_on_demand_changes_nothing(tmp_path):
+    """GET /api/games/{id}/hint: a legal action for the pending decision, from the
+    person's knowledge; the game and its file unchanged; 422 when nothing is pending; the
+    token needed as for any request on the game."""
+    _session()
+    with Owner(web.create_app(fixed_secret(tmp_path))) as c:
+        g = c.post("/api/games", json={"number": 3, "coach": False, "worlds": 16}).json()
+        before = (tmp_path / f"{g['id']}.json").read_bytes()
+        r = c.get(f"/api/games/{g['id']}/hint")
+        assert r.status_code == 200, r.text
+        hint = r.json()
+        legal = g["view"]["legal"]
+        kind = hint["action"]["type"]
+        assert kind in legal["actions"] and hint["text"].startswith("Hint: ")
+        if kind == "card":
+            assert hint["action"]["card"] in legal["cards"]
+        assert (tmp_path / f"{g['id']}.json").read_bytes() == before
+        assert c.get(f"/api/games/{g['id']}").json()["seq"] == g["seq"]
+        after = c.post(f"/api/games/{g['id']}/act", json={"seq": g["seq"],
+                                                          "action": hint["action"]})
+        assert after.status_code == 200, after.text
+        one_line_error(TestClient(c.app).get(f"/api/games/{g['id']}/hint"), 403)
+
+
+def test_the_rules_are_served(client):
+    r = client.get("/rules")
+    assert r.status_code == 200 and "Écarté" in r.text
+    page = client.get("/").text
+    assert 'href="/rules"' in page and "How to play" in page

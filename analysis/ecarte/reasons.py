@@ -483,13 +483,32 @@ def deal_reasons(d: WholeDeal, settings: EcarteSettings | None = None, *,
     out.agrees = ok
     first = Law49(d.first)
     if first == Law49.PLAYED_WITHOUT_PROPOSING:
-        out.law_49 = f"Law 49 applies: {_q(LAW_49_PLAYED)}"
+        out.law_49 = f"{law_49_effect(d, first)}: {_q(LAW_49_PLAYED)}"
     elif first == Law49.REFUSED_FIRST:
-        out.law_49 = f"Law 49 applies: {_q(LAW_49_REFUSED)}"
+        out.law_49 = f"{law_49_effect(d, first)}: {_q(LAW_49_REFUSED)}"
     elif rnd > 0 and how in (ProposalsEnd.ELDER_PLAYED, ProposalsEnd.DEALER_REFUSED):
         out.law_49 = (f"No Law 49 penalty after an exchange ({_q(LAW_49_ONLY_FIRST)})")
     out.point = point_reason(d)
     return out
+
+
+def law_49_effect(d: WholeDeal, first: Law49) -> str:
+    """What Law 49 did in this deal: "Law 49 doubles the point" only when the side it
+    names lost the point (not by the vole, which marks two anyway); otherwise it "would
+    double" it (issue 43: said only when it doubled)."""
+    offender_is_elder = first == Law49.PLAYED_WITHOUT_PROPOSING
+    who = "the elder" if offender_is_elder else "the dealer"
+    if d.ended:
+        return f"Law 49 would double the point had {who} lost it (the deal was not played)"
+    elder_won = d.points_elder > 0
+    t = d.elder_tricks
+    vole = (t in (0, 5)) if t >= 0 else d.outcome in (0, 3)
+    if elder_won != offender_is_elder:
+        if vole:
+            return (f"Law 49 would double the point; {who} lost the vole, which marks two "
+                    f"anyway (Law 48)")
+        return f"Law 49 doubles the point: {who} lost it"
+    return f"Law 49 would double the point had {who} lost it; {who} won it"
 
 
 def point_reason(d: WholeDeal, names: tuple[str, str] = ("the elder", "the dealer")

@@ -80,7 +80,11 @@ from ecarte_sim.engine.cards import cards_of, format_card, format_hand, parse_ca
 INACCURACY, MISTAKE, BLUNDER = 0.03, 0.06, 0.12
 #: Below this cost (and not shown worse by its interval) a choice is "best".
 EQUAL = 0.005
-GRADES = ("best", "good", "inaccuracy", "mistake", "blunder", "unknown")
+GRADES = ("best", "good", "inaccuracy", "mistake", "blunder", "not graded", "unknown")
+#: Why a later proposal, answer or exchange is "not graded".
+NOT_GRADED = ("not graded: after an exchange the strategy decides by its first-round table "
+              "read on the new hand (an abstraction), so there is no solved value to "
+              "measure this decision against")
 ADVICE_DEALS = 1 << 14
 #: Worlds of a card verdict: the inferring player's own draws (world ``w`` is the same
 #: world at any W, so the computer's 64 are the first 64 of these), enough that the
@@ -326,10 +330,10 @@ def _first(s: DealState, a: dict, seed: int) -> dict | None:
                           values=False)
         agrees = r["action"] == kind
         return _verdict(what, s, by, kind, strategy=r["action"], best=None,
+                        grade="not graded",
                         text=f"{kind}: the strategy's table, read on the new hand, says "
-                             f"{r['action']} ({'agrees' if agrees else 'differs'}; a later "
-                             "round is not valued: the strategy decides it by the same "
-                             "table, an abstraction)")
+                             f"{r['action']} ({'agrees' if agrees else 'differs'}); "
+                             f"{NOT_GRADED}")
     r = advice.advise(hand_text, "SHDC"[s.trump], f"{x}-{y}", role, turn_up=up,
                       deals=ADVICE_DEALS, seed=seed)
     values = {k: v["p_win"] for k, v in r["values"].items()}
@@ -378,9 +382,8 @@ def _discard(s: DealState, a: dict, seed: int) -> dict | None:
         return _verdict("discard", s, by, chosen, rule=rule,
                         text="not valued: a card of the discard is unknown")
     if s.round > 0:
-        return _verdict("discard", s, by, chosen, rule=rule,
-                        text="a later exchange: not valued (the strategy throws by the "
-                             "same table, an abstraction)")
+        return _verdict("discard", s, by, chosen, rule=rule, grade="not graded",
+                        text=f"a later exchange: {NOT_GRADED}")
     x, y = s.score_before()
     r = advice.discard_advice(format_hand(hand), "SHDC"[s.trump], f"{x}-{y}", role,
                               turn_up=format_card(s.turn_up), deals=DISCARD_DEALS, seed=seed)
@@ -589,7 +592,9 @@ def _king(s: DealState, a: dict) -> dict | None:
     if t is None:
         return _verdict("king", s, by, chosen, best="announce", rule=rule,
                         text=f"{chosen}: announcing marks one (Laws 23, 47); not valued "
-                             "(a card is unknown)")
+                             "here: what the mark is worth depends on the deal's outcome, "
+                             "which needs the cards you have not seen (the deal's "
+                             "double-dummy replay shows it when the deal is over)")
     plus = (1, 0) if role == "elder" else (0, 1)
     with_mark = outcome_win(t, s.first, xe + plus[0], yd + plus[1], role)
     if xe + plus[0] >= 5 or yd + plus[1] >= 5:
@@ -688,6 +693,11 @@ def replay(deal: dict) -> dict:
     s = DealState(deal)
     for a in deal["actions"]:
         s.apply(a)
+    if not any(a.get("type") == "card" for a in deal["actions"]):
+        turned_king = isinstance(deal.get("turn_up"), str) and deal["turn_up"][:1] == "K"
+        return {"known": False, "reason": "no card was played in this deal" + (
+            ": the king turned up marked the dealer's fifth point and ended the game"
+            if turned_king and not deal["actions"] else "")}
     if s.at_play is None or any(s.at_play.get(p) is None for p in (s.elder, s.dealer)) \
             or s.trump is None or any(c is None for _, c in s.played):
         return {"known": False, "reason": "a card of the hands or of the play is unknown "
@@ -840,6 +850,8 @@ def _summarize(deals: list[dict], who: list[str]) -> dict:
                          for d in deals],
             "text": (f"{len(all_v)} decision{'s' if len(all_v) != 1 else ''}: "
                      + ", ".join(f"{n} {g}" for g, n in by_grade.items() if n)
+                     + (" (the later proposals and exchanges: the strategy has no solved "
+                        "value for them)" if by_grade.get("not graded") else "")
                      + f"; {lost:.3f} of P(win the game) given up, summed decision by "
                      "decision (each against the best choice at that moment)")}
 

@@ -515,6 +515,28 @@ class Table:
         card = c.card(self._position(d, side), d.not_held[other(side)])
         return {"type": "card", "card": text(card)}
 
+    def hint(self) -> dict:
+        """A hint on demand: what the table's own computer would do in the person's seat
+        now, decided from the person's knowledge only (:meth:`decision` for the person);
+        changes nothing, is not recorded. ``{"action", "text"}``; :class:`IllegalAction`
+        when no decision of the person's is pending."""
+        who, phase = self.to_act()
+        if who != PERSON or phase not in ("propose", "answer", "discard", "king", "play"):
+            raise IllegalAction(None, "no decision of yours is pending: nothing to hint")
+        action = self.decision(phase, PERSON, Computer(self.opponent, self.worlds))
+        kind = action["type"]
+        said = {"propose": "propose", "play": "play without proposing", "accept": "accept",
+                "refuse": "refuse",
+                "discard": "discard " + (" ".join(action.get("cards", [])) or "nothing"),
+                "king": "announce the king" if action.get("announce") else
+                        "conceal the king",
+                "card": f"play {action.get('card')}"}[kind]
+        who_plays = {"alphamu": "the strategy's player (cards by alphamu)",
+                     "strategy": "the strategy's player", "treatise": "the treatise"}
+        return {"action": action,
+                "text": f"Hint: {who_plays[self.opponent]} would {said} here, from what "
+                        f"you can see (a hint is not graded)."}
+
     def _run_computer(self) -> None:
         """The computer's decisions until the person must choose: and when the elder's
         draw has emptied the stock, the person as dealer takes no card (Law 38) without

@@ -27,6 +27,10 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
 * ``POST /api/games/{id}/act`` ``{"seq": n, "action": {...}}`` — the person's action made at
   step ``n`` (the ``seq`` of the view he saw): the new ``{"id", "seq", "view"}``. A stale or
   replayed ``seq`` gets 409, an illegal action 422 naming the law, a malformed one 400.
+* ``GET /api/games/{id}/hint`` — a hint for the person's pending decision (what the
+  computer's own player would do in his seat, from his knowledge only): ``{"action",
+  "text"}``; not recorded. 422 when no decision is pending.
+* ``GET /rules`` — the primer (the rules in full), as text.
 * ``GET /api/games/{id}/record`` — the game record (records.py's format), as a download:
   as the person may see it (``Table.public_record``: while a deal is in progress the
   computer's hand, discards and draws and the stock are ``"?"``; the seed is null until
@@ -74,6 +78,8 @@ from ecarte_sim.analysis.web.store import (MAX_LISTED, TOKEN_HEADER, TOKENS_HEAD
                                            StoreError)
 
 STATIC = Path(__file__).resolve().parent / "static"
+#: The rules in full (docs/primer.md of the source; served as text at /rules).
+PRIMER = Path(__file__).resolve().parents[2] / "docs" / "primer.md"
 #: The largest request body accepted (bytes).
 MAX_BODY = 16 * 1024
 WORLDS = (8, 256)
@@ -501,6 +507,15 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         game, view = await call(store.act, game_id, seq, action)
         return _json(_game_json(game, view))
 
+    async def hint(request: Request):
+        return _json(await call(store.hint, owned(request)))
+
+    async def rules(request: Request):
+        if not PRIMER.is_file():
+            raise StoreError(404, "the primer is not installed here: see docs/primer.md in "
+                                  "the source")
+        return FileResponse(PRIMER, media_type="text/plain; charset=utf-8")
+
     async def record(request: Request):
         game_id = owned(request)
         rec = await call(store.record, game_id)
@@ -559,6 +574,8 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         Route("/api/games/{id}", game),
         Route("/api/games/{id}/act", act, methods=["POST"]),
         Route("/api/games/{id}/record", record),
+        Route("/api/games/{id}/hint", hint),
+        Route("/rules", rules),
         Route("/api/chart", chart),
         Route("/api/advise", advise, methods=["POST"]),
         Route("/api/cards", card_question, methods=["POST"]),

@@ -451,6 +451,22 @@ class GameStore:
         finally:
             game.lock.release()
 
+    def hint(self, game_id: str) -> dict:
+        """The table's hint for the person's pending decision (``Table.hint``); 422 when
+        none is pending or the game has no hints."""
+        game = self._locked(game_id)
+        try:
+            hint = getattr(game.table, "hint", None)
+            if hint is None:
+                raise StoreError(422, "this game gives no hints")
+            try:
+                return hint()
+            except self.illegal as exc:
+                raise StoreError(422, str(getattr(exc, "reason", exc)).splitlines()[0]) \
+                    from None
+        finally:
+            game.lock.release()
+
     def record(self, game_id: str) -> dict:
         """The record as the person may see it (``Table.public_record``: mid-deal the
         computer's hand, discards, draws and the stock are unknown, and the seed until the

@@ -48,10 +48,11 @@ const ACTION_LABEL = {
   accept: ["Accept", "a"], refuse: ["Refuse", "r"], discard: ["Discard the selected", "Enter"],
   king_announce: ["Announce the king", "k"], king_conceal: ["Conceal the king", "c"],
   next: ["Next deal", "n"], retry: ["Try again", "t"], reveal: ["Show the answer", "s"],
+  hint: ["Hint", "h"],
 };
 const KEY_ACTION = {p: "propose", y: "play", a: "accept", r: "refuse", Enter: "discard",
                     k: "king_announce", c: "king_conceal", n: "next", t: "retry",
-                    s: "reveal"};
+                    s: "reveal", h: "hint"};
 const PROMPT = {
   propose: "You are the elder: propose, or play without proposing.",
   answer: "The computer proposes: accept or refuse.",
@@ -236,8 +237,11 @@ function render(view) {
   // the buttons of the legal actions
   const bar = $("actions");
   bar.replaceChildren();
+  const deciding = ["propose", "answer", "discard", "king", "play"].includes(phase);
+  if (deciding) legal.types.add("hint");
+  $("hint").textContent = "";
   for (const type of ["propose", "play", "accept", "refuse", "discard", "king_announce",
-                      "king_conceal", "retry", "reveal", "next"]) {
+                      "king_conceal", "retry", "reveal", "next", "hint"]) {
     if (!legal.types.has(type)) continue;
     const [label, key] = ACTION_LABEL[type];
     const b = document.createElement("button");
@@ -267,7 +271,13 @@ function render(view) {
 }
 
 const GRADE_CLASS = {best: "best", good: "good", inaccuracy: "inaccuracy", mistake: "mistake",
-                     blunder: "blunder", unknown: "unknown"};
+                     blunder: "blunder", "not graded": "unknown", unknown: "unknown"};
+
+// Cards inside the server's sentences ("KH", "10S") written as the page draws them (K♥,
+// 10♠): one notation on the page.
+function withSymbols(words) {
+  return String(words ?? "").replace(/\b(10|[789TJQKA])([SHDC])\b/g, (m) => cardText(m));
+}
 const KIND = {first: "First decision", answer: "Answer", discard: "Discard", card: "Card",
               king: "The king"};
 
@@ -348,26 +358,33 @@ function renderCoach(view) {
     if (v.revealed === false) {
       const p = document.createElement("div");
       p.className = "waiting";
-      p.textContent = v.prompt || "Try again, or show the answer.";
+      p.textContent = withSymbols(v.prompt || "Try again, or show the answer.");
       div.appendChild(p);
     } else {
       if (v.dd && (v.dd.best || v.dd.cost !== undefined)) {
         const d = document.createElement("div");
         d.className = "dd";
-        d.textContent = `Double dummy: best ${choiceText(v.dd.best || [])}` +
-          (typeof v.dd.cost === "number" ? `; this card costs ${num(v.dd.cost)}` : "");
+        const ddCost = typeof v.dd.cost === "number" ? v.dd.cost : null;
+        const graded = typeof v.cost === "number" ? v.cost : null;
+        let why = "";
+        if (ddCost !== null && graded !== null && ddCost <= 0.0005 && graded > 0.0005)
+          why = " — with every card seen it loses nothing; the cost above is over the hands you could not tell apart, which is what you could know";
+        else if (ddCost !== null && graded !== null && ddCost > 0.0005 && graded <= 0.0005)
+          why = " — only with the computer's cards seen, which you could not: over what you knew it was the best";
+        d.textContent = `Double dummy (both hands seen): best ${choiceText(v.dd.best || [])}` +
+          (ddCost !== null ? `; this card costs ${num(ddCost)}${why}` : "");
         div.appendChild(d);
       }
       if (v.rule) {
         const r = document.createElement("div");
         r.className = "rule";
-        r.textContent = text(v.rule);
+        r.textContent = withSymbols(text(v.rule));
         div.appendChild(r);
       }
       if (v.text) {
         const r = document.createElement("div");
         r.className = "quiet";
-        r.textContent = v.text;
+        r.textContent = withSymbols(v.text);
         div.appendChild(r);
       }
       const t = valuesTable(v);
@@ -391,7 +408,7 @@ function renderEvents(view) {
   state.eventsOf = view;
   for (const e of view.events || []) {
     const li = document.createElement("li");
-    li.textContent = text(e);
+    li.textContent = withSymbols(text(e));
     box.appendChild(li);
   }
   while (box.children.length > 80) box.removeChild(box.firstChild);
@@ -568,7 +585,7 @@ function renderSummary(view) {
   body.replaceChildren();
   const p = document.createElement("p");
   p.id = "summary-text";
-  p.textContent = s.text || "";
+  p.textContent = withSymbols(s.text || "");
   body.appendChild(p);
   const grades = Object.entries(s.by_grade || {}).filter(([, n]) => n);
   if (grades.length) {
@@ -615,6 +632,7 @@ function doAction(type) {
   if (!view || state.busy) return;
   const legal = legalOf(view);
   if (!legal.types.has(type)) return;
+  if (type === "hint") { showHint(); return; }
   if (type === "discard") {
     const n = state.selected.size;
     if (n < legal.min || n > legal.max) {
@@ -654,6 +672,18 @@ async function load(id) {
   state.id = data.id; state.seq = data.seq; state.token = token;
   $("events").replaceChildren();
   render(data.view);
+}
+
+// A hint on demand (as lichess offers): what the computer's own player would do in your
+// seat, from what you know only; not recorded, not graded.
+async function showHint() {
+  if (!state.id || state.busy) return;
+  try {
+    const h = await api("GET", `/api/games/${state.id}/hint`, undefined, {"X-Game-Token": state.token});
+    $("hint").textContent = withSymbols(h.text);
+  } catch (err) {
+    say(err.message, err.law);
+  }
 }
 
 // The record as a file: fetched with the game's token (a plain link could not carry it).

@@ -202,3 +202,29 @@ def test_the_keep_resolution_echoes_as_before():
     assert eq.SolveSettings().echo()["resolution"] == "pooled"
     with pytest.raises(ValueError, match="resolution"):
         eq.SolveSettings(resolution="guess")
+
+
+def test_extended_every_state_takes_the_models_answer():
+    """--extend: the model fitted on a sample of the states answers for all of them (those
+    not sampled by their fitted value), so a slow play model can be solved from a sample."""
+    from ecarte_sim.analysis.ecarte import equilibrium as eq
+    from ecarte_sim.analysis.ecarte import strategy as st
+    rng = np.random.default_rng(1)
+    states = np.sort(rng.choice(N_STATES, 3000, replace=False))
+    joint = np.zeros((N_STATES, 16, 16), dtype=np.int32)
+    joint[states, 5, 1] = rng.integers(0, 4, len(states))
+    joint[states, 1, 5] = rng.integers(0, 4, len(states))
+    joint[states, 5, 5] = 1
+    deals = joint.sum(axis=(1, 2)).astype(np.int64)
+    marks = st.MarksTables("elder", joint, deals, deals * 0, deals * 0, [], st.Sampling(2, 8))
+    replaced = np.zeros(N_STATES, dtype=bool)
+    v = solved.load().v
+    br = eq.pooled_response(marks, v, replaced, [0], states, extend=True)
+    assert np.isfinite(br["post_mean"][0]).all()
+    assert (br["table"][0] == (br["post_mean"][0] > 0)).all()
+    others = np.setdiff1d(np.arange(N_STATES), states)
+    assert np.isnan(br["gain"][0, others]).all()
+    fit = rs.resolve(br["gain"][0], br["se"][0], deals, *representatives())["fitted"]
+    assert np.allclose(br["post_mean"][0, others], fit[others])
+    with pytest.raises(ValueError, match="extend"):
+        eq.SolveSettings(extend=True)

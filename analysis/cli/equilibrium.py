@@ -80,6 +80,10 @@ def _progress(enabled: bool):
               help="Start from the strategy data in this directory (<play>.npz and "
                    "<play>.json, as --ship writes them) instead of Hoyle's pair; its "
                    "sha256 goes into the provenance.")
+@click.option("--extend", is_flag=True,
+              help="With --states and the pooled resolution: every state takes the model's "
+                   "answer (those not drawn their fitted value), not only the drawn ones: a "
+                   "solve from a sample of the states, for slow play models.")
 @click.option("--respond", is_flag=True,
               help="With --iterations 0: the pair reported and shipped is both players' best "
                    "responses to the starting pair at every score (one simultaneous step).")
@@ -106,7 +110,8 @@ def _progress(enabled: bool):
 @JSON
 def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deals_per_state,
                 max_discard_deals_per_state, fresh_deals, value_deals, iterations,
-                tolerance, exploit_tolerance, discard_steps, resolution, start_dir, respond,
+                tolerance, exploit_tolerance, discard_steps, resolution, start_dir, extend,
+                respond,
                 no_discards,
                 scores,
                 n_states, seed, threads,
@@ -177,13 +182,16 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
     if n_states is not None and n_states < N_STATES:
         rng = np.random.default_rng(seed)
         states = tuple(sorted(rng.choice(N_STATES, n_states, replace=False).tolist()))
+    if extend and n_states is None:
+        raise click.BadParameter("needs --states N (the sample the model is fitted on)",
+                                 param_hint="--extend")
     solve = eq.SolveSettings(settings=settings, sampling=sampling, discard_sampling=rules,
                              fresh_deals=fresh_deals, value_deals=value_deals,
                              iterations=iterations, tolerance=tolerance,
                              exploit_tolerance=exploit_tolerance, discards=not no_discards,
                              discard_steps=discard_steps,
                              **({"resolution": resolution} if resolution else {}),
-                             start=start_sha,
+                             start=start_sha, extend=extend,
                              seed=seed, states=states, scores=tuple(scores))
     parameters = {**solve.echo(), "states_drawn": n_states} | (
         {"respond": True} if respond else {})

@@ -110,7 +110,10 @@ class SolveSettings:
     ``resolution``: how a best response reads the states' sampled gains
     (:data:`RESOLUTIONS`). ``start``: the sha256 of the starting pair's data when the
     solve starts from a shipped strategy rather than Hoyle's pair (for provenance; the
-    pair itself is :func:`solve`'s ``start``)."""
+    pair itself is :func:`solve`'s ``start``). ``extend``: with ``states`` and the pooled
+    resolution, every state takes the model's answer (the states not sampled their fitted
+    value), not only the sampled ones: a solve from a sample of the states, for play models
+    too slow to sample them all."""
     settings: EcarteSettings = field(default_factory=EcarteSettings)
     sampling: st.Sampling | None = None
     discard_sampling: st.Sampling | None = None
@@ -126,12 +129,15 @@ class SolveSettings:
     scores: tuple[tuple[int, int], ...] = SCORES
     resolution: str = "pooled"
     start: str | None = None
+    extend: bool = False
 
     def __post_init__(self):
         check_seed(self.seed)
         if self.resolution not in RESOLUTIONS:
             raise ValueError(f"unknown resolution {self.resolution!r}; choose from "
                              f"{', '.join(RESOLUTIONS)}")
+        if self.extend and (self.resolution != "pooled" or self.states is None):
+            raise ValueError("extend needs the pooled resolution and a sample of states")
         if not 1 <= int(self.discard_steps) <= 50:
             raise ValueError(f"discard steps must be in [1, 50], got {self.discard_steps}")
         if not 0 <= int(self.iterations) <= 50:
@@ -177,7 +183,8 @@ class SolveSettings:
                 "states": None if self.states is None else len(self.states),
                 "scores": [f"{x}-{y}" for x, y in self.scores]} | (
                     {} if self.resolution == "keep" else {"resolution": self.resolution}) | (
-                    {} if self.start is None else {"start": self.start})
+                    {} if self.start is None else {"start": self.start}) | (
+                    {"extend": True} if self.extend else {})
 
 
 def treatise_pair(settings: EcarteSettings) -> dict:
@@ -311,7 +318,7 @@ def best_rows(role: str, settings: EcarteSettings, pair: dict, v: np.ndarray,
     marks = st.marks_tables(role, run, script, v=v, seed=seed, sampling=sampling,
                             slots=tuple(slots), states=solve.states, progress=say)
     if solve.resolution == "pooled":
-        br = pooled_response(marks, v, row[role], slots, solve.states)
+        br = pooled_response(marks, v, row[role], slots, solve.states, extend=solve.extend)
     else:
         br = st.best_response(marks, v, row[role], sampling.z, rows=tuple(slots))
     out = {"deals": int(marks.deals.sum()), "rows": {}}
@@ -338,11 +345,12 @@ def best_rows(role: str, settings: EcarteSettings, pair: dict, v: np.ndarray,
 
 
 def pooled_response(marks: st.MarksTables, v: np.ndarray, replaced: np.ndarray,
-                    slots: list[int], states=None) -> dict:
+                    slots: list[int], states=None, extend: bool = False) -> dict:
     """The best response of ``marks``' role at ``slots`` with every state's gain pooled with
     the states alike (:func:`~ecarte_sim.analysis.ecarte.resolve.resolve`): the action is
-    the posterior mean's sign. ``states``: only these change (a reduced instance: the
-    fit uses their gains alone), the others keep ``replaced``. Returns
+    the posterior mean's sign. ``states``: the fit uses their gains alone, and only they
+    change (a reduced instance; the others keep ``replaced``) unless ``extend``: then
+    every state takes the model's answer, the others their fitted value. Returns
     :func:`~ecarte_sim.analysis.ecarte.strategy.best_response`'s keys (``gain`` and
     ``se`` the states' own sampled figures) and the posterior's ``post_mean``,
     ``post_sd``."""
@@ -353,10 +361,11 @@ def pooled_response(marks: st.MarksTables, v: np.ndarray, replaced: np.ndarray,
     table = replaced.copy()
     keys = ("gain", "se", "post_mean", "post_sd")
     out = {k: np.full((SCORE_SLOTS, N_STATES), np.nan) for k in keys}
-    idx = np.arange(N_STATES) if states is None else np.asarray(states, dtype=np.int64)
+    idx = np.arange(N_STATES) if states is None or extend else \
+        np.asarray(states, dtype=np.int64)
     hands, turn_ups = representatives()
     gain, se, _ = st.state_gains(marks.joint[idx], st.score_values(v)[list(slots)],
-                                 marks.role)
+                                 marks.role)     # NaN where a state was not sampled
     for i, slot in enumerate(slots):
         r = resolve(gain[i], se[i], marks.deals[idx], hands[idx], turn_ups[idx])
         table[slot, idx] = r["table"]

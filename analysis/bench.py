@@ -236,6 +236,53 @@ def strategy_bench(seed: int, say, sampling=None) -> dict:
                                               np.ones_like(treatise["elder"]))}
 
 
+def resolve_bench(seed: int, say, states: int = 5000, deals: int = 32) -> dict:
+    """What the resolved solve costs (``equilibrium --respond --resolution pooled``): the
+    marks tables of ``states`` states drawn by ``seed``, ``deals`` deals a state, the
+    elder at 0-0 against the shipped strategy, under dd and pimc-inference, with one thread
+    and with all; projected to a step of both roles at 25 scores over every state (dd) or
+    over a sample of 5,000 extended to all (``--extend``, pimc-inference), and to 16
+    threads by the scaling measured from one thread to all."""
+    import numba
+
+    from ecarte_sim.analysis.ecarte import solved
+    from ecarte_sim.analysis.ecarte import strategy as st
+    from ecarte_sim.analysis.ecarte.advice import strategy_settings
+    from ecarte_sim.engine.ecarte.states import N_STATES
+
+    strategy = solved.load()
+    drawn = np.sort(np.random.default_rng(seed).choice(N_STATES, states, replace=False))
+    out = {"states": states, "deals_per_state": deals}
+    limit = numba.get_num_threads()
+    for play, share in (("dd", 1.0), ("pimc-inference", 0.1)):
+        run, script = strategy_settings(strategy, 0, 0, play=play)
+        sample = drawn[:max(1, int(states * share))]
+        rates = {}
+        for threads in sorted({1, limit}):
+            numba.set_num_threads(threads)
+            try:
+                say(f"resolve: {play}, {len(sample)} states x {deals} deals, {threads} thread"
+                    f"{'s' if threads > 1 else ''} ...")
+                st.marks_tables("elder", run, script, v=strategy.v, seed=seed,
+                                sampling=st.Sampling(2, 2), slots=(0,), states=sample[:50])
+                t = time.perf_counter()
+                m = st.marks_tables("elder", run, script, v=strategy.v, seed=seed,
+                                    sampling=st.Sampling(deals, deals), slots=(0,),
+                                    states=sample)
+                rates[threads] = float(m.deals.sum()) / (time.perf_counter() - t)
+            finally:
+                numba.set_num_threads(limit)
+        solved_states = N_STATES if play == "dd" else 5000
+        step = 2 * 25 * solved_states * deals        # both roles, 25 scores
+        scaling = rates[limit] / rates[1] if limit > 1 else 1.0
+        per_thread = scaling / limit if limit > 1 else 1.0
+        out[play] = {"paired_deals_per_s": rates, "threads_scaling": scaling,
+                     "step_states": solved_states, "step_deals": step,
+                     "step_hours": step / rates[limit] / 3600,
+                     "step_hours_16_threads": step / (rates[1] * 16 * per_thread) / 3600}
+    return out
+
+
 def inference_bench(repeat: int = 3) -> dict:
     """The exact posterior of the adversary's hand after a proposal and a refusal (issue
     16's budget: under a second), warm, best of ``repeat``: every one of the 65,780
@@ -483,6 +530,7 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
         report["piquet"] = piquet_bench(n_deals, seed, repeat, say)
     if strategy:
         report["strategy"] = strategy_bench(seed, say)
+        report["resolve"] = resolve_bench(seed, say)
     if startup:
         say("measuring cold compile and warm start-up (subprocesses) ...")
         report["startup"] = _startup_times(process_deals)
@@ -595,6 +643,17 @@ def format_report(r: dict) -> str:
                      f"{g['all_scores_s']:.1f} s, continuation values {g['continuation_s']:.1f} s")
         lines.append("  deals per state by round: " + ", ".join(
             f"{x['states']:,} x {x['deals_per_state']}" for x in g["rounds"]))
+    if "resolve" in r:
+        g = r["resolve"]
+        for play in ("dd", "pimc-inference"):
+            k = g[play]
+            rates = ", ".join(f"{n} thread{'s' if int(n) > 1 else ''} {v:,.0f}/s"
+                              for n, v in k["paired_deals_per_s"].items())
+            lines.append(f"resolved solve, {play}: marks tables ({g['deals_per_state']} deals "
+                         f"a state) {rates} (scaling x{k['threads_scaling']:.2f}); one step "
+                         f"of both roles at 25 scores over {k['step_states']:,} states: "
+                         f"{k['step_hours']:.1f} h here, {k['step_hours_16_threads']:.1f} h on "
+                         "16 threads at the measured scaling")
     if "startup" in r:
         s = r["startup"]
         lines.append(f"JIT compile, cold cache: {s['cold_compile_s']:.1f} s "

@@ -228,3 +228,13 @@ def test_extended_every_state_takes_the_models_answer():
     assert np.allclose(br["post_mean"][0, others], fit[others])
     with pytest.raises(ValueError, match="extend"):
         eq.SolveSettings(extend=True)
+
+
+def test_the_resolve_bench_measures_and_projects():
+    from ecarte_sim.analysis.bench import resolve_bench
+    r = resolve_bench(0, lambda *_: None, states=200, deals=2)
+    for play, states in (("dd", N_STATES), ("pimc-inference", 5000)):
+        k = r[play]
+        assert k["step_states"] == states and k["step_deals"] == 2 * 25 * states * 2
+        assert all(v > 0 for v in k["paired_deals_per_s"].values())
+        assert k["step_hours"] > 0 and k["step_hours_16_threads"] > 0

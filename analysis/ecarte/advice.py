@@ -64,15 +64,16 @@ def table_action(strategy: shipped.Solved, role: str, mask: int, turn_ups, x: in
             "re_solved": solved_states is None}
 
 
-def strategy_settings(strategy: shipped.Solved, x: int, y: int):
-    """Settings and script in which both players play the strategy's row of (x, y)."""
+def strategy_settings(strategy: shipped.Solved, x: int, y: int, play: str | None = None):
+    """Settings and script in which both players play the strategy's row of (x, y), the
+    cards by the play model it was solved with (or ``play``)."""
     from ecarte_sim.analysis.ecarte.equilibrium import _base, at_score
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     solved_with = strategy.provenance.get("solve", {}).get("settings", {})
-    settings = EcarteSettings.build(play=strategy.play,
+    settings = EcarteSettings.build(play=play or strategy.play,
                                     **({"worlds": solved_with["worlds"]}
-                                       if "worlds" in solved_with else {}))
+                                       if "worlds" in solved_with and play is None else {}))
     return st._for_role(_base(settings), **at_score(strategy.tables(), 5 * x + y))
 
 

@@ -447,7 +447,7 @@ def exploit_bench(worlds=(4, 16, 64)) -> dict:
     return {"hand": "dealer KH 9H QS 8D 7C, TH turned up, the elder played", "runs": out}
 
 
-def web_bench(games: int = 50, finished: int = 500, say=None) -> dict:
+def web_bench(games: int = 50, finished: int = 500, say=None, think: float = 0.0) -> dict:
     """The web app on loopback (when the web extra is installed): a new game's page alone,
     then ``games`` games at once to the end (latency of every request, p95 of an act,
     errors), then the server's memory over ``finished`` finished games; {} without the
@@ -460,7 +460,7 @@ def web_bench(games: int = 50, finished: int = 500, say=None) -> dict:
     from ecarte_sim.analysis.web.load import load_test, memory_test
     if games:
         say(f"the web app: a new game's page, then {games} games at once on loopback ...")
-        out["web"] = load_test(games=games, log=say)
+        out["web"] = load_test(games=games, log=say, think=think)
     if finished:
         say(f"the web app's memory over {finished} finished games ...")
         out["web_memory"] = memory_test(finished=finished, log=say)

@@ -513,6 +513,10 @@ def test_the_load_test_plays_games_at_once_on_a_socket():
     r = load_test(games=4, table=FakeTable, illegal=FakeIllegal, timeout=60)
     assert r["errors"] == [] and r["finished"] == 4
     assert r["requests"] == r["actions"] + 4 and r["latency_ms"]["p95"] > 0
+    paced = load_test(games=2, max_actions=3, table=FakeTable, illegal=FakeIllegal,
+                      timeout=60, think=0.05)
+    assert paced["errors"] == [] and paced["think_s"] == 0.05 and paced["actions"] == 6
+    assert paced["wall_s"] >= 3 * 0.05 * 0.5
 
 
 # --------------------------------------------------------------------------- the command

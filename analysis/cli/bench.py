@@ -34,11 +34,14 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set
 @click.option("--web-finished", type=click.IntRange(0, 10_000), default=500,
               show_default=True,
               help="Games finished while the web app's memory is sampled (0: skip).")
+@click.option("--web-think", type=click.FloatRange(0, 60), default=0.0, show_default=True,
+              help="Seconds each web player waits before a decision (x0.5-1.5 at random; "
+                   "0: as fast as the server answers).")
 @click.option("--web-only", is_flag=True,
               help="Measure the web app only (--web-games, --web-finished).")
 @JSON
 def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, process_deals,
-          strategy, web_games, web_finished, web_only, as_json):
+          strategy, web_games, web_finished, web_think, web_only, as_json):
     """Measure throughput: deal only, deal + exact double-dummy, deal + point/vole,
     whole deals (regle / maxims, exchanges, dd or heuristic play), whole deals with
     PIMC play at W = 16, 32, 64 (with the cost per decision), and the pure-Python
@@ -53,7 +56,7 @@ def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, proce
     set_threads(threads)
     say = None if as_json else lambda line: click.echo(line, err=True)
     if web_only:
-        report = web_bench(web_games, web_finished, say)
+        report = web_bench(web_games, web_finished, say, think=web_think)
         emit(report) if as_json else click.echo("\n".join(format_web(report)))
         return
     report = run_bench(n_deals, reference_deals, seed, startup=not no_startup,

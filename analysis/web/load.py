@@ -101,7 +101,7 @@ class _Client:
 
 
 def _play(base: str, number: int, max_actions: int | None, deadline: float,
-          out: dict, lock: threading.Lock) -> None:
+          out: dict, lock: threading.Lock, think: float = 0.0) -> None:
     rng = random.Random(number)
     times, errors, kinds = [], [], {"new": [], "act": []}
     actions = 0
@@ -123,6 +123,8 @@ def _play(base: str, number: int, max_actions: int | None, deadline: float,
             action = choose(data["view"], rng)
             if action is None:
                 break
+            if think:
+                time.sleep(think * (0.5 + rng.random()))    # a person's pace, not timed
             t0 = time.perf_counter()
             status, text = client.post(f"/api/games/{data['id']}/act",
                                        {"seq": data["seq"], "action": action}, token)
@@ -176,8 +178,12 @@ def page_times(base: str, n: int = 20) -> list[float]:
 
 
 def load_test(games: int = 20, max_actions: int | None = None, store=None,
-              timeout: float = 600.0, table=None, illegal=None, log=None) -> dict:
-    """Play ``games`` games at once against a server on loopback (module docstring)."""
+              timeout: float = 600.0, table=None, illegal=None, log=None,
+              think: float = 0.0) -> dict:
+    """Play ``games`` games at once against a server on loopback (module docstring);
+    ``think`` > 0: each player waits a random 0.5 to 1.5 times ``think`` seconds before
+    each action (a person's pace; not part of the latency), else none (as fast as the
+    server answers)."""
     from ecarte_sim.analysis.web.app import create_app
     from ecarte_sim.analysis.web.server import running
 
@@ -197,7 +203,7 @@ def load_test(games: int = 20, max_actions: int | None = None, store=None,
             lock = threading.Lock()
             deadline = time.monotonic() + timeout
             threads = [threading.Thread(target=_play, args=(base, i, max_actions, deadline,
-                                                            out, lock), daemon=True)
+                                                            out, lock, think), daemon=True)
                        for i in range(games)]
             t0 = time.perf_counter()
             for t in threads:
@@ -206,7 +212,8 @@ def load_test(games: int = 20, max_actions: int | None = None, store=None,
                 t.join(timeout=timeout + 60)
             wall = time.perf_counter() - t0
     ms = lambda x: None if x is None else round(1000 * x, 1)  # noqa: E731
-    return {"games": games, "finished": out["finished"], "actions": out["actions"],
+    return {"games": games, "think_s": think, "finished": out["finished"],
+            "actions": out["actions"],
             "requests": len(out["times"]), "errors": out["errors"],
             "warm_up_s": round(warm, 2), "wall_s": round(wall, 2),
             "latency_ms": {"p50": ms(_percentile(out["times"], 0.5)),
@@ -298,7 +305,9 @@ def format_report(r: dict) -> str:
     p = r["page_ms"]
     lines = [f"a new game's page (the page, its files and a new game; alone, warm): median "
              f"{p['p50']} ms, p95 {p['p95']} ms, max {p['max']} ms over {p['n']}",
-             f"{r['games']} simultaneous games on loopback: {r['finished']} played to the "
+             f"{r['games']} simultaneous games on loopback"
+             f"{'' if not r.get('think_s') else ' (each player thinking ~' + str(r['think_s']) + ' s a decision)'}"
+             f": {r['finished']} played to the "
              f"end, {r['actions']} actions, {r['requests']} requests in {r['wall_s']} s; "
              f"{len(r['errors'])} errors",
              f"latency of every request: median {r['latency_ms']['p50']} ms, 95th percentile "

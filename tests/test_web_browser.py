@@ -504,3 +504,18 @@ def test_a_hostile_record_in_the_store_runs_no_script(browser, server, store, sh
     pg.screenshot(path=str(shots / "hostile-record.png"), full_page=True)
     context.close()
     assert errors == []
+
+
+def test_how_to_play_the_rules_and_a_hint_on_demand(page, server, shots):
+    assert page.locator("#how-to-play summary").text_content() == "How to play"
+    assert page.get_attribute("#rules-link", "href") == "/rules"
+    new_game(page, seed=12)
+    before = seq(page)
+    page.keyboard.press("h")
+    page.wait_for_function("document.getElementById('hint').textContent !== ''",
+                           timeout=STEP_TIMEOUT)
+    hint = page.text_content("#hint")
+    assert hint.startswith("Hint: ") and seq(page) == before      # nothing played
+    import re
+    assert not re.search(r"\b(?:10|[789TJQKA])[SHDC]\b", hint)   # cards as the page draws them
+    page.screenshot(path=str(shots / "hint.png"), full_page=True)

@@ -630,9 +630,12 @@ function clickCard(card) {
 function doAction(type) {
   const view = state.view;
   if (!view || state.busy) return;
+  if (type === "hint") {
+    if (["propose", "answer", "discard", "king", "play"].includes(view.phase)) showHint();
+    return;
+  }
   const legal = legalOf(view);
   if (!legal.types.has(type)) return;
-  if (type === "hint") { showHint(); return; }
   if (type === "discard") {
     const n = state.selected.size;
     if (n < legal.min || n > legal.max) {

@@ -14,7 +14,7 @@ statistics or science is computed here.
 * :mod:`.strategy` — ``strategy`` (best responses, an equilibrium), ``advise`` and
   ``infer``.
 * :mod:`.equilibrium` — ``equilibrium``: five up solved at every score, its report and
-  the shipped strategy.
+  the shipped strategy; ``audit``: a strategy checked hand by hand.
 * :mod:`.piquet` — the ``piquet`` group: deal, simulate, partie, report;
   :mod:`.piquet_search` adds ``piquet discard-search`` (discards chosen by search).
 * :mod:`.exploit` — ``exploit``: one hand's best response in the play against a play

@@ -14,6 +14,12 @@
 * :mod:`.equilibrium` — five up solved: both players' first decisions and first discards
   at every score by iterated best responses, ``V`` from the strategies themselves, the
   exploitability of each pair; its files are :mod:`ecarte_sim.analysis.reports.equilibrium`.
+* :mod:`.resolve` — a first decision resolved hand by hand: each state's sampled gain
+  pooled with the states alike (a model on the hand's features, empirical Bayes), the
+  equilibrium's default reading of its samples.
+* :mod:`.audit` — a strategy checked hand by hand: regret of its action (and of the
+  treatise's) on held-out dealt hands, valued as ``advise`` values them; its files are
+  :mod:`ecarte_sim.analysis.reports.audit`.
 * :mod:`.solved` — the shipped strategy (``strategy_data/``): its data format and loader.
 * :mod:`.advice` — one hand's advice from the shipped strategy (the action at once, the
   values on demand, the discard).

@@ -3,6 +3,7 @@
 score report of ``scores``), :mod:`.piquet` (the files of ``piquet report``),
 :mod:`.strategy` (the files of ``strategy``: best responses, iterated best responses,
 tables.npz, and the rule-by-rule rows read back for the claims report),
-:mod:`.equilibrium` (the report of ``equilibrium`` and the shipped strategy's files) and
-:mod:`.chart` (the strategy card as PNG, SVG or PDF). The computation lives in :mod:`ecarte_sim.analysis.ecarte`; these modules only
+:mod:`.equilibrium` (the report of ``equilibrium`` and the shipped strategy's files),
+:mod:`.audit` (the per-hand audit of ``audit``) and :mod:`.chart` (the strategy card as
+PNG, SVG or PDF). The computation lives in :mod:`ecarte_sim.analysis.ecarte`; these modules only
 write what it returns."""

@@ -537,7 +537,12 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
             + f" — {grade}"
             + ("" if dd is None else "; double dummy "
                + ("best" if dd["cost"] <= 1e-12 else f"cost {dd['cost']:.3f}, {dd['grade']}")
-               + f" (best {' '.join(dd['best'])})"))
+               + f" (best {' '.join(dd['best'])})"
+               + (" — with every card seen it loses nothing: the cost is over the hands "
+                  "the player could not tell apart" if dd["cost"] <= 1e-12 and cost > EQUAL
+                  else " — only with the other hand seen, which the player could not: "
+                  "over what he knew it was the best" if dd["cost"] > 1e-12 and cost <= EQUAL
+                  else "")))
     return _verdict("card", s, by, chosen, best=best, values=values, cost=cost,
                     cost_ci95=ci, grade=grade, within_noise=noise, n=int(worlds),
                     unit="worlds", strategy=format_card(int(best_card)), dd=dd, rule=rule,

@@ -250,7 +250,7 @@ def test_the_checks_never_replay_the_deals_a_solve_samples():
         bad = CliRunner().invoke(main, ["equilibrium", option, str(K.SOLVE_DEALS + 1)])
         assert bad.exit_code == 2, bad.output
     s = solved.load()
-    run, script = advice._strategy_settings(s, 2, 4)
+    run, script = advice.strategy_settings(s, 2, 4)
     out = advice.advise("KS JC 9H 7S KC", "TC", (2, 4), "elder", deals=600)
     mask, turn = int(parse_hand("KS JC 9H 7S KC", 5)), int(parse_card("TC"))
     for k_lo, same in ((K.CHECK_DEALS_START, True), (0, False)):

@@ -147,10 +147,6 @@ def answer(table: str, sampled: str, resolved: bool, decided_by_the_deal: bool,
     return out
 
 
-#: The name the practice table's coach imports (to be retired with it).
-_strategy_settings = strategy_settings
-
-
 def _check_deals(deals: int | None, turn_ups: int) -> None:
     from ecarte_sim.engine.ecarte.strategy import CHECK_DEALS
     if deals is not None and -(-int(deals) // turn_ups) > CHECK_DEALS:

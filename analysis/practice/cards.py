@@ -354,8 +354,8 @@ def _settings(model: str, x: int, y: int, worlds: int, forced_trump: bool):
 
     if model == "strategy":
         from ecarte_sim.analysis.ecarte import solved as shipped
-        from ecarte_sim.analysis.ecarte.advice import _strategy_settings
-        settings, script = _strategy_settings(shipped.load(), x, y)
+        from ecarte_sim.analysis.ecarte.advice import strategy_settings
+        settings, script = strategy_settings(shipped.load(), x, y)
     elif model == "treatise":
         settings, script = EcarteSettings(), empty_script()
     else:

@@ -441,16 +441,16 @@ def _discard_gain(role: str, hand: int, thrown: int, turn_up: int, x: int, y: in
     treatise's ("a king or a trump should not be discarded") in both arms."""
     from ecarte_sim.analysis.ecarte import solved as shipped
     from ecarte_sim.analysis.ecarte import strategy as st
-    from ecarte_sim.analysis.ecarte.advice import _strategy_settings
+    from ecarte_sim.analysis.ecarte.advice import strategy_settings
     from ecarte_sim.analysis.ecarte.paired import paired_mean
     from ecarte_sim.engine.ecarte.policies import (MAX_ROUNDS, S_DEALER_DISCARD,
                                                    S_ELDER_DISCARD)
     from ecarte_sim.engine.ecarte.settings import CFG, DISCARD_BY_POLICY, Discard
     from ecarte_sim.engine.ecarte.states import canonical_index
-    from ecarte_sim.engine.ecarte.strategy import N_MARKS, marks_block
+    from ecarte_sim.engine.ecarte.strategy import CHECK_DEALS_START, N_MARKS, marks_block
 
     strategy = shipped.load()
-    run, script = _strategy_settings(strategy, x, y)
+    run, script = strategy_settings(strategy, x, y)
     script = np.array(script, dtype=np.int64)
     row = S_ELDER_DISCARD if role == "elder" else S_DEALER_DISCARD
     trump = turn_up >> 3
@@ -469,7 +469,8 @@ def _discard_gain(role: str, hand: int, thrown: int, turn_up: int, x: int, y: in
     marks_block(np.uint64(seed), st.DISCARD_ROLES[role], np.full(1, hand, dtype=np.int64),
                 np.array([turn_up], dtype=np.int64),
                 np.array([canonical_index(hand, turn_up)], dtype=np.int64), False,
-                np.zeros(1, dtype=np.int64), np.full(1, deals, dtype=np.int64), cfg_a, cfg_b,
+                np.full(1, CHECK_DEALS_START, dtype=np.int64),
+                np.full(1, CHECK_DEALS_START + deals, dtype=np.int64), cfg_a, cfg_b,
                 script, out, att, mis)
     f = st.marks_value(strategy.v, x, y)
     value = f if role == "elder" else 1.0 - f

@@ -447,7 +447,8 @@ def exploit_bench(worlds=(4, 16, 64)) -> dict:
     return {"hand": "dealer KH 9H QS 8D 7C, TH turned up, the elder played", "runs": out}
 
 
-def web_bench(games: int = 50, finished: int = 500, say=None, think: float = 0.0) -> dict:
+def web_bench(games: int = 50, finished: int = 500, say=None, think: float = 0.0,
+              memory_coach: bool = True) -> dict:
     """The web app on loopback (when the web extra is installed): a new game's page alone,
     then ``games`` games at once to the end (latency of every request, p95 of an act,
     errors), then the server's memory over ``finished`` finished games; {} without the
@@ -463,7 +464,7 @@ def web_bench(games: int = 50, finished: int = 500, say=None, think: float = 0.0
         out["web"] = load_test(games=games, log=say, think=think)
     if finished:
         say(f"the web app's memory over {finished} finished games ...")
-        out["web_memory"] = memory_test(finished=finished, log=say)
+        out["web_memory"] = memory_test(finished=finished, log=say, coach=memory_coach)
     return out
 
 

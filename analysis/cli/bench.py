@@ -37,11 +37,13 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set
 @click.option("--web-think", type=click.FloatRange(0, 60), default=0.0, show_default=True,
               help="Seconds each web player waits before a decision (x0.5-1.5 at random; "
                    "0: as fast as the server answers).")
+@click.option("--web-memory-coach/--no-web-memory-coach", default=True, show_default=True,
+              help="The coach on in the games of the memory measurement (off: faster).")
 @click.option("--web-only", is_flag=True,
               help="Measure the web app only (--web-games, --web-finished).")
 @JSON
 def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, process_deals,
-          strategy, web_games, web_finished, web_think, web_only, as_json):
+          strategy, web_games, web_finished, web_think, web_memory_coach, web_only, as_json):
     """Measure throughput: deal only, deal + exact double-dummy, deal + point/vole,
     whole deals (regle / maxims, exchanges, dd or heuristic play), whole deals with
     PIMC play at W = 16, 32, 64 (with the cost per decision), and the pure-Python
@@ -56,7 +58,8 @@ def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, proce
     set_threads(threads)
     say = None if as_json else lambda line: click.echo(line, err=True)
     if web_only:
-        report = web_bench(web_games, web_finished, say, think=web_think)
+        report = web_bench(web_games, web_finished, say, think=web_think,
+                           memory_coach=web_memory_coach)
         emit(report) if as_json else click.echo("\n".join(format_web(report)))
         return
     report = run_bench(n_deals, reference_deals, seed, startup=not no_startup,

@@ -101,7 +101,7 @@ class _Client:
 
 
 def _play(base: str, number: int, max_actions: int | None, deadline: float,
-          out: dict, lock: threading.Lock, think: float = 0.0) -> None:
+          out: dict, lock: threading.Lock, think: float = 0.0, coach: bool = True) -> None:
     rng = random.Random(number)
     times, errors, kinds = [], [], {"new": [], "act": []}
     actions = 0
@@ -110,7 +110,7 @@ def _play(base: str, number: int, max_actions: int | None, deadline: float,
     try:
         client = _Client(base)
         t0 = time.perf_counter()
-        status, text = client.post("/api/games", {"number": number, "coach": True})
+        status, text = client.post("/api/games", {"number": number, "coach": coach})
         dt = time.perf_counter() - t0
         times.append(dt)
         kinds["new"].append(dt)
@@ -240,9 +240,10 @@ def _rss_mib() -> float | None:
 
 
 def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
-                timeout: float = 1800.0, log=None) -> dict:
+                timeout: float = 1800.0, log=None, coach: bool = True) -> dict:
     """The server's memory over ``finished`` whole games played to the end (``at_once``
-    at a time, each by random legal choices with the coach on) against a server on
+    at a time, each by random legal choices, the coach on unless ``coach`` is False)
+    against a server on
     loopback in this process: its resident memory after every ``every`` finished games
     (after a garbage collection). Flat memory: the first sample (the kernels and the
     strategy loaded) and the last differ by little. Stops by itself (``timeout``)."""
@@ -268,7 +269,8 @@ def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
                        "finished": 0}
                 lock = threading.Lock()
                 threads = [threading.Thread(target=_play, args=(base, 100_000 + done + i,
-                                                                None, deadline, out, lock),
+                                                                None, deadline, out, lock,
+                                                                0.0, coach),
                                             daemon=True) for i in range(n)]
                 for t in threads:
                     t.start()
@@ -285,14 +287,16 @@ def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
             wall = time.perf_counter() - t0
     first, last = samples[0]["rss_mib"], samples[-1]["rss_mib"]
     change = None if first is None or last is None else round((last - first) / first, 4)
-    return {"finished": done, "errors": errors, "samples": samples, "wall_s": round(wall, 1),
+    return {"finished": done, "coach": coach, "errors": errors, "samples": samples,
+            "wall_s": round(wall, 1),
             "first_mib": first, "last_mib": last, "change": change,
             "peak_mib": max((s["rss_mib"] or 0) for s in samples)}
 
 
 def format_memory(r: dict) -> str:
     pct = "–" if r["change"] is None else f"{100 * r['change']:+.1f}%"
-    lines = [f"server memory over {r['finished']} finished games (coach on, "
+    lines = [f"server memory over {r['finished']} finished games (coach "
+             f"{'on' if r.get('coach', True) else 'off'}, "
              f"{len(r['errors'])} errors, {r['wall_s']} s): {r['first_mib']} MiB after the "
              f"first {r['samples'][0]['finished']}, {r['last_mib']} MiB at the end ({pct}), "
              f"peak {r['peak_mib']} MiB; games in memory at the end: "

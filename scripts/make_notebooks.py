@@ -888,11 +888,13 @@ STRATEGY = [
     ## 0. The shipped strategy: five up solved
 
     `ecarte-sim equilibrium` solves both players' first decisions and first discards at
-    every score by iterated best responses from Hoyle's pair, the value of every score
-    recomputed from the strategies themselves, and ships the pair it finds with the
-    package (`analysis/ecarte/strategy_data/`). `solved.load()` reads it: a table of 25
-    rows (the score before the deal) over the 255,304 states per decision. Its
-    provenance names the command, the seed, the commit and the exploitability found.
+    every score by iterated best responses, the value of every score recomputed from the
+    strategies themselves, each state's few sampled deals pooled with the states alike,
+    and ships the pair it finds with the package (`analysis/ecarte/strategy_data/`):
+    *the computed strategy*. `solved.load()` reads it: a table of 25 rows (the score
+    before the deal) over the 255,304 states per decision. Its provenance names the
+    command, the seed, the commit and the exploitability measured; its per-hand regret
+    is `ecarte-sim audit`'s (`results/audit-dd/`).
     '''),
     ("code", '''
     from ecarte_sim.analysis.ecarte import advice, solved
@@ -902,17 +904,24 @@ STRATEGY = [
 
     S = solved.load()
     P = S.provenance
-    print(f"shipped strategy: play model {S.play}; "
-          + ("converged" if P["converged"] else
-             f"not converged at {', '.join(P['unsettled'])}")
-          + f" after {P['steps']} steps of the sweep from 4-4 down to 0-0")
+    if P.get("responded"):
+        print(f"shipped strategy: play model {S.play}; one step of both players' best "
+              "responses to the strategy shipped before, at every score")
+    else:
+        print(f"shipped strategy: play model {S.play}; "
+              + ("converged" if P["converged"] else
+                 f"not converged at {', '.join(P['unsettled'])}")
+              + f" after {P['steps']} steps of the sweep from 4-4 down to 0-0")
     print(f"made by: {P['command']}")
     print(f"value from 0-0: the elder wins five up {S.v[0, 0]:.4f} "
           f"{ci(P['elder_wins_0_0_ci95'], 4)}, the first dealer {1 - S.v[0, 0]:.4f}")
     worst = max(P["exploitability"].items(), key=lambda kv: kv[1]["total"])
-    print(f"exploitability found: at most {worst[1]['total']:+.4f} "
-          f"{ci(worst[1]['ci95'], 4, True)} (at {worst[0]}); Hoyle's pair at most "
-          f"{max(e['total'] for e in P['hoyle_exploitability'].values()):+.4f}")
+    whose = "the strategy shipped before" if P.get("responded") else "the pair"
+    print(f"exploitability of {whose}, found by these best responses: at most "
+          f"{worst[1]['total']:+.4f} {ci(worst[1]['ci95'], 4, True)} (at {worst[0]})"
+          + (f"; Hoyle's pair at most "
+             f"{max(e['total'] for e in P['hoyle_exploitability'].values()):+.4f}"
+             if "hoyle_exploitability" in P else ""))
     '''),
     ("md", r'''
     ### One hand at every score

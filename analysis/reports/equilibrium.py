@@ -361,8 +361,9 @@ def ship(ship_dir: str, result: dict) -> list[str]:
                                             "elder": e["elder_gain"],
                                             "dealer": e["dealer_gain"], "n": e["n"],
                                             "steps": e.get("steps", 0)}
-                               for e in s["computed"]},
-            "hoyle_exploitability": {e["score"]: {"total": e["exploitability"],
-                                                  "ci95": e["exploitability_ci95"]}
-                                     for e in s["hoyle"]}}
+                               for e in s["computed"]}}
+    if not result["solve"].get("start"):         # step 0 measured Hoyle's pair
+        meta["hoyle_exploitability"] = {e["score"]: {"total": e["exploitability"],
+                                                     "ci95": e["exploitability_ci95"]}
+                                        for e in s["hoyle"]}
     return [str(p) for p in shipped.write(ship_dir, play, data, meta)]

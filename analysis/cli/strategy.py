@@ -240,7 +240,8 @@ def _headline(result: dict, role: str, seed: int) -> None:
                    f"the game more often, by {d['p_win']:+.4f} [{d['p_win_ci95'][0]:+.4f}, "
                    f"{d['p_win_ci95'][1]:+.4f}]")
         click.echo(f"    the computed strategy's table ({play}) says {t['action']}{split}: it "
-                   "chose on a few deals of this hand's state, too few to see this")
+                   "was chosen from a few deals of this hand's state and the hands alike; "
+                   "these deals overrule it")
     elif result["too_close"]:
         g = result["gain"]
         click.echo(f"  → {result['action']}: the computed strategy's table ({play}) says so"

@@ -131,33 +131,4 @@ def resolve(gain: np.ndarray, se: np.ndarray, deals: np.ndarray, hands: np.ndarr
     return {"table": post["mean"] > 0, **post}
 
 
-__all__ = ["hand_features", "shrink", "resolve", "sampled_gains", "resolved_row"]
-
-
-def sampled_gains(strategy, role: str, x: int, y: int, *, seed: int, deals: int = 16,
-                  progress=None) -> dict:
-    """Every state's sampled gain of arm a over arm b for ``role`` at (x, y), ``deals`` deals
-    a state (the solve's index range, ``k < deals``), the opponent and the later rounds
-    playing ``strategy``'s row of that score, the later deals valued by its ``V``."""
-    from ecarte_sim.analysis.ecarte import strategy as st
-    from ecarte_sim.analysis.ecarte.advice import strategy_settings
-
-    run, script = strategy_settings(strategy, x, y)
-    slot = 5 * x + y
-    marks = st.marks_tables(role, run, script, v=strategy.v, seed=seed,
-                            sampling=st.Sampling(deals, deals), slots=(slot,),
-                            progress=progress)
-    mean, se, _ = st.state_gains(marks.joint, st.marks_value(strategy.v, x, y), role)
-    return {"gain": mean, "se": se, "deals": marks.deals}
-
-
-def resolved_row(strategy, role: str, x: int, y: int, *, seed: int, deals: int = 16,
-                 progress=None) -> dict:
-    """:func:`resolve` on :func:`sampled_gains`: the resolved first decision of ``role`` at
-    (x, y) against ``strategy``."""
-    from ecarte_sim.engine.ecarte.states import representatives
-
-    sampled = sampled_gains(strategy, role, x, y, seed=seed, deals=deals, progress=progress)
-    hands, turn_ups = representatives()
-    return {**resolve(sampled["gain"], sampled["se"], sampled["deals"], hands, turn_ups),
-            "gain": sampled["gain"], "se": sampled["se"]}
+__all__ = ["hand_features", "shrink", "resolve"]

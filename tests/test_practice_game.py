@@ -471,7 +471,7 @@ def test_the_treatise_s_computer_conceals_the_king_only_where_the_mark_changes_n
 
 
 def test_the_alphamu_computer_plays_as_the_engine_s_alphamu_card_for_card():
-    """The default opponent (issue 43.8): the strategy's decisions and the engine's
+    """The ``alphamu`` opponent (issue 43.8): the strategy's decisions and the engine's
     ``alphamu`` cards. Self-play with a ``pimc-inference`` stand-in in the person's chair;
     each first deal (at 0-0) equals the engine's whole deal under the strategy's tables
     (the same exchanges) replayed by :func:`ecarte_sim.analysis.ecarte.stronger.play_out`
@@ -488,7 +488,7 @@ def test_the_alphamu_computer_plays_as_the_engine_s_alphamu_card_for_card():
     from ecarte_sim.engine.ecarte.settings import CFG, PlayModel, make_cfg
     from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER
 
-    assert DEFAULT_OPPONENT == "alphamu" and Table.new(seed=0).opponent == "alphamu"
+    assert Table.new(seed=0).opponent == DEFAULT_OPPONENT
     runner = DealRunner()
     cfg, script = settings_for("strategy", (0, 0), 64)
     cfg = np.array(cfg)

@@ -101,7 +101,8 @@ class _Client:
 
 
 def _play(base: str, number: int, max_actions: int | None, deadline: float,
-          out: dict, lock: threading.Lock, think: float = 0.0, coach: bool = True) -> None:
+          out: dict, lock: threading.Lock, think: float = 0.0, coach: bool = True,
+          opponent: str | None = None) -> None:
     rng = random.Random(number)
     times, errors, kinds = [], [], {"new": [], "act": []}
     actions = 0
@@ -110,7 +111,10 @@ def _play(base: str, number: int, max_actions: int | None, deadline: float,
     try:
         client = _Client(base)
         t0 = time.perf_counter()
-        status, text = client.post("/api/games", {"number": number, "coach": coach})
+        body = {"number": number, "coach": coach}
+        if opponent is not None:
+            body["opponent"] = opponent
+        status, text = client.post("/api/games", body)
         dt = time.perf_counter() - t0
         times.append(dt)
         kinds["new"].append(dt)
@@ -240,7 +244,8 @@ def _rss_mib() -> float | None:
 
 
 def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
-                timeout: float = 1800.0, log=None, coach: bool = True) -> dict:
+                timeout: float = 1800.0, log=None, coach: bool = True,
+                opponent: str | None = None) -> dict:
     """The server's memory over ``finished`` whole games played to the end (``at_once``
     at a time, each by random legal choices, the coach on unless ``coach`` is False)
     against a server on
@@ -270,7 +275,7 @@ def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
                 lock = threading.Lock()
                 threads = [threading.Thread(target=_play, args=(base, 100_000 + done + i,
                                                                 None, deadline, out, lock,
-                                                                0.0, coach),
+                                                                0.0, coach, opponent),
                                             daemon=True) for i in range(n)]
                 for t in threads:
                     t.start()
@@ -287,7 +292,8 @@ def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
             wall = time.perf_counter() - t0
     first, last = samples[0]["rss_mib"], samples[-1]["rss_mib"]
     change = None if first is None or last is None else round((last - first) / first, 4)
-    return {"finished": done, "coach": coach, "errors": errors, "samples": samples,
+    return {"finished": done, "coach": coach, "opponent": opponent, "errors": errors,
+            "samples": samples,
             "wall_s": round(wall, 1),
             "first_mib": first, "last_mib": last, "change": change,
             "peak_mib": max((s["rss_mib"] or 0) for s in samples)}

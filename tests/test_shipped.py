@@ -209,15 +209,30 @@ def test_the_issues_two_hands_are_answered_by_their_values():
     assert dealer["action"] == "refuse"
 
 
-def test_advise_text_says_who_answered_and_too_close():
-    run = CliRunner().invoke
-    text = run(main, ["advise", "KS JC 9H 7S KC", "--trump", "TC", "--score", "2-4",
-                      "--deals", "4096"]).output
-    head = text.splitlines()[1]
-    assert head.startswith("  → propose: on 4,096 deals around this hand it wins")
-    assert "table (dd) says play" in text
-    close = run(main, ["advise", "QS JS AH 7C JD", "--trump", "8D", "--score", "0-3",
-                       "--deals", "2000"]).output
+def test_advise_text_says_who_answered_and_too_close(capsys):
+    """Each answer's first lines, from advise's own result (the table overruled by the
+    values, too close to call, agreed), and the command's on two hands."""
+    from ecarte_sim.analysis.cli.strategy import _headline
+    from ecarte_sim.analysis.ecarte import advice
+    result = advice.advise("KS JC 9H 7S KC", "TC", (2, 4), "elder", deals=4096)
+    table = result["table_action"]["action"]
+    other = "play" if table == "propose" else "propose"
+    g = result["gain"]["p_win"]
+    for answered_by, action, close in (("values", other, False), ("table", table, True),
+                                       ("table", table, False)):
+        fake = {**result, "answered_by": answered_by, "action": action, "too_close": close,
+                "table_differs_by": {"p_win": abs(g), "p_win_ci95": [abs(g) / 2, abs(g) * 2]}}
+        _headline(fake, "elder", 0)
+        head = capsys.readouterr().out.splitlines()[1]
+        assert head.startswith(f"  → {action}: ")
+        if answered_by == "values":
+            assert "on 4,096 deals around this hand it wins the game more often" in head
+        elif close:
+            assert "too close to call" in head
+        else:
+            assert "the values on this hand's deals agree" in head
+    close = CliRunner().invoke(main, ["advise", "QS JS AH 7C JD", "--trump", "8D", "--score",
+                                      "0-3", "--deals", "2000"]).output
     assert "too close to call" in close.splitlines()[1]
 
 

@@ -88,7 +88,8 @@ def _progress(enabled: bool):
               help="With --iterations 0: the pair reported and shipped is both players' best "
                    "responses to the starting pair at every score (one simultaneous step).")
 @click.option("--no-discards", is_flag=True,
-              help="Keep the treatise's first discards (solve the first decisions only).")
+              help="Keep the starting pair's first discards, the treatise's unless --start "
+                   "(solve the first decisions only).")
 @click.option("--score", "scores", metavar="E-D", multiple=True, callback=_scores,
               help="Solve only at these scores (repeat; a reduced instance) [default: all 25].")
 @click.option("--states", "n_states", type=click.IntRange(1, 255_304), default=None,

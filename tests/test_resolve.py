@@ -185,6 +185,23 @@ def test_one_step_from_the_shipped_pair_ships_the_best_responses(tmp_path):
         assert len(changed) <= 400
 
 
+def test_a_solve_under_another_play_model_starts_from_the_dd_strategy(tmp_path):
+    """--start DIR holding only dd data, with --play heuristic: the start is the dd pair
+    (its sha256 in the provenance), the shipped file is heuristic.npz."""
+    args = ["equilibrium", "--play", "heuristic", "--start", str(solved.DATA_DIR),
+            "--iterations", "0", "--respond", "--no-discards", "--states", "100",
+            "--score", "4-4", "--deals-per-state", "4", "--max-deals-per-state", "4",
+            "--fresh-deals", "1000", "--value-deals", "1000", "--seed", "5", "--quiet",
+            "--ship", str(tmp_path)]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    assert solved.solved_models(tmp_path) == ("heuristic",)
+    meta = json.loads((tmp_path / "heuristic.json").read_text())
+    assert meta["solve"]["start"] == solved.load("dd").provenance["sha256"]
+    new, start = solved.load("heuristic", data_dir=tmp_path), solved.load("dd")
+    assert (new.table("elder")[:24] == start.table("elder")[:24]).all()
+
+
 @pytest.mark.parametrize("args, token", [
     (["--respond"], "--respond"),
     (["--iterations", "0", "--ship", "/tmp/nowhere-ecarte"], "--ship"),

@@ -78,8 +78,10 @@ def _progress(enabled: bool):
 @click.option("--start", "start_dir", type=click.Path(file_okay=False, exists=True),
               default=None,
               help="Start from the strategy data in this directory (<play>.npz and "
-                   "<play>.json, as --ship writes them) instead of Hoyle's pair; its "
-                   "sha256 goes into the provenance.")
+                   "<play>.json, as --ship writes them; the directory's default model's "
+                   "when it holds none for --play, e.g. a pimc-inference solve started from "
+                   "the dd strategy) instead of Hoyle's pair; its sha256 goes into the "
+                   "provenance.")
 @click.option("--extend", is_flag=True,
               help="With --states and the pooled resolution: every state takes the model's "
                    "answer (those not drawn their fitted value), not only the drawn ones: a "
@@ -175,7 +177,8 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
     if start_dir is not None:
         from ecarte_sim.analysis.ecarte import solved
         try:
-            begun = solved.load(play, data_dir=start_dir)
+            held = solved.solved_models(start_dir)
+            begun = solved.load(play if play in held else None, data_dir=start_dir)
         except (OSError, ValueError) as exc:
             raise click.BadParameter(f"{start_dir}: {exc}", param_hint="--start") from None
         start, start_sha = begun.tables(), begun.provenance["sha256"]

@@ -244,6 +244,8 @@ ONE_LINE_ERRORS = [
     (["--against", "treatise", "--play", "dd"], "--play"),
     (["--against", "treatise", "--out", "/nonexistent-dir/card.png"], "/nonexistent-dir"),
     (["--role", "dealer", "--weigh", "asked"], "asked"),
+    (["--compare", "dd", "--against", "treatise"], "--compare"),
+    (["--compare", "guess"], "guess"),
 ]
 
 
@@ -307,6 +309,48 @@ def test_the_shipped_strategy_is_charted(capsys, ship, tmp_path):
     # a model not shipped
     code, out, err = cli(capsys, "chart", "--play", "pimc")
     assert code == 2 and "pimc" in err and err.count("\n") == 1
+
+
+def test_compare_says_where_two_shipped_strategies_part(capsys, ship):
+    """--compare: the share of hands whose first decision differs, recomputed here from
+    the two tables (the dealer's weighted by the first's elder proposing), zero where the
+    tables agree, and the cells whose majority action differs named at --score."""
+    rng = np.random.default_rng(11)
+    tables = card.treatise_tables()
+    elder = np.tile(tables["elder"], (SCORE_SLOTS, 1))
+    dealer = np.tile(tables["dealer"], (SCORE_SLOTS, 1))
+    discards = np.zeros((SCORE_SLOTS, N_STATES), dtype=np.int64)
+    gains = np.zeros((SCORE_SLOTS, N_STATES))
+    v = np.full((5, 5), 0.5)
+    solved.write(ship, "dd", solved.pack(elder, dealer, discards, discards, gains, gains, v),
+                 {"seed": 1})
+    flip_e, flip_d = rng.random(N_STATES) < 0.3, rng.random(N_STATES) < 0.1
+    elder2, dealer2 = elder.copy(), dealer.copy()
+    elder2[24] ^= flip_e                                   # 4-4
+    dealer2[13] = True                                     # 2-3: accept everything
+    dealer2[13] ^= flip_d
+    solved.write(ship, "pimc-inference",
+                 solved.pack(elder2, dealer2, discards, discards, gains, gains, v), {"seed": 2})
+    code, out, err = cli(capsys, "chart", "--play", "dd", "--compare", "pimc-inference",
+                         "--score", "4-4", "--json")
+    assert code == 0, err
+    rows = {(r["score"], r["role"]): r for r in json.loads(out)["rows"]}
+    assert len(rows) == 50
+    w = state_weights().astype(float)
+    assert rows["4-4", "elder"]["parts"] == pytest.approx(w[flip_e].sum() / w.sum())
+    wd = w * card.proposal_chance(tables["elder"])
+    differ = dealer[13] != dealer2[13]
+    assert rows["2-3", "dealer"]["parts"] == pytest.approx(wd[differ].sum() / wd.sum())
+    assert rows["2-3", "dealer"]["second"] == pytest.approx(wd[dealer2[13]].sum() / wd.sum())
+    changed = {("4-4", "elder"), ("2-3", "dealer")}
+    for key, r in rows.items():
+        if key not in changed:
+            assert r["parts"] == 0 and r["cells"] == "" and r["first"] == r["second"]
+    assert "refuse → accept" in rows["2-3", "dealer"]["cells"]
+    code, out, err = cli(capsys, "chart", "--compare", "pimc-inference", "--score", "2-3")
+    assert code == 0, err
+    assert "dealer at 2-3:" in out and "cells differ" in out and "refuse → accept" in out
+    assert "elder at 2-3: the cells' majority actions are the same" in out
 
 
 def test_text_chart(capsys):

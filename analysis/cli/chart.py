@@ -65,8 +65,13 @@ def _play_choices() -> list[str]:
                    "they are dealt alone. The elder's are weighted by how often dealt.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, callback=_out,
               help="Write the chart to FILE.png, .svg or .pdf (one A4 page).")
+@click.option("--compare", "compare_play", type=click.Choice(_play_choices()), default=None,
+              help="Instead of the chart: where the --play strategy and this play model's "
+                   "part, at every score and for both roles (the share of hands whose first "
+                   "decision differs; the dealer's weighted by the chance the first "
+                   "strategy's elder proposes), and the cells that differ at --score.")
 @JSON
-def chart(role, score, play, against, columns, weigh, out, as_json):
+def chart(role, score, play, against, columns, weigh, out, compare_play, as_json):
     """The strategy card: one page per role and score that a player can print and learn.
 
     Rows: trumps held and the king of trumps; columns: the plain kings and the plain suits
@@ -80,6 +85,7 @@ def chart(role, score, play, against, columns, weigh, out, as_json):
       ecarte-sim chart --against treatise --out elder.png
       ecarte-sim chart --role dealer --score 3-4 --out dealer-3-4.pdf
       ecarte-sim chart --role dealer --json
+      ecarte-sim chart --play dd --compare pimc-inference --score 4-4
     """
     from ecarte_sim.analysis.ecarte import chart as card
     from ecarte_sim.analysis.ecarte import solved as shipped
@@ -87,6 +93,23 @@ def chart(role, score, play, against, columns, weigh, out, as_json):
 
     e, d = score
     score_text = f"{e}-{d}"
+    if compare_play is not None:
+        if against == "treatise" or out:
+            raise click.UsageError("--compare compares two solved strategies: not with "
+                                   "--against treatise or --out")
+        try:
+            first, second = shipped.load(play), shipped.load(compare_play)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        frame = card.compare(first, second, scheme=columns)
+        prov = provenance("chart", {"play": first.play, "compare": second.play,
+                                    "columns": columns, "score": score_text}, None, None)
+        if as_json:
+            emit({"first": card.source_line(first), "second": card.source_line(second),
+                  "rows": frame.to_dict(orient="records"), "provenance": prov})
+            return
+        _print_compare(frame, card.source_line(first), card.source_line(second), score_text)
+        return
     treatise = card.treatise_tables()[role]
     if against == "treatise":
         if play is not None:
@@ -165,6 +188,26 @@ def _print(result, score: str, source: str, out) -> None:
                f"table says {yes} on {100 * result.chosen:.1f}% of them; it agrees with the "
                f"treatise on {100 * result.treatise_agreement:.1f}%"
                + (f"; written to {out}" if out else ""))
+
+
+def _print_compare(frame, first: str, second: str, score: str) -> None:
+    """Where two strategies part, as text: a row per score and role, then the cells that
+    differ at ``score``."""
+    click.echo(f"first:  {first}\nsecond: {second}")
+    click.echo("Share of hands whose first decision differs (the elder's as dealt, the "
+               "dealer's as proposed to by the first's elder), and each strategy's share "
+               "of propose / accept:")
+    click.echo(f"{'score':>5} {'role':>6} {'differ':>7} {'first':>7} {'second':>7}")
+    for r in frame.itertuples():
+        click.echo(f"{r.score:>5} {r.role:>6} {100 * r.parts:6.1f}% {100 * r.first:6.1f}% "
+                   f"{100 * r.second:6.1f}%")
+    for r in frame[frame["score"] == score].itertuples():
+        cells = r.cells.split("; ") if r.cells else []
+        click.echo(f"{r.role} at {score}: " + ("the cells' majority actions are the same"
+                                               if not cells else
+                                               f"{len(cells)} cells differ"))
+        for c in cells:
+            click.echo(f"  {c}")
 
 
 COMMANDS = [chart]

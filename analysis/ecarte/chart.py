@@ -32,7 +32,8 @@ state by how often it is dealt times the chance that the elder proposes to him
 cards the dealer does not hold and the turn-up is not), or by dealt hands alone when
 asked; the chart says which.
 
-:func:`compute` is a pure function of (role, table, gain, treatise table); the command
+:func:`compare` says where two solved strategies part (per score and role, and which
+cells). :func:`compute` is a pure function of (role, table, gain, treatise table); the command
 ``ecarte-sim chart`` reads the table from the shipped strategy
 (:mod:`ecarte_sim.analysis.ecarte.solved`) or charts the treatise itself.
 """
@@ -334,6 +335,36 @@ def treatise_tables() -> dict:
     return of_settings(EcarteSettings())
 
 
+def compare(first, second, *, scheme: str = DEFAULT_COLUMNS) -> pd.DataFrame:
+    """Where two solved strategies (:class:`~ecarte_sim.analysis.ecarte.solved.Solved`,
+    e.g. the dd one and the pimc-inference one) part: one row per score and role with
+    ``parts``, the share of hands on which their first decisions differ (the elder's
+    weighted as dealt, the dealer's as dealt times the chance that ``first``'s elder
+    proposes, :func:`proposal_chance`), ``first`` and ``second`` the share on which each
+    proposes (accepts), and ``cells`` the chart's cells (``scheme``) whose majority action
+    differs, as "row / column: first's action → second's"."""
+    rows = []
+    for slot in range(25):
+        score = f"{slot // 5}-{slot % 5}"
+        for role in ("elder", "dealer"):
+            a, b = first.table(role)[slot], second.table(role)[slot]
+            w = state_weights().astype(np.float64)
+            if role == "dealer":
+                w = w * proposal_chance(first.elder[slot])
+            total = w.sum()
+            ca = compute(role, a, scheme=scheme, weights=w)
+            cb = compute(role, b, scheme=scheme, weights=w)
+            cells = [f"{x.row_label} / {x.col_label}: {x.action} → {y.action}"
+                     for ra, rb in zip(ca.cells, cb.cells) for x, y in zip(ra, rb)
+                     if x.action is not None and x.action != y.action]
+            rows.append({"score": score, "role": role,
+                         "parts": float(w[a != b].sum() / total),
+                         "first": float(w[a].sum() / total),
+                         "second": float(w[b].sum() / total),
+                         "cells": "; ".join(cells)})
+    return pd.DataFrame(rows)
+
+
 def source_line(solved) -> str:
     """Where a table comes from, in one line: the shipped file, its hash, seed and commit
     (the command that made it is :func:`made_by`)."""
@@ -360,4 +391,4 @@ def made_by(solved) -> str | None:
 
 __all__ = ["ACTIONS", "TREATISE", "COLUMN_SETS", "DEFAULT_COLUMNS", "MARGIN_STEPS", "Cell",
            "Chart", "terms", "classes", "sub_label", "compute", "chart_table", "proposal_chance",
-           "treatise_tables", "source_line", "made_by", "PROPOSAL_SAMPLES"]
+           "treatise_tables", "source_line", "made_by", "compare", "PROPOSAL_SAMPLES"]

@@ -221,7 +221,7 @@ def strategy_bench(seed: int, say, sampling=None) -> dict:
     v = st.continuation(settings, seed)["v"]
     t1 = time.perf_counter()
     treatise = st.treatise_tables(settings)
-    _, script = st._for_role(settings)
+    _, script = st.reading_tables(settings)
     marks = st.marks_tables("elder", settings, script, v=v, seed=seed, sampling=sampling,
                             slots=(0,))
     t2 = time.perf_counter()
@@ -312,7 +312,7 @@ def advice_bench(repeat: int = 3) -> dict:
     from ecarte_sim.analysis.ecarte import advice, solved
 
     args = ("KH QH JH 7S 8D", "H", "0-0", "elder")
-    solved._load.cache_clear()
+    solved.clear_cache()
     t0 = time.perf_counter()
     advice.advise(*args, turn_up="9H", values=False)
     first = time.perf_counter() - t0

@@ -1010,7 +1010,7 @@ STRATEGY = [
     the trumps held, with Hoyle's choice as the colour.
     '''),
     ("code", '''
-    _, script = st._for_role(SETTINGS)
+    _, script = st.reading_tables(SETTINGS)
     marks = st.marks_tables("elder", SETTINGS, script, v=V, seed=SEED,
                             sampling=st.Sampling(FIRST, MOST), slots=(0,), states=STATES)
     br = st.best_response(marks, V, TREATISE["elder"])

@@ -293,13 +293,12 @@ def test_best_response_engine():
     """The best response's engine asking keyed alphamu: with K = 0 it is the
     pimc-inference engine (same values); with K = 5 the best response is never below
     alphamu's own play."""
-    from ecarte_sim.analysis.ecarte.exploit import _Engine, best_response, opponent_hands, \
-        setup
-    from ecarte_sim.analysis.ecarte.stronger import _alphamu_engine
+    from ecarte_sim.analysis.ecarte.exploit import Engine, best_response, opponent_hands, setup
+    from ecarte_sim.analysis.ecarte.stronger import AlphamuEngine
     s = setup("KH 9H QS 8D 7C", "TH", "dealer", model="pimc-inference", worlds=4)
-    hands = opponent_hands(s, _Engine(s), sample=10, sample_seed=1)
-    a = best_response(s, seed=3, hands=hands, engine=_Engine(s))
-    b = best_response(s, seed=3, hands=hands, engine=_alphamu_engine(s, 0))
+    hands = opponent_hands(s, Engine(s), sample=10, sample_seed=1)
+    a = best_response(s, seed=3, hands=hands, engine=Engine(s))
+    b = best_response(s, seed=3, hands=hands, engine=AlphamuEngine(s, last_tricks=0))
     assert (a.best_marks, a.model_marks) == (b.best_marks, b.model_marks)
-    c = best_response(s, seed=3, hands=hands, engine=_alphamu_engine(s, 5))
+    c = best_response(s, seed=3, hands=hands, engine=AlphamuEngine(s, last_tricks=5))
     assert c.best_marks >= c.model_marks - 1e-12 and c.opponent_calls > 0

@@ -6,6 +6,9 @@
   ``ecarte_sim.engine.piquet`` and vice versa.
 * The engine does not depend on the analysis layer: nothing under ``ecarte_sim.engine``
   imports ``ecarte_sim.analysis``.
+* No module reaches into another's private names: no ``from m import _name`` and no
+  ``m._name`` through an imported module ``m`` of the package (the seams between modules
+  are public and documented).
 
 An edge goes to the module an import names, not to the parent packages Python also runs:
 ``from ecarte_sim.engine import cards`` is an edge to ``ecarte_sim.engine.cards``, and an
@@ -270,6 +273,53 @@ def test_a_cycle_is_reported(tmp_path, files, expected):
     assert find_cycles(graph_of(imports)) == expected
     report = "\n".join(cycle_report(imports, tmp_path))
     assert all(name in report for name in expected[0]) and "engine/ecarte/a.py:1" in report
+
+
+def private_uses(root: Path = REPO) -> list[str]:
+    """Every use of another module's private name (``_x``, not a dunder): ``from m import
+    _x`` with ``m`` a module of the tree, and ``alias._x`` where ``alias`` was bound to
+    another module of the tree by an import; as "file:line name"."""
+    modules = module_files(root)
+    found = []
+    for module, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        aliases = {}
+        for node in _import_nodes(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and \
+                    _within(node.module, PACKAGE):
+                for a in node.names:
+                    full = f"{node.module}.{a.name}"
+                    if full in modules:
+                        aliases[a.asname or a.name] = full
+                    elif a.name.startswith("_") and not a.name.startswith("__"):
+                        found.append((path, node.lineno, f"{node.module}.{a.name}"))
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.asname and a.name in modules:
+                        aliases[a.asname] = a.name
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__") and isinstance(node.value, ast.Name)
+                    and aliases.get(node.value.id, module) != module):
+                found.append((path, node.lineno,
+                              f"{aliases[node.value.id]}.{node.attr}"))
+    return sorted(f"{p.relative_to(root).as_posix()}:{line} {name}"
+                  for p, line, name in set(found))
+
+
+def test_no_module_uses_another_modules_private_names():
+    assert private_uses() == []
+
+
+def test_a_private_name_used_across_modules_is_reported(tmp_path):
+    root = write_tree(tmp_path, {**BASE,
+        "engine/ecarte/a.py": "def _hidden():\n    pass\n_N = 3\n",
+        "engine/ecarte/b.py": ("from ecarte_sim.engine.ecarte.a import _hidden\n"
+                               "from ecarte_sim.engine.ecarte import a as A\n"
+                               "x = A._N + A.__name__.count('a')\n"),
+        "engine/ecarte/c.py": "def _own():\n    pass\n_own()\n"})
+    assert private_uses(root) == ["engine/ecarte/b.py:1 ecarte_sim.engine.ecarte.a._hidden",
+                                  "engine/ecarte/b.py:3 ecarte_sim.engine.ecarte.a._N"]
 
 
 def test_a_clean_tree_passes(tmp_path):

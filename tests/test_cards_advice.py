@@ -250,7 +250,7 @@ def test_the_worlds_honour_what_was_said(model):
     turn_up = parse_card_("9C")
     played = cards.parse_position("8H 9H TD JC 7C", "9C", "dealer", played="KH",
                                   score=(1, 3))
-    _, _, _, hands, payoff = cards._decide(played, 4, 2, 64, model, True, True)
+    _, _, _, hands, payoff = cards.decide_position(played, 4, 2, 64, model, True, True)
     from ecarte_sim.engine.ecarte.records import PAYOFF
     assert payoff[PAYOFF.at.INFER_FALLBACKS] == 0
     king = np.uint32(1 << parse_card_("KH"))
@@ -259,7 +259,7 @@ def test_the_worlds_honour_what_was_said(model):
                                   turn_up >> 3, 0, script, turn_up, slot)
     refused = cards.parse_position("KH JH TH QD JS", "9C", "elder", said="propose,refuse",
                                    score=(1, 3))
-    _, _, _, hands, payoff = cards._decide(refused, 4, 2, 64, model, True, True)
+    _, _, _, hands, payoff = cards.decide_position(refused, 4, 2, 64, model, True, True)
     assert payoff[PAYOFF.at.INFER_FALLBACKS] == 0
     for h in hands:
         assert not dealer_accepts(cfg[at.DEALER_POLICY], np.uint32(h), turn_up >> 3, 0, script,

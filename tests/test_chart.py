@@ -261,9 +261,9 @@ def test_bad_input_is_one_line_exit_2(capsys, args, token):
 def ship(tmp_path, monkeypatch):
     """Point the loader at a directory of our own (empty until a test writes to it)."""
     monkeypatch.setattr(solved, "DATA_DIR", tmp_path)
-    solved._load.cache_clear()
+    solved.clear_cache()
     yield tmp_path
-    solved._load.cache_clear()
+    solved.clear_cache()
 
 
 def test_no_shipped_strategy_is_one_line(capsys, ship):

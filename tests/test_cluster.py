@@ -108,7 +108,7 @@ def test_strategy_marks_tables_on_a_cluster_equal_the_threads(cluster):
 
     settings = EcarteSettings()
     v = ST.continuation(settings, 0, deals=1 << 14)["v"]
-    _, script = ST._for_role(settings)
+    _, script = ST.reading_tables(settings)
     states = np.arange(0, ST.N_STATES, 3001)
 
     def tables():

@@ -91,7 +91,7 @@ def test_best_response_equals_brute_force_on_a_small_instance():
     states = np.flatnonzero((keys >> 32) == 2)[::997][:60]
     n = 24
     sampling = ST.Sampling(n, n)
-    _, script = ST._for_role(SETTINGS)
+    _, script = ST.reading_tables(SETTINGS)
     marks = ST.marks_tables("elder", SETTINGS, script, v=V, seed=9, sampling=sampling,
                             states=states)
     replaced = ST.treatise_tables(SETTINGS)["elder"]
@@ -102,7 +102,7 @@ def test_best_response_equals_brute_force_on_a_small_instance():
         hand, turn_up = S.state_cards(int(state))
         joint = np.zeros((N_ARM, N_ARM), dtype=np.int64)
         for k in range(n):
-            r, _ = K._uniform_below(np.uint64(9), K.deal_index(0, state, k, 63), 0, 24, draws)
+            r, _ = K.uniform_below(np.uint64(9), K.deal_index(0, state, k, 63), 0, 24, draws)
             h, t = K.relabelled(np.uint32(hand), np.int64(turn_up), np.int64(r))
             start = int(K.deal_index(0, state, k, 0))
             joint += hand_table(9, start, start + 1, int(h), int(t), int(t) >> 3,
@@ -124,7 +124,7 @@ def test_best_response_equals_brute_force_on_a_small_instance():
 def test_marks_tables_identical_for_any_threads_and_batch(monkeypatch, rule):
     """The dealer's first decision, and his first discard (a discard role)."""
     states = np.arange(0, S.N_STATES, 2551)
-    _, script = ST._for_role(SETTINGS)
+    _, script = ST.reading_tables(SETTINGS)
     runs = []
     for threads, batch in ((1, 1 << 14), (numba.config.NUMBA_NUM_THREADS, 7)):
         monkeypatch.setattr(ST, "BATCH", batch)
@@ -158,7 +158,7 @@ def test_marks_tables_checkpoint_resume_and_backend(monkeypatch, tmp_path):
     from ecarte_sim.engine.runs import RunDir
     monkeypatch.setattr(ST, "BATCH", 16)
     states = np.arange(0, S.N_STATES, 4099)
-    _, script = ST._for_role(SETTINGS)
+    _, script = ST.reading_tables(SETTINGS)
 
     def tables():
         return ST.marks_tables("elder", SETTINGS, script, v=V, seed=3,
@@ -326,7 +326,7 @@ def test_equilibrium_with_discards_reports_the_pair_it_played(tmp_path, monkeypa
     assert set(np.unique(pair["elder_discard"])) <= {int(ST.Discard.TRUMPS_KINGS),
                                                      int(ST.Discard.TRUMPS_ONLY)}
     settings = EcarteSettings()
-    run, script = ST._for_role(settings, **pair)
+    run, script = ST.reading_tables(settings, **pair)
     cfg = run.cfg(elder_score=1, dealer_score=2)
     joint = ST.paired_table(0, K.FRESH_DEALS_START, K.FRESH_DEALS_START + 2000, cfg, cfg,
                             ST.CLASSIFY_ALL, script=script)[0]
@@ -390,7 +390,7 @@ def test_discard_response_equals_brute_force_on_a_small_instance():
         hand, turn_up = S.state_cards(int(state))
         deals = []
         for k in range(n):
-            r, _ = K._uniform_below(np.uint64(9), K.deal_index(2, state, k, 63), 0, 24, draws)
+            r, _ = K.uniform_below(np.uint64(9), K.deal_index(2, state, k, 63), 0, 24, draws)
             h, t = K.relabelled(np.uint32(hand), np.int64(turn_up), np.int64(r))
             for a in range(K.ATTEMPTS):
                 index = K.deal_index(2, state, k, a)

@@ -388,7 +388,7 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
     click.echo(f"  {g['of']}: {g['p_win']:+.4f} [{g['p_win_ci95'][0]:+.4f}, "
                f"{g['p_win_ci95'][1]:+.4f}]")
     if result.get("decided_by_the_deal") or (against == "treatise" and
-                                             advice._decided(result)):
+                                             advice.decided_by_the_deal(result)):
         click.echo("  this deal cannot change the game: it is decided before the play "
                    "(a king marked at four, Laws 22-24 and 46)")
     elif against == "treatise":

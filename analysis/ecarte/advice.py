@@ -67,14 +67,14 @@ def table_action(strategy: shipped.Solved, role: str, mask: int, turn_ups, x: in
 def strategy_settings(strategy: shipped.Solved, x: int, y: int, play: str | None = None):
     """Settings and script in which both players play the strategy's row of (x, y), the
     cards by the play model it was solved with (or ``play``)."""
-    from ecarte_sim.analysis.ecarte.equilibrium import _base, at_score
+    from ecarte_sim.analysis.ecarte.equilibrium import base_settings, at_score
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     solved_with = strategy.provenance.get("solve", {}).get("settings", {})
     settings = EcarteSettings.build(play=play or strategy.play,
                                     **({"worlds": solved_with["worlds"]}
                                        if "worlds" in solved_with and play is None else {}))
-    return st._for_role(_base(settings), **at_score(strategy.tables(), 5 * x + y))
+    return st.reading_tables(base_settings(settings), **at_score(strategy.tables(), 5 * x + y))
 
 
 def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
@@ -119,7 +119,7 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
     result["table_action"] = table
     result["sampled_better"] = sampled
     result["strategy"] = info
-    result["decided_by_the_deal"] = _decided(result)
+    result["decided_by_the_deal"] = decided_by_the_deal(result)
     result.update(answer(table["action"], sampled, result["decided"],
                          result["decided_by_the_deal"], result["gain"]))
     result["agrees"] = result["action"] == result["treatise"]["says"]
@@ -133,7 +133,7 @@ def answer(table: str, sampled: str, resolved: bool, decided_by_the_deal: bool,
     the paired gain excludes zero on its side): then that action, the values having
     answered, and ``table_differs_by`` the table's loss on these deals (its interval).
     ``too_close``: the interval holds zero, so the deals cannot tell the two apart.
-    Where the deal cannot change the game (:func:`_decided`) the table answers."""
+    Where the deal cannot change the game (:func:`decided_by_the_deal`) the table answers."""
     lo, hi = gain["p_win_ci95"]
     against_table = sampled != table and resolved and not decided_by_the_deal
     out = {"action": sampled if against_table else table,
@@ -155,7 +155,7 @@ def _check_deals(deals: int | None, turn_ups: int) -> None:
                          f"({CHECK_DEALS} deals a turn-up)")
 
 
-def _decided(result: dict) -> bool | None:
+def decided_by_the_deal(result: dict) -> bool | None:
     """True when both actions give the same P(win the game) on every deal, 0 or 1: the
     game is decided before the play (a king marked at four, Laws 22–24 and 46)."""
     vals = [v["p_win"] for v in result["values"].values()]

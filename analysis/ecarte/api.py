@@ -28,11 +28,10 @@ import numpy as np
 from ecarte_sim.analysis.stats.intervals import weighted_mean, wilson_interval
 from ecarte_sim.analysis.stats.precision import DEFAULT_PRECISION, checkpoints, run_until
 from ecarte_sim.engine.batch import DEFAULT_CHUNK
-from ecarte_sim.engine.cards import (ECARTE, SUIT_LETTERS, SUIT_NAMES, CardError, cards_of,
-                                     check_disjoint, format_card, format_cards, format_hand,
-                                     parse_card, parse_hand)
+from ecarte_sim.engine.cards import (ECARTE, SUIT_LETTERS, SUIT_NAMES, cards_of, format_card,
+                                     format_cards, format_hand, parse_hand)
 from ecarte_sim.engine.ecarte.counts import whole_counts
-from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_deal, parse_trump
+from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_deal, parse_trump, parse_turn_up
 from ecarte_sim.engine.ecarte.deal import deal as make_deal
 from ecarte_sim.engine.ecarte.foster import WORDS as DEFINITION_WORDS
 from ecarte_sim.engine.ecarte.foster import definition
@@ -102,7 +101,7 @@ def classify(hand: str, trump: str, *, turn_up: str | None = None,
     mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
     suit, turned = parse_trump(trump, [("hand", mask)])
     if turn_up is not None:
-        turned = _turn_up(turn_up, mask, suit, turned)
+        turned = parse_turn_up(turn_up, mask, suit, turned)
     rule = classify_hand(mask, suit)
     if reading == "definition":
         return _by_definition(mask, suit, turned, rule)
@@ -125,21 +124,6 @@ def classify(hand: str, trump: str, *, turn_up: str | None = None,
 
 #: The readings of "jeu de règle" that :func:`classify` offers.
 READINGS = ("list", "definition")
-
-
-def _turn_up(text: str, hand: int, suit: int, turned: int | None) -> int:
-    """The card of ``--turn-up``: in neither the hand, of the trump suit, and the card the
-    trump names if it names one; :class:`CardError` names the token otherwise."""
-    card = parse_card(text, ECARTE)
-    token = text.strip()
-    check_disjoint([("hand", hand), ("turn-up", 1 << card)])
-    if card >> 3 != suit:
-        raise CardError(f"turn-up {token!r} is not of the trump suit "
-                        f"({SUIT_NAMES[suit]})", token)
-    if turned is not None and card != turned:
-        raise CardError(f"turn-up {token!r} is not the card the trump names "
-                        f"({format_card(turned, ECARTE)})", token)
-    return card
 
 
 def _by_definition(mask: int, suit: int, turned: int | None, rule: str | None) -> dict:

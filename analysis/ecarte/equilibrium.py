@@ -205,7 +205,7 @@ def at_score(pair: dict, slot: int) -> dict:
     return {k: np.ascontiguousarray(pair[k][slot]) for k in KEYS}
 
 
-def _base(settings: EcarteSettings) -> EcarteSettings:
+def base_settings(settings: EcarteSettings) -> EcarteSettings:
     """The settings every solve plays: the treatise's policies (replaced by the tables
     wherever a pair is given) and the settings' play models and variants."""
     return replace(settings, elder_policy=ElderPolicy.REGLE,
@@ -248,7 +248,7 @@ def outcomes_at(settings: EcarteSettings, pair: dict, slot: int, *, seed: int = 
                 deals: int = 1 << 18) -> dict:
     """The outcome counts of ``deals`` whole deals of the continuation range played by the
     pair's row of one score, and the share whose first proposal was accepted."""
-    run, script = st._for_role(_base(settings), **at_score(pair, slot))
+    run, script = st.reading_tables(base_settings(settings), **at_score(pair, slot))
     c = whole_counts(check_seed(seed), st.CONTINUATION_START, st.CONTINUATION_START + deals,
                      run.cfg(), script)
     counts = np.asarray(c[COUNTS.slice("deal")], dtype=np.int64)
@@ -304,11 +304,11 @@ def best_rows(role: str, settings: EcarteSettings, pair: dict, v: np.ndarray,
     unresolved (the two actions within ``z`` standard errors after the most deals).
     ``seed``: the seed of the sampled deals (default the solve's)."""
     seed = solve.seed if seed is None else seed
-    base = _base(settings)
+    base = base_settings(settings)
     row = at_score(pair, slots[0])
     other = "dealer" if role == "elder" else "elder"
     discard_tables = {k: row[k] for k in ("elder_discard", "dealer_discard")}
-    run, script = st._for_role(base, **discard_tables,
+    run, script = st.reading_tables(base, **discard_tables,
                                **{role: row[role], other: row[other]})
     sampling = solve.first_sampling()
     where = ", ".join(f"{s // TARGET}-{s % TARGET}" for s in slots[:3]) + \
@@ -404,7 +404,7 @@ def exploitability_at(settings: EcarteSettings, pair: dict, responses: dict,
     pair (the deal played by the pair, the later deals valued by ``v``), read from the
     pair's own arm of the elder's fresh deals (each arm of a paired deal is played alone,
     so that arm is the pair's play of those deals)."""
-    base = _base(settings)
+    base = base_settings(settings)
     row = at_score(pair, slot)
     x, y = divmod(slot, TARGET)
     out = {"score": f"{x}-{y}"}

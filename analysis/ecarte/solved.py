@@ -85,7 +85,7 @@ class Solved:
         return {"elder": self.elder_discard, "dealer": self.dealer_discard}[role]
 
     def tables(self) -> dict:
-        """The four tables as the table policy's keywords (``_for_role``)."""
+        """The four tables as the table policy's keywords (``reading_tables``)."""
         return {"elder": self.elder, "dealer": self.dealer,
                 "elder_discard": self.elder_discard, "dealer_discard": self.dealer_discard}
 
@@ -212,6 +212,12 @@ def load(play: str | None = None, data_dir=None) -> Solved:
     """The shipped strategy of ``play`` (default: :data:`DEFAULT_PLAY`, or the only one
     shipped), its bytes checked against the hash its provenance records."""
     return _load(play, str(data_dir) if data_dir else None)
+
+
+def clear_cache() -> None:
+    """Forget the strategies :func:`load` has read (after the files changed, or to time a
+    first load)."""
+    _load.cache_clear()
 
 
 @cache

@@ -393,7 +393,7 @@ def evaluate(role: str, settings: EcarteSettings, table: np.ndarray, replaced,
     opponent plays ``settings``' policy, or its ``opponent`` table. Per score, the paired
     gain of the table in the role's probability of winning the game and in the role's
     marks per deal (his marks less the other's), with 95% intervals. ``discard``: the
-    tables are the role's discard tables; ``tables`` (``_for_role``'s keywords) gives
+    tables are the role's discard tables; ``tables`` (``reading_tables``'s keywords) gives
     the other tables both arms read; ``keep``: a dict that receives each score's paired
     joint table (for :func:`by_rule`, which splits the same deals)."""
     other = "dealer" if role == "elder" else "elder"
@@ -409,7 +409,7 @@ def gains_between(role: str, settings: EcarteSettings, a: dict, b: dict, v: np.n
                   seed: int = 0, deals: int = 1 << 20,
                   scores: tuple[tuple[int, int], ...] = SCORES, first: int = FRESH_DEALS_START,
                   progress: Progress = None, keep: dict | None = None) -> list[dict]:
-    """Two sets of tables (``_for_role``'s keywords; a table left out or None: the policy
+    """Two sets of tables (``reading_tables``'s keywords; a table left out or None: the policy
     in ``settings``) played on the same fresh deals ``[first, first + deals)``: per
     score, the ``role``'s paired gain of ``a`` over ``b`` in his probability of winning
     the game and in his marks per deal (his less the other's), with 95% intervals."""
@@ -417,8 +417,8 @@ def gains_between(role: str, settings: EcarteSettings, a: dict, b: dict, v: np.n
         raise ValueError("fresh deals lie in [2^42, 3 * 2^41), apart from the deals that "
                          "chose the table")
     sign = 1.0 if role == "elder" else -1.0
-    arm_a, script_a = _for_role(settings, **a)
-    arm_b, script_b = _for_role(settings, **b)
+    arm_a, script_a = reading_tables(settings, **a)
+    arm_b, script_b = reading_tables(settings, **b)
     out = []
     for i, (x, y) in enumerate(scores):
         joint = paired_table(seed, first, first + deals,
@@ -466,7 +466,7 @@ def score_pair(score) -> tuple[int, int]:
     return int(score[0]), int(score[1])
 
 
-def _for_role(settings: EcarteSettings, elder=None, dealer=None, elder_discard=None,
+def reading_tables(settings: EcarteSettings, elder=None, dealer=None, elder_discard=None,
               dealer_discard=None):
     """Settings and script in which a player given a table (a decision table, a discard
     table) reads it (later rounds too); a player without one plays his policy in
@@ -489,11 +489,11 @@ def respond(role: str, settings: EcarteSettings, v: np.ndarray, *, own=None, opp
             rows: tuple[int, ...] | None = None) -> dict:
     """The ``role``'s best response (all 25 scores) to the opponent's table (None: the
     policy in ``settings``), his own later rounds read from ``own`` (None: his policy in
-    ``settings``); ``tables``: the discard tables both players read (``_for_role``'s
+    ``settings``); ``tables``: the discard tables both players read (``reading_tables``'s
     keywords; None: the discard policies in ``settings``). Returns the marks tables, the
     table and the per-state gains (``rows``: at these scores only, as
     :func:`best_response`)."""
-    run, script = _for_role(settings, **(tables or {}), **{
+    run, script = reading_tables(settings, **(tables or {}), **{
         role: own, ("dealer" if role == "elder" else "elder"): opponent})
     marks = marks_tables(role, run, script, v=v, seed=seed, sampling=sampling, slots=slots,
                          progress=progress)
@@ -528,7 +528,7 @@ def discard_response(role: str, settings: EcarteSettings, v: np.ndarray, *, own=
                      progress: Progress = None, rows: tuple[int, ...] | None = None) -> dict:
     """The ``role``'s best first discard at every state (or at ``states``) and score,
     against the tables
-    (``_for_role``'s keywords, decision tables of either player; None: the policies in
+    (``reading_tables``'s keywords, decision tables of either player; None: the policies in
     ``settings``), his own discard read from ``own`` (one row of ``Discard`` values;
     None: his discard policy in ``settings``) in the arm it is measured against and in
     later exchanges.
@@ -543,7 +543,7 @@ def discard_response(role: str, settings: EcarteSettings, v: np.ndarray, *, own=
     over ``own`` (0 where kept) and the marks tables by rule.
     """
     tables = dict(tables or {})
-    run, script = _for_role(settings, **tables, **{f"{role}_discard": own})
+    run, script = reading_tables(settings, **tables, **{f"{role}_discard": own})
     policy = getattr(run, f"{role}_discard")
     base = thrown(role, policy, script)
     own_rule = (np.full(N_STATES, int(policy), dtype=np.int64) if own is None
@@ -616,13 +616,12 @@ def hand_situation(hand: str, trump: str, turn_up: str | None = None):
     when only the suit is given) and every turn-up it may be (one card, or each card of the
     trump suit not in the hand); :class:`ValueError` / ``CardError`` naming a bad token."""
     from ecarte_sim.engine.cards import parse_hand
-    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
+    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump, parse_turn_up
 
     mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
     suit, turned = parse_trump(trump, [("hand", mask)])
     if turn_up is not None:
-        from ecarte_sim.analysis.ecarte.api import _turn_up
-        turned = _turn_up(turn_up, mask, suit, turned)
+        turned = parse_turn_up(turn_up, mask, suit, turned)
     return mask, suit, turned, exact_turn_ups(mask, turned, suit)
 
 
@@ -841,8 +840,8 @@ def by_rule(role: str, settings: EcarteSettings, table: np.ndarray, v: np.ndarra
     table = np.broadcast_to(np.asarray(table, dtype=bool), (SCORE_SLOTS, N_STATES))[5 * x + y]
     sign = 1.0 if role == "elder" else -1.0
     other = "dealer" if role == "elder" else "elder"
-    arm_a, script_a = _for_role(settings, **{role: table})
-    arm_b, script_b = _for_role(settings)
+    arm_a, script_a = reading_tables(settings, **{role: table})
+    arm_b, script_b = reading_tables(settings)
     cfg_a = arm_a.cfg(elder_score=x, dealer_score=y)
     cfg_b = arm_b.cfg(elder_score=x, dealer_score=y)
     first = FRESH_DEALS_START
@@ -962,7 +961,7 @@ def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
         d_best, d_marks = best("dealer", seed + 1 + t)
         g_e = gain_of("elder", e_best)
         g_d = gain_of("dealer", d_best)
-        run, script = _for_role(settings, **pair)
+        run, script = reading_tables(settings, **pair)
         cfg = run.cfg(elder_score=x, dealer_score=y)
         joint = paired_table(seed, FRESH_DEALS_START, FRESH_DEALS_START + fresh, cfg, cfg,
                              CLASSIFY_ALL, script=script)[0]
@@ -1000,7 +999,7 @@ def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
             "tables": tables}
 
 
-__all__ = ["gains_between", "against_treatise", "equilibrium", "advise", "respond", "parse_score", "Sampling", "MarksTables", "marks_tables", "marks_value", "score_values",
+__all__ = ["gains_between", "reading_tables", "against_treatise", "equilibrium", "advise", "respond", "parse_score", "Sampling", "MarksTables", "marks_tables", "marks_value", "score_values",
            "state_gains", "best_response", "evaluate", "continuation", "treatise_tables",
            "agreement", "dealt_weights", "arm_cfgs", "ROLES", "ACTIONS", "SCORES", "MARKS_NET", "RULES",
            "DISCARD_ROLES", "thrown", "discard_response", "discard_agreement",

@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.exploit import said_of
+from ecarte_sim.analysis.ecarte.exploit import Engine, said_of
 
 ELDER, DEALER = 0, 1
 
@@ -202,34 +203,27 @@ def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: in
 
 # ----------------------------------------------------------------------------- exploitability
 
-def _alphamu_engine(s, last_tricks: int):
-    """The best response's engine (:mod:`~ecarte_sim.analysis.ecarte.exploit`) with the
-    model's cards asked of the keyed ``alphamu``
-    (:func:`~ecarte_sim.engine.ecarte.alphamu.keyed_alphamu_cards`) for both the
-    opponent and the responder's own model play: the same worlds, keys and memo."""
-    from ecarte_sim.analysis.ecarte.exploit import _FULL, MODELS, _Engine
-    from ecarte_sim.engine.ecarte.alphamu import M_INF, keyed_alphamu_cards
+@dataclass
+class AlphamuEngine(Engine):
+    """The best response's engine (:class:`~ecarte_sim.analysis.ecarte.exploit.Engine`)
+    with the model's cards asked of the keyed ``alphamu``
+    (:func:`~ecarte_sim.engine.ecarte.alphamu.keyed_alphamu_cards`, searching the last
+    ``last_tricks`` tricks) for both the opponent and the responder's own model play: the
+    same worlds, keys and memo."""
+    last_tricks: int = 5
 
-    class _AlphamuEngine(_Engine):
-        def cards(self, mover, hands, history, seed):
-            memo = self.memo.setdefault((seed, mover, history), {})
-            missing = [h for h in hands if h not in memo]
-            if missing:
-                n = len(history)
-                self.plays[:] = -1
-                self.plays[:n] = history
-                starts = np.array([h & _FULL for h in missing], dtype=np.uint32)
-                thrown = np.array([h >> 32 for h in missing], dtype=np.uint32)
-                out = np.empty(len(missing), dtype=np.int64)
-                self.calls += keyed_alphamu_cards(
-                    mover, starts, thrown, np.uint32(self.unseen(0)), self.plays, n,
-                    self.s.trump, self.s.forced_trump, self.s.worlds, np.uint64(seed),
-                    self.cfg, self.script, self.rec, self.payoff, last_tricks, M_INF, out)
-                memo.update(zip(missing, out.tolist()))
-            return [memo[h] for h in hands]
+    def __post_init__(self):
+        if self.s.model != "pimc-inference":
+            raise ValueError(f"alphamu searches pimc-inference's worlds, not {self.s.model}'s")
+        super().__post_init__()
 
-    assert s.model == "pimc-inference" and MODELS[s.model]
-    return _AlphamuEngine(s)
+    def ask(self, mover, starts, thrown, n, seed, out) -> int:
+        from ecarte_sim.engine.ecarte.alphamu import M_INF, keyed_alphamu_cards
+        s = self.s
+        return keyed_alphamu_cards(mover, starts, thrown, np.uint32(self.unseen(0)),
+                                   self.plays, n, s.trump, s.forced_trump, s.worlds, seed,
+                                   self.cfg, self.script, self.rec, self.payoff,
+                                   self.last_tricks, M_INF, out)
 
 
 def exploitability(*, per_stratum: int = 2, worlds: int = 16, seed: int = 0,
@@ -244,8 +238,8 @@ def exploitability(*, per_stratum: int = 2, worlds: int = 16, seed: int = 0,
     held-out gain (the policy found with ``seed`` played against the next
     ``held_out_seeds`` seeds), and the paired difference (alphamu minus pimc-inference),
     means and 95% intervals over hands."""
-    from ecarte_sim.analysis.ecarte.exploit import (_Engine, best_response, held_out,
-                                                    opponent_hands, sample_hands, setup)
+    from ecarte_sim.analysis.ecarte.exploit import (best_response, held_out, opponent_hands,
+                                                    sample_hands, setup)
     rows = []
     strata = sample_hands(per_stratum, seed, decisions)
     for (role, said), chosen in strata.items():
@@ -255,8 +249,8 @@ def exploitability(*, per_stratum: int = 2, worlds: int = 16, seed: int = 0,
             for name in ("pimc-inference", "alphamu"):
                 s = setup(hand, up, role, said=said, model="pimc-inference", worlds=worlds,
                           decisions=decisions, **kw)
-                eng = _Engine(s) if name == "pimc-inference" else _alphamu_engine(
-                    s, last_tricks)
+                eng = (Engine(s) if name == "pimc-inference" else
+                       AlphamuEngine(s, last_tricks=last_tricks))
                 t0 = time.perf_counter()
                 use = opponent_hands(s, eng, sample=hands, sample_seed=seed)
                 r = best_response(s, seed=seed, hands=use, engine=eng)

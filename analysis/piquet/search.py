@@ -63,7 +63,7 @@ def search_counts(seed: int, start: int, stop: int, samples: int = DEFAULT_SAMPL
                               lead_scoring=base.lead_scoring,
                               pique_timing=base.pique_timing).cfg()
     return reduce_counts(partial(_task, seed, _evaluation_cfg(base), play_cfg, samples), start,
-                         stop, D._W, chunk, block, progress)
+                         stop, D.SEARCH_COUNTS.size, chunk, block, progress)
 
 
 def _checked(seed: int, start: int, stop: int, samples: int) -> tuple[int, int, int, int]:
@@ -124,7 +124,7 @@ def _searched_task(seed, cfg, play_cfg, samples, search_elder, search_younger, l
 
 
 def _task(seed, cfg, play_cfg, samples, lo, n, rows):
-    counts = np.zeros((rows, D._W), dtype=np.int64)
+    counts = np.zeros((rows, D.SEARCH_COUNTS.size), dtype=np.int64)
     each_row(D.search_row, rows, np.uint64(seed), lo, n, rows, cfg, play_cfg, samples, counts)
     return counts
 

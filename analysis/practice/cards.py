@@ -424,7 +424,11 @@ def _check_seed_deal(seed, deal):
     return seed, int(deal)
 
 
-def _decide(p: Position, seed, deal, worlds, model, forced_trump, evaluate):
+def decide_position(p: Position, seed, deal, worlds, model, forced_trump, evaluate):
+    """The engine's one-card decision at ``p`` (:func:`~ecarte_sim.engine.ecarte.single.
+    decide`, worlds keyed by ``seed`` and ``deal``; ``evaluate``: every legal card valued in
+    every world): (its result tuple, the cards, their outcomes by world, the worlds'
+    hands, the payoff table)."""
     from ecarte_sim.engine.ecarte.single import decide
     seed, deal = _check_seed_deal(seed, deal)
     cfg, script = settings_for(model, p.score, worlds, forced_trump)
@@ -498,7 +502,7 @@ def computer_card(hand, turn_up=None, role=None, *, said="play", discards=(), pl
         return Card(_alphamu(p, seed, deal, worlds, model, forced_trump))
     if chooser != "pimc-inference":
         raise ValueError(f"unknown chooser {chooser!r}; choose from {', '.join(CHOOSERS)}")
-    (card, *_), *_ = _decide(p, seed, deal, worlds, model, forced_trump, False)
+    (card, *_), *_ = decide_position(p, seed, deal, worlds, model, forced_trump, False)
     return Card(int(card))
 
 
@@ -562,7 +566,7 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
         hand, turn_up, role, said=said, discards=discards, played=played, score=score,
         forced_trump=forced_trump)
     (card, legal_all, _, leader, tricks, led, count, possible), cards, outcomes, _, payoff = \
-        _decide(p, seed, deal, worlds, model, forced_trump, True)
+        decide_position(p, seed, deal, worlds, model, forced_trump, True)
     sign = 1 if p.mover == ELDER else -1
     points = payoff[PAYOFF.at.POINTS:PAYOFF.at.POINTS + 6] * sign
     other = None

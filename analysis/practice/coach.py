@@ -480,7 +480,7 @@ def _discard_gain(role: str, hand: int, thrown: int, turn_up: int, x: int, y: in
 
 
 def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | None:
-    from ecarte_sim.analysis.practice.cards import _decide
+    from ecarte_sim.analysis.practice.cards import decide_position
     from ecarte_sim.engine.ecarte.solver import value_after
     by = a["by"]
     chosen = a["card"] if _cv(a["card"]) is None else format_card(_cv(a["card"]))
@@ -490,7 +490,7 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
     deal_index = s.deal.get("index")
     deal_index = (s.deal.get("number", 1) - 1) if deal_index is None else deal_index
     (best_card, legal, _, leader, tricks, led, count, possible), cards, outcomes, _, _ = \
-        _decide(p, seed, deal_index, worlds, model, True, True)
+        decide_position(p, seed, deal_index, worlds, model, True, True)
     n = bin(int(legal)).count("1")
     if n <= 1:
         return None                        # a forced card is not graded

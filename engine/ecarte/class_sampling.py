@@ -70,7 +70,7 @@ from ecarte_sim.engine.batch import (DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, red
 from ecarte_sim.engine.cards import N_CARDS
 from ecarte_sim.engine.ecarte.deal import deal_hands
 from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_DEALER, CLASSIFY_REGLE, N_ARM,
-                                                  N_CLASSES, _check_cfgs, _tabulate, arm_code,
+                                                  N_CLASSES, check_cfgs, tabulate, arm_code,
                                                   deal_class)
 from ecarte_sim.engine.ecarte.runner import empty_script
 from ecarte_sim.engine.ecarte.whole import deal_scratch, whole_deal
@@ -185,7 +185,7 @@ def class_deals(seed: int, classifier: int, cls: int, start: int, stop: int,
     seed = check_seed(seed)
     _check_class(classifier, cls)
     start, stop = _check_samples(start, stop)
-    _check_cfgs(cfg_a)
+    check_cfgs(cfg_a)
     out_index = np.zeros(stop - start, dtype=np.int64)
     out_attempts = np.zeros(stop - start, dtype=np.int64)
     _deals_block(np.uint64(seed), np.int64(classifier), np.int64(cls), np.int64(start),
@@ -204,7 +204,7 @@ def class_table(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.n
     seed = check_seed(seed)
     _check_class(classifier, cls)
     start, stop = _check_samples(start, stop)
-    _check_cfgs(cfg_a, cfg_b)
+    check_cfgs(cfg_a, cfg_b)
     n_classes = N_CLASSES[classifier]
     width = n_classes * N_ARM * N_ARM
     task = partial(_class_task, seed, cfg_a, cfg_b, int(classifier), int(cls))
@@ -225,7 +225,7 @@ def _class_task(seed, cfg_a, cfg_b, classifier, cls, lo, n, rows):
     class_block(np.uint64(seed), np.int64(classifier), np.int64(cls), np.int64(lo), n, rows,
                 cfg_a, cfg_b, empty_script(), out_class, out_a, out_b,
                 out_attempts)
-    table = _tabulate(out_class, out_a, out_b, N_CLASSES[classifier])
+    table = tabulate(out_class, out_a, out_b, N_CLASSES[classifier])
     extra = np.array([[out_attempts.sum(), np.count_nonzero(out_class < 0)]], dtype=np.int64)
     return np.concatenate([table, extra], axis=1)
 

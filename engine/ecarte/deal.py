@@ -27,8 +27,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.cards import (ECARTE, N_CARDS, CardError, check_disjoint, format_card, format_cards,
-                                     format_hand, parse_card, parse_hand, parse_suit)
+from ecarte_sim.engine.cards import (ECARTE, N_CARDS, SUIT_NAMES, CardError, check_disjoint,
+                                     format_card, format_cards, format_hand, parse_card,
+                                     parse_hand, parse_suit)
 from ecarte_sim.engine.rng import (check_index_range, check_seed, draw_descending, shuffle_plan,
                                    shuffle_prefix, swap_draws)
 
@@ -138,6 +139,22 @@ def parse_trump(trump_text: str, held: list[tuple[str, int]]) -> tuple[int, int 
                         "or heart) or the turned-up card", token) from None
     check_disjoint([*held, ("turn-up", 1 << turn_up)])
     return turn_up >> 3, turn_up
+
+
+def parse_turn_up(text: str, hand: int, suit: int, turned: int | None) -> int:
+    """The turned-up card written as ``text`` (Law 10: its suit is trumps): in neither
+    the ``hand`` (mask), of the trump ``suit``, and the card ``turned`` if the trump named
+    one; :class:`~ecarte_sim.engine.cards.CardError` names the token otherwise."""
+    card = parse_card(text, ECARTE)
+    token = text.strip()
+    check_disjoint([("hand", hand), ("turn-up", 1 << card)])
+    if card >> 3 != suit:
+        raise CardError(f"turn-up {token!r} is not of the trump suit "
+                        f"({SUIT_NAMES[suit]})", token)
+    if turned is not None and card != turned:
+        raise CardError(f"turn-up {token!r} is not the card the trump names "
+                        f"({format_card(turned, ECARTE)})", token)
+    return card
 
 
 def parse_deal(elder_text: str, dealer_text: str, trump_text: str) -> tuple[int, int, int, int | None]:

@@ -143,7 +143,9 @@ def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, script_b, class
              classifier, out_class, out_a, out_b)
 
 
-def _check_cfgs(*cfgs):
+def check_cfgs(*cfgs):
+    """Raise ``ValueError`` unless every cfg comes from ``EcarteSettings.cfg()`` and plays
+    one deal (not a game to a target)."""
     for cfg in cfgs:
         if cfg.shape != (CFG.size,) or cfg.dtype != np.int64:
             raise ValueError("cfg must come from EcarteSettings.cfg()")
@@ -152,7 +154,9 @@ def _check_cfgs(*cfgs):
                              "scores are applied afterwards")
 
 
-def _tabulate(out_class, out_a, out_b, n_classes):
+def tabulate(out_class, out_a, out_b, n_classes):
+    """The (1, ``n_classes`` * N_ARM²) int64 counts of (class, arm A's code, arm B's code)
+    over the deals with a class (``out_class`` >= 0)."""
     keep = out_class >= 0
     flat = (out_class[keep].astype(np.int64) * (N_ARM * N_ARM)
             + out_a[keep].astype(np.int64) * N_ARM + out_b[keep].astype(np.int64))
@@ -169,7 +173,7 @@ def paired_table(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np.
     ``script_b`` is given; default none)."""
     seed = check_seed(seed)
     start, stop = check_index_range(start, stop)
-    _check_cfgs(cfg_a, cfg_b)
+    check_cfgs(cfg_a, cfg_b)
     if classifier not in N_CLASSES:
         raise ValueError(f"unknown classifier {classifier!r}")
     n_classes = N_CLASSES[classifier]
@@ -197,7 +201,7 @@ def _paired_script_task(seed, cfg_a, cfg_b, classifier, script, script_b, lo, n,
     out_b = np.zeros(n, dtype=np.int8)
     paired_block(np.uint64(seed), np.int64(lo), n, rows, cfg_a, cfg_b, script, script_b,
                  classifier, out_class, out_a, out_b)
-    return _tabulate(out_class, out_a, out_b, N_CLASSES[classifier])
+    return tabulate(out_class, out_a, out_b, N_CLASSES[classifier])
 
 
 #: Side of :func:`paired_counts`' table: a deal's mark difference lies in -3..3.
@@ -228,7 +232,7 @@ def paired_counts(seed: int, start: int, stop: int, cfg_a: np.ndarray, cfg_b: np
 # ---------------------------------------------------------------------------
 
 @njit(cache=True)
-def _uniform_below(seed, index, k, top, draws):
+def uniform_below(seed, index, k, top, draws):
     """A uniform draw from ``[0, top)`` from word ``k`` on; returns (draw, next k)."""
     threshold = (np.uint64(0) - np.uint64(top)) % np.uint64(top)  # 2**64 mod top
     k = draw_descending(seed, index, k, top, 1, threshold, draws, 0)
@@ -244,7 +248,7 @@ def deal_around(seed, index, elder, turn_up, trump, perm, draws):
     k = 0
     if turn_up < 0:
         candidates = suit_mask(trump) & ~np.uint32(elder)
-        pick, k = _uniform_below(seed, index, k, popcount32(candidates), draws)
+        pick, k = uniform_below(seed, index, k, popcount32(candidates), draws)
         c = 8 * trump
         while True:
             if candidates & (np.uint32(1) << np.uint32(c)):
@@ -268,7 +272,7 @@ def deal_around(seed, index, elder, turn_up, trump, perm, draws):
             m += 1
     # forward Fisher-Yates over the 26 cards at positions 5..30, then make room for the turn-up
     for i in range(rest_start, m - 1):
-        j, k = _uniform_below(seed, index, k, m - i, draws)
+        j, k = uniform_below(seed, index, k, m - i, draws)
         tmp = perm[i]
         perm[i] = perm[i + j]
         perm[i + j] = tmp
@@ -379,7 +383,7 @@ def hand_table(seed: int, start: int, stop: int, elder: int, turn_up: int | None
     the fixed ``elder`` hand (``turn_up`` None: drawn from the trump suit)."""
     seed = check_seed(seed)
     start, stop = check_index_range(start, stop)
-    _check_cfgs(cfg_a, cfg_b)
+    check_cfgs(cfg_a, cfg_b)
     _check_hand(elder, turn_up, trump)
     t = -1 if turn_up is None else int(turn_up)
     task = partial(_hand_task, seed, int(elder), t, int(trump), cfg_a, cfg_b)
@@ -392,7 +396,7 @@ def _hand_task(seed, elder, turn_up, trump, cfg_a, cfg_b, lo, n, rows):
     out_b = np.zeros(n, dtype=np.int8)
     hand_block(np.uint64(seed), np.int64(lo), n, rows, np.int64(elder), np.int64(turn_up),
                np.int64(trump), cfg_a, cfg_b, empty_script(), out_a, out_b)
-    return _tabulate(np.zeros(n, dtype=np.int8), out_a, out_b, 1)
+    return tabulate(np.zeros(n, dtype=np.int8), out_a, out_b, 1)
 
 
 def _check_hand(elder: int, turn_up: int | None, trump: int) -> None:
@@ -423,7 +427,7 @@ def exact_codes(elder: int, turn_up: int | None, trump: int, cfg: np.ndarray,
                 progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Counts of the 48 arm codes over the enumerated deals ``[start, stop)`` (all of them
     by default: ``len(turn_ups) * 65780``) of the fixed elder hand under ``cfg``."""
-    _check_cfgs(cfg)
+    check_cfgs(cfg)
     if cfg[C.ELDER_FIRST] != ElderFirst.PLAY:
         raise ValueError("the enumeration is for play without proposing (elder_first='play')")
     if PlayModel.PIMC in (cfg[C.ELDER_PLAY], cfg[C.DEALER_PLAY]):
@@ -447,5 +451,5 @@ def _exact_task(elder, turn_ups, cfg, lo, n, rows):
 
 
 __all__ = ["paired_table", "paired_counts", "hand_table", "exact_codes", "exact_turn_ups", "arm_code",
-           "deal_around", "unrank_dealer", "N_ARM", "CLASSIFY_ALL", "CLASSIFY_REGLE",
+           "deal_around", "uniform_below", "check_cfgs", "tabulate", "unrank_dealer", "N_ARM", "CLASSIFY_ALL", "CLASSIFY_REGLE",
            "CLASSIFY_DEALER", "N_CLASSES", "DEALER_HANDS"]

@@ -91,8 +91,8 @@ from numba import njit
 
 from ecarte_sim.engine.cards import N_CARDS, bit_index, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
-from ecarte_sim.engine.ecarte.players import (PIMC_BASE, WORDS_PER_WORLD, _draw_world, _pool_of,
-                                              _threshold, pimc_over, pimc_moves)
+from ecarte_sim.engine.ecarte.players import (PIMC_BASE, WORDS_PER_WORLD, draw_world, pool_of,
+                                              world_threshold, pimc_over, pimc_moves)
 from ecarte_sim.engine.ecarte.policies import (dealer_accepts, discard_policy, elder_proposes,
                                                kept_plain, score_slot, thrown_cards)
 from ecarte_sim.engine.ecarte.records import PAYOFF, REC, ProposalsEnd
@@ -421,7 +421,7 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
     key = stream_word(seed, index, PARTICLE_BASE + opponent)
     scratch = work[0]
     kept = work[1, :1]
-    n_pool = _pool_of(unseen, pool)
+    n_pool = pool_of(unseen, pool)
     low = first_throw(opponent, cfg, rec, counts, allowed)
     weights = work[2, :6]
     total = np.int64(0)
@@ -432,8 +432,8 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
     n_low = 0
     n_high = 0
     if low >= 0:
-        n_low = _pool_of(unseen & np.uint32(low), low_cards)
-        n_high = _pool_of(unseen & ~np.uint32(low) & _FULL, high_cards)
+        n_low = pool_of(unseen & np.uint32(low), low_cards)
+        n_high = pool_of(unseen & ~np.uint32(low) & _FULL, high_cards)
         for j in range(6):
             if allowed[j]:
                 total += _choose(n_low, j) * _choose(n_pool - n_low, 5 - j)
@@ -517,8 +517,8 @@ def _later_draws(key, k, scratch, n_before, opponent, cfg, script, rec, counts, 
             low = np.uint32(_low_cards(rec, policy))
             a = popcount32(np.uint32(kept[0]) & low)
             room = _room(opponent, rec, left, after)
-            n_low = _pool_of(avail & low, lows)
-            n_high = _pool_of(avail & ~low & _FULL, highs)
+            n_low = pool_of(avail & low, lows)
+            n_high = pool_of(avail & ~low & _FULL, highs)
             total = np.int64(0)
             for j in range(drawn + 1):
                 if throw_count(opponent, cfg, a + j, room) == counts[after]:
@@ -530,7 +530,7 @@ def _later_draws(key, k, scratch, n_before, opponent, cfg, script, rec, counts, 
             k = _split_draw(key, k, lows, n_low, highs, n_high, cumulative, total, drawn,
                             scratch, nxt, draws)
         else:
-            m = _pool_of(avail, lows)
+            m = pool_of(avail, lows)
             k = _draw_more(key, k, lows, m, 0, drawn, draws)
             for i in range(drawn):
                 scratch[nxt + i] = lows[i]
@@ -662,7 +662,7 @@ def _weighted_world(key, attempt, particles, n, total, scale, unseen, possible, 
     held = np.uint32(particles[p, PARTICLE_HELD])
     need = shown & ~kept & _FULL
     free = k_last - popcount32(need)
-    m = _pool_of(unseen & ~held & possible & _FULL, scratch)
+    m = pool_of(unseen & ~held & possible & _FULL, scratch)
     _draw_more(key, k, scratch, m, 0, free, draws)
     hand = kept | need
     for j in range(free):
@@ -686,7 +686,7 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
     ``particles`` with their cumulative weights (total ``total``) and guide (``scale``:
     :func:`_guide`), his last draw of ``k_last`` cards in round ``last_round``.
     ``possible_pool[:m]`` lists ``possible``
-    (``threshold``: :func:`~ecarte_sim.engine.ecarte.players._threshold` of ``m`` and
+    (``threshold``: :func:`~ecarte_sim.engine.ecarte.players.world_threshold` of ``m`` and
     ``count``); ``draws``, ``scratch`` and ``order`` are int64 scratch of length >= 32."""
     payoff[Y.INFER_WORLDS] += 1
     key = np.uint64(0)
@@ -698,7 +698,7 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
         for attempt in range(INFER_TRIES):
             payoff[Y.INFER_TRIES] += 1
             if attempt == 0:
-                hand = _draw_world(seed, index, decision, world, possible_pool, m, count,
+                hand = draw_world(seed, index, decision, world, possible_pool, m, count,
                                    threshold, scratch, draws)
             else:
                 if attempt == 1:
@@ -723,7 +723,7 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
                 return np.uint32(hand) & ~shown & _FULL
     # no proposal fitted: plain PIMC's (uniform) world, counted
     payoff[Y.INFER_FALLBACKS] += 1
-    return _draw_world(seed, index, decision, world, possible_pool, m, count, threshold,
+    return draw_world(seed, index, decision, world, possible_pool, m, count, threshold,
                        scratch, draws)
 
 
@@ -772,8 +772,8 @@ def draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen,
             want = min(2 * want, MAX_PARTICLES)
     scale = _guide(particles, state[0], total) if total > 0 else 0.0
     possible_pool = work[WORK_POSSIBLE]
-    m = _pool_of(possible, possible_pool)
-    threshold = _threshold(m, count)
+    m = pool_of(possible, possible_pool)
+    threshold = world_threshold(m, count)
     for w in range(worlds):
         hands[w] = inferred_world(seed, index, decision, w, opponent, cfg, script, rec, counts,
                                   n_drawn, unseen, possible, shown, count, particles, state[0],

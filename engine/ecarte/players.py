@@ -170,7 +170,7 @@ def heuristic_card(hand, led, trump, forced_trump, possible):
 
 
 @njit(cache=True)
-def _pool_of(possible, pool):
+def pool_of(possible, pool):
     """List the cards of ``possible`` into ``pool``; return (count, batch threshold)."""
     m = 0
     rest = np.uint32(possible)
@@ -183,12 +183,14 @@ def _pool_of(possible, pool):
 
 
 @njit(cache=True)
-def _threshold(m, count):
+def world_threshold(m, count):
+    """The batch rejection threshold of drawing ``count`` of ``m`` cards (:mod:`~ecarte_sim.
+    engine.rng`)."""
     return word_remainder(bounds_product(m, count))
 
 
 @njit(cache=True)
-def _draw_world(seed, index, decision, world, pool, m, count, threshold, scratch, draws):
+def draw_world(seed, index, decision, world, pool, m, count, threshold, scratch, draws):
     """Partial Fisher–Yates of ``count`` cards out of ``pool[:m]`` (``pool`` untouched)."""
     for j in range(m):
         scratch[j] = pool[j]
@@ -206,9 +208,9 @@ def sample_world(seed, index, decision, world, possible, count, pool, draws):
     """Uniformly chosen ``count`` cards of ``possible`` (a mask): world ``world`` of the
     ``decision``-th card played in deal ``index``, exactly as :func:`pimc_card` draws it.
     ``pool`` and ``draws`` are int64 scratch (length >= 32)."""
-    m = _pool_of(possible, pool)
+    m = pool_of(possible, pool)
     scratch = np.empty(N_CARDS, dtype=np.int64)
-    return _draw_world(seed, index, decision, world, pool, m, count, _threshold(m, count),
+    return draw_world(seed, index, decision, world, pool, m, count, world_threshold(m, count),
                        scratch, draws)
 
 
@@ -305,12 +307,12 @@ def pimc_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump, po
     if legal & (legal - np.uint32(1)) == 0:
         return bit_index(legal)
     count = popcount32(dealer if mover == ELDER else elder)
-    m = _pool_of(possible, pool)
-    threshold = _threshold(m, count)
+    m = pool_of(possible, pool)
+    threshold = world_threshold(m, count)
     scratch = np.empty(N_CARDS, dtype=np.int64)
     hands = np.empty(worlds, dtype=np.uint32)
     for w in range(worlds):
-        hands[w] = _draw_world(seed, index, decision, w, pool, m, count, threshold, scratch,
+        hands[w] = draw_world(seed, index, decision, w, pool, m, count, threshold, scratch,
                                draws)
     return pimc_over(mover, own, legal, leader, tricks, led, trump, forced_trump, hands,
                      worlds, payoff)

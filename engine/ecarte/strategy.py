@@ -64,7 +64,7 @@ from numba import njit
 from ecarte_sim.engine.batch import each_row
 from ecarte_sim.engine.cards import N_SUITS
 from ecarte_sim.engine.ecarte.counts import deal_code
-from ecarte_sim.engine.ecarte.experiments import _uniform_below, deal_around
+from ecarte_sim.engine.ecarte.experiments import uniform_below, deal_around
 from ecarte_sim.engine.ecarte.policies import dealer_accepts, elder_proposes, score_slot
 from ecarte_sim.engine.ecarte.settings import CFG
 from ecarte_sim.engine.ecarte.whole import deal_scratch, play_dealt
@@ -151,7 +151,7 @@ def marks_row(j, seed, role, hands, turn_ups, ids, relabel, k_lo, k_hi, cfg_a, c
         hand = np.uint32(hands[j])
         turn_up = turn_ups[j]
         if relabel:
-            r, _ = _uniform_below(seed, deal_index(role, ids[j], k, _RELABEL), 0, 24,
+            r, _ = uniform_below(seed, deal_index(role, ids[j], k, _RELABEL), 0, 24,
                                   draws)
             hand, turn_up = relabelled(hand, turn_up, r)
         trump = turn_up >> 3

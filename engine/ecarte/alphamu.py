@@ -24,6 +24,18 @@ three tricks changed under one card in a hundred and gained about a tenth of wha
 every card gains, which costs some tens of milliseconds a decision (a front over 64 worlds
 stays small: Écarté's hands are five cards). ``K`` is an argument.
 
+The work is bounded (issue 43.8). At the first cards a front can hold hundreds of vectors
+over 64 worlds, and a product at the opponent's node every pair of two fronts: a table's
+first card once took 33 s. Fronts are kept by sorting (:func:`pareto`) and products
+made in lots (:func:`_product`), which keeps the same vectors; and a decision counts its
+work (the rows of its fronts compared and made, the worlds valued double dummy): past
+:data:`DEFAULT_BUDGET` it stops and plays ``pimc-inference``'s card, as before the last
+``K`` tricks. The count is a function of the position (any thread count, any machine).
+On the 5,181 αμ decisions of a load test of the practice table (the strategy shipped
+then) 4 reached the budget and one of them changed its card; on 5,464 decisions of whole
+deals at the 25 scores under the strategy shipped now, none (the most work, 1.0 million
+units, an eighth of the budget). The chooser's kernels release the GIL.
+
 Kernels (``@njit(cache=True)``; no recursion, numba #6061: :func:`front` keeps an explicit
 stack of positions, one frame per card played in the search):
 
@@ -31,7 +43,10 @@ stack of positions, one frame per card played in the search):
   worlds; a world ruled out in a branch holds :data:`OUT`);
 * :func:`root_totals` — each of the mover's cards' best total;
 * :func:`alphamu_card` — the card from the worlds, ties to a given card;
-* :func:`alphamu_decide` — the whole chooser from the mover's knowledge;
+* :func:`bounded_front`, :func:`bounded_root_totals`, :func:`bounded_alphamu_card` — the
+  same counting their work, stopping past a budget;
+* :func:`alphamu_decide` — the whole chooser from the mover's knowledge
+  (:func:`alphamu_decide_counted`: with its budget, its work and whether it stopped);
 * :func:`keyed_alphamu_card`, :func:`keyed_alphamu_cards` — the chooser as a *strategy*
   for the best response of :mod:`ecarte_sim.analysis.ecarte.exploit`: its words keyed by
   the mover's own information (:func:`~ecarte_sim.engine.ecarte.keyed.info_key`), as
@@ -57,34 +72,79 @@ OUT = 1 << 20
 M_INF = 99
 #: The tricks searched by αμ at the end of the deal: 5, every card (module docstring).
 DEFAULT_TRICKS = 5
+#: No budget (:func:`bounded_front`).
+UNBOUNDED = np.int64(1) << np.int64(62)
+#: The work one αμ decision may count before it stops and plays ``pimc-inference``'s card
+#: (module docstring): the rows of its fronts compared and made and the worlds valued double
+#: dummy. 2^23: above all but a few in ten thousand decisions at the practice table.
+DEFAULT_BUDGET = np.int64(1) << np.int64(23)
 _DEPTH = 12
 _MAX, _MIN, _LEAF = 0, 1, 2
 _P = PAYOFF.at
+#: The pairs of vectors :func:`_product` makes before it keeps their front.
+_CHUNK = 4096
+#: Fronts up to this many rows are kept by comparing every pair (:func:`pareto`).
+_SMALL = 24
 _FULL = np.uint32(0xFFFFFFFF)
 
 
 @njit(cache=True)
-def pareto(f):
+def pareto(f, work):
     """The rows of ``f`` that no other row is at least as good as in every column
-    (duplicates once, the first kept)."""
+    (duplicates once, the first kept), in their order in ``f``; ``work[0]`` counts the
+    rows compared. Up to :data:`_SMALL` rows every pair is compared; more are visited by
+    decreasing total (among equals, in order): a row can be dominated or equalled only by
+    a row of at least its total, so each is compared with the rows kept before it only,
+    which keeps the same rows."""
     n, w = f.shape
-    keep = np.ones(n, dtype=np.bool_)
-    for i in range(n):
-        for j in range(n):
-            if i == j or not keep[j]:
-                continue
-            ge = True
-            eq = True
-            for k in range(w):
-                if f[j, k] < f[i, k]:
-                    ge = False
+    keep = np.zeros(n, dtype=np.bool_)
+    nk = 0
+    if n <= _SMALL:
+        for i in range(n):
+            keep[i] = True
+            for j in range(n):
+                if i == j or (j < i and not keep[j]):
+                    continue
+                work[0] += 1
+                ge = True
+                eq = True
+                for k in range(w):
+                    if f[j, k] < f[i, k]:
+                        ge = False
+                        break
+                    if f[j, k] != f[i, k]:
+                        eq = False
+                if ge and (not eq or j < i):
+                    keep[i] = False
                     break
-                if f[j, k] != f[i, k]:
-                    eq = False
-            if ge and (not eq or j < i):
-                keep[i] = False
-                break
-    out = np.empty((keep.sum(), w), dtype=np.int64)
+            nk += keep[i]
+    else:
+        total = np.zeros(n, dtype=np.int64)
+        for i in range(n):
+            for k in range(w):
+                total[i] -= f[i, k]
+        order = np.argsort(total, kind="mergesort")
+        kept = np.empty(n, dtype=np.int64)
+        for q in range(n):
+            i = order[q]
+            dominated = False
+            for r in range(nk):
+                j = kept[r]
+                ge = True
+                for k in range(w):
+                    if f[j, k] < f[i, k]:
+                        ge = False
+                        break
+                if ge:
+                    dominated = True
+                    work[0] += r + 1
+                    break
+            if not dominated:
+                work[0] += nk
+                keep[i] = True
+                kept[nk] = i
+                nk += 1
+    out = np.empty((nk, w), dtype=np.int64)
     r = 0
     for i in range(n):
         if keep[i]:
@@ -94,28 +154,45 @@ def pareto(f):
 
 
 @njit(cache=True)
-def _union(a, b):
-    return pareto(np.concatenate((a, b)))
+def _union(a, b, work):
+    work[0] += a.shape[0] + b.shape[0]
+    return pareto(np.concatenate((a, b)), work)
 
 
 @njit(cache=True)
-def _product(a, b):
-    """Min's choice per world: every pair of vectors, the minimum in each world."""
+def _product(a, b, work, budget):
+    """Min's choice per world: every pair of vectors, the minimum in each world, made
+    :data:`_CHUNK` pairs at a time, each lot kept with the front so far (the front of a
+    union is the front of one part's front and the other part, in the same order); an
+    empty front once ``work`` passes ``budget``."""
     na, w = a.shape
     nb = b.shape[0]
-    out = np.empty((na * nb, w), dtype=np.int64)
+    n = na * nb
+    lot = np.empty((min(n, _CHUNK), w), dtype=np.int64)
+    acc = lot[:0]
     r = 0
+    done = 0
     for i in range(na):
         for j in range(nb):
             for k in range(w):
-                out[r, k] = min(a[i, k], b[j, k])
+                lot[r, k] = min(a[i, k], b[j, k])
             r += 1
-    return pareto(out)
+            done += 1
+            if r == lot.shape[0] or done == n:
+                work[0] += r
+                if done == r:
+                    acc = pareto(lot[:r], work)
+                else:
+                    acc = pareto(np.concatenate((acc, lot[:r])), work)
+                r = 0
+                if work[0] > budget:
+                    return np.empty((0, w), dtype=np.int64)
+    return acc
 
 
 @njit(cache=True)
 def _leaf(own, hands, valid, gone, leader, tricks, led, trump, forced_trump, mover, pay,
-          exact):
+          exact, work):
     """One vector: the deal's value in each world in play (``exact``: the deal is over;
     else double dummy from here)."""
     w = hands.shape[0]
@@ -126,6 +203,7 @@ def _leaf(own, hands, valid, gone, leader, tricks, led, trump, forced_trump, mov
         elif exact:
             out[0, k] = pay[tricks]
         else:
+            work[0] += 1
             opp = np.uint32(hands[k] & ~gone)
             e = own if mover == ELDER else opp
             d = opp if mover == ELDER else own
@@ -139,7 +217,18 @@ def front(own, hands, valid, gone, leader, tricks, led, trump, forced_trump, mov
     (uint32, one per world) of which ``valid`` are in play and ``gone`` the opponent's
     cards already played in the search, ``leader``/``tricks``/``led`` the trick, ``pay``
     the mover's marks by the elder's tricks, ``m`` the mover's moves still searched
-    (0: double dummy). Rows of the result are vectors over the worlds."""
+    (0: double dummy). Rows of the result are vectors over the worlds. Without a budget:
+    :func:`bounded_front`."""
+    return bounded_front(own, hands, valid, gone, leader, tricks, led, trump, forced_trump,
+                         mover, pay, m, np.zeros(1, dtype=np.int64), UNBOUNDED)
+
+
+@njit(cache=True)
+def bounded_front(own, hands, valid, gone, leader, tricks, led, trump, forced_trump, mover,
+                  pay, m, work, budget):
+    """:func:`front` counting its work into ``work[0]`` (:data:`DEFAULT_BUDGET`: the
+    rows of the fronts compared and made, the worlds valued double dummy); once the count
+    passes ``budget`` the search stops and returns an empty front (no rows)."""
     w = hands.shape[0]
     s_own = np.zeros(_DEPTH, dtype=np.uint32)
     s_gone = np.zeros(_DEPTH, dtype=np.uint32)
@@ -172,11 +261,11 @@ def front(own, hands, valid, gone, leader, tricks, led, trump, forced_trump, mov
             who = lead if ld < 0 else 1 - lead
             if o == 0 and ld < 0:
                 res = _leaf(o, hands, s_valid[d], g, lead, s_tricks[d], ld, trump,
-                            forced_trump, mover, pay, True)
+                            forced_trump, mover, pay, True, work)
                 s_kind[d] = _LEAF
             elif who == mover and s_m[d] == 0:
                 res = _leaf(o, hands, s_valid[d], g, lead, s_tricks[d], ld, trump,
-                            forced_trump, mover, pay, False)
+                            forced_trump, mover, pay, False, work)
                 s_kind[d] = _LEAF
             elif who == mover:
                 opp_any = np.uint32(0)
@@ -202,12 +291,14 @@ def front(own, hands, valid, gone, leader, tricks, led, trump, forced_trump, mov
         else:
             # the child's front ``res`` comes back to frame d
             if s_kind[d] == _MAX:
-                acc[d] = _union(acc[d], res)
+                acc[d] = _union(acc[d], res, work)
             elif s_started[d]:
-                acc[d] = _product(acc[d], res)
+                acc[d] = _product(acc[d], res, work, budget)
             else:
                 acc[d] = res
                 s_started[d] = True
+        if work[0] > budget:
+            return np.empty((0, w), dtype=np.int64)
         if s_kind[d] == _LEAF or s_moves[d] == 0:
             if s_kind[d] != _LEAF:
                 res = acc[d]
@@ -264,7 +355,18 @@ def root_totals(mover, own, hands, leader, tricks, led, trump, forced_trump, pay
                 cards, totals):
     """For each card of ``moves`` (by index, into ``cards``): the best total over the
     worlds of a vector of its front (``m`` >= 1 the mover's moves searched, this one
-    included) into ``totals``. Returns the number of cards."""
+    included) into ``totals``. Returns the number of cards. Without a budget:
+    :func:`bounded_root_totals`."""
+    return bounded_root_totals(mover, own, hands, leader, tricks, led, trump, forced_trump,
+                               pay, m, moves, cards, totals, np.zeros(1, dtype=np.int64),
+                               UNBOUNDED)
+
+
+@njit(cache=True)
+def bounded_root_totals(mover, own, hands, leader, tricks, led, trump, forced_trump, pay, m,
+                        moves, cards, totals, work, budget):
+    """:func:`root_totals` counting its work into ``work[0]``; -1 once the count passes
+    ``budget`` (the totals then incomplete)."""
     w = hands.shape[0]
     valid = np.ones(w, dtype=np.bool_)
     n = 0
@@ -274,8 +376,10 @@ def root_totals(mover, own, hands, leader, tricks, led, trump, forced_trump, pay
         rest ^= bit
         c = bit_index(bit)
         o, lead, t, ld = _after_own(own, leader, tricks, led, trump, c)
-        f = front(o, hands, valid, np.uint32(0), lead, t, ld, trump, forced_trump, mover,
-                  pay, m - 1)
+        f = bounded_front(o, hands, valid, np.uint32(0), lead, t, ld, trump, forced_trump,
+                          mover, pay, m - 1, work, budget)
+        if work[0] > budget:
+            return -1
         best = np.int64(-(1 << 40))
         for i in range(f.shape[0]):
             s = np.int64(0)
@@ -293,11 +397,22 @@ def root_totals(mover, own, hands, leader, tricks, led, trump, forced_trump, pay
 def alphamu_card(mover, own, hands, leader, tricks, led, trump, forced_trump, pay, m, moves,
                  tie):
     """The card of ``moves`` with the best :func:`root_totals` total; among equals ``tie``
-    if it is one, else the lowest index."""
+    if it is one, else the lowest index. Without a budget: :func:`bounded_alphamu_card`."""
+    return bounded_alphamu_card(mover, own, hands, leader, tricks, led, trump, forced_trump,
+                                pay, m, moves, tie, np.zeros(1, dtype=np.int64), UNBOUNDED)
+
+
+@njit(cache=True)
+def bounded_alphamu_card(mover, own, hands, leader, tricks, led, trump, forced_trump, pay, m,
+                         moves, tie, work, budget):
+    """:func:`alphamu_card` counting its work into ``work[0]``; ``tie`` once the count
+    passes ``budget``."""
     cards = np.zeros(10, dtype=np.int64)
     totals = np.zeros(10, dtype=np.int64)
-    n = root_totals(mover, own, hands, leader, tricks, led, trump, forced_trump, pay, m,
-                    moves, cards, totals)
+    n = bounded_root_totals(mover, own, hands, leader, tricks, led, trump, forced_trump, pay,
+                            m, moves, cards, totals, work, budget)
+    if n < 0:
+        return np.int64(tie)
     best = totals[:n].max()
     for i in range(n):
         if cards[i] == tie and totals[i] == best:
@@ -319,28 +434,45 @@ def mover_pay(mover, payoff):
     return pay
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def alphamu_decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, worlds,
                    seed, index, cfg, script, rec, payoff, hands, last_tricks, m):
     """The ``alphamu`` card of ``mover`` at card ``n_played`` of deal ``index`` (arguments
     as :func:`~ecarte_sim.engine.ecarte.single.decide`): ``pimc-inference``'s card, but on
     the last ``last_tricks`` tricks (``n_played >= 10 - 2 * last_tricks``) with a choice,
-    αμ with ``m`` over the same worlds (ties to ``pimc-inference``'s card). Returns (the
-    card, ``pimc-inference``'s card, whether αμ searched)."""
+    αμ with ``m`` over the same worlds (ties to ``pimc-inference``'s card) within
+    :data:`DEFAULT_BUDGET` (past it, ``pimc-inference``'s card). Returns (the card,
+    ``pimc-inference``'s card, whether αμ searched). The GIL is released while it runs.
+    Its work and whether it stopped: :func:`alphamu_decide_counted`."""
+    r = alphamu_decide_counted(mover, own_start, unseen, plays, n_played, trump,
+                               forced_trump, worlds, seed, index, cfg, script, rec, payoff,
+                               hands, last_tricks, m, DEFAULT_BUDGET)
+    return r[0], r[1], r[2]
+
+
+@njit(cache=True, nogil=True)
+def alphamu_decide_counted(mover, own_start, unseen, plays, n_played, trump, forced_trump,
+                           worlds, seed, index, cfg, script, rec, payoff, hands, last_tricks,
+                           m, budget):
+    """:func:`alphamu_decide` with the work budget ``budget`` (:data:`DEFAULT_BUDGET`'s
+    units). Returns (the card, ``pimc-inference``'s card, whether αμ searched, whether it
+    stopped at the budget and played ``pimc-inference``'s card, the work counted)."""
     cards = np.zeros(5, dtype=np.int64)
     outcomes = np.zeros((1, 5), dtype=np.int64)
     r = decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, worlds, seed,
                index, cfg, script, rec, payoff, hands, False, cards, outcomes)
     pimc = r[0]
     moves = np.uint32(r[2])
+    work = np.zeros(1, dtype=np.int64)
     if moves & (moves - np.uint32(1)) == 0 or n_played < 10 - 2 * last_tricks:
-        return pimc, pimc, False
+        return pimc, pimc, False, False, np.int64(0)
     own = np.uint32(own_start)
     for j in range(n_played):
         own = np.uint32(own & ~(np.uint32(1) << np.uint32(plays[j])) & _FULL)
-    card = alphamu_card(mover, own, hands[:worlds], r[3], r[4], r[5], trump, forced_trump,
-                        mover_pay(mover, payoff), m, moves, pimc)
-    return card, pimc, True
+    card = bounded_alphamu_card(mover, own, hands[:worlds], r[3], r[4], r[5], trump,
+                                forced_trump, mover_pay(mover, payoff), m, moves, pimc, work,
+                                budget)
+    return card, pimc, True, work[0] > budget, work[0]
 
 
 @njit(cache=True)
@@ -356,7 +488,7 @@ def keyed_alphamu_card(mover, own_start, unseen, plays, n_played, trump, forced_
                           m)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def keyed_alphamu_cards(mover, starts, thrown, unseen_of_start, plays, n_played, trump,
                         forced_trump, worlds, seed, cfg, script, rec, payoff, last_tricks, m,
                         out):

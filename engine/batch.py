@@ -28,15 +28,15 @@ import contextvars
 import functools
 import hashlib
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.rng import check_index_range
-
-DEFAULT_CHUNK = 4096
-DEFAULT_BLOCK = 1 << 21
+from ecarte_sim.engine.sizes import DEFAULT_BLOCK, DEFAULT_CHUNK
 
 
 @njit(cache=True)
@@ -57,13 +57,11 @@ def each_row(kernel, rows: int, *args) -> None:
     the driver), a plain row kernel once — most of a first run's compilation when every
     experiment has its own driver. Each row writes only its own outputs, so the result is
     the same for any thread count and any order."""
-    import numba
     threads = min(rows, numba.get_num_threads())
     if threads <= 1:
         for r in range(rows):
             kernel(r, *args)
         return
-    from concurrent.futures import ThreadPoolExecutor
     pool = ThreadPoolExecutor(max_workers=threads)
     try:
         for _ in pool.map(lambda r: kernel(r, *args), range(rows)):

@@ -17,8 +17,10 @@ counts, a block of scratch). Its layout is declared once, as an ordered list of
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:       # the arrays are numpy's; a layout itself needs no numpy
+    import numpy as np
 
 
 class Layout:

@@ -127,6 +127,83 @@ def test_every_command_has_help(capsys, args):
     assert r.out.startswith("Usage: ecarte-sim")
 
 
+# --------------------------------------------------------------------------- lazy start-up
+
+#: What a command's start-up should not pay for unless it computes something.
+HEAVY = ("numba", "numpy", "pandas", "scipy", "matplotlib")
+
+
+def _fresh_run(*args: str) -> subprocess.CompletedProcess:
+    """``run(ARGS)`` in a new interpreter; its stderr ends with a line naming the heavy
+    libraries and the command modules it had imported."""
+    code = ("import sys\nfrom ecarte_sim.analysis.cli import run\n"
+            f"code = 0\ntry:\n    run({list(args)!r})\nexcept SystemExit as exc:\n"
+            "    code = exc.code\n"
+            f"print('loaded:', *[m for m in {HEAVY!r} if m in sys.modules], "
+            "*sorted(m.rsplit('.', 1)[1] for m in sys.modules "
+            "if m.startswith('ecarte_sim.analysis.cli.')), file=sys.stderr)\n"
+            "sys.exit(code)")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+
+
+def _loaded(r: subprocess.CompletedProcess) -> set[str]:
+    last = r.stderr.splitlines()[-1]
+    assert last.startswith("loaded:"), r.stderr
+    return set(last.split()[1:])
+
+
+def test_help_lists_every_command_without_numpy_or_numba():
+    """``ecarte-sim --help`` imports every command's module for its short help, and no
+    command module imports numpy, numba, pandas or matplotlib at its top."""
+    from ecarte_sim.analysis.cli import COMMANDS
+    r = _fresh_run("--help")
+    assert r.returncode == 0 and len(r.stderr.splitlines()) == 1, r.stderr
+    loaded = _loaded(r)
+    assert not loaded & set(HEAVY), loaded
+    listed = r.stdout.split("Commands:\n", 1)[1].splitlines()
+    assert [line.split()[0] for line in listed] == sorted(COMMANDS)
+    assert all(len(line.split()) > 1 for line in listed)      # each with its short help
+    assert {"piquet", "piquet_search"}.isdisjoint(loaded)       # the group alone
+
+
+def test_a_command_loads_its_own_module_only():
+    r = _fresh_run("advise", "--help")
+    assert r.returncode == 0 and r.stdout.startswith("Usage: ecarte-sim advise")
+    assert _loaded(r) == {"common", "strategy"}
+    r = _fresh_run("piquet", "--help")
+    assert r.returncode == 0 and "discard-search" in r.stdout
+    assert {"piquet_group", "piquet", "piquet_search"} <= _loaded(r)
+
+
+@pytest.mark.parametrize("args, hint", [(["adv"], "Did you mean 'advise'?"),
+                                        (["piquet", "dael"], "Did you mean 'deal'?")])
+def test_a_misspelt_command_is_suggested_before_any_is_loaded(args, hint):
+    r = _fresh_run(*args)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"Error: No such command '{args[-1]}'. {hint}")
+
+
+def test_the_command_map_names_each_command_where_it_is_defined():
+    """:data:`COMMANDS` (and the piquet group's) against the modules' own ``COMMANDS``:
+    every command of every module is named, under its module, and nothing else."""
+    import importlib
+    import pkgutil
+
+    import ecarte_sim.analysis.cli as package
+    from ecarte_sim.analysis.cli import COMMANDS
+    from ecarte_sim.analysis.cli.piquet_group import PIQUET_COMMANDS
+    where = [(name, module) for table in (COMMANDS, PIQUET_COMMANDS)
+             for name, module in table.items()]
+    defined = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name == "__main__":         # runs the command line
+            continue
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        defined += [(c.name, info.name) for c in getattr(module, "COMMANDS", ())]
+    assert sorted(where) == sorted(defined)
+
+
 def test_version(capsys):
     r = cli(capsys, "--version")
     assert r.code == 0 and "ecarte-sim" in r.out

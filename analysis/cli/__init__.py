@@ -15,8 +15,9 @@ statistics or science is computed here.
   ``infer``.
 * :mod:`.equilibrium` — ``equilibrium``: five up solved at every score, its report and
   the shipped strategy; ``audit``: a strategy checked hand by hand.
-* :mod:`.piquet` — the ``piquet`` group: deal, simulate, partie, report;
-  :mod:`.piquet_search` adds ``piquet discard-search`` (discards chosen by search).
+* :mod:`.piquet_group` — the ``piquet`` group; :mod:`.piquet` its commands deal,
+  simulate, partie, report; :mod:`.piquet_search` ``piquet discard-search`` (discards
+  chosen by search).
 * :mod:`.exploit` — ``exploit``: one hand's best response in the play against a play
   model, its gain and the line that exploits it.
 * :mod:`.stronger` — ``stronger``: the ``alphamu`` card player against
@@ -24,20 +25,35 @@ statistics or science is computed here.
 * :mod:`.bench` — ``bench``, the throughput of every kernel.
 
 The command modules import :mod:`.common` and the library, never each other;
-this module assembles them into the ``ecarte-sim`` group.
+this module assembles them into the ``ecarte-sim`` group by name (:data:`COMMANDS`): a
+command's module is imported only when the command runs or a ``--help`` lists it. The
+modules ``ecarte-sim --help`` lists import no numpy, numba or pandas at their top (those
+come with the library a command calls), so that it starts at once; :mod:`.piquet` and
+:mod:`.piquet_search`, whose options need the engine's limits, are imported by ``piquet``.
 """
 
 from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli import (bench, cards, chart, ecarte, equilibrium, exploit,
-                                     exploitability, piquet, piquet_search, practice, serve,
-                                     strategy, stronger)
 from ecarte_sim.analysis.cli.common import CONTEXT, EcarteGroup, run_group
 
+#: Every command of ``ecarte-sim`` and the module of this package that defines it (in its
+#: ``COMMANDS``); the ``piquet`` group names its own (:mod:`.piquet_group`).
+COMMANDS = {
+    "solve": "ecarte", "classify": "ecarte", "deal": "ecarte", "play": "ecarte",
+    "game": "ecarte", "simulate": "ecarte", "scores": "ecarte", "hand": "ecarte",
+    "claims": "ecarte",
+    "strategy": "strategy", "advise": "strategy", "infer": "strategy",
+    "inference-value": "strategy", "inference-claims": "strategy",
+    "equilibrium": "equilibrium", "audit": "equilibrium",
+    "chart": "chart", "review": "practice", "cards": "cards", "exploit": "exploit",
+    "exploitability": "exploitability", "piquet": "piquet_group", "bench": "bench",
+    "serve": "serve", "stronger": "stronger",
+}
 
-@click.group(cls=EcarteGroup, context_settings=CONTEXT, no_args_is_help=False)
+
+@click.group(cls=EcarteGroup, lazy=COMMANDS, context_settings=CONTEXT, no_args_is_help=False)
 @click.version_option(package_name="ecarte-sim")
 def main():
     """Simulate, solve and test Écarté and Piquet: the Club Code laws of Écarté and Hoyle's
@@ -47,16 +63,6 @@ def main():
     cards separated by spaces or commas (quote it). Rank order in Écarté:
     K Q J A 10 9 8 7.
     """
-
-
-for _command in (*ecarte.COMMANDS, *strategy.COMMANDS, *equilibrium.COMMANDS, *chart.COMMANDS,
-                 *practice.COMMANDS, *cards.COMMANDS, *exploit.COMMANDS, *exploitability.COMMANDS,
-                 piquet.piquet, bench.bench, *serve.COMMANDS):
-    main.add_command(_command)
-for _command in stronger.COMMANDS:
-    main.add_command(_command)
-for _command in piquet_search.COMMANDS:          # ecarte-sim piquet discard-search
-    piquet.piquet.add_command(_command)
 
 
 def run(argv: list[str] | None = None) -> None:

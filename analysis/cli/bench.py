@@ -70,3 +70,6 @@ def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, proce
         emit(report)
     else:
         click.echo(format_report(report))
+
+
+COMMANDS = [bench]

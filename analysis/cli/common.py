@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
+import importlib.util
 import json
+import os
 import sys
+import tempfile
+import threading
+import time
 
 import click
-
-from ecarte_sim.engine.cards import CardError
-from ecarte_sim.engine.cluster import ClusterError
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -67,8 +70,6 @@ class CompileNotice:
     enabled = False
 
     def __init__(self, group_ctx: click.Context):
-        import time
-        import threading
         self.ctx = group_ctx
         self.tty = sys.stderr.isatty()
         self.start = None
@@ -78,6 +79,16 @@ class CompileNotice:
         self.spent = 0.0            # seconds spent compiling, outermost compilations summed
         self.last = time.monotonic()
         self.lock = threading.Lock()
+        self.listener = None
+        self.finder = None
+        if "numba" in sys.modules:
+            self.listen()
+        else:   # no compilation before numba is imported: listen from its import on, if any
+            self.finder = _AfterImport("numba", self.listen)
+            sys.meta_path.insert(0, self.finder)
+
+    def listen(self) -> None:
+        """Listen to numba's compile events."""
         from numba.core import event
 
         notice = self
@@ -103,8 +114,11 @@ class CompileNotice:
         return cls._active
 
     def remove(self) -> None:
-        from numba.core import event
-        event.unregister("numba:compile", self.listener)
+        if self.finder in sys.meta_path:
+            sys.meta_path.remove(self.finder)
+        if self.listener is not None:
+            from numba.core import event
+            event.unregister("numba:compile", self.listener)
         self._clear()
         CompileNotice._active = None
 
@@ -117,7 +131,6 @@ class CompileNotice:
                        "(cached: later runs skip this)", err=True)
 
     def started(self, dispatcher) -> None:
-        import time
         if not getattr(dispatcher.py_func, "__module__", "").startswith("ecarte_sim."):
             return
         with self.lock:
@@ -145,7 +158,6 @@ class CompileNotice:
     def ended(self, dispatcher) -> None:
         if not getattr(dispatcher.py_func, "__module__", "").startswith("ecarte_sim."):
             return
-        import time
         with self.lock:
             self.depth = max(0, self.depth - 1)
             if self.depth == 0:
@@ -157,9 +169,65 @@ class CompileNotice:
             click.echo("\r\x1b[2K", err=True, nl=False)
 
 
+class _AfterImport:
+    """A meta path finder that runs ``then()`` as soon as the module ``name`` has been
+    imported, then steps aside (it finds nothing itself: the module is loaded as always)."""
+
+    def __init__(self, name: str, then):
+        self.name, self.then = name, then
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is not None and spec.loader is not None:
+            load = spec.loader.exec_module
+
+            def exec_module(module):
+                load(module)
+                self.then()
+
+            spec.loader.exec_module = exec_module
+        return spec
+
+
+def _cluster_errors() -> tuple:
+    """``ClusterError`` if the cluster module is loaded (it cannot be raised otherwise):
+    looked up, not imported, so that a command that never starts a cluster need not
+    import numpy and numba to catch one."""
+    cluster = sys.modules.get("ecarte_sim.engine.cluster")
+    return () if cluster is None else (cluster.ClusterError,)
+
+
 class EcarteGroup(click.Group):
     """Turns the engine's input errors into click usage errors, and failed reads or
-    writes of files into one-line errors (exit code 2)."""
+    writes of files into one-line errors (exit code 2).
+
+    ``lazy``: commands by name, each with the module of this package that defines it (in
+    its ``COMMANDS``), imported only when the command is run or listed (click's lazy
+    group): a command's start-up pays for its own imports, not for every command's."""
+
+    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx):
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx, cmd_name):
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            self.add_command(load_command(self.lazy[cmd_name], cmd_name))
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as exc:
+            # click suggests from the commands loaded so far: suggest from them all
+            raise click.exceptions.NoSuchCommand(exc.command_name,
+                                                 possibilities=self.list_commands(ctx),
+                                                 ctx=exc.ctx) from None
 
     def invoke(self, ctx):
         notice = CompileNotice.install(ctx)
@@ -176,7 +244,7 @@ class EcarteGroup(click.Group):
                     click.echo("\r\x1b[2K", err=True, nl=False)
                 click.echo("interrupted", err=True)
             raise click.exceptions.Exit(130) from None
-        except (CardError, ValueError, ClusterError) as exc:
+        except (ValueError, *_cluster_errors()) as exc:     # CardError is a ValueError
             if isinstance(exc, click.ClickException):
                 raise
             raise click.UsageError(str(exc)) from None
@@ -188,6 +256,16 @@ class EcarteGroup(click.Group):
         finally:
             if notice is not None:
                 notice.remove()
+
+
+def load_command(module: str, name: str) -> click.Command:
+    """The command ``name`` of the module ``module`` of this package (in its
+    ``COMMANDS``)."""
+    commands = importlib.import_module(f"{__package__}.{module}").COMMANDS
+    found = [c for c in commands if c.name == name]
+    if len(found) != 1:
+        raise LookupError(f"{__package__}.{module} defines no command {name!r}")
+    return found[0]
 
 
 def run_group(main: click.Group, argv: list[str] | None = None) -> None:
@@ -255,8 +333,6 @@ def command_line(name: str) -> str:
 
 def writable_dir(out_dir: str | None) -> None:
     """Create ``--out`` before a long run and fail early (exit 2) if it cannot be written."""
-    import os
-    import tempfile
     if out_dir is None:
         return
     try:
@@ -278,7 +354,6 @@ class PlainProgress:
     and one at the end. ``update(n)``: n more done."""
 
     def __init__(self, total: int, label: str):
-        import time
         self.total, self.label, self.done = max(int(total), 0), label, 0
         self.start = self.last = time.monotonic()
         self.tenth = 0
@@ -290,7 +365,6 @@ class PlainProgress:
         return False
 
     def update(self, n: int) -> None:
-        import time
         self.done += int(n)
         now = time.monotonic()
         tenth = 10 * self.done // self.total if self.total else 10
@@ -463,7 +537,6 @@ class Counter:
     experiments in order, each with its cap (None: exact)."""
 
     def __init__(self, enabled: bool, plan: list[tuple[str, int | None]] | None = None):
-        import time
         self.enabled = enabled
         self.tty = sys.stderr.isatty()
         self.plan = dict(plan or [])
@@ -478,7 +551,6 @@ class Counter:
         return f"[{self.order.index(label) + 1}/{len(self.order)}] {label}"
 
     def __call__(self, label: str, n: int) -> None:
-        import time
         if not self.enabled:
             return
         new = label not in self.done

@@ -13,14 +13,13 @@ from ecarte_sim.analysis.cli.common import (CONTEXT, INDEX, JSON, PRETTY, THREAD
                                             command_line, emit, long_run, long_run_options,
                                             not_nan, policy_options, progress, quiet_option,
                                             seed_option, set_threads, writable_dir)
-from ecarte_sim.engine.cards import CardError
-from ecarte_sim.engine.runs import git_commit
 
 # --------------------------------------------------------------------------- solve
 
 def _solve_batch(path: str, forced_trump: bool) -> int:
     """One JSON object per input line; returns the number of bad lines."""
     from ecarte_sim.analysis.ecarte.api import solve as solve_deal
+    from ecarte_sim.engine.cards import CardError
 
     bad = 0
     stream = click.open_file(path, "rb")
@@ -638,6 +637,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
         settings.score_deals = {m: max(max_deals, 1000) for m in MODELS}
     command = command_line("claims")
     from ecarte_sim.analysis.ecarte.claims import plan
+    from ecarte_sim.engine.runs import git_commit
     counter = Counter(not quiet and not as_json, plan(models, settings))
     parameters = {"models": models, "precision": None if n_deals else precision,
                   "deals": n_deals, "max_deals": max_deals, "worlds": worlds}

@@ -1,4 +1,5 @@
-"""``ecarte-sim piquet ...``: Piquet deals, simulations and parties (the Laws of Piquet).
+"""``ecarte-sim piquet deal|simulate|partie|report``: Piquet deals, simulations and
+parties (the Laws of Piquet); the group is :mod:`.piquet_group`.
 
 Each command parses its options into a
 :class:`~ecarte_sim.engine.piquet.settings.PiquetSettings`, calls one function of
@@ -9,10 +10,11 @@ come from :mod:`ecarte_sim.engine.piquet.settings`.
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, PRETTY, THREADS, EcarteGroup,
-                                            command_line, emit, long_run, long_run_options,
+from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, PRETTY, THREADS, command_line, emit, long_run, long_run_options,
                                             progress, quiet_option, seed_option, set_threads,
                                             writable_dir)
 from ecarte_sim.analysis.piquet.search import DEFAULT_SAMPLES, check_discarding
@@ -126,19 +128,9 @@ def run_options(unit: str):
     return decorate
 
 
-@click.group(cls=EcarteGroup, context_settings=CONTEXT)
-def piquet():
-    """Piquet (Laws of Piquet, Portland and Turf Clubs): deals, simulations, parties.
-
-    Cards are rank then suit (AS, 10H or TH, q♥); rank order A K Q J 10 9 8 7.
-    The rules and every reading of an ambiguous law: rules.md, installed beside the module
-    ecarte_sim.engine.piquet (engine/piquet/rules.md in the repository).
-    """
-
-
 # --------------------------------------------------------------------------- deal
 
-@piquet.command("deal", context_settings=CONTEXT)
+@click.command("deal", context_settings=CONTEXT)
 @click.option("--elder", "elder_text", metavar="H12", help="The elder's 12 cards as dealt.")
 @click.option("--younger", "younger_text", metavar="H12", help="The younger's 12 cards as dealt.")
 @click.option("--talon", "talon_text", metavar="C8",
@@ -214,7 +206,7 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
 
 # --------------------------------------------------------------------------- simulate
 
-@piquet.command("simulate", context_settings=CONTEXT)
+@click.command("simulate", context_settings=CONTEXT)
 @click.option("--deals", "n_deals", type=click.IntRange(1, 2**44), required=True,
               help="Number of deals.")
 @seed_option(help="Seed in [0, 2^64).")
@@ -294,7 +286,7 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
 
 # --------------------------------------------------------------------------- partie
 
-@piquet.command("partie", context_settings=CONTEXT)
+@click.command("partie", context_settings=CONTEXT)
 @click.option("--parties", "n_parties", type=click.IntRange(1, 2**41), required=True,
               help="Number of parties (partie p uses deal indices 8p .. 8p+7).")
 @seed_option(help="Seed in [0, 2^64).")
@@ -355,7 +347,7 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
 
 # --------------------------------------------------------------------------- report
 
-@piquet.command("report", context_settings=CONTEXT)
+@click.command("report", context_settings=CONTEXT)
 @seed_option(help="Seed in [0, 2^64).")
 @click.option("--deals", "n_deals", type=click.IntRange(1000, 2**40),
               default=REPORT_DEALS["random"], show_default=True,
@@ -398,8 +390,6 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
     Printed as Markdown, or as one JSON object with --json (the provenance included);
     with --out the files are written there, provenance.json among them.
     """
-    import sys
-
     from ecarte_sim.analysis.piquet.api import piquet_report
     from ecarte_sim.analysis.reports.piquet import headline_lines, markdown, write_report
     from ecarte_sim.analysis.reports.provenance import FILE, caption, provenance
@@ -434,3 +424,6 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
         made_by = caption(prov).replace(f"; full provenance in {FILE}",
                                         f"; provenance with --json, or in {FILE} with --out")
         sys.stdout.write(markdown(result, made_by))
+
+
+COMMANDS = [deal_command, simulate_command, partie_command, report_command]

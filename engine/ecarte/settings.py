@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK
 from ecarte_sim.engine.layout import Layout
+from ecarte_sim.engine.sizes import DEFAULT_BLOCK, DEFAULT_CHUNK
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class ElderPolicy(IntEnum):
@@ -261,6 +263,7 @@ class EcarteSettings:
         for name, score in (("elder score", elder_score), ("dealer score", dealer_score)):
             if int(score) < 0 or (int(target) > 0 and int(score) >= int(target)):
                 raise ValueError(f"{name} must be in 0..{max(int(target) - 1, 0)}, got {score}")
+        import numpy as np      # here: the command line reads the choices above at start-up
         at = CFG.at
         cfg = np.zeros(CFG.size, dtype=np.int64)
         for f in fields(self):

@@ -30,9 +30,9 @@ from enum import IntEnum
 
 import numpy as np
 
-from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK
 from ecarte_sim.engine.cards import PIQUET
 from ecarte_sim.engine.layout import Layout
+from ecarte_sim.engine.sizes import DEFAULT_BLOCK, DEFAULT_CHUNK
 
 
 class Player(IntEnum):

@@ -100,3 +100,17 @@ def test_every_card_equally_likely_in_every_position():
     # and no single cell is off (a per-cell check catches a bias the total dilutes)
     z = np.abs(counts - expected) / np.sqrt(expected * (1 - 1 / N_CARDS))
     assert z.max() < 5.0
+
+
+def test_the_turn_ups_a_hand_allows_are_the_enumerations():
+    """notation.turn_ups (the advice's, plain Python) against experiments.exact_turn_ups (the
+    exact enumeration's), every trump suit of many hands, turned up or not."""
+    from ecarte_sim.engine.ecarte.experiments import exact_turn_ups
+    from ecarte_sim.engine.ecarte.notation import turn_ups
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        hand = int(sum(1 << int(c) for c in rng.choice(32, 5, replace=False)))
+        for suit in range(4):
+            left = [c for c in range(8 * suit, 8 * suit + 8) if not hand >> c & 1]
+            for turned in (None, left[0], left[-1]):
+                assert turn_ups(hand, suit, turned) == exact_turn_ups(hand, turned, suit).tolist()

@@ -27,13 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.cards import (ECARTE, N_CARDS, SUIT_NAMES, CardError, check_disjoint,
-                                     format_card, format_cards, format_hand, parse_card,
-                                     parse_hand, parse_suit)
+from ecarte_sim.engine.cards import ECARTE, N_CARDS, format_card, format_cards, format_hand
+from ecarte_sim.engine.ecarte.notation import (  # noqa: F401 - re-exported
+    HAND_SIZE, parse_deal, parse_trump, parse_turn_up)
 from ecarte_sim.engine.rng import (check_index_range, check_seed, draw_descending, shuffle_plan,
                                    shuffle_prefix, swap_draws)
 
-HAND_SIZE = 5
 STOCK_SIZE = N_CARDS - 2 * HAND_SIZE - 1
 TURN_UP_POSITION = 2 * HAND_SIZE
 #: Draws per word: 32..22 (hands and turn-up), 21..8, 7..2.
@@ -115,57 +114,3 @@ def deal(seed: int, index: int) -> Deal:
     elder, dealer, turn_up = deal_full(np.uint64(seed), np.uint64(index), perm, draws)
     return Deal(seed, int(index), int(elder), int(dealer), int(turn_up),
                 tuple(int(c) for c in perm[TURN_UP_POSITION + 1:]))
-
-
-def parse_trump(trump_text: str, held: list[tuple[str, int]]) -> tuple[int, int | None]:
-    """A trump written as a suit (``S``, ``♠``, ``spades``, ``spade``) or as the turned-up card
-    (``TH``), which must then be in none of the ``held`` (name, mask) hands.
-
-    Returns ``(trump suit, turn-up card or None)``; raises
-    :class:`ecarte_sim.engine.cards.CardError` naming the bad token.
-    """
-    if not isinstance(trump_text, str) or not trump_text.strip():
-        raise CardError("missing trump (a suit such as S or the turned-up card such as TH)",
-                        "")
-    try:
-        return parse_suit(trump_text), None
-    except CardError:
-        pass
-    try:
-        turn_up = parse_card(trump_text, ECARTE)
-    except CardError:
-        token = trump_text.strip()
-        raise CardError(f"unknown trump {token!r}: give a suit (S H D C, ♠ ♥ ♦ ♣, hearts "
-                        "or heart) or the turned-up card", token) from None
-    check_disjoint([*held, ("turn-up", 1 << turn_up)])
-    return turn_up >> 3, turn_up
-
-
-def parse_turn_up(text: str, hand: int, suit: int, turned: int | None) -> int:
-    """The turned-up card written as ``text`` (Law 10: its suit is trumps): in neither
-    the ``hand`` (mask), of the trump ``suit``, and the card ``turned`` if the trump named
-    one; :class:`~ecarte_sim.engine.cards.CardError` names the token otherwise."""
-    card = parse_card(text, ECARTE)
-    token = text.strip()
-    check_disjoint([("hand", hand), ("turn-up", 1 << card)])
-    if card >> 3 != suit:
-        raise CardError(f"turn-up {token!r} is not of the trump suit "
-                        f"({SUIT_NAMES[suit]})", token)
-    if turned is not None and card != turned:
-        raise CardError(f"turn-up {token!r} is not the card the trump names "
-                        f"({format_card(turned, ECARTE)})", token)
-    return card
-
-
-def parse_deal(elder_text: str, dealer_text: str, trump_text: str) -> tuple[int, int, int, int | None]:
-    """Parse a deal written as text: two 5-card hands and a trump (see :func:`parse_trump`).
-
-    Returns ``(elder mask, dealer mask, trump suit, turn-up card or None)``; raises
-    :class:`ecarte_sim.engine.cards.CardError` naming the bad token.
-    """
-    elder = int(parse_hand(elder_text, HAND_SIZE, ECARTE, "elder hand"))
-    dealer = int(parse_hand(dealer_text, HAND_SIZE, ECARTE, "dealer hand"))
-    held = [("elder hand", elder), ("dealer hand", dealer)]
-    check_disjoint(held)
-    trump, turn_up = parse_trump(trump_text, held)
-    return elder, dealer, trump, turn_up

@@ -64,6 +64,25 @@ def test_representative_maps_back_to_its_index():
     assert all(bin(h).count("1") == 5 and not (h >> t) & 1 for h, t in zip(hands, turn_ups))
 
 
+def test_the_counted_index_is_every_keys_place_in_the_table():
+    """canonical_index counts a state's place (engine/ecarte/canonical.py) instead of
+    searching the table: for every state's key, the count is its position."""
+    from ecarte_sim.engine.ecarte import canonical
+    keys = S.state_keys().tolist()
+    assert [canonical.key_index(k) for k in keys] == list(range(S.N_STATES))
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards=st.lists(st.integers(0, 31), min_size=6, max_size=6, unique=True))
+def test_the_counted_index_is_the_kernels(cards):
+    """One hand's key and index in plain Python are the kernel's (state_key, state_index)."""
+    from ecarte_sim.engine.ecarte import canonical
+    turn_up, hand = cards[0], sum(1 << c for c in cards[1:])
+    assert canonical.state_key(hand, turn_up) == int(S.state_key(np.uint32(hand), turn_up))
+    assert S.canonical_index(hand, turn_up) == int(
+        S.state_index(np.uint32(hand), np.int64(turn_up), S.state_keys()))
+
+
 def test_index_sees_the_turn_up_rank_and_the_trump_suit():
     hand = int(parse_hand("KS QS JS 8H 8D"))
     # turn-ups of hearts: the state changes with the rank

@@ -20,7 +20,8 @@ written as one int64 *key*::
 where a *byte* is a suit's eight rank bits (:mod:`ecarte_sim.engine.cards`): sorting the
 three plain bytes is the canonical choice among the 3! relabellings. The dense *index* of a
 state is the position of its key in :func:`state_keys` (ascending), found by binary search
-in the kernels (:func:`state_index`).
+in the kernels (:func:`state_index`); for one hand it is counted without that table
+(:func:`canonical_index`, :mod:`ecarte_sim.engine.ecarte.canonical`: no numba).
 
 Counts (exact; ``tests/test_states.py`` checks them against a brute-force enumeration of
 all 32 × C(31, 5) = 5,437,152 (turn-up, hand) pairs, with a canonical form computed the
@@ -56,10 +57,8 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import N_CARDS, N_RANKS, N_SUITS
+from ecarte_sim.engine.ecarte.canonical import N_STATES, canonical_index
 from ecarte_sim.engine.ecarte.deal import HAND_SIZE
-
-#: The number of canonical first-decision states (checked against brute force in the tests).
-N_STATES = 255_304
 #: (turn-up, hand) pairs: 32 turn-ups × C(31, 5) hands.
 N_PAIRS = N_CARDS * 169_911
 
@@ -153,19 +152,6 @@ def state_weights() -> np.ndarray:
     """``weights[i]``: how many (turn-up, hand) pairs state ``i`` stands for (they sum to
     :data:`N_PAIRS`)."""
     return _table()[1]
-
-
-def canonical_index(hand: int, turn_up: int) -> int:
-    """The dense index of (``hand``, ``turn_up``); ``ValueError`` if they are not a state."""
-    if bin(int(hand)).count("1") != HAND_SIZE or not 0 <= int(turn_up) < N_CARDS:
-        raise ValueError("a state is five cards and a turn-up")
-    if (int(hand) >> int(turn_up)) & 1:
-        raise ValueError("the turn-up is in the hand")
-    # numpy, not the kernel: a first answer (``advise``'s action) need not start numba
-    key = _keys_of(np.array([int(hand)], dtype=np.uint32), int(turn_up))[0]
-    keys = state_keys()
-    i = int(np.searchsorted(keys, key))
-    return i if i < keys.shape[0] and keys[i] == key else -1
 
 
 def state_cards(index: int) -> tuple[int, int]:

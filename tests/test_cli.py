@@ -176,6 +176,15 @@ def test_a_command_loads_its_own_module_only():
     assert {"piquet_group", "piquet", "piquet_search"} <= _loaded(r)
 
 
+def test_advise_from_the_table_loads_no_numba():
+    """``advise --no-values`` reads the shipped table: numpy for the data, no kernels."""
+    r = _fresh_run("advise", "KS JC 9H 7S KC", "--trump", "TC", "--score", "2-4",
+                   "--no-values")
+    assert r.returncode == 0 and r.stdout.startswith("KS 7S 9H KC JC (elder)"), r.stderr
+    loaded = _loaded(r)
+    assert "numpy" in loaded and not loaded & {"numba", "pandas", "scipy", "matplotlib"}
+
+
 @pytest.mark.parametrize("args, hint", [(["adv"], "Did you mean 'advise'?"),
                                         (["piquet", "dael"], "Did you mean 'deal'?")])
 def test_a_misspelt_command_is_suggested_before_any_is_loaded(args, hint):

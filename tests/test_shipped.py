@@ -61,6 +61,19 @@ def test_shipped_data_is_whole_and_matches_its_hash(play):
     assert len(data) < 2 << 20
 
 
+def test_a_table_is_decoded_when_first_read():
+    """One hand's action reads one decision table: the discards stay packed until read,
+    and each table, once read, is the one array every reader gets (read-only)."""
+    from ecarte_sim.analysis.ecarte import advice
+    data = (solved.DATA_DIR / f"{solved.DEFAULT_PLAY}.npz").read_bytes()
+    s = solved.unpack(data, solved.DEFAULT_PLAY)
+    mask, _, turned, turn_ups = advice.hand_situation("KS JC 9H 7S KC", "TC")
+    advice.table_action(s, "elder", mask, turn_ups, 2, 4)
+    assert set(s._arrays) == {"elder"}
+    assert s.dealer_discard is s.dealer_discard and not s.dealer_discard.flags.writeable
+    assert set(s._arrays) == {"elder", "dealer_discard"}
+
+
 def test_class_means_are_the_dealt_weighted_means_of_the_states():
     """The stored gains are class means: checked by a plain loop on a few classes."""
     from ecarte_sim.engine.ecarte.states import state_weights

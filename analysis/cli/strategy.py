@@ -20,7 +20,7 @@ def _score(ctx, param, value):
     """``E-D`` as (E, D): one line naming the token and exit 2 otherwise."""
     if value is None:
         return None
-    from ecarte_sim.analysis.ecarte.strategy import parse_score
+    from ecarte_sim.analysis.ecarte.situation import parse_score
     try:
         return parse_score(value)
     except ValueError as exc:

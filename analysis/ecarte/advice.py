@@ -27,13 +27,19 @@ from __future__ import annotations
 import numpy as np
 
 from ecarte_sim.analysis.ecarte import solved as shipped
-from ecarte_sim.analysis.ecarte import strategy as st
+from ecarte_sim.analysis.ecarte.situation import ACTIONS, hand_situation, score_pair
+from ecarte_sim.engine.deck import ECARTE, format_card, format_hand
+from ecarte_sim.engine.ecarte.canonical import canonical_index
+
+# The table's action reads one hand in plain Python (the situation, its state counted, one
+# table of the shipped data): :mod:`.strategy`, which samples the values, and the kernels are
+# imported where the values are sampled, so that ``advise --no-values`` does not load them.
 
 AGAINST = ("equilibrium", "treatise")
 
 
 def _role(role: str) -> str:
-    if role not in st.ROLES:
+    if role not in ACTIONS:
         raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
     return role
 
@@ -42,11 +48,8 @@ def table_action(strategy: shipped.Solved, role: str, mask: int, turn_ups, x: in
                  y: int) -> dict:
     """The table's first decision for the hand at (x, y), per possible turn-up, and the
     one it takes for most of them."""
-    from ecarte_sim.engine.cards import format_card
-    from ecarte_sim.engine.ecarte.states import canonical_index
-
     slot = 5 * x + y
-    arm_a, arm_b = st.ACTIONS[role]
+    arm_a, arm_b = ACTIONS[role]
     row = strategy.table(role)[slot]
     by = {}
     states = [canonical_index(mask, int(t)) for t in turn_ups]
@@ -67,6 +70,7 @@ def table_action(strategy: shipped.Solved, role: str, mask: int, turn_ups, x: in
 def strategy_settings(strategy: shipped.Solved, x: int, y: int, play: str | None = None):
     """Settings and script in which both players play the strategy's row of (x, y), the
     cards by the play model it was solved with (or ``play``)."""
+    from ecarte_sim.analysis.ecarte import strategy as st
     from ecarte_sim.analysis.ecarte.equilibrium import base_settings, at_score
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
@@ -90,15 +94,16 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
     role = _role(role)
     if against not in AGAINST:
         raise ValueError(f"unknown opponent {against!r}; choose from {', '.join(AGAINST)}")
-    x, y = st.score_pair(score)
+    x, y = score_pair(score)
     if against == "treatise":
+        from ecarte_sim.analysis.ecarte import strategy as st
         result = st.advise(hand, trump, f"{x}-{y}", role, turn_up=turn_up,
                            settings=settings, seed=seed, deals=deals or (1 << 16))
         result["strategy"] = {"against": "treatise",
                               "answers": "the best response to Hoyle's list and the maxims"}
         return result
     strategy = shipped.load(play)
-    mask, suit, turned, turn_ups = st.hand_situation(hand, trump, turn_up)
+    mask, suit, turned, turn_ups = hand_situation(hand, trump, turn_up)
     _check_deals(deals, len(turn_ups))
     table = table_action(strategy, role, mask, turn_ups, x, y)
     info = {"against": "equilibrium", "play": strategy.play,
@@ -107,11 +112,11 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
             "command": strategy.provenance.get("command"),
             "git_commit": strategy.provenance.get("git_commit")}
     if not values:
-        from ecarte_sim.engine.cards import ECARTE, format_card, format_hand
         return {"hand": format_hand(mask, ECARTE), "trump": "SHDC"[suit],
                 "turn_up": format_card(turned) if turned is not None else None,
                 "role": role, "score": f"{x}-{y}", "action": table["action"],
                 "table_action": table, "strategy": info}
+    from ecarte_sim.analysis.ecarte import strategy as st
     run, script = strategy_settings(strategy, x, y)
     result = st.advise(hand, trump, f"{x}-{y}", role, turn_up=turn_up, settings=run,
                        seed=seed, deals=deals or (1 << 14), v=strategy.v, script=script)
@@ -148,8 +153,10 @@ def answer(table: str, sampled: str, resolved: bool, decided_by_the_deal: bool,
 
 
 def _check_deals(deals: int | None, turn_ups: int) -> None:
+    if deals is None:
+        return
     from ecarte_sim.engine.ecarte.strategy import CHECK_DEALS
-    if deals is not None and -(-int(deals) // turn_ups) > CHECK_DEALS:
+    if -(-int(deals) // turn_ups) > CHECK_DEALS:
         raise ValueError(f"--deals {deals}: at most {CHECK_DEALS * turn_ups} with "
                          f"{turn_ups} possible turn-up{'s' if turn_ups > 1 else ''} "
                          f"({CHECK_DEALS} deals a turn-up)")
@@ -172,18 +179,17 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
     of :data:`~ecarte_sim.analysis.ecarte.strategy.RULES` that throws other cards,
     played against it on the same deals around the hand: the paired gain in the role's
     P(win the game) and marks per deal, 95% intervals."""
+    from ecarte_sim.analysis.ecarte import strategy as st
     from ecarte_sim.analysis.ecarte.paired import paired_mean
-    from ecarte_sim.engine.cards import ECARTE, format_hand
     from ecarte_sim.engine.ecarte.settings import Discard, name_of
-    from ecarte_sim.engine.ecarte.states import canonical_index
     from ecarte_sim.engine.ecarte.strategy import (CHECK_DEALS, CHECK_DEALS_START, N_MARKS,
                                                    marks_block)
     from ecarte_sim.engine.rng import check_seed
 
     role = _role(role)
-    x, y = st.score_pair(score)
+    x, y = score_pair(score)
     strategy = shipped.load(play)
-    mask, suit, turned, turn_ups = st.hand_situation(hand, trump, turn_up)
+    mask, suit, turned, turn_ups = hand_situation(hand, trump, turn_up)
     slot = 5 * x + y
     ids = np.array([canonical_index(mask, int(t)) for t in turn_ups], dtype=np.int64)
     own_rules = strategy.discard(role)[slot][ids]

@@ -23,14 +23,13 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from dataclasses import dataclass, field
+import zipfile
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 
-from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
-from ecarte_sim.engine.ecarte.states import N_STATES
+from ecarte_sim.engine.ecarte.canonical import N_STATES
 
 #: Where the shipped data lives (package data).
 DATA_DIR = Path(__file__).resolve().parent / "strategy_data"
@@ -48,7 +47,19 @@ GAIN_TERMS = ("trumps", "trump_king", "plain_kings", "plain_suits", "plain_court
               "longest")
 
 
-@dataclass(frozen=True)
+def _decisions(packed: np.ndarray) -> np.ndarray:
+    return np.unpackbits(packed, axis=-1, count=N_STATES).astype(bool)
+
+
+#: How each table is read from its npz member (:func:`pack` writes them).
+_DECODE = {"elder": _decisions, "dealer": _decisions,
+           "elder_discard": lambda a: a.astype(np.int64),
+           "dealer_discard": lambda a: a.astype(np.int64),
+           "elder_gain": lambda a: a.astype(np.float64),
+           "dealer_gain": lambda a: a.astype(np.float64),
+           "v": lambda a: a.copy()}
+
+
 class Solved:
     """One play model's solved strategy.
 
@@ -61,28 +72,56 @@ class Solved:
     :meth:`gain` gives it per state (each state its class's mean);
     ``v``: (5, 5) the value of every score under the strategy (the elder's probability
     of winning the game, he being elder at the next deal, as
-    :mod:`ecarte_sim.analysis.ecarte.scores`' ``V``); ``provenance``: the json."""
-    play: str
-    elder: np.ndarray
-    dealer: np.ndarray
-    elder_discard: np.ndarray
-    dealer_discard: np.ndarray
-    elder_gain: np.ndarray
-    dealer_gain: np.ndarray
-    v: np.ndarray
-    provenance: dict = field(default_factory=dict)
+    :mod:`ecarte_sim.analysis.ecarte.scores`' ``V``); ``provenance``: the json.
+
+    Made from :func:`pack`'s bytes, each table decoded when first read and kept
+    (read-only: a loaded strategy is shared): one hand's action reads one decision table,
+    not the 2 x 25 x 255,304 discard rules."""
+
+    def __init__(self, play: str, data: bytes, provenance: dict | None = None):
+        self.play = play
+        self.provenance = provenance or {}
+        self._data = data
+        self._arrays: dict[str, np.ndarray] = {}
+        fmt = self._member("format")
+        if int(fmt[0]) != FORMAT or int(fmt[1]) != N_STATES:
+            raise ValueError(f"strategy data of format {fmt.tolist()}, expected "
+                             f"[{FORMAT}, {N_STATES}]")
+
+    def _member(self, name: str) -> np.ndarray:
+        with np.load(io.BytesIO(self._data), allow_pickle=False) as z:
+            return z[name]
+
+    def _array(self, name: str) -> np.ndarray:
+        if name not in self._arrays:
+            a = _DECODE[name](self._member(name))
+            a.flags.writeable = False
+            self._arrays.setdefault(name, a)    # one array for every reader
+        return self._arrays[name]
+
+    elder = property(lambda self: self._array("elder"))
+    dealer = property(lambda self: self._array("dealer"))
+    elder_discard = property(lambda self: self._array("elder_discard"))
+    dealer_discard = property(lambda self: self._array("dealer_discard"))
+    elder_gain = property(lambda self: self._array("elder_gain"))
+    dealer_gain = property(lambda self: self._array("dealer_gain"))
+    v = property(lambda self: self._array("v"))
+
+    def _of(self, role: str, suffix: str = "") -> np.ndarray:
+        if role not in ("elder", "dealer"):
+            raise KeyError(role)
+        return self._array(role + suffix)
 
     def table(self, role: str) -> np.ndarray:
         """The first-decision table of ``role`` (``elder`` or ``dealer``)."""
-        return {"elder": self.elder, "dealer": self.dealer}[role]
+        return self._of(role)
 
     def gain(self, role: str) -> np.ndarray:
         """(25, N_STATES): each state's class mean gain (class docstring)."""
-        means = {"elder": self.elder_gain, "dealer": self.dealer_gain}[role]
-        return means[:, gain_classes()]
+        return self._of(role, "_gain")[:, gain_classes()]
 
     def discard(self, role: str) -> np.ndarray:
-        return {"elder": self.elder_discard, "dealer": self.dealer_discard}[role]
+        return self._of(role, "_discard")
 
     def tables(self) -> dict:
         """The four tables as the table policy's keywords (``reading_tables``)."""
@@ -142,7 +181,6 @@ def pack(elder, dealer, elder_discard, dealer_discard, elder_gain, dealer_gain,
     arrays["format"] = np.array([FORMAT, N_STATES], dtype=np.int64)
     buf = io.BytesIO()
     # np.savez_compressed writes zip entries with the current time: write them by hand
-    import zipfile
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as z:
         for name in sorted(arrays):
             one = io.BytesIO()
@@ -156,27 +194,14 @@ def pack(elder, dealer, elder_discard, dealer_discard, elder_gain, dealer_gain,
 
 
 def _check_shape(name: str, t: np.ndarray) -> None:
+    from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS     # writing: the kernels' rows
     if t.shape != (SCORE_SLOTS, N_STATES):
         raise ValueError(f"{name}: shape {t.shape}, expected ({SCORE_SLOTS}, {N_STATES})")
 
 
 def unpack(data: bytes, play: str = "", provenance: dict | None = None) -> Solved:
     """A :class:`Solved` from :func:`pack`'s bytes."""
-    with np.load(io.BytesIO(data), allow_pickle=False) as z:
-        fmt = z["format"]
-        if int(fmt[0]) != FORMAT or int(fmt[1]) != N_STATES:
-            raise ValueError(f"strategy data of format {fmt.tolist()}, expected "
-                             f"[{FORMAT}, {N_STATES}]")
-        dec = {k: np.unpackbits(z[k], axis=-1, count=N_STATES).astype(bool)
-               for k in ("elder", "dealer")}
-        dis = {k: z[k].astype(np.int64) for k in ("elder_discard", "dealer_discard")}
-        gains = {k: z[k].astype(np.float64) for k in ("elder_gain", "dealer_gain")}
-        v = z["v"].copy()
-    arrays = (dec["elder"], dec["dealer"], dis["elder_discard"], dis["dealer_discard"],
-              gains["elder_gain"], gains["dealer_gain"], v)
-    for a in arrays:        # a loaded strategy is shared (cached): nobody may change it
-        a.flags.writeable = False
-    return Solved(play, *arrays, provenance or {})
+    return Solved(play, data, provenance)
 
 
 def digest(data: bytes) -> str:

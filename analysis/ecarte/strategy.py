@@ -64,11 +64,12 @@ import numpy as np
 
 from ecarte_sim.analysis.ecarte.paired import NET, deal_code, game_value, mean_of, paired_mean
 from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, win_probabilities
+from ecarte_sim.analysis.ecarte.situation import (ACTIONS, hand_situation, parse_score,
+                                                  score_pair)
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.policies import DISCARD_RULES, SCORE_SLOTS, weakest
 from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER,
-                                                  CLASSIFY_REGLE, N_ARM, exact_turn_ups,
-                                                  paired_table)
+                                                  CLASSIFY_REGLE, N_ARM, paired_table)
 from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, Discard,
                                                EcarteSettings, ElderFirst, ElderPolicy,
                                                PlayModel, name_of)
@@ -85,8 +86,6 @@ from ecarte_sim.engine.rng import check_seed
 ROLES = {"elder": ELDER_ROLE, "dealer": DEALER_ROLE}
 #: The kernel role of each player's first discard (``marks_block``).
 DISCARD_ROLES = {"elder": ELDER_DISCARD_ROLE, "dealer": DEALER_DISCARD_ROLE}
-#: The two actions of each role, arm a first: a True table entry means arm a.
-ACTIONS = {"elder": ("propose", "play"), "dealer": ("accept", "refuse")}
 #: Every score before a deal, as (elder's, dealer's), in table-row order.
 SCORES = tuple((x, y) for x in range(TARGET) for y in range(TARGET))
 #: First deal index of the score table behind ``V`` (the claims' own range).
@@ -439,33 +438,6 @@ def gains_between(role: str, settings: EcarteSettings, a: dict, b: dict, v: np.n
     return out
 
 
-def parse_score(text: str) -> tuple[int, int]:
-    """``"E-D"`` (the elder's score first, each 0–4) as (E, D); ``ValueError`` naming the
-    token otherwise."""
-    parts = str(text).strip().split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts) or \
-            not all(int(p) < TARGET for p in parts):
-        raise ValueError(f"bad score {text!r}: write E-D, the elder's score first, each "
-                         f"0-{TARGET - 1} (e.g. 3-4)")
-    return int(parts[0]), int(parts[1])
-
-
-def score_pair(score) -> tuple[int, int]:
-    """``score`` — ``"E-D"`` or a pair ``(E, D)`` of integers, the elder's first, each
-    0–4 — as ``(E, D)``; :class:`ValueError` naming the token otherwise."""
-    if isinstance(score, str):
-        return parse_score(score)
-    hint = f"give (E, D) or 'E-D', the elder's score first, each 0-{TARGET - 1} (e.g. (3, 4))"
-    if not isinstance(score, (tuple, list)) or len(score) != 2:
-        raise ValueError(f"bad score {score!r}: {hint}")
-    for part in score:
-        if isinstance(part, (bool, np.bool_)) or not isinstance(part, (int, np.integer)) \
-                or not 0 <= int(part) < TARGET:
-            raise ValueError(f"bad score {score!r}: {part!r} is not a score 0-{TARGET - 1}; "
-                             f"{hint}")
-    return int(score[0]), int(score[1])
-
-
 def reading_tables(settings: EcarteSettings, elder=None, dealer=None, elder_discard=None,
               dealer_discard=None):
     """Settings and script in which a player given a table (a decision table, a discard
@@ -609,20 +581,6 @@ def cards_thrown(role: str, table: np.ndarray) -> np.ndarray:
     """Per state, how many cards a discard table (or rule) throws at the first exchange."""
     masks = np.ascontiguousarray(_thrown_by(role, table), dtype=np.uint32)
     return np.unpackbits(masks.view(np.uint8)).reshape(-1, 32).sum(axis=1)
-
-
-def hand_situation(hand: str, trump: str, turn_up: str | None = None):
-    """One hand as the advice reads it: its mask, the trump suit, the turned-up card (None
-    when only the suit is given) and every turn-up it may be (one card, or each card of the
-    trump suit not in the hand); :class:`ValueError` / ``CardError`` naming a bad token."""
-    from ecarte_sim.engine.cards import parse_hand
-    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump, parse_turn_up
-
-    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
-    suit, turned = parse_trump(trump, [("hand", mask)])
-    if turn_up is not None:
-        turned = parse_turn_up(turn_up, mask, suit, turned)
-    return mask, suit, turned, exact_turn_ups(mask, turned, suit)
 
 
 def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,

@@ -470,9 +470,10 @@ def test_the_treatise_s_computer_conceals_the_king_only_where_the_mark_changes_n
     pytest.fail("no concealed king in 200 games")
 
 
-def test_the_alphamu_computer_plays_as_the_engine_s_alphamu_card_for_card():
-    """The ``alphamu`` opponent (issue 43.8): the strategy's decisions and the engine's
-    ``alphamu`` cards. Self-play with a ``pimc-inference`` stand-in in the person's chair;
+def test_the_default_computer_plays_as_the_engine_s_alphamu_card_for_card():
+    """The table's default opponent is ``alphamu`` (issue 43.8): the strategy's decisions
+    and the engine's ``alphamu`` cards. A game with the default opponent, self-play with a
+    ``pimc-inference`` stand-in in the person's chair;
     each first deal (at 0-0) equals the engine's whole deal under the strategy's tables
     (the same exchanges) replayed by :func:`ecarte_sim.analysis.ecarte.stronger.play_out`
     with the computer's side choosing by ``alphamu`` and the other by ``pimc-inference``:
@@ -488,7 +489,7 @@ def test_the_alphamu_computer_plays_as_the_engine_s_alphamu_card_for_card():
     from ecarte_sim.engine.ecarte.settings import CFG, PlayModel, make_cfg
     from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER
 
-    assert Table.new(seed=0).opponent == DEFAULT_OPPONENT
+    assert DEFAULT_OPPONENT == "alphamu" and Table.new(seed=0).opponent == DEFAULT_OPPONENT
     runner = DealRunner()
     cfg, script = settings_for("strategy", (0, 0), 64)
     cfg = np.array(cfg)
@@ -498,7 +499,7 @@ def test_the_alphamu_computer_plays_as_the_engine_s_alphamu_card_for_card():
                           dealer_discard="table", play="pimc-inference", worlds=64)
     differ = 0
     for seed in range(24):
-        table = Table.new(seed=seed, opponent="alphamu", coach=False)
+        table = Table.new(seed=seed, coach=False)
         stand_in = Computer("strategy", 64)
         while table.to_act()[1] not in ("deal_over", "game_over"):
             table.act(table.decision(table.to_act()[1], PERSON, stand_in))

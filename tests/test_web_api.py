@@ -25,6 +25,7 @@ with warnings.catch_warnings():  # starlette >= 1.x prefers httpx2 to httpx; eit
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient  # noqa: E402
 
+from ecarte_sim.analysis.practice.computer import DEFAULT_OPPONENT  # noqa: E402
 from ecarte_sim.analysis.web import app as web  # noqa: E402
 from ecarte_sim.analysis.web.store import FORMAT, ID_PATTERN  # noqa: E402
 
@@ -124,6 +125,8 @@ def test_new_game_view_and_list(client, store):
                                  "opponent": "treatise", "coach": False, "worlds": 32}
     other = client.post("/api/games", json={}).json()
     assert other["id"] != g["id"]
+    saved = json.loads((store / f"{other['id']}.json").read_text())
+    assert saved["settings"]["opponent"] == DEFAULT_OPPONENT       # alphamu (issue 43.8)
     listed = client.get("/api/games").json()["games"]
     assert {x["id"] for x in listed} == {g["id"], other["id"]}
     assert all(x["over"] is False and x["seq"] == 0 and "score" in x for x in listed)
@@ -468,7 +471,8 @@ def test_the_record_downloaded_mid_deal_hides_the_computers_cards(tmp_path):
         assert saved["deals"][0]["hands"]["computer"] == full["hands"]["computer"]
 
 
-@pytest.mark.parametrize("opponent, coach", [("strategy", False), ("treatise", True)])
+@pytest.mark.parametrize("opponent, coach", [("alphamu", True), ("strategy", False),
+                                             ("treatise", True)])
 def test_a_real_game_through_the_api_is_the_game_played_directly(tmp_path, opponent, coach):
     """Random legal actions through HTTP; the same actions on a Table made directly give
     the same views and the same record; every illegal card is refused naming Law 43."""

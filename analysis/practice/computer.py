@@ -2,14 +2,14 @@
 
 Three opponents:
 
-``alphamu``
+``alphamu`` (default)
     The ``strategy`` opponent's decisions and discards, its cards chosen by the engine's
     ``alphamu`` (:func:`~ecarte_sim.engine.ecarte.alphamu.alphamu_decide`: αμ search over
     the same ``W`` worlds ``pimc-inference`` draws, on every card with a choice; among
-    equals ``pimc-inference``'s card), the stronger player of ``ecarte-sim stronger``
-    (+0.0059 marks a deal over ``pimc-inference`` as measured there, 13–21 ms a
-    decision).
-``strategy`` (default)
+    equals ``pimc-inference``'s card; a decision whose search would pass its work budget
+    plays ``pimc-inference``'s card), the stronger player of ``ecarte-sim stronger``
+    (+0.0059 marks a deal over ``pimc-inference`` as measured there).
+``strategy``
     The first decisions (propose or play; accept or refuse) and the discards of the
     shipped strategy (:mod:`ecarte_sim.analysis.ecarte.solved`), read by the engine's own
     table policy (:func:`~ecarte_sim.engine.ecarte.policies.elder_proposes`,
@@ -43,10 +43,12 @@ from functools import cache
 import numpy as np
 
 OPPONENTS = ("alphamu", "strategy", "treatise")
-#: The table's opponent when none is asked. Not yet ``alphamu`` (issue 43.8): under the
-#: load test one of its decisions took minutes now and then (twice in ~350 games, not
-#: reproduced alone), and a kernel holds the GIL, so the whole server waited.
-DEFAULT_OPPONENT = "strategy"
+#: The table's opponent when none is asked: ``alphamu``, the stronger card player (issue
+#: 43.8). Its decisions are bounded by a work budget counted in the kernel
+#: (:data:`~ecarte_sim.engine.ecarte.alphamu.DEFAULT_BUDGET`; before it, a first card
+#: took half a minute now and then) and release the GIL, so one game's search does not
+#: stop the server.
+DEFAULT_OPPONENT = "alphamu"
 #: The decisions' and the coach's model of each opponent (alphamu decides as the strategy).
 MODEL = {"alphamu": "strategy", "strategy": "strategy", "treatise": "treatise"}
 
@@ -104,10 +106,10 @@ class Position:
 
 
 class Computer:
-    """The computer's decisions for one opponent kind (``strategy`` or ``treatise``)
-    with ``worlds`` worlds for the inferring player's cards."""
+    """The computer's decisions for one opponent kind (:data:`OPPONENTS`) with ``worlds``
+    worlds for the inferring player's cards."""
 
-    def __init__(self, opponent: str = "strategy", worlds: int = 64):
+    def __init__(self, opponent: str = DEFAULT_OPPONENT, worlds: int = 64):
         if opponent not in OPPONENTS:
             raise ValueError(f"unknown opponent {opponent!r}; choose from "
                              f"{', '.join(OPPONENTS)}")

@@ -18,8 +18,8 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
   wrong one 404); the page keeps it, nothing lists it. ``number``: game ``number`` of
   this server (the same number, the same deals; its seed is an HMAC under the server's
   secret, so the deals cannot be computed from it); none: a random game. ``opponent``
-  "strategy" (the default: the shipped strategy's decisions, cards by pimc-inference),
-  "alphamu" (the same decisions, cards by alpha-mu) or "treatise"; ``coach`` true/false; ``worlds``
+  "alphamu" (the default: the shipped strategy's decisions, cards by alpha-mu search),
+  "strategy" (the same decisions, cards by pimc-inference) or "treatise"; ``coach`` true/false; ``worlds``
   8–256.
 * ``GET /api/games/{id}`` — ``{"id", "seq", "view"}``: what the person may see now. No
   response tells the seed, or anything else that fixes a card the person has not seen,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ecarte_sim.analysis.bench_startup import format_startup, startup_times
 from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set_threads
 
 # --------------------------------------------------------------------------- bench
@@ -41,22 +42,31 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set
               help="The coach on in the games of the memory measurement (off: faster).")
 @click.option("--web-only", is_flag=True,
               help="Measure the web app only (--web-games, --web-finished).")
+@click.option("--startup-only", is_flag=True,
+              help="Measure the start-up only: warm whole processes of `ecarte-sim --help`, "
+                   "`classify` and `advise --no-values` (a few seconds).")
 @JSON
 def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, process_deals,
-          strategy, web_games, web_finished, web_think, web_memory_coach, web_only, as_json):
+          strategy, web_games, web_finished, web_think, web_memory_coach, web_only,
+          startup_only, as_json):
     """Measure throughput: deal only, deal + exact double-dummy, deal + point/vole,
     whole deals (regle / maxims, exchanges, dd or heuristic play), whole deals with
     PIMC play at W = 16, 32, 64 (with the cost per decision), and the pure-Python
     reference, on the same deals; plus JIT compile time (cold cache), warm
     start-up of `ecarte-sim solve`, and a whole `ecarte-sim simulate --no-exchange`
-    process on --process-deals deals.
+    process on --process-deals deals; and the start-up of `ecarte-sim --help`,
+    `classify` and `advise --no-values` (the median of warm whole processes) beside
+    its goal.
 
     Figures are wall-clock measurements of this run on this machine.
     """
-    from ecarte_sim.analysis.bench import format_report, format_web, run_bench, web_bench
-
     set_threads(threads)
     say = None if as_json else lambda line: click.echo(line, err=True)
+    if startup_only:
+        report = {"cli_startup": startup_times()}
+        emit(report) if as_json else click.echo("\n".join(format_startup(report["cli_startup"])))
+        return
+    from ecarte_sim.analysis.bench import format_report, format_web, run_bench, web_bench
     if web_only:
         report = web_bench(web_games, web_finished, say, think=web_think,
                            memory_coach=web_memory_coach)
@@ -66,10 +76,16 @@ def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, proce
                        pimc_deals=pimc_deals, process_deals=process_deals, strategy=strategy,
                        web_games=web_games, web_finished=web_finished,
                        log=None if as_json else lambda line: click.echo(line, err=True))
+    if not no_startup:
+        if say:
+            say("measuring the start-up of --help, classify, advise --no-values ...")
+        report["cli_startup"] = startup_times()
     if as_json:
         emit(report)
     else:
         click.echo(format_report(report))
+        if "cli_startup" in report:
+            click.echo("\n".join(format_startup(report["cli_startup"])))
 
 
 COMMANDS = [bench]

@@ -8,10 +8,13 @@ or :mod:`ecarte_sim.analysis.ecarte.inference_value`."""
 
 from __future__ import annotations
 
+import sys
+import time
+
 import click
 
-from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, THREADS, command_line, emit,
-                                            long_run, long_run_options, policy_options,
+from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, PLAIN_EVERY, THREADS, command_line,
+                                            emit, long_run, long_run_options, policy_options,
                                             quiet_option, seed_option, set_threads,
                                             writable_dir)
 
@@ -33,10 +36,6 @@ def _progress(enabled: bool):
     at least every 30 s (``PLAIN_EVERY``), and its end."""
     if not enabled:
         return None
-    import sys
-    import time
-
-    from ecarte_sim.analysis.cli.common import PLAIN_EVERY
     if sys.stderr.isatty():
         def report(what: str, done: int, total: int) -> None:
             click.echo(f"\r\x1b[2K{what}: {done:,}/{total:,}", err=True, nl=done >= total)
@@ -176,7 +175,7 @@ def strategy(against, role, decision, score, all_scores, iterations, deals_per_s
 
 def _plain(result: dict) -> dict:
     """The result without its big arrays (tables, per-state gains), for JSON and print."""
-    import numpy as np
+    import numpy as np      # here: the command modules import no numpy for --help
 
     out = {k: v for k, v in result.items() if k not in ("tables",)}
     if "v" in out:

@@ -344,8 +344,9 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
     warm, on every card of ``deals`` whole deals played by two inferring players under the
     shipped strategy (its first decisions and discards at 2-2): ``computer_card`` (the
     whole Python entry: the position checked, the particles grown, the worlds drawn and
-    compared), ``card_values`` with the adversary's hand (every legal card in every world
-    and double dummy), and the coach's ``grade`` of the card (the same at the coach's
+    compared), the same with ``chooser="alphamu"`` (``alphamu_card``: the table's default
+    computer, αμ over the same worlds within its work budget), ``card_values`` with the
+    adversary's hand (every legal card in every world and double dummy), and the coach's ``grade`` of the card (the same at the coach's
     ``COACH_WORLDS``, turned into P(win the game), on the deal's record). Per-call wall
     times: median, 95th percentile, max, and the 95th percentile over the positions
     where the mover had more than one legal card."""
@@ -359,7 +360,8 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
     cfg, script = cards.settings_for("strategy", score, worlds)
     runner = DealRunner()
     cards.computer_card("KH JH TH QD JS", "9C", "elder", worlds=worlds)       # compile
-    times = {"computer_card": [], "card_values": [], "coach_grade": []}
+    cards.computer_card("KH JH TH QD JS", "9C", "elder", worlds=worlds, chooser="alphamu")
+    times = {"computer_card": [], "alphamu_card": [], "card_values": [], "coach_grade": []}
     choice = []                         # the mover had more than one legal card
     positions = 0
     for i in range(deals):
@@ -397,6 +399,8 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
             t0 = time.perf_counter()
             cards.computer_card(hands[who], int(d.turn_up), role, **kw)
             t1 = time.perf_counter()
+            cards.computer_card(hands[who], int(d.turn_up), role, chooser="alphamu", **kw)
+            t1a = time.perf_counter()
             verdict = cards.card_values(hands[who], int(d.turn_up), role,
                                         opponent=hands[1 - who], **kw)
             t2 = time.perf_counter()
@@ -406,7 +410,8 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
             coach.grade(record, len(record["actions"]) - 1, seed=seed)
             t3 = time.perf_counter()
             times["computer_card"].append(t1 - t0)
-            times["card_values"].append(t2 - t1)
+            times["alphamu_card"].append(t1a - t1)
+            times["card_values"].append(t2 - t1a)
             times["coach_grade"].append(t3 - t2)
             positions += 1
             actions = actions + [{"by": names[who], "type": "card", "card": format_card(int(c))}]
@@ -629,12 +634,15 @@ def format_report(r: dict) -> str:
                      f"{g['worlds']}, the coach's W={g['coach_worlds']}, {g['score']}), ms "
                      "median / p95 / max: " + "; ".join(
                          f"{k} {g[k]['median_ms']:.1f} / {g[k]['p95_ms']:.1f} / "
-                         f"{g[k]['max_ms']:.1f}" for k in ("computer_card", "card_values",
-                                                           "coach_grade")))
+                         f"{g[k]['max_ms']:.1f}" for k in ("computer_card", "alphamu_card",
+                                                           "card_values", "coach_grade")
+                         if k in g))
         lines.append(f"  p95 over the {g['with_a_choice']} cards with a choice: " + "; ".join(
             f"{k} {g[k]['p95_ms_with_a_choice']:.1f} ms" for k in ("computer_card",
+                                                                   "alphamu_card",
                                                                    "card_values",
-                                                                   "coach_grade")))
+                                                                   "coach_grade")
+            if k in g))
     lines += format_web(r)
     if "strategy" in r:
         g = r["strategy"]

@@ -352,9 +352,10 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
     where the mover had more than one legal card."""
     from ecarte_sim.analysis.practice import cards, coach
     from ecarte_sim.engine.cards import format_card, format_hand
+    from ecarte_sim.engine.ecarte.position import walk
     from ecarte_sim.engine.ecarte.records import ProposalsEnd
     from ecarte_sim.engine.ecarte.runner import DealRunner
-    from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+    from ecarte_sim.engine.ecarte.tricks import ELDER
 
     score = (2, 2)
     cfg, script = cards.settings_for("strategy", score, worlds)
@@ -388,9 +389,8 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
                             "B": format_hand(int(d.dealer0)).split()},
                   "turn_up": format_card(int(d.turn_up)), "actions": actions, "marks": []}
         hands = [int(d.elder_hand), int(d.dealer_hand)]
-        leader, trump = ELDER, int(d.turn_up) >> 3
-        for j, c in enumerate(d.play):
-            who = leader if j % 2 == 0 else 1 - leader
+        trump = int(d.turn_up) >> 3
+        for j, (who, _, c) in enumerate(walk([int(x) for x in d.play], trump)):
             groups = [(int(x[0] if who == ELDER else x[2]),
                        bin(int(x[2] if who == ELDER else x[0])).count("1")) for x in d.exchanges]
             kw = dict(said=said, discards=groups, played=[int(x) for x in d.play[:j]],
@@ -416,10 +416,6 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
             positions += 1
             actions = actions + [{"by": names[who], "type": "card", "card": format_card(int(c))}]
             hands[who] &= ~(1 << int(c))
-            if j % 2 == 0:
-                led = int(c)
-            elif not leader_wins(led, int(c), trump):
-                leader = who
     out = {"worlds": worlds, "coach_worlds": coach.COACH_WORLDS,
            "score": f"{score[0]}-{score[1]}", "deals": deals, "positions": positions}
     chose = np.array(choice)

@@ -181,6 +181,7 @@ COMMANDS: list[tuple[str, list[str], str | None, bool]] = [
 _MASKS = [
     (re.compile(r'("git_commit": )"[0-9a-f]{40}"'), r'\1"<commit>"'),
     (re.compile(r'("seconds": )[0-9.e+-]+'), r'\1<seconds>'),
+    (re.compile(r'("seconds": )\{[^{}]*\}'), r'\1<seconds>'),
     (re.compile(r'("written": )"[^"]*"'), r'\1"<time>"'),
     (re.compile(r"commit [0-9a-f]{10}"), "commit <commit>"),
     (re.compile(r"\b[0-9a-f]{40}\b"), "<commit>"),

@@ -215,8 +215,9 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
     """The position checked against the laws (module docstring for the arguments).
     Raises ``ValueError``/``CardError`` naming the bad token and the law."""
     from ecarte_sim.engine.ecarte.moves import legal_moves
+    from ecarte_sim.engine.ecarte.position import START, after, to_play, walk
     from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
-    from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+    from ecarte_sim.engine.ecarte.tricks import ELDER
 
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
@@ -270,7 +271,7 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
     if len(seq) >= 10:
         raise ValueError("all ten cards have been played: no card to choose")
     # walk the play: whose card each was (Law 40), the mover's legal (Law 43)
-    leader, tricks, led = ELDER, 0, -1
+    state = START
     own_played = 0
     seen_played = 0
     opp_void = 0            # suits the adversary has shown void in (a later card revokes)
@@ -279,7 +280,7 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
         name = format_card(c)
         if seen_played >> c & 1:
             raise CardError(f"card {name!r} played twice", name)
-        who = leader if j % 2 == 0 else 1 - leader
+        who = to_play(state)
         if who == mover:
             if own >> c & 1:
                 raise CardError(f"card {name!r} is both played and in the hand", name)
@@ -292,19 +293,14 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
                 raise ValueError(f"card {name!r}: the adversary showed void in its suit "
                                  "earlier (a revoke, Law 43)")
         seen_played |= 1 << c
-        if j % 2 == 0:
-            led = c
-        else:
-            if who != mover and (c >> 3) != (led >> 3):
-                opp_void |= int(suit_mask(led >> 3))
-                if forced_trump and (c >> 3) != trump:
-                    opp_void |= int(suit_mask(trump))
-            if not leader_wins(led, c, trump):
-                leader = who
-            if leader == ELDER:
-                tricks += 1
-            led = -1
-    to_move = leader if len(seq) % 2 == 0 else 1 - leader
+        led = state[2]
+        if led >= 0 and who != mover and (c >> 3) != (led >> 3):
+            opp_void |= int(suit_mask(led >> 3))
+            if forced_trump and (c >> 3) != trump:
+                opp_void |= int(suit_mask(trump))
+        state = after(state, c, trump)
+    leader, tricks, led, _ = state
+    to_move = to_play(state)
     if to_move != mover:
         raise ValueError(f"it is the {'elder' if to_move == ELDER else 'dealer'}'s turn "
                          f"after {len(seq)} card(s), not the {role}'s (Law 40)")
@@ -320,21 +316,13 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
         raise CardError(f"the turn-up {format_card(up)!r} was thrown", format_card(up))
     # the mover's own cards were legal when he played them (Law 43)
     hand_then = start
-    lead2, led2 = ELDER, -1
-    for j, c in enumerate(seq):
-        who = lead2 if j % 2 == 0 else 1 - lead2
+    for who, before, c in walk(seq, trump):
         if who == mover:
-            legal = int(legal_moves(np.uint32(hand_then), led2, trump, forced_trump))
+            legal = int(legal_moves(np.uint32(hand_then), before[2], trump, forced_trump))
             if not legal >> c & 1:
                 raise ValueError(f"card {format_card(c)!r}: the {role} had to follow suit, "
                                  "win the trick when able or trump (Law 43)")
             hand_then &= ~(1 << c)
-        if j % 2 == 0:
-            led2 = c
-        else:
-            if not leader_wins(led2, c, trump):
-                lead2 = who
-            led2 = -1
     x, y = parse_score(score)
     unseen = ~(start | thrown | (1 << up)) & _FULL
     return Position(role, mover, own, start, up, tuple(words), tuple(groups), tuple(seq),

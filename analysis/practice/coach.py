@@ -693,6 +693,7 @@ def replay(deal: dict) -> dict:
     ``{"known": False, "reason": ...}`` when a card of either hand is unknown."""
     from ecarte_sim.engine.ecarte.moves import legal_moves
     from ecarte_sim.engine.ecarte.players import dd_card
+    from ecarte_sim.engine.ecarte.position import START, after, to_play
     from ecarte_sim.engine.ecarte.solver import solve_kernel, value_after
     from ecarte_sim.engine.ecarte.tricks import ELDER
 
@@ -713,18 +714,24 @@ def replay(deal: dict) -> dict:
     trump = s.trump
     start = int(solve_kernel(np.uint32(e0), np.uint32(d0), trump, True))
     # the best line
-    e, d, leader, tricks, led = e0, d0, ELDER, 0, -1
+    e, d, state = e0, d0, START
     line = []
     for j in range(10):
-        mover = leader if j % 2 == 0 else 1 - leader
+        leader, tricks, led, _ = state
+        mover = to_play(state)
         c = int(dd_card(mover, np.uint32(e), np.uint32(d), leader, tricks, led, trump, True))
         line.append({"by": names[mover], "card": format_card(c)})
-        e, d, leader, tricks, led = _step(e, d, leader, tricks, led, mover, c, trump)
+        e, d = _without(e, d, mover, c)
+        state = after(state, c, trump)
     # the play as it went
-    e, d, leader, tricks, led = e0, d0, ELDER, 0, -1
+    e, d, state = e0, d0, START
     cards_out = []
     for j, (by, c) in enumerate(s.played):
+        leader, tricks, led, _ = state
         mover = ELDER if by == s.elder else 1 - ELDER
+        if mover != to_play(state):
+            return {"known": False, "reason": f"card {j + 1} ({format_card(c)}) is played "
+                                              f"out of turn (Law 40)"}
         own = e if mover == ELDER else d
         legal = int(legal_moves(np.uint32(own), led, trump, True))
         vals = {}
@@ -738,7 +745,8 @@ def replay(deal: dict) -> dict:
                           "value": got, "best_value": best,
                           "best": [k for k, v in vals.items() if v == best],
                           "kept_best": lost == 0, "tricks_lost": lost})
-        e, d, leader, tricks, led = _step(e, d, leader, tricks, led, mover, c, trump)
+        e, d = _without(e, d, mover, c)
+        state = after(state, c, trump)
     return _plain({"known": True, "hands": {s.elder: format_hand(e0), s.dealer: format_hand(d0)},
             "elder": s.elder, "dealer": s.dealer, "trump": "SHDC"[trump],
             "dd_elder_tricks": start,
@@ -753,20 +761,11 @@ def replay(deal: dict) -> dict:
                               for c in cards_out if not c["kept_best"])})
 
 
-def _step(e, d, leader, tricks, led, mover, c, trump):
-    from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+def _without(e: int, d: int, mover: int, c: int) -> tuple[int, int]:
+    """The two hands after ``mover`` played ``c``."""
+    from ecarte_sim.engine.ecarte.tricks import ELDER
     bit = 1 << c
-    if mover == ELDER:
-        e &= ~bit
-    else:
-        d &= ~bit
-    if led < 0:
-        return e, d, leader, tricks, c
-    if not leader_wins(led, c, trump):
-        leader = mover
-    if leader == ELDER:
-        tricks += 1
-    return e, d, leader, tricks, -1
+    return (e & ~bit, d) if mover == ELDER else (e, d & ~bit)
 
 
 def replay_deal(table, d) -> dict:

@@ -43,9 +43,10 @@ from ecarte_sim.engine.ecarte.players import heuristic_card, pimc_card, pimc_mov
 from ecarte_sim.engine.ecarte.policies import dealer_accepts, elder_proposes, score_slot, \
     thrown_cards
 from ecarte_sim.engine.ecarte.records import REC
+from ecarte_sim.engine.ecarte.position import step
 from ecarte_sim.engine.ecarte.settings import CFG, PlayModel
 from ecarte_sim.engine.ecarte.single import decide
-from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+from ecarte_sim.engine.ecarte.tricks import ELDER
 from ecarte_sim.engine.rng import GAMMA, WORDS_PER_DEAL_BITS, mix64, splitmix64_at
 
 R = REC.at
@@ -99,25 +100,16 @@ def position_of(mover, own_start, unseen, plays, n_played, trump, forced_trump):
     led = np.int64(-1)
     opp_played = 0
     for j in range(n_played):
-        half = j % 2
-        who = leader if half == 0 else 1 - leader
         card = plays[j]
+        if led >= 0 and leader == mover:        # the adversary's reply (Law 43)
+            not_held = reveal(not_held, led, card, trump, forced_trump)
+        who, leader, tricks, led = step(leader, tricks, led, card, trump)
         bit = np.uint32(1) << np.uint32(card)
         if who == mover:
             own = np.uint32(own ^ bit)
         else:
             opp_played += 1
         played = np.uint32(played | bit)
-        if half == 0:
-            led = np.int64(card)
-        else:
-            if who != mover:
-                not_held = reveal(not_held, led, card, trump, forced_trump)
-            if not leader_wins(led, card, trump):
-                leader = np.int64(who)
-            if leader == ELDER:
-                tricks += 1
-            led = np.int64(-1)
     possible = unseen & ~(played | own) & ~not_held & _FULL
     return own, leader, tricks, led, np.uint32(possible), np.int64(5 - opp_played)
 

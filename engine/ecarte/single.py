@@ -35,7 +35,8 @@ from ecarte_sim.engine.ecarte.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTI
 from ecarte_sim.engine.ecarte.moves import legal_moves
 from ecarte_sim.engine.ecarte.players import (outcome_after, pimc_moves, pimc_over, reveal,
                                               world_shape)
-from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+from ecarte_sim.engine.ecarte.position import step
+from ecarte_sim.engine.ecarte.tricks import ELDER
 
 _FULL = np.uint32(0xFFFFFFFF)
 
@@ -72,10 +73,7 @@ def decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, world
     led = np.int64(-1)
     opp_played = 0
     for j in range(n_played):
-        half = j % 2
-        if half == 0:
-            led = np.int64(-1)
-        who = leader if half == 0 else 1 - leader
+        who = leader if led < 0 else 1 - leader
         card = plays[j]
         bit = np.uint32(1) << np.uint32(card)
         if who == mover:
@@ -91,17 +89,9 @@ def decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, world
             shown = np.uint32(shown | bit)
             opp_played += 1
         played = np.uint32(played | bit)
-        if half == 0:
-            led = np.int64(card)
-        else:
-            if who != mover:
-                not_held = reveal(not_held, led, card, trump, forced_trump)
-            if not leader_wins(led, card, trump):
-                leader = np.int64(who)
-            if leader == ELDER:
-                tricks += 1
-    if n_played % 2 == 0:
-        led = np.int64(-1)
+        if led >= 0 and who != mover:           # the adversary's reply (Law 43)
+            not_held = reveal(not_held, led, card, trump, forced_trump)
+        _, leader, tricks, led = step(leader, tricks, led, card, trump)
     count = 5 - opp_played
     possible = unseen & ~(played | own) & ~not_held & _FULL
     legal_all = legal_moves(own, led, trump, forced_trump)

@@ -54,6 +54,27 @@ def test_tables_pack_and_unpack():
         T.policy_script(elder.astype(np.int8))
 
 
+def test_discard_tables_pack_and_unpack():
+    """Four bits a state, one row or 25, beside decision tables of the other shape; a
+    value that is no discard rule is refused, whatever the table's shape."""
+    from ecarte_sim.engine.ecarte.policies import DISCARD_RULES
+    rng = np.random.default_rng(4)
+    rules = np.array([int(r) for r in DISCARD_RULES])
+    by_score = rng.choice(rules, size=(SCORE_SLOTS, S.N_STATES))
+    one = rng.choice(rules, size=S.N_STATES).astype(np.uint8)
+    elder = rng.random(S.N_STATES) < 0.5
+    script = T.policy_script(elder, None, elder_discard=one, dealer_discard=by_score)
+    assert np.array_equal(T.discard_rows(script, "elder"),
+                          np.broadcast_to(one, (SCORE_SLOTS, S.N_STATES)))
+    assert np.array_equal(T.discard_rows(script, "dealer"), by_score)
+    assert np.array_equal(T.table_rows(script, "elder"),
+                          np.broadcast_to(elder, (SCORE_SLOTS, S.N_STATES)))
+    assert not T.table_rows(script, "dealer").any()
+    for bad in (np.full(S.N_STATES, 99), np.full(7, -1)):
+        with pytest.raises(ValueError, match="not a discard rule"):
+            T.policy_script(elder_discard=bad)
+
+
 @pytest.mark.parametrize("play", ["dd", "heuristic"])
 def test_treatise_as_a_table_plays_every_deal_the_same(play):
     """Deal for deal, every field of the record: Hoyle's list and the dealer's maxims

@@ -52,12 +52,31 @@ def _rows(table, what: str) -> np.ndarray:
                      f"({SCORE_SLOTS}, {N_STATES}), not {table.shape}")
 
 
-def _packed(rows: np.ndarray) -> np.ndarray:
-    """Bit ``i & 63`` of word ``i >> 6`` of each row = entry ``i`` (as int64 words)."""
-    padded = np.zeros((rows.shape[0], TABLE_WORDS * 64), dtype=np.uint64)
-    padded[:, :N_STATES] = rows
-    bits = padded.reshape(rows.shape[0], TABLE_WORDS, 64) << np.arange(64, dtype=np.uint64)
-    return np.bitwise_or.reduce(bits, axis=2).view(np.int64).ravel()
+@njit(cache=True)
+def _pack(rows, words, width, out, at):
+    """Entry ``i`` of row ``r`` (a value below ``2 ** width``) into bits ``width * (i %
+    per)`` up of word ``at + r * words + i // per`` of ``out`` (``per = 64 // width``
+    entries a word, the rest of a row's last word zero)."""
+    per = 64 // width
+    n = rows.shape[1]
+    for r in range(rows.shape[0]):
+        for w in range(words):
+            acc = np.uint64(0)
+            i = w * per
+            for b in range(min(per, n - i)):
+                acc |= np.uint64(rows[r, i + b]) << np.uint64(width * b)
+            out[at + r * words + w] = np.int64(acc)
+
+
+@njit(cache=True)
+def _all_allowed(rows, allowed):
+    """Every entry of ``rows`` is an index of ``allowed`` where it holds True."""
+    for r in range(rows.shape[0]):
+        for i in range(rows.shape[1]):
+            v = rows[r, i]
+            if v < 0 or v >= allowed.shape[0] or not allowed[v]:
+                return False
+    return True
 
 
 def _discard_rows(table, what: str) -> np.ndarray:
@@ -66,24 +85,21 @@ def _discard_rows(table, what: str) -> np.ndarray:
     table = np.asarray(table)
     if table.dtype.kind not in "iu":
         raise ValueError(f"the {what} discard table must hold Discard rules (integers)")
-    if not np.isin(table, [int(r) for r in DISCARD_RULES]).all():
+    values = np.ascontiguousarray(table, dtype=np.int64)
+    if not _all_allowed(values.reshape(1, -1), _ALLOWED):
         raise ValueError(f"the {what} discard table holds a value that is not a discard "
                          f"rule ({', '.join(str(int(r)) for r in DISCARD_RULES)})")
     if table.shape == (N_STATES,):
-        return table[None, :].astype(np.int64)
+        return values[None, :]
     if table.shape == (SCORE_SLOTS, N_STATES):
-        return table.astype(np.int64)
+        return values
     raise ValueError(f"the {what} discard table must have shape ({N_STATES},) or "
                      f"({SCORE_SLOTS}, {N_STATES}), not {table.shape}")
 
 
-def _nibbles(rows: np.ndarray) -> np.ndarray:
-    """Bits ``4 * (i & 15)`` up of word ``i >> 4`` of each row = entry ``i``."""
-    padded = np.zeros((rows.shape[0], DISCARD_WORDS * 16), dtype=np.uint64)
-    padded[:, :N_STATES] = rows
-    shifts = np.uint64(4) * np.arange(16, dtype=np.uint64)
-    words = padded.reshape(rows.shape[0], DISCARD_WORDS, 16) << shifts
-    return np.bitwise_or.reduce(words, axis=2).view(np.int64).ravel()
+#: The discard rules a discard table may hold (by value); 4 bits each in the script.
+_ALLOWED = np.zeros(16, dtype=np.bool_)
+_ALLOWED[[int(r) for r in DISCARD_RULES]] = True
 
 
 def policy_script(elder=None, dealer=None, scripted: np.ndarray | None = None,
@@ -100,14 +116,16 @@ def policy_script(elder=None, dealer=None, scripted: np.ndarray | None = None,
     discards = [_discard_rows(t, what) for t, what in zip((elder_discard, dealer_discard),
                                                           ("elder", "dealer"))]
     n = max(r.shape[0] for r in rows + discards)
-    rows = [np.broadcast_to(r, (n, N_STATES)) for r in rows]
-    discards = [np.broadcast_to(r, (n, N_STATES)) for r in discards]
     script = np.zeros(S_TABLES + 2 * n * (TABLE_WORDS + DISCARD_WORDS), dtype=np.int64)
     script[:SCRIPT_LEN] = empty_script() if scripted is None else scripted
     script[S_TABLE_ROWS] = n
     script[S_STATE_KEYS:S_TABLES] = state_keys()
-    script[S_TABLES:] = np.concatenate([_packed(r) for r in rows]
-                                       + [_nibbles(r) for r in discards])
+    at = S_TABLES
+    for r, words, width in ((rows[0], TABLE_WORDS, 1), (rows[1], TABLE_WORDS, 1),
+                            (discards[0], DISCARD_WORDS, 4), (discards[1], DISCARD_WORDS, 4)):
+        _pack(np.ascontiguousarray(np.broadcast_to(r, (n, N_STATES))), words, width, script,
+              at)
+        at += n * words
     return script
 
 

@@ -68,6 +68,8 @@ import numpy as np
 from ecarte_sim.engine.cards import ECARTE, CardError, format_card, format_hand, parse_card, \
     split_tokens
 from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
+# the kernels' payoff table, defined in the engine, read here by the callers of this module
+from ecarte_sim.engine.ecarte.whole import payoff_table  # noqa: F401
 
 #: Cards in the stock after the deal (Law 10: five each and the turn-up).
 STOCK = 32 - TURN_UP_POSITION - 1
@@ -390,17 +392,6 @@ def deal_record(p: Position) -> np.ndarray:
         rec[base + theirs] = (1 << k) - 1
         rec[base + theirs + 1] = (1 << k) - 1
     return rec
-
-
-def payoff_table(first: int) -> np.ndarray:
-    """``PAYOFF`` scratch with the deal's points by the elder's tricks (Laws 48–49)."""
-    from ecarte_sim.engine.ecarte.records import PAYOFF
-    from ecarte_sim.engine.ecarte.whole import outcome_of, points_for
-    payoff = np.zeros(PAYOFF.size, dtype=np.int64)
-    for t in range(6):
-        pe, pd = points_for(outcome_of(t), first)
-        payoff[PAYOFF.at.POINTS + t] = pe - pd
-    return payoff
 
 
 def _check_seed_deal(seed, deal):

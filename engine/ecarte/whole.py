@@ -76,6 +76,16 @@ def points_for(outcome, first):
     return 0, (2 if first == Law49.PLAYED_WITHOUT_PROPOSING else 1)
 
 
+def payoff_table(first) -> np.ndarray:
+    """``PAYOFF`` scratch with the deal's points by the elder's tricks (Laws 48–49), as the
+    single-decision kernels read it (elder's points minus the dealer's, 0..5 tricks)."""
+    payoff = np.zeros(PAYOFF.size, dtype=np.int64)
+    for t in range(6):
+        pe, pd = points_for(outcome_of(t), first)
+        payoff[PAYOFF.at.POINTS + t] = pe - pd
+    return payoff
+
+
 @njit(cache=True)
 def _draw(perm, used, count):
     """Mask of the next ``count`` stock cards (top first)."""

@@ -41,6 +41,7 @@ from itertools import combinations
 import numpy as np
 
 from ecarte_sim.engine.cards import ECARTE, SUIT_LETTERS, SUIT_NAMES, CardError, format_card
+from ecarte_sim.engine.ecarte.position import parse_said
 from ecarte_sim.engine.ecarte.settings import DealerPolicy, ElderPolicy, choices, member
 from ecarte_sim.engine.ecarte.tables import decisions
 
@@ -70,19 +71,9 @@ def parse_history(text: str, role: str) -> list[str]:
     """The first-round history as words: the elder's ``propose`` or ``play``, then after a
     proposal the dealer's ``accept`` or ``refuse``; ``ValueError`` naming the bad token
     otherwise."""
-    words = [w.strip().lower() for w in str(text).replace(" ", ",").split(",") if w.strip()]
+    words = parse_said(str(text))
     if not words:
         raise ValueError("empty history: give the decisions so far, e.g. propose,refuse")
-    if words[0] not in ELDER_WORDS:
-        raise ValueError(f"bad history token {words[0]!r}: the elder speaks first "
-                         "(propose or play)")
-    if len(words) > 1:
-        if words[0] == "play":
-            raise ValueError(f"bad history token {words[1]!r}: after play the dealer has "
-                             "nothing to answer")
-        if words[1] not in DEALER_WORDS:
-            raise ValueError(f"bad history token {words[1]!r}: the dealer answers a "
-                             "proposal with accept or refuse")
     if len(words) > 2:
         raise ValueError(f"history token {words[2]!r}: only the first proposal and its "
                          "answer are enumerated exactly (later rounds depend on the "

@@ -68,7 +68,9 @@ import numpy as np
 from ecarte_sim.engine.cards import ECARTE, CardError, format_card, format_hand, parse_card, \
     split_tokens
 from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
-# the kernels' payoff table, defined in the engine, read here by the callers of this module
+# defined in the engine, read here by the callers of this module: what was said, parsed,
+# and the kernels' payoff table
+from ecarte_sim.engine.ecarte.position import parse_said  # noqa: F401
 from ecarte_sim.engine.ecarte.whole import payoff_table  # noqa: F401
 
 #: Cards in the stock after the deal (Law 10: five each and the turn-up).
@@ -139,35 +141,6 @@ def _sequence(value, what: str) -> list[int]:
         return []
     tokens = split_tokens(value) if isinstance(value, str) else list(value)
     return [_card(t, f"card {what}") for t in tokens]
-
-
-def parse_said(said) -> list[str]:
-    """The words said, checked for order (Laws 25–26): elder's word, dealer's answer."""
-    if said is None:
-        return []
-    words = [w.strip().lower() for w in (said.replace(" ", ",").split(",")
-                                         if isinstance(said, str) else said) if w.strip()]
-    expect_elder = True
-    for i, w in enumerate(words):
-        if expect_elder:
-            if w not in ("propose", "play"):
-                raise ValueError(f"bad word {w!r} in what was said: the elder speaks here "
-                                 "(propose or play; Law 25)")
-            if w == "play" and i + 1 < len(words):
-                raise ValueError(f"bad word {words[i + 1]!r} in what was said: after play "
-                                 "the proposals are over")
-            expect_elder = w == "play"
-            if w == "propose":
-                expect_elder = False
-        else:
-            if w not in ("accept", "refuse"):
-                raise ValueError(f"bad word {w!r} in what was said: the dealer answers a "
-                                 "proposal (accept or refuse; Law 25)")
-            if w == "refuse" and i + 1 < len(words):
-                raise ValueError(f"bad word {words[i + 1]!r} in what was said: after a "
-                                 "refusal the proposals are over")
-            expect_elder = True
-    return words
 
 
 def parse_discards(discards) -> list[tuple[int, int]]:

@@ -12,6 +12,9 @@ The state of the play after ``n`` cards is (leader, the elder's tricks, the card
   ``leader_wins`` once per trump into a table (:func:`beats`) so that a search's inner loop
   pays no kernel dispatch per card; a test checks it equals :func:`step` on every input.
 * :func:`walk` — every card of a sequence with who played it and the state before it.
+* :func:`parse_said` — what was said before the play (Laws 25–26), the one parser of it
+  (the practice table's positions, the inference of a history, the best response's
+  situations each add their own limits).
 """
 
 from __future__ import annotations
@@ -76,4 +79,36 @@ def walk(cards, trump: int, state: tuple = START):
         state = after(state, card, trump)
 
 
-__all__ = ["START", "step", "beats", "after", "to_play", "walk"]
+def parse_said(said) -> list[str]:
+    """The words said (text such as ``"propose,accept,play"``, commas or spaces, or a
+    sequence of words), checked for order (Laws 25–26): the elder proposes or plays, the
+    dealer accepts or refuses a proposal, nothing after a play or a refusal;
+    ``ValueError`` naming the bad word otherwise. Lower case; ``[]`` for nothing said."""
+    if said is None:
+        return []
+    words = [w.strip().lower() for w in (said.replace(" ", ",").split(",")
+                                         if isinstance(said, str) else said) if w.strip()]
+    expect_elder = True
+    for i, w in enumerate(words):
+        if expect_elder:
+            if w not in ("propose", "play"):
+                raise ValueError(f"bad word {w!r} in what was said: the elder speaks here "
+                                 "(propose or play; Law 25)")
+            if w == "play" and i + 1 < len(words):
+                raise ValueError(f"bad word {words[i + 1]!r} in what was said: after play "
+                                 "the proposals are over")
+            expect_elder = w == "play"
+            if w == "propose":
+                expect_elder = False
+        else:
+            if w not in ("accept", "refuse"):
+                raise ValueError(f"bad word {w!r} in what was said: the dealer answers a "
+                                 "proposal (accept or refuse; Law 25)")
+            if w == "refuse" and i + 1 < len(words):
+                raise ValueError(f"bad word {words[i + 1]!r} in what was said: after a "
+                                 "refusal the proposals are over")
+            expect_elder = True
+    return words
+
+
+__all__ = ["START", "step", "beats", "after", "to_play", "walk", "parse_said"]

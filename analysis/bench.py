@@ -350,7 +350,8 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
     ``COACH_WORLDS``, turned into P(win the game), on the deal's record). Per-call wall
     times: median, 95th percentile, max, and the 95th percentile over the positions
     where the mover had more than one legal card."""
-    from ecarte_sim.analysis.practice import cards, coach
+    from ecarte_sim.analysis.ecarte import card_advice as cards
+    from ecarte_sim.analysis.practice import coach
     from ecarte_sim.engine.cards import format_card, format_hand
     from ecarte_sim.engine.ecarte.position import walk
     from ecarte_sim.engine.ecarte.records import ProposalsEnd

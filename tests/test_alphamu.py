@@ -150,7 +150,7 @@ def moves_list(mask):
 # ----------------------------------------------------------------------------- the match
 
 def _pimc_inference_deals(seed, n, worlds):
-    from ecarte_sim.analysis.practice.cards import settings_for
+    from ecarte_sim.analysis.ecarte.card_advice import settings_for
     from ecarte_sim.engine.ecarte.runner import DealRunner
     from ecarte_sim.engine.ecarte.settings import CFG, PlayModel
     cfg, script = settings_for("treatise", (0, 0), worlds)
@@ -242,7 +242,7 @@ def test_keyed_alphamu_is_keyed_pimc_inference_without_search():
     whole deals; the batch form gives the single card; with K = 5 its card is legal."""
     from ecarte_sim.analysis.ecarte.exploit import said_of
     from ecarte_sim.analysis.ecarte.stronger import _wins
-    from ecarte_sim.analysis.practice.cards import deal_record, parse_position, payoff_table
+    from ecarte_sim.analysis.ecarte.card_advice import deal_record, parse_position, payoff_table
     from ecarte_sim.engine.ecarte.keyed import keyed_card, legal_now
     from ecarte_sim.engine.ecarte.settings import PlayModel
     cfg, script, deals = _pimc_inference_deals(13, 12, 8)

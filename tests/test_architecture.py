@@ -5,7 +5,8 @@
 * The two games' engines are independent: ``ecarte_sim.engine.ecarte`` never imports
   ``ecarte_sim.engine.piquet`` and vice versa.
 * The engine does not depend on the analysis layer: nothing under ``ecarte_sim.engine``
-  imports ``ecarte_sim.analysis``.
+  imports ``ecarte_sim.analysis``; the game's analyses (``ecarte_sim.analysis.ecarte``)
+  never import their clients, the practice table and the web app.
 * No module reaches into another's private names: no ``from m import _name`` and no
   ``m._name`` through an imported module ``m`` of the package (the seams between modules
   are public and documented).
@@ -35,6 +36,9 @@ FORBIDDEN = [  # (importer, imported): no module under the first imports one und
     ("ecarte_sim.engine.ecarte", "ecarte_sim.engine.piquet"),
     ("ecarte_sim.engine.piquet", "ecarte_sim.engine.ecarte"),
     ("ecarte_sim.engine", "ecarte_sim.analysis"),
+    # the practice table is a client of the game's analyses, never their dependency
+    ("ecarte_sim.analysis.ecarte", "ecarte_sim.analysis.practice"),
+    ("ecarte_sim.analysis.ecarte", "ecarte_sim.analysis.web"),
 ]
 
 

@@ -479,7 +479,7 @@ def test_the_default_computer_plays_as_the_engine_s_alphamu_card_for_card():
     with the computer's side choosing by ``alphamu`` and the other by ``pimc-inference``:
     the same ten cards."""
     from ecarte_sim.analysis.ecarte.stronger import play_out
-    from ecarte_sim.analysis.practice.cards import settings_for
+    from ecarte_sim.analysis.ecarte.card_advice import settings_for
     from ecarte_sim.analysis.practice.computer import DEFAULT_OPPONENT, Computer
     from ecarte_sim.analysis.practice.computer import _strategy_script
     from ecarte_sim.analysis.practice.session import COMPUTER, PERSON

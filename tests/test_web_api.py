@@ -417,7 +417,7 @@ def test_bad_advice_requests(client, body, says):
 
 
 def test_which_card(client):
-    from ecarte_sim.analysis.practice import cards
+    from ecarte_sim.analysis.ecarte import card_advice as cards
     body = {"hand": "KH 7H QS 8D 9C", "turn_up": "9H", "role": "elder", "said": "play",
             "worlds": 32}
     r = client.post("/api/cards", json=body)

@@ -34,6 +34,9 @@
 * :mod:`.readable` — a computed table said in the treatise's terms (the computed jeux
   de règle): its short list, the share it reproduces, the hands where it parts from
   the treatise.
+* :mod:`.card_advice` — one card of the play: a position as a player describes it, checked
+  against the laws; each legal card's value from his knowledge; the computer's card (the
+  practice table, ``cards``, the best response's and ``stronger``'s engines read it).
 * :mod:`.exploit` — the exact best response in the play to a play model keyed by its
   own information, for one hand of the responder: its gain over the model, held out
   over seeds, and the lines that exploit it (issue 35).

@@ -62,7 +62,7 @@ def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
     ``side`` (ELDER, DEALER, or -1 for neither) by ``alphamu`` with ``last_tricks`` and
     ``m``, the other by ``pimc-inference``, both with the deal's words and from their own
     knowledge. Returns (the elder's tricks, the cards played)."""
-    from ecarte_sim.analysis.practice.cards import deal_record, parse_position, payoff_table
+    from ecarte_sim.analysis.ecarte.card_advice import deal_record, parse_position, payoff_table
     from ecarte_sim.engine.ecarte.alphamu import alphamu_decide
     hands = [int(d.elder_hand), int(d.dealer_hand)]
     start = list(hands)
@@ -126,7 +126,7 @@ def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: in
     in the ``pimc-inference`` deal, and the same for winning the point; mean and 95%
     interval over deal-sides, and by side. ``on_deal(k)``: progress, called after each
     deal."""
-    from ecarte_sim.analysis.practice.cards import settings_for
+    from ecarte_sim.analysis.ecarte.card_advice import settings_for
     from ecarte_sim.engine.ecarte.alphamu import M_INF
     from ecarte_sim.engine.ecarte.runner import DealRunner
     from ecarte_sim.engine.ecarte.settings import CFG, MAX_WORLDS, PlayModel

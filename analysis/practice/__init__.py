@@ -4,13 +4,12 @@ the coach.
 * :mod:`.session` — :class:`~.session.Table`, one game by the laws: ``new``, ``view``,
   ``act``, ``record``, ``from_record`` (the contract the web app and the coach use).
 * :mod:`.computer` — the computer's decisions: the shipped strategy's tables or the
-  treatise's rules, its cards by the inferring player (:mod:`.cards`) or the treatise's play.
+  treatise's rules, its cards by the inferring player or αμ (:mod:`ecarte_sim.analysis.ecarte.card_advice`)
+  or the treatise's play.
 * :mod:`.records` — the game record (plain JSON, ``docs/records.md``): shape checks, atomic
   save, load.
 * :mod:`.laws` — the trick's rules (Law 43), the point (Laws 48–49) and ``check(record)``:
   every breach of the laws in a record, named.
-* :mod:`.cards` — the card verdicts: each legal card's value from one player's knowledge,
-  the computer's card.
 * :mod:`.coach` — what each decision cost in P(win the game), the deal replayed double
   dummy, the game's summary, a record reviewed.
 * ``examples/`` — the treatise's worked game between A and Y as a record.

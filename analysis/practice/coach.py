@@ -25,7 +25,7 @@ What a decision is worth
       (:func:`_discard_gain`). The treatise's discard ("a king or a trump should not be
       discarded in the first instance") is quoted.
     * **Cards** (Law 43 says which are legal; a forced card is not graded): the
-      inferring player's values (:func:`ecarte_sim.analysis.practice.cards`, the worlds
+      inferring player's values (:func:`ecarte_sim.analysis.ecarte.card_advice`, the worlds
       the computer would draw for that player, :data:`COACH_WORLDS` of them), each
       world's outcome turned into P(win the game) from the score after the deal (Laws
       46, 48–49; :func:`win_after`), the cost paired over the worlds; beside it the double-dummy
@@ -259,7 +259,7 @@ class DealState:
     def position_of(self, player: str):
         """The card verdict's position for ``player`` to play now, or None when a card
         he must know is unknown."""
-        from ecarte_sim.analysis.practice.cards import parse_position
+        from ecarte_sim.analysis.ecarte.card_advice import parse_position
         if self.hand[player] is None or self.turn_up is None \
                 or any(c is None for _, c in self.played):
             return None
@@ -480,7 +480,7 @@ def _discard_gain(role: str, hand: int, thrown: int, turn_up: int, x: int, y: in
 
 
 def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | None:
-    from ecarte_sim.analysis.practice.cards import decide_position
+    from ecarte_sim.analysis.ecarte.card_advice import decide_position
     from ecarte_sim.engine.ecarte.solver import value_after
     by = a["by"]
     chosen = a["card"] if _cv(a["card"]) is None else format_card(_cv(a["card"]))

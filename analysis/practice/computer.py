@@ -18,7 +18,7 @@ Three opponents:
     deal — the row ``5 * elder's score + dealer's score`` — exactly as the strategy was
     solved and evaluated; later proposals of a deal read the same table on the new hand.
     Its cards are those of the inferring player, ``pimc-inference`` with ``W`` worlds:
-    :func:`ecarte_sim.analysis.practice.cards.computer_card`.
+    :func:`ecarte_sim.analysis.ecarte.card_advice.computer_card`.
 ``treatise``
     Hoyle's list (play without proposing a *jeu de règle*, else propose), the dealer's
     maxims, the treatise's discard ("a king or a trump should not be discarded"), and the
@@ -185,7 +185,7 @@ def _inferring_card(position: Position, worlds: int, chooser: str = "pimc-infere
     """The inferring player's card (H2's ``cards.computer_card``), or None while that
     module is not there."""
     try:
-        from ecarte_sim.analysis.practice import cards
+        from ecarte_sim.analysis.ecarte import card_advice as cards
     except ImportError:
         return None
     fn = getattr(cards, "computer_card", None)

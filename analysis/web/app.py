@@ -43,7 +43,7 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
   discard from the strategy when ``"discard": true``).
 * ``POST /api/cards`` ``{"hand", "turn_up", "role", "said"?, "discards"?, "played"?,
   "score"?, "opponent"?, "worlds"?, "seed"?}`` — which card to lead or play:
-  :func:`ecarte_sim.analysis.practice.cards.card_values` (the text forms of ``ecarte-sim
+  :func:`ecarte_sim.analysis.ecarte.card_advice.card_values` (the text forms of ``ecarte-sim
   cards``), each legal card as the inferring player sees it, double dummy beside it when
   ``opponent`` (the adversary's cards now) is given.
 
@@ -365,9 +365,9 @@ MAX_CARD_WORLDS = 1024
 
 
 def cards_json(data: dict) -> dict:
-    """:func:`ecarte_sim.analysis.practice.cards.card_values` on one position: which card
+    """:func:`ecarte_sim.analysis.ecarte.card_advice.card_values` on one position: which card
     to lead or play (as ``ecarte-sim cards``)."""
-    from ecarte_sim.analysis.practice import cards
+    from ecarte_sim.analysis.ecarte import card_advice as cards
     _only(data, CARDS_FIELDS, "a card question")
     for name in ("hand", "turn_up", "role"):
         if not isinstance(data.get(name), str) or not data[name].strip():

@@ -192,10 +192,14 @@ def test_a_solve_under_another_play_model_starts_from_the_dd_strategy(tmp_path):
             "--iterations", "0", "--respond", "--no-discards", "--states", "100",
             "--score", "4-4", "--deals-per-state", "4", "--max-deals-per-state", "4",
             "--fresh-deals", "1000", "--value-deals", "1000", "--seed", "5", "--quiet",
-            "--ship", str(tmp_path)]
+            "--ship", str(tmp_path), "--out", str(tmp_path / "report")]
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output
     assert solved.solved_models(tmp_path) == ("heuristic",)
+    # the report names the pairs for what they are: the start measured, the responses valued
+    md = (tmp_path / "report" / "equilibrium.md").read_text()
+    assert "the starting pair measured at" in md and "Hoyle's pair measured" not in md
+    assert "under the best responses (the pair shipped)" in md
     meta = json.loads((tmp_path / "heuristic.json").read_text())
     assert meta["solve"]["start"] == solved.load("dd").provenance["sha256"]
     new, start = solved.load("heuristic", data_dir=tmp_path), solved.load("dd")

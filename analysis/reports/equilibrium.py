@@ -93,16 +93,22 @@ def markdown(result: dict, caption: str) -> str:
                   "step); the exploitability is the starting pair's, what these responses "
                   "gain against it. Their own per-hand regret is measured by `ecarte-sim "
                   "audit`.", ""]
+    # the pair whose value V is: the responses when --respond shipped them, else the start
+    valued = ("the best responses (the pair shipped)" if result.get("responded") else
+              "the computed pair" if solved else begin)
     if not solved:
+        rest = (" The pair shipped is these best responses (`--respond`)."
+                if result.get("responded") else
+                f" Nothing was solved further: the pair below is {begin}.")
         lines += ["## Verdict", "",
-                  f"- **Step 0 only** (`--iterations 0`): Hoyle's pair measured at {where} — "
+                  f"- **Step 0 only** (`--iterations 0`): {begin} measured at {where} — "
                   f"both players' best responses to it ({both}) and what they gain on fresh "
-                  "deals. Nothing was solved further: the pair below is Hoyle's.",
-                  f"- Value of the game from 0-0 under Hoyle's pair: the elder (who does not "
+                  "deals." + rest,
+                  f"- Value of the game from 0-0 under {valued}: the elder (who does not "
                   f"deal first) wins five up with probability {s['elder_wins_0_0']:.4f} "
                   f"{_ci(s['elder_wins_0_0_ci95'], '.4f')} ({result['value_deals']:,} whole "
                   "deals at every score).",
-                  "- Exploitability of Hoyle's pair (what both players' best responses gain "
+                  f"- Exploitability of {begin} (what both players' best responses gain "
                   "against it, summed, in P(win the game) at the score, on fresh deals: a "
                   "lower bound at the sampling's resolution): from "
                   f"{min(e['exploitability'] for e in s['hoyle']):+.4f} to "
@@ -156,8 +162,8 @@ def markdown(result: dict, caption: str) -> str:
     v0 = np.asarray(history[0]["v"])
     lines += ["", "## The value of every score", "",
               "`V[x, y]`: the probability that the player about to be elder at `x` wins "
-              "against the dealer's `y` (rows: his score; columns: the dealer's), under the "
-              + ("computed" if solved else "Hoyle's") + " pair, 95% interval (a bootstrap that redraws each score's deals "
+              "against the dealer's `y` (rows: his score; columns: the dealer's), under "
+              f"{valued}, 95% interval (a bootstrap that redraws each score's deals "
               "independently, although the scores share their deals: wider than it need "
               f"be); {begin}'s beside it.", "",
               "| elder \\ dealer | " + " | ".join(str(y) for y in range(TARGET)) + " |",

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from ecarte_sim.analysis.cli import main
-from ecarte_sim.analysis.ecarte import solved
+from ecarte_sim.analysis.ecarte import advice, solved
 from ecarte_sim.analysis.ecarte.strategy import RULES, SCORES
 from ecarte_sim.engine.ecarte.states import N_STATES
 
@@ -59,6 +59,17 @@ def test_shipped_data_is_whole_and_matches_its_hash(play):
     assert again == data
     # small enough to ship
     assert len(data) < 2 << 20
+
+
+@pytest.mark.parametrize("play", shipped_models())
+def test_every_shipped_strategy_answers_advise_as_re_solved(play):
+    """advise --play M reads model M's table; a solve of a sample of the states extended by
+    the model (--states N --extend) re-solved every state, so no entry is called the
+    treatise's."""
+    r = advice.advise("KS JC 9H 7S KC", "C", "2-4", "elder", turn_up="TC", play=play,
+                      values=False)
+    assert r["table_action"]["re_solved"] and r["action"] in ("propose", "play")
+    assert r["strategy"]["play"] == play
 
 
 def test_a_table_is_decoded_when_first_read():

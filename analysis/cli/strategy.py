@@ -281,8 +281,10 @@ def _headline(result: dict, role: str, seed: int) -> None:
                    "treatise: the best response to Hoyle's list and the maxims, sampled.")
 @click.option("--play", "play", type=click.Choice(["dd", "heuristic", "pimc",
                                                    "pimc-inference"]), default=None,
-              help="Play model of the cards [default: the shipped strategy's default model; "
-                   "dd against the treatise].")
+              help="Play model of the cards, and whose solved strategy answers: dd (the "
+                   "default: solved on every state, audited hand by hand) or pimc-inference "
+                   "(one step under realistic card play; see methods) [default: dd; dd "
+                   "against the treatise].")
 @click.option("--worlds", type=click.IntRange(1, 4096), default=None,
               help="PIMC: worlds per decision (--against treatise) [default: 16].")
 @click.option("--discard", "discard", is_flag=True,

@@ -62,9 +62,11 @@ def table_action(strategy: shipped.Solved, role: str, mask: int, turn_ups, x: in
         mean = np.nanmean([gain[s] for s in states]) if any(
             np.isfinite(gain[s]) for s in states) else 0.0
         action = arm_a if mean > 0 else arm_b
-    solved_states = (strategy.provenance.get("solve") or {}).get("states")
+    solve = strategy.provenance.get("solve") or {}
+    # a solve of a sample of the states re-solved them all when the model answered the rest
+    re_solved = solve.get("states") is None or bool(solve.get("extend"))
     return {"action": action, "by_turn_up": by, "unanimous": len(set(by.values())) == 1,
-            "re_solved": solved_states is None}
+            "re_solved": re_solved}
 
 
 def strategy_settings(strategy: shipped.Solved, x: int, y: int, play: str | None = None):

@@ -79,6 +79,15 @@ def walk(cards, trump: int, state: tuple = START):
         state = after(state, card, trump)
 
 
+#: Per speaker (True: the elder): his words, the one that ends the proposals, and what a
+#: bad word or a word after the end is told (Laws 25–26).
+_WORDS = {True: (("propose", "play"), "play", "the elder speaks here (propose or play; Law 25)",
+                 "after play the proposals are over"),
+          False: (("accept", "refuse"), "refuse",
+                  "the dealer answers a proposal (accept or refuse; Law 25)",
+                  "after a refusal the proposals are over")}
+
+
 def parse_said(said) -> list[str]:
     """The words said (text such as ``"propose,accept,play"``, commas or spaces, or a
     sequence of words), checked for order (Laws 25–26): the elder proposes or plays, the
@@ -88,26 +97,14 @@ def parse_said(said) -> list[str]:
         return []
     words = [w.strip().lower() for w in (said.replace(" ", ",").split(",")
                                          if isinstance(said, str) else said) if w.strip()]
-    expect_elder = True
+    elder = True                        # whose word comes next: the elder's, then the answer
     for i, w in enumerate(words):
-        if expect_elder:
-            if w not in ("propose", "play"):
-                raise ValueError(f"bad word {w!r} in what was said: the elder speaks here "
-                                 "(propose or play; Law 25)")
-            if w == "play" and i + 1 < len(words):
-                raise ValueError(f"bad word {words[i + 1]!r} in what was said: after play "
-                                 "the proposals are over")
-            expect_elder = w == "play"
-            if w == "propose":
-                expect_elder = False
-        else:
-            if w not in ("accept", "refuse"):
-                raise ValueError(f"bad word {w!r} in what was said: the dealer answers a "
-                                 "proposal (accept or refuse; Law 25)")
-            if w == "refuse" and i + 1 < len(words):
-                raise ValueError(f"bad word {words[i + 1]!r} in what was said: after a "
-                                 "refusal the proposals are over")
-            expect_elder = True
+        allowed, last, speaks, over = _WORDS[elder]
+        if w not in allowed:
+            raise ValueError(f"bad word {w!r} in what was said: {speaks}")
+        if w == last and i + 1 < len(words):
+            raise ValueError(f"bad word {words[i + 1]!r} in what was said: {over}")
+        elder = not elder
     return words
 
 

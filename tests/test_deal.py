@@ -103,14 +103,22 @@ def test_every_card_equally_likely_in_every_position():
 
 
 def test_the_turn_ups_a_hand_allows_are_the_enumerations():
-    """notation.turn_ups (the advice's, plain Python) against experiments.exact_turn_ups (the
-    exact enumeration's), every trump suit of many hands, turned up or not."""
+    """notation.turn_ups (the advice's, plain Python; the exact enumeration's
+    experiments.exact_turn_ups reads it) against the cards themselves: the card turned
+    up when it is given, else every card of the trump suit, by rank and suit, that the
+    hand does not hold; every trump suit of many hands."""
+    from ecarte_sim.engine.cards import format_card, parse_card
     from ecarte_sim.engine.ecarte.experiments import exact_turn_ups
     from ecarte_sim.engine.ecarte.notation import turn_ups
     rng = np.random.default_rng(3)
     for _ in range(200):
         hand = int(sum(1 << int(c) for c in rng.choice(32, 5, replace=False)))
+        held = {format_card(c) for c in range(32) if hand >> c & 1}
         for suit in range(4):
-            left = [c for c in range(8 * suit, 8 * suit + 8) if not hand >> c & 1]
-            for turned in (None, left[0], left[-1]):
-                assert turn_ups(hand, suit, turned) == exact_turn_ups(hand, turned, suit).tolist()
+            letter = "SHDC"[suit]
+            left = [parse_card(r + letter) for r in "789TAJQK" if r + letter not in held]
+            assert turn_ups(hand, suit, None) == sorted(left)
+            assert exact_turn_ups(hand, None, suit).tolist() == sorted(left)
+            for turned in (left[0], left[-1]):
+                assert turn_ups(hand, suit, turned) == [turned]
+                assert exact_turn_ups(hand, turned, suit).tolist() == [turned]

@@ -42,6 +42,7 @@ from ecarte_sim.engine.batch import (DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, red
                                      row_range)
 from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deal import HAND_SIZE, TURN_UP_POSITION, deal_hands
+from ecarte_sim.engine.ecarte.notation import turn_ups as turn_ups_of
 from ecarte_sim.engine.ecarte.policies import elder_proposes, maxim_case, score_slot
 from ecarte_sim.engine.ecarte.regle import regle_rule
 from ecarte_sim.engine.ecarte.counts import king_code
@@ -416,10 +417,7 @@ def exact_turn_ups(elder: int, turn_up: int | None, trump: int) -> np.ndarray:
     """The turn-ups an exact enumeration runs over: the given one, or every card of the
     trump suit not in the hand (each equally likely)."""
     _check_hand(elder, turn_up, trump)
-    if turn_up is not None:
-        return np.array([int(turn_up)], dtype=np.int64)
-    return np.array([c for c in range(8 * trump, 8 * trump + 8) if not (int(elder) >> c) & 1],
-                    dtype=np.int64)
+    return np.array(turn_ups_of(elder, trump, turn_up), dtype=np.int64)
 
 
 def exact_codes(elder: int, turn_up: int | None, trump: int, cfg: np.ndarray,

@@ -28,13 +28,14 @@ The work is bounded (issue 43.8). At the first cards a front can hold hundreds o
 over 64 worlds, and a product at the opponent's node every pair of two fronts: a table's
 first card once took 33 s. Fronts are kept by sorting (:func:`pareto`) and products
 made in lots (:func:`_product`), which keeps the same vectors; and a decision counts its
-work (the rows of its fronts compared and made, the worlds valued double dummy): past
-:data:`DEFAULT_BUDGET` it stops and plays ``pimc-inference``'s card, as before the last
-``K`` tricks. The count is a function of the position (any thread count, any machine).
-On the 5,181 αμ decisions of a load test of the practice table (the strategy shipped
-then) 4 reached the budget and one of them changed its card; on 5,464 decisions of whole
-deals at the 25 scores under the strategy shipped now, none (the most work, 1.0 million
-units, an eighth of the budget). The chooser's kernels release the GIL.
+work (the rows of its fronts compared and made, the worlds valued double dummy, the
+positions entered): past :data:`DEFAULT_BUDGET` it stops and plays ``pimc-inference``'s
+card, as before the last ``K`` tricks. The count is a function of the position (any
+thread count, any machine). On the 5,181 αμ decisions of a load test of the practice
+table (the strategy shipped then) 4 reached the budget, and at each the whole search
+chooses ``pimc-inference``'s card too; on 5,464 decisions of whole deals at the 25
+scores under the strategy shipped now, none (the most work, 5.3 million units, a third of
+the budget). The chooser's kernels release the GIL.
 
 Kernels (``@njit(cache=True)``; no recursion, numba #6061: :func:`front` keeps an explicit
 stack of positions, one frame per card played in the search):
@@ -75,9 +76,10 @@ DEFAULT_TRICKS = 5
 #: No budget (:func:`bounded_front`).
 UNBOUNDED = np.int64(1) << np.int64(62)
 #: The work one αμ decision may count before it stops and plays ``pimc-inference``'s card
-#: (module docstring): the rows of its fronts compared and made and the worlds valued double
-#: dummy. 2^23: above all but a few in ten thousand decisions at the practice table.
-DEFAULT_BUDGET = np.int64(1) << np.int64(23)
+#: (module docstring): the rows of its fronts compared and made, the worlds valued double
+#: dummy, :data:`_NODE` a position searched. 2^24: above all but a few in ten thousand
+#: decisions at the practice table.
+DEFAULT_BUDGET = np.int64(1) << np.int64(24)
 _DEPTH = 12
 _MAX, _MIN, _LEAF = 0, 1, 2
 _P = PAYOFF.at
@@ -85,6 +87,9 @@ _P = PAYOFF.at
 _CHUNK = 4096
 #: Fronts up to this many rows are kept by comparing every pair (:func:`pareto`).
 _SMALL = 24
+#: The work counted for a position entered in the search (its arrays, its moves): about
+#: the time of 16 rows compared (fitted on 3,666 searches of the table's load test).
+_NODE = 16
 _FULL = np.uint32(0xFFFFFFFF)
 
 
@@ -227,8 +232,9 @@ def front(own, hands, valid, gone, leader, tricks, led, trump, forced_trump, mov
 def bounded_front(own, hands, valid, gone, leader, tricks, led, trump, forced_trump, mover,
                   pay, m, work, budget):
     """:func:`front` counting its work into ``work[0]`` (:data:`DEFAULT_BUDGET`: the
-    rows of the fronts compared and made, the worlds valued double dummy); once the count
-    passes ``budget`` the search stops and returns an empty front (no rows)."""
+    rows of the fronts compared and made, the worlds valued double dummy, the positions
+    entered); once the count passes ``budget`` the search stops and returns an empty front
+    (no rows)."""
     w = hands.shape[0]
     s_own = np.zeros(_DEPTH, dtype=np.uint32)
     s_gone = np.zeros(_DEPTH, dtype=np.uint32)
@@ -254,6 +260,7 @@ def bounded_front(own, hands, valid, gone, leader, tricks, led, trump, forced_tr
     while True:
         if entering:
             entering = False
+            work[0] += _NODE
             o = s_own[d]
             g = s_gone[d]
             ld = s_led[d]

@@ -760,7 +760,7 @@ async function listGames() {
       const when = new Date(1000 * g.updated).toLocaleString();
       const sc = g.score || {};
       a.textContent = `${when}: you ${sc.person ?? 0} – ${sc.computer ?? 0} the computer` +
-        ` (${g.settings && g.settings.opponent === "treatise" ? "the treatise" : "the strategy"}` +
+        ` (${OPPONENT_NAMES[g.settings && g.settings.opponent] || "the strategy"}` +
         `, ${g.over ? "over" : "in progress"})`;
       if (g.id === state.id) li.className = "current";
       li.appendChild(a);
@@ -771,6 +771,10 @@ async function listGames() {
     box.textContent = err.message;
   }
 }
+
+// What the saved-games list calls each opponent (the page's choices, shorter).
+const OPPONENT_NAMES = {alphamu: "the strategy, cards by αμ", strategy: "the strategy, cards by PIMC",
+                        treatise: "the treatise"};
 
 // ------------------------------------------------------------------ the strategy card
 function scoreOptions() {

@@ -81,3 +81,13 @@ def test_a_module_left_out_is_reported(tmp_path):
             "| `engine/ecarte/` | `deal.py` (the deal) |\n\n## Tests\n")
     assert unnamed_modules(tmp_path, page) == ["engine/ecarte/new.py"]
     assert named_but_absent(tmp_path, page) == ["engine/gone.py"]
+
+
+def test_the_cli_package_map_names_every_command_module():
+    """analysis/cli/__init__.py's docstring (the map of the command modules) names each."""
+    import ast
+    init = REPO / "analysis" / "cli" / "__init__.py"
+    doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+    named = set(re.findall(r":mod:`\.(\w+)`", doc))
+    modules = {p.stem for p in init.parent.glob("*.py")} - {"__init__", "__main__"}
+    assert modules - named == set()

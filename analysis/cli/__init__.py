@@ -18,8 +18,15 @@ statistics or science is computed here.
 * :mod:`.piquet_group` — the ``piquet`` group; :mod:`.piquet` its commands deal,
   simulate, partie, report; :mod:`.piquet_search` ``piquet discard-search`` (discards
   chosen by search).
+* :mod:`.chart` — ``chart``: the strategy card (and ``--compare``: where two solved
+  strategies part).
+* :mod:`.cards` — ``cards``: which card to lead or play from one's own knowledge.
 * :mod:`.exploit` — ``exploit``: one hand's best response in the play against a play
   model, its gain and the line that exploits it.
+* :mod:`.exploitability` — ``exploitability``: the card play's exploitability of each
+  play model over a sample of hands.
+* :mod:`.practice` — ``review``: a game record checked against the laws and annotated.
+* :mod:`.serve` — ``serve``: the practice table in the browser.
 * :mod:`.stronger` — ``stronger``: the ``alphamu`` card player against
   ``pimc-inference``, paired on the same deals.
 * :mod:`.bench` — ``bench``, the throughput of every kernel.

@@ -149,7 +149,7 @@ def test_advise_with_values_keeps_the_treatise_keys():
 
 
 def test_advise_against_the_treatise_is_the_treatise_best_response():
-    from ecarte_sim.analysis.ecarte.strategy import advise as treatise_advice
+    from ecarte_sim.analysis.ecarte.advice import sampled_advice as treatise_advice
     result = CliRunner().invoke(main, ["advise", "QH AH 7H KS KD", "--trump", "H", "--score",
                                        "2-2", "--against", "treatise", "--deals", "2000",
                                        "--json"])

@@ -7,7 +7,10 @@
   deals around the hand with the opponent and the later rounds playing the shipped
   tables and the later deals valued by the strategy's own ``V``. Against the treatise
   (``against="treatise"``): the best response to Hoyle's pair, sampled, as
-  :func:`ecarte_sim.analysis.ecarte.strategy.advise` computes it.
+  :func:`sampled_advice` computes it.
+* :func:`sampled_advice` — one hand's two actions valued on deals around it (both on the
+  same deals), the opponent and the later rounds as the settings and tables say, and what
+  the treatise says: what :func:`advise` reads, and the treatise's best response.
 * :func:`discard_advice` — at the first exchange: which cards the strategy throws, and
   what each discard rule that throws other cards is worth against it (paired, 95%
   intervals).
@@ -98,9 +101,8 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
         raise ValueError(f"unknown opponent {against!r}; choose from {', '.join(AGAINST)}")
     x, y = score_pair(score)
     if against == "treatise":
-        from ecarte_sim.analysis.ecarte import strategy as st
-        result = st.advise(hand, trump, f"{x}-{y}", role, turn_up=turn_up,
-                           settings=settings, seed=seed, deals=deals or (1 << 16))
+        result = sampled_advice(hand, trump, f"{x}-{y}", role, turn_up=turn_up,
+                                settings=settings, seed=seed, deals=deals or (1 << 16))
         result["strategy"] = {"against": "treatise",
                               "answers": "the best response to Hoyle's list and the maxims"}
         return result
@@ -118,10 +120,9 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
                 "turn_up": format_card(turned) if turned is not None else None,
                 "role": role, "score": f"{x}-{y}", "action": table["action"],
                 "table_action": table, "strategy": info}
-    from ecarte_sim.analysis.ecarte import strategy as st
     run, script = strategy_settings(strategy, x, y)
-    result = st.advise(hand, trump, f"{x}-{y}", role, turn_up=turn_up, settings=run,
-                       seed=seed, deals=deals or (1 << 14), v=strategy.v, script=script)
+    result = sampled_advice(hand, trump, f"{x}-{y}", role, turn_up=turn_up, settings=run,
+                            seed=seed, deals=deals or (1 << 14), v=strategy.v, script=script)
     sampled = result["action"]
     result["table_action"] = table
     result["sampled_better"] = sampled
@@ -171,6 +172,95 @@ def decided_by_the_deal(result: dict) -> bool | None:
     lo = [v["p_win_ci95"][0] for v in result["values"].values()]
     hi = [v["p_win_ci95"][1] for v in result["values"].values()]
     return all(v in (0.0, 1.0) and a == b == v for v, a, b in zip(vals, lo, hi))
+
+
+def sampled_advice(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
+                   turn_up: str | None = None, settings=None, seed: int = 0,
+                   deals: int = 1 << 16, v: np.ndarray | None = None,
+                   script: np.ndarray | None = None) -> dict:
+    """What to do with ``hand`` (the ``role``'s five cards) at ``score``: each action's
+    probability of winning the game and marks per deal, with 95% intervals, on ``deals``
+    deals around the hand (both actions on the same deals), the opponent and the later
+    rounds as ``settings`` (and the tables of ``script``, for table policies) say; and
+    what the treatise says."""
+    from ecarte_sim.analysis.ecarte.paired import mean_of, paired_mean
+    from ecarte_sim.analysis.ecarte.reasons import MAXIM_WORDS
+    from ecarte_sim.analysis.ecarte.situation import parse_score
+    from ecarte_sim.analysis.ecarte.strategy import (MARKS_NET, ROLES, arm_cfgs,
+                                                     continuation, marks_value)
+    from ecarte_sim.engine.cards import ECARTE, format_card, format_hand
+    from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
+    from ecarte_sim.engine.ecarte.regle import explain
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
+    from ecarte_sim.engine.ecarte.strategy import (CHECK_DEALS, CHECK_DEALS_START, N_MARKS,
+                                                   marks_block)
+    from ecarte_sim.engine.rng import check_seed
+
+    settings = settings or EcarteSettings()
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
+    x, y = parse_score(score)
+    mask, suit, turned, turn_ups = hand_situation(hand, trump, turn_up)
+    if v is None:
+        v = continuation(settings, seed)["v"]
+    per = max(2, -(-int(deals) // len(turn_ups)))
+    if per > CHECK_DEALS:
+        raise ValueError(f"at most {CHECK_DEALS} deals per turn-up")
+    cfg_a, cfg_b = arm_cfgs(role, settings, x, y)
+    n_rows = len(turn_ups)
+    out = np.zeros((n_rows, N_MARKS * N_MARKS), dtype=np.int64)
+    att = np.zeros(n_rows, dtype=np.int64)
+    mis = np.zeros(n_rows, dtype=np.int64)
+    ids = np.array([canonical_index(mask, t) for t in turn_ups], dtype=np.int64)
+    from ecarte_sim.engine.ecarte.runner import empty_script
+    marks_block(np.uint64(check_seed(seed)), ROLES[role],
+                np.full(n_rows, mask, dtype=np.int64), turn_ups,
+                ids, False, np.full(n_rows, CHECK_DEALS_START, dtype=np.int64),
+                np.full(n_rows, CHECK_DEALS_START + per, dtype=np.int64), cfg_a, cfg_b,
+                empty_script() if script is None else script, out, att, mis)
+    joint = out.sum(axis=0).reshape(N_MARKS, N_MARKS)
+    sign = 1.0 if role == "elder" else -1.0
+    f = marks_value(v, x, y)
+    own = f if role == "elder" else 1.0 - f
+    net = sign * MARKS_NET.astype(float)
+    arm_a, arm_b = ACTIONS[role]
+    values = {}
+    for name, counts in ((arm_a, joint.sum(axis=1)), (arm_b, joint.sum(axis=0))):
+        win = mean_of(counts, own)
+        marks = mean_of(counts, net)
+        values[name] = {"p_win": win["mean"], "p_win_ci95": win["ci95"],
+                        "marks": marks["mean"], "marks_ci95": marks["ci95"]}
+    gain = paired_mean(joint, own)
+    gain_marks = paired_mean(joint, net)
+    n = int(joint.sum())
+    decided = not (gain["ci95"][0] <= 0 <= gain["ci95"][1])
+    if role == "elder":
+        why = explain(mask, suit)
+        says = "play" if why["rule"] else "propose"
+        treatise = {"policy": "regle", "says": says, "rule": why["rule"],
+                    "words": why.get("words"), "reason": why["reason"]}
+    else:
+        case = MAXIM_CASES[int(maxim_case(np.uint32(mask), suit)) - 1]
+        says = "accept" if MAXIM_ACCEPTS[MAXIM_CASES.index(case)] else "refuse"
+        treatise = {"policy": "maxims", "says": says, "maxim": case,
+                    "words": MAXIM_WORDS[case][0] if case in MAXIM_WORDS else None,
+                    "reason": (f"{MAXIM_WORDS[case][1]}: {says}" if case in MAXIM_WORDS else
+                               f"no maxim speaks for this hand ({case}); the maxims' "
+                               f"default is to {says}")}
+    # the better action; on an exact tie (the same chance on every deal) the treatise's
+    action = arm_a if gain["mean"] > 0 else arm_b if gain["mean"] < 0 else says
+    result = {"hand": format_hand(mask, ECARTE), "trump": "SHDC"[suit],
+              "turn_up": format_card(turned) if turned is not None else None,
+              "role": role, "score": f"{x}-{y}", "action": action, "decided": decided,
+              "values": values,
+              "gain": {"of": f"{arm_a} over {arm_b}", "p_win": gain["mean"],
+                       "p_win_ci95": gain["ci95"], "marks": gain_marks["mean"],
+                       "marks_ci95": gain_marks["ci95"]},
+              "treatise": treatise, "agrees": action == says,
+              "n": n, "seed": int(seed), "settings": settings.echo()}
+    if role == "dealer":
+        result["proposal_rate"] = n / int(att.sum()) if att.sum() else None
+    return result
 
 
 def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,

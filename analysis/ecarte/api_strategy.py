@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.strategy import score_pair
+from ecarte_sim.analysis.ecarte.situation import score_pair
 from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
 #: The choices of :func:`strategy`, spelt as the command's options.

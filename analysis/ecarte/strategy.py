@@ -64,8 +64,7 @@ import numpy as np
 
 from ecarte_sim.analysis.ecarte.paired import NET, deal_code, game_value, mean_of, paired_mean
 from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, win_probabilities
-from ecarte_sim.analysis.ecarte.situation import (ACTIONS, hand_situation, parse_score,
-                                                  score_pair)
+from ecarte_sim.analysis.ecarte.situation import ACTIONS, parse_score
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.policies import DISCARD_RULES, SCORE_SLOTS, weakest
 from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER,
@@ -76,7 +75,7 @@ from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, Discar
 from ecarte_sim.engine.ecarte.states import N_PAIRS, N_STATES, representatives, state_weights
 from ecarte_sim.engine.ecarte.strategy import (DEALER_DISCARD_ROLE, DEALER_ROLE,
                                                DISCARD_DEALS_START, ELDER_DISCARD_ROLE,
-                                               CHECK_DEALS, CHECK_DEALS_START, ELDER_ROLE,
+                                               ELDER_ROLE,
                                                FRESH_DEALS_START, SOLVE_DEALS,
                                                N_MARKS, marks_block)
 from ecarte_sim.engine.ecarte.tables import discards, policy_script, treatise_table
@@ -583,88 +582,6 @@ def cards_thrown(role: str, table: np.ndarray) -> np.ndarray:
     return np.unpackbits(masks.view(np.uint8)).reshape(-1, 32).sum(axis=1)
 
 
-def advise(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
-           turn_up: str | None = None, settings: EcarteSettings | None = None,
-           seed: int = 0, deals: int = 1 << 16, v: np.ndarray | None = None,
-           script: np.ndarray | None = None) -> dict:
-    """What to do with ``hand`` (the ``role``'s five cards) at ``score``: each action's
-    probability of winning the game and marks per deal, with 95% intervals, on ``deals``
-    deals around the hand (both actions on the same deals), the opponent and the later
-    rounds as ``settings`` (and the tables of ``script``, for table policies) say; and
-    what the treatise says."""
-    from ecarte_sim.analysis.ecarte.reasons import MAXIM_WORDS
-    from ecarte_sim.engine.cards import ECARTE, format_card, format_hand
-    from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
-    from ecarte_sim.engine.ecarte.regle import explain
-    from ecarte_sim.engine.ecarte.states import canonical_index
-
-    settings = settings or EcarteSettings()
-    if role not in ROLES:
-        raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
-    x, y = parse_score(score)
-    mask, suit, turned, turn_ups = hand_situation(hand, trump, turn_up)
-    if v is None:
-        v = continuation(settings, seed)["v"]
-    per = max(2, -(-int(deals) // len(turn_ups)))
-    if per > CHECK_DEALS:
-        raise ValueError(f"at most {CHECK_DEALS} deals per turn-up")
-    cfg_a, cfg_b = arm_cfgs(role, settings, x, y)
-    n_rows = len(turn_ups)
-    out = np.zeros((n_rows, N_MARKS * N_MARKS), dtype=np.int64)
-    att = np.zeros(n_rows, dtype=np.int64)
-    mis = np.zeros(n_rows, dtype=np.int64)
-    ids = np.array([canonical_index(mask, t) for t in turn_ups], dtype=np.int64)
-    from ecarte_sim.engine.ecarte.runner import empty_script
-    marks_block(np.uint64(check_seed(seed)), ROLES[role],
-                np.full(n_rows, mask, dtype=np.int64), turn_ups,
-                ids, False, np.full(n_rows, CHECK_DEALS_START, dtype=np.int64),
-                np.full(n_rows, CHECK_DEALS_START + per, dtype=np.int64), cfg_a, cfg_b,
-                empty_script() if script is None else script, out, att, mis)
-    joint = out.sum(axis=0).reshape(N_MARKS, N_MARKS)
-    sign = 1.0 if role == "elder" else -1.0
-    f = marks_value(v, x, y)
-    own = f if role == "elder" else 1.0 - f
-    net = sign * MARKS_NET.astype(float)
-    arm_a, arm_b = ACTIONS[role]
-    values = {}
-    for name, counts in ((arm_a, joint.sum(axis=1)), (arm_b, joint.sum(axis=0))):
-        win = mean_of(counts, own)
-        marks = mean_of(counts, net)
-        values[name] = {"p_win": win["mean"], "p_win_ci95": win["ci95"],
-                        "marks": marks["mean"], "marks_ci95": marks["ci95"]}
-    gain = paired_mean(joint, own)
-    gain_marks = paired_mean(joint, net)
-    n = int(joint.sum())
-    decided = not (gain["ci95"][0] <= 0 <= gain["ci95"][1])
-    if role == "elder":
-        why = explain(mask, suit)
-        says = "play" if why["rule"] else "propose"
-        treatise = {"policy": "regle", "says": says, "rule": why["rule"],
-                    "words": why.get("words"), "reason": why["reason"]}
-    else:
-        case = MAXIM_CASES[int(maxim_case(np.uint32(mask), suit)) - 1]
-        says = "accept" if MAXIM_ACCEPTS[MAXIM_CASES.index(case)] else "refuse"
-        treatise = {"policy": "maxims", "says": says, "maxim": case,
-                    "words": MAXIM_WORDS[case][0] if case in MAXIM_WORDS else None,
-                    "reason": (f"{MAXIM_WORDS[case][1]}: {says}" if case in MAXIM_WORDS else
-                               f"no maxim speaks for this hand ({case}); the maxims' "
-                               f"default is to {says}")}
-    # the better action; on an exact tie (the same chance on every deal) the treatise's
-    action = arm_a if gain["mean"] > 0 else arm_b if gain["mean"] < 0 else says
-    result = {"hand": format_hand(mask, ECARTE), "trump": "SHDC"[suit],
-              "turn_up": format_card(turned) if turned is not None else None,
-              "role": role, "score": f"{x}-{y}", "action": action, "decided": decided,
-              "values": values,
-              "gain": {"of": f"{arm_a} over {arm_b}", "p_win": gain["mean"],
-                       "p_win_ci95": gain["ci95"], "marks": gain_marks["mean"],
-                       "marks_ci95": gain_marks["ci95"]},
-              "treatise": treatise, "agrees": action == says,
-              "n": n, "seed": int(seed), "settings": settings.echo()}
-    if role == "dealer":
-        result["proposal_rate"] = n / int(att.sum()) if att.sum() else None
-    return result
-
-
 def _share(role: str, table: np.ndarray, marks: MarksTables | None) -> float:
     """The share of dealt hands (as :func:`agreement` weighs them) where ``table`` says
     propose (elder) or accept (dealer)."""
@@ -957,7 +874,7 @@ def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
             "tables": tables}
 
 
-__all__ = ["gains_between", "reading_tables", "against_treatise", "equilibrium", "advise", "respond", "parse_score", "Sampling", "MarksTables", "marks_tables", "marks_value", "score_values",
+__all__ = ["gains_between", "reading_tables", "against_treatise", "equilibrium", "respond", "parse_score", "Sampling", "MarksTables", "marks_tables", "marks_value", "score_values",
            "state_gains", "best_response", "evaluate", "continuation", "treatise_tables",
            "agreement", "dealt_weights", "arm_cfgs", "ROLES", "ACTIONS", "SCORES", "MARKS_NET", "RULES",
            "DISCARD_ROLES", "thrown", "discard_response", "discard_agreement",

@@ -9,7 +9,7 @@
   recursion over a deal's outcomes); its report is :mod:`ecarte_sim.analysis.reports.scores`.
 * :mod:`.strategy` — best responses of the first decisions and the first discard at
   every score, their gain over the treatise on fresh deals, iterated best responses (the
-  first decisions and discards), and one hand's advice; its files are written by
+  first decisions and discards); its files are written by
   :mod:`ecarte_sim.analysis.reports.strategy`.
 * :mod:`.equilibrium` — five up solved: both players' first decisions and first discards
   at every score by iterated best responses, ``V`` from the strategies themselves, the
@@ -22,7 +22,8 @@
   :mod:`ecarte_sim.analysis.reports.audit`.
 * :mod:`.solved` — the shipped strategy (``strategy_data/``): its data format and loader.
 * :mod:`.advice` — one hand's advice from the shipped strategy (the action at once, the
-  values on demand, the discard).
+  values on demand, the discard) or against the treatise: its two actions valued on deals
+  around it.
 * :mod:`.chart` — the strategy card: a table as a grid in the treatise's terms; drawn by
   :mod:`ecarte_sim.analysis.reports.chart`.
 * :mod:`.api_strategy` — the public API's advise, infer and strategy.

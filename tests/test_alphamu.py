@@ -241,9 +241,9 @@ def test_keyed_alphamu_is_keyed_pimc_inference_without_search():
     """With K = 0 the keyed chooser is keyed.keyed_card's pimc-inference at every card of
     whole deals; the batch form gives the single card; with K = 5 its card is legal."""
     from ecarte_sim.analysis.ecarte.exploit import said_of
-    from ecarte_sim.analysis.ecarte.stronger import _wins
     from ecarte_sim.analysis.ecarte.card_advice import deal_record, parse_position, payoff_table
     from ecarte_sim.engine.ecarte.keyed import keyed_card, legal_now
+    from ecarte_sim.engine.ecarte.position import walk
     from ecarte_sim.engine.ecarte.settings import PlayModel
     cfg, script, deals = _pimc_inference_deals(13, 12, 8)
     asked = 0
@@ -251,9 +251,7 @@ def test_keyed_alphamu_is_keyed_pimc_inference_without_search():
         hands = [int(d.elder_hand), int(d.dealer_hand)]
         start = list(hands)
         trump = int(d.turn_up) >> 3
-        leader, led = ELDER, -1
-        for n in range(10):
-            who = leader if led < 0 else 1 - leader
+        for n, (who, _, c) in enumerate(walk([int(x) for x in d.play], trump)):
             groups = [(int(x[0] if who == ELDER else x[2]),
                        bin(int(x[2] if who == ELDER else x[0])).count("1"))
                       for x in d.exchanges]
@@ -278,14 +276,7 @@ def test_keyed_alphamu_is_keyed_pimc_inference_without_search():
                 np.uint64(21), cfg, script, deal_record(p), payoff_table(p.first), 5,
                 am.M_INF, out)
             assert out[0] == searched
-            c = int(d.play[n])
             hands[who] &= ~(1 << c)
-            if led < 0:
-                led = c
-            else:
-                if not _wins(led, c, trump):
-                    leader = who
-                led = -1
     assert asked > 20
 
 

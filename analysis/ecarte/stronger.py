@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ecarte_sim.analysis.ecarte.exploit import Engine, said_of
+from ecarte_sim.engine.ecarte.position import START, after, to_play
 
 ELDER, DEALER = 0, 1
 
@@ -46,12 +47,6 @@ def _mean_ci(x) -> dict:
     m = float(x.mean())
     h = 1.96 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
     return {"mean": m, "ci95": [m - h, m + h], "n": n}
-
-
-def _wins(led: int, reply: int, trump: int) -> bool:
-    if reply >> 3 == led >> 3:
-        return reply < led
-    return reply >> 3 != trump
 
 
 def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
@@ -67,13 +62,13 @@ def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
     hands = [int(d.elder_hand), int(d.dealer_hand)]
     start = list(hands)
     trump = int(d.turn_up) >> 3
-    leader, tricks, led = ELDER, 0, -1
+    state = START
     played: list[int] = []
     plays = np.full(10, -1, dtype=np.int64)
     scratch = np.zeros(max(worlds, 1), dtype=np.uint32)
     said = said_of(d)
     for n in range(10):
-        who = leader if led < 0 else 1 - leader
+        who = to_play(state)
         if n < from_card:
             c = int(d.play[n])
         else:
@@ -108,14 +103,8 @@ def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
                 c = int(alphamu_decide(*args, 0, m)[0])
         hands[who] &= ~(1 << c)
         played.append(c)
-        if led < 0:
-            led = c
-        else:
-            if not _wins(led, c, trump):
-                leader = who
-            tricks += leader == ELDER
-            led = -1
-    return tricks, played
+        state = after(state, c, trump)
+    return state[1], played
 
 
 def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: int = 5,

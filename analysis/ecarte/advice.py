@@ -30,7 +30,8 @@ from __future__ import annotations
 import numpy as np
 
 from ecarte_sim.analysis.ecarte import solved as shipped
-from ecarte_sim.analysis.ecarte.situation import ACTIONS, hand_situation, score_pair
+from ecarte_sim.analysis.ecarte.situation import (ACTIONS, hand_situation, parse_score,
+                                                  score_pair)
 from ecarte_sim.engine.deck import ECARTE, format_card, format_hand
 from ecarte_sim.engine.ecarte.canonical import canonical_index
 
@@ -185,12 +186,11 @@ def sampled_advice(hand: str, trump: str, score: str = "0-0", role: str = "elder
     what the treatise says."""
     from ecarte_sim.analysis.ecarte.paired import mean_of, paired_mean
     from ecarte_sim.analysis.ecarte.reasons import MAXIM_WORDS
-    from ecarte_sim.analysis.ecarte.situation import parse_score
     from ecarte_sim.analysis.ecarte.strategy import (MARKS_NET, ROLES, arm_cfgs,
                                                      continuation, marks_value)
-    from ecarte_sim.engine.cards import ECARTE, format_card, format_hand
     from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
     from ecarte_sim.engine.ecarte.regle import explain
+    from ecarte_sim.engine.ecarte.runner import empty_script
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
     from ecarte_sim.engine.ecarte.strategy import (CHECK_DEALS, CHECK_DEALS_START, N_MARKS,
                                                    marks_block)
@@ -212,7 +212,6 @@ def sampled_advice(hand: str, trump: str, score: str = "0-0", role: str = "elder
     att = np.zeros(n_rows, dtype=np.int64)
     mis = np.zeros(n_rows, dtype=np.int64)
     ids = np.array([canonical_index(mask, t) for t in turn_ups], dtype=np.int64)
-    from ecarte_sim.engine.ecarte.runner import empty_script
     marks_block(np.uint64(check_seed(seed)), ROLES[role],
                 np.full(n_rows, mask, dtype=np.int64), turn_ups,
                 ids, False, np.full(n_rows, CHECK_DEALS_START, dtype=np.int64),

@@ -344,13 +344,12 @@ def compare(first, second, *, scheme: str = DEFAULT_COLUMNS) -> pd.DataFrame:
     proposes (accepts), and ``cells`` the chart's cells (``scheme``) whose majority action
     differs, as "row / column: first's action → second's"."""
     rows = []
+    dealt = state_weights().astype(np.float64)
     for slot in range(25):
         score = f"{slot // 5}-{slot % 5}"
         for role in ("elder", "dealer"):
             a, b = first.table(role)[slot], second.table(role)[slot]
-            w = state_weights().astype(np.float64)
-            if role == "dealer":
-                w = w * proposal_chance(first.elder[slot])
+            w = dealt * proposal_chance(first.elder[slot]) if role == "dealer" else dealt
             total = w.sum()
             ca = compute(role, a, scheme=scheme, weights=w)
             cb = compute(role, b, scheme=scheme, weights=w)

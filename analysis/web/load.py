@@ -1,14 +1,16 @@
 """The bounded load test: N games at once against a real server on loopback.
 
-:func:`load_test` starts the app under uvicorn on a free 127.0.0.1 port (a temporary store
-unless one is given), plays ``games`` games at the same time, each on its own thread and
-HTTP connection, by random legal choices (:func:`choose`, seeded by the game's number) to
-the end of the game or ``max_actions`` actions, then stops the server. It times every
-request (new game, each action) and counts every response that is not 2xx as an error;
-the report gives the count, median, 95th percentile and maximum of the latencies and the
-wall time. Before the games, :func:`page_times` times a new game's page alone (the page,
-its three files and the new game, as a browser fetches them), 20 times. It stops by itself: each game is bounded in actions and the whole run in time
-(``timeout``). ``ecarte-sim serve --load-test 20`` prints it.
+:func:`load_test` starts the app under uvicorn on a free 127.0.0.1 port (a temporary
+store unless one is given), plays ``games`` games at the same time from a process of its
+own (as browsers are other programs), each game on its own thread and HTTP connection,
+by random legal choices (:func:`choose`, seeded by the game's number) to the end of the
+game or ``max_actions`` actions, then stops the server. It times every request (new
+game, each action) and counts every response that is not 2xx as an error; the report
+gives the count, median, 95th percentile and maximum of the latencies and the wall time.
+Before the games, :func:`page_times` times a new game's page alone (the page, its three
+files and the new game, as a browser fetches them), 20 times. It stops by itself: each
+game is bounded in actions and the whole run in time (``timeout``). ``ecarte-sim serve
+--load-test 20`` prints it.
 """
 
 from __future__ import annotations
@@ -155,6 +157,36 @@ def _play(base: str, number: int, max_actions: int | None, deadline: float,
             out["finished"] += int(finished)
 
 
+def _play_threads(base: str, numbers, max_actions: int | None, timeout: float,
+                  think: float, coach: bool = True, opponent: str | None = None):
+    """The games ``numbers`` at once, each on its own thread and connection (in the
+    calling process); returns the merged tallies and the wall time."""
+    out = {"times": [], "new": [], "act": [], "errors": [], "actions": 0, "finished": 0}
+    lock = threading.Lock()
+    deadline = time.monotonic() + timeout
+    threads = [threading.Thread(target=_play, args=(base, i, max_actions, deadline, out,
+                                                    lock, think, coach, opponent),
+                                daemon=True) for i in numbers]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=timeout + 60)
+    return out, time.perf_counter() - t0
+
+
+def play_games(base: str, numbers, max_actions: int | None = None, timeout: float = 600.0,
+               think: float = 0.0, coach: bool = True, opponent: str | None = None):
+    """:func:`_play_threads` in a process of its own: the players are other programs, as
+    browsers are, and do not take the server's interpreter lock (with the players'
+    threads in the server's process, their JSON and HTTP work would be counted in the
+    server's latency)."""
+    import multiprocessing
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(_play_threads, (base, list(numbers), max_actions, timeout, think,
+                                          coach, opponent))
+
+
 #: What a browser fetches to show a new game: the page, its files, then the new game.
 PAGE_FILES = ("/", "/static/style.css", "/static/cards.js", "/static/app.js")
 
@@ -202,19 +234,7 @@ def load_test(games: int = 20, max_actions: int | None = None, store=None,
             say("a new game's page, 20 times one after the other")
             page = page_times(base)
             say(f"{games} games at once on {base}")
-            out = {"times": [], "new": [], "act": [], "errors": [], "actions": 0,
-                   "finished": 0}
-            lock = threading.Lock()
-            deadline = time.monotonic() + timeout
-            threads = [threading.Thread(target=_play, args=(base, i, max_actions, deadline,
-                                                            out, lock, think), daemon=True)
-                       for i in range(games)]
-            t0 = time.perf_counter()
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(timeout=timeout + 60)
-            wall = time.perf_counter() - t0
+            out, wall = play_games(base, range(games), max_actions, timeout, think)
     ms = lambda x: None if x is None else round(1000 * x, 1)  # noqa: E731
     return {"games": games, "think_s": think, "finished": out["finished"],
             "actions": out["actions"],
@@ -270,17 +290,9 @@ def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
             t0 = time.perf_counter()
             while done < finished and time.monotonic() < deadline:
                 n = min(at_once, finished - done)
-                out = {"times": [], "new": [], "act": [], "errors": [], "actions": 0,
-                       "finished": 0}
-                lock = threading.Lock()
-                threads = [threading.Thread(target=_play, args=(base, 100_000 + done + i,
-                                                                None, deadline, out, lock,
-                                                                0.0, coach, opponent),
-                                            daemon=True) for i in range(n)]
-                for t in threads:
-                    t.start()
-                for t in threads:
-                    t.join()
+                out, _ = play_games(base, range(100_000 + done, 100_000 + done + n), None,
+                                    max(1.0, deadline - time.monotonic()), 0.0, coach,
+                                    opponent)
                 errors += out["errors"]
                 done += n
                 if done % every == 0 or done == finished:

@@ -75,7 +75,23 @@ def table_action(strategy: shipped.Solved, role: str, mask: int, turn_ups, x: in
 
 def strategy_settings(strategy: shipped.Solved, x: int, y: int, play: str | None = None):
     """Settings and script in which both players play the strategy's row of (x, y), the
-    cards by the play model it was solved with (or ``play``)."""
+    cards by the play model it was solved with (or ``play``). Built once per strategy,
+    score and play (packing the tables is most of a coach's small request); each call
+    gets its own copy of the script."""
+    key = (id(strategy), int(x), int(y), play)
+    hit = _SETTINGS.get(key)
+    if hit is None or hit[0] is not strategy:
+        if len(_SETTINGS) >= 64:
+            _SETTINGS.clear()
+        hit = _SETTINGS[key] = (strategy, *_strategy_settings(strategy, int(x), int(y), play))
+    return hit[1], hit[2].copy()
+
+
+#: (id of the strategy, x, y, play) -> (the strategy, settings, script): see above.
+_SETTINGS: dict = {}
+
+
+def _strategy_settings(strategy: shipped.Solved, x: int, y: int, play: str | None):
     from ecarte_sim.analysis.ecarte import strategy as st
     from ecarte_sim.analysis.ecarte.equilibrium import base_settings, at_score
     from ecarte_sim.engine.ecarte.settings import EcarteSettings

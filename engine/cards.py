@@ -16,8 +16,9 @@ from numba import njit
 
 from ecarte_sim.engine.deck import (  # noqa: F401 - the notation, re-exported
     ECARTE, N_CARDS, N_RANKS, N_SUITS, PIQUET, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS,
-    CardError, Deck, card_bit, card_index, cards_of, check_disjoint, format_card, format_cards,
-    format_hand, parse_card, parse_hand, parse_suit, rank_of, split_tokens, suit_of)
+    CardError, Deck, card_bit, card_index, card_list, card_of, card_set, cards_of, check_disjoint,
+    format_card, format_cards, format_hand, parse_card, parse_hand, parse_suit, rank_of,
+    split_tokens, suit_of)
 
 FULL_PACK = np.uint32(0xFFFFFFFF)
 #: ``SUIT_MASK[s]``: the eight bits of suit ``s``.

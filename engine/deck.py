@@ -164,6 +164,54 @@ def parse_hand(text: str, size: int | None = None, deck: Deck = ECARTE,
     return np.uint32(mask)
 
 
+def card_of(value, what: str, deck: Deck = ECARTE) -> int:
+    """One card given as text (``"KS"``) or as its index 0..31; ``what`` names it in the
+    :class:`CardError` of an index out of range."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        if not 0 <= int(value) < N_CARDS:
+            raise CardError(f"{what} {value!r} is not a card index 0..31", str(value))
+        return int(value)
+    return parse_card(str(value), deck)
+
+
+def card_set(value, what: str, deck: Deck = ECARTE) -> int:
+    """A set of cards as a mask, given as text (``"9S 8D"``; ``-`` or nothing for none), as
+    a mask (an int, 0 to 2**32 - 1) or as a sequence of cards (texts or indices 0..31).
+
+    ``what`` names the set in the messages (``"hand"``, ``"discard"``): a
+    :class:`CardError` names an unknown card, a card written twice (``duplicate card 'KS'
+    in the hand``) or a number that is not a card or a mask.
+    """
+    if value is None:
+        return 0
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        if not 0 <= int(value) < 1 << N_CARDS:
+            raise CardError(f"the {what} {value!r} is not a set of cards (a 32-bit mask)",
+                            str(value))
+        return int(value)
+    tokens = split_tokens(value) if isinstance(value, str) else list(value)
+    mask = 0
+    for t in tokens:
+        if isinstance(t, str) and t.strip() == "-":
+            continue
+        c = card_of(t, f"card of the {what}", deck)
+        if mask >> c & 1:
+            token = format_card(c, deck)
+            raise CardError(f"duplicate card {token!r} in the {what}", token)
+        mask |= 1 << c
+    return mask
+
+
+def card_list(value, what: str, deck: Deck = ECARTE) -> list[int]:
+    """Cards in the order given (e.g. the cards played), as text (``"KS 8S QD"``) or a
+    sequence of texts or indices 0..31; ``None`` for none. ``what`` names them in the
+    messages (``"played"``: ``card played 40 is not a card index 0..31``)."""
+    if value is None:
+        return []
+    tokens = split_tokens(value) if isinstance(value, str) else list(value)
+    return [card_of(t, f"card {what}", deck) for t in tokens]
+
+
 def cards_of(mask: int) -> list[int]:
     """Bit indices of a mask, in canonical order (suit S H D C, high card first)."""
     mask = int(mask)

@@ -145,3 +145,33 @@ def test_above_in_suit():
         expected = sum(1 << c for c in range(card + 1, (card // 8 + 1) * 8))
         assert int(above_in_suit(card)) == expected
     assert cards_of(parse_hand("7C KS")) == [parse_card("KS"), parse_card("7C")]
+
+
+@pytest.mark.parametrize("value, mask", [
+    ("KS 8D", (1 << 7) | (1 << 17)), ("ks, 8d", (1 << 7) | (1 << 17)), ("-", 0), ("", 0),
+    (None, 0), ("KS - 8D", (1 << 7) | (1 << 17)), (["KS", 17], (1 << 7) | (1 << 17)),
+    (np.uint32(5), 5), ((1 << 32) - 1, (1 << 32) - 1)])
+def test_card_set_reads_text_masks_and_sequences(value, mask):
+    from ecarte_sim.engine.deck import card_set
+    assert card_set(value, "hand") == mask
+
+
+@pytest.mark.parametrize("value, token, words", [
+    ("KS KS", "KS", "duplicate card 'KS' in the discard"), ([1, 1], "8S", "duplicate"),
+    ("KS QX", "QX", "unknown card"), ([40], "40", "card of the discard 40"),
+    ([True], "True", "unknown card"), (1 << 32, str(1 << 32), "not a set of cards"),
+    (-1, "-1", "not a set of cards")])
+def test_card_set_names_the_bad_token(value, token, words):
+    from ecarte_sim.engine.deck import card_set
+    with pytest.raises(CardError, match=words) as e:
+        card_set(value, "discard")
+    assert e.value.token == token
+
+
+def test_card_list_keeps_the_order_and_checks_indices():
+    from ecarte_sim.engine.deck import card_list, card_of
+    assert card_list("KS 8D 7S", "played") == [7, 17, 0]
+    assert card_list([17, "KS"], "played") == [17, 7] and card_list(None, "played") == []
+    assert card_of("QH", "turn-up") == 14 and card_of(np.int64(3), "turn-up") == 3
+    with pytest.raises(CardError, match="card played 32 is not a card index"):
+        card_list([32], "played")

@@ -459,3 +459,16 @@ def test_review_reads_a_game_saved_by_the_store(tmp_path):
                                 "record": record}))
     r = _review(str(path), "--no-coach")
     assert r.exit_code == 0 and "keeps the laws" in r.output
+
+
+def test_known_record_holds_the_public_facts_and_the_counts():
+    import numpy as np
+
+    from ecarte_sim.engine.ecarte.records import REC, Law49, ProposalsEnd, known_record
+    rec = known_record(13, ProposalsEnd.DEALER_REFUSED, Law49.NONE, [(3, 1), (1, 0)])
+    r = REC.read(rec)
+    assert rec.dtype == np.int64 and rec.size == REC.size
+    assert (r["turn_up"], r["how_ended"], r["first"], r["exchanges"]) == (13, 1, 0, 2)
+    assert [bin(int(v)).count("1") for v in r["exchange_cards"][:8]] == [3, 3, 1, 1,
+                                                                         1, 1, 0, 0]
+    assert not any(r["exchange_cards"][8:])

@@ -14,7 +14,7 @@ The state of the play after ``n`` cards is (leader, the elder's tricks, the card
 * :func:`walk` — every card of a sequence with who played it and the state before it.
 * :func:`parse_said` — what was said before the play (Laws 25–26), the one parser of it
   (the practice table's positions, the inference of a history, the best response's
-  situations each add their own limits).
+  situations each add their own limits); :func:`said_of` the words of a whole deal.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
+from ecarte_sim.engine.ecarte.records import ProposalsEnd
 from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
 
 #: The state before the first card: the elder leads (Law 40), no trick, nothing led.
@@ -108,4 +109,16 @@ def parse_said(said) -> list[str]:
     return words
 
 
-__all__ = ["START", "step", "beats", "after", "to_play", "walk", "parse_said"]
+def said_of(d) -> list[str]:
+    """What was said in a whole deal (a :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal`:
+    its exchanges and how the proposals ended), as :func:`parse_said` reads it:
+    ``propose, accept`` per exchange, then ``play`` or ``propose, refuse`` (Laws 25–26)."""
+    words = ["propose", "accept"] * len(d.exchanges)
+    if d.how_ended == ProposalsEnd.ELDER_PLAYED:
+        words.append("play")
+    elif d.how_ended == ProposalsEnd.DEALER_REFUSED:
+        words += ["propose", "refuse"]
+    return words
+
+
+__all__ = ["START", "step", "beats", "after", "to_play", "walk", "parse_said", "said_of"]

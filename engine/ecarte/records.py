@@ -4,12 +4,15 @@ Both are :class:`~ecarte_sim.engine.layout.Layout` s, declared once here; the
 kernels index them with ``REC.at.FIELD`` / ``COUNTS.at.FIELD`` and Python reads
 them by name (``REC.read(rec)``, :meth:`WholeDeal.from_record`). The codes a
 record holds — which Law 49 penalty applies, how the proposals ended, who marked
-a king and what the point gave — are enums or name tuples defined here too.
+a king and what the point gave — are enums or name tuples defined here too, and so is
+the record as a player knows it before the play (:func:`known_record`).
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
+
+import numpy as np
 
 from ecarte_sim.engine.layout import Layout
 
@@ -55,6 +58,29 @@ REC = Layout("Rec", [
                             # (-1: dd or scripted)
     ("infer_worlds", 1), ("infer_tries", 1), ("infer_fallbacks", 1),  # pimc-inference's work
 ])
+
+def known_record(turn_up: int, how_ended: int, first: int, thrown=()) -> np.ndarray:
+    """A deal's ``REC`` as either player knows it before the play, for the kernels of one
+    player's card (the inferring and keyed players, :mod:`~ecarte_sim.engine.ecarte.single`,
+    :mod:`~ecarte_sim.engine.ecarte.keyed`): the turn-up, how the proposals ended
+    (:class:`ProposalsEnd`), Law 49's case (:class:`Law49`) and, per exchange, how many
+    cards each threw (``thrown``: (the elder's, the dealer's) per exchange; each drew as
+    many, Laws 29–34). Those kernels read only the number of an exchange's cards
+    (:func:`~ecarte_sim.engine.ecarte.keyed.info_key`,
+    :mod:`~ecarte_sim.engine.ecarte.inferred_worlds`), so each of the four is written as
+    that many low bits: one record serves both players and every hand either may hold."""
+    rec = np.zeros(REC.size, dtype=np.int64)
+    at = REC.at
+    rec[at.TURN_UP] = turn_up
+    rec[at.HOW_ENDED] = how_ended
+    rec[at.FIRST] = first
+    rec[at.EXCHANGES] = len(thrown)
+    for r, (elder, dealer) in enumerate(thrown):
+        base = at.EXCHANGE_CARDS + 4 * r
+        rec[base] = rec[base + 1] = (1 << elder) - 1
+        rec[base + 2] = rec[base + 3] = (1 << dealer) - 1
+    return rec
+
 
 #: The play's int64 scratch ``payoff``: the elder's points minus the dealer's by the elder's
 #: tricks (Laws 48-49, with this deal's Law 49 penalty), then PIMC's work counters.

@@ -57,3 +57,17 @@ def test_paired_comparison_uses_the_same_deals_and_beats_unpaired():
     assert paired["se"] < 0.7 * unpaired_se, (paired, unpaired_se)
     same = paired_counts(21, 0, 5_000, a, a.copy())
     assert np.count_nonzero(same - np.diag(np.diag(same))) == 0
+
+
+def test_mean_ci_by_hand_and_its_edges():
+    from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, mean_ci, normal_ci
+    x = [1.0, 2.0, 4.0, 7.0]
+    s = math.sqrt(sum((v - 3.5) ** 2 for v in x) / 3)
+    r = mean_ci(x, Z95_ROUNDED)
+    assert list(r) == ["mean", "ci95", "n"] and r["n"] == 4 and r["mean"] == 3.5
+    assert r["ci95"] == pytest.approx([3.5 - 1.96 * s / 2, 3.5 + 1.96 * s / 2], rel=1e-15)
+    assert mean_ci(np.array(x))["ci95"][1] - 3.5 == pytest.approx(Z95 * s / 2, rel=1e-15)
+    assert mean_ci([]) == {"mean": None, "ci95": None, "n": 0}
+    one = mean_ci([2.0])
+    assert one["mean"] == 2.0 and all(math.isnan(v) for v in one["ci95"])
+    assert normal_ci(1.0, 0.5, 2.0) == [0.0, 2.0]

@@ -40,7 +40,7 @@ import numpy as np
 
 from ecarte_sim.analysis.ecarte import strategy as st
 from ecarte_sim.analysis.ecarte.paired import paired_mean
-from ecarte_sim.analysis.stats.intervals import Z95
+from ecarte_sim.analysis.stats.intervals import Z95, mean_ci
 
 #: The scores measured by default (the issue's: the start, and three late scores).
 DEFAULT_SCORES = ((0, 0), (2, 4), (3, 3), (4, 4))
@@ -177,13 +177,6 @@ def hand_rows(strategy, role: str, x: int, y: int, masks, turn_ups, states,
     return rows
 
 
-def _mean_ci(values: np.ndarray) -> dict:
-    n = len(values)
-    m = float(np.mean(values))
-    half = Z95 * float(np.std(values, ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
-    return {"mean": m, "ci95": [m - half, m + half], "n": n}
-
-
 def _share_ci(k: int, n: int) -> dict:
     """The share k/n with its Wilson 95% interval."""
     from ecarte_sim.analysis.stats.intervals import wilson_interval
@@ -198,7 +191,7 @@ def summary(rows: list[dict], top: int = 5) -> dict:
         plug = np.array([r[f"{who}_regret"] for r in rows])
         cross = np.array([r[f"{who}_regret_cross"] for r in rows])
         wrong = [r for r in rows if r[f"{who}_wrong"]]
-        out[who] = {"regret": _mean_ci(plug), "regret_cross": _mean_ci(cross),
+        out[who] = {"regret": mean_ci(plug), "regret_cross": mean_ci(cross),
                     "wrong": _share_ci(len(wrong), len(rows)),
                     "worst_wrong": max((r[f"{who}_regret"] for r in wrong), default=0.0)}
     worst = sorted(rows, key=lambda r: -r["table_regret"])[:top]

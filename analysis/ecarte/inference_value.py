@@ -30,6 +30,7 @@ import numpy as np
 
 from ecarte_sim.analysis.ecarte import paired as P
 from ecarte_sim.analysis.ecarte.scores import outcome_distribution, win_probabilities
+from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.experiments import CLASSIFY_ALL, paired_table
 from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS, EcarteSettings, PlayModel
@@ -93,7 +94,7 @@ def inference_value(deals: int = DEFAULT_DEALS, *, seed: int = 0, worlds: int = 
             e, d = out["seats"]["elder"][key][what], out["seats"]["dealer"][key][what]
             mean = (e["mean"] + d["mean"]) / 2
             se = math.sqrt(e["se"] ** 2 + d["se"] ** 2) / 2
-            both[what] = {"mean": mean, "se": se, "ci95": [mean - 1.96 * se, mean + 1.96 * se]}
+            both[what] = {"mean": mean, "se": se, "ci95": normal_ci(mean, se, Z95_ROUNDED)}
         out["both_seats"][key] = both
     work = whole_counts(seed, 0, min(deals, 1 << 12),
                         EcarteSettings.build(worlds=worlds, play="pimc-inference").cfg(),

@@ -30,7 +30,7 @@ import numpy as np
 
 from ecarte_sim.analysis.piquet.search import search_counts, search_summary
 from ecarte_sim.analysis.piquet.summaries import deal_summary, mean_from_sums, partie_summary, rate
-from ecarte_sim.analysis.stats.intervals import Z95
+from ecarte_sim.analysis.stats.intervals import normal_ci
 from ecarte_sim.engine.piquet import simulate as S
 from ecarte_sim.engine.piquet.discard_search import WINDOW
 from ecarte_sim.engine.piquet.records import N_OUTCOMES, PAIRED_COUNTS, Outcome
@@ -95,7 +95,7 @@ def paired_summary(counts: np.ndarray) -> dict:
             "margin_difference": diff,
             "elder_win_a": rate(wins_a, n), "elder_win_b": rate(wins_b, n),
             "elder_win_difference": {"mean": d, "se": se,
-                                     "ci95": [d - Z95 * se, d + Z95 * se]}}
+                                     "ci95": normal_ci(d, se)}}
 
 
 def measure(seed: int, deals: dict, say=lambda msg: None, progress=None) -> dict:

@@ -34,7 +34,7 @@ from functools import partial
 import numpy as np
 
 from ecarte_sim.analysis.piquet.summaries import mean_from_sums, rate
-from ecarte_sim.analysis.stats.intervals import Z95
+from ecarte_sim.analysis.stats.intervals import normal_ci
 from ecarte_sim.engine.batch import each_row, reduce_counts
 from ecarte_sim.engine.piquet import discard_search as D
 from ecarte_sim.engine.piquet.records import DEAL_COUNTS
@@ -134,7 +134,7 @@ def _paired_win(only_a: int, only_b: int, n: int) -> dict:
     d = (only_a - only_b) / n
     var = ((only_a + only_b) / n - d * d) / (n - 1) if n > 1 else math.nan
     se = math.sqrt(var) if var == var else math.nan
-    return {"mean": d, "se": se, "ci95": [d - Z95 * se, d + Z95 * se]}
+    return {"mean": d, "se": se, "ci95": normal_ci(d, se)}
 
 
 def search_summary(counts: np.ndarray) -> dict:

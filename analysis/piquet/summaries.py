@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ecarte_sim.analysis.stats.intervals import Z95, wilson_interval
+from ecarte_sim.analysis.stats.intervals import normal_ci, wilson_interval
 from ecarte_sim.engine.piquet.records import DEAL_COUNTS, PARTIE_COUNTS, SCORE
 
 
@@ -24,7 +24,7 @@ def mean_from_sums(total: int, total_sq: int, n: int) -> dict:
         return {"n": n, "mean": mean, "se": math.nan, "ci95": [math.nan, math.nan]}
     var = max(0.0, (int(total_sq) - n * mean * mean) / (n - 1))
     se = math.sqrt(var / n)
-    return {"n": n, "mean": mean, "se": se, "ci95": [mean - Z95 * se, mean + Z95 * se]}
+    return {"n": n, "mean": mean, "se": se, "ci95": normal_ci(mean, se)}
 
 
 def deal_summary(counts: np.ndarray) -> dict:

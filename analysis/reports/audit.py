@@ -9,6 +9,7 @@ import pandas as pd
 
 from ecarte_sim.analysis.reports.provenance import (caption, commit_file, csv_columns,
                                                     provenance, write_provenance)
+from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED
 
 
 def _which(result: dict) -> str:
@@ -48,7 +49,7 @@ def worst_lines(result: dict, top: int) -> list[str]:
         for w in s["worst"][:top]:
             out.append(f"- {key}: {w['hand']}, {w['turn_up']} turned up: the table says "
                        f"{w['table']}, the values beat it by {w['table_regret']:.4f} "
-                       f"(gain {w['gain']:+.4f} ± {1.96 * w['se']:.4f}); the treatise says "
+                       f"(gain {w['gain']:+.4f} ± {Z95_ROUNDED * w['se']:.4f}); the treatise says "
                        f"{w['treatise']}")
     return out
 

@@ -240,8 +240,7 @@ def test_cli_bad_input(capsys, args, token):
 def test_keyed_alphamu_is_keyed_pimc_inference_without_search():
     """With K = 0 the keyed chooser is keyed.keyed_card's pimc-inference at every card of
     whole deals; the batch form gives the single card; with K = 5 its card is legal."""
-    from ecarte_sim.analysis.ecarte.exploit import said_of
-    from ecarte_sim.analysis.ecarte.card_advice import deal_record, parse_position, payoff_table
+    from ecarte_sim.analysis.ecarte.card_advice import deal_position, deal_record, payoff_table
     from ecarte_sim.engine.ecarte.keyed import keyed_card, legal_now
     from ecarte_sim.engine.ecarte.position import walk
     from ecarte_sim.engine.ecarte.settings import PlayModel
@@ -252,12 +251,7 @@ def test_keyed_alphamu_is_keyed_pimc_inference_without_search():
         start = list(hands)
         trump = int(d.turn_up) >> 3
         for n, (who, _, c) in enumerate(walk([int(x) for x in d.play], trump)):
-            groups = [(int(x[0] if who == ELDER else x[2]),
-                       bin(int(x[2] if who == ELDER else x[0])).count("1"))
-                      for x in d.exchanges]
-            p = parse_position(hands[who], int(d.turn_up), "elder" if who == ELDER else
-                               "dealer", said=said_of(d), discards=groups,
-                               played=list(d.play[:n]))
+            p = deal_position(d, who, hands[who], list(d.play[:n]))
             plays = np.full(10, -1, dtype=np.int64)
             plays[:n] = d.play[:n]
             args = (who, np.uint32(start[who]), np.uint32(p.unseen), plays, n, trump, True, 8,

@@ -10,19 +10,9 @@ import pytest
 from ecarte_sim.analysis.ecarte import card_advice as cards
 from ecarte_sim.engine.cards import CardError, format_card
 from ecarte_sim.engine.ecarte import reference
-from ecarte_sim.engine.ecarte.records import ProposalsEnd
+from ecarte_sim.engine.ecarte.position import said_of
 from ecarte_sim.engine.ecarte.runner import DealRunner
 from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
-
-
-def said_of(d) -> list[str]:
-    """What was said in a whole deal's record (Laws 25–26)."""
-    words = ["propose", "accept"] * len(d.exchanges)
-    if d.how_ended == ProposalsEnd.ELDER_PLAYED:
-        words.append("play")
-    elif d.how_ended == ProposalsEnd.DEALER_REFUSED:
-        words += ["propose", "refuse"]
-    return words
 
 
 def positions(d):

@@ -25,6 +25,9 @@ he has taken"), his own discards, and the cards played so far. From that alone:
   :func:`from_table_position` the practice table's view of the computer.
 * :func:`settings_for` — the ``(cfg, script)`` of a whole deal whose two inferring
   players choose exactly as :func:`computer_card` does (the cross-check's settings).
+* :func:`deal_record` — a position's record of the proposals as the kernels read it;
+  :func:`deal_position` and :func:`replay` — a whole deal's positions, and its play again
+  with each card chosen by a caller (the best response's keyed replay, ``stronger``).
 
 The arguments, shared by the three (keywords after ``hand, turn_up, role``)
     ``hand``      the mover's cards NOW (text ``"KH 7H QS"`` or a mask): the cards he
@@ -65,8 +68,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ecarte_sim.engine.cards import ECARTE, CardError, format_card, format_hand, parse_card, \
-    split_tokens
+from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
+from ecarte_sim.engine.deck import CardError, card_list, card_of, card_set, format_card, \
+    format_hand
 from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
 # defined in the engine, read here by the callers of this module: what was said, parsed,
 # and the kernels' payoff table
@@ -110,39 +114,6 @@ class Position:
 
 # ----------------------------------------------------------------------------- parsing
 
-def _card(value, what: str) -> int:
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        if not 0 <= int(value) < 32:
-            raise CardError(f"{what} {value!r} is not a card index 0..31", str(value))
-        return int(value)
-    return parse_card(str(value), ECARTE)
-
-
-def _mask(value, what: str) -> int:
-    """A mask from text, a mask int or a sequence of cards; duplicates refused."""
-    if value is None:
-        return 0
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return int(value) & _FULL
-    tokens = split_tokens(value) if isinstance(value, str) else list(value)
-    mask = 0
-    for t in tokens:
-        if isinstance(t, str) and t.strip() == "-":
-            continue
-        c = _card(t, f"card of the {what}")
-        if mask >> c & 1:
-            raise CardError(f"duplicate card {format_card(c)!r} in the {what}", format_card(c))
-        mask |= 1 << c
-    return mask
-
-
-def _sequence(value, what: str) -> list[int]:
-    if value is None:
-        return []
-    tokens = split_tokens(value) if isinstance(value, str) else list(value)
-    return [_card(t, f"card {what}") for t in tokens]
-
-
 def parse_discards(discards) -> list[tuple[int, int]]:
     """Groups (mover's thrown mask, adversary's count) from text ``"7S 8D:2; 9C:1"`` or
     pairs."""
@@ -168,7 +139,7 @@ def parse_discards(discards) -> list[tuple[int, int]]:
                 or not 0 <= int(count) <= 5:
             raise ValueError(f"bad discard count {count!r}: the adversary threw 0 to 5 cards "
                              "(Law 27)")
-        out.append((_mask(cards, "discard"), int(count)))
+        out.append((card_set(cards, "discard"), int(count)))
     return out
 
 
@@ -197,8 +168,8 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
     mover = ELDER if role == "elder" else 1 - ELDER
-    own = _mask(hand, "hand")
-    up = _card(turn_up, "turn-up")
+    own = card_set(hand, "hand")
+    up = card_of(turn_up, "turn-up")
     trump = up >> 3
     if own >> up & 1:
         raise CardError(f"the turn-up {format_card(up)!r} is in the hand", format_card(up))
@@ -242,7 +213,7 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
         first = Law49.PLAYED_WITHOUT_PROPOSING
     elif words[:2] == ["propose", "refuse"]:
         first = Law49.REFUSED_FIRST
-    seq = _sequence(played, "played")
+    seq = card_list(played, "played")
     if len(seq) >= 10:
         raise ValueError("all ten cards have been played: no card to choose")
     # walk the play: whose card each was (Law 40), the mover's legal (Law 43)
@@ -346,25 +317,54 @@ def settings_for(model: str, score=(0, 0), worlds: int = DEFAULT_WORLDS,
 
 
 def deal_record(p: Position) -> np.ndarray:
-    """The record of the proposals (``REC``) as the inferring player reads it (counts only
-    for the adversary's cards): what the keyed player and the best response pass the
-    kernels (:mod:`ecarte_sim.analysis.ecarte.exploit`)."""
-    from ecarte_sim.engine.ecarte.records import REC
-    at = REC.at
-    rec = np.zeros(REC.size, dtype=np.int64)
-    rec[at.TURN_UP] = p.turn_up
-    rec[at.HOW_ENDED] = p.how_ended
-    rec[at.FIRST] = p.first
-    rec[at.EXCHANGES] = len(p.discards)
-    mine, theirs = (0, 2) if p.role == "elder" else (2, 0)
-    for r, (out, k) in enumerate(p.discards):
-        base = at.EXCHANGE_CARDS + 4 * r
-        n = bin(out).count("1")
-        rec[base + mine] = out
-        rec[base + mine + 1] = (1 << n) - 1          # only the count is read
-        rec[base + theirs] = (1 << k) - 1
-        rec[base + theirs + 1] = (1 << k) - 1
-    return rec
+    """The record of the proposals (``REC``) as the mover knows it
+    (:func:`~ecarte_sim.engine.ecarte.records.known_record`): what the keyed player and the
+    best response pass the kernels (:mod:`ecarte_sim.analysis.ecarte.exploit`)."""
+    from ecarte_sim.engine.ecarte.records import known_record
+    thrown = [(bin(out).count("1"), k) if p.role == "elder" else (k, bin(out).count("1"))
+              for out, k in p.discards]
+    return known_record(p.turn_up, p.how_ended, p.first, thrown)
+
+
+def deal_position(d, who: int, hand: int, played, forced_trump: bool = True) -> Position:
+    """The position of ``who`` (ELDER or DEALER) in whole deal ``d`` (a
+    :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal`: its turn-up, what was said and
+    the exchanges) holding ``hand`` after the cards ``played``: what a replay of the
+    deal's play asks at each card (:func:`~ecarte_sim.analysis.ecarte.exploit.keyed_vs_deal`,
+    :func:`~ecarte_sim.analysis.ecarte.stronger.play_out`)."""
+    from ecarte_sim.engine.ecarte.position import said_of
+    from ecarte_sim.engine.ecarte.tricks import ELDER
+    mine, theirs = (0, 2) if who == ELDER else (2, 0)
+    groups = [(int(x[mine]), bin(int(x[theirs])).count("1")) for x in d.exchanges]
+    return parse_position(hand, int(d.turn_up), "elder" if who == ELDER else "dealer",
+                          said=said_of(d), discards=groups, played=played,
+                          forced_trump=forced_trump)
+
+
+def replay(d, choose, *, from_card: int = 0, forced_trump: bool = True):
+    """Whole deal ``d``'s play again, card by card: the cards before ``from_card`` as the
+    deal played them, then each card ``choose(who, p, plays, n)`` (the mover, his
+    :func:`deal_position`, the ``n`` cards played so far padded with -1 to ten as the
+    kernels read them). Returns (the elder's tricks, the cards played)."""
+    from ecarte_sim.engine.ecarte.position import START, after, to_play
+    hands = [int(d.elder_hand), int(d.dealer_hand)]
+    trump = int(d.turn_up) >> 3
+    state = START
+    played: list[int] = []
+    plays = np.full(10, -1, dtype=np.int64)
+    for n in range(10):
+        who = to_play(state)
+        if n < from_card:
+            c = int(d.play[n])
+        else:
+            plays[:] = -1
+            plays[:n] = played
+            c = int(choose(who, deal_position(d, who, hands[who], played, forced_trump),
+                           plays, n))
+        hands[who] &= ~(1 << c)
+        played.append(c)
+        state = after(state, c, trump)
+    return state[1], played
 
 
 def _check_seed_deal(seed, deal):
@@ -483,7 +483,7 @@ def _mean_ci(values: np.ndarray) -> tuple[float, list[float]]:
     n = values.size
     mean = float(values.mean())
     se = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    return mean, [mean - 1.96 * se, mean + 1.96 * se]
+    return mean, normal_ci(mean, se, Z95_ROUNDED)
 
 
 def _wilson(k: int, n: int) -> list[float]:
@@ -523,13 +523,13 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
     points = payoff[PAYOFF.at.POINTS:PAYOFF.at.POINTS + 6] * sign
     other = None
     if opponent is not None:
-        other = _mask(opponent, "adversary's hand")
+        other = card_set(opponent, "adversary's hand")
         if bin(other).count("1") != int(count):
             raise CardError(f"adversary's hand {format_hand(other)!r} has "
                             f"{bin(other).count('1')} cards, expected {int(count)}",
                             format_hand(other))
-        if other & ~int(p.unseen) & _FULL or other & _mask(p.played, "played"):
-            c = ((other & ~int(p.unseen)) | (other & _mask(p.played, "played"))).bit_length() - 1
+        if other & ~int(p.unseen) & _FULL or other & card_set(p.played, "played"):
+            c = ((other & ~int(p.unseen)) | (other & card_set(p.played, "played"))).bit_length() - 1
             raise CardError(f"card {format_card(c)!r} of the adversary's hand was seen by "
                             f"the {p.role}", format_card(c))
     n = bin(int(legal_all)).count("1")

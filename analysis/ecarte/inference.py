@@ -40,6 +40,7 @@ from itertools import combinations
 
 import numpy as np
 
+from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
 from ecarte_sim.engine.cards import ECARTE, SUIT_LETTERS, SUIT_NAMES, CardError, format_card
 from ecarte_sim.engine.ecarte.position import parse_said
 from ecarte_sim.engine.ecarte.settings import DealerPolicy, ElderPolicy, choices, member
@@ -151,7 +152,7 @@ def sampled_posterior(own: int, thrown: list[int], turn_up: int, history: str,
     are over the draws, and draws for which no history fitted (uniform instead) are
     counted apart."""
     from ecarte_sim.engine.ecarte.inferred_worlds import posterior_sample
-    from ecarte_sim.engine.ecarte.records import PAYOFF, REC
+    from ecarte_sim.engine.ecarte.records import PAYOFF, Law49, known_record
     from ecarte_sim.engine.ecarte.runner import empty_script
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
@@ -178,18 +179,9 @@ def sampled_posterior(own: int, thrown: list[int], turn_up: int, history: str,
     extra = {} if discard is None else {"discard": discard}
     settings = EcarteSettings.build(**{f"{role}_play": "pimc-inference"}, play="dd",
                                     **{f"model_of_{other}": name}, **extra)
-    rec = np.zeros(REC.size, dtype=np.int64)
-    at = REC.at
-    rec[at.TURN_UP] = turn_up
-    rec[at.HOW_ENDED] = int(rounds["how"])
-    rec[at.EXCHANGES] = len(rounds["counts"])
-    for r, (group, k) in enumerate(zip(thrown, rounds["counts"])):
-        mine, theirs = (0, 2) if role == "elder" else (2, 0)
-        mask_k = (1 << k) - 1                          # only the counts are read
-        rec[at.EXCHANGE_CARDS + 4 * r + mine] = group
-        rec[at.EXCHANGE_CARDS + 4 * r + mine + 1] = (1 << bin(group).count("1")) - 1
-        rec[at.EXCHANGE_CARDS + 4 * r + theirs] = mask_k
-        rec[at.EXCHANGE_CARDS + 4 * r + theirs + 1] = mask_k
+    counts = [(bin(group).count("1"), k) if role == "elder" else (k, bin(group).count("1"))
+              for group, k in zip(thrown, rounds["counts"])]
+    rec = known_record(turn_up, int(rounds["how"]), Law49.NONE, counts)
     out = np.empty(samples, dtype=np.uint32)
     fell_back = np.zeros(samples, dtype=np.bool_)
     payoff = np.zeros(PAYOFF.size, dtype=np.int64)
@@ -417,7 +409,7 @@ def put_to_a_card(worlds: int = 64, seed: int = 0, dealer_play: str = "pimc-infe
             se = float(d.std(ddof=1) / np.sqrt(kept))
             out["leads"][third]["minus_third_heart"] = {
                 "marks": float(d.mean()), "se": se,
-                "ci95": [float(d.mean() - 1.96 * se), float(d.mean() + 1.96 * se)],
+                "ci95": normal_ci(float(d.mean()), se, Z95_ROUNDED),
                 "hands_differing": int((d != 0).sum())}
     return out
 

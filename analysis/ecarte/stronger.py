@@ -27,26 +27,18 @@ positions; ``pimc-inference`` alone, then ``alphamu``, which includes it).
 
 from __future__ import annotations
 
-import math
+import functools
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.exploit import Engine, said_of
-from ecarte_sim.engine.ecarte.position import START, after, to_play
+from ecarte_sim.analysis.ecarte.exploit import Engine
+from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, mean_ci
 
 ELDER, DEALER = 0, 1
-
-
-def _mean_ci(x) -> dict:
-    x = np.asarray(x, dtype=np.float64)
-    n = len(x)
-    if n == 0:
-        return {"mean": None, "ci95": None, "n": 0}
-    m = float(x.mean())
-    h = 1.96 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
-    return {"mean": m, "ci95": [m - h, m + h], "n": n}
+#: The mean with its 95% interval, z = 1.96 (as this module's figures were recorded).
+_mean_ci = functools.partial(mean_ci, z=Z95_ROUNDED)
 
 
 def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
@@ -57,54 +49,32 @@ def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
     ``side`` (ELDER, DEALER, or -1 for neither) by ``alphamu`` with ``last_tricks`` and
     ``m``, the other by ``pimc-inference``, both with the deal's words and from their own
     knowledge. Returns (the elder's tricks, the cards played)."""
-    from ecarte_sim.analysis.ecarte.card_advice import deal_record, parse_position, payoff_table
+    from ecarte_sim.analysis.ecarte.card_advice import deal_record, payoff_table, replay
     from ecarte_sim.engine.ecarte.alphamu import alphamu_decide
-    hands = [int(d.elder_hand), int(d.dealer_hand)]
-    start = list(hands)
-    trump = int(d.turn_up) >> 3
-    state = START
-    played: list[int] = []
-    plays = np.full(10, -1, dtype=np.int64)
     scratch = np.zeros(max(worlds, 1), dtype=np.uint32)
-    said = said_of(d)
-    for n in range(10):
-        who = to_play(state)
-        if n < from_card:
-            c = int(d.play[n])
-        else:
-            groups = [(int(x[0] if who == ELDER else x[2]),
-                       bin(int(x[2] if who == ELDER else x[0])).count("1"))
-                      for x in d.exchanges]
-            p = parse_position(hands[who], int(d.turn_up), "elder" if who == ELDER else "dealer",
-                               said=said, discards=groups, played=played,
-                               forced_trump=forced_trump)
-            rec = deal_record(p)
-            payoff = payoff_table(p.first)
-            plays[:] = -1
-            plays[:n] = played
-            args = (who, np.uint32(start[who]), np.uint32(p.unseen), plays, n, trump,
-                    forced_trump, worlds, np.uint64(seed), np.uint64(index), cfg, script, rec,
-                    payoff, scratch)
-            if who == side:
-                t0 = time.perf_counter()
-                c, pimc, searched = alphamu_decide(*args, last_tricks, m)
-                t1 = time.perf_counter()
-                c, pimc = int(c), int(pimc)
-                if searched and stats is not None:
-                    t2 = time.perf_counter()
-                    again = int(alphamu_decide(*args, 0, m)[0])
-                    t3 = time.perf_counter()
-                    assert again == pimc
-                    stats["decisions"] += 1
-                    stats["differ"] += c != pimc
-                    stats["alphamu_seconds"] += t1 - t0
-                    stats["pimc_seconds"] += t3 - t2
-            else:
-                c = int(alphamu_decide(*args, 0, m)[0])
-        hands[who] &= ~(1 << c)
-        played.append(c)
-        state = after(state, c, trump)
-    return state[1], played
+
+    def choose(who, p, plays, n):
+        args = (who, np.uint32(p.start), np.uint32(p.unseen), plays, n, p.trump,
+                forced_trump, worlds, np.uint64(seed), np.uint64(index), cfg, script,
+                deal_record(p), payoff_table(p.first), scratch)
+        if who != side:
+            return int(alphamu_decide(*args, 0, m)[0])
+        t0 = time.perf_counter()
+        c, pimc, searched = alphamu_decide(*args, last_tricks, m)
+        t1 = time.perf_counter()
+        c, pimc = int(c), int(pimc)
+        if searched and stats is not None:
+            t2 = time.perf_counter()
+            again = int(alphamu_decide(*args, 0, m)[0])
+            t3 = time.perf_counter()
+            assert again == pimc
+            stats["decisions"] += 1
+            stats["differ"] += c != pimc
+            stats["alphamu_seconds"] += t1 - t0
+            stats["pimc_seconds"] += t3 - t2
+        return c
+
+    return replay(d, choose, from_card=from_card, forced_trump=forced_trump)
 
 
 def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: int = 5,

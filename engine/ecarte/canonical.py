@@ -60,7 +60,11 @@ def _counts() -> tuple[list, list, list, list]:
 
 
 def state_key(hand: int, turn_up: int) -> int:
-    """The key of (``hand``, ``turn_up``), as :func:`.states.state_key` computes it."""
+    """The key of (``hand``, ``turn_up``) in plain Python: the kernels'
+    :func:`.states.state_key`, written again so that one hand's state is found without
+    loading numba (``advise``'s action, :mod:`ecarte_sim.analysis.ecarte.advice`);
+    ``tests/test_states.py`` (``test_the_counted_index_is_the_kernels``) checks the two
+    agree."""
     hand, turn_up = int(hand), int(turn_up)
     trump = turn_up // N_RANKS
     a, b, c = sorted(((hand >> (8 * s)) & 0xFF for s in range(N_SUITS) if s != trump),

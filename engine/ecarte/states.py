@@ -118,7 +118,10 @@ def _all_hands() -> np.ndarray:
 
 
 def _keys_of(hands: np.ndarray, turn_up: int) -> np.ndarray:
-    """:func:`state_key` of many hands with one turn-up, in numpy."""
+    """:func:`state_key` of many hands with one turn-up, in numpy: the table is built
+    without calling a kernel, so that reading the weights (``chart``) loads no compiled
+    code. ``tests/test_states.py`` finds every (turn-up, hand) pair's key in it through
+    the kernel's :func:`state_index`."""
     trump = turn_up // N_RANKS
     h = hands.astype(np.int64)
     plain = np.stack([(h >> (8 * s)) & 0xFF for s in range(N_SUITS) if s != trump], axis=1)

@@ -473,7 +473,8 @@ def web_bench(games: int = 50, finished: int = 500, say=None, think: float = 0.0
 def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool = True,
               log=None, repeat: int = 3, pimc_deals: int = 20_000,
               piquet: bool = True, process_deals: int = PROCESS_DEALS,
-              strategy: bool = False, web_games: int = 50, web_finished: int = 500) -> dict:
+              strategy: bool = False, web_games: int = 50, web_finished: int = 500,
+              exploit_worlds: tuple[int, ...] = (4, 16, 64)) -> dict:
     """Time each kernel at least ``repeat`` times (and for at least a second) on deals
     ``[0, n_deals)`` of ``seed``, keeping the best time, and the reference once on
     the first ``reference_deals`` of the same deals."""
@@ -523,7 +524,7 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
     say("timing the exact posterior of a first-round situation ...")
     report["inference"] = inference_bench(repeat)
     say("timing the exact best response in the play for one hand ...")
-    report["exploit"] = exploit_bench()
+    report["exploit"] = exploit_bench(exploit_worlds)
     say("timing advise from the shipped strategy ...")
     report["advice"] = advice_bench(repeat)
     say("timing the practice table's cards (the computer's, the coach's verdict) ...")

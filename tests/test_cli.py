@@ -941,7 +941,7 @@ def test_scores_out_on_a_file_is_a_clean_error(capsys, tmp_path):
 def test_bench_json_shape(capsys, restore_threads):
     obj = json_only(cli(capsys, "bench", "--json", "--deals", "1000", "--reference-deals", "10",
                         "--no-startup", "--threads", "1", "--pimc-deals", "100",
-                        "--web-games", "2", "--web-finished", "0"))
+                        "--web-games", "2", "--web-finished", "0", "--exploit-worlds", "4"))
     assert {"machine", "seed", "kernels", "reference", "speedup_exact_vs_reference"} <= set(obj)
     assert "startup" not in obj
     assert obj["machine"]["threads"] == 1
@@ -959,6 +959,7 @@ def test_bench_json_shape(capsys, restore_threads):
     assert k["speed_vs_plain"] > 0 and 0 <= k["fallback_share"] < 1
     assert k["runs"] == PAIRED_RUNS and obj["pimc"]["64"]["runs"] == PAIRED_RUNS
     assert k["speed_vs_plain"] == pytest.approx(k["plain_seconds"] / k["seconds"])
+    assert set(obj["exploit"]["runs"]) == {"pimc W=4", "pimc-inference W=4"}
 
 
 @pytest.mark.slow

@@ -25,6 +25,10 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set
               show_default=True,
               help="Deals of the whole-process run `ecarte-sim simulate --no-exchange` "
                    "(0: skip it).")
+@click.option("--exploit-worlds", "exploit_worlds", default="4,16,64", show_default=True,
+              callback=lambda ctx, param, value: _worlds_list(value),
+              help="The W of the PIMC models whose exact best response in the play is "
+                   "timed, comma-separated (each 1..256).")
 @click.option("--strategy", is_flag=True,
               help="Also time the elder's best response at 0-0 under dd against the maxims "
                    "over every canonical state, and the 5 x 5 table from its marks tables "
@@ -47,7 +51,7 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set
                    "`classify` and `advise --no-values` (a few seconds).")
 @JSON
 def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, process_deals,
-          strategy, web_games, web_finished, web_think, web_memory_coach, web_only,
+          exploit_worlds, strategy, web_games, web_finished, web_think, web_memory_coach, web_only,
           startup_only, as_json):
     """Measure throughput: deal only, deal + exact double-dummy, deal + point/vole,
     whole deals (regle / maxims, exchanges, dd or heuristic play), whole deals with
@@ -75,6 +79,7 @@ def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, proce
     report = run_bench(n_deals, reference_deals, seed, startup=not no_startup,
                        pimc_deals=pimc_deals, process_deals=process_deals, strategy=strategy,
                        web_games=web_games, web_finished=web_finished,
+                       exploit_worlds=exploit_worlds,
                        log=None if as_json else lambda line: click.echo(line, err=True))
     if not no_startup:
         if say:
@@ -89,3 +94,14 @@ def bench(n_deals, reference_deals, pimc_deals, seed, threads, no_startup, proce
 
 
 COMMANDS = [bench]
+
+
+def _worlds_list(value: str) -> tuple[int, ...]:
+    """``--exploit-worlds``: comma-separated W, each 1..256."""
+    out = []
+    for token in value.split(","):
+        t = token.strip()
+        if not t.isdigit() or not 1 <= int(t) <= 256:
+            raise click.BadParameter(f"{t!r} is not a number of worlds in 1..256")
+        out.append(int(t))
+    return tuple(out)

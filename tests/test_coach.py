@@ -160,6 +160,40 @@ def test_replay_is_the_reference_card_by_card():
     assert checked > 10
 
 
+def test_the_deal_state_walks_the_play_to_the_tables_tricks():
+    """DealState steps the play by engine/ecarte/position.py: before each card the mover is
+    the one who played it, after a played deal the state holds the tricks the table
+    recorded; a card the record does not know, or one played out of turn, leaves the
+    state unknown (None) rather than guessed."""
+    from ecarte_sim.analysis.practice.replay import DealState, action_states
+    played = 0
+    for seed in (1, 2):
+        for d in play_random_game(seed)["deals"]:
+            s = None
+            for _, a, before in action_states(d):
+                if a["type"] == "card":
+                    leader, tricks, led, n = before.state
+                    mover = leader if led < 0 else 1 - leader
+                    assert before.names[mover] == a["by"] and n == len(before.played)
+                s = before                    # the generator applies the last on leaving
+            if s is not None and len(s.played) == 10:
+                assert s.state[1] == d["tricks"][d["elder"]]
+                assert s.state[1:] == (5 - d["tricks"][d["dealer"]], -1, 10)
+                played += 1
+    assert played >= 3
+    cards = [{"by": "A", "type": "play"}, {"by": "A", "type": "card", "card": "QH"}]
+    s = DealState(deal("QC QD QH 8H 7S", "KH 9H 9D 7D 9S", "TS", cards))
+    for a in cards:
+        s.apply(a)
+    assert s.state == (0, 0, parse_card("QH"), 1)
+    s.apply({"by": "Y", "type": "card", "card": "?"})          # unknown
+    assert s.state is None and s.hand["Y"] is None
+    s = DealState(deal("QC QD QH 8H 7S", "KH 9H 9D 7D 9S", "TS", cards))
+    for a in cards + [{"by": "A", "type": "card", "card": "QC"}]:   # A again: out of turn
+        s.apply(a)
+    assert s.state is None
+
+
 def test_review_grades_every_decision_and_the_summary_adds_up():
     record = play_random_game(4)
     r = coach.review(record)

@@ -10,7 +10,9 @@ the coach.
   save, load.
 * :mod:`.laws` — the trick's rules (Law 43), the point (Laws 48–49) and ``check(record)``:
   every breach of the laws in a record, named.
-* :mod:`.coach` — what each decision cost in P(win the game), the deal replayed double
-  dummy, the game's summary, a record reviewed.
+* :mod:`.coach` — what each decision cost in P(win the game), the game's summary, a
+  record reviewed.
+* :mod:`.replay` — a record's deal replayed: action by action (what the coach grades
+  from) and double dummy card by card.
 * ``examples/`` — the treatise's worked game between A and Y as a record.
 """

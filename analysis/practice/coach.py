@@ -1,5 +1,5 @@
-"""The coach: what each decision cost in P(win the game), the deal replayed double dummy,
-the game's summary.
+"""The coach: what each decision cost in P(win the game), the game's summary, a record
+reviewed (the deal replayed, action by action and double dummy, is :mod:`.replay`'s).
 
 The anchors are lichess's analysis board (a move graded by how much it lowered the
 mover's winning chances; "learn from your mistakes": try again before the answer is
@@ -63,7 +63,8 @@ A verdict (a dict; the keys the practice table and its page show)
 
 * :func:`grade` — the verdict on action ``j`` of a deal of a record.
 * :func:`grade_action` — the practice table's hook: the person's decision just made.
-* :func:`replay` / :func:`replay_deal` — the deal double dummy card by card.
+* :func:`replay_deal` — the practice table's hook: the deal double dummy card by card
+  (:func:`.replay.replay`, importable from here as :func:`replay`).
 * :func:`summary` — a game's decisions, grades and what was lost.
 * :func:`review` — a whole record annotated (``ecarte-sim review``).
 """
@@ -75,7 +76,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ecarte_sim.engine.cards import cards_of, format_card, format_hand, parse_card
+from ecarte_sim.analysis.practice.replay import (DealState, action_states, json_ready,
+                                                 known_card, known_set, replay)
+from ecarte_sim.engine.deck import card_set, cards_of, format_card, format_hand
 
 INACCURACY, MISTAKE, BLUNDER = 0.03, 0.06, 0.12
 #: Below this cost (and not shown worse by its interval) a choice is "best".
@@ -92,7 +95,6 @@ ADVICE_DEALS = 1 << 14
 #: from zero: the treatise's worked game, Y's queen of diamonds).
 COACH_WORLDS = 1024
 DISCARD_DEALS = 1 << 12
-UNKNOWN = "?"
 #: The keys a waiting verdict hides until the person reveals it (or tries again).
 HIDDEN = ("best", "values", "rule", "strategy", "dd", "text")
 
@@ -143,146 +145,6 @@ def grade_of(cost, ci=None) -> tuple[str, bool]:
     return "blunder", False
 
 
-# ----------------------------------------------------------------------------- a deal
-
-def _cv(token):
-    return None if token == UNKNOWN or token is None else parse_card(token)
-
-
-def _mask(tokens):
-    """A mask from card texts, or None if any is unknown."""
-    m = 0
-    for t in tokens:
-        c = _cv(t)
-        if c is None:
-            return None
-        m |= 1 << c
-    return m
-
-
-class DealState:
-    """A deal of a record replayed action by action (cards as indices, hands as masks;
-    None where the record does not know a card)."""
-
-    def __init__(self, deal: dict):
-        from ecarte_sim.engine.ecarte.records import Law49
-        self.deal = deal
-        self.elder, self.dealer = deal["elder"], deal["dealer"]
-        self.turn_up = _cv(deal["turn_up"])
-        self.trump = None if self.turn_up is None else self.turn_up >> 3
-        self.dealt = {p: _mask(deal["hands"][p]) for p in (self.elder, self.dealer)}
-        self.hand = dict(self.dealt)
-        self.said: list[str] = []
-        self.groups: list[dict] = []        # per exchange: {player: (thrown mask, count)}
-        self.played: list[tuple[str, object]] = []
-        self.first = Law49.NONE
-        self.score = dict(deal["score_before"])
-        self.at_play: dict | None = None
-        self.leader = self.elder
-        self.led = None
-        self.tricks = {self.elder: 0, self.dealer: 0}
-        if self.turn_up is not None and self.turn_up & 7 == 7:
-            self.score[self.dealer] += 1      # the king turned up (Laws 22, 47)
-
-    def role(self, player: str) -> str:
-        return "elder" if player == self.elder else "dealer"
-
-    def other(self, player: str) -> str:
-        return self.dealer if player == self.elder else self.elder
-
-    @property
-    def round(self) -> int:
-        return len([g for g in self.groups if self.dealer in g])
-
-    def apply(self, a: dict) -> None:
-        from ecarte_sim.engine.ecarte.records import Law49
-        kind, by = a["type"], a["by"]
-        if kind in ("propose", "play", "accept", "refuse"):
-            if not self.said and kind == "play":
-                self.first = Law49.PLAYED_WITHOUT_PROPOSING
-            if self.said == ["propose"] and kind == "refuse":
-                self.first = Law49.REFUSED_FIRST
-            self.said.append(kind)
-            if kind in ("play", "refuse"):
-                self.at_play = dict(self.hand)
-        elif kind == "discard":
-            cards = a.get("cards")
-            thrown = _mask(cards) if isinstance(cards, list) else None
-            count = len(cards) if isinstance(cards, list) else int(a.get("count", 0))
-            if by == self.elder:
-                self.groups.append({})
-            self.groups[-1][by] = (thrown, count)
-            drawn = _mask(a["drawn"]) if a.get("drawn") is not None else None
-            h = self.hand[by]
-            self.hand[by] = None if (h is None or thrown is None or drawn is None) \
-                else (h & ~thrown) | drawn
-            if by == self.dealer and self.stock_left() == 0:
-                self.at_play = dict(self.hand)
-        elif kind == "king":
-            if a.get("announce"):
-                self.score[by] += 1           # Laws 23, 47
-        elif kind == "card":
-            if self.at_play is None:
-                self.at_play = dict(self.hand)
-            c = _cv(a["card"])
-            if self.hand[by] is not None and c is not None:
-                self.hand[by] &= ~(1 << c)
-            elif c is None:
-                self.hand[by] = None
-            self.played.append((by, c))
-            if len(self.played) % 2 == 1:
-                self.led = c
-            else:
-                if c is not None and self.led is not None and self.trump is not None:
-                    from ecarte_sim.engine.ecarte.tricks import leader_wins
-                    if not leader_wins(self.led, c, self.trump):
-                        self.leader = by
-                    else:
-                        self.leader = self.other(by)
-                else:
-                    self.leader = None
-                if self.leader is not None:
-                    self.tricks[self.leader] += 1
-                self.led = None
-
-    def stock_left(self) -> int:
-        return 21 - sum(c for g in self.groups for _, c in g.values())
-
-    def live(self) -> tuple[int, int]:
-        """(elder's, dealer's) marks now (the score before the deal and this deal's kings)."""
-        return self.score[self.elder], self.score[self.dealer]
-
-    def score_before(self) -> tuple[int, int]:
-        s = self.deal["score_before"]
-        return s[self.elder], s[self.dealer]
-
-    def position_of(self, player: str):
-        """The card verdict's position for ``player`` to play now, or None when a card
-        he must know is unknown."""
-        from ecarte_sim.analysis.ecarte.card_advice import parse_position
-        if self.hand[player] is None or self.turn_up is None \
-                or any(c is None for _, c in self.played):
-            return None
-        groups = []
-        for g in self.groups:
-            mine = g.get(player, (0, 0))[0]
-            if mine is None:
-                return None
-            groups.append((mine, g.get(self.other(player), (None, 0))[1]))
-        return parse_position(self.hand[player], self.turn_up, self.role(player),
-                              said=self.said, discards=groups,
-                              played=[c for _, c in self.played],
-                              score=self.score_before())
-
-
-def _states(deal: dict):
-    """(j, action, state before it) for each action of a record's deal."""
-    s = DealState(deal)
-    for j, a in enumerate(deal["actions"]):
-        yield j, a, s
-        s.apply(a)
-
-
 # ----------------------------------------------------------------------------- grading
 
 def _verdict(kind, s: DealState, by, chosen, **kw) -> dict:
@@ -293,24 +155,7 @@ def _verdict(kind, s: DealState, by, chosen, **kw) -> dict:
     out.update(kw)
     if "grade" not in kw:
         out["grade"], out["within_noise"] = grade_of(out["cost"], out["cost_ci95"])
-    return _plain(out)
-
-
-def _plain(obj):
-    """JSON-ready: numpy scalars and arrays as Python numbers and lists."""
-    if isinstance(obj, dict):
-        return {k: _plain(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_plain(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return _plain(obj.tolist())
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    if isinstance(obj, np.integer):
-        return int(obj)
-    if isinstance(obj, np.floating):
-        return float(obj)
-    return obj
+    return json_ready(out)
 
 
 def _first(s: DealState, a: dict, seed: int) -> dict | None:
@@ -373,7 +218,7 @@ def _discard(s: DealState, a: dict, seed: int) -> dict | None:
     by = a["by"]
     role = s.role(by)
     cards = a.get("cards")
-    thrown = _mask(cards) if isinstance(cards, list) else None
+    thrown = known_set(cards, "discard") if isinstance(cards, list) else None
     hand = s.hand[by]
     chosen = [format_card(c) for c in cards_of(thrown)] if thrown is not None else None
     rule = ("the treatise: \u201cA king or a trump should not be discarded in the first "
@@ -394,7 +239,7 @@ def _discard(s: DealState, a: dict, seed: int) -> dict | None:
     best_rule = max(options, key=lambda k: (options[k]["gain"], k == r["rule"]))
     best = options[best_rule]
     mine = next((k for k, o in options.items()
-                 if (_mask(o["throws"].split()) if o["throws"] else 0) == thrown), None)
+                 if card_set(o["throws"], "discard") == thrown), None)
     values = {k: {"throws": o["throws"], "gain_over_strategy": o["gain"],
                   "ci95": o["ci95"]} for k, o in options.items()}
     if mine is None:
@@ -483,7 +328,8 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
     from ecarte_sim.analysis.ecarte.card_advice import decide_position
     from ecarte_sim.engine.ecarte.solver import value_after
     by = a["by"]
-    chosen = a["card"] if _cv(a["card"]) is None else format_card(_cv(a["card"]))
+    c = known_card(a["card"])
+    chosen = a["card"] if c is None else format_card(c)
     p = s.position_of(by)
     if p is None:
         return _verdict("card", s, by, chosen, text="not valued: a card is unknown")
@@ -572,17 +418,16 @@ def _dd_now(s: DealState) -> int | None:
     """The elder's tricks at the end with best play by both from the state now (None when
     a card is unknown)."""
     from ecarte_sim.engine.ecarte.moves import legal_moves
+    from ecarte_sim.engine.ecarte.position import to_play
     from ecarte_sim.engine.ecarte.solver import value_after
     from ecarte_sim.engine.ecarte.tricks import ELDER
     e, d = s.hand[s.elder], s.hand[s.dealer]
-    if e is None or d is None or s.trump is None or s.leader is None \
-            or any(c is None for _, c in s.played):
+    if e is None or d is None or s.state is None:
         return None
-    leader = ELDER if s.leader == s.elder else 1 - ELDER
-    led = -1 if s.led is None else int(s.led)
-    mover = leader if led < 0 else 1 - leader
+    leader, tricks, led, _ = s.state
+    mover = to_play(s.state)
     legal = int(legal_moves(np.uint32(e if mover == ELDER else d), led, s.trump, True))
-    vals = [int(value_after(np.uint32(e), np.uint32(d), leader, s.tricks[s.elder], led,
+    vals = [int(value_after(np.uint32(e), np.uint32(d), leader, tricks, led,
                             s.trump, True, c)) for c in cards_of(legal)]
     return max(vals) if mover == ELDER else min(vals)
 
@@ -622,7 +467,7 @@ def grade(deal: dict, j: int, *, seed: int = 0, worlds: int = COACH_WORLDS,
     action is no decision (a forced card, a mark). ``seed``: the record's (the worlds'
     random words, and the deals around a hand); ``worlds``: a card verdict's;
     ``model``: how both players are assumed to decide (:mod:`.cards`)."""
-    for i, a, s in _states(deal):
+    for i, a, s in action_states(deal):
         if i == j:
             kind = a["type"]
             if kind in ("propose", "play", "accept", "refuse"):
@@ -679,94 +524,7 @@ def grade_action(before, table, phase: str, action: dict) -> dict | None:
     return None if v is None else _hide(v)
 
 
-# ----------------------------------------------------------------------------- replay
-
-def replay(deal: dict) -> dict:
-    """The deal replayed double dummy (both hands as played from): for every card played,
-    each legal card's value (the elder's tricks at the end, best play by both after it:
-    the engine's exact ``value_after``), whether the card kept the best value for its
-    player and the tricks it lost; the value of the deal at the first card; the best
-    line (both players double dummy from the first card, ties to the lowest card, as
-    the engine's ``dd`` player: "how the hand can be best played"); ``lost_cards`` the
-    numbers of the cards that lost a trick against the best; ``elder_tricks`` in play
-    (None unless the record gives all ten cards).
-    ``{"known": False, "reason": ...}`` when a card of either hand is unknown."""
-    from ecarte_sim.engine.ecarte.moves import legal_moves
-    from ecarte_sim.engine.ecarte.players import dd_card
-    from ecarte_sim.engine.ecarte.position import START, after, to_play
-    from ecarte_sim.engine.ecarte.solver import solve_kernel, value_after
-    from ecarte_sim.engine.ecarte.tricks import ELDER
-
-    s = DealState(deal)
-    for a in deal["actions"]:
-        s.apply(a)
-    if not any(a.get("type") == "card" for a in deal["actions"]):
-        turned_king = isinstance(deal.get("turn_up"), str) and deal["turn_up"][:1] == "K"
-        return {"known": False, "reason": "no card was played in this deal" + (
-            ": the king turned up marked the dealer's fifth point and ended the game"
-            if turned_king and not deal["actions"] else "")}
-    if s.at_play is None or any(s.at_play.get(p) is None for p in (s.elder, s.dealer)) \
-            or s.trump is None or any(c is None for _, c in s.played):
-        return {"known": False, "reason": "a card of the hands or of the play is unknown "
-                                          "(the record says '?')"}
-    names = {ELDER: s.elder, 1 - ELDER: s.dealer}
-    e0, d0 = s.at_play[s.elder], s.at_play[s.dealer]
-    trump = s.trump
-    start = int(solve_kernel(np.uint32(e0), np.uint32(d0), trump, True))
-    # the best line
-    e, d, state = e0, d0, START
-    line = []
-    for j in range(10):
-        leader, tricks, led, _ = state
-        mover = to_play(state)
-        c = int(dd_card(mover, np.uint32(e), np.uint32(d), leader, tricks, led, trump, True))
-        line.append({"by": names[mover], "card": format_card(c)})
-        e, d = _without(e, d, mover, c)
-        state = after(state, c, trump)
-    # the play as it went
-    e, d, state = e0, d0, START
-    cards_out = []
-    for j, (by, c) in enumerate(s.played):
-        leader, tricks, led, _ = state
-        mover = ELDER if by == s.elder else 1 - ELDER
-        if mover != to_play(state):
-            return {"known": False, "reason": f"card {j + 1} ({format_card(c)}) is played "
-                                              f"out of turn (Law 40)"}
-        own = e if mover == ELDER else d
-        legal = int(legal_moves(np.uint32(own), led, trump, True))
-        vals = {}
-        for x in cards_of(legal):
-            vals[format_card(x)] = int(value_after(np.uint32(e), np.uint32(d), leader, tricks,
-                                                   led, trump, True, x))
-        best = max(vals.values()) if mover == ELDER else min(vals.values())
-        got = vals.get(format_card(c))
-        lost = None if got is None else (best - got if mover == ELDER else got - best)
-        cards_out.append({"n": j + 1, "by": by, "card": format_card(c), "values": vals,
-                          "value": got, "best_value": best,
-                          "best": [k for k, v in vals.items() if v == best],
-                          "kept_best": lost == 0, "tricks_lost": lost})
-        e, d = _without(e, d, mover, c)
-        state = after(state, c, trump)
-    return _plain({"known": True, "hands": {s.elder: format_hand(e0), s.dealer: format_hand(d0)},
-            "elder": s.elder, "dealer": s.dealer, "trump": "SHDC"[trump],
-            "dd_elder_tricks": start,
-            "elder_tricks": s.tricks[s.elder] if len(s.played) == 10 else None,
-            "best_line": line, "cards": cards_out,
-            "lost_cards": [c["n"] for c in cards_out if not c["kept_best"]],
-            "text": f"double dummy the elder takes {start} trick{'s' if start != 1 else ''}"
-                    + (f"; in play {s.tricks[s.elder]}" if len(s.played) == 10 else
-                       f"; the record gives {len(s.played)} of the ten cards")
-                    + "".join(f"; {c['by']}'s {c['card']} (card {c['n']}) lost "
-                              f"{c['tricks_lost']} trick{'s' if c['tricks_lost'] != 1 else ''}"
-                              for c in cards_out if not c["kept_best"])})
-
-
-def _without(e: int, d: int, mover: int, c: int) -> tuple[int, int]:
-    """The two hands after ``mover`` played ``c``."""
-    from ecarte_sim.engine.ecarte.tricks import ELDER
-    bit = 1 << c
-    return (e & ~bit, d) if mover == ELDER else (e, d & ~bit)
-
+# ----------------------------------------------------------------------------- the table's replay
 
 def replay_deal(table, d) -> dict:
     """The practice table's hook: :func:`replay` of deal ``d`` of ``table``."""

@@ -78,6 +78,7 @@ import numpy as np
 
 from ecarte_sim.analysis.practice.replay import (DealState, action_states, json_ready,
                                                  known_card, known_set, replay)
+from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
 from ecarte_sim.engine.deck import card_set, cards_of, format_card, format_hand
 
 INACCURACY, MISTAKE, BLUNDER = 0.03, 0.06, 0.12
@@ -358,7 +359,7 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
     diff = win[:, k_best] - win[:, k]
     cost = float(diff.mean())
     se = float(diff.std(ddof=1) / math.sqrt(diff.size)) if diff.size > 1 else 0.0
-    ci = [cost - 1.96 * se, cost + 1.96 * se] if k != k_best else [0.0, 0.0]
+    ci = normal_ci(cost, se, Z95_ROUNDED) if k != k_best else [0.0, 0.0]
     values = {nm: {"p_win": float(means[i]), "p_point": float(point[i])}
               for i, nm in enumerate(names)}
     dd = None

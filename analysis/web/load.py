@@ -234,12 +234,17 @@ def load_test(games: int = 20, max_actions: int | None = None, store=None,
             say("a new game's page, 20 times one after the other")
             page = page_times(base)
             say(f"{games} games at once on {base}")
+            cpu0 = time.process_time()
             out, wall = play_games(base, range(games), max_actions, timeout, think)
+            cpu = time.process_time() - cpu0
     ms = lambda x: None if x is None else round(1000 * x, 1)  # noqa: E731
     return {"games": games, "think_s": think, "finished": out["finished"],
             "actions": out["actions"],
             "requests": len(out["times"]), "errors": out["errors"],
             "warm_up_s": round(warm, 2), "wall_s": round(wall, 2),
+            "server_cpu_s": round(cpu, 2),
+            "server_cpu_ms_per_request": (round(1000 * cpu / len(out["times"]), 1)
+                                          if out["times"] else None),
             "latency_ms": {"p50": ms(_percentile(out["times"], 0.5)),
                            "p95": ms(_percentile(out["times"], 0.95)),
                            "max": ms(max(out["times"], default=None))},
@@ -332,13 +337,17 @@ def format_report(r: dict) -> str:
              f": {r['finished']} played to the "
              f"end, {r['actions']} actions, {r['requests']} requests in {r['wall_s']} s; "
              f"{len(r['errors'])} errors",
+             f"the server's CPU time: {r['server_cpu_s']} s, "
+             f"{r['server_cpu_ms_per_request']} ms a request (all its threads; "
+             f"{r['server_cpu_s'] / r['wall_s']:.2f} of a core over the wall time)"
+             if r.get("server_cpu_s") is not None and r.get("wall_s") else None,
              f"latency of every request: median {r['latency_ms']['p50']} ms, 95th percentile "
              f"{r['latency_ms']['p95']} ms, max {r['latency_ms']['max']} ms",
              f"new game: median {r['new_game_ms']['p50']} ms, p95 {r['new_game_ms']['p95']} ms;"
              f" action (with the computer's replies and the coach): median "
              f"{r['action_ms']['p50']} ms, p95 {r['action_ms']['p95']} ms"]
     lines += [f"  error: {e}" for e in r["errors"][:10]]
-    return "\n".join(lines)
+    return "\n".join(line for line in lines if line is not None)
 
 
 def warm_up(table=None) -> None:

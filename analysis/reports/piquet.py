@@ -274,25 +274,9 @@ def headline_lines(result: dict, seed: int) -> list[str]:
     return lines
 
 
-def write_report(out_dir: str, result: dict, provenance: dict, execution: dict | None = None,
-                 command_line: str | None = None) -> list[str]:
-    """piquet.md, pairings.csv, exchange.csv, sinking.csv, search.csv (when run),
-    partie.csv, totals.png, exchange.png and provenance.json in ``out_dir``, each written
-    atomically."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import pandas as pd
-
-    os.makedirs(out_dir, exist_ok=True)
-    caption = made_by(provenance)
-    paths: list[str] = []
-
-    def commit(name, write):           # write under a temporary name, then rename
-        commit_file(out_dir, name, write, paths)
-
-    write_provenance(out_dir, provenance, execution, command_line, paths)
-
+def pairing_rows(result: dict, provenance: dict) -> list[dict]:
+    """pairings.csv: one row per pairing of players (the elder's win rate and margin,
+    each seat's bonuses)."""
     rows = []
     for p in result["pairings"]:
         iv = p["intervals"]
@@ -308,135 +292,180 @@ def write_report(out_dir: str, result: dict, provenance: dict, execution: dict |
                         for seat in ("elder", "younger")
                         for k in ("carte_blanche", "pique", "repique", "capot")},
                      "seed": provenance["seed"], "version": provenance["version"]})
-    commit("pairings.csv", lambda f: csv_columns(pd.DataFrame(rows), provenance).to_csv(
-        f, index=False, float_format="%.6f"))
-    ex = [{"question": e["question"], "a": e["a"], "b": e["b"], "n": e["n"],
-           "margin_a": e["margin_a"], "margin_b": e["margin_b"],
-           "difference": e["margin_difference"]["mean"],
-           "ci95_low": e["margin_difference"]["ci95"][0],
-           "ci95_high": e["margin_difference"]["ci95"][1],
-           "seed": provenance["seed"], "version": provenance["version"]}
-          for e in result["exchange"]]
-    commit("exchange.csv", lambda f: csv_columns(pd.DataFrame(ex), provenance).to_csv(
-        f, index=False, float_format="%.6f"))
-    sink = [{"players": r["players"], "question": r["question"], "for": r["seat"],
+    return rows
+
+
+def exchange_rows(result: dict, provenance: dict) -> list[dict]:
+    """exchange.csv: one row per question of the exchange (a against b, paired)."""
+    return [{"question": e["question"], "a": e["a"], "b": e["b"], "n": e["n"],
+             "margin_a": e["margin_a"], "margin_b": e["margin_b"],
+             "difference": e["margin_difference"]["mean"],
+             "ci95_low": e["margin_difference"]["ci95"][0],
+             "ci95_high": e["margin_difference"]["ci95"][1],
+             "seed": provenance["seed"], "version": provenance["version"]}
+            for e in result["exchange"]]
+
+
+def sinking_rows(result: dict, provenance: dict) -> list[dict]:
+    """sinking.csv: one row per question of sinking and reading the calls (none when not
+    run)."""
+    return [{"players": r["players"], "question": r["question"], "for": r["seat"],
              "a": declaring_text(r["a"]), "b": declaring_text(r["b"]), "n": r["n"],
              "gain": gain_for_seat(r)["mean"], "ci95_low": gain_for_seat(r)["ci95"][0],
              "ci95_high": gain_for_seat(r)["ci95"][1],
              "elder_win_difference": r["elder_win_difference"]["mean"],
              "seed": provenance["seed"], "version": provenance["version"]}
             for r in result.get("sinking") or []]
-    if sink:
-        commit("sinking.csv", lambda f: csv_columns(pd.DataFrame(sink), provenance).to_csv(
-            f, index=False, float_format="%.6f"))
-    found = [{"play": run["play"], "samples": run["samples"], "a": c["a"], "b": c["b"],
-              "n": run["deals"], "margin_a": c["margin_a"], "margin_b": c["margin_b"],
-              "difference": c["margin_difference"]["mean"],
-              "ci95_low": c["margin_difference"]["ci95"][0],
-              "ci95_high": c["margin_difference"]["ci95"][1],
-              "elder_win_difference": c["elder_win_difference"]["mean"],
-              "seed": provenance["seed"], "version": provenance["version"]}
-             for run in result.get("search") or [] for c in run["comparisons"]]
-    if found:
-        commit("search.csv", lambda f: csv_columns(pd.DataFrame(found), provenance).to_csv(
-            f, index=False, float_format="%.6f"))
-    pa = [{"players": p["players"], "partie": p["partie"], "n": p["parties"],
-           "first_dealer_win_rate": p["intervals"]["first_dealer_win_rate"]["rate"],
-           "ci95_low": p["intervals"]["first_dealer_win_rate"]["ci95"][0],
-           "ci95_high": p["intervals"]["first_dealer_win_rate"]["ci95"][1],
-           "rubicon_rate": p["intervals"]["rubicon_rate"]["rate"],
-           "mean_settlement": p["intervals"]["first_dealer_settlement"]["mean"],
-           "tie_breaks": p["tie_breaks"], "drawn": p["drawn"],
-           "seed": provenance["seed"], "version": provenance["version"]}
-          for p in result["parties"]]
-    commit("partie.csv", lambda f: csv_columns(pd.DataFrame(pa), provenance).to_csv(
-        f, index=False, float_format="%.6f"))
-    commit("piquet.md", lambda f: open(f, "w", encoding="utf-8").write(
-        markdown(result, caption)))
 
+
+def search_rows(result: dict, provenance: dict) -> list[dict]:
+    """search.csv: one row per comparison of the discards by search (none when not run)."""
+    return [{"play": run["play"], "samples": run["samples"], "a": c["a"], "b": c["b"],
+             "n": run["deals"], "margin_a": c["margin_a"], "margin_b": c["margin_b"],
+             "difference": c["margin_difference"]["mean"],
+             "ci95_low": c["margin_difference"]["ci95"][0],
+             "ci95_high": c["margin_difference"]["ci95"][1],
+             "elder_win_difference": c["elder_win_difference"]["mean"],
+             "seed": provenance["seed"], "version": provenance["version"]}
+            for run in result.get("search") or [] for c in run["comparisons"]]
+
+
+def partie_rows(result: dict, provenance: dict) -> list[dict]:
+    """partie.csv: one row per kind of partie (the first dealer's win rate, rubicons,
+    settlement)."""
+    return [{"players": p["players"], "partie": p["partie"], "n": p["parties"],
+             "first_dealer_win_rate": p["intervals"]["first_dealer_win_rate"]["rate"],
+             "ci95_low": p["intervals"]["first_dealer_win_rate"]["ci95"][0],
+             "ci95_high": p["intervals"]["first_dealer_win_rate"]["ci95"][1],
+             "rubicon_rate": p["intervals"]["rubicon_rate"]["rate"],
+             "mean_settlement": p["intervals"]["first_dealer_settlement"]["mean"],
+             "tie_breaks": p["tie_breaks"], "drawn": p["drawn"],
+             "seed": provenance["seed"], "version": provenance["version"]}
+            for p in result["parties"]]
+
+
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend (files only, no display)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _save(fig, f, provenance: dict) -> None:
+    fig.savefig(f, format="png", dpi=110, bbox_inches="tight", pad_inches=0.1,
+                metadata=png_metadata(provenance))
+    _pyplot().close(fig)
+
+
+def totals_png(f, result: dict, provenance: dict, footer: str) -> None:
+    """Each seat's deal total as the share of deals reaching at least x points (log
+    scale, so that the rare big deals — pique, repique, capot — stay visible instead
+    of a jagged histogram flattened by its tail)."""
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True, layout="constrained")
+    shown = [(ax, key, _pairing(result, *key))
+             for ax, key in zip(axes, (("random", "random"), ("heuristic", "heuristic")))]
+    top = max([int(np.flatnonzero(np.asarray(p["histogram"][seat]))[-1])
+               for _, _, p in shown if p is not None for seat in ("elder", "younger")
+               if np.asarray(p["histogram"][seat]).any()] or [120])
+    for ax, key, p in shown:
+        if p is None:
+            ax.set_axis_off()
+            continue
+        for seat, colour in (("elder", "tab:blue"), ("younger", "tab:orange")):
+            h = np.array(p["histogram"][seat], dtype=float)
+            at_least = h[::-1].cumsum()[::-1] / h.sum()        # P(total >= x)
+            x = np.arange(len(h))
+            keep = at_least > 0
+            median = int(np.searchsorted(np.cumsum(h) / h.sum(), 0.5))
+            ax.step(x[keep], at_least[keep], where="post", color=colour,
+                    label=f"{seat}: mean {p['mean_' + seat]:.2f}, median {median}")
+        ax.set_yscale("log")
+        ax.set_title(f"{key[0]} v {key[1]} players (n = {p['deals']:,} deals)", fontsize=10)
+        ax.set_xlabel("points the seat scores in the deal (x)")
+        ax.set_xlim(0, top + 2)
+        ax.grid(alpha=0.3)
+        ax.legend(title="seat", fontsize=9)
+    axes[0].set_ylabel("share of deals in which the seat scores at least x")
+    fig.suptitle("Piquet: how many points each seat scores in a deal, elder against "
+                 f"younger (highest total seen: {top})\n{footer}", fontsize=9)
+    _save(fig, f, provenance)
+
+
+def exchange_png(f, result: dict, provenance: dict, footer: str) -> None:
+    """The exchange's questions: each paired difference in the elder's margin with its 95%
+    interval, one bar a question."""
+    plt = _pyplot()
+    rows = result["exchange"]
+    fig, ax = plt.subplots(figsize=(10, 0.55 * len(rows) + 2.2), layout="constrained")
+    colours = {"elder takes five": "tab:blue", "younger takes all": "tab:orange"}
+    labels, means, lows, highs, cols = [], [], [], [], []
+    for e in rows:
+        d = e["margin_difference"]
+        players = " (random players)" if e["question"].endswith("random players") else ""
+        labels.append(f"{e['a']}\nv {e['b']}{players}")
+        means.append(d["mean"])
+        lows.append(d["mean"] - d["ci95"][0])
+        highs.append(d["ci95"][1] - d["mean"])
+        cols.append(colours.get(e["question"], "tab:grey"))
+    y = np.arange(len(rows))
+    ax.barh(y, means, xerr=[lows, highs], color=cols, alpha=0.85, capsize=3)
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.invert_yaxis()                       # the first question on top
+    ax.axvline(0, color="black", lw=0.8)
+    span = max(abs(m) + max(lo, hi) for m, lo, hi in zip(means, lows, highs)) or 1.0
+    for k, e in enumerate(rows):
+        d = e["margin_difference"]
+        end = d["ci95"][1] if means[k] >= 0 else d["ci95"][0]    # past the error bar
+        ax.text(end + (0.02 * span if means[k] >= 0 else -0.02 * span), k,
+                f"{d['mean']:+.2f} [{d['ci95'][0]:.2f}, {d['ci95'][1]:.2f}]",
+                va="center", ha="left" if means[k] >= 0 else "right", fontsize=8)
+    ax.set_xlim(-1.35 * span if min(means) < 0 else -0.05 * span,
+                1.35 * span if max(means) > 0 else 0.05 * span)
+    ax.set_xlabel("paired difference in the elder's margin, a − b (points per deal; "
+                  "bars: 95% interval)\nelder's choices (blue): > 0 means taking all "
+                  "helps him; younger's choices (orange): < 0 means taking all helps the "
+                  "younger", fontsize=9)
+    n = sorted({e["n"] for e in rows})
+    n_text = f"{n[0]:,}" if len(n) == 1 else " / ".join(f"{v:,}" for v in n)
+    ax.set_title("Piquet, the exchange: taking all the cards you may against taking "
+                 f"fewer\n(same deals both ways; heuristic players unless marked; "
+                 f"n = {n_text} deals each)", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.suptitle(footer, fontsize=7)
+    _save(fig, f, provenance)
+
+
+def write_report(out_dir: str, result: dict, provenance: dict, execution: dict | None = None,
+                 command_line: str | None = None) -> list[str]:
+    """piquet.md, pairings.csv, exchange.csv, sinking.csv, search.csv (when run),
+    partie.csv, totals.png, exchange.png and provenance.json in ``out_dir``, each written
+    atomically."""
     import textwrap
 
+    import pandas as pd
+
+    _pyplot()
+    os.makedirs(out_dir, exist_ok=True)
+    caption = made_by(provenance)
+    paths: list[str] = []
+
+    def commit(name, write):           # write under a temporary name, then rename
+        commit_file(out_dir, name, write, paths)
+
+    write_provenance(out_dir, provenance, execution, command_line, paths)
+    for name, rows, always in (("pairings.csv", pairing_rows(result, provenance), True),
+                               ("exchange.csv", exchange_rows(result, provenance), True),
+                               ("sinking.csv", sinking_rows(result, provenance), False),
+                               ("search.csv", search_rows(result, provenance), False),
+                               ("partie.csv", partie_rows(result, provenance), True)):
+        if rows or always:
+            commit(name, lambda f, rows=rows: csv_columns(pd.DataFrame(rows), provenance)
+                   .to_csv(f, index=False, float_format="%.6f"))
+    commit("piquet.md", lambda f: open(f, "w", encoding="utf-8").write(
+        markdown(result, caption)))
     footer = textwrap.fill(caption.replace("`", ""), 170)
-
-    def save(fig, f):
-        fig.savefig(f, format="png", dpi=110, bbox_inches="tight", pad_inches=0.1,
-                    metadata=png_metadata(provenance))
-        plt.close(fig)
-
-    def totals_png(f):
-        """Each seat's deal total as the share of deals reaching at least x points (log
-        scale, so that the rare big deals — pique, repique, capot — stay visible instead
-        of a jagged histogram flattened by its tail)."""
-        fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True, layout="constrained")
-        shown = [(ax, key, _pairing(result, *key))
-                 for ax, key in zip(axes, (("random", "random"), ("heuristic", "heuristic")))]
-        top = max([int(np.flatnonzero(np.asarray(p["histogram"][seat]))[-1])
-                   for _, _, p in shown if p is not None for seat in ("elder", "younger")
-                   if np.asarray(p["histogram"][seat]).any()] or [120])
-        for ax, key, p in shown:
-            if p is None:
-                ax.set_axis_off()
-                continue
-            for seat, colour in (("elder", "tab:blue"), ("younger", "tab:orange")):
-                h = np.array(p["histogram"][seat], dtype=float)
-                at_least = h[::-1].cumsum()[::-1] / h.sum()        # P(total >= x)
-                x = np.arange(len(h))
-                keep = at_least > 0
-                median = int(np.searchsorted(np.cumsum(h) / h.sum(), 0.5))
-                ax.step(x[keep], at_least[keep], where="post", color=colour,
-                        label=f"{seat}: mean {p['mean_' + seat]:.2f}, median {median}")
-            ax.set_yscale("log")
-            ax.set_title(f"{key[0]} v {key[1]} players (n = {p['deals']:,} deals)", fontsize=10)
-            ax.set_xlabel("points the seat scores in the deal (x)")
-            ax.set_xlim(0, top + 2)
-            ax.grid(alpha=0.3)
-            ax.legend(title="seat", fontsize=9)
-        axes[0].set_ylabel("share of deals in which the seat scores at least x")
-        fig.suptitle("Piquet: how many points each seat scores in a deal, elder against "
-                     f"younger (highest total seen: {top})\n{footer}", fontsize=9)
-        save(fig, f)
-
-    commit("totals.png", totals_png)
-
-    def exchange_png(f):
-        rows = result["exchange"]
-        fig, ax = plt.subplots(figsize=(10, 0.55 * len(rows) + 2.2), layout="constrained")
-        colours = {"elder takes five": "tab:blue", "younger takes all": "tab:orange"}
-        labels, means, lows, highs, cols = [], [], [], [], []
-        for e in rows:
-            d = e["margin_difference"]
-            players = " (random players)" if e["question"].endswith("random players") else ""
-            labels.append(f"{e['a']}\nv {e['b']}{players}")
-            means.append(d["mean"])
-            lows.append(d["mean"] - d["ci95"][0])
-            highs.append(d["ci95"][1] - d["mean"])
-            cols.append(colours.get(e["question"], "tab:grey"))
-        y = np.arange(len(rows))
-        ax.barh(y, means, xerr=[lows, highs], color=cols, alpha=0.85, capsize=3)
-        ax.set_yticks(y, labels, fontsize=8)
-        ax.invert_yaxis()                       # the first question on top
-        ax.axvline(0, color="black", lw=0.8)
-        span = max(abs(m) + max(lo, hi) for m, lo, hi in zip(means, lows, highs)) or 1.0
-        for k, e in enumerate(rows):
-            d = e["margin_difference"]
-            end = d["ci95"][1] if means[k] >= 0 else d["ci95"][0]    # past the error bar
-            ax.text(end + (0.02 * span if means[k] >= 0 else -0.02 * span), k,
-                    f"{d['mean']:+.2f} [{d['ci95'][0]:.2f}, {d['ci95'][1]:.2f}]",
-                    va="center", ha="left" if means[k] >= 0 else "right", fontsize=8)
-        ax.set_xlim(-1.35 * span if min(means) < 0 else -0.05 * span,
-                    1.35 * span if max(means) > 0 else 0.05 * span)
-        ax.set_xlabel("paired difference in the elder's margin, a − b (points per deal; "
-                      "bars: 95% interval)\nelder's choices (blue): > 0 means taking all "
-                      "helps him; younger's choices (orange): < 0 means taking all helps the "
-                      "younger", fontsize=9)
-        n = sorted({e["n"] for e in rows})
-        n_text = f"{n[0]:,}" if len(n) == 1 else " / ".join(f"{v:,}" for v in n)
-        ax.set_title("Piquet, the exchange: taking all the cards you may against taking "
-                     f"fewer\n(same deals both ways; heuristic players unless marked; "
-                     f"n = {n_text} deals each)", fontsize=10)
-        ax.grid(axis="x", alpha=0.3)
-        fig.suptitle(footer, fontsize=7)
-        save(fig, f)
-
-    commit("exchange.png", exchange_png)
+    commit("totals.png", lambda f: totals_png(f, result, provenance, footer))
+    commit("exchange.png", lambda f: exchange_png(f, result, provenance, footer))
     return paths

@@ -1,6 +1,8 @@
+import functools
 import os
 
 import pytest
+from helpers import run_cli
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", deadline=None,
@@ -12,6 +14,16 @@ settings.register_profile("long", deadline=None, max_examples=3000,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("ECARTE_HYPOTHESIS")
                       or ("ci" if os.environ.get("CI") else "default"))
+
+
+# --------------------------------------------------------------------------- fixtures
+
+@pytest.fixture
+def cli(capsys):
+    """``cli(*args, stdin=None) -> Run(code, out, err)``: ``ecarte-sim ARGS`` in-process
+    through the console entry point (helpers.run_cli); stdin (bytes) feeds ``--batch -``.
+    Every call checks there is no traceback and the exit code is 0 or 2."""
+    return functools.partial(run_cli, capsys)
 
 
 # --------------------------------------------------------------------------- the quick subset

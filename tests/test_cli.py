@@ -1,22 +1,20 @@
 """The ``ecarte-sim`` command line (analysis/cli.py): contracts and hostile input.
 
 Almost everything runs in-process through ``analysis.cli.run`` (the console
-entry point), catching ``SystemExit``; a few subprocess tests prove the same
-end to end. The rule for every bad input: exit code 2, nothing on stdout,
-exactly one line on stderr starting with ``Error:``, never a traceback.
+entry point), catching ``SystemExit`` (the ``cli`` fixture of conftest.py); a few
+subprocess tests prove the same end to end. The rule for every bad input: exit code 2,
+nothing on stdout, exactly one line on stderr starting with ``Error:``, never a traceback.
 """
 
 from __future__ import annotations
 
 import functools
-import io
 import json
 import os
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import NamedTuple
 
 import numba
 import pytest
@@ -24,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ecarte_sim.analysis.bench import PAIRED_RUNS
-from ecarte_sim.analysis.cli import run
 from ecarte_sim.engine.cards import cards_of, format_card, parse_hand
+from helpers import Run, json_only, names, one_line_error
 
 ELDER = "QH AH 7H KS KD"
 DEALER = "KH JH 9H 8H 9C"
@@ -33,7 +31,7 @@ EXAMPLE = {"elder_tricks": 2, "moves": {"KS": 2, "QH": 1, "AH": 1, "7H": 1, "KD"
 
 ALL_CARDS = {r + s for r in "789TAJQK" for s in "SHDC"}
 
-# capsys is function-scoped but drained by cli() before every call, so sharing it is safe.
+# The cli fixture (capsys) is function-scoped but drained before every call, so sharing it is safe.
 FIXTURE_OK = settings(max_examples=120, deadline=None,
                       suppress_health_check=[HealthCheck.function_scoped_fixture,
                                              HealthCheck.too_slow])
@@ -41,61 +39,8 @@ FIXTURE_OK = settings(max_examples=120, deadline=None,
 
 # --------------------------------------------------------------------------- helpers
 
-class Run(NamedTuple):
-    code: int
-    out: str
-    err: str
-
-
-def cli(capsys, *args: str, stdin: bytes | None = None) -> Run:
-    """Run ``ecarte-sim ARGS`` in-process; stdin (bytes) feeds ``--batch -``."""
-    capsys.readouterr()
-    saved = sys.stdin
-    if stdin is not None:
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
-    try:
-        run(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = 0 if exc.code is None else exc.code
-    finally:
-        sys.stdin = saved
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out and "Traceback" not in err, (args, out, err)
-    assert code in (0, 2), (args, code, err)
-    return Run(code, out, err)
-
-
-def one_line_error(r: Run) -> str:
-    """The single ``Error:`` line of a failed call (checks the whole contract)."""
-    assert r.code == 2, r
-    assert r.out == "", r
-    lines = r.err.splitlines()   # str.splitlines: also \x85, \u2028, \x0b, ...
-    assert len(lines) == 1 and r.err.endswith("\n"), r.err[:500]
-    assert lines[0].startswith("Error: "), lines[0][:500]
-    return lines[0]
-
-
-def names(message: str, token: str) -> bool:
-    return repr(token) in message or repr(token)[1:-1] in message
-
-
-def json_only(r: Run, keep_provenance: bool = False) -> dict:
-    """Exit 0 and exactly one JSON object on one line of stdout, nothing on stderr; the
-    object carries its provenance (command, version), which is removed from the answer
-    unless ``keep_provenance``."""
-    assert r.code == 0, r
-    assert r.err == "", r.err
-    assert r.out.endswith("\n") and len(r.out.splitlines()) == 1, r.out[:500]
-    obj = json.loads(r.out)
-    assert isinstance(obj, dict)
-    prov = obj["provenance"] if keep_provenance else obj.pop("provenance")
-    assert prov["command"].startswith("ecarte-sim ") and prov["version"], prov
-    return obj
-
-
-def solve_json(capsys, elder: str, dealer: str, trump: str, *extra: str) -> dict:
-    return json_only(cli(capsys, "solve", "--json", f"--trump={trump}", *extra, "--", elder, dealer))
+def solve_json(cli, elder: str, dealer: str, trump: str, *extra: str) -> dict:
+    return json_only(cli("solve", "--json", f"--trump={trump}", *extra, "--", elder, dealer))
 
 
 def check_solution(obj: dict, elder_text: str) -> None:
@@ -121,8 +66,8 @@ def restore_threads():
                                   ["simulate", "--help"], ["bench", "--help"], ["solve", "-h"],
                                   ["classify", "--help"], ["play", "--help"],
                                   ["game", "--help"], ["scores", "--help"]])
-def test_every_command_has_help(capsys, args):
-    r = cli(capsys, *args)
+def test_every_command_has_help(cli, args):
+    r = cli(*args)
     assert r.code == 0 and r.err == ""
     assert r.out.startswith("Usage: ecarte-sim")
 
@@ -213,8 +158,8 @@ def test_the_command_map_names_each_command_where_it_is_defined():
     assert sorted(where) == sorted(defined)
 
 
-def test_version(capsys):
-    r = cli(capsys, "--version")
+def test_version(cli):
+    r = cli("--version")
     assert r.code == 0 and "ecarte-sim" in r.out
 
 
@@ -230,29 +175,29 @@ def test_version(capsys):
     (["deal"], None),
     (["solve", "--trump"], None),
 ])
-def test_usage_errors_are_one_line(capsys, args, token):
-    line = one_line_error(cli(capsys, *args))
+def test_usage_errors_are_one_line(cli, args, token):
+    line = one_line_error(cli(*args))
     if token is not None:
         assert names(line, token), line
 
 
 # --------------------------------------------------------------------------- solve
 
-def test_solve_seed_example(capsys):
-    obj = solve_json(capsys, ELDER, DEALER, "TH")
+def test_solve_seed_example(cli):
+    obj = solve_json(cli, ELDER, DEALER, "TH")
     assert obj == EXAMPLE
     check_solution(obj, ELDER)
     # the documented spelling, options before the arguments
-    r = cli(capsys, "solve", ELDER, DEALER, "--trump", "TH", "--json")
+    r = cli("solve", ELDER, DEALER, "--trump", "TH", "--json")
     assert json_only(r) == EXAMPLE
 
 
 @pytest.mark.parametrize("trump", ["TH", "10H", "th", "10♥", "H", "h", "♥", "♡", "hearts",
                                    "HEARTS", "  Hearts ", "\tH\n", "7D", "Q♦", "JC", "8S"])
-def test_solve_trump_spellings_agree(capsys, trump):
-    expected = solve_json(capsys, ELDER, DEALER, {"7D": "D", "Q♦": "D", "JC": "C",
+def test_solve_trump_spellings_agree(cli, trump):
+    expected = solve_json(cli, ELDER, DEALER, {"7D": "D", "Q♦": "D", "JC": "C",
                                                   "8S": "S"}.get(trump, "H"))
-    assert solve_json(capsys, ELDER, DEALER, trump) == expected
+    assert solve_json(cli, ELDER, DEALER, trump) == expected
 
 
 @pytest.mark.parametrize("elder, dealer", [
@@ -261,12 +206,12 @@ def test_solve_trump_spellings_agree(capsys, trump):
     ("Q♥ A♥ 7♥ K♠ K♦", "K♡ J♡ 9♡ 8♡ 9♧"),
     ("  KD KS 7H AH QH  ", "9C\t8H\t9H\tJH\tKH"),
 ])
-def test_solve_hand_notations_agree(capsys, elder, dealer):
-    assert solve_json(capsys, elder, dealer, "TH") == EXAMPLE
+def test_solve_hand_notations_agree(cli, elder, dealer):
+    assert solve_json(cli, elder, dealer, "TH") == EXAMPLE
 
 
-def test_solve_text_output_matches_json(capsys):
-    r = cli(capsys, "solve", ELDER, DEALER, "-t", "TH")
+def test_solve_text_output_matches_json(cli):
+    r = cli("solve", ELDER, DEALER, "-t", "TH")
     assert r.code == 0 and r.err == ""
     lines = r.out.splitlines()
     assert lines[0].startswith("elder takes 2 tricks")
@@ -274,17 +219,17 @@ def test_solve_text_output_matches_json(capsys):
     assert leads == EXAMPLE["moves"]
 
 
-def test_solve_forced_trump_variant_is_a_valid_solution(capsys):
-    obj = solve_json(capsys, ELDER, DEALER, "TH", "--no-forced-trump")
+def test_solve_forced_trump_variant_is_a_valid_solution(cli):
+    obj = solve_json(cli, ELDER, DEALER, "TH", "--no-forced-trump")
     check_solution(obj, ELDER)
 
 
-def test_solve_agrees_with_the_independent_reference(capsys):
+def test_solve_agrees_with_the_independent_reference(cli):
     """deal JSON -> solve JSON, checked against the plain-Python reference."""
     from ecarte_sim.engine.ecarte import reference
     for index in range(6):
-        d = json_only(cli(capsys, "deal", "--seed", "2024", "--index", str(index), "--json"))
-        obj = solve_json(capsys, d["elder"], d["dealer"], d["turn_up"])
+        d = json_only(cli("deal", "--seed", "2024", "--index", str(index), "--json"))
+        obj = solve_json(cli, d["elder"], d["dealer"], d["turn_up"])
         check_solution(obj, d["elder"])
         ref = reference.deal(2024, index)
         want = reference.move_values(ref.elder, ref.dealer, ref.turn_up >> 3)
@@ -317,8 +262,8 @@ NASTY_HANDS = [
 
 
 @pytest.mark.parametrize("elder, token", NASTY_HANDS, ids=lambda v: repr(v)[:30])
-def test_solve_nasty_elder_hand(capsys, elder, token):
-    line = one_line_error(cli(capsys, "solve", "--trump", "S", "--", elder, DEALER))
+def test_solve_nasty_elder_hand(cli, elder, token):
+    line = one_line_error(cli("solve", "--trump", "S", "--", elder, DEALER))
     if token != "elder":
         assert names(line, token), line[:300]
     else:
@@ -331,8 +276,8 @@ def test_solve_nasty_elder_hand(capsys, elder, token):
     ("KH JH 9H 8H 9Ｃ", "9Ｃ"),
     ("", None), (" ", None),
 ])
-def test_solve_nasty_dealer_hand(capsys, dealer, token):
-    line = one_line_error(cli(capsys, "solve", "-t", "S", "--", ELDER, dealer))
+def test_solve_nasty_dealer_hand(cli, dealer, token):
+    line = one_line_error(cli("solve", "-t", "S", "--", ELDER, dealer))
     if token:
         assert names(line, token), line
 
@@ -344,8 +289,8 @@ def test_solve_nasty_dealer_hand(capsys, dealer, token):
     ("X" * 100_000, "X" * 100_000), ("\u200bH", "\u200bH"), ("H\x00", "H\x00"),
     ("-1", "-1"), (str(2**70), str(2**70)), ("1.5", "1.5"), ("TH\nKS", "TH\nKS"),
 ])
-def test_solve_nasty_trump(capsys, trump, token):
-    line = one_line_error(cli(capsys, "solve", ELDER, DEALER, "--trump", trump))
+def test_solve_nasty_trump(cli, trump, token):
+    line = one_line_error(cli("solve", ELDER, DEALER, "--trump", trump))
     if token:
         assert names(line, token), line[:300]
 
@@ -356,13 +301,13 @@ def test_solve_nasty_trump(capsys, trump, token):
     ["solve", "-1", DEALER, "-t", "H"],
     ["solve", "--batch"],
 ])
-def test_solve_missing_or_misplaced_arguments(capsys, args):
-    one_line_error(cli(capsys, *args))
+def test_solve_missing_or_misplaced_arguments(cli, args):
+    one_line_error(cli(*args))
 
 
 @pytest.mark.parametrize("elder, trump", [(ELDER.replace("KS", "Kſ"), "TH"), (ELDER, "ſ")])
-def test_solve_long_s_lookalike_is_rejected(capsys, elder, trump):
-    one_line_error(cli(capsys, "solve", "--trump", trump, "--", elder, DEALER))
+def test_solve_long_s_lookalike_is_rejected(cli, elder, trump):
+    one_line_error(cli("solve", "--trump", trump, "--", elder, DEALER))
 
 
 # ---- hypothesis: hands and trumps as text, checked against an independent strict parser
@@ -494,9 +439,9 @@ def _check_against_reference(result: dict | None, error: str | None, texts) -> N
 
 @FIXTURE_OK
 @given(deal_texts())
-def test_solve_text_is_answered_correctly_or_refused_cleanly(capsys, texts):
+def test_solve_text_is_answered_correctly_or_refused_cleanly(cli, texts):
     elder, dealer, trump = texts
-    r = cli(capsys, "solve", "--json", f"--trump={trump}", "--", elder, dealer)
+    r = cli("solve", "--json", f"--trump={trump}", "--", elder, dealer)
     if r.code == 0:
         _check_against_reference(json_only(r), None, texts)
     else:
@@ -505,8 +450,8 @@ def test_solve_text_is_answered_correctly_or_refused_cleanly(capsys, texts):
 
 @FIXTURE_OK
 @given(st.text(max_size=30), st.text(max_size=30), st.text(max_size=10))
-def test_solve_arbitrary_unicode_never_crashes(capsys, elder, dealer, trump):
-    r = cli(capsys, "solve", "--json", f"--trump={trump}", "--", elder, dealer)
+def test_solve_arbitrary_unicode_never_crashes(cli, elder, dealer, trump):
+    r = cli("solve", "--json", f"--trump={trump}", "--", elder, dealer)
     if r.code == 0:
         check_solution(json_only(r), elder)
     else:
@@ -522,7 +467,7 @@ def _batch(lines: list[bytes]) -> bytes:
 GOOD = f"{ELDER} | {DEALER} | TH".encode()
 
 
-def test_batch_hostile_file(capsys, tmp_path):
+def test_batch_hostile_file(cli, tmp_path):
     lines = [
         GOOD,                                               # 1
         b"\xff\xfe\x00 binary \x80\xc3(",                   # 2 not UTF-8
@@ -546,7 +491,7 @@ def test_batch_hostile_file(capsys, tmp_path):
     ]
     path = tmp_path / "deals.txt"
     path.write_bytes(b"\n".join(lines))
-    r = cli(capsys, "solve", "--batch", str(path))
+    r = cli("solve", "--batch", str(path))
     assert r.code == 2
     assert "Traceback" not in r.err
     err = r.err.splitlines()
@@ -568,9 +513,9 @@ def test_batch_hostile_file(capsys, tmp_path):
             assert token in message or names(message, token), (n, message[:200])
 
 
-def test_batch_stdin_all_good_exit_0(capsys):
+def test_batch_stdin_all_good_exit_0(cli):
     data = _batch([b"# header", GOOD, b"", "qh ah 7h ks kd|kh jh 9h 8h 9c|hearts".encode()])
-    r = cli(capsys, "solve", "--batch", "-", stdin=data)
+    r = cli("solve", "--batch", "-", stdin=data)
     assert r.code == 0 and r.err == ""
     objs = [json.loads(ln) for ln in r.out.splitlines()]
     assert objs[0] == {"line": 2, **EXAMPLE}
@@ -579,40 +524,40 @@ def test_batch_stdin_all_good_exit_0(capsys):
 
 
 @pytest.mark.parametrize("data", [b"", b"\n\n", b"# only a comment\n", b"   \n# x\n"])
-def test_batch_nothing_to_do(capsys, data):
-    r = cli(capsys, "solve", "--batch", "-", stdin=data)
+def test_batch_nothing_to_do(cli, data):
+    r = cli("solve", "--batch", "-", stdin=data)
     assert r == Run(0, "", "")
 
 
-def test_batch_only_bad_lines(capsys):
-    r = cli(capsys, "solve", "--batch", "-", stdin=_batch([b"\x00", b"|", b"\xc0\xaf"]))
+def test_batch_only_bad_lines(cli):
+    r = cli("solve", "--batch", "-", stdin=_batch([b"\x00", b"|", b"\xc0\xaf"]))
     assert r.code == 2 and len(r.err.splitlines()) == 1 and r.err.startswith("Error: ")
     assert [json.loads(ln)["line"] for ln in r.out.splitlines()] == [1, 2, 3]
     assert all("error" in json.loads(ln) for ln in r.out.splitlines())
 
 
 @pytest.mark.parametrize("path", ["/nonexistent/deals.txt", "", "deals\x00.txt", "/"])
-def test_batch_bad_path(capsys, path):
-    one_line_error(cli(capsys, "solve", "--batch", path))
+def test_batch_bad_path(cli, path):
+    one_line_error(cli("solve", "--batch", path))
 
 
-def test_batch_rejects_single_deal_arguments(capsys, tmp_path):
+def test_batch_rejects_single_deal_arguments(cli, tmp_path):
     path = tmp_path / "d.txt"
     path.write_bytes(GOOD)
-    one_line_error(cli(capsys, "solve", "--batch", str(path), ELDER, DEALER))
-    one_line_error(cli(capsys, "solve", "--batch", str(path), "--trump", "H"))
+    one_line_error(cli("solve", "--batch", str(path), ELDER, DEALER))
+    one_line_error(cli("solve", "--batch", str(path), "--trump", "H"))
 
 
 @FIXTURE_OK
 @given(st.lists(st.one_of(deal_texts(), st.binary(max_size=20)), min_size=1, max_size=6))
-def test_batch_generated_lines(capsys, items):
+def test_batch_generated_lines(cli, items):
     raw_lines = []
     for item in items:
         if isinstance(item, bytes):
             raw_lines.append(item.replace(b"\n", b" "))
         else:
             raw_lines.append(" | ".join(t.replace("\n", " ") for t in item).encode())
-    r = cli(capsys, "solve", "--batch", "-", stdin=_batch(raw_lines))
+    r = cli("solve", "--batch", "-", stdin=_batch(raw_lines))
     objs = [json.loads(ln) for ln in r.out.splitlines()]
     answered = iter(objs)
     any_bad = False
@@ -640,8 +585,8 @@ def test_batch_generated_lines(capsys, items):
 
 # --------------------------------------------------------------------------- deal
 
-def test_deal_json_shape_and_cards(capsys):
-    obj = json_only(cli(capsys, "deal", "--seed", "7", "--index", "3", "--json"))
+def test_deal_json_shape_and_cards(cli):
+    obj = json_only(cli("deal", "--seed", "7", "--index", "3", "--json"))
     assert set(obj) == {"elder", "dealer", "turn_up", "stock"}
     elder, dealer, stock = obj["elder"].split(), obj["dealer"].split(), obj["stock"].split()
     assert len(elder) == 5 and len(dealer) == 5 and len(stock) == 21
@@ -653,19 +598,19 @@ def test_deal_json_shape_and_cards(capsys):
 
 
 @pytest.mark.parametrize("seed, index", [(0, 0), (1, 1), (2**64 - 1, 2**44 - 1), (12345, 999)])
-def test_deal_matches_reference_and_text_form(capsys, seed, index):
+def test_deal_matches_reference_and_text_form(cli, seed, index):
     from ecarte_sim.engine.ecarte import reference
-    obj = json_only(cli(capsys, "deal", "--seed", str(seed), "--index", str(index), "--json"))
+    obj = json_only(cli("deal", "--seed", str(seed), "--index", str(index), "--json"))
     ref = reference.deal(seed, index)
     assert parse_hand(obj["elder"]) == sum(1 << c for c in ref.elder)
     assert parse_hand(obj["dealer"]) == sum(1 << c for c in ref.dealer)
     assert obj["turn_up"] == format_card(ref.turn_up)
     assert obj["stock"] == " ".join(format_card(c) for c in ref.stock)
     # --pretty does not change the JSON; the text form shows the same deal
-    assert json_only(cli(capsys, "deal", "--seed", str(seed), "--index", str(index), "--json",
+    assert json_only(cli("deal", "--seed", str(seed), "--index", str(index), "--json",
                          "--pretty")) == obj
     for pretty in ([], ["--pretty"]):
-        r = cli(capsys, "deal", "--seed", str(seed), "--index", str(index), *pretty)
+        r = cli("deal", "--seed", str(seed), "--index", str(index), *pretty)
         assert r.code == 0 and r.err == ""
         shown = {ln.split(":")[0].strip(): ln.split(":", 1)[1] for ln in r.out.splitlines()[1:]}
         assert parse_hand(shown["elder"]) == parse_hand(obj["elder"])
@@ -680,24 +625,24 @@ NASTY_NUMBERS = ["", " ", "-1", "-0x1", "1.5", "1e3", "nan", "inf", "-inf", "0x1
 
 
 @pytest.mark.parametrize("value", NASTY_NUMBERS + [str(2**64)], ids=repr)
-def test_deal_nasty_seed(capsys, value):
-    line = one_line_error(cli(capsys, "deal", "--seed", value, "--index", "0", "--json"))
+def test_deal_nasty_seed(cli, value):
+    line = one_line_error(cli("deal", "--seed", value, "--index", "0", "--json"))
     assert "--seed" in line
 
 
 @pytest.mark.parametrize("value", NASTY_NUMBERS + [str(2**44)], ids=repr)
-def test_deal_nasty_index(capsys, value):
-    line = one_line_error(cli(capsys, "deal", "--seed", "0", "--index", value, "--json"))
+def test_deal_nasty_index(cli, value):
+    line = one_line_error(cli("deal", "--seed", "0", "--index", value, "--json"))
     assert "--index" in line
 
 
 @pytest.mark.parametrize("seed, plain", [("０", 0), ("٣", 3), (" 5 ", 5), ("+7", 7),
                                          ("1_0", 10), ("-0", 0)])
-def test_deal_lenient_integers_mean_the_same_number(capsys, seed, plain):
+def test_deal_lenient_integers_mean_the_same_number(cli, seed, plain):
     """Python's int() accepts these; if the CLI accepts one it must be the same deal."""
-    r = cli(capsys, "deal", "--seed", seed, "--index", "0", "--json")
+    r = cli("deal", "--seed", seed, "--index", "0", "--json")
     if r.code == 0:
-        assert json_only(r) == json_only(cli(capsys, "deal", "--seed", str(plain), "--index",
+        assert json_only(r) == json_only(cli("deal", "--seed", str(plain), "--index",
                                              "0", "--json"))
     else:
         one_line_error(r)
@@ -707,8 +652,8 @@ def test_deal_lenient_integers_mean_the_same_number(capsys, seed, plain):
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(st.integers(-2**80, 2**80), st.text(max_size=12)),
        st.one_of(st.integers(-2**50, 2**50), st.text(max_size=12)))
-def test_deal_generated_numbers(capsys, seed, index):
-    r = cli(capsys, "deal", "--seed", str(seed), "--index", str(index), "--json")
+def test_deal_generated_numbers(cli, seed, index):
+    r = cli("deal", "--seed", str(seed), "--index", str(index), "--json")
     if r.code == 0:
         obj = json_only(r)
         assert len(set(" ".join(obj.values()).split())) == 32
@@ -720,8 +665,8 @@ def test_deal_generated_numbers(capsys, seed, index):
 
 # --------------------------------------------------------------------------- simulate
 
-def simulate(capsys, *args: str) -> dict:
-    obj = json_only(cli(capsys, "simulate", "--json", "--no-exchange", *args))
+def simulate(cli, *args: str) -> dict:
+    obj = json_only(cli("simulate", "--json", "--no-exchange", *args))
     tricks = obj["tricks"]
     assert len(tricks) == 6 and all(type(t) is int and t >= 0 for t in tricks)
     assert sum(tricks) == obj["deals"]
@@ -731,23 +676,23 @@ def simulate(capsys, *args: str) -> dict:
     return obj
 
 
-def test_simulate_is_self_consistent_and_reproducible(capsys, restore_threads):
-    base = simulate(capsys, "--deals", "400", "--seed", "11")
+def test_simulate_is_self_consistent_and_reproducible(cli, restore_threads):
+    base = simulate(cli, "--deals", "400", "--seed", "11")
     assert base["deals"] == 400 and base["seed"] == 11
-    assert simulate(capsys, "--deals", "400", "--seed", "11") == base
-    assert simulate(capsys, "--deals", "400", "--seed", "11", "--chunk", "7") == base
-    assert simulate(capsys, "--deals", "400", "--seed", "11", "--chunk", "5000") == base
-    assert simulate(capsys, "--deals", "400", "--seed", "11", "--chunk", "1",
+    assert simulate(cli, "--deals", "400", "--seed", "11") == base
+    assert simulate(cli, "--deals", "400", "--seed", "11", "--chunk", "7") == base
+    assert simulate(cli, "--deals", "400", "--seed", "11", "--chunk", "5000") == base
+    assert simulate(cli, "--deals", "400", "--seed", "11", "--chunk", "1",
                     "--threads", "1") == base
-    assert simulate(capsys, "--deals", "400", "--seed", "12")["tricks"] != base["tricks"]
+    assert simulate(cli, "--deals", "400", "--seed", "12")["tricks"] != base["tricks"]
 
 
-def test_simulate_counts_match_solving_each_deal(capsys):
-    obj = simulate(capsys, "--deals", "25", "--seed", "99", "--start", "1000")
+def test_simulate_counts_match_solving_each_deal(cli):
+    obj = simulate(cli, "--deals", "25", "--seed", "99", "--start", "1000")
     counts = Counter()
     for index in range(1000, 1025):
-        d = json_only(cli(capsys, "deal", "--seed", "99", "--index", str(index), "--json"))
-        counts[solve_json(capsys, d["elder"], d["dealer"], d["turn_up"])["elder_tricks"]] += 1
+        d = json_only(cli("deal", "--seed", "99", "--index", str(index), "--json"))
+        counts[solve_json(cli, d["elder"], d["dealer"], d["turn_up"])["elder_tricks"]] += 1
     assert obj["tricks"] == [counts[k] for k in range(6)]
 
 
@@ -758,30 +703,30 @@ def _points_of_deals(seed: int, n: int) -> list[int]:
 
 
 @pytest.mark.parametrize("length, want", [(3, 0), (6, 0), (1, 0), (1, 1), (10, 1)])
-def test_simulate_interval_contains_rate_at_the_edges(capsys, length, want):
+def test_simulate_interval_contains_rate_at_the_edges(cli, length, want):
     """point_rate 0 or 1: the Wilson bounds must still enclose it (float round-off)."""
     points = _points_of_deals(0, 20_000)
     start = next((i for i in range(len(points) - length)
                   if all(p == want for p in points[i:i + length])), None)
     assert start is not None, f"no run of {length} deals with point={want} in seed 0"
-    obj = simulate(capsys, "--deals", str(length), "--seed", "0", "--start", str(start))
+    obj = simulate(cli, "--deals", str(length), "--seed", "0", "--start", str(start))
     assert obj["point_rate"] == want
 
 
-def test_simulate_last_deal_index(capsys):
-    simulate(capsys, "--deals", "1", "--start", str(2**44 - 1))
+def test_simulate_last_deal_index(cli):
+    simulate(cli, "--deals", "1", "--start", str(2**44 - 1))
 
 
 @pytest.mark.parametrize("option", ["--deals", "--seed", "--start", "--chunk", "--threads"])
 @pytest.mark.parametrize("value", NASTY_NUMBERS + ["0", str(2**64), "-5"], ids=repr)
-def test_simulate_nasty_numbers(capsys, restore_threads, option, value):
+def test_simulate_nasty_numbers(cli, restore_threads, option, value):
     args = {"--deals": "5", "--seed": "1", "--start": "0", "--chunk": "3"}
     args[option] = value
     flat = [x for kv in args.items() for x in kv]
-    r = cli(capsys, "simulate", "--json", *flat)
+    r = cli("simulate", "--json", *flat)
     if r.code == 0:   # e.g. --seed 0 / --start 0 are fine
         assert value in ("0",) and option in ("--seed", "--start")
-        simulate(capsys, *flat)
+        simulate(cli, *flat)
     else:
         assert option in one_line_error(r)
 
@@ -793,12 +738,12 @@ def test_simulate_nasty_numbers(capsys, restore_threads, option, value):
     ["--deals", "10", "--chunk", str(2**30 + 1)],
     ["--seed", "1"],
 ])
-def test_simulate_out_of_range(capsys, args):
-    one_line_error(cli(capsys, "simulate", "--json", *args))
+def test_simulate_out_of_range(cli, args):
+    one_line_error(cli("simulate", "--json", *args))
 
 
-def test_simulate_whole_deals_json(capsys, restore_threads):
-    obj = json_only(cli(capsys, "simulate", "--json", "--deals", "3000", "--seed", "4"))
+def test_simulate_whole_deals_json(cli, restore_threads):
+    obj = json_only(cli("simulate", "--json", "--deals", "3000", "--seed", "4"))
     n = obj["deals"]
     joint = obj["marks"]["joint"]
     assert sum(map(sum, joint)) == n == sum(obj["marks"]["elder"]) == sum(obj["marks"]["dealer"])
@@ -811,7 +756,7 @@ def test_simulate_whole_deals_json(capsys, restore_threads):
     assert m["difference_ci95"][0] <= m["difference"] <= m["difference_ci95"][1]
     assert abs(m["elder"] - m["dealer"] - m["difference"]) < 1e-12
     assert obj["settings"]["elder_policy"] == "regle" and obj["settings"]["play"]["elder"] == "dd"
-    same = json_only(cli(capsys, "simulate", "--json", "--deals", "3000", "--seed", "4",
+    same = json_only(cli("simulate", "--json", "--deals", "3000", "--seed", "4",
                          "--chunk", "7", "--threads", "1"))
     assert same == obj
 
@@ -824,15 +769,15 @@ def test_simulate_whole_deals_json(capsys, restore_threads):
     ["--elder-play", "pimc", "--dealer-play", "heuristic", "--worlds", "2"],
     ["--no-forced-trump", "--max-proposals", "2"],
 ])
-def test_simulate_every_policy(capsys, extra):
-    obj = json_only(cli(capsys, "simulate", "--json", "--deals", "300", "--seed", "2", *extra))
+def test_simulate_every_policy(cli, extra):
+    obj = json_only(cli("simulate", "--json", "--deals", "300", "--seed", "2", *extra))
     assert sum(obj["marks"]["elder"]) == 300
 
 
-def test_simulate_policies_change_the_result_not_the_deals(capsys):
-    a = json_only(cli(capsys, "simulate", "--json", "--deals", "2000", "--elder-policy",
+def test_simulate_policies_change_the_result_not_the_deals(cli):
+    a = json_only(cli("simulate", "--json", "--deals", "2000", "--elder-policy",
                       "always-play"))
-    b = json_only(cli(capsys, "simulate", "--json", "--deals", "2000", "--elder-policy",
+    b = json_only(cli("simulate", "--json", "--deals", "2000", "--elder-policy",
                       "always-propose", "--dealer-policy", "always-accept"))
     assert a["law_49"]["played_without_proposing"] == 2000 and a["exchanges_per_deal"] == 0
     assert b["law_49"]["played_without_proposing"] == 0 and b["exchanges_per_deal"] > 1
@@ -847,18 +792,18 @@ def test_simulate_policies_change_the_result_not_the_deals(capsys):
     ("--elder-play", "scripted"), ("--play", "dd\x00"),
 ])
 @pytest.mark.parametrize("command", ["simulate", "play", "game"])
-def test_policy_options_reject_bad_values(capsys, command, option, value):
+def test_policy_options_reject_bad_values(cli, command, option, value):
     base = {"simulate": ["--deals", "5"], "play": ["--seed", "1", "--index", "0"],
             "game": ["--seed", "1"]}[command]
-    line = one_line_error(cli(capsys, command, "--json", *base, option, value))
+    line = one_line_error(cli(command, "--json", *base, option, value))
     assert option in line
 
 
 # --------------------------------------------------------------------------- play / game
 
-def test_play_json_tells_the_whole_deal(capsys):
-    obj = json_only(cli(capsys, "play", "--seed", "1", "--index", "0", "--json"))
-    deal = json_only(cli(capsys, "deal", "--seed", "1", "--index", "0", "--json"))
+def test_play_json_tells_the_whole_deal(cli):
+    obj = json_only(cli("play", "--seed", "1", "--index", "0", "--json"))
+    deal = json_only(cli("deal", "--seed", "1", "--index", "0", "--json"))
     assert (obj["elder"], obj["dealer"], obj["turn_up"]) == (deal["elder"], deal["dealer"],
                                                              deal["turn_up"])
     assert len(obj["tricks"]) == 5
@@ -878,34 +823,34 @@ def test_play_json_tells_the_whole_deal(capsys):
     assert sorted(drawn) == sorted(stock[:len(drawn)])
 
 
-def test_play_text_names_the_laws(capsys):
-    r = cli(capsys, "play", "--seed", "1", "--index", "1", "--play", "heuristic")
+def test_play_text_names_the_laws(cli):
+    r = cli("play", "--seed", "1", "--index", "1", "--play", "heuristic")
     assert r.code == 0 and r.err == ""
     assert "Turn-up" in r.out and "Trick 5" in r.out and "Law 22" in r.out
 
 
-def test_play_turned_king_at_four_ends_the_game(capsys):
+def test_play_turned_king_at_four_ends_the_game(cli):
     # deal 1 of seed 1 turns up the king of spades
-    obj = json_only(cli(capsys, "play", "--seed", "1", "--index", "1", "--dealer-score", "4",
+    obj = json_only(cli("play", "--seed", "1", "--index", "1", "--dealer-score", "4",
                         "--json"))
     assert obj["king_turned"] and obj["ended_game_before_play"] and obj["tricks"] == []
     assert obj["marks"] == {"elder": 0, "dealer": 1}
-    r = cli(capsys, "play", "--seed", "1", "--index", "1", "--dealer-score", "4")
+    r = cli("play", "--seed", "1", "--index", "1", "--dealer-score", "4")
     assert "wins the game before a card is played" in r.out
 
 
-def test_game_json_and_text(capsys):
-    obj = json_only(cli(capsys, "game", "--seed", "3", "--json", "--play", "heuristic"))
+def test_game_json_and_text(cli):
+    obj = json_only(cli("game", "--seed", "3", "--json", "--play", "heuristic"))
     assert obj["score"][obj["winner"]] >= 5
     assert [d["index"] for d in obj["deals"]] == list(range(len(obj["deals"])))
-    r = cli(capsys, "game", "--seed", "3", "--game", "5", "-v")
+    r = cli("game", "--seed", "3", "--game", "5", "-v")
     assert r.code == 0 and " wins " in r.out.splitlines()[-1]
 
 
 # --------------------------------------------------------------------------- scores
 
-def test_scores_json_is_consistent(capsys, tmp_path):
-    obj = json_only(cli(capsys, "scores", "--json", "--deals", "20000", "--bootstrap", "30",
+def test_scores_json_is_consistent(cli, tmp_path):
+    obj = json_only(cli("scores", "--json", "--deals", "20000", "--bootstrap", "30",
                         "--play", "heuristic", "--out", str(tmp_path / "out")))
     mine, theirs = obj["i_deal_next"], obj["opponent_deals_next"]
     for a in range(5):
@@ -929,17 +874,17 @@ def test_scores_json_is_consistent(capsys, tmp_path):
     assert "95% bootstrap intervals" in md and "seeds/" not in md and "seed 00" not in md
 
 
-def test_scores_out_on_a_file_is_a_clean_error(capsys, tmp_path):
+def test_scores_out_on_a_file_is_a_clean_error(cli, tmp_path):
     f = tmp_path / "file"
     f.write_text("x")
-    line = one_line_error(cli(capsys, "scores", "--json", "--deals", "1000", "--out", str(f)))
+    line = one_line_error(cli("scores", "--json", "--deals", "1000", "--out", str(f)))
     assert "--out" in line
 
 
 # --------------------------------------------------------------------------- bench
 
-def test_bench_json_shape(capsys, restore_threads):
-    obj = json_only(cli(capsys, "bench", "--json", "--deals", "1000", "--reference-deals", "10",
+def test_bench_json_shape(cli, restore_threads):
+    obj = json_only(cli("bench", "--json", "--deals", "1000", "--reference-deals", "10",
                         "--no-startup", "--threads", "1", "--pimc-deals", "100",
                         "--web-games", "2", "--web-finished", "0", "--exploit-worlds", "4"))
     assert {"machine", "seed", "kernels", "reference", "speedup_exact_vs_reference"} <= set(obj)
@@ -978,12 +923,12 @@ def test_bench_startup_and_whole_process_shape():
         "speedup_exact_vs_reference": 1, "startup": s})
 
 
-def test_bench_startup_section_times_the_three_commands(capsys, monkeypatch):
+def test_bench_startup_section_times_the_three_commands(cli, monkeypatch):
     """bench --startup-only: --help, classify and advise --no-values, each timed as a warm
     whole process, with the goal beside (the report's shape; no wall time asserted)."""
     from ecarte_sim.analysis import bench_startup
     monkeypatch.setattr(bench_startup, "RUNS", 1)
-    s = json_only(cli(capsys, "bench", "--startup-only", "--json"))["cli_startup"]
+    s = json_only(cli("bench", "--startup-only", "--json"))["cli_startup"]
     assert s["goal_s"] == bench_startup.GOAL_S == 0.3 and s["runs"] == 1
     assert [c["command"].split()[1] for c in s["commands"]] == ["--help", "classify", "advise"]
     assert s["commands"][2]["command"].endswith("--no-values")
@@ -1000,8 +945,8 @@ def test_bench_startup_section_times_the_three_commands(capsys, monkeypatch):
     ["--threads", str(2**70)], ["--threads", "x"], ["--process-deals", "-1"],
     ["--process-deals", "x"],
 ])
-def test_bench_nasty_options(capsys, args):
-    line = one_line_error(cli(capsys, "bench", "--json", "--no-startup", *args))
+def test_bench_nasty_options(cli, args):
+    line = one_line_error(cli("bench", "--json", "--no-startup", *args))
     assert args[0] in line
 
 
@@ -1048,15 +993,15 @@ def test_e2e_undecodable_and_hostile_argv():
         assert p.stderr.startswith(b"Error: ") and len(p.stderr.splitlines()) == 1, p.stderr
 
 
-def test_batch_byte_order_mark_on_the_first_line_is_ignored(capsys):
-    r = cli(capsys, "solve", "--batch", "-",
+def test_batch_byte_order_mark_on_the_first_line_is_ignored(cli):
+    r = cli("solve", "--batch", "-",
             stdin="\ufeffQH AH 7H KS KD | KH JH 9H 8H 9C | TH\n".encode("utf-8"))
     assert r.code == 0
     assert json.loads(r.out)["elder_tricks"] == 2
 
 
-def test_batch_rejects_an_empty_trump_option(capsys):
-    one_line_error(cli(capsys, "solve", "--batch", "-", "--trump", "", stdin=b""))
+def test_batch_rejects_an_empty_trump_option(cli):
+    one_line_error(cli("solve", "--batch", "-", "--trump", "", stdin=b""))
 
 
 # --------------------------------------------------------------------------- classify
@@ -1078,15 +1023,15 @@ DEFINITION_KEYS = {"reading", "jeu_de_regle", "words", "reason", "best_lead", "w
     ("7H KS 9S 8S QD", "h", "one-trump-three-court"),
     ("KS QS JS 8H 8D", "H", None),
 ])
-def test_classify_json(capsys, hand, trump, rule):
-    obj = json_only(cli(capsys, "classify", hand, "--trump", trump, "--json"))
+def test_classify_json(cli, hand, trump, rule):
+    obj = json_only(cli("classify", hand, "--trump", trump, "--json"))
     assert set(obj) == CLASSIFY_KEYS
     assert (obj["jeu_de_regle"], obj["rule"]) == (rule is not None, rule)
     assert (obj["nearest"] is None) == (rule is not None) and obj["reason"]
 
 
-def test_classify_text(capsys):
-    r = cli(capsys, "classify", "QH AH 7H KS KD", "--trump", "H")
+def test_classify_text(cli):
+    r = cli("classify", "QH AH 7H KS KD", "--trump", "H")
     assert r.code == 0 and "three-trumps" in r.out
 
 
@@ -1099,38 +1044,38 @@ def test_classify_text(capsys):
     ("QH AH 7H KS KD", "X", "X"),
     ("QH AH 7H KS KD", "", None),
 ])
-def test_classify_bad_input(capsys, hand, trump, token):
-    message = one_line_error(cli(capsys, "classify", hand, "--trump", trump))
+def test_classify_bad_input(cli, hand, trump, token):
+    message = one_line_error(cli("classify", hand, "--trump", trump))
     if token:
         assert token in message
 
 
 @FIXTURE_OK
 @given(st.text(max_size=30), st.text(max_size=6))
-def test_classify_arbitrary_unicode_never_crashes(capsys, hand, trump):
-    r = cli(capsys, "classify", "--json", f"--trump={trump}", "--", hand)
+def test_classify_arbitrary_unicode_never_crashes(cli, hand, trump):
+    r = cli("classify", "--json", f"--trump={trump}", "--", hand)
     if r.code == 0:
         assert set(json_only(r)) == CLASSIFY_KEYS
     else:
         one_line_error(r)
 
 
-def test_classify_list_reading_is_the_default_and_says_so(capsys):
-    default = json_only(cli(capsys, "classify", ELDER, "--trump", "TH", "--json"))
-    listed = json_only(cli(capsys, "classify", ELDER, "--trump", "TH", "--reading", "list",
+def test_classify_list_reading_is_the_default_and_says_so(cli):
+    default = json_only(cli("classify", ELDER, "--trump", "TH", "--json"))
+    listed = json_only(cli("classify", ELDER, "--trump", "TH", "--reading", "list",
                            "--json"))
     assert default == listed and default["reading"] == "list"
     # --turn-up is the card --trump may name: the same answer either way
-    split = json_only(cli(capsys, "classify", "AH KS 7S KD KC", "--trump", "H", "--turn-up",
+    split = json_only(cli("classify", "AH KS 7S KD KC", "--trump", "H", "--turn-up",
                           "TH", "--json"))
-    assert split == json_only(cli(capsys, "classify", "AH KS 7S KD KC", "--trump", "TH",
+    assert split == json_only(cli("classify", "AH KS 7S KD KC", "--trump", "TH",
                                   "--json"))
     assert "TH" not in split["nearest"]["exchange"]["in"]
 
 
-def test_classify_definition_json_the_seed_example(capsys):
+def test_classify_definition_json_the_seed_example(cli):
     """The book's first example: a jeu de règle by the definition, not by the list."""
-    obj = json_only(cli(capsys, "classify", "KS QS JS 8H 8D", "--trump", "H", "--reading",
+    obj = json_only(cli("classify", "KS QS JS 8H 8D", "--trump", "H", "--reading",
                         "definition", "--json"))
     assert set(obj) == DEFINITION_KEYS and obj["reading"] == "definition"
     assert obj["jeu_de_regle"] is True and obj["best_lead"] == "KS"
@@ -1139,14 +1084,14 @@ def test_classify_definition_json_the_seed_example(capsys):
     assert list(obj["leads"]) == ["KS", "QS", "JS", "8H", "8D"]
     assert obj["by_list"] == {"jeu_de_regle": False, "rule": None}
     assert "cannot fail to win three tricks" in obj["words"]
-    listed = json_only(cli(capsys, "classify", "KS QS JS 8H 8D", "--trump", "H", "--json"))
+    listed = json_only(cli("classify", "KS QS JS 8H 8D", "--trump", "H", "--json"))
     assert listed["jeu_de_regle"] is False and listed["reading"] == "list"
 
 
 @pytest.mark.parametrize("args", [["--trump", "H", "--turn-up", "KH"], ["--trump", "KH"],
                                   ["--trump", "KH", "--turn-up", "KH"]])
-def test_classify_definition_json_a_fixed_turn_up(capsys, args):
-    obj = json_only(cli(capsys, "classify", "9H 8H 7S 9D 8C", *args, "--reading",
+def test_classify_definition_json_a_fixed_turn_up(cli, args):
+    obj = json_only(cli("classify", "9H 8H 7S 9D 8C", *args, "--reading",
                         "definition", "--json"))
     assert set(obj) == DEFINITION_KEYS
     assert obj["turn_up"] == "KH" and obj["turn_ups"] == ["KH"] and obj["of"] == 50_274
@@ -1157,13 +1102,13 @@ def test_classify_definition_json_a_fixed_turn_up(capsys, args):
     assert (int(dealer) >> 8 & 0xFF).bit_count() <= 1   # at most one heart
 
 
-def test_classify_definition_text(capsys):
-    r = cli(capsys, "classify", "KS QS JS 8H 8D", "--trump", "H", "--reading", "definition")
+def test_classify_definition_text(cli):
+    r = cli("classify", "KS QS JS 8H 8D", "--trump", "H", "--reading", "definition")
     assert r.code == 0 and r.err == ""
     assert "a jeu de règle by the definition" in r.out
     assert "Leading KS wins the point against all 312,018 deals" in r.out
     assert "By Hoyle's list: not a jeu de règle." in r.out
-    r = cli(capsys, "classify", "9H 8H 7S 9D 8C", "--trump", "KH", "--reading", "definition")
+    r = cli("classify", "9H 8H 7S 9D 8C", "--trump", "KH", "--reading", "definition")
     assert r.code == 0 and "not a jeu de règle by the definition" in r.out
     assert "of the 50,274 dealer hands with at most one trump (KH turned up); it loses " \
            "e.g. to " in r.out
@@ -1181,10 +1126,10 @@ def test_classify_definition_text(capsys):
     (["QH AH 7H KS KD", "--trump", "H", "--turn-up", "8H", "--reading", "definition",
       "--turn-up", "QH"], "QH"),
 ])
-def test_classify_bad_reading_or_turn_up(capsys, args, token):
+def test_classify_bad_reading_or_turn_up(cli, args, token):
     extras = [[], ["--json"]] + ([] if "--reading" in args else [["--reading", "definition"]])
     for extra in extras:
-        message = one_line_error(cli(capsys, "classify", *args, *extra))
+        message = one_line_error(cli("classify", *args, *extra))
         assert names(message, token), message
 
 
@@ -1193,8 +1138,8 @@ def test_classify_bad_reading_or_turn_up(capsys, args, token):
 @given(st.one_of(st.integers(-2**70, 2**70), st.text(max_size=8)),
        st.one_of(st.integers(-10, 2**46), st.text(max_size=8)),
        st.one_of(st.integers(-3, 8), st.text(max_size=4)))
-def test_play_generated_arguments(capsys, seed, index, score):
-    r = cli(capsys, "play", "--seed", str(seed), "--index", str(index), "--dealer-score",
+def test_play_generated_arguments(cli, seed, index, score):
+    r = cli("play", "--seed", str(seed), "--index", str(index), "--dealer-score",
             str(score), "--json", "--play", "heuristic")
     if r.code == 0:
         obj = json_only(r)
@@ -1208,8 +1153,8 @@ def test_play_generated_arguments(capsys, seed, index, score):
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(st.integers(-5, 2**40), st.text(max_size=8)))
-def test_game_generated_numbers(capsys, game):
-    r = cli(capsys, "game", "--seed", "1", "--game", str(game), "--json")
+def test_game_generated_numbers(cli, game):
+    r = cli("game", "--seed", "1", "--game", str(game), "--json")
     if r.code == 0:
         obj = json_only(r)
         assert obj["score"][obj["winner"]] >= 5
@@ -1221,17 +1166,17 @@ def test_game_generated_numbers(capsys, game):
 
 @pytest.mark.parametrize("command", [["classify", "AH KS 7S KD KC"],
                                      ["solve", "QH AH 7H KS KD", "KH JH 9H 8H 9C"]])
-def test_trump_named_singular_is_the_plural(capsys, command):
-    plural = json_only(cli(capsys, *command, "--trump", "hearts", "--json"))
-    singular = json_only(cli(capsys, *command, "--trump", "heart", "--json"))
+def test_trump_named_singular_is_the_plural(cli, command):
+    plural = json_only(cli(*command, "--trump", "hearts", "--json"))
+    singular = json_only(cli(*command, "--trump", "heart", "--json"))
     for out in (plural, singular):
         out.pop("provenance", None)
     assert singular == plural
-    assert "'hart'" in one_line_error(cli(capsys, *command, "--trump", "hart"))
+    assert "'hart'" in one_line_error(cli(*command, "--trump", "hart"))
 
 
-def test_infer_says_in_words_how_many_cards_he_threw(capsys):
-    r = cli(capsys, "infer", "QS KH AH 9C JD", "--turn-up", "8D", "--history",
+def test_infer_says_in_words_how_many_cards_he_threw(cli):
+    r = cli("infer", "QS KH AH 9C JD", "--turn-up", "8D", "--history",
             "propose,accept:2,propose,accept:1,play", "--thrown", "7C 8H;7H", "--samples", "200")
     assert r.code == 0, r
     first = r.out.splitlines()[0]

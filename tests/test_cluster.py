@@ -128,19 +128,18 @@ def test_strategy_marks_tables_on_a_cluster_equal_the_threads(cluster):
     assert np.array_equal(expected.attempts, got.attempts)
 
 
-def test_without_dask_the_flags_say_how_to_install(monkeypatch, capsys):
-    from tests.test_cli import cli, one_line_error
+def test_without_dask_the_flags_say_how_to_install(monkeypatch, cli):
+    from helpers import one_line_error
     monkeypatch.setitem(sys.modules, "distributed", None)      # import fails
-    line = one_line_error(cli(capsys, "simulate", "--deals", "100", "--workers", "2"))
+    line = one_line_error(cli("simulate", "--deals", "100", "--workers", "2"))
     assert "pip install 'ecarte-sim[cluster]'" in line
 
 
-def test_help_of_every_long_command_shows_the_run_options(capsys):
-    from tests.test_cli import cli
+def test_help_of_every_long_command_shows_the_run_options(cli):
     for command in (["simulate"], ["scores"], ["hand"], ["claims"], ["strategy"],
                     ["piquet", "simulate"],
                     ["piquet", "partie"], ["piquet", "report"]):
-        r = cli(capsys, *command, "--help")
+        r = cli(*command, "--help")
         assert r.code == 0, r
         text = r.out
         for option in ("--run-dir", "--resume", "--scheduler", "--workers", "--task-size"):

@@ -167,7 +167,7 @@ def test_sampled_posterior_of_a_first_answer_matches_the_exact_one():
     """The pimc-inference player's draws after propose,refuse against the enumeration of
     every hand (chi-square on the dealer's trump count)."""
     from ecarte_sim.analysis.ecarte.inference import posterior, sampled_posterior
-    from tests.stats_helpers import chi2_stat, chi2_upper
+    from stats_helpers import chi2_stat, chi2_upper
     own, turn_up = int(parse_hand("QS JS AH 7C JD")), parse_card("8D")
     exact = posterior(own, turn_up, "propose,refuse", "elder", "maxims")
     sampled = sampled_posterior(own, [], turn_up, "propose,refuse", "elder", "maxims",
@@ -181,22 +181,22 @@ def test_sampled_posterior_of_a_first_answer_matches_the_exact_one():
     assert stat < chi2_upper(len(cells) - 1)
 
 
-def test_infer_after_an_exchange_is_sampled_and_bad_tokens_are_one_line(capsys):
-    from tests.test_cli import cli, one_line_error
+def test_infer_after_an_exchange_is_sampled_and_bad_tokens_are_one_line(cli):
+    from helpers import one_line_error
     import json as _json
-    r = cli(capsys, "infer", "QS KH AH 9C JD", "--turn-up", "8D", "--history",
+    r = cli("infer", "QS KH AH 9C JD", "--turn-up", "8D", "--history",
             "propose,accept:2,play", "--thrown", "7C 8H", "--samples", "500", "--json")
     out = _json.loads(r.out)
     assert out["exact"] is False and out["counts"] == [2] and out["of"] == 500
     # accepting by the maxims and throwing exactly two (trumps-kings): three trumps with
     # the king, the only maxim that accepts a hand with two cards to discard
     assert out["king_of_trumps"] == 1.0 and out["trump_counts"][:3] == [0, 0, 0]
-    line = one_line_error(cli(capsys, "infer", "QS KH AH 9C JD", "--turn-up", "8D",
+    line = one_line_error(cli("infer", "QS KH AH 9C JD", "--turn-up", "8D",
                               "--history", "propose,accept,play", "--thrown", "7C 8H"))
     assert "'accept'" in line
-    line = one_line_error(cli(capsys, "infer", "QS KH AH 9C JD", "--turn-up", "8D",
+    line = one_line_error(cli("infer", "QS KH AH 9C JD", "--turn-up", "8D",
                               "--history", "propose,accept:2,play"))
     assert "--thrown" in line
-    line = one_line_error(cli(capsys, "infer", "QS KH AH 9C JD", "--turn-up", "8D",
+    line = one_line_error(cli("infer", "QS KH AH 9C JD", "--turn-up", "8D",
                               "--history", "propose,accept:2,play", "--thrown", "QS"))
     assert "QS" in line

@@ -29,7 +29,7 @@ from ecarte_sim.engine.ecarte.records import COUNTS, PAYOFF, REC, ProposalsEnd
 from ecarte_sim.engine.ecarte.runner import DealRunner, empty_script
 from ecarte_sim.engine.ecarte.settings import Discard, make_cfg
 from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER
-from tests.stats_helpers import chi2_stat, chi2_upper
+from stats_helpers import chi2_stat, chi2_upper
 
 FULL = (1 << 32) - 1
 ACE, KING = 4, 7   # ranks in a suit: 7 8 9 10 ace knave queen king
@@ -381,14 +381,14 @@ def test_counts_are_the_same_for_any_chunk_block_thread_count_and_backend():
     assert one[at.INFER_WORLDS] > 0 and one[at.INFER_TRIES] >= one[at.INFER_WORLDS]
 
 
-def test_bad_opponent_model_is_one_line_and_exit_2(capsys):
-    from tests.test_cli import cli, one_line_error
-    line = one_line_error(cli(capsys, "play", "--seed", "1", "--index", "0", "--play",
+def test_bad_opponent_model_is_one_line_and_exit_2(cli):
+    from helpers import one_line_error
+    line = one_line_error(cli("play", "--seed", "1", "--index", "0", "--play",
                               "pimc-inference",
                               "--opponent-model",
                               "nope"))
     assert "nope" in line
-    line = one_line_error(cli(capsys, "play", "--seed", "1", "--index", "0", "--opponent-model",
+    line = one_line_error(cli("play", "--seed", "1", "--index", "0", "--opponent-model",
                               "maxims"))
     assert "pimc-inference" in line
     with pytest.raises(ValueError, match="named policy"):

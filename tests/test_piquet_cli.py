@@ -9,7 +9,7 @@ from ecarte_sim.engine.piquet.deal import deal
 from ecarte_sim.engine.piquet.simulate import deal_counts
 from ecarte_sim.engine.piquet.records import DEAL_COUNTS
 from ecarte_sim.engine.piquet.settings import PiquetSettings
-from tests.test_cli import cli, json_only, names, one_line_error
+from helpers import json_only, names, one_line_error
 
 D = deal(0, 3)
 ELDER, YOUNGER = format_hand(D.elder, PIQUET), format_hand(D.younger, PIQUET)
@@ -20,14 +20,14 @@ CARDS = ["--elder", ELDER, "--younger", YOUNGER, "--talon", TALON]
 @pytest.mark.parametrize("args", [["piquet", "--help"], ["piquet", "deal", "--help"],
                                   ["piquet", "simulate", "--help"],
                                   ["piquet", "partie", "--help"], ["piquet", "report", "--help"]])
-def test_help(capsys, args):
-    r = cli(capsys, *args)
+def test_help(cli, args):
+    r = cli(*args)
     assert r.code == 0 and r.out.startswith("Usage: ecarte-sim piquet")
 
 
 @pytest.mark.parametrize("player", ["random", "heuristic", "dd", "pimc"])
-def test_deal_json_contract(capsys, player):
-    obj = json_only(cli(capsys, "piquet", "deal", *CARDS, "--play", player, "--worlds", "4",
+def test_deal_json_contract(cli, player):
+    obj = json_only(cli("piquet", "deal", *CARDS, "--play", player, "--worlds", "4",
                         "--json"))
     assert set(obj) >= {"elder", "younger", "events"}
     assert obj["elder"] == obj["scores"]["elder"]["total"]
@@ -38,17 +38,17 @@ def test_deal_json_contract(capsys, player):
     assert len(plays) == 24
 
 
-def test_deal_with_given_discards_and_from_the_seed(capsys):
+def test_deal_with_given_discards_and_from_the_seed(cli):
     e_disc = format_hand(sum(1 << c for c in list(_cards(D.elder))[:3]), PIQUET)
     y_disc = format_hand(sum(1 << c for c in list(_cards(D.younger))[:5]), PIQUET)
-    obj = json_only(cli(capsys, "piquet", "deal", *CARDS, "--elder-discard", e_disc,
+    obj = json_only(cli("piquet", "deal", *CARDS, "--elder-discard", e_disc,
                         "--younger-discard", y_disc, "--json"))
     discards = [e for e in obj["events"] if e["event"] == "discard"]
     assert [len(e["cards"].split()) for e in discards] == [3, 5]
-    same = json_only(cli(capsys, "piquet", "deal", "--seed", "0", "--index", "3", "--json"))
-    again = json_only(cli(capsys, "piquet", "deal", *CARDS, "--json"))
+    same = json_only(cli("piquet", "deal", "--seed", "0", "--index", "3", "--json"))
+    again = json_only(cli("piquet", "deal", *CARDS, "--json"))
     assert (same["elder"], same["younger"]) == (again["elder"], again["younger"])
-    text = cli(capsys, "piquet", "deal", *CARDS)
+    text = cli("piquet", "deal", *CARDS)
     assert text.code == 0 and f"\nElder scores {again['elder']}" in text.out
     assert f"\nYounger scores {again['younger']}" in text.out
 
@@ -72,8 +72,8 @@ COMMON_KEYS = {"event", "player", "score", "law", "elder_total", "younger_total"
                                   ["--seed", "1", "--index", "659"],   # carte blanche, repique
                                   ["--seed", "1", "--index", "8447"],  # pique, capot
                                   CARDS])
-def test_deal_json_keys_are_kept(capsys, args):
-    obj = json_only(cli(capsys, "piquet", "deal", *args, "--json"))
+def test_deal_json_keys_are_kept(cli, args):
+    obj = json_only(cli("piquet", "deal", *args, "--json"))
     assert set(obj) >= DEAL_KEYS - ({"index"} if args is CARDS else set())
     for key in ("elder", "younger", "stock"):
         assert isinstance(obj["deal"][key], str)
@@ -85,8 +85,8 @@ def test_deal_json_keys_are_kept(capsys, args):
             assert set(ev) >= extra, ev
 
 
-def test_deal_text_is_prose_with_the_laws(capsys):
-    r = cli(capsys, "piquet", "deal", "--seed", "3", "--index", "8")
+def test_deal_text_is_prose_with_the_laws(cli):
+    r = cli("piquet", "deal", "--seed", "3", "--index", "8")
     assert r.code == 0 and r.err == ""
     lines = r.out.splitlines()
     assert lines[0] == "Deal 8 of seed 3, both hands played by the heuristic player."
@@ -94,13 +94,13 @@ def test_deal_text_is_prose_with_the_laws(capsys):
     for law in (21, 22, 23, 62, 63, 64, 65, 66):
         assert f"(Law {law})" in r.out, law
     assert lines[-1].endswith(".") and " wins the deal, " in lines[-1]
-    pretty = cli(capsys, "piquet", "deal", "--seed", "3", "--index", "8", "--pretty")
+    pretty = cli("piquet", "deal", "--seed", "3", "--index", "8", "--pretty")
     assert "10♠" in pretty.out and "TS" not in pretty.out
 
 
-def test_help_names_what_a_task_counts_and_when_provenance_is_written(capsys):
+def test_help_names_what_a_task_counts_and_when_provenance_is_written(cli):
     def flat(*args):
-        r = cli(capsys, *args, "--help")
+        r = cli(*args, "--help")
         assert r.code == 0
         return " ".join(r.out.split())
     partie = flat("piquet", "partie")
@@ -133,14 +133,14 @@ def _cards(mask):
     ([*CARDS, "--worlds", "0"], None),
     ([*CARDS, "--worlds", "257"], None),          # the world words must stay in the deal's stream
 ])
-def test_deal_bad_input(capsys, args, token):
-    line = one_line_error(cli(capsys, "piquet", "deal", *args))
+def test_deal_bad_input(cli, args, token):
+    line = one_line_error(cli("piquet", "deal", *args))
     if token is not None:
         assert names(line, token), line
 
 
-def test_simulate_json_contract_matches_the_kernel(capsys):
-    obj = json_only(cli(capsys, "piquet", "simulate", "--deals", "3000", "--seed", "7",
+def test_simulate_json_contract_matches_the_kernel(cli):
+    obj = json_only(cli("piquet", "simulate", "--deals", "3000", "--seed", "7",
                         "--elder-player", "heuristic", "--younger-player", "random", "--json"))
     for key in ("deals", "elder_wins", "younger_wins", "ties", "mean_elder", "mean_younger",
                 "carte_blanche_hands", "pique", "repique", "capot"):
@@ -153,13 +153,13 @@ def test_simulate_json_contract_matches_the_kernel(capsys):
     assert 0.8 < lo < hi < 0.95            # heuristic elder v random younger (~0.876)
 
 
-def test_partie_json_contract(capsys):
-    obj = json_only(cli(capsys, "piquet", "partie", "--parties", "500", "--seed", "2",
+def test_partie_json_contract(cli):
+    obj = json_only(cli("piquet", "partie", "--parties", "500", "--seed", "2",
                         "--player-a", "heuristic", "--player-b", "random", "--json"))
     assert obj["parties"] == 500
     assert obj["first_dealer_wins"] + obj["first_elder_wins"] + obj["drawn"] == 500
     assert obj["first_dealer_wins"] > obj["first_elder_wins"]   # heuristic beats random
-    four = json_only(cli(capsys, "piquet", "partie", "--parties", "200", "--partie", "four",
+    four = json_only(cli("piquet", "partie", "--parties", "200", "--partie", "four",
                          "--json"))
     assert four["partie"] == "four" and four["parties"] == 200
 
@@ -172,13 +172,13 @@ def test_partie_json_contract(capsys):
     ["piquet", "partie", "--parties", "99999999999999999999"],
     ["piquet", "report", "--deals", "10"],
 ])
-def test_counts_and_choices_out_of_range(capsys, args):
-    one_line_error(cli(capsys, *args))
+def test_counts_and_choices_out_of_range(cli, args):
+    one_line_error(cli(*args))
 
 
-def test_report_writes_its_files(capsys, tmp_path):
+def test_report_writes_its_files(cli, tmp_path):
     out = tmp_path / "piquet"
-    r = cli(capsys, "piquet", "report", "--deals", "2000", "--dd-deals", "64",
+    r = cli("piquet", "report", "--deals", "2000", "--dd-deals", "64",
             "--pimc-deals", "0", "--paired-deals", "2000", "--parties", "200",
             "--search-deals", "0", "--out", str(out), "--quiet")
     assert r.code == 0, r.err
@@ -195,9 +195,9 @@ def test_report_writes_its_files(capsys, tmp_path):
     assert r.out.rstrip().endswith(f"wrote {out / 'exchange.png'}")
 
 
-def test_report_without_out_writes_no_file_and_says_so(capsys, tmp_path, monkeypatch):
+def test_report_without_out_writes_no_file_and_says_so(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    r = cli(capsys, "piquet", "report", "--deals", "1000", "--dd-deals", "0", "--pimc-deals",
+    r = cli("piquet", "report", "--deals", "1000", "--dd-deals", "0", "--pimc-deals",
             "0", "--paired-deals", "1000", "--parties", "100", "--search-deals", "0",
             "--quiet")
     assert r.code == 0, r.err

@@ -13,7 +13,7 @@ from ecarte_sim.engine.piquet.players import heuristic_discard
 from ecarte_sim.engine.piquet.records import N_SEATS, REC, SCRATCH, STATE
 from ecarte_sim.engine.piquet.settings import PiquetSettings
 from ecarte_sim.engine.piquet.whole import new_solver_scratch
-from tests.test_cli import cli, json_only, one_line_error
+from helpers import json_only, one_line_error
 
 CFG = PiquetSettings("heuristic", "heuristic").cfg()
 
@@ -168,8 +168,8 @@ def test_the_search_is_no_worse_on_its_own_worlds():
     assert sums[cands.index(int(top))] == max(sums)
 
 
-def test_cli_json(capsys):
-    r = json_only(cli(capsys, "piquet", "discard-search", "--deals", "6", "--samples", "2",
+def test_cli_json(cli):
+    r = json_only(cli("piquet", "discard-search", "--deals", "6", "--samples", "2",
                       "--seed", "1", "--json", "--quiet"))
     assert r["deals"] == 6 and r["samples"] == 2 and r["seed"] == 1
     assert [(c["a"], c["b"]) for c in r["comparisons"]] == [list(x) for x in D.COMPARISONS] \
@@ -181,8 +181,8 @@ def test_cli_json(capsys):
 @pytest.mark.parametrize("argv,token", [
     (["--deals", "0"], "--deals"), (["--samples", "x"], "x"), (["--seed", "-1"], "-1"),
     (["--samples", "0"], "--samples"), (["--lead-scoring", "some"], "some")])
-def test_cli_bad_input_one_line_exit_2(capsys, argv, token):
-    message = one_line_error(cli(capsys, "piquet", "discard-search", *argv))
+def test_cli_bad_input_one_line_exit_2(cli, argv, token):
+    message = one_line_error(cli("piquet", "discard-search", *argv))
     assert token in message
 
 
@@ -223,8 +223,8 @@ def test_the_arms_played_out_by_another_player_use_the_searches_discards():
         assert c["margin"][D.A[name]] == r.elder["total"] - r.younger["total"], name
 
 
-def test_cli_help_shows_the_run_options(capsys):
-    r = cli(capsys, "piquet", "discard-search", "--help")
+def test_cli_help_shows_the_run_options(cli):
+    r = cli("piquet", "discard-search", "--help")
     assert r.code == 0 and r.out.startswith("Usage: ecarte-sim piquet discard-search")
     for option in ("--samples", "--play", "--run-dir", "--resume", "--task-size", "--scheduler"):
         assert option in r.out
@@ -283,18 +283,18 @@ def test_simulate_with_search_is_bit_identical_for_any_thread_count_or_task_size
     (["--discard", "search", "--elder-take", "4"], "--elder-take"),
     (["--discard", "own,search", "--younger-take", "2"], "--younger-take"),
     (["--discard", "search", "--search-samples", "0"], "--search-samples")])
-def test_simulate_bad_discard_one_line_exit_2(capsys, argv, token):
-    message = one_line_error(cli(capsys, "piquet", "simulate", "--deals", "5", *argv))
+def test_simulate_bad_discard_one_line_exit_2(cli, argv, token):
+    message = one_line_error(cli("piquet", "simulate", "--deals", "5", *argv))
     assert token in message
 
 
-def test_simulate_json_names_the_discards_only_when_searched(capsys):
-    r = json_only(cli(capsys, "piquet", "simulate", "--deals", "6", "--discard", "own,search",
+def test_simulate_json_names_the_discards_only_when_searched(cli):
+    r = json_only(cli("piquet", "simulate", "--deals", "6", "--discard", "own,search",
                       "--search-samples", "2", "--json", "--quiet"), True)
     assert r["settings"]["discard"] == {"elder": "own", "younger": "search"}
     assert r["settings"]["search_samples"] == 2
     assert r["provenance"]["parameters"]["discard"] == ["own", "search"]
-    plain = json_only(cli(capsys, "piquet", "simulate", "--deals", "6", "--json", "--quiet"),
+    plain = json_only(cli("piquet", "simulate", "--deals", "6", "--json", "--quiet"),
                       True)
     assert "discard" not in plain["settings"]
     assert "discard" not in plain["provenance"]["parameters"]

@@ -9,7 +9,7 @@ import struct
 import pandas as pd
 import pytest
 
-from tests.test_cli import cli, json_only
+from helpers import json_only
 
 
 def png_text(path) -> dict:
@@ -46,24 +46,24 @@ def check_report_dir(out, command: str, seed: int) -> None:
     assert not list(out.glob("*.tmp*"))
 
 
-def test_scores_report_and_json(capsys, tmp_path):
-    obj = json_only(cli(capsys, "scores", "--json", "--deals", "5000", "--bootstrap", "5",
+def test_scores_report_and_json(cli, tmp_path):
+    obj = json_only(cli("scores", "--json", "--deals", "5000", "--bootstrap", "5",
                         "--seed", "4", "--play", "heuristic", "--out", str(tmp_path)), True)
     assert obj["provenance"]["n"] == 5000 and obj["provenance"]["seed"] == 4
     assert obj["provenance"]["parameters"]["settings"]["play"]["elder"] == "heuristic"
     check_report_dir(tmp_path, "scores", 4)
 
 
-def test_claims_report(capsys, tmp_path):
-    obj = json_only(cli(capsys, "claims", "--play", "heuristic", "--deals", "1500", "--json",
+def test_claims_report(cli, tmp_path):
+    obj = json_only(cli("claims", "--play", "heuristic", "--deals", "1500", "--json",
                         "--quiet", "--seed", "2", "--out", str(tmp_path)), True)
     assert obj["provenance"]["parameters"]["models"] == ["heuristic"]
     assert obj["provenance"]["n"]["heuristic"]["regle"] == 1500
     check_report_dir(tmp_path, "claims", 2)
 
 
-def test_piquet_report(capsys, tmp_path):
-    obj = json_only(cli(capsys, "piquet", "report", "--json", "--quiet", "--seed", "3",
+def test_piquet_report(cli, tmp_path):
+    obj = json_only(cli("piquet", "report", "--json", "--quiet", "--seed", "3",
                         "--deals", "2000", "--dd-deals", "0", "--pimc-deals", "0",
                         "--paired-deals", "2000", "--parties", "200",
                         "--search-deals", "0", "--out", str(tmp_path)), True)
@@ -78,17 +78,17 @@ def test_piquet_report(capsys, tmp_path):
     ("piquet simulate", ["piquet", "simulate", "--deals", "2000"], 2000),
     ("piquet partie", ["piquet", "partie", "--parties", "100"], 100),
 ])
-def test_json_of_long_commands_carries_provenance(capsys, command, args, n):
-    obj = json_only(cli(capsys, *args, "--json", "--seed", "6"), True)
+def test_json_of_long_commands_carries_provenance(cli, command, args, n):
+    obj = json_only(cli(*args, "--json", "--seed", "6"), True)
     p = obj["provenance"]
     assert p["seed"] == 6 and p["n"] == n and p["version"]
     assert p["command"] == f"ecarte-sim {command}"
     assert "git_commit" in p and isinstance(p["parameters"], dict)
 
 
-def test_run_dir_manifest_is_copied_into_provenance(capsys, tmp_path):
+def test_run_dir_manifest_is_copied_into_provenance(cli, tmp_path):
     run = tmp_path / "run"
-    json_only(cli(capsys, "scores", "--json", "--deals", "3000", "--bootstrap", "0",
+    json_only(cli("scores", "--json", "--deals", "3000", "--bootstrap", "0",
                   "--play", "heuristic", "--out", str(tmp_path / "out"), "--run-dir", str(run)))
     prov = json.loads((tmp_path / "out" / "provenance.json").read_text())
     assert prov["run_manifest"] == str(run / "manifest.json")

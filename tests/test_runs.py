@@ -154,14 +154,14 @@ def test_a_damaged_task_file_is_named_in_one_line(tmp_path, how, compressed):
 
 
 @pytest.mark.parametrize("how", ["truncated", "object"])
-def test_cli_names_a_damaged_task_file(capsys, tmp_path, how):
-    from tests.test_cli import cli, json_only, one_line_error
+def test_cli_names_a_damaged_task_file(cli, tmp_path, how):
+    from helpers import json_only, one_line_error
     base = ["piquet", "partie", "--parties", "300", "--task-size", "100", "--json",
             "--run-dir", str(tmp_path / "run")]
-    json_only(cli(capsys, *base))
+    json_only(cli(*base))
     task = sorted((tmp_path / "run").glob("task-*.npy"))[0]
     _damage(task, how)
-    line = one_line_error(cli(capsys, *base, "--resume"))
+    line = one_line_error(cli(*base, "--resume"))
     assert task.name in line and "damaged" in line and "unsafe" not in line
 
 
@@ -233,18 +233,18 @@ def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, game, sig):
     ["simulate", "--deals", "100", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2"],
     ["hand", "QH AH 7H KS KD", "--trump", "H", "--resume"],
 ])
-def test_checkpoint_flags_misused(capsys, args):
-    from tests.test_cli import cli, one_line_error
-    one_line_error(cli(capsys, *args))
+def test_checkpoint_flags_misused(cli, args):
+    from helpers import one_line_error
+    one_line_error(cli(*args))
 
 
-def test_cli_refuses_a_foreign_run_dir(capsys, tmp_path):
-    from tests.test_cli import cli, json_only, one_line_error
+def test_cli_refuses_a_foreign_run_dir(cli, tmp_path):
+    from helpers import json_only, one_line_error
     base = ["piquet", "partie", "--parties", "300", "--task-size", "100", "--json",
             "--run-dir", str(tmp_path / "run")]
-    first = json_only(cli(capsys, *base))
-    assert json_only(cli(capsys, *base, "--resume")) == first
-    line = one_line_error(cli(capsys, *base, "--resume", "--seed", "9"))
+    first = json_only(cli(*base))
+    assert json_only(cli(*base, "--resume")) == first
+    line = one_line_error(cli(*base, "--resume", "--seed", "9"))
     assert "its seed is 0" in line
-    line = one_line_error(cli(capsys, *base))
+    line = one_line_error(cli(*base))
     assert "not empty" in line

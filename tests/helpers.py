@@ -1,0 +1,117 @@
+"""Plain helpers several test files share: the in-process ``ecarte-sim`` runner behind the
+``cli`` fixture of conftest.py and the checks of its output contract, piquet hands written
+as text, a practice game played out by random legal choices.
+
+Test files import them as ``from helpers import ...`` (pytest puts tests/ on the path);
+a test module never imports from another test module.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sys
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from ecarte_sim.analysis.practice.session import Table
+
+
+# --------------------------------------------------------------------------- the command line
+
+class Run(NamedTuple):
+    code: int
+    out: str
+    err: str
+
+
+def run_cli(capsys, *args: str, stdin: bytes | None = None) -> Run:
+    """Run ``ecarte-sim ARGS`` in-process through the console entry point
+    (``ecarte_sim.analysis.cli.run``), catching ``SystemExit``; stdin (bytes) feeds
+    ``--batch -``. Tests take the ``cli`` fixture (conftest.py), which is this with
+    ``capsys`` bound."""
+    from ecarte_sim.analysis.cli import run
+
+    capsys.readouterr()
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    try:
+        run(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = 0 if exc.code is None else exc.code
+    finally:
+        sys.stdin = saved
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out and "Traceback" not in err, (args, out, err)
+    assert code in (0, 2), (args, code, err)
+    return Run(code, out, err)
+
+
+def one_line_error(r: Run) -> str:
+    """The single ``Error:`` line of a failed call (checks the whole contract)."""
+    assert r.code == 2, r
+    assert r.out == "", r
+    lines = r.err.splitlines()   # str.splitlines: also \x85, \u2028, \x0b, ...
+    assert len(lines) == 1 and r.err.endswith("\n"), r.err[:500]
+    assert lines[0].startswith("Error: "), lines[0][:500]
+    return lines[0]
+
+
+def names(message: str, token: str) -> bool:
+    return repr(token) in message or repr(token)[1:-1] in message
+
+
+def json_only(r: Run, keep_provenance: bool = False) -> dict:
+    """Exit 0 and exactly one JSON object on one line of stdout, nothing on stderr; the
+    object carries its provenance (command, version), which is removed from the answer
+    unless ``keep_provenance``."""
+    assert r.code == 0, r
+    assert r.err == "", r.err
+    assert r.out.endswith("\n") and len(r.out.splitlines()) == 1, r.out[:500]
+    obj = json.loads(r.out)
+    assert isinstance(obj, dict)
+    prov = obj["provenance"] if keep_provenance else obj.pop("provenance")
+    assert prov["command"].startswith("ecarte-sim ") and prov["version"], prov
+    return obj
+
+
+# --------------------------------------------------------------------------- piquet hands
+
+def H(text: str) -> int:
+    """A piquet hand written as text, as a mask (0 for the empty text)."""
+    from ecarte_sim.engine.cards import PIQUET, parse_hand
+
+    return int(parse_hand(text, None, PIQUET)) if text else 0
+
+
+def masks_of(sink: dict, hand: int) -> tuple[int, int, int]:
+    """A case's sink (category -> "all" or the cards left out) as the three masks of what
+    ``hand`` leaves uncalled (point, sequences, sets)."""
+    return tuple(hand if sink.get(c) == "all" else H(sink.get(c, ""))
+                 for c in ("point", "sequences", "sets"))
+
+
+# --------------------------------------------------------------------------- the practice table
+
+def random_action(view: dict, rng: random.Random) -> dict:
+    """One of the person's legal actions, chosen at random."""
+    legal = view["legal"]
+    phase = view["phase"]
+    if phase == "discard":
+        n = rng.randint(legal["min"], legal["max"])
+        return {"type": "discard", "cards": rng.sample(view["hand"], n)}
+    if phase == "king":
+        return {"type": "king", "announce": rng.random() < 0.5}
+    if phase == "play":
+        return {"type": "card", "card": rng.choice(legal["cards"])}
+    return {"type": rng.choice(legal["actions"])}
+
+
+def play_out(table: Table, rng: random.Random, stop=None) -> dict:
+    view = table.view()
+    while view["phase"] != "game_over" and not (stop and stop(view)):
+        view = table.act(random_action(view, rng))
+    return view

@@ -201,27 +201,14 @@ def test_match_counts():
     assert none["changed_share"] == 0
 
 
-def _cli(capsys, *args):
-    from ecarte_sim.analysis.cli import run
-    capsys.readouterr()
-    try:
-        run(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = 0 if exc.code is None else exc.code
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
-def test_cli(capsys):
+def test_cli(cli):
     import json
-    code, out, _ = _cli(capsys, "stronger", "--deals", "12", "--worlds", "8", "--seed", "4",
-                        "--tricks", "4", "--json", "-q")
+    code, out, _ = cli("stronger", "--deals", "12", "--worlds", "8", "--seed", "4",
+                       "--tricks", "4", "--json", "-q")
     assert code == 0
     r = json.loads(out)
     assert r["deals"] == 12 and r["worlds"] == 8 and r["seed"] == 4 and r["last_tricks"] == 4
-    code, out, _ = _cli(capsys, "stronger", "--deals", "12", "--worlds", "8", "-q")
+    code, out, _ = cli("stronger", "--deals", "12", "--worlds", "8", "-q")
     assert code == 0 and "marks/deal" in out
 
 
@@ -230,8 +217,8 @@ def test_cli(capsys):
     (["--tricks", "6"], "--tricks"), (["--seed", "-1"], "--seed"),
     (["--decisions", "hoyle"], "--decisions"),
     (["--start", str(2**44 - 2), "--deals", "5"], "2**44")])
-def test_cli_bad_input(capsys, args, token):
-    code, out, err = _cli(capsys, "stronger", *args)
+def test_cli_bad_input(cli, args, token):
+    code, out, err = cli("stronger", *args)
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and token in lines[0]

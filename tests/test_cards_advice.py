@@ -176,30 +176,17 @@ def test_the_tables_view_of_the_computer_gives_the_same_card():
     assert n > 200
 
 
-def _cli(capsys, *args):
-    from ecarte_sim.analysis.cli import run
-    capsys.readouterr()
-    try:
-        run(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = 0 if exc.code is None else exc.code
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
-def test_the_cards_command_prints_the_verdict(capsys):
-    code, out, _ = _cli(capsys, "cards", "KH JH TH QD JS", "--turn-up", "9C", "--said",
-                        "propose,refuse", "--opponent", "KC QC 8S 7D AH", "--json")
+def test_the_cards_command_prints_the_verdict(cli):
+    code, out, _ = cli("cards", "KH JH TH QD JS", "--turn-up", "9C", "--said",
+                       "propose,refuse", "--opponent", "KC QC 8S 7D AH", "--json")
     import json
     result = json.loads(out)
     assert code == 0 and out.count("\n") == 1
     expect = cards.card_values("KH JH TH QD JS", "9C", "elder", said="propose,refuse",
                                opponent="KC QC 8S 7D AH")
     assert result["cards"] == expect["cards"] and result["best"] == expect["best"]
-    code, out, _ = _cli(capsys, "cards", "KH JH TH QD JS", "--turn-up", "9C", "--said",
-                        "propose,refuse")
+    code, out, _ = cli("cards", "KH JH TH QD JS", "--turn-up", "9C", "--said",
+                       "propose,refuse")
     assert code == 0 and f"plays {expect['best']}" in out
 
 
@@ -210,8 +197,8 @@ def test_the_cards_command_prints_the_verdict(capsys):
     (("KH JH TH QD JS", "--turn-up", "9C", "--opponent", "KH 7S 8S 9S TS"), "KH"),
     (("KH JH TH QD JS", "--turn-up", "9C", "--discards", "7S"), "7S"),
 ])
-def test_the_cards_command_refuses_bad_input_in_one_line(capsys, args, token):
-    code, out, err = _cli(capsys, "cards", *args)
+def test_the_cards_command_refuses_bad_input_in_one_line(cli, args, token):
+    code, out, err = cli("cards", *args)
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert err.startswith("Error: ") and token in err
 

@@ -22,22 +22,10 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.cli import run
 from ecarte_sim.analysis.ecarte import chart as card
 from ecarte_sim.analysis.ecarte import solved
 from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
 from ecarte_sim.engine.ecarte.states import N_STATES, representatives, state_weights
-
-
-def cli(capsys, *args):
-    capsys.readouterr()
-    try:
-        run(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = 0 if exc.code is None else exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # --------------------------------------------------------------------------- the reference
@@ -198,11 +186,11 @@ def test_bad_tables_and_roles():
 # --------------------------------------------------------------------------- files
 
 @pytest.mark.parametrize("ext", ["png", "svg", "pdf"])
-def test_files_are_written_one_a4_page_same_bytes(capsys, tmp_path, ext):
+def test_files_are_written_one_a4_page_same_bytes(cli, tmp_path, ext):
     path = tmp_path / f"card.{ext}"
     written = []
     for _ in range(2):
-        code, out, err = cli(capsys, "chart", "--against", "treatise", "--role", "dealer",
+        code, out, err = cli("chart", "--against", "treatise", "--role", "dealer",
                              "--score", "3-4", "--out", str(path))
         assert code == 0, err
         assert str(path) in out
@@ -250,8 +238,8 @@ ONE_LINE_ERRORS = [
 
 
 @pytest.mark.parametrize("args, token", ONE_LINE_ERRORS)
-def test_bad_input_is_one_line_exit_2(capsys, args, token):
-    code, out, err = cli(capsys, "chart", *args)
+def test_bad_input_is_one_line_exit_2(cli, args, token):
+    code, out, err = cli("chart", *args)
     assert code == 2 and out == ""
     assert err.startswith("Error:") and err.count("\n") == 1, err
     assert token in err
@@ -266,13 +254,13 @@ def ship(tmp_path, monkeypatch):
     solved.clear_cache()
 
 
-def test_no_shipped_strategy_is_one_line(capsys, ship):
-    code, out, err = cli(capsys, "chart", "--role", "dealer")
+def test_no_shipped_strategy_is_one_line(cli, ship):
+    code, out, err = cli("chart", "--role", "dealer")
     assert code == 2 and out == ""
     assert err.startswith("Error: no solved strategy is shipped") and err.count("\n") == 1
 
 
-def test_the_shipped_strategy_is_charted(capsys, ship, tmp_path):
+def test_the_shipped_strategy_is_charted(cli, ship, tmp_path):
     rng = np.random.default_rng(7)
     tables = card.treatise_tables()
     elder = np.tile(tables["elder"], (SCORE_SLOTS, 1))
@@ -285,7 +273,7 @@ def test_the_shipped_strategy_is_charted(capsys, ship, tmp_path):
     solved.write(ship, "dd", data, {"command": "ecarte-sim equilibrium (test)", "seed": 3})
     shipped = solved.load("dd")
     for weigh in ("dealt", "proposed"):
-        code, out, err = cli(capsys, "chart", "--role", "dealer", "--score", "3-4",
+        code, out, err = cli("chart", "--role", "dealer", "--score", "3-4",
                              "--weigh", weigh, "--json")
         assert code == 0, err
         got = json.loads(out)
@@ -303,15 +291,15 @@ def test_the_shipped_strategy_is_charted(capsys, ship, tmp_path):
         assert ("proposes by the elder's table at 3-4" in got["weighting"]) == \
             (weigh == "proposed")
     # and the picture of it
-    code, out, err = cli(capsys, "chart", "--role", "dealer", "--score", "3-4", "--play",
+    code, out, err = cli("chart", "--role", "dealer", "--score", "3-4", "--play",
                          "dd", "--out", str(tmp_path / "dealer.png"))
     assert code == 0 and (tmp_path / "dealer.png").stat().st_size > 10_000
     # a model not shipped
-    code, out, err = cli(capsys, "chart", "--play", "pimc")
+    code, out, err = cli("chart", "--play", "pimc")
     assert code == 2 and "pimc" in err and err.count("\n") == 1
 
 
-def test_compare_says_where_two_shipped_strategies_part(capsys, ship):
+def test_compare_says_where_two_shipped_strategies_part(cli, ship):
     """--compare: the share of hands whose first decision differs, recomputed here from
     the two tables (the dealer's weighted by the first's elder proposing), zero where the
     tables agree, and the cells whose majority action differs named at --score."""
@@ -331,7 +319,7 @@ def test_compare_says_where_two_shipped_strategies_part(capsys, ship):
     dealer2[13] ^= flip_d
     solved.write(ship, "pimc-inference",
                  solved.pack(elder2, dealer2, discards, discards, gains, gains, v), {"seed": 2})
-    code, out, err = cli(capsys, "chart", "--play", "dd", "--compare", "pimc-inference",
+    code, out, err = cli("chart", "--play", "dd", "--compare", "pimc-inference",
                          "--score", "4-4", "--json")
     assert code == 0, err
     rows = {(r["score"], r["role"]): r for r in json.loads(out)["rows"]}
@@ -347,14 +335,14 @@ def test_compare_says_where_two_shipped_strategies_part(capsys, ship):
         if key not in changed:
             assert r["parts"] == 0 and r["cells"] == "" and r["first"] == r["second"]
     assert "refuse → accept" in rows["2-3", "dealer"]["cells"]
-    code, out, err = cli(capsys, "chart", "--compare", "pimc-inference", "--score", "2-3")
+    code, out, err = cli("chart", "--compare", "pimc-inference", "--score", "2-3")
     assert code == 0, err
     assert "dealer at 2-3:" in out and "cells differ" in out and "refuse → accept" in out
     assert "elder at 2-3: the cells' majority actions are the same" in out
 
 
-def test_text_chart(capsys):
-    code, out, err = cli(capsys, "chart", "--against", "treatise")
+def test_text_chart(cli):
+    code, out, err = cli("chart", "--against", "treatise")
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("elder at 0-0")

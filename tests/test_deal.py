@@ -11,7 +11,7 @@ from ecarte_sim.engine.ecarte import reference
 from ecarte_sim.engine.ecarte.deal import ECARTE_PLAN, deal, deal_full, deal_hands
 from ecarte_sim.engine.ecarte.simulate import position_counts, simulate_counts
 from ecarte_sim.engine.rng import shuffle_prefix
-from tests.stats_helpers import chi2_stat, chi2_upper
+from stats_helpers import chi2_stat, chi2_upper
 
 
 def _ref_masks(seed, index):

@@ -18,7 +18,7 @@ from ecarte_sim.engine.ecarte.experiments import paired_counts
 from ecarte_sim.engine.ecarte.records import REC
 from ecarte_sim.engine.ecarte.runner import DealRunner
 from ecarte_sim.engine.ecarte.settings import make_cfg
-from tests.stats_helpers import chi2_stat, chi2_upper
+from stats_helpers import chi2_stat, chi2_upper
 
 FULL = (1 << 32) - 1
 

@@ -17,7 +17,7 @@ from ecarte_sim.engine.piquet.game import DealRecord, play_one
 from ecarte_sim.engine.piquet.players import heuristic_discard, heuristic_card
 from ecarte_sim.engine.piquet.records import DEAL_COUNTS, PARTIE_COUNTS, REC, SCORE
 from ecarte_sim.engine.piquet.settings import PiquetSettings
-from tests.stats_helpers import chi2_stat, chi2_upper
+from stats_helpers import chi2_stat, chi2_upper
 
 
 def H(text: str) -> int:

@@ -49,7 +49,7 @@ import pytest
 from ecarte_sim.engine.piquet.declare import called_keys, declare_called, repiques
 from ecarte_sim.engine.piquet.records import DECLARATIONS
 from ecarte_sim.engine.piquet.reference import declarations, repique_of
-from tests.test_piquet_sinking import H, masks_of
+from helpers import H, masks_of
 
 RANKS = "789TJQKA"
 CATEGORIES = ("point", "sequences", "sets")

@@ -16,7 +16,6 @@ import numba
 import numpy as np
 import pytest
 
-from ecarte_sim.engine.cards import PIQUET, parse_hand
 from ecarte_sim.engine.piquet import simulate as S
 from ecarte_sim.engine.piquet.declare import declare_called, repiques, sink_masks
 from ecarte_sim.engine.piquet.deal import deal
@@ -28,12 +27,9 @@ from ecarte_sim.engine.piquet.reference import (RulesError, Variant, declaration
 from ecarte_sim.engine.piquet.settings import (PiquetSettings, Reading, SinkPolicy)
 from ecarte_sim.engine.piquet.whole import (SCRIPT_SIZE, SCRIPT_SINKS, consistent_calls,
                                             new_solver_scratch, play_dealt, sample_calls)
+from helpers import H, masks_of
 
 ALL = 0xFFFFFFFF
-
-
-def H(text: str) -> int:
-    return int(parse_hand(text, None, PIQUET)) if text else 0
 
 
 # --------------------------------------------------------------------------- golden cases
@@ -101,13 +97,6 @@ GOLDEN = {
     "the younger sinks his point: the elder's 5 bars his repique": (
         Y2, E2, {}, {"point": "all"}, (5, 0, 0), (0, 20, 14), None),
 }
-
-
-def masks_of(sink: dict, hand: int) -> tuple[int, int, int]:
-    """A case's sink (category -> "all" or the cards left out) as the three masks of what
-    ``hand`` leaves uncalled (point, sequences, sets)."""
-    return tuple(hand if sink.get(c) == "all" else H(sink.get(c, ""))
-                 for c in ("point", "sequences", "sets"))
 
 
 @pytest.mark.parametrize("name", list(GOLDEN))
@@ -199,51 +188,37 @@ def test_settings_refuse_unknown_policy_and_reading():
     assert s.echo()["sink"] == {"elder": "guard", "younger": "never"}
 
 
-def _cli(capsys, *args: str) -> tuple[int, str, str]:
-    """``ecarte-sim ARGS`` in-process (the console entry point): (exit code, out, err)."""
-    from ecarte_sim.analysis.cli import run
-
-    capsys.readouterr()
-    try:
-        run(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = 0 if exc.code is None else exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.mark.parametrize("args,token", [
     (["--sink", "always"], "'always'"),
     (["--sink", "guard,never,never"], "'guard,never,never'"),
     (["--read-declarations", "half"], "'half'"),
     (["--sink", "guard,sometimes"], "'sometimes'"),
 ])
-def test_cli_bad_sink_or_reading_is_one_line_exit_2(capsys, args, token):
+def test_cli_bad_sink_or_reading_is_one_line_exit_2(cli, args, token):
     for command in (["piquet", "deal"], ["piquet", "simulate", "--deals", "10"],
                     ["piquet", "partie", "--parties", "2"]):
-        code, out, err = _cli(capsys, *command, *args)
+        code, out, err = cli(*command, *args)
         lines = err.splitlines()
         assert code == 2 and out == "" and len(lines) == 1, (command, args, err)
         assert lines[0].startswith("Error: ") and token in lines[0]
 
 
-def test_cli_deal_tells_the_sink(capsys):
-    code, out, _ = _cli(capsys, "piquet", "deal", "--index", "2", "--sink", "guard")
+def test_cli_deal_tells_the_sink(cli):
+    code, out, _ = cli("piquet", "deal", "--index", "2", "--sink", "guard")
     assert code == 0 and "Younger sinks his point (KC QC JC TC)" in out
-    code, plain, _ = _cli(capsys, "piquet", "deal", "--index", "2")
+    code, plain, _ = cli("piquet", "deal", "--index", "2")
     assert "sinks" not in plain and "quart to the king in clubs" in plain
-    code, only_elder, _ = _cli(capsys, "piquet", "deal", "--index", "2", "--sink", "guard,never")
+    code, only_elder, _ = cli("piquet", "deal", "--index", "2", "--sink", "guard,never")
     assert "sinks" not in only_elder
-    code, out, _ = _cli(capsys, "piquet", "simulate", "--deals", "50", "--json", "--sink",
-                        "never,guard", "--read-declarations", "full")
+    code, out, _ = cli("piquet", "simulate", "--deals", "50", "--json", "--sink",
+                       "never,guard", "--read-declarations", "full")
     import json
     result = json.loads(out)
     assert result["settings"]["sink"] == {"elder": "never", "younger": "guard"}
     assert result["provenance"]["parameters"]["sink"] == {"elder": "never", "younger": "guard"}
     # at the defaults, nothing new in the output or its provenance
     for command in (["deal"], ["simulate", "--deals", "20"], ["partie", "--parties", "2"]):
-        code, out, _ = _cli(capsys, "piquet", *command, "--json")
+        code, out, _ = cli("piquet", *command, "--json")
         result = json.loads(out)
         assert code == 0 and "sink" not in json.dumps(result) and "reading" not in out
 

@@ -10,15 +10,12 @@ of a decision carries its reason); and through the command line's text and JSON.
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from collections import Counter
 
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.cli import run
 from ecarte_sim.analysis.ecarte import api
 from ecarte_sim.analysis.ecarte.narrative import deal_data, game_data, tell_deal, tell_game
 from ecarte_sim.analysis.ecarte.reasons import (MAXIM_WORDS, DealReasons, Reason,
@@ -159,8 +156,8 @@ def test_the_nearest_rule_and_an_exchange_that_makes_it(hand, trump, nearest, by
         assert trump not in n["exchange"]["in"].split()
 
 
-def test_the_issue_hand_reads_right(capsys):
-    out = _cli(capsys, "classify", "AH KS 7S KD KC", "--trump", "TH")
+def test_the_issue_hand_reads_right(cli):
+    out = _out(cli, "classify", "AH KS 7S KD KC", "--trump", "TH")
     assert "not a jeu de règle: propose" in out
     assert "Nearest: rule 5 (one-trump-three-court), one trump, three of a suit with a king " \
            "or queen, and a fifth king or queen" in out
@@ -168,12 +165,12 @@ def test_the_issue_hand_reads_right(capsys):
     assert "KD out and 8S in would make it (KS 8S 7S AH KC)" in out
 
 
-def test_classify_json_keeps_its_keys_and_adds_the_reason(capsys):
-    obj = json.loads(_cli(capsys, "classify", "QH AH 7H KS KD", "--trump", "TH", "--json"))
+def test_classify_json_keeps_its_keys_and_adds_the_reason(cli):
+    obj = json.loads(_out(cli, "classify", "QH AH 7H KS KD", "--trump", "TH", "--json"))
     assert obj["jeu_de_regle"] is True and obj["rule"] == "three-trumps"
     assert obj["rule_name"] == "three trumps" and obj["nearest"] is None
     assert obj["words"] == "With three trumps, play without proposing."
-    text = _cli(capsys, "classify", "QH AH 7H KS KD", "--trump", "TH")
+    text = _out(cli, "classify", "QH AH 7H KS KD", "--trump", "TH")
     assert "three-trumps" in text and "\u201cWith three trumps, play without proposing.\u201d" \
         in text and "Rule 1 (three-trumps), three trumps: QH AH 7H." in text
 
@@ -498,29 +495,23 @@ def test_game_names_in_one_order_and_law_46_explained():
 
 # --------------------------------------------------------------------------- the commands
 
-def _cli(capsys, *args: str) -> str:
-    capsys.readouterr()
-    saved = sys.stdin
-    sys.stdin = io.StringIO("")
-    try:
-        run(list(args))
-    except SystemExit as exc:
-        assert not exc.code, capsys.readouterr()
-    finally:
-        sys.stdin = saved
-    return capsys.readouterr().out
+def _out(cli, *args: str) -> str:
+    """The output of ``ecarte-sim ARGS`` run with an empty stdin, which must exit 0."""
+    r = cli(*args, stdin=b"")
+    assert r.code == 0, r
+    return r.out
 
 
-def test_play_and_game_commands_show_the_reasons(capsys):
-    out = _cli(capsys, "play", "--seed", "1", "--index", "5", "--play", "heuristic")
+def test_play_and_game_commands_show_the_reasons(cli):
+    out = _out(cli, "play", "--seed", "1", "--index", "5", "--play", "heuristic")
     assert any(w in out for w in ("plays without proposing: ", "proposes: "))
-    obj = json.loads(_cli(capsys, "play", "--seed", "1", "--index", "5", "--play",
+    obj = json.loads(_out(cli, "play", "--seed", "1", "--index", "5", "--play",
                           "heuristic", "--json", "--elder-policy", "always-propose"))
     assert obj["exchanges"] and all("reasons" in x for x in obj["exchanges"])
     assert obj["reasons_agree"] is True
-    out = _cli(capsys, "game", "--seed", "2", "--game", "3", "-v", "--play", "heuristic")
+    out = _out(cli, "game", "--seed", "2", "--game", "3", "-v", "--play", "heuristic")
     assert "by Law 46" in out.splitlines()[-1]
-    obj = json.loads(_cli(capsys, "game", "--seed", "2", "--game", "3", "--json", "--play",
+    obj = json.loads(_out(cli, "game", "--seed", "2", "--game", "3", "--json", "--play",
                           "heuristic", "--threshold", "9", "--elder-policy", "threshold"))
     assert obj["law_46_reason"] and all(d["reasons_agree"] for d in obj["deals"])
 

@@ -525,19 +525,10 @@ def test_the_load_test_plays_games_at_once_on_a_socket():
 
 # --------------------------------------------------------------------------- the command
 
-def _cli(capsys, *args):
-    from ecarte_sim.analysis.cli import run
-    with pytest.raises(SystemExit) as exc:
-        run(list(args))
-        raise SystemExit(0)
-    out = capsys.readouterr()
-    return exc.value.code, out.out, out.err
-
-
 @pytest.mark.parametrize("host, warned", [("127.0.0.1", False), ("localhost", False),
                                           ("::1", False), ("0.0.0.0", True),
                                           ("192.168.1.5", True)])
-def test_serve_binds_loopback_unless_told_and_warns(capsys, tmp_path, monkeypatch, host,
+def test_serve_binds_loopback_unless_told_and_warns(cli, tmp_path, monkeypatch, host,
                                                     warned):
     from ecarte_sim.analysis.web import server
     calls = []
@@ -551,8 +542,8 @@ def test_serve_binds_loopback_unless_told_and_warns(capsys, tmp_path, monkeypatc
     monkeypatch.setattr(server, "serve", fake_serve)
     from ecarte_sim.analysis.cli import serve as command
     monkeypatch.setattr(command, "_check_listen", lambda host, port: None)  # any address
-    code, out, err = _cli(capsys, "serve", "--host", host, "--port", "9999", "--store",
-                          str(tmp_path), "--no-warm-up")
+    code, out, err = cli("serve", "--host", host, "--port", "9999", "--store",
+                         str(tmp_path), "--no-warm-up")
     assert code == 0 and calls == [(host, 9999)]
     assert ("Warning: listening on" in err) == warned
     assert "The practice table: http://" in err
@@ -563,7 +554,7 @@ def test_serve_binds_loopback_unless_told_and_warns(capsys, tmp_path, monkeypatc
             assert c.get("/", headers={"host": name}).status_code == status, name
     if warned:
         assert "token" in err and "plain HTTP" in err and "Host" in err
-    code, out, err = _cli(capsys, "serve", "--store", str(tmp_path), "--no-warm-up")
+    code, out, err = cli("serve", "--store", str(tmp_path), "--no-warm-up")
     assert calls[-1] == ("127.0.0.1", 8034)
 
 
@@ -571,30 +562,30 @@ def test_serve_binds_loopback_unless_told_and_warns(capsys, tmp_path, monkeypatc
     (["--port", "70000"], "70000"), (["--port", "x"], "x"), (["--load-test", "0"], "0"),
     (["--nosuch"], "--nosuch"),
 ])
-def test_serve_bad_options_are_one_line(capsys, args, token):
-    code, out, err = _cli(capsys, "serve", *args)
+def test_serve_bad_options_are_one_line(cli, args, token):
+    code, out, err = cli("serve", *args)
     assert code == 2 and out == ""
     assert err.startswith("Error: ") and err.count("\n") == 1 and token in err
 
 
-def test_serve_on_a_port_in_use_is_one_line(capsys, tmp_path):
+def test_serve_on_a_port_in_use_is_one_line(cli, tmp_path):
     import socket
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen()
         port = s.getsockname()[1]
-        code, out, err = _cli(capsys, "serve", "--port", str(port), "--store", str(tmp_path),
-                              "--no-warm-up")
+        code, out, err = cli("serve", "--port", str(port), "--store", str(tmp_path),
+                             "--no-warm-up")
     assert code == 2 and err.count("\n") == 1
     assert err.startswith(f"Error: cannot listen on 127.0.0.1:{port}")
-    code, out, err = _cli(capsys, "serve", "--host", "no.such.host.invalid", "--store",
-                          str(tmp_path), "--no-warm-up")
+    code, out, err = cli("serve", "--host", "no.such.host.invalid", "--store",
+                         str(tmp_path), "--no-warm-up")
     assert code == 2 and "no.such.host.invalid" in err and err.count("\n") == 1
 
 
-def test_the_load_test_command_on_the_real_table(capsys):
+def test_the_load_test_command_on_the_real_table(cli):
     _session()
-    code, out, err = _cli(capsys, "serve", "--load-test", "3", "--actions", "4", "--json")
+    code, out, err = cli("serve", "--load-test", "3", "--actions", "4", "--json")
     assert code == 0, err
     r = json.loads(out)
     assert r["games"] == 3 and r["errors"] == [] and r["actions"] == 12

@@ -369,12 +369,10 @@ def test_each_class_runs_its_own_schedule_to_its_target():
     assert data["worst_rule_half_width"] <= 0.04 and data["worst_half_width"]["dealer"] <= 0.02
 
 
-def test_too_many_class_samples_is_a_usage_error():
-    from click.testing import CliRunner
-
-    from ecarte_sim.analysis.cli import main
-    result = CliRunner().invoke(main, ["claims", "--deals", str(S.MAX_CLASS_SAMPLES + 1)])
-    assert result.exit_code == 2 and "--deals" in result.output
+def test_too_many_class_samples_is_a_usage_error(cli):
+    from helpers import one_line_error
+    result = cli("claims", "--deals", str(S.MAX_CLASS_SAMPLES + 1))
+    assert result.code == 2 and "--deals" in one_line_error(result)
 
 
 @pytest.mark.slow

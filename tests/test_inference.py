@@ -10,9 +10,7 @@ from math import comb
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from ecarte_sim.analysis.cli import main
 from ecarte_sim.analysis.ecarte.inference import posterior, unseen_hands
 from ecarte_sim.engine.cards import parse_card, parse_hand
 from ecarte_sim.engine.ecarte import reference as R
@@ -74,29 +72,29 @@ def test_a_proposal_under_hoyles_list_equals_the_reference_reading():
         assert r["trump_counts"] == np.bincount(trumps[held], minlength=6)[:6].tolist()
 
 
-def test_infer_json_contract_and_bad_input():
-    run = CliRunner().invoke(main, ["infer", SEED_HAND, "--turn-up", "8D", "--history",
-                                    "propose,refuse", "--json"])
-    assert run.exit_code == 0, run.output
-    out = json.loads(run.output)
+def test_infer_json_contract_and_bad_input(cli):
+    run = cli("infer", SEED_HAND, "--turn-up", "8D", "--history",
+              "propose,refuse", "--json")
+    assert run.code == 0, run.out
+    out = json.loads(run.out)
     assert {"exact", "consistent", "of", "trump_counts", "trumps", "king_of_trumps", "suits",
             "provenance"} <= set(out)
     assert out["exact"] is True and sum(out["trump_counts"]) == out["consistent"]
     assert sum(out["trumps"]) == pytest.approx(1.0)
     assert out["suits"]["D"]["trump"] and not out["suits"]["H"]["trump"]
-    from tests.test_strategy import _refused
+    from helpers import one_line_error
     for args, token in ((["--history", "propose,maybe"], "'maybe'"),
                         (["--history", "refuse"], "'refuse'"),
                         (["--history", "propose", "--opponent-model", "psychic"], "psychic"),
                         (["--history", "propose", "--role", "judge"], "judge")):
-        assert token in _refused("infer", SEED_HAND, "--turn-up", "8D", *args)
-    assert "in the hand" in _refused("infer", "QS JS AH 7C 8D", "--turn-up", "8D",
-                                     "--history", "propose")
-    assert "4 cards" in _refused("infer", "QS JS AH 7C", "--turn-up", "8D", "--history",
-                                 "propose")
+        assert token in one_line_error(cli("infer", SEED_HAND, "--turn-up", "8D", *args))
+    assert "in the hand" in one_line_error(cli("infer", "QS JS AH 7C 8D", "--turn-up", "8D",
+                                               "--history", "propose"))
+    assert "4 cards" in one_line_error(cli("infer", "QS JS AH 7C", "--turn-up", "8D",
+                                           "--history", "propose"))
 
 
-def test_a_computed_table_as_opponent_model_reads_like_its_policy(tmp_path):
+def test_a_computed_table_as_opponent_model_reads_like_its_policy(cli, tmp_path):
     """The maxims written as a strategy table (tables.npz, one row per score) give the
     same posterior as the maxims themselves: the table is read by canonical state."""
     from ecarte_sim.engine.ecarte.states import N_STATES
@@ -106,17 +104,17 @@ def test_a_computed_table_as_opponent_model_reads_like_its_policy(tmp_path):
     rows[7] = maxims                                   # the score 1-2 only
     path = tmp_path / "tables.npz"
     np.savez(path, dealer=np.packbits(rows, axis=-1), n_states=N_STATES)
-    by_policy = CliRunner().invoke(main, ["infer", SEED_HAND, "--turn-up", "8D", "--history",
-                                          "propose,refuse", "--json"])
-    by_table = CliRunner().invoke(main, ["infer", SEED_HAND, "--turn-up", "8D", "--history",
-                                         "propose,refuse", "--json", "--opponent-model",
-                                         str(path), "--score", "1-2"])
-    a, b = json.loads(by_policy.output), json.loads(by_table.output)
+    by_policy = cli("infer", SEED_HAND, "--turn-up", "8D", "--history",
+                    "propose,refuse", "--json")
+    by_table = cli("infer", SEED_HAND, "--turn-up", "8D", "--history",
+                   "propose,refuse", "--json", "--opponent-model",
+                   str(path), "--score", "1-2")
+    a, b = json.loads(by_policy.out), json.loads(by_table.out)
     assert a["trump_counts"] == b["trump_counts"] and a["suits"] == b["suits"]
-    at_zero = CliRunner().invoke(main, ["infer", SEED_HAND, "--turn-up", "8D", "--history",
-                                        "propose,refuse", "--opponent-model", str(path)])
-    assert at_zero.exit_code == 0                      # row 0-0: all False, refuses always
-    assert "65,780 of his 65,780" in at_zero.output
+    at_zero = cli("infer", SEED_HAND, "--turn-up", "8D", "--history",
+                  "propose,refuse", "--opponent-model", str(path))
+    assert at_zero.code == 0                      # row 0-0: all False, refuses always
+    assert "65,780 of his 65,780" in at_zero.out
 
 
 def test_refusal_posterior_over_every_deal_matches_sampled_deals():

@@ -11,12 +11,7 @@ from collections import Counter
 import numba
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-import contextlib
-import io
-
-from ecarte_sim.analysis.cli import main, run
 from ecarte_sim.analysis.ecarte import strategy as ST
 from ecarte_sim.analysis.ecarte.paired import deal_code, game_value
 from ecarte_sim.engine.ecarte import states as S
@@ -24,6 +19,7 @@ from ecarte_sim.engine.ecarte import strategy as K
 from ecarte_sim.engine.ecarte.experiments import N_ARM, exact_codes, hand_table
 from ecarte_sim.engine.ecarte.runner import empty_script
 from ecarte_sim.engine.ecarte.settings import ElderFirst, EcarteSettings
+from helpers import one_line_error
 
 SETTINGS = EcarteSettings()
 V = ST.continuation(SETTINGS, deals=1 << 16)["v"]
@@ -213,66 +209,49 @@ def test_fresh_deals_are_apart_from_the_choosing_deals():
                     first=K.STRATEGY_DEALS_START, deals=10)
 
 
-def _refused(*argv: str) -> str:
-    """``ecarte-sim ARGV`` as a user runs it: exit 2, nothing on stdout, one line on
-    stderr (returned)."""
-    out, err = io.StringIO(), io.StringIO()
-    threads = numba.get_num_threads()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
-                pytest.raises(SystemExit) as exc:
-            run(list(argv))
-    finally:
-        numba.set_num_threads(threads)
-    assert exc.value.code == 2 and out.getvalue() == "", err.getvalue()
-    lines = err.getvalue().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), err.getvalue()
-    return lines[0]
-
-
 @pytest.mark.parametrize("args, token", [
     (["--role", "judge"], "judge"),
     (["--score", "5-0"], "5-0"),
     (["--score", "x-1"], "x-1"),
     (["--turn-up", "QH"], "QH"),
 ])
-def test_advise_bad_input_is_one_line_and_exit_2(args, token):
-    assert token in _refused("advise", "QH AH 7H KS KD", "--trump", "H", *args)
+def test_advise_bad_input_is_one_line_and_exit_2(cli, args, token):
+    assert token in one_line_error(cli("advise", "QH AH 7H KS KD", "--trump", "H", *args))
 
 
-def test_advise_a_hand_of_four_cards_is_refused():
-    assert "4 cards" in _refused("advise", "QH AH 7H KS", "--trump", "H")
+def test_advise_a_hand_of_four_cards_is_refused(cli):
+    assert "4 cards" in one_line_error(cli("advise", "QH AH 7H KS", "--trump", "H"))
 
 
-def test_advise_json_says_the_action_values_and_the_treatise():
-    result = CliRunner().invoke(main, ["advise", "QH AH 7H KS KD", "--trump", "H", "--score",
-                                       "0-0", "--deals", "4000", "--json"])
-    assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+def test_advise_json_says_the_action_values_and_the_treatise(cli):
+    result = cli("advise", "QH AH 7H KS KD", "--trump", "H", "--score",
+                 "0-0", "--deals", "4000", "--json")
+    assert result.code == 0, result.out
+    out = json.loads(result.out)
     assert out["action"] in ("play", "propose")
     assert set(out["values"]) == {"play", "propose"}
     assert out["treatise"]["says"] == "play" and out["treatise"]["rule"] == "three-trumps"
     lo, hi = out["values"]["play"]["p_win_ci95"]
     assert lo <= out["values"]["play"]["p_win"] <= hi
-    dealer = CliRunner().invoke(main, ["advise", "KS QS 9S 8H 7D", "--trump", "TS", "--score",
-                                       "1-2", "--role", "dealer", "--deals", "4000", "--json"])
-    out = json.loads(dealer.output)
+    dealer = cli("advise", "KS QS 9S 8H 7D", "--trump", "TS", "--score",
+                 "1-2", "--role", "dealer", "--deals", "4000", "--json")
+    out = json.loads(dealer.out)
     assert out["action"] in ("accept", "refuse") and out["treatise"]["policy"] == "maxims"
     assert 0 < out["proposal_rate"] <= 1
 
 
-def _small_strategy(tmp_path, *args: str) -> dict:
+def _small_strategy(cli, tmp_path, *args: str) -> dict:
     """``strategy ARGS`` at 2 deals a state and 2,000 fresh deals, its report in
     ``tmp_path``; the JSON it prints."""
-    result = CliRunner().invoke(main, [
+    result = cli(
         "strategy", *args, "--deals-per-state", "2", "--max-deals-per-state", "2",
-        "--fresh-deals", "2000", "--json", "--out", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+        "--fresh-deals", "2000", "--json", "--out", str(tmp_path))
+    assert result.code == 0, result.out
+    return json.loads(result.out)
 
 
-def test_strategy_json_small_run(tmp_path):
-    out = _small_strategy(tmp_path, "--role", "elder", "--score", "2-3")
+def test_strategy_json_small_run(cli, tmp_path):
+    out = _small_strategy(cli, tmp_path, "--role", "elder", "--score", "2-3")
     row = out["roles"]["elder"]["rows"][0]
     assert row["score"] == "2-3" and row["n"] == 2000
     assert row["gain_win_ci95"][0] <= row["gain_win"] <= row["gain_win_ci95"][1]
@@ -289,28 +268,28 @@ def test_strategy_json_small_run(tmp_path):
     assert sum(r["n"] for r in rules) == 2000      # every fresh deal under one rule
     # the claims report gains the section from this run
     report = tmp_path / "claims"
-    claims = CliRunner().invoke(main, ["claims", "--play", "dd", "--deals", "1000",
-                                       "--strategy", str(tmp_path), "--out", str(report),
-                                       "--json"])
-    assert claims.exit_code == 0, claims.output
-    beside = json.loads(claims.output)["beside_best_response"]
+    claims = cli("claims", "--play", "dd", "--deals", "1000",
+                 "--strategy", str(tmp_path), "--out", str(report),
+                 "--json")
+    assert claims.code == 0, claims.out
+    beside = json.loads(claims.out)["beside_best_response"]
     assert [r["rule"] for r in beside["rows"]] == [r["rule"] for r in rules]
     assert beside["rows"][0]["gain_win_ci95"] == pytest.approx(rules[0]["gain_win_ci95"],
                                                                abs=1e-6)
     text = (report / "claims.md").read_text()
     assert "Each rule of the treatise beside the best response" in text
     assert "| elder | 2-3 | three-trumps | play |" in text
-    assert "treatise_rules.csv" in _refused("claims", "--strategy", str(report), "--deals",
-                                            "1000")
+    assert "treatise_rules.csv" in one_line_error(cli("claims", "--strategy", str(report),
+                                                      "--deals", "1000"))
 
 
 @pytest.mark.slow   # about 30 s
-def test_equilibrium_with_discards_reports_the_pair_it_played(tmp_path, monkeypatch):
+def test_equilibrium_with_discards_reports_the_pair_it_played(cli, tmp_path, monkeypatch):
     """--against equilibrium --decision both: the discards start at the treatise's rule
     and are then replaced; the pair written to tables.npz, played again on the same
     fresh deals, gives the elder's value the last step reports."""
     monkeypatch.setattr(ST, "RULES", (int(ST.Discard.TRUMPS_ONLY),))     # one rule: fast
-    out = _small_strategy(tmp_path, "--against", "equilibrium", "--decision", "both",
+    out = _small_strategy(cli, tmp_path, "--against", "equilibrium", "--decision", "both",
                           "--iterations", "1", "--score", "1-2")
     steps = out["steps"]
     assert [s["step"] for s in steps] == [0, 1] and out["decisions"] == ["first", "discard"]
@@ -335,28 +314,29 @@ def test_equilibrium_with_discards_reports_the_pair_it_played(tmp_path, monkeypa
     assert value == pytest.approx(steps[-1]["elder_value"], abs=1e-12)
 
 
-def test_strategy_rejects_bad_scores_and_clashing_options():
-    assert "--all-scores" in _refused("strategy", "--score", "0-0", "--all-scores")
-    assert "4-5" in _refused("strategy", "--score", "4-5")
-    assert "equilibrium" in _refused("strategy", "--against", "equilibrium", "--all-scores")
-    assert "--decision both" in _refused("strategy", "--against", "equilibrium",
-                                         "--decision", "discard")
-    assert "sometimes" in _refused("strategy", "--decision", "sometimes")
+def test_strategy_rejects_bad_scores_and_clashing_options(cli):
+    assert "--all-scores" in one_line_error(cli("strategy", "--score", "0-0", "--all-scores"))
+    assert "4-5" in one_line_error(cli("strategy", "--score", "4-5"))
+    assert "equilibrium" in one_line_error(cli("strategy", "--against", "equilibrium",
+                                               "--all-scores"))
+    assert "--decision both" in one_line_error(cli("strategy", "--against", "equilibrium",
+                                                   "--decision", "discard"))
+    assert "sometimes" in one_line_error(cli("strategy", "--decision", "sometimes"))
 
 
-def test_strategy_discard_json_small_run(tmp_path, monkeypatch):
+def test_strategy_discard_json_small_run(cli, tmp_path, monkeypatch):
     monkeypatch.setattr(ST, "RULES", (int(ST.Discard.TRUMPS_QUEENS),))   # one rule: fast
     run_dir = tmp_path / "run"
-    out = _small_strategy(tmp_path, "--role", "dealer", "--decision", "discard",
+    out = _small_strategy(cli, tmp_path, "--role", "dealer", "--decision", "discard",
                           "--run-dir", str(run_dir))
     assert (run_dir / "manifest.json").is_file() and list(run_dir.glob("task-*.npz"))
     prov = json.loads((tmp_path / "provenance.json").read_text())
     assert str(run_dir) in json.dumps(prov)
-    assert "--run-dir" in _refused("strategy", "--resume")
-    assert "seed" in _refused("strategy", "--role", "dealer", "--decision", "discard",
-                              "--deals-per-state", "2", "--max-deals-per-state", "2",
-                              "--fresh-deals", "2000", "--seed", "9", "--run-dir",
-                              str(run_dir), "--resume")
+    assert "--run-dir" in one_line_error(cli("strategy", "--resume"))
+    assert "seed" in one_line_error(cli("strategy", "--role", "dealer", "--decision", "discard",
+                                        "--deals-per-state", "2", "--max-deals-per-state", "2",
+                                        "--fresh-deals", "2000", "--seed", "9", "--run-dir",
+                                        str(run_dir), "--resume"))
     assert list(out["roles"]) == ["dealer-discard"]
     row = out["roles"]["dealer-discard"]["rows"][0]
     assert row["n"] == 2000 and 0 < row["agreement"] <= 1

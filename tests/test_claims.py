@@ -10,15 +10,14 @@ import pathlib
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from ecarte_sim.analysis.ecarte import claims as C
 from ecarte_sim.analysis.ecarte import paired as AP
-from ecarte_sim.analysis.cli import main
 from ecarte_sim.analysis.stats.precision import checkpoints, run_until
 from ecarte_sim.engine.cards import parse_hand
 from ecarte_sim.engine.ecarte.experiments import exact_codes
 from ecarte_sim.engine.ecarte.settings import make_cfg
+from helpers import one_line_error
 
 
 def test_verdict_rules():
@@ -181,11 +180,11 @@ def test_game_value_is_one_when_a_mark_wins():
     assert all(g[c] == 0.0 for c in range(48) if AP.KING[c] in (1, 3))  # dealer's king at 4
 
 
-def test_claims_json_has_every_claim_for_every_model():
-    result = CliRunner().invoke(main, ["claims", "--deals", "1500", "--play", "dd",
-                                       "--play", "pimc", "--worlds", "8", "--json"])
-    assert result.exit_code == 0, result.output
-    d = json.loads(result.output)
+def test_claims_json_has_every_claim_for_every_model(cli):
+    result = cli("claims", "--deals", "1500", "--play", "dd",
+                 "--play", "pimc", "--worlds", "8", "--json")
+    assert result.code == 0 and result.err == "", result
+    d = json.loads(result.out)
     ids = {c.id for c in C.claim_list()}
     for model in ("dd", "pimc"):
         got = {r["id"] for r in d["claims"] if r["model"] == model}
@@ -196,10 +195,10 @@ def test_claims_json_has_every_claim_for_every_model():
     assert d["provenance"]["seed"] == 0 and d["provenance"]["deals_fixed"] == 1500
 
 
-def test_claims_report_files(tmp_path):
-    result = CliRunner().invoke(main, ["claims", "--deals", "1000", "--play", "heuristic",
-                                       "--out", str(tmp_path), "--quiet"])
-    assert result.exit_code == 0, result.output
+def test_claims_report_files(cli, tmp_path):
+    result = cli("claims", "--deals", "1000", "--play", "heuristic",
+                 "--out", str(tmp_path), "--quiet")
+    assert result.code == 0 and result.err == "", result
     names = {p.name for p in tmp_path.iterdir()}
     assert {"claims.md", "claims.csv", "rules.csv", "rules.png", "play_minus_propose.png", "game_win.png",
             "convergence.png"} <= names
@@ -224,11 +223,11 @@ def test_claims_report_files(tmp_path):
     assert "analysis/ecarte/claims.py" in text
 
 
-def test_hand_json_contract():
-    result = CliRunner().invoke(main, ["hand", "QH AH 7H KS KD", "--trump", "H", "--deals",
-                                       "2000", "--json"])
-    assert result.exit_code == 0, result.output
-    d = json.loads(result.output)
+def test_hand_json_contract(cli):
+    result = cli("hand", "QH AH 7H KS KD", "--trump", "H", "--deals",
+                 "2000", "--json")
+    assert result.code == 0 and result.err == "", result
+    d = json.loads(result.out)
     assert d["trump"] == "H" and d["model"] == "dd"
     assert set(d["hand"].split()) == {"QH", "AH", "7H", "KS", "KD"}
     for arm in ("play", "propose"):
@@ -237,11 +236,11 @@ def test_hand_json_contract():
     assert d["play_minus_propose"]["n"] == 2000
 
 
-def test_hand_exact_equals_the_enumeration():
-    result = CliRunner().invoke(main, ["hand", "KS QS JS 8H 8D", "--trump", "QH", "--exact",
-                                       "--play", "heuristic", "--json"])
-    assert result.exit_code == 0, result.output
-    d = json.loads(result.output)
+def test_hand_exact_equals_the_enumeration(cli):
+    result = cli("hand", "KS QS JS 8H 8D", "--trump", "QH", "--exact",
+                 "--play", "heuristic", "--json")
+    assert result.code == 0 and result.err == "", result
+    d = json.loads(result.out)
     counts = exact_codes(int(parse_hand("KS QS JS 8H 8D")), 14, 1,
                          make_cfg(play="heuristic", elder_first="play"))
     s = AP.exact_summary(counts)
@@ -313,9 +312,9 @@ def test_json_has_no_nan():
         {"a": [None, 1.0, None], "b": [2, "x"]}
 
 
-def test_unwritable_out_fails_before_the_run(tmp_path):
+def test_unwritable_out_fails_before_the_run(cli, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    result = CliRunner().invoke(main, ["claims", "--deals", "100", "--out",
-                                       str(blocker / "sub")])
-    assert result.exit_code == 2 and "--out" in result.output
+    result = cli("claims", "--deals", "100", "--out",
+                 str(blocker / "sub"))
+    assert result.code == 2 and "--out" in one_line_error(result)

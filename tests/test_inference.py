@@ -75,7 +75,7 @@ def test_a_proposal_under_hoyles_list_equals_the_reference_reading():
 def test_infer_json_contract_and_bad_input(cli):
     run = cli("infer", SEED_HAND, "--turn-up", "8D", "--history",
               "propose,refuse", "--json")
-    assert run.code == 0, run.out
+    assert run.code == 0 and run.err == "", run
     out = json.loads(run.out)
     assert {"exact", "consistent", "of", "trump_counts", "trumps", "king_of_trumps", "suits",
             "provenance"} <= set(out)
@@ -109,6 +109,7 @@ def test_a_computed_table_as_opponent_model_reads_like_its_policy(cli, tmp_path)
     by_table = cli("infer", SEED_HAND, "--turn-up", "8D", "--history",
                    "propose,refuse", "--json", "--opponent-model",
                    str(path), "--score", "1-2")
+    assert by_policy.err == "" and by_table.err == "", (by_policy, by_table)
     a, b = json.loads(by_policy.out), json.loads(by_table.out)
     assert a["trump_counts"] == b["trump_counts"] and a["suits"] == b["suits"]
     at_zero = cli("infer", SEED_HAND, "--turn-up", "8D", "--history",

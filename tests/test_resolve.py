@@ -5,13 +5,12 @@ import json
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from ecarte_sim.analysis.cli import main
 from ecarte_sim.analysis.ecarte import audit as au
 from ecarte_sim.analysis.ecarte import resolve as rs
 from ecarte_sim.analysis.ecarte import solved
 from ecarte_sim.engine.ecarte.states import N_STATES, representatives
+from helpers import one_line_error
 
 
 def test_features_read_the_trumps_and_the_turn_up():
@@ -131,15 +130,15 @@ def test_regrets_from_the_gain_and_its_halves():
         assert r["gain"] == pytest.approx((r["gain_half_1"] + r["gain_half_2"]) / 2)
 
 
-def test_the_audit_is_the_same_for_any_thread_count():
+def test_the_audit_is_the_same_for_any_thread_count(cli):
     import numba
     args = ["audit", "--hands", "6", "--deals", "256", "--score", "3-3", "--seed", "4",
             "--json", "--quiet"]
     outs = []
     for threads in (1, numba.config.NUMBA_NUM_THREADS):
-        r = CliRunner().invoke(main, [*args, "--threads", str(threads)])
-        assert r.exit_code == 0, r.output
-        out = json.loads(r.output)
+        r = cli(*args, "--threads", str(threads))
+        assert r.code == 0 and r.err == "", r
+        out = json.loads(r.out)
         out.pop("provenance")
         outs.append(out)
     assert outs[0] == outs[1]
@@ -152,15 +151,15 @@ def test_the_audit_is_the_same_for_any_thread_count():
     (["--hands", "0"], "0"),
     (["--seed", "-3"], "-3"),
 ])
-def test_audit_bad_input_is_one_line_and_exit_2(args, token):
-    r = CliRunner().invoke(main, ["audit", *args])
-    assert r.exit_code == 2 and token in r.output
-    assert "Traceback" not in r.output
+def test_audit_bad_input_is_one_line_and_exit_2(cli, args, token):
+    r = cli("audit", *args)
+    assert r.code == 2 and token in one_line_error(r)
+    assert "Traceback" not in r.out + r.err
 
 
 # ------------------------------------------------------------- one step from the shipped pair
 
-def test_one_step_from_the_shipped_pair_ships_the_best_responses(tmp_path):
+def test_one_step_from_the_shipped_pair_ships_the_best_responses(cli, tmp_path):
     """--start DIR --iterations 0 --respond: the shipped pair is step 0's best responses
     to the starting pair; with --no-discards the discards are the start's; the start's
     sha256 is in the provenance; a rerun ships the same bytes."""
@@ -169,8 +168,8 @@ def test_one_step_from_the_shipped_pair_ships_the_best_responses(tmp_path):
             "--max-deals-per-state", "8", "--fresh-deals", "2048", "--value-deals", "2048",
             "--seed", "3", "--quiet"]
     for out in ("a", "b"):
-        r = CliRunner().invoke(main, [*args, "--ship", str(tmp_path / out)])
-        assert r.exit_code == 0, r.output
+        r = cli(*args, "--ship", str(tmp_path / out))
+        assert r.code == 0 and r.err == "", r
     assert (tmp_path / "a" / "dd.npz").read_bytes() == (tmp_path / "b" / "dd.npz").read_bytes()
     start, new = solved.load(), solved.load("dd", data_dir=tmp_path / "a")
     meta = json.loads((tmp_path / "a" / "dd.json").read_text())
@@ -185,7 +184,7 @@ def test_one_step_from_the_shipped_pair_ships_the_best_responses(tmp_path):
         assert len(changed) <= 400
 
 
-def test_a_solve_under_another_play_model_starts_from_the_dd_strategy(tmp_path):
+def test_a_solve_under_another_play_model_starts_from_the_dd_strategy(cli, tmp_path):
     """--start DIR holding only dd data, with --play heuristic: the start is the dd pair
     (its sha256 in the provenance), the shipped file is heuristic.npz."""
     args = ["equilibrium", "--play", "heuristic", "--start", str(solved.DATA_DIR),
@@ -193,8 +192,8 @@ def test_a_solve_under_another_play_model_starts_from_the_dd_strategy(tmp_path):
             "--score", "4-4", "--deals-per-state", "4", "--max-deals-per-state", "4",
             "--fresh-deals", "1000", "--value-deals", "1000", "--seed", "5", "--quiet",
             "--ship", str(tmp_path), "--out", str(tmp_path / "report")]
-    r = CliRunner().invoke(main, args)
-    assert r.exit_code == 0, r.output
+    r = cli(*args)
+    assert r.code == 0 and r.err == "", r
     assert solved.solved_models(tmp_path) == ("heuristic",)
     # the report names the pairs for what they are: the start measured, the responses valued
     md = (tmp_path / "report" / "equilibrium.md").read_text()
@@ -212,9 +211,9 @@ def test_a_solve_under_another_play_model_starts_from_the_dd_strategy(tmp_path):
     (["--resolution", "guess"], "guess"),
     (["--start", "/nonexistent-dir"], "/nonexistent-dir"),
 ])
-def test_equilibrium_bad_step_options_are_one_line_and_exit_2(args, token):
-    r = CliRunner().invoke(main, ["equilibrium", *args])
-    assert r.exit_code == 2 and token in r.output and "Traceback" not in r.output
+def test_equilibrium_bad_step_options_are_one_line_and_exit_2(cli, args, token):
+    r = cli("equilibrium", *args)
+    assert r.code == 2 and token in one_line_error(r) and "Traceback" not in r.out + r.err
 
 
 def test_the_keep_resolution_echoes_as_before():

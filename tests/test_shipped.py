@@ -7,12 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from ecarte_sim.analysis.cli import main
 from ecarte_sim.analysis.ecarte import advice, solved
 from ecarte_sim.analysis.ecarte.strategy import RULES, SCORES
 from ecarte_sim.engine.ecarte.states import N_STATES
+from helpers import one_line_error
 
 REDUCED = Path(__file__).parent / "data" / "equilibrium-reduced"
 #: The command that made tests/data/equilibrium-reduced (its provenance names it too).
@@ -110,24 +109,24 @@ def test_a_damaged_file_is_refused(tmp_path):
         solved.load("pimc", data_dir=REDUCED)
 
 
-def test_the_reduced_instance_regenerates_bit_for_bit(tmp_path):
+def test_the_reduced_instance_regenerates_bit_for_bit(cli, tmp_path):
     """The committed reduced instance equals a fresh run of the command that made it."""
     prov = json.loads((REDUCED / "dd.json").read_text())
     assert prov["command"].startswith("ecarte-sim " + " ".join(REDUCED_ARGS))
-    result = CliRunner().invoke(main, [*REDUCED_ARGS, "--ship", str(tmp_path)])
-    assert result.exit_code == 0, result.output
+    result = cli(*REDUCED_ARGS, "--ship", str(tmp_path))
+    assert result.code == 0 and result.err == "", result
     assert (tmp_path / "dd.npz").read_bytes() == (REDUCED / "dd.npz").read_bytes()
     fresh = json.loads((tmp_path / "dd.json").read_text())
     for key in ("sha256", "exploitability", "hoyle_exploitability", "solve", "converged"):
         assert fresh[key] == prov[key], key
 
 
-def test_advise_answers_from_the_equilibrium_at_once():
+def test_advise_answers_from_the_equilibrium_at_once(cli):
     s = solved.load()
-    result = CliRunner().invoke(main, ["advise", "KH QH JH 7S 8D", "--trump", "H", "--turn-up",
-                                       "9H", "--no-values", "--json"])
-    assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    result = cli("advise", "KH QH JH 7S 8D", "--trump", "H", "--turn-up",
+                 "9H", "--no-values", "--json")
+    assert result.code == 0 and result.err == "", result
+    out = json.loads(result.out)
     from ecarte_sim.engine.cards import parse_card, parse_hand
     from ecarte_sim.engine.ecarte.states import canonical_index
     state = canonical_index(int(parse_hand("KH QH JH 7S 8D", 5)), int(parse_card("9H")))
@@ -135,11 +134,11 @@ def test_advise_answers_from_the_equilibrium_at_once():
     assert out["strategy"]["against"] == "equilibrium" and out["strategy"]["play"] == s.play
 
 
-def test_advise_with_values_keeps_the_treatise_keys():
-    result = CliRunner().invoke(main, ["advise", "KS QS 9S 8H 7D", "--trump", "TS", "--score",
-                                       "1-2", "--role", "dealer", "--deals", "2000", "--json"])
-    assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+def test_advise_with_values_keeps_the_treatise_keys(cli):
+    result = cli("advise", "KS QS 9S 8H 7D", "--trump", "TS", "--score",
+                 "1-2", "--role", "dealer", "--deals", "2000", "--json")
+    assert result.code == 0 and result.err == "", result
+    out = json.loads(result.out)
     assert {"action", "values", "gain", "treatise", "agrees", "n", "strategy",
             "table_action"} <= set(out)
     assert set(out["values"]) == {"accept", "refuse"}
@@ -148,23 +147,23 @@ def test_advise_with_values_keeps_the_treatise_keys():
         assert lo <= v["p_win"] <= hi
 
 
-def test_advise_against_the_treatise_is_the_treatise_best_response():
+def test_advise_against_the_treatise_is_the_treatise_best_response(cli):
     from ecarte_sim.analysis.ecarte.advice import sampled_advice as treatise_advice
-    result = CliRunner().invoke(main, ["advise", "QH AH 7H KS KD", "--trump", "H", "--score",
-                                       "2-2", "--against", "treatise", "--deals", "2000",
-                                       "--json"])
-    assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    result = cli("advise", "QH AH 7H KS KD", "--trump", "H", "--score",
+                 "2-2", "--against", "treatise", "--deals", "2000",
+                 "--json")
+    assert result.code == 0 and result.err == "", result
+    out = json.loads(result.out)
     want = treatise_advice("QH AH 7H KS KD", "H", "2-2", "elder", deals=2000)
     for key in ("action", "values", "gain", "treatise", "n"):
         assert out[key] == json.loads(json.dumps(want[key])), key
 
 
-def test_advise_discard_names_the_cards_and_the_other_choices():
-    result = CliRunner().invoke(main, ["advise", "QH 8H KS 9D 7C", "--trump", "H", "--turn-up",
-                                       "JH", "--discard", "--deals", "2000", "--json"])
-    assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+def test_advise_discard_names_the_cards_and_the_other_choices(cli):
+    result = cli("advise", "QH 8H KS 9D 7C", "--trump", "H", "--turn-up",
+                 "JH", "--discard", "--deals", "2000", "--json")
+    assert result.code == 0 and result.err == "", result
+    out = json.loads(result.out)
     thrown = set(out["throws"].split()) if out["throws"] else set()
     kept = set(out["keeps"].split())
     assert thrown | kept == {"QH", "8H", "KS", "9D", "7C"} and not thrown & kept
@@ -181,18 +180,18 @@ def test_advise_discard_names_the_cards_and_the_other_choices():
     (["--score", "x-1"], "x-1"),
     (["--turn-up", "QH"], "QH"),
 ])
-def test_advise_bad_input_is_one_line_and_exit_2(args, token):
-    result = CliRunner().invoke(main, ["advise", "QH AH 7H KS KD", "--trump", "H", *args])
-    assert result.exit_code == 2
-    assert token in result.output
+def test_advise_bad_input_is_one_line_and_exit_2(cli, args, token):
+    result = cli("advise", "QH AH 7H KS KD", "--trump", "H", *args)
+    assert result.code == 2
+    assert token in one_line_error(result)
 
 
 # ----------------------------------------------------------- advice that never contradicts itself
 
-def _advise_json(*args):
-    result = CliRunner().invoke(main, ["advise", *args, "--json"])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+def _advise_json(cli, *args):
+    result = cli("advise", *args, "--json")
+    assert result.code == 0 and result.err == "", result
+    return json.loads(result.out)
 
 
 @pytest.mark.parametrize("args", [
@@ -201,10 +200,10 @@ def _advise_json(*args):
     ("QS JS AH 7C JD", "--trump", "8D", "--score", "0-3", "--deals", "2000"),
     ("QS JS AH 7C JD", "--trump", "8D", "--score", "0-0", "--deals", "4096"),
 ])
-def test_advise_leads_with_the_action_its_values_resolve(args):
+def test_advise_leads_with_the_action_its_values_resolve(cli, args):
     """The action said is never one the printed values beat beyond their interval: where
     they resolve the other action it leads and the values answered; otherwise the table."""
-    out = _advise_json(*args)
+    out = _advise_json(cli, *args)
     lo, hi = out["gain"]["p_win_ci95"]
     arm_a, arm_b = out["gain"]["of"].split(" over ")
     if lo > 0:
@@ -223,17 +222,17 @@ def test_advise_leads_with_the_action_its_values_resolve(args):
         assert out["table_differs_by"] is None
 
 
-def test_the_issues_two_hands_are_answered_by_their_values():
+def test_the_issues_two_hands_are_answered_by_their_values(cli):
     """Holding the king at 2-4 the table plays, though a refused proposal doubles the point
     and ends the game; at 4-4 the dealer's table accepts with 8D 9C JH JS JC."""
-    king = _advise_json("KS JC 9H 7S KC", "--trump", "TC", "--score", "2-4", "--deals", "4096")
+    king = _advise_json(cli, "KS JC 9H 7S KC", "--trump", "TC", "--score", "2-4", "--deals", "4096")
     assert king["action"] == "propose"
-    dealer = _advise_json("8D 9C JH JS JC", "--turn-up", "9D", "--score", "4-4", "--role",
+    dealer = _advise_json(cli, "8D 9C JH JS JC", "--turn-up", "9D", "--score", "4-4", "--role",
                           "dealer", "--deals", "4096")
     assert dealer["action"] == "refuse"
 
 
-def test_advise_text_says_who_answered_and_too_close(capsys):
+def test_advise_text_says_who_answered_and_too_close(cli, capsys):
     """Each answer's first lines, from advise's own result (the table overruled by the
     values, too close to call, agreed), and the command's on two hands."""
     from ecarte_sim.analysis.cli.strategy import _headline
@@ -255,24 +254,24 @@ def test_advise_text_says_who_answered_and_too_close(capsys):
             assert "too close to call" in head
         else:
             assert "the values on this hand's deals agree" in head
-    close = CliRunner().invoke(main, ["advise", "QS JS AH 7C JD", "--trump", "8D", "--score",
-                                      "0-3", "--deals", "2000"]).output
+    close = cli("advise", "QS JS AH 7C JD", "--trump", "8D", "--score",
+                "0-3", "--deals", "2000").out
     assert "too close to call" in close.splitlines()[1]
 
 
-def test_the_turn_up_alone_gives_the_trumps():
-    a = _advise_json("QH 8H KS 9D 7C", "--turn-up", "JH", "--no-values")
-    b = _advise_json("QH 8H KS 9D 7C", "--trump", "H", "--turn-up", "JH", "--no-values")
+def test_the_turn_up_alone_gives_the_trumps(cli):
+    a = _advise_json(cli, "QH 8H KS 9D 7C", "--turn-up", "JH", "--no-values")
+    b = _advise_json(cli, "QH 8H KS 9D 7C", "--trump", "H", "--turn-up", "JH", "--no-values")
     a.pop("provenance"), b.pop("provenance")
     assert a == b and a["trump"] == "H" and a["turn_up"] == "JH"
-    d = _advise_json("QH 8H KS 9D 7C", "--turn-up", "JH", "--discard", "--deals", "500")
-    assert d["throws"] == _advise_json("QH 8H KS 9D 7C", "--trump", "H", "--turn-up", "JH",
+    d = _advise_json(cli, "QH 8H KS 9D 7C", "--turn-up", "JH", "--discard", "--deals", "500")
+    assert d["throws"] == _advise_json(cli, "QH 8H KS 9D 7C", "--trump", "H", "--turn-up", "JH",
                                        "--discard", "--deals", "500")["throws"]
-    missing = CliRunner().invoke(main, ["advise", "QH 8H KS 9D 7C"])
-    assert missing.exit_code == 2 and "--turn-up" in missing.output
+    missing = cli("advise", "QH 8H KS 9D 7C")
+    assert missing.code == 2 and "--turn-up" in one_line_error(missing)
 
 
-def test_the_checks_never_replay_the_deals_a_solve_samples():
+def test_the_checks_never_replay_the_deals_a_solve_samples(cli):
     """A solve samples deals k < SOLVE_DEALS of a state (Sampling refuses more); advise reads
     k >= CHECK_DEALS_START: its joint table is exactly marks_block's over that range."""
     from ecarte_sim.analysis.ecarte import advice
@@ -286,8 +285,8 @@ def test_the_checks_never_replay_the_deals_a_solve_samples():
         st.Sampling(2, K.SOLVE_DEALS + 1)
     st.Sampling(2, K.SOLVE_DEALS)
     for option in ("--max-deals-per-state", "--deals-per-state"):
-        bad = CliRunner().invoke(main, ["equilibrium", option, str(K.SOLVE_DEALS + 1)])
-        assert bad.exit_code == 2, bad.output
+        bad = cli("equilibrium", option, str(K.SOLVE_DEALS + 1))
+        assert bad.code == 2, bad.err
     s = solved.load()
     run, script = advice.strategy_settings(s, 2, 4)
     out = advice.advise("KS JC 9H 7S KC", "TC", (2, 4), "elder", deals=600)

@@ -226,7 +226,7 @@ def test_advise_a_hand_of_four_cards_is_refused(cli):
 def test_advise_json_says_the_action_values_and_the_treatise(cli):
     result = cli("advise", "QH AH 7H KS KD", "--trump", "H", "--score",
                  "0-0", "--deals", "4000", "--json")
-    assert result.code == 0, result.out
+    assert result.code == 0 and result.err == "", result
     out = json.loads(result.out)
     assert out["action"] in ("play", "propose")
     assert set(out["values"]) == {"play", "propose"}
@@ -235,6 +235,7 @@ def test_advise_json_says_the_action_values_and_the_treatise(cli):
     assert lo <= out["values"]["play"]["p_win"] <= hi
     dealer = cli("advise", "KS QS 9S 8H 7D", "--trump", "TS", "--score",
                  "1-2", "--role", "dealer", "--deals", "4000", "--json")
+    assert dealer.err == "", dealer
     out = json.loads(dealer.out)
     assert out["action"] in ("accept", "refuse") and out["treatise"]["policy"] == "maxims"
     assert 0 < out["proposal_rate"] <= 1
@@ -246,7 +247,7 @@ def _small_strategy(cli, tmp_path, *args: str) -> dict:
     result = cli(
         "strategy", *args, "--deals-per-state", "2", "--max-deals-per-state", "2",
         "--fresh-deals", "2000", "--json", "--out", str(tmp_path))
-    assert result.code == 0, result.out
+    assert result.code == 0 and result.err == "", result
     return json.loads(result.out)
 
 
@@ -271,7 +272,7 @@ def test_strategy_json_small_run(cli, tmp_path):
     claims = cli("claims", "--play", "dd", "--deals", "1000",
                  "--strategy", str(tmp_path), "--out", str(report),
                  "--json")
-    assert claims.code == 0, claims.out
+    assert claims.code == 0 and claims.err == "", claims
     beside = json.loads(claims.out)["beside_best_response"]
     assert [r["rule"] for r in beside["rows"]] == [r["rule"] for r in rules]
     assert beside["rows"][0]["gain_win_ci95"] == pytest.approx(rules[0]["gain_win_ci95"],

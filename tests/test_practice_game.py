@@ -11,27 +11,7 @@ import numpy as np
 import pytest
 
 from ecarte_sim.analysis.practice.session import IllegalAction, Table
-
-
-def random_action(view: dict, rng: random.Random) -> dict:
-    """One of the person's legal actions, chosen at random."""
-    legal = view["legal"]
-    phase = view["phase"]
-    if phase == "discard":
-        n = rng.randint(legal["min"], legal["max"])
-        return {"type": "discard", "cards": rng.sample(view["hand"], n)}
-    if phase == "king":
-        return {"type": "king", "announce": rng.random() < 0.5}
-    if phase == "play":
-        return {"type": "card", "card": rng.choice(legal["cards"])}
-    return {"type": rng.choice(legal["actions"])}
-
-
-def play_out(table: Table, rng: random.Random, stop=None) -> dict:
-    view = table.view()
-    while view["phase"] != "game_over" and not (stop and stop(view)):
-        view = table.act(random_action(view, rng))
-    return view
+from helpers import play_out, random_action
 
 
 @pytest.mark.parametrize("opponent", ["treatise", "strategy"])

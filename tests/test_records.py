@@ -31,7 +31,7 @@ def laws_of(record) -> list[str]:
 
 
 def table_record(seed: int = 7) -> dict:
-    from test_practice_game import play_out
+    from helpers import play_out
     table = Table.new(seed=seed, opponent="treatise", coach=False)
     play_out(table, random.Random(seed))
     return table.record()

@@ -13,18 +13,15 @@ import numpy as np
 import pytest
 
 import ecarte_sim as es
-from ecarte_sim.analysis.cli import run
 from ecarte_sim.engine.batch import DEFAULT_BLOCK
 from ecarte_sim.engine.ecarte.settings import (CFG, PIMC_TASK, DealerPolicy, Discard,
                                                ElderPolicy, PlayModel, choices, member)
 
 
-def _cli_json(capsys, *args) -> dict:
-    try:
-        run([*args, "--json"])
-    except SystemExit as stop:
-        assert stop.code in (0, None)
-    out = json.loads(capsys.readouterr().out)
+def _cli_json(cli, *args) -> dict:
+    r = cli(*args, "--json")
+    assert r.code == 0, r
+    out = json.loads(r.out)
     out.pop("provenance", None)
     return out
 
@@ -57,8 +54,8 @@ def test_public_names_resolve():
     (["piquet", "discard-search", "--deals", "40", "--seed", "3", "--samples", "8", "--quiet"],
      lambda: es.piquet_discard_search(40, seed=3, samples=8)),
 ])
-def test_api_returns_what_the_command_prints(capsys, args, call):
-    assert json.loads(json.dumps(call())) == _cli_json(capsys, *args)
+def test_api_returns_what_the_command_prints(cli, args, call):
+    assert json.loads(json.dumps(call())) == _cli_json(cli, *args)
 
 
 def test_settings_build_like_the_command_line():
@@ -112,12 +109,10 @@ def test_settings_are_frozen():
 
 # --------------------------------------------------------------------------- readable records
 
-def _cli_text(capsys, *args) -> str:
-    try:
-        run(list(args))
-    except SystemExit as stop:
-        assert stop.code in (0, None)
-    return capsys.readouterr().out
+def _cli_text(cli, *args) -> str:
+    r = cli(*args)
+    assert r.code == 0, r
+    return r.out
 
 
 def test_the_namespace_is_the_public_api():
@@ -128,7 +123,7 @@ def test_the_namespace_is_the_public_api():
     assert {"strategy", "advise", "play"} <= set(es.__all__)
 
 
-def test_play_reads_as_the_command_prints_it(capsys):
+def test_play_reads_as_the_command_prints_it(cli):
     from ecarte_sim.engine.ecarte.runner import WholeDeal
 
     settings = es.EcarteSettings.build(play="heuristic")
@@ -136,8 +131,8 @@ def test_play_reads_as_the_command_prints_it(capsys):
     assert isinstance(d, WholeDeal) and isinstance(d.elder0, int)     # the record, as before
     assert (d.seed, d.index, d.elder_score, d.dealer_score) == (1, 5, 0, 2)
     args = ["play", "--seed", "1", "--index", "5", "--dealer-score", "2", "--play", "heuristic"]
-    assert json.loads(json.dumps(d.to_dict())) == _cli_json(capsys, *args)
-    text = _cli_text(capsys, *args)
+    assert json.loads(json.dumps(d.to_dict())) == _cli_json(cli, *args)
+    text = _cli_text(cli, *args)
     assert str(d) + "\n" == text == "\n".join(d.narrative()) + "\n"
     readable = d.to_dict()
     assert readable["elder"] == "8S 7S QD QC JC" and readable["turn_up"] == "7H"
@@ -146,11 +141,11 @@ def test_play_reads_as_the_command_prints_it(capsys):
     assert "Trick 1:" in text and "Marks this deal:" in text
 
 
-def test_game_reads_as_the_command_prints_it(capsys):
+def test_game_reads_as_the_command_prints_it(cli):
     g = es.game(2, 3)
-    assert json.loads(json.dumps(g.to_dict())) == _cli_json(capsys, "game", "--seed", "2",
+    assert json.loads(json.dumps(g.to_dict())) == _cli_json(cli, "game", "--seed", "2",
                                                              "--game", "3")
-    assert str(g) + "\n" == _cli_text(capsys, "game", "--seed", "2", "--game", "3")
+    assert str(g) + "\n" == _cli_text(cli, "game", "--seed", "2", "--game", "3")
     assert g.narrative(verbose=True)[0].startswith("Game 4 (game index 3) of seed 2:")
     assert g.narrative()[1].startswith("Deal 1 (index 192),")
 
@@ -226,12 +221,12 @@ def test_strategy_refuses_bad_arguments(kwargs, token):
         es.strategy(**kwargs)
 
 
-def test_strategy_returns_what_the_command_prints(capsys):
+def test_strategy_returns_what_the_command_prints(cli):
     from ecarte_sim.analysis.cli.common import finite
     from ecarte_sim.analysis.cli.strategy import _plain
 
     small = ["--deals-per-state", "2", "--max-deals-per-state", "2", "--fresh-deals", "2000"]
-    printed = _cli_json(capsys, "strategy", "--role", "elder", "--score", "2-3", *small)
+    printed = _cli_json(cli, "strategy", "--role", "elder", "--score", "2-3", *small)
     printed.pop("command")
     out = es.strategy(role="elder", score=(2, 3), deals_per_state=2, max_deals_per_state=2,
                       fresh_deals=2000)

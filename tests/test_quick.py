@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from tests.conftest import QUICK
+from conftest import QUICK
 
 TESTS = Path(__file__).resolve().parent
 

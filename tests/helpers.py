@@ -26,11 +26,10 @@ class Run(NamedTuple):
     err: str
 
 
-def run_cli(capsys, *args: str, stdin: bytes | None = None) -> Run:
+def invoke(capsys, *args: str, stdin: bytes | None = None) -> Run:
     """Run ``ecarte-sim ARGS`` in-process through the console entry point
     (``ecarte_sim.analysis.cli.run``), catching ``SystemExit``; stdin (bytes) feeds
-    ``--batch -``. Tests take the ``cli`` fixture (conftest.py), which is this with
-    ``capsys`` bound."""
+    ``--batch -``. Any exit code: :func:`run_cli` adds the output contract's checks."""
     from ecarte_sim.analysis.cli import run
 
     capsys.readouterr()
@@ -45,9 +44,16 @@ def run_cli(capsys, *args: str, stdin: bytes | None = None) -> Run:
     finally:
         sys.stdin = saved
     out, err = capsys.readouterr()
-    assert "Traceback" not in out and "Traceback" not in err, (args, out, err)
-    assert code in (0, 2), (args, code, err)
     return Run(code, out, err)
+
+
+def run_cli(capsys, *args: str, stdin: bytes | None = None) -> Run:
+    """:func:`invoke`, then no traceback and exit code 0 or 2. Tests take the ``cli``
+    fixture (conftest.py), which is this with ``capsys`` bound."""
+    r = invoke(capsys, *args, stdin=stdin)
+    assert "Traceback" not in r.out and "Traceback" not in r.err, (args, r.out, r.err)
+    assert r.code in (0, 2), (args, r.code, r.err)
+    return r
 
 
 def one_line_error(r: Run) -> str:

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import re
 import shlex
-import sys
 import time
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 
-from ecarte_sim.analysis.cli import run
+from helpers import invoke
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -283,19 +282,6 @@ RUNS, SKIPS = commands()
 OUTPUTS = [(page, line, shown) for page in PAGES for line, shown in shown_outputs(page)]
 
 
-def run_in_process(args: list[str], capsys) -> tuple[int, str, str]:
-    saved = sys.stdin
-    try:
-        run(args)
-        code = 0
-    except SystemExit as exc:
-        code = 0 if exc.code is None else exc.code
-    finally:
-        sys.stdin = saved
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 # --------------------------------------------------------------------------- tests
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -341,7 +327,7 @@ def test_small_sizes_are_substituted(tmp_path):
 def test_every_command_shown_runs(line, args, expected, tmp_path, capsys):
     small = small_command(args, tmp_path)
     start = time.perf_counter()
-    code, out, err = run_in_process(small, capsys)
+    code, out, err = invoke(capsys, *small)
     seconds = time.perf_counter() - start
     assert "Traceback" not in out + err, (small, err[-2000:])
     assert code == expected, (small, code, err[-2000:])
@@ -355,7 +341,7 @@ def test_every_command_shown_runs(line, args, expected, tmp_path, capsys):
 def test_shown_output_is_what_the_command_prints(page, line, shown, capsys):
     """Output pasted into a page is real and current: the command, run as shown (these are
     the quick ones), prints every line shown."""
-    code, out, err = run_in_process(shlex.split(line)[1:], capsys)
+    code, out, err = invoke(capsys, *shlex.split(line)[1:])
     assert code == 0, err[-2000:]
     assert missing_lines(shown, out) == [], f"{page.name}: the output shown for {line} is stale"
 

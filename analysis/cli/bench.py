@@ -6,6 +6,7 @@ import click
 
 from ecarte_sim.analysis.bench_startup import format_startup, startup_times
 from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set_threads
+from ecarte_sim.engine.ecarte.settings import MAX_WORLDS
 
 # --------------------------------------------------------------------------- bench
 
@@ -28,7 +29,7 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option, set
 @click.option("--exploit-worlds", "exploit_worlds", default="4,16,64", show_default=True,
               callback=lambda ctx, param, value: _worlds_list(value),
               help="The W of the PIMC models whose exact best response in the play is "
-                   "timed, comma-separated (each 1..256).")
+                   f"timed, comma-separated (each 1..{MAX_WORLDS}).")
 @click.option("--strategy", is_flag=True,
               help="Also time the elder's best response at 0-0 under dd against the maxims "
                    "over every canonical state, and the 5 x 5 table from its marks tables "
@@ -97,11 +98,11 @@ COMMANDS = [bench]
 
 
 def _worlds_list(value: str) -> tuple[int, ...]:
-    """``--exploit-worlds``: comma-separated W, each 1..256."""
+    """``--exploit-worlds``: comma-separated W, each 1..MAX_WORLDS."""
     out = []
     for token in value.split(","):
         t = token.strip()
-        if not t.isdigit() or not 1 <= int(t) <= 256:
-            raise click.BadParameter(f"{t!r} is not a number of worlds in 1..256")
+        if not t.isdigit() or not 1 <= int(t) <= MAX_WORLDS:
+            raise click.BadParameter(f"{t!r} is not a number of worlds in 1..{MAX_WORLDS}")
         out.append(int(t))
     return tuple(out)

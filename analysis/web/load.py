@@ -175,16 +175,25 @@ def _play_threads(base: str, numbers, max_actions: int | None, timeout: float,
     return out, time.perf_counter() - t0
 
 
-def play_games(base: str, numbers, max_actions: int | None = None, timeout: float = 600.0,
-               think: float = 0.0, coach: bool = True, opponent: str | None = None):
-    """:func:`_play_threads` in a process of its own: the players are other programs, as
-    browsers are, and do not take the server's interpreter lock (with the players'
-    threads in the server's process, their JSON and HTTP work would be counted in the
-    server's latency)."""
+def players():
+    """The process the players run in (:func:`play_games`): a pool of one, to close
+    (``with``) after the last games."""
     import multiprocessing
-    with multiprocessing.get_context("spawn").Pool(1) as pool:
-        return pool.apply(_play_threads, (base, list(numbers), max_actions, timeout, think,
-                                          coach, opponent))
+    return multiprocessing.get_context("spawn").Pool(1)
+
+
+def play_games(base: str, numbers, max_actions: int | None = None, timeout: float = 600.0,
+               think: float = 0.0, coach: bool = True, opponent: str | None = None,
+               pool=None):
+    """:func:`_play_threads` in a process of its own (``pool``, from :func:`players`; a
+    new one when None): the players are other programs, as browsers are, and do not take
+    the server's interpreter lock (with the players' threads in the server's process,
+    their JSON and HTTP work would be counted in the server's latency)."""
+    args = (base, list(numbers), max_actions, timeout, think, coach, opponent)
+    if pool is not None:
+        return pool.apply(_play_threads, args)
+    with players() as own:
+        return own.apply(_play_threads, args)
 
 
 #: What a browser fetches to show a new game: the page, its files, then the new game.
@@ -289,7 +298,7 @@ def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
     with tempfile.TemporaryDirectory(prefix="ecarte-memory-") as tmp:
         app = create_app(tmp)
         store = app.state.store
-        with running(app) as base:
+        with running(app) as base, players() as pool:
             deadline = time.monotonic() + timeout
             done = 0
             t0 = time.perf_counter()
@@ -297,7 +306,7 @@ def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
                 n = min(at_once, finished - done)
                 out, _ = play_games(base, range(100_000 + done, 100_000 + done + n), None,
                                     max(1.0, deadline - time.monotonic()), 0.0, coach,
-                                    opponent)
+                                    opponent, pool)
                 errors += out["errors"]
                 done += n
                 if done % every == 0 or done == finished:

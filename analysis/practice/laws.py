@@ -264,254 +264,305 @@ def _deal_laws(d, score, players, where, in_progress):
     """Walk one deal's actions; returns (the marks due, [(law, reason)]). ``due``: a list of
     (player, marks, kind) with kind "turned" / "king" / "point" / "vole" / "point?"
     (Law 49 unknown: 1 or 2)."""
-    out = []
-    due = []
-    elder, dealer = d["elder"], d["dealer"]
-    hands = {p: _Hand([_cv(c) for c in d["hands"][p]]) for p in players}
-    turn_up = _cv(d["turn_up"])
-    trump = None if turn_up is None else suit(turn_up)
-    stock = [_cv(c) for c in d["stock"]] if d.get("stock") is not None else None
-    seen = {}
-    for p in players:
-        for c in hands[p].known:
-            if c in seen:
-                out.append(("Law 45", f"{where}: {_fmt(c)} is dealt to both players"))
-            seen[c] = p
-    if turn_up is not None and turn_up in seen:
-        out.append(("Law 45", f"{where}: the turn-up {_fmt(turn_up)} is also in "
-                              f"{seen[turn_up]}'s hand"))
-    if stock is not None:
-        out.extend(_pack_laws(d, hands, turn_up, stock, where))
-    drawn_before: set = set()
-    over = False
+    walk = _DealWalk(d, score, players, where)
+    for j, a in enumerate(d["actions"]):
+        walk.act(j, a)
+    walk.settle(in_progress)
+    return walk.due, walk.out
 
-    def mark(p, n, kind):
-        nonlocal over
-        if over:
+
+class _DealWalk:
+    """One deal's actions walked in order: the stage of the proposals, the stock used, the
+    hands, the trick and the marks due, with the breaches met on the way (``out``)."""
+
+    def __init__(self, d, score, players, where):
+        self.d, self.score, self.players, self.where = d, score, players, where
+        self.out = []
+        self.due = []
+        self.elder, self.dealer = d["elder"], d["dealer"]
+        self.hands = {p: _Hand([_cv(c) for c in d["hands"][p]]) for p in players}
+        self.turn_up = _cv(d["turn_up"])
+        self.trump = None if self.turn_up is None else suit(self.turn_up)
+        self.stock = [_cv(c) for c in d["stock"]] if d.get("stock") is not None else None
+        self._deal_dealt()
+        self.drawn_before: set = set()
+        self.over = False
+        if self.turn_up is not None and rank(self.turn_up) == KING:
+            self.mark(self.dealer, 1, "turned")
+        self.stage = "propose"
+        self.rnd = 0
+        self.used = 0
+        self.first = None if not d["actions"] else NONE
+        self.king = None if self.trump is None else king_of(self.trump)
+        self.said_king = {p: None for p in players}
+        self.first_card = {p: None for p in players}
+        self.cards_of_player = {p: 0 for p in players}
+        self.trick = []           # [(player, card)]
+        self.leader = self.elder
+        self.tricks = {p: 0 for p in players}
+        self.order_known = True
+        self.played_cards = set()
+        self.played_by = {p: set() for p in players}
+        self.ended_at = None
+
+    def _deal_dealt(self):
+        """The cards dealt: none in both hands or also turned up; the pack when the stock
+        is recorded (``seen``: where each known card was dealt)."""
+        self.seen = {}
+        for p in self.players:
+            for c in self.hands[p].known:
+                if c in self.seen:
+                    self.out.append(("Law 45", f"{self.where}: {_fmt(c)} is dealt to both "
+                                               f"players"))
+                self.seen[c] = p
+        if self.turn_up is not None and self.turn_up in self.seen:
+            self.out.append(("Law 45", f"{self.where}: the turn-up {_fmt(self.turn_up)} is "
+                                       f"also in {self.seen[self.turn_up]}'s hand"))
+        if self.stock is not None:
+            self.out.extend(_pack_laws(self.d, self.hands, self.turn_up, self.stock,
+                                       self.where))
+
+    def mark(self, p, n, kind):
+        if self.over:
             return
-        due.append((p, n, kind))
+        self.due.append((p, n, kind))
         if n is None:           # Law 49 unknown: 1 or 2, the record's own mark carries
             return
-        score[p] += n
-        if score[p] >= TARGET:
-            over = True
+        self.score[p] += n
+        if self.score[p] >= TARGET:
+            self.over = True
 
-    if turn_up is not None and rank(turn_up) == KING:
-        mark(dealer, 1, "turned")
-    stage = "propose"
-    rnd = 0
-    used = 0
-    first = None if not d["actions"] else NONE
-    king = None if trump is None else king_of(trump)
-    said_king = {p: None for p in players}
-    first_card = {p: None for p in players}
-    cards_of_player = {p: 0 for p in players}
-    trick = []           # [(player, card)]
-    leader = elder
-    tricks = {p: 0 for p in players}
-    order_known = True
-    played_cards = set()
-    played_by = {p: set() for p in players}
-    ended_at = None
-    for j, a in enumerate(d["actions"]):
+    def act(self, j, a):
+        """Action ``j`` (0-based) of the deal."""
         by, kind = a["by"], a["type"]
-        w = f"{where}, action {j + 1}"
-        if over and ended_at is None:
-            ended_at = j
-            out.append(("Law 46", f"{w}: {by} goes on playing after the game was won "
-                                  f"(five up)"))
+        w = f"{self.where}, action {j + 1}"
+        if self.over and self.ended_at is None:
+            self.ended_at = j
+            self.out.append(("Law 46", f"{w}: {by} goes on playing after the game was won "
+                                       f"(five up)"))
         if kind in ("propose", "play"):
-            if stage != "propose":
-                out.append(("Laws 25–26", f"{w}: {by} says '{kind}' when no proposal can "
-                                          f"be made ({_stage_words(stage)})"))
-                continue
-            if by != elder:
-                out.append(("Laws 25–26", f"{w}: {by} says '{kind}', but only the elder "
-                                          f"({elder}) proposes or plays"))
-            if kind == "play":
-                if rnd == 0:
-                    first = PLAYED_WITHOUT_PROPOSING
-                stage = "play"
-            else:
-                if used >= STOCK_SIZE:
-                    out.append(("Law 38", f"{w}: a proposal with the stock exhausted"))
-                stage = "answer"
+            self._propose_or_play(w, by, kind)
         elif kind in ("accept", "refuse"):
-            if stage != "answer":
-                out.append(("Laws 25–27", f"{w}: {by} says '{kind}' with no proposal to "
-                                          f"answer"))
-                continue
-            if by != dealer:
-                out.append(("Laws 25–27", f"{w}: {by} says '{kind}', but only the dealer "
-                                          f"({dealer}) answers a proposal"))
-            if kind == "refuse":
-                if rnd == 0:
-                    first = REFUSED_FIRST
-                stage = "play"
-            else:
-                stage = "discard_elder"
+            self._answer(w, by, kind)
         elif kind == "discard":
-            expect = {"discard_elder": elder, "discard_dealer": dealer}.get(stage)
-            if expect is None:
-                out.append(("Laws 27–28", f"{w}: {by} discards with no accepted proposal"))
-                continue
-            if by != expect:
-                out.append(("Laws 27–28", f"{w}: {by} discards, but it is {expect}'s turn "
-                                          f"(the elder discards first)"))
-            thrown = ([_cv(c) for c in a["cards"]] if isinstance(a.get("cards"), list)
-                      else [None] * a["count"])
-            drawn = [_cv(c) for c in a["drawn"]] if a.get("drawn") is not None else None
-            h = hands[by]
-            for c in thrown:
-                if c is not None and h.exact and c not in h.known:
-                    out.append(("Law 28", f"{w}: {by} discards {_fmt(c)}, which he does not "
-                                          f"hold"))
-                h.remove(c)
-            n = len(thrown)
-            if by == elder and n == 0:
-                out.append(("Law 27", f"{w}: the elder exchanges without discarding"))
-            if drawn is not None:
-                law = (("Laws 29, 31" if by == elder else "Law 33") if len(drawn) > n else
-                       ("Laws 30, 32" if by == elder else "Law 34"))
-                if len(drawn) != n:
-                    out.append((law, f"{w}: {by} takes {len(drawn)} card"
-                                     f"{'s' if len(drawn) != 1 else ''} for the {n} he "
-                                     f"discarded"))
-                if used + len(drawn) > STOCK_SIZE:
-                    out.append(("Law 38", f"{w}: {by} takes {len(drawn)} cards with "
-                                          f"{STOCK_SIZE - used} left in the stock"))
-                if stock is not None:
-                    expected = stock[used:used + len(drawn)]
-                    if any(x is not None and y is not None and x != y
-                           for x, y in zip(drawn, expected)):
-                        out.append(("Laws 29–34", f"{w}: {by} takes "
-                                    f"{' '.join(map(_fmt, drawn))}, but the stock's next "
-                                    f"cards are {' '.join(map(_fmt, expected))}"))
-                twice = sorted({c for c in drawn if c is not None and
-                                (c in drawn_before or drawn.count(c) > 1)})
-                if twice:
-                    out.append(("Law 45", f"{w}: {by} draws {' '.join(map(_fmt, twice))} "
-                                          f"more than once (the pack holds each card once)"))
-                for c in drawn:
-                    if c is not None and c not in twice and (
-                            (c in seen and seen[c] != "stock") or c == turn_up):
-                        out.append(("Law 45", f"{w}: {by} draws {_fmt(c)}, a card already "
-                                              f"in play"))
-                    if c is not None:
-                        seen[c] = "stock"
-                        drawn_before.add(c)
-                    h.add(c)
-                used += len(drawn)
-            else:
-                for _ in range(n):
-                    h.add(None)
-                used += n
-            if stage == "discard_elder":
-                stage = "discard_dealer"
-            else:
-                stage = "propose"
-                rnd += 1
-                if used >= STOCK_SIZE:
-                    stage = "play"
+            self._discard(w, by, a)
         elif kind == "king":
-            if stage != "play":
-                out.append(("Law 23", f"{w}: {by} announces the king before the play"))
-            h = hands[by]
-            if a["announce"]:
-                held = king in h.known or king in played_by[by]
-                if king is not None and h.exact and not held:
-                    out.append(("Law 25", f"{w}: {by} announces the king "
-                                          f"{_fmt(king)} but does not hold it"))
-                elif not _king_in_time(by, first_card, cards_of_player, trick, king):
-                    out.append(("Laws 23–24", f"{w}: {by} announces the king after playing "
-                                              f"his first card"))
-                else:
-                    said_king[by] = True
-                    mark(by, 1, "king")
-            else:
-                said_king[by] = False
+            self._king(w, by, a)
         elif kind == "card":
-            if stage not in ("play",):
-                if stage == "answer" or stage.startswith("discard") or stage == "propose":
-                    out.append(("Laws 25–27", f"{w}: {by} plays a card before the "
-                                              f"proposals ended ({_stage_words(stage)})"))
-                stage = "play"
-            card = _cv(a["card"])
-            mover = leader if not trick else _other(players, trick[0][0])
-            if order_known and by != mover:
-                out.append(("Law 40", f"{w}: {by} plays {_fmt(card)} out of turn "
-                                      f"({'the lead is ' + mover + chr(39) + 's' if not trick else mover + ' plays to the trick'})"))
-            h = hands[by]
-            if card is not None:
-                if card in played_cards:
-                    out.append(("Law 45", f"{w}: {_fmt(card)} is played twice"))
-                elif h.exact and card not in h.known:
-                    out.append(("Law 45", f"{w}: {by} plays {_fmt(card)}, which he does "
-                                          f"not hold"))
-                played_cards.add(card)
-                played_by[by].add(card)
-            if trick and trump is not None and card is not None and trick[0][1] is not None \
-                    and h.exact and card in h.known:
-                breach = breach_of_play(h.known, trick[0][1], card, trump)
-                if breach:
-                    out.append((breach[0], f"{w}: {by}: {breach[1]}"))
-            if first_card[by] is None:
-                first_card[by] = card
-            cards_of_player[by] += 1
-            h.remove(card)
-            trick.append((by, card))
-            if len(trick) == 2:
-                (p0, c0), (p1, c1) = trick
-                if c0 is None or c1 is None or trump is None:
-                    order_known = False
-                    win = None
-                else:
-                    win = p1 if follower_wins(c0, c1, trump) else p0
-                if win is not None:
-                    tricks[win] += 1
-                    leader = win
-                trick = []
-        if first is None and kind in ("propose", "play"):
-            first = NONE
-    n_cards = sum(a["type"] == "card" for a in d["actions"])
-    told = d.get("tricks")
-    counted = tricks if (n_cards == 10 and order_known) else None
-    if counted is not None and told is not None and told != counted:
-        out.append(("Law 48", f"{where}: the tricks are recorded as "
-                              f"{_score(told, players)}, the cards give "
-                              f"{_score(counted, players)}"))
-    result = counted or told
-    said = d.get("result")
-    if result is not None and said is not None:
-        t = result[elder]
-        won = elder if t >= 3 else dealer
-        if said["winner"] != won or said["vole"] != (t in (0, 5)):
-            out.append(("Law 48", f"{where}: the result is recorded as "
-                                  f"{'the vole' if said['vole'] else 'the point'} to "
-                                  f"{said['winner']}, the tricks give "
-                                  f"{'the vole' if t in (0, 5) else 'the point'} to {won}"))
-    if result is None and said is not None:
-        won = said["winner"]
-        result = {won: 5 if said["vole"] else 3, _other(players, won): 0 if said["vole"] else 2}
-    if over:
-        pass
-    elif result is not None:
-        t = result[elder]
-        if first is None:          # the proposals are not recorded: Law 49 unknown
-            if t in (0, 5):
-                mark(elder if t == 5 else dealer, 2, "vole")
-            else:
-                mark(elder if t >= 3 else dealer, None, "point?")
+            self._card(w, by, a)
+
+    def _propose_or_play(self, w, by, kind):
+        if self.stage != "propose":
+            self.out.append(("Laws 25–26", f"{w}: {by} says '{kind}' when no proposal can "
+                                           f"be made ({_stage_words(self.stage)})"))
+            return
+        if by != self.elder:
+            self.out.append(("Laws 25–26", f"{w}: {by} says '{kind}', but only the elder "
+                                           f"({self.elder}) proposes or plays"))
+        if kind == "play":
+            if self.rnd == 0:
+                self.first = PLAYED_WITHOUT_PROPOSING
+            self.stage = "play"
         else:
-            pe, pd = points(t, first)
-            if pe:
-                mark(elder, pe, "vole" if t == 5 else "point")
-            if pd:
-                mark(dealer, pd, "vole" if t == 0 else "point")
-    elif not in_progress and not d.get("unknown") and not over:
-        out.append(("Law 42", f"{where}: the play stops after {n_cards} cards with no "
-                              f"result recorded (an abandoned hand)"))
-    return due, out
+            if self.used >= STOCK_SIZE:
+                self.out.append(("Law 38", f"{w}: a proposal with the stock exhausted"))
+            self.stage = "answer"
+        if self.first is None:
+            self.first = NONE
+
+    def _answer(self, w, by, kind):
+        if self.stage != "answer":
+            self.out.append(("Laws 25–27", f"{w}: {by} says '{kind}' with no proposal to "
+                                           f"answer"))
+            return
+        if by != self.dealer:
+            self.out.append(("Laws 25–27", f"{w}: {by} says '{kind}', but only the dealer "
+                                           f"({self.dealer}) answers a proposal"))
+        if kind == "refuse":
+            if self.rnd == 0:
+                self.first = REFUSED_FIRST
+            self.stage = "play"
+        else:
+            self.stage = "discard_elder"
+
+    def _discard(self, w, by, a):
+        out, elder = self.out, self.elder
+        expect = {"discard_elder": elder, "discard_dealer": self.dealer}.get(self.stage)
+        if expect is None:
+            out.append(("Laws 27–28", f"{w}: {by} discards with no accepted proposal"))
+            return
+        if by != expect:
+            out.append(("Laws 27–28", f"{w}: {by} discards, but it is {expect}'s turn "
+                                      f"(the elder discards first)"))
+        thrown = ([_cv(c) for c in a["cards"]] if isinstance(a.get("cards"), list)
+                  else [None] * a["count"])
+        drawn = [_cv(c) for c in a["drawn"]] if a.get("drawn") is not None else None
+        h = self.hands[by]
+        for c in thrown:
+            if c is not None and h.exact and c not in h.known:
+                out.append(("Law 28", f"{w}: {by} discards {_fmt(c)}, which he does not "
+                                      f"hold"))
+            h.remove(c)
+        n = len(thrown)
+        if by == elder and n == 0:
+            out.append(("Law 27", f"{w}: the elder exchanges without discarding"))
+        if drawn is not None:
+            self._draw(w, by, h, n, drawn)
+        else:
+            for _ in range(n):
+                h.add(None)
+            self.used += n
+        if self.stage == "discard_elder":
+            self.stage = "discard_dealer"
+        else:
+            self.stage = "propose"
+            self.rnd += 1
+            if self.used >= STOCK_SIZE:
+                self.stage = "play"
+
+    def _draw(self, w, by, h, n, drawn):
+        """The cards ``by`` takes for the ``n`` he discarded (Laws 29–34, 38, 45)."""
+        out, used = self.out, self.used
+        law = (("Laws 29, 31" if by == self.elder else "Law 33") if len(drawn) > n else
+               ("Laws 30, 32" if by == self.elder else "Law 34"))
+        if len(drawn) != n:
+            out.append((law, f"{w}: {by} takes {len(drawn)} card"
+                             f"{'s' if len(drawn) != 1 else ''} for the {n} he "
+                             f"discarded"))
+        if used + len(drawn) > STOCK_SIZE:
+            out.append(("Law 38", f"{w}: {by} takes {len(drawn)} cards with "
+                                  f"{STOCK_SIZE - used} left in the stock"))
+        if self.stock is not None:
+            expected = self.stock[used:used + len(drawn)]
+            if any(x is not None and y is not None and x != y
+                   for x, y in zip(drawn, expected)):
+                out.append(("Laws 29–34", f"{w}: {by} takes "
+                            f"{' '.join(map(_fmt, drawn))}, but the stock's next "
+                            f"cards are {' '.join(map(_fmt, expected))}"))
+        twice = sorted({c for c in drawn if c is not None and
+                        (c in self.drawn_before or drawn.count(c) > 1)})
+        if twice:
+            out.append(("Law 45", f"{w}: {by} draws {' '.join(map(_fmt, twice))} "
+                                  f"more than once (the pack holds each card once)"))
+        for c in drawn:
+            if c is not None and c not in twice and (
+                    (c in self.seen and self.seen[c] != "stock") or c == self.turn_up):
+                out.append(("Law 45", f"{w}: {by} draws {_fmt(c)}, a card already "
+                                      f"in play"))
+            if c is not None:
+                self.seen[c] = "stock"
+                self.drawn_before.add(c)
+            h.add(c)
+        self.used += len(drawn)
+
+    def _king(self, w, by, a):
+        if self.stage != "play":
+            self.out.append(("Law 23", f"{w}: {by} announces the king before the play"))
+        h = self.hands[by]
+        king = self.king
+        if a["announce"]:
+            held = king in h.known or king in self.played_by[by]
+            if king is not None and h.exact and not held:
+                self.out.append(("Law 25", f"{w}: {by} announces the king "
+                                           f"{_fmt(king)} but does not hold it"))
+            elif not _king_in_time(by, self.first_card, self.cards_of_player, self.trick,
+                                   king):
+                self.out.append(("Laws 23–24", f"{w}: {by} announces the king after "
+                                               f"playing his first card"))
+            else:
+                self.said_king[by] = True
+                self.mark(by, 1, "king")
+        else:
+            self.said_king[by] = False
+
+    def _card(self, w, by, a):
+        out, stage, trick = self.out, self.stage, self.trick
+        if stage not in ("play",):
+            if stage == "answer" or stage.startswith("discard") or stage == "propose":
+                out.append(("Laws 25–27", f"{w}: {by} plays a card before the "
+                                          f"proposals ended ({_stage_words(stage)})"))
+            self.stage = "play"
+        card = _cv(a["card"])
+        mover = self.leader if not trick else _other(self.players, trick[0][0])
+        if self.order_known and by != mover:
+            out.append(("Law 40", f"{w}: {by} plays {_fmt(card)} out of turn "
+                                  f"({'the lead is ' + mover + chr(39) + 's' if not trick else mover + ' plays to the trick'})"))
+        h = self.hands[by]
+        if card is not None:
+            if card in self.played_cards:
+                out.append(("Law 45", f"{w}: {_fmt(card)} is played twice"))
+            elif h.exact and card not in h.known:
+                out.append(("Law 45", f"{w}: {by} plays {_fmt(card)}, which he does "
+                                      f"not hold"))
+            self.played_cards.add(card)
+            self.played_by[by].add(card)
+        trump = self.trump
+        if trick and trump is not None and card is not None and trick[0][1] is not None \
+                and h.exact and card in h.known:
+            breach = breach_of_play(h.known, trick[0][1], card, trump)
+            if breach:
+                out.append((breach[0], f"{w}: {by}: {breach[1]}"))
+        if self.first_card[by] is None:
+            self.first_card[by] = card
+        self.cards_of_player[by] += 1
+        h.remove(card)
+        trick.append((by, card))
+        if len(trick) == 2:
+            (p0, c0), (p1, c1) = trick
+            if c0 is None or c1 is None or trump is None:
+                self.order_known = False
+                win = None
+            else:
+                win = p1 if follower_wins(c0, c1, trump) else p0
+            if win is not None:
+                self.tricks[win] += 1
+                self.leader = win
+            self.trick = []
+
+    def settle(self, in_progress):
+        """The deal's end: the tricks and result recorded against the cards (Law 48), the
+        point or the vole marked (Laws 48–49), or a hand abandoned (Law 42)."""
+        d, players, where, elder, dealer = (self.d, self.players, self.where, self.elder,
+                                            self.dealer)
+        n_cards = sum(a["type"] == "card" for a in d["actions"])
+        told = d.get("tricks")
+        counted = self.tricks if (n_cards == 10 and self.order_known) else None
+        if counted is not None and told is not None and told != counted:
+            self.out.append(("Law 48", f"{where}: the tricks are recorded as "
+                                       f"{_score(told, players)}, the cards give "
+                                       f"{_score(counted, players)}"))
+        result = counted or told
+        said = d.get("result")
+        if result is not None and said is not None:
+            t = result[elder]
+            won = elder if t >= 3 else dealer
+            if said["winner"] != won or said["vole"] != (t in (0, 5)):
+                self.out.append(("Law 48", f"{where}: the result is recorded as "
+                                 f"{'the vole' if said['vole'] else 'the point'} to "
+                                 f"{said['winner']}, the tricks give "
+                                 f"{'the vole' if t in (0, 5) else 'the point'} to {won}"))
+        if result is None and said is not None:
+            won = said["winner"]
+            result = {won: 5 if said["vole"] else 3,
+                      _other(players, won): 0 if said["vole"] else 2}
+        if self.over:
+            pass
+        elif result is not None:
+            t = result[elder]
+            if self.first is None:          # the proposals are not recorded: Law 49 unknown
+                if t in (0, 5):
+                    self.mark(elder if t == 5 else dealer, 2, "vole")
+                else:
+                    self.mark(elder if t >= 3 else dealer, None, "point?")
+            else:
+                pe, pd = points(t, self.first)
+                if pe:
+                    self.mark(elder, pe, "vole" if t == 5 else "point")
+                if pd:
+                    self.mark(dealer, pd, "vole" if t == 0 else "point")
+        elif not in_progress and not d.get("unknown") and not self.over:
+            self.out.append(("Law 42", f"{where}: the play stops after {n_cards} cards with "
+                                       f"no result recorded (an abandoned hand)"))
 
 
 def _pack_laws(d, hands, turn_up, stock, where) -> list[tuple[str, str]]:

@@ -216,23 +216,19 @@ def _play_header(lead_scoring: str) -> str:
             "player 1, and the last trick 1 more. No trumps; follow suit if you can.")
 
 
+#: How a pique is reached, by the event's ``at`` (any other: a trick).
+_PIQUE_HOW = {"hand": "has 30 in hand", "lead": "reaches 30 with that lead",
+              "last_trick": "reaches 30 with the last trick"}
+
+
 def told(result: dict, pretty: bool = False) -> list[tuple[str, list[dict]]]:
     """The deal as ``(line, events it tells)`` pairs (see the module docstring)."""
     events = result["events"]
     settings = result.get("settings", {})
-    lines: list[tuple[str, list[dict]]] = []
+    lines: list[tuple[str, list[dict]]] = [(text, []) for text in _dealt_lines(result, pretty)]
 
     def say(text: str, evs: list[dict] | None = None):
         lines.append((text, evs or []))
-
-    deal = result["deal"]
-    where = (f"Deal {result['index']} of seed {result['seed']}" if "index" in result
-             else "A deal given card by card")
-    who = _players_text(result.get("play"))
-    say(f"{where}{', ' + who if who else ''}.")
-    say(f"Elder (the non-dealer) is dealt {_cards(deal['elder'], pretty)}.")
-    say(f"Younger (the dealer) is dealt {_cards(deal['younger'], pretty)}.")
-    say(f"The stock, top card first: {_cards(deal['stock'], pretty)}.")
 
     i, n = 0, len(events)
     lead = None                 # the lead of the trick in progress, until its trick is told
@@ -248,24 +244,9 @@ def told(result: dict, pretty: bool = False) -> list[tuple[str, list[dict]]]:
                 f"({_law(18)}), and shows it: he scores {ev['score']} ({_law(ev['law'])}).",
                 [ev])
         elif kind == "discard":
-            take = events[i + 1] if i + 1 < n and events[i + 1]["event"] == "take_in" else None
-            count = int(ev["count"])
-            text = (f"{_cap(player)} discards {_word(count)}, {_cards(ev['cards'], pretty)} "
-                    f"({_law(ev['law'])})")
-            told_events = [ev]
-            if take is not None:
-                whence = "the top" if player == "elder" else "the next"
-                text += (f", and takes in {whence} {_word(int(take['count']))} of the stock, "
-                         f"{_cards(take['cards'], pretty)} ({_law(take['law'])})")
-                left = int(take["left"])
-                if player == "elder" and count < 5:
-                    text += f"; he leaves {_word(5 - count)} of his five"
-                elif player == "younger" and left:
-                    text += (f"; {_word(left)} card{'s' if left != 1 else ''} stay"
-                             f"{'s' if left == 1 else ''} in the stock, unseen")
-                told_events.append(take)
-                i += 1
-            say(text + ".", told_events)
+            text, told_events = _discard_told(events, i, pretty)
+            i += len(told_events) - 1
+            say(text, told_events)
             if player == "younger" and not exchanged:
                 exchanged = True
                 held = hands_at_play(result)
@@ -276,27 +257,8 @@ def told(result: dict, pretty: bool = False) -> list[tuple[str, list[dict]]]:
             if lead is not None and player not in calling:
                 say(f"Before he plays to it, {player} declares.")
             calling.add(player)
-            if kind == "sink":
-                say(_sink_line(ev, pretty), [ev])
-                i += 1
-                if _calls_over(events, i, player):
-                    total = ev[f"{player}_total"]
-                    say(f"{_cap(player)} counts {total or 'nothing'} in hand.", [])
-                continue
-            j = i + 1
-            while (j < n and events[j]["event"] == "declare" and events[j]["player"] == player
-                   and events[j]["law"] == ev["law"]):
-                j += 1
-            group = events[i:j]
-            if ev["kind"] == "point":
-                for one in group:
-                    say(_point_line(one, pretty), [one])
-            else:
-                say(_group_line(group, pretty), group)
-            i = j
-            if _calls_over(events, i, player):
-                total = group[-1][f"{player}_total"]
-                say(f"{_cap(player)} counts {total or 'nothing'} in hand.", [])
+            said, i = _calls_told(events, i, pretty)
+            lines.extend(said)
             continue
         elif kind == "repique":
             by = _REPIQUE_BY.get(ev["category"], ev["category"])
@@ -304,16 +266,9 @@ def told(result: dict, pretty: bool = False) -> list[tuple[str, list[dict]]]:
                 f"before {_OTHER[player]} scores anything: repique, he scores {ev['score']} "
                 f"more ({_law(ev['law'])}). {_running(ev)}", [ev])
         elif kind == "pique":
-            if ev["at"] == "hand":
-                how = "has 30 in hand"
-            elif ev["at"] == "lead":
-                how = "reaches 30 with that lead"
-            elif ev["at"] == "last_trick":
-                how = "reaches 30 with the last trick"
-            else:
-                how = "reaches 30 with that trick"
-            say(f"{_cap(player)} {how}, before younger has reckoned anything: pique, he "
-                f"scores {ev['score']} more ({_law(ev['law'])}). {_running(ev)}", [ev])
+            say(f"{_cap(player)} {_PIQUE_HOW.get(ev['at'], 'reaches 30 with that trick')}, "
+                f"before younger has reckoned anything: pique, he scores {ev['score']} more "
+                f"({_law(ev['law'])}). {_running(ev)}", [ev])
         elif kind == "lead":
             if ev["trick"] == 1:
                 say(_play_header(settings.get("lead_scoring", "all")), [])
@@ -337,20 +292,94 @@ def told(result: dict, pretty: bool = False) -> list[tuple[str, list[dict]]]:
             say(_lead_line(ev, pretty), [ev])
             lead_told = True
         i += 1
+    lines.extend((text, []) for text in _scored_lines(result))
+    return lines
 
+
+def _dealt_lines(result: dict, pretty: bool) -> list[str]:
+    """Which deal, who plays it, the two hands dealt and the stock."""
+    deal = result["deal"]
+    where = (f"Deal {result['index']} of seed {result['seed']}" if "index" in result
+             else "A deal given card by card")
+    who = _players_text(result.get("play"))
+    return [f"{where}{', ' + who if who else ''}.",
+            f"Elder (the non-dealer) is dealt {_cards(deal['elder'], pretty)}.",
+            f"Younger (the dealer) is dealt {_cards(deal['younger'], pretty)}.",
+            f"The stock, top card first: {_cards(deal['stock'], pretty)}."]
+
+
+def _discard_told(events: list[dict], i: int, pretty: bool) -> tuple[str, list[dict]]:
+    """The discard at ``events[i]`` and the take-in after it (when there is one) in one
+    line, with the events it tells."""
+    ev, n = events[i], len(events)
+    player = ev["player"]
+    take = events[i + 1] if i + 1 < n and events[i + 1]["event"] == "take_in" else None
+    count = int(ev["count"])
+    text = (f"{_cap(player)} discards {_word(count)}, {_cards(ev['cards'], pretty)} "
+            f"({_law(ev['law'])})")
+    told_events = [ev]
+    if take is not None:
+        whence = "the top" if player == "elder" else "the next"
+        text += (f", and takes in {whence} {_word(int(take['count']))} of the stock, "
+                 f"{_cards(take['cards'], pretty)} ({_law(take['law'])})")
+        left = int(take["left"])
+        if player == "elder" and count < 5:
+            text += f"; he leaves {_word(5 - count)} of his five"
+        elif player == "younger" and left:
+            text += (f"; {_word(left)} card{'s' if left != 1 else ''} stay"
+                     f"{'s' if left == 1 else ''} in the stock, unseen")
+        told_events.append(take)
+    return text + ".", told_events
+
+
+def _calls_told(events: list[dict], i: int,
+                pretty: bool) -> tuple[list[tuple[str, list[dict]]], int]:
+    """A sink at ``events[i]``, or the player's declarations of one law from it (a point
+    one line each, a sequence or a set in one line), then what he counts in hand when his
+    calls are over; and the index of the next event."""
+    ev, n = events[i], len(events)
+    player = ev["player"]
+    out: list[tuple[str, list[dict]]] = []
+    if ev["event"] == "sink":
+        out.append((_sink_line(ev, pretty), [ev]))
+        i += 1
+        if _calls_over(events, i, player):
+            total = ev[f"{player}_total"]
+            out.append((f"{_cap(player)} counts {total or 'nothing'} in hand.", []))
+        return out, i
+    j = i + 1
+    while (j < n and events[j]["event"] == "declare" and events[j]["player"] == player
+           and events[j]["law"] == ev["law"]):
+        j += 1
+    group = events[i:j]
+    if ev["kind"] == "point":
+        for one in group:
+            out.append((_point_line(one, pretty), [one]))
+    else:
+        out.append((_group_line(group, pretty), group))
+    if _calls_over(events, j, player):
+        total = group[-1][f"{player}_total"]
+        out.append((f"{_cap(player)} counts {total or 'nothing'} in hand.", []))
+    return out, j
+
+
+def _scored_lines(result: dict) -> list[str]:
+    """Each player's score for the deal by kind, and who wins it."""
+    events = result["events"]
+    out = []
     parts = scores_by_kind(events)
     for who in ("elder", "younger"):
         total = result.get(who, events[-1][f"{who}_total"] if events else 0)
         items = [f"{kind} {points}" for kind, points in parts[who].items() if points]
-        say(f"{_cap(who)} scores {total}" + (f": {', '.join(items)}." if items else "."))
+        out.append(f"{_cap(who)} scores {total}" + (f": {', '.join(items)}." if items else "."))
     e, y = result.get("elder"), result.get("younger")
     if e is not None and y is not None:
         if e == y:
-            say(f"The deal is tied, {e} all.")
+            out.append(f"The deal is tied, {e} all.")
         else:
             winner = "elder" if e > y else "younger"
-            say(f"{_cap(winner)} wins the deal, {max(e, y)} to {min(e, y)}.")
-    return lines
+            out.append(f"{_cap(winner)} wins the deal, {max(e, y)} to {min(e, y)}.")
+    return out
 
 
 def _calls_over(events: list[dict], i: int, player: str) -> bool:

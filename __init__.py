@@ -75,9 +75,10 @@ if not _os.environ.get("NUMBA_CACHE_DIR") and (_cache := _numba_cache_dir()) is 
 
 #: Public name -> the module that defines it.
 _API = {
-    **dict.fromkeys(["deal", "solve", "classify", "play", "game", "simulate", "simulate_cards",
+    **dict.fromkeys(["deal", "solve", "play", "game", "simulate", "simulate_cards",
                      "hand", "scores", "scores_frame", "claims", "claims_frame"],
                     "ecarte_sim.analysis.ecarte.api"),
+    "classify": "ecarte_sim.analysis.ecarte.api_regle",
     **dict.fromkeys(["advise", "infer", "strategy"], "ecarte_sim.analysis.ecarte.api_strategy"),
     "inference_value": "ecarte_sim.analysis.ecarte.inference_value",
     "inference_claims": "ecarte_sim.analysis.ecarte.inference_claims",

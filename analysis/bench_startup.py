@@ -21,9 +21,12 @@ from pathlib import Path
 GOAL_S = 0.3
 #: Runs timed per command (after one warm-up run).
 RUNS = 5
-#: The commands timed: the help, a hand classified, a hand advised from the shipped table.
+#: The commands timed: the help, a hand classified (one the list names, and one it does
+#: not, whose nearest rule is searched among every hand), a hand advised from the shipped
+#: table.
 COMMANDS = (["--help"],
             ["classify", "QH AH 7H KS KD", "--trump", "TH"],
+            ["classify", "AH KS 7S KD KC", "--trump", "TH"],
             ["advise", "KS JC 9H 7S KC", "--trump", "TC", "--score", "2-4", "--no-values"])
 
 

@@ -258,7 +258,7 @@ def test_the_inferring_values_estimate_the_exact_posterior():
 
     from ecarte_sim.engine.cards import parse_card, parse_hand
     from ecarte_sim.engine.ecarte.moves import legal_moves
-    from ecarte_sim.engine.ecarte.regle import regle_rule
+    from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
     from ecarte_sim.engine.ecarte.solver import value_after
     own = int(parse_hand("8H 9H TD JC 7C"))
     up, led = parse_card("9C"), parse_card("KH")

@@ -33,7 +33,8 @@ from ecarte_sim.engine.ecarte.deal import deal
 from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER, CLASSIFY_REGLE,
                                                   paired_table)
 from ecarte_sim.engine.ecarte.policies import MAXIM_CASES, maxim_case
-from ecarte_sim.engine.ecarte.regle import RULES, regle_rule
+from ecarte_sim.engine.ecarte.regle import RULES
+from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
 from ecarte_sim.engine.ecarte.settings import make_cfg
 from ecarte_sim.engine.rng import MAX_DEAL_INDEX
 

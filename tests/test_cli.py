@@ -923,18 +923,20 @@ def test_bench_startup_and_whole_process_shape():
         "speedup_exact_vs_reference": 1, "startup": s})
 
 
-def test_bench_startup_section_times_the_three_commands(cli, monkeypatch):
-    """bench --startup-only: --help, classify and advise --no-values, each timed as a warm
-    whole process, with the goal beside (the report's shape; no wall time asserted)."""
+def test_bench_startup_section_times_the_commands(cli, monkeypatch):
+    """bench --startup-only: --help, classify (a hand of the list, a hand off it) and
+    advise --no-values, each timed as a warm whole process, with the goal beside (the
+    report's shape; no wall time asserted)."""
     from ecarte_sim.analysis import bench_startup
     monkeypatch.setattr(bench_startup, "RUNS", 1)
     s = json_only(cli("bench", "--startup-only", "--json"))["cli_startup"]
     assert s["goal_s"] == bench_startup.GOAL_S == 0.3 and s["runs"] == 1
-    assert [c["command"].split()[1] for c in s["commands"]] == ["--help", "classify", "advise"]
-    assert s["commands"][2]["command"].endswith("--no-values")
+    assert [c["command"].split()[1] for c in s["commands"]] == ["--help", "classify",
+                                                                "classify", "advise"]
+    assert s["commands"][3]["command"].endswith("--no-values")
     assert all(0 < c["min_s"] <= c["median_s"] <= c["max_s"] for c in s["commands"])
     lines = bench_startup.format_startup(s)
-    assert "goal 0.3 s" in lines[0] and len(lines) == 4
+    assert "goal 0.3 s" in lines[0] and len(lines) == 5
     assert all(line.endswith(("within the goal", "over the goal")) for line in lines[1:])
 
 

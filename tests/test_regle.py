@@ -7,7 +7,8 @@ import pytest
 
 from ecarte_sim.engine.cards import CardError, parse_hand, parse_suit
 from ecarte_sim.engine.ecarte import reference
-from ecarte_sim.engine.ecarte.regle import RULES, classify, regle_rule
+from ecarte_sim.engine.ecarte.regle import RULES, classify, rule_of
+from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
 
 # (hand, trump, expected rule or None, why) — every rule of the list and the near
 # misses around each, worked out by hand from the text.
@@ -103,6 +104,23 @@ def test_kernel_equals_reference_on_every_hand():
         for _ in range(5000):
             mask = sum(1 << int(c) for c in rng.choice(32, 5, replace=False))
             assert classify(mask, trump) == reference.jeu_de_regle(mask, trump)
+
+
+def test_numpy_reading_equals_the_kernel_on_every_hand_and_trump():
+    """:func:`rules_met` (numpy, what ``classify`` and the explanations read) names the
+    same first rule as the kernel on all 201,376 hands for each trump suit, and
+    ``all_hands`` is every hand once."""
+    from ecarte_sim.engine.ecarte.regle import all_hands, rules_met
+    hands = all_hands()
+    assert hands.size == 201_376 and np.unique(hands).size == hands.size
+    assert all(bin(int(h)).count("1") == 5 for h in hands[::997])
+    for trump in range(4):
+        met = rules_met(hands, trump)
+        first = np.where(met.any(axis=0), met.argmax(axis=0) + 1, 0)
+        kernel = np.array([regle_rule(h, trump) for h in hands])
+        assert np.array_equal(first, kernel), trump
+        for i in range(0, hands.size, 4099):
+            assert rule_of(int(hands[i]), trump) == kernel[i]
 
 
 def test_rule_counts_match_exact_combinatorics():

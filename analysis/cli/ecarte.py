@@ -155,9 +155,9 @@ def classify(hand, trump, turn_up, reading, as_json):
       {"reading": "list", "jeu_de_regle": true, "rule": "three-trumps", ...}
       ecarte-sim classify "KS QS JS 8H 8D" --trump H --reading definition
     """
-    from ecarte_sim.analysis.ecarte.api import classify as classify_hand
-    from ecarte_sim.engine.cards import SUIT_NAMES, format_hand, parse_hand
-    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
+    from ecarte_sim.analysis.ecarte.api_regle import classify as classify_hand
+    from ecarte_sim.engine.deck import SUIT_NAMES, format_hand, parse_hand
+    from ecarte_sim.engine.ecarte.notation import HAND_SIZE, parse_trump
     from ecarte_sim.engine.ecarte.regle import RULE_TRUMPS
 
     result = classify_hand(hand, trump, turn_up=turn_up, reading=reading)

@@ -641,7 +641,7 @@ def trump_split_odds() -> dict:
     elder hands given a turn-up (hypergeometric: 7 - t trumps among the 26 unseen cards)."""
     from itertools import combinations
 
-    from ecarte_sim.engine.ecarte.regle import regle_rule
+    from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
 
     def below_two(t):
         r = 7 - t  # trumps among the 26 cards the dealer's hand comes from

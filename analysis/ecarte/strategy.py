@@ -709,7 +709,8 @@ def by_rule(role: str, settings: EcarteSettings, table: np.ndarray, v: np.ndarra
     hands off the list are read from instead of playing the deals again."""
     from ecarte_sim.analysis.ecarte.reasons import MAXIM_WORDS
     from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
-    from ecarte_sim.engine.ecarte.regle import RULE_WORDS, RULES, regle_rule
+    from ecarte_sim.engine.ecarte.regle import RULE_WORDS, RULES
+    from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
 
     x, y = score
     table = np.broadcast_to(np.asarray(table, dtype=bool), (SCORE_SLOTS, N_STATES))[5 * x + y]

@@ -44,7 +44,7 @@ from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deal import HAND_SIZE, TURN_UP_POSITION, deal_hands
 from ecarte_sim.engine.ecarte.notation import turn_ups as turn_ups_of
 from ecarte_sim.engine.ecarte.policies import elder_proposes, maxim_case, score_slot
-from ecarte_sim.engine.ecarte.regle import regle_rule
+from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
 from ecarte_sim.engine.ecarte.counts import king_code
 from ecarte_sim.engine.ecarte.records import REC
 from ecarte_sim.engine.ecarte.runner import empty_script

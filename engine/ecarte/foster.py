@@ -100,7 +100,7 @@ from numba import njit, prange
 
 from ecarte_sim.engine.cards import (N_CARDS, CardError, cards_of, format_card, popcount32,
                                      suit_mask)
-from ecarte_sim.engine.ecarte.regle import regle_rule
+from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
 from ecarte_sim.engine.ecarte.solver import search
 from ecarte_sim.engine.ecarte.tricks import ELDER
 
@@ -362,7 +362,7 @@ def definition(hand: int, trump: int, turn_up: int | None = None,
 def survey(rows: int = 256, forced_trump: bool = True) -> dict:
     """Every five-card hand, with each turn-up it can be dealt with (a fixed trump suit:
     the 8 x C(31, 5) = 1,359,288 (hand, turn-up) pairs, equally likely), judged by the list
-    (:func:`ecarte_sim.engine.ecarte.regle.regle_rule`) and by the definition with the
+    (:func:`ecarte_sim.engine.ecarte.regle_kernel.regle_rule`) and by the definition with the
     turn-up known: how many pairs are jeux de règle by each and by both, and (``every``)
     how many by the definition whatever the turn-up (one lead for all). Counts by the
     number of trumps in the hand too (``by_trumps``). Exact; the plain suits are

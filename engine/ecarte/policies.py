@@ -94,7 +94,7 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import bit_index, lowest_bit, popcount32, suit_mask
-from ecarte_sim.engine.ecarte.regle import regle_rule
+from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
 from ecarte_sim.engine.ecarte.settings import (CFG, DISCARD_BY_POLICY, DealerPolicy, Discard,
                                               ElderPolicy)
 from ecarte_sim.engine.ecarte.states import N_STATES, state_index

@@ -35,89 +35,81 @@ has one trump and three of a suit but a fifth card that is neither king nor
 queen, so by the list (rule 5) it is *not* a jeu de règle. The classifier
 follows the list; the example is kept as a test of that reading.
 
-:func:`regle_rule` is the numba kernel (rule id, 0 = none) for the simulators;
-:func:`classify` is the Python entry point. An independent plain-Python
-reading lives in :func:`ecarte_sim.engine.ecarte.reference.jeu_de_regle`.
+This module is numpy alone, no numba, so that a hand is classified and explained
+in a process that starts quickly: :func:`rules_met` (which rules each of many hands meets,
+vectorised), :func:`rule_of` and :func:`classify` (the rule that names one hand),
+:func:`misses` and :func:`explain` (why a hand is or is not one, and the nearest rule it
+misses). The simulators' kernel is :func:`ecarte_sim.engine.ecarte.regle_kernel.regle_rule`;
+an independent plain-Python reading lives in
+:func:`ecarte_sim.engine.ecarte.reference.jeu_de_regle`. Tests compare all three.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ecarte_sim.engine.cards import CardError, bit_index, lowest_bit, popcount32, suit_mask
+from ecarte_sim.engine.deck import SUIT_NAMES, CardError, format_card
 
 RULES = ("three-trumps", "two-trumps-one-suit", "two-trumps-court-pair",
          "one-trump-four-king", "one-trump-three-court", "no-trump-three-queens",
          "no-trump-four-courts")
 NONE = 0
 
-# Rank bits inside a suit byte (Écarté order 7 8 9 10 A J Q K = bits 0..7).
-_KING = np.uint32(0x80808080)
-_QUEEN = np.uint32(0x40404040)
-_KNAVE = np.uint32(0x20202020)
+# Rank bits inside a suit byte (Écarté order 7 8 9 10 A J Q K = bits 0..7), in all suits.
+KING = 0x80808080
+QUEEN = 0x40404040
+KNAVE = 0x20202020
+#: The court cards: king, queen and knave (the ace is not a court card).
+COURT = KING | QUEEN | KNAVE
+
+#: Cards in each byte value: a suit's cards counted by table look-up.
+_BYTE_COUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
 
 
-@njit(cache=True)
-def _court_pair_in(plain):
-    """Some suit holds at least two plain cards, one of them its king or queen."""
-    for suit in range(4):
-        cards = plain & suit_mask(suit)
-        if popcount32(cards) >= 2 and cards & (_KING | _QUEEN):
-            return True
-    return False
+def _cards_in(cards: np.ndarray) -> np.ndarray:
+    """Cards in each mask of ``cards`` (uint32 array)."""
+    cards = cards.astype(np.uint32)
+    return sum(_BYTE_COUNT[(cards >> np.uint32(8 * s)) & np.uint32(0xFF)] for s in range(4))
 
 
-@njit(cache=True)
-def _one_suit(plain):
-    """All the plain cards are of one suit (the suit of the lowest, say)."""
-    plain = np.uint32(plain)
-    if plain == 0:
-        return False
-    suit = bit_index(lowest_bit(plain)) >> 3
-    return (plain & ~suit_mask(suit) & np.uint32(0xFFFFFFFF)) == 0
+def _suits_held(cards: np.ndarray) -> np.ndarray:
+    """How many suits each mask of ``cards`` has cards of."""
+    return sum(((cards >> np.uint32(8 * s)) & np.uint32(0xFF)) != 0 for s in range(4))
 
 
-@njit(cache=True)
-def _three_court_and_court(plain):
-    """One plain card is a king or queen and the other three are of one suit,
-    with a king or queen among them (rule 5)."""
-    rest = plain
-    while rest:
-        card = rest & (~rest + np.uint32(1))
-        rest ^= card
-        if card & (_KING | _QUEEN):
-            three = plain ^ card
-            if _one_suit(three) and three & (_KING | _QUEEN):
-                return True
-    return False
+def rules_met(hands, trump: int) -> np.ndarray:
+    """Which rules of the list each five-card hand meets, each on its own (whether or not
+    an earlier rule also fits): a (7, n) boolean array, row ``r - 1`` for rule ``r``."""
+    hands = np.atleast_1d(np.asarray(hands, dtype=np.uint32))
+    trump_suit = np.uint32(0xFF << (8 * int(trump)))
+    trumps = _cards_in(hands & trump_suit)
+    plain = hands & ~trump_suit
+    one_suit = _suits_held(plain) == 1
+    kq = np.uint32(KING | QUEEN)
+    court_pair = np.zeros(hands.size, dtype=bool)     # two of a suit, its king or queen
+    three_and_court = np.zeros(hands.size, dtype=bool)  # rule 5's shape of four cards
+    for s in range(4):
+        suit_cards = plain & np.uint32(0xFF << (8 * s))
+        court_pair |= (_cards_in(suit_cards) >= 2) & ((suit_cards & kq) != 0)
+    for court in (c for c in range(32) if (KING | QUEEN) >> c & 1):
+        bit = np.uint32(1 << court)
+        three = plain & ~bit
+        three_and_court |= (((plain & bit) != 0) & (_suits_held(three) == 1)
+                            & ((three & kq) != 0))
+    no_trump = trumps == 0
+    return np.stack([trumps >= 3,
+                     (trumps == 2) & one_suit,
+                     (trumps == 2) & court_pair,
+                     (trumps == 1) & one_suit & ((plain & np.uint32(KING)) != 0),
+                     (trumps == 1) & three_and_court,
+                     no_trump & (_cards_in(hands & np.uint32(QUEEN)) >= 3),
+                     no_trump & (_cards_in(hands & np.uint32(COURT)) >= 4)])
 
 
-@njit(cache=True)
-def regle_rule(hand, trump):
-    """Rule id (1–7, see ``RULES``) of a five-card hand, or 0 if it is no jeu de règle."""
-    hand = np.uint32(hand)
-    trumps = popcount32(hand & suit_mask(trump))
-    plain = hand & ~suit_mask(trump) & np.uint32(0xFFFFFFFF)
-    if trumps >= 3:
-        return 1
-    if trumps == 2:
-        if _one_suit(plain):
-            return 2
-        if _court_pair_in(plain):
-            return 3
-        return NONE
-    if trumps == 1:  # four plain cards
-        if _one_suit(plain) and plain & _KING:
-            return 4
-        if _three_court_and_court(plain):
-            return 5
-        return NONE
-    if popcount32(hand & _QUEEN) >= 3:
-        return 6
-    if popcount32(hand & (_KING | _QUEEN | _KNAVE)) >= 4:
-        return 7
-    return NONE
+def rule_of(hand: int, trump: int) -> int:
+    """The id (1-7) of the first rule of the list ``hand`` meets, or 0 (:data:`NONE`)."""
+    met = rules_met([int(hand)], trump)[:, 0]
+    return int(met.argmax()) + 1 if met.any() else NONE
 
 
 def classify(hand: int, trump: int) -> str | None:
@@ -126,14 +118,14 @@ def classify(hand: int, trump: int) -> str | None:
         raise CardError("a jeu de règle is judged on a hand of five cards", None)
     if not 0 <= int(trump) <= 3:
         raise CardError(f"trump suit must be 0-3, got {trump!r}", str(trump))
-    rule = int(regle_rule(np.uint32(hand), int(trump)))
+    rule = rule_of(hand, int(trump))
     return RULES[rule - 1] if rule else None
 
 
 # --------------------------------------------------------------------------- explanations
 # Python-level helpers for the text a player reads: a readable name and Hoyle's words for
 # each rule, which rule a hand meets (each on its own, not only the first), and the
-# nearest rule a hand misses and by what. None of them changes what ``regle_rule`` says.
+# nearest rule a hand misses and by what. None of them changes what :func:`rule_of` says.
 
 #: A readable name of each rule (id 1-7), as a player says it.
 RULE_NAMES = (
@@ -172,64 +164,17 @@ LIST_ASKS = {
     0: "with no trump the list plays with three queens (rule 6) or four court cards (rule 7)",
 }
 
-_COURT = np.uint32(0xE0E0E0E0)
 
-
-@njit(cache=True)
-def rule_fits(hand, trump, rule):
-    """True if ``hand`` meets rule ``rule`` (1-7) of the list, whether or not an earlier
-    rule also fits (``regle_rule`` names the first that fits)."""
-    hand = np.uint32(hand)
-    trumps = popcount32(hand & suit_mask(trump))
-    plain = hand & ~suit_mask(trump) & np.uint32(0xFFFFFFFF)
-    if rule == 1:
-        return trumps >= 3
-    if rule == 2:
-        return trumps == 2 and _one_suit(plain)
-    if rule == 3:
-        return trumps == 2 and _court_pair_in(plain)
-    if rule == 4:
-        return trumps == 1 and _one_suit(plain) and (plain & _KING) != 0
-    if rule == 5:
-        return trumps == 1 and _three_court_and_court(plain)
-    if rule == 6:
-        return trumps == 0 and popcount32(hand & _QUEEN) >= 3
-    if rule == 7:
-        return trumps == 0 and popcount32(hand & (_KING | _QUEEN | _KNAVE)) >= 4
-    return False
-
-
-@njit(cache=True)
-def _rule_hands():
-    """Every five-card hand (trumps = suit 0) and, per rule, whether it meets it."""
-    n = 201376  # C(32, 5)
-    hands = np.empty(n, dtype=np.uint32)
-    fits = np.zeros((7, n), dtype=np.bool_)
-    k = 0
-    for a in range(32):
-        for b in range(a + 1, 32):
-            for c in range(b + 1, 32):
-                for d in range(c + 1, 32):
-                    for e in range(d + 1, 32):
-                        h = ((np.uint32(1) << np.uint32(a)) | (np.uint32(1) << np.uint32(b))
-                             | (np.uint32(1) << np.uint32(c)) | (np.uint32(1) << np.uint32(d))
-                             | (np.uint32(1) << np.uint32(e)))
-                        hands[k] = h
-                        for r in range(7):
-                            fits[r, k] = rule_fits(h, 0, r + 1)
-                        k += 1
-    return hands, fits
-
-
-@njit(cache=True)
-def _overlaps(hand, exclude, targets):
-    """Cards in common between ``hand`` and each target (-1 for a target holding a card
-    of ``exclude``)."""
-    out = np.empty(targets.size, dtype=np.int64)
-    for i in range(targets.size):
-        t = targets[i]
-        out[i] = -1 if t & exclude else popcount32(t & hand)
-    return out
+def all_hands() -> np.ndarray:
+    """Every five-card hand of the 32 cards, as bit masks (C(32, 5) = 201,376; in no
+    particular order)."""
+    hands, top = np.zeros(1, dtype=np.uint32), np.full(1, -1)
+    for _ in range(5):
+        grow = [(hands[top < c] | np.uint32(1 << c), np.full(int((top < c).sum()), c))
+                for c in range(32)]
+        hands = np.concatenate([h for h, _ in grow])
+        top = np.concatenate([t for _, t in grow])
+    return hands
 
 
 _TARGETS: list | None = None
@@ -239,9 +184,18 @@ def _targets() -> list:
     """Per rule, the hands (trumps = spades) that meet it (built once)."""
     global _TARGETS
     if _TARGETS is None:
-        hands, fits = _rule_hands()
-        _TARGETS = [hands[fits[r]] for r in range(7)]
+        hands = all_hands()
+        met = rules_met(hands, 0)
+        _TARGETS = [hands[met[r]] for r in range(7)]
     return _TARGETS
+
+
+def _overlaps(hand: int, exclude: int, targets: np.ndarray) -> np.ndarray:
+    """Cards in common between ``hand`` and each target (-1 for a target holding a card
+    of ``exclude``)."""
+    over = _cards_in(targets & np.uint32(hand))
+    over[(targets & np.uint32(exclude)) != 0] = -1
+    return over
 
 
 def _swap_suits(mask: int, trump: int) -> int:
@@ -260,7 +214,6 @@ def _cards(mask: int) -> list[int]:
 
 
 def _text(mask: int) -> str:
-    from ecarte_sim.engine.cards import format_card
     return " ".join(format_card(c) for c in _cards(mask))
 
 
@@ -276,7 +229,7 @@ def _best_swap(hand: int, trump: int, rule: int, exclude: int) -> tuple[int, int
     h0 = _swap_suits(hand, trump)
     x0 = _swap_suits(exclude & ~hand & 0xFFFFFFFF, trump)
     targets = _targets()[rule - 1]
-    over = _overlaps(np.uint32(h0), np.uint32(x0), targets)
+    over = _overlaps(h0, x0, targets)
     best = int(over.max())
     swap, best_key = (0, 0), None
     for t in targets[over == best]:
@@ -294,9 +247,10 @@ def misses(hand: int, trump: int, exclude: int = 0) -> list[dict]:
     ``hand`` meets it, and the fewest of its cards that must be exchanged for others (none
     of ``exclude``, e.g. the turn-up) for it to meet it (0 when it does)."""
     hand, trump = int(hand), int(trump)
-    h0 = np.uint32(_swap_suits(hand, trump))
-    x0 = np.uint32(_swap_suits(int(exclude) & ~hand & 0xFFFFFFFF, trump))
-    return [{"rule": r, "fits": bool(rule_fits(np.uint32(hand), trump, r)),
+    h0 = _swap_suits(hand, trump)
+    x0 = _swap_suits(int(exclude) & ~hand & 0xFFFFFFFF, trump)
+    met = rules_met([hand], trump)[:, 0]
+    return [{"rule": r, "fits": bool(met[r - 1]),
              "short_by": 5 - int(_overlaps(h0, x0, targets).max())}
             for r, targets in enumerate(_targets(), 1)]
 
@@ -310,7 +264,6 @@ def _what_is_missing(hand: int, trump: int, rule: int, person: str = "you") -> s
     """Why ``hand`` does not meet ``rule``, in a player's words (``person``: "you" or
     "he")."""
     hold, your = ("you hold", "your") if person == "you" else ("he holds", "his")
-    from ecarte_sim.engine.cards import SUIT_NAMES
     trumps = hand & (0xFF << (8 * trump))
     plain = hand & ~trumps
     n = bin(trumps).count("1")
@@ -356,21 +309,21 @@ def _what_is_missing(hand: int, trump: int, rule: int, person: str = "you") -> s
         queens = hand & 0x40404040
         return f"{hold} {_count(bin(queens).count('1'), 'queen')}" + (
             f" ({_text(queens)})" if queens else "")
-    courts = hand & int(_COURT)
+    courts = hand & COURT
     return f"{hold} {_count(bin(courts).count('1'), 'court card')}" + (
         f" ({_text(courts)})" if courts else "")
 
 
 def explain(hand: int, trump: int, exclude: int = 0, person: str = "you") -> dict:
     """Why ``hand`` is or is not a jeu de règle (Python level; the verdict is
-    :func:`regle_rule`'s): ``{"rule", "rule_id", "rule_name", "words", "reason",
+    :func:`rule_of`'s): ``{"rule", "rule_id", "rule_name", "words", "reason",
     "nearest"}``. When no rule fits, ``reason`` says what the list asks for the hand's
     number of trumps and ``nearest`` gives the closest rule (fewest cards to exchange; on a
     tie, one for the hand's own number of trumps, then the list's order), what the hand
     lacks for it, an exchange that would make it (no card of ``exclude`` drawn), and
     (``also``) the other rules missed by as few cards."""
     hand, trump = int(hand), int(trump)
-    rule = int(regle_rule(np.uint32(hand), trump))
+    rule = rule_of(hand, trump)
     if rule:
         return {"rule": RULES[rule - 1], "rule_id": rule, "rule_name": RULE_NAMES[rule - 1],
                 "words": RULE_WORDS[rule - 1],
@@ -416,4 +369,4 @@ def _holds(hand: int, trump: int, rule: int) -> str:
                 return f"{_text(trumps)}, {_text(three)} and {_text(1 << c)}"
     if rule == 6:
         return _text(hand & 0x40404040)
-    return _text(hand & int(_COURT))
+    return _text(hand & COURT)

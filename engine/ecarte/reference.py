@@ -845,38 +845,8 @@ def whole_deal(seed, index, script: Script, play_model="scripted", forced_trump=
         return stop(ended=1)
 
     # 1. Proposals and exchanges (Laws 26, 27, 38).
-    exchanges = []
-    r = 0
-    while True:
-        must_play = not stock or (max_proposals > 0 and r >= max_proposals)
-        if must_play or not script.elder_propose[r]:
-            if r == 0:
-                record["first"] = PLAYED_WITHOUT_PROPOSING
-            break
-        if not script.dealer_accept[r]:
-            if r == 0:
-                record["first"] = REFUSED_FIRST
-            break
-        # The elder discards (at least one card; no more than the stock holds) and draws.
-        elder_discard = _cards_in(script.elder_discard[r]) & hands[ELDER]
-        if not elder_discard:
-            elder_discard = _weakest(hands[ELDER], 1, trump)
-        elder_discard = _weakest(elder_discard, len(stock), trump)     # Law 38
-        elder_drawn = frozenset(stock[:len(elder_discard)])
-        del stock[:len(elder_discard)]
-        hands[ELDER] = (hands[ELDER] - elder_discard) | elder_drawn
-        # Then the dealer (any number, maybe none; Law 38: what is left).
-        dealer_discard = _cards_in(script.dealer_discard[r]) & hands[DEALER]
-        if dealer_min_one and not dealer_discard:
-            dealer_discard = _weakest(hands[DEALER], 1, trump)
-        dealer_discard = _weakest(dealer_discard, len(stock), trump)   # Law 38
-        dealer_drawn = frozenset(stock[:len(dealer_discard)])
-        del stock[:len(dealer_discard)]
-        hands[DEALER] = (hands[DEALER] - dealer_discard) | dealer_drawn
-        exchanges.append((_mask(elder_discard), _mask(elder_drawn),
-                          _mask(dealer_discard), _mask(dealer_drawn)))
-        r += 1
-    record["exchanges"] = tuple(exchanges)
+    record["first"], record["exchanges"] = _proposals(hands, stock, script, trump,
+                                                      max_proposals, dealer_min_one)
 
     # 2. The king of trumps in hand (Laws 23, 47), the elder first; it may end the game.
     king = Card(trump, KING)
@@ -891,6 +861,65 @@ def whole_deal(seed, index, script: Script, play_model="scripted", forced_trump=
     # 3. The play (Law 43): the elder leads first, the winner of a trick leads the next.
     position = make_position(_to_indices(hands[ELDER]), _to_indices(hands[DEALER]), trump,
                              forced_trump=forced_trump)
+    position, played = _play_out(position, play_model, script)
+
+    # 4. The point and the vole (Laws 48, 49).
+    t = position.elder_tricks
+    points_elder, points_dealer = _points(t, record["first"])
+    return stop(ended=0, play=tuple(played), elder_tricks=t,
+                points_elder=points_elder, points_dealer=points_dealer)
+
+
+def _proposals(hands: dict, stock: list, script: Script, trump: int, max_proposals: int,
+               dealer_min_one: bool) -> tuple[int, tuple]:
+    """Step 1 of the whole deal: proposals answered and exchanges made as ``script``
+    says, until the elder plays or the dealer refuses (or the stock or the cap on
+    proposals runs out); ``hands`` and ``stock`` are updated. Returns Law 49's ``first``
+    and the exchanges (the four masks of each)."""
+    first = 0
+    exchanges = []
+    r = 0
+    while True:
+        must_play = not stock or (max_proposals > 0 and r >= max_proposals)
+        if must_play or not script.elder_propose[r]:
+            if r == 0:
+                first = PLAYED_WITHOUT_PROPOSING
+            break
+        if not script.dealer_accept[r]:
+            if r == 0:
+                first = REFUSED_FIRST
+            break
+        # The elder discards (at least one card; no more than the stock holds) and draws.
+        elder_discard, elder_drawn = _exchange(hands, stock, ELDER, script.elder_discard[r],
+                                               True, trump)
+        # Then the dealer (any number, maybe none; Law 38: what is left).
+        dealer_discard, dealer_drawn = _exchange(hands, stock, DEALER,
+                                                 script.dealer_discard[r], dealer_min_one,
+                                                 trump)
+        exchanges.append((_mask(elder_discard), _mask(elder_drawn),
+                          _mask(dealer_discard), _mask(dealer_drawn)))
+        r += 1
+    return first, tuple(exchanges)
+
+
+def _exchange(hands: dict, stock: list, player: int, wanted: int, at_least_one: bool,
+              trump: int) -> tuple[frozenset[Card], frozenset[Card]]:
+    """``player`` discards the cards of mask ``wanted`` that he holds (his weakest card if
+    none and ``at_least_one``; no more than the stock holds, Law 38) and draws as many
+    from the top of ``stock``; returns (discard, drawn)."""
+    discard = _cards_in(wanted) & hands[player]
+    if at_least_one and not discard:
+        discard = _weakest(hands[player], 1, trump)
+    discard = _weakest(discard, len(stock), trump)     # Law 38
+    drawn = frozenset(stock[:len(discard)])
+    del stock[:len(discard)]
+    hands[player] = (hands[player] - discard) | drawn
+    return discard, drawn
+
+
+def _play_out(position: Position, play_model: str, script: Script) -> tuple[Position, list]:
+    """Step 3: the cards played to the end, double dummy or by the script's priority list;
+    returns the last position and the cards' indices in the order played."""
     played = []
     while not position.finished:
         if play_model == "dd":
@@ -900,20 +929,21 @@ def whole_deal(seed, index, script: Script, play_model="scripted", forced_trump=
                                   _to_cards(legal_moves(position)), script.priority)
         played.append(card.index)
         position = play(position, card.index)
+    return position, played
 
-    # 4. The point and the vole (Laws 48, 49).
-    t = position.elder_tricks
+
+def _points(t: int, first: int) -> tuple[int, int]:
+    """Step 4: the point and the vole (Laws 48, 49) for ``t`` tricks to the elder."""
     points_elder = points_dealer = 0
     if t == 5:
         points_elder = 2
     elif t >= 3:
-        points_elder = 2 if record["first"] == REFUSED_FIRST else 1
+        points_elder = 2 if first == REFUSED_FIRST else 1
     elif t == 0:
         points_dealer = 2
     else:
-        points_dealer = 2 if record["first"] == PLAYED_WITHOUT_PROPOSING else 1
-    return stop(ended=0, play=tuple(played), elder_tricks=t,
-                points_elder=points_elder, points_dealer=points_dealer)
+        points_dealer = 2 if first == PLAYED_WITHOUT_PROPOSING else 1
+    return points_elder, points_dealer
 
 
 # ---------------------------------------------------------------------------

@@ -680,25 +680,10 @@ def play_deal(elder_hand: int, younger_hand: int, stock: list[int], elder_discar
     ledger = _Ledger(variant)
 
     # 1. Carte blanche reckons first (Laws 18, 61), on the hand as dealt.
-    blank = {}
-    for player in PLAYERS:
-        blank[player] = 10 if is_carte_blanche(dealt[player]) else 0
-        if blank[player]:
-            ledger.record("carte_blanche", player, 61, 10, "carte_blanche",
-                          cards=_names(dealt[player]))
+    blank = _carte_blanche(ledger, dealt)
 
     # 2. The exchange (Laws 21–23): each takes in from the top what he discarded.
-    held = dict(dealt)
-    position = 0
-    for player in PLAYERS:
-        count = _size(discards[player])
-        taken = stock[position:position + count]
-        position += count
-        held[player] = (held[player] & ~discards[player]) | sum(1 << c for c in taken)
-        ledger.record("discard", player, 21 if player == ELDER else 22,
-                      cards=_names(discards[player]), count=count)
-        ledger.record("take_in", player, 23, cards=format_cards(taken, PIQUET),
-                      count=count, left=STOCK_SIZE - position)
+    held = _exchange(ledger, dealt, stock, discards)
 
     # The hands are compared as the calls are answered; the repique (Law 68) is
     # decided by categories I–IV alone, whatever the moment they are declared.
@@ -726,6 +711,47 @@ def play_deal(elder_hand: int, younger_hand: int, stock: list[int], elder_discar
         younger_declares()
 
     # 5. The play (Law 65): no trumps, follow suit if able, the higher card of the suit led wins.
+    _play_tricks(ledger, held, plays, variant, younger_declares)
+
+    # 6. The cards (Law 66), reckoned last: never toward a pique.
+    _reckon_cards(ledger)
+
+    return DealResult(ledger.scores[ELDER], ledger.scores[YOUNGER], ledger.events)
+
+
+def _carte_blanche(ledger: _Ledger, dealt: dict) -> dict:
+    """Step 1 of :func:`play_deal`: 10 to a player dealt carte blanche (Laws 18, 61)."""
+    blank = {}
+    for player in PLAYERS:
+        blank[player] = 10 if is_carte_blanche(dealt[player]) else 0
+        if blank[player]:
+            ledger.record("carte_blanche", player, 61, 10, "carte_blanche",
+                          cards=_names(dealt[player]))
+    return blank
+
+
+def _exchange(ledger: _Ledger, dealt: dict, stock: list[int], discards: dict) -> dict:
+    """Step 2: each player, the elder first, takes in from the top of the stock as many
+    cards as he discarded (Laws 21–23); the hands held after it."""
+    held = dict(dealt)
+    position = 0
+    for player in PLAYERS:
+        count = _size(discards[player])
+        taken = stock[position:position + count]
+        position += count
+        held[player] = (held[player] & ~discards[player]) | sum(1 << c for c in taken)
+        ledger.record("discard", player, 21 if player == ELDER else 22,
+                      cards=_names(discards[player]), count=count)
+        ledger.record("take_in", player, 23, cards=format_cards(taken, PIQUET),
+                      count=count, left=STOCK_SIZE - position)
+    return held
+
+
+def _play_tricks(ledger: _Ledger, held: dict, plays: list[int], variant: Variant,
+                 younger_declares) -> None:
+    """Step 5, the play (Law 65): the twelve tricks, each card checked, the leads, the
+    tricks won second and the last trick scored, a pique looked for after each;
+    ``younger_declares`` is called after the first lead under ``pique_timing="lead"``."""
     hands = dict(held)
     leader = ELDER
     for k in range(N_TRICKS):
@@ -758,7 +784,10 @@ def play_deal(elder_hand: int, younger_hand: int, stock: list[int], elder_discar
             ledger.check_pique("last_trick", number)
         leader = winner
 
-    # 6. The cards (Law 66), reckoned last: never toward a pique.
+
+def _reckon_cards(ledger: _Ledger) -> None:
+    """Step 6, the cards (Law 66): 40 for capot, 10 for the most tricks, nothing when
+    they are divided."""
     tricks = {p: ledger.scores[p].tricks for p in PLAYERS}
     if max(tricks.values()) == N_TRICKS:
         winner = max(PLAYERS, key=tricks.get)
@@ -768,8 +797,6 @@ def play_deal(elder_hand: int, younger_hand: int, stock: list[int], elder_discar
     else:
         winner = max(PLAYERS, key=tricks.get)
         ledger.record("cards", winner, 66, 10, "cards", tricks=tricks, divided=False)
-
-    return DealResult(ledger.scores[ELDER], ledger.scores[YOUNGER], ledger.events)
 
 
 # ---------------------------------------------------------------------------

@@ -34,6 +34,15 @@ Text notation (parsing is lenient, formatting canonical):
 Every malformed input raises :class:`CardError`, whose message names the
 offending token; nothing else escapes the parsers.
 
+>>> format_hand(parse_hand("kd, Q♥ AH 7H KS"))
+'KS QH AH 7H KD'
+>>> parse_card("10H") == parse_card("TH") == card_index(1, 3)
+True
+>>> parse_hand("KS KS")
+Traceback (most recent call last):
+...
+ecarte_sim.engine.deck.CardError: duplicate card 'KS' in hand
+
 Plain Python (numpy for the ``uint32`` masks, no numba), so that a command reads a hand
 without loading the kernels; :mod:`ecarte_sim.engine.cards` re-exports all of it beside
 the bit helpers the kernels inline.

@@ -1,4 +1,11 @@
-"""Intervals for Monte Carlo proportions: every figure carries its n and a 95% interval."""
+"""Intervals for Monte Carlo proportions: every figure carries its n and a 95% interval.
+
+>>> lo, hi = wilson_interval(2, 3)
+>>> round(lo, 4), round(hi, 4)
+(0.2077, 0.9385)
+>>> wilson_interval(0, 10)[0], wilson_interval(10, 10)[1]
+(0.0, 1.0)
+"""
 
 from __future__ import annotations
 

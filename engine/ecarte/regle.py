@@ -42,6 +42,15 @@ vectorised), :func:`rule_of` and :func:`classify` (the rule that names one hand)
 misses). The simulators' kernel is :func:`ecarte_sim.engine.ecarte.regle_kernel.regle_rule`;
 an independent plain-Python reading lives in
 :func:`ecarte_sim.engine.ecarte.reference.jeu_de_regle`. Tests compare all three.
+
+>>> from ecarte_sim.engine.deck import parse_hand, parse_suit
+>>> classify(parse_hand("QH AH 7H KS KD"), parse_suit("H"))
+'three-trumps'
+>>> classify(parse_hand("KS QS JS 8H 8D"), parse_suit("H")) is None   # the first example
+True
+>>> why = explain(parse_hand("KS QS JS 8H 8D"), parse_suit("H"))["nearest"]
+>>> why["rule"], why["exchange"]
+('one-trump-four-king', {'out': '8D', 'in': '7S', 'gives': 'KS QS JS 7S 8H'})
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 import numpy as np
 
@@ -71,21 +72,50 @@ def rows(result: dict) -> list[dict]:
     return out
 
 
-def markdown(result: dict, caption: str) -> str:
-    s = summary(result)
+class _Words(NamedTuple):
+    """How equilibrium.md names what was solved: the scores, the decisions, the starting
+    pair, the pair whose value is given, and whether any step was taken."""
+    where: str
+    both: str
+    begin: str
+    valued: str
+    solved: bool
+
+
+def _words(result: dict, s: dict) -> _Words:
     sv = result["solve"]
-    history = result["history"]
     k = len(s["computed"])
     where = "the 25 scores" if k == 25 else f"the {k} scores solved"
     both = ("both decisions: the first decision and the first discard" if sv["discards"]
             else "the first decision only (the discards stay the treatise's)")
     begin = "Hoyle's pair" if not sv.get("start") else "the starting pair"
+    solved = sv["iterations"] > 0
+    # the pair whose value V is: the responses when --respond shipped them, else the start
+    valued = ("the best responses (the pair shipped)" if result.get("responded") else
+              "the computed pair" if solved else begin)
+    return _Words(where, both, begin, valued, solved)
+
+
+def markdown(result: dict, caption: str) -> str:
+    """equilibrium.md: the verdict, the exploitability and the value at every score, how
+    the sweep converged and how it was computed."""
+    s = summary(result)
+    w = _words(result, s)
+    lines = (_verdict_lines(result, s, w, caption) + _exploitability_lines(s, w)
+             + _value_lines(result, w) + _convergence_lines(result, s, w)
+             + _method_lines(result))
+    return "\n".join(lines)
+
+
+def _verdict_lines(result: dict, s: dict, w: _Words, caption: str) -> list[str]:
+    """The title, the --respond note and the verdict."""
+    sv = result["solve"]
+    where, both, begin, valued, solved = w
     title = ("five up in equilibrium" if sv["iterations"] > 0 else
              f"{begin} measured at every score")
     lines = [f"# Écarté: {title} ({sv['settings']['play']['elder']})", "",
              f"_{caption}_", ""]
     tol = sv["exploit_tolerance"]
-    solved = sv["iterations"] > 0
     if result.get("responded"):
         lines += ["## One step", "",
                   f"- `--respond`: the pair reported below (its value) and shipped is both "
@@ -93,9 +123,6 @@ def markdown(result: dict, caption: str) -> str:
                   "step); the exploitability is the starting pair's, what these responses "
                   "gain against it. Their own per-hand regret is measured by `ecarte-sim "
                   "audit`.", ""]
-    # the pair whose value V is: the responses when --respond shipped them, else the start
-    valued = ("the best responses (the pair shipped)" if result.get("responded") else
-              "the computed pair" if solved else begin)
     if not solved:
         rest = (" The pair shipped is these best responses (`--respond`)."
                 if result.get("responded") else
@@ -142,50 +169,75 @@ def markdown(result: dict, caption: str) -> str:
                   f"{max(e['exploitability'] for e in s['hoyle']):+.4f} across {where}, the "
                   f"computed pair from {min(e['exploitability'] for e in s['computed']):+.4f} to "
                   f"{max(e['exploitability'] for e in s['computed']):+.4f}.", ""]
-    lines += ["## Exploitability at every score", "",
-              f"Each side's best response to the pair ({both}), its gain in its own P(win "
-              "the game) on fresh deals with the 95% interval (the elder's and the "
-              "dealer's on disjoint fresh deals, so the sum's interval adds their "
-              "half-widths in quadrature); n fresh deals per side and score.", "",
-              f"| score | {begin} | elder's BR | dealer's BR"
-              + (" | computed pair | elder's BR | dealer's BR" if solved else "") + " | n |",
-              "|---|---|---|---" + ("|---|---|---" if solved else "") + "|---|"]
+    return lines
 
-    def cells(e):
-        return (f"{e['exploitability']:+.4f} {_ci(e['exploitability_ci95'])} | "
-                f"{e['elder_gain']:+.4f} {_ci(e['elder_gain_ci95'])} | "
-                f"{e['dealer_gain']:+.4f} {_ci(e['dealer_gain_ci95'])}")
+
+def _exploit_cells(e: dict) -> str:
+    """A pair's exploitability and the two best responses' gains, 95% intervals."""
+    return (f"{e['exploitability']:+.4f} {_ci(e['exploitability_ci95'])} | "
+            f"{e['elder_gain']:+.4f} {_ci(e['elder_gain_ci95'])} | "
+            f"{e['dealer_gain']:+.4f} {_ci(e['dealer_gain_ci95'])}")
+
+
+def _exploitability_lines(s: dict, w: _Words) -> list[str]:
+    """The table of the exploitability at every score: the start's, the computed pair's."""
+    both, begin, solved = w.both, w.begin, w.solved
+    lines = ["## Exploitability at every score", "",
+             f"Each side's best response to the pair ({both}), its gain in its own P(win "
+             "the game) on fresh deals with the 95% interval (the elder's and the "
+             "dealer's on disjoint fresh deals, so the sum's interval adds their "
+             "half-widths in quadrature); n fresh deals per side and score.", "",
+             f"| score | {begin} | elder's BR | dealer's BR"
+             + (" | computed pair | elder's BR | dealer's BR" if solved else "") + " | n |",
+             "|---|---|---|---" + ("|---|---|---" if solved else "") + "|---|"]
     for h, c in zip(s["hoyle"], s["computed"]):
-        lines.append(f"| {h['score']} | {cells(h)} | " + (f"{cells(c)} | " if solved else "")
-                     + f"{c['n']:,} |")
+        lines.append(f"| {h['score']} | {_exploit_cells(h)} | "
+                     + (f"{_exploit_cells(c)} | " if solved else "") + f"{c['n']:,} |")
+    return lines
+
+
+def _value_lines(result: dict, w: _Words) -> list[str]:
+    """The table of V at every score, the start's beside it."""
+    sv = result["solve"]
+    begin, valued = w.begin, w.valued
+    history = result["history"]
     v, lo, hi = (np.asarray(result[k]) for k in ("v", "v_lo", "v_hi"))
     v0 = np.asarray(history[0]["v"])
-    lines += ["", "## The value of every score", "",
-              "`V[x, y]`: the probability that the player about to be elder at `x` wins "
-              "against the dealer's `y` (rows: his score; columns: the dealer's), under "
-              f"{valued}, 95% interval (a bootstrap that redraws each score's deals "
-              "independently, although the scores share their deals: wider than it need "
-              f"be); {begin}'s beside it.", "",
-              "| elder \\ dealer | " + " | ".join(str(y) for y in range(TARGET)) + " |",
-              "|---" * (TARGET + 1) + "|"]
+    lines = ["", "## The value of every score", "",
+             "`V[x, y]`: the probability that the player about to be elder at `x` wins "
+             "against the dealer's `y` (rows: his score; columns: the dealer's), under "
+             f"{valued}, 95% interval (a bootstrap that redraws each score's deals "
+             "independently, although the scores share their deals: wider than it need "
+             f"be); {begin}'s beside it.", "",
+             "| elder \\ dealer | " + " | ".join(str(y) for y in range(TARGET)) + " |",
+             "|---" * (TARGET + 1) + "|"]
     for x in range(TARGET):
         cells = [f"{v[x, y]:.4f} [{lo[x, y]:.4f}, {hi[x, y]:.4f}] "
                  f"({'Hoyle' if not sv.get('start') else 'start'} {v0[x, y]:.4f})"
                  for y in range(TARGET)]
         lines.append(f"| {x} | " + " | ".join(cells) + " |")
-    lines += ["", "## How it converged", "",
-              f"Step 0 measured {begin} at every score and replaced every row by the best "
-              "responses to it. Then, score by score from the last, each step measured the "
-              "score's row (best responses sampled on deals that did not choose it, their "
-              "gain on fresh deals) and, while the exploitability's 95% upper bound was "
-              f"above {tol}, replaced it by them. Per score: the exploitability measured at "
-              "each step (the row kept in bold), how far the score's `V` moved in the step "
-              "to the row kept, the share of dealt hands whose entry the best responses "
-              "would still change (largest over the four tables) and the share whose first "
-              "decision they left unresolved (the two actions within the sampling's z "
-              "standard errors after the most deals: the resolution).",
-              "", "| score | exploitability at each step | V moved | still changed | "
-              "unresolved (elder, dealer) | deals |", "|---|---|---|---|---|---|"]
+    return lines
+
+
+def _convergence_lines(result: dict, s: dict, w: _Words) -> list[str]:
+    """The sweep score by score: the exploitability at each step, V moved, the share
+    still changed and unresolved."""
+    history = result["history"]
+    begin = w.begin
+    tol = result["solve"]["exploit_tolerance"]
+    lines = ["", "## How it converged", "",
+             f"Step 0 measured {begin} at every score and replaced every row by the best "
+             "responses to it. Then, score by score from the last, each step measured the "
+             "score's row (best responses sampled on deals that did not choose it, their "
+             "gain on fresh deals) and, while the exploitability's 95% upper bound was "
+             f"above {tol}, replaced it by them. Per score: the exploitability measured at "
+             "each step (the row kept in bold), how far the score's `V` moved in the step "
+             "to the row kept, the share of dealt hands whose entry the best responses "
+             "would still change (largest over the four tables) and the share whose first "
+             "decision they left unresolved (the two actions within the sampling's z "
+             "standard errors after the most deals: the resolution).",
+             "", "| score | exploitability at each step | V moved | still changed | "
+             "unresolved (elder, dealer) | deals |", "|---|---|---|---|---|---|"]
     steps: dict = {}
     for rec in history[1:]:
         steps.setdefault(rec["score"], []).append(rec)
@@ -204,48 +256,55 @@ def markdown(result: dict, caption: str) -> str:
                      f"{sum(r['deals'] for r in recs):,} |")
     lines += ["", f"Step 0 ({begin} at every score) played {history[0]['deals']:,} "
               "deals for its best responses."]
+    return lines
+
+
+def _method_lines(result: dict) -> list[str]:
+    """How it was computed: the play model, the sampling, the start, the deals, the
+    stopping rule and the abstraction of later rounds."""
+    sv = result["solve"]
     f, r = sv["sampling"], sv["discard_sampling"]
     accepted = result.get("first_accepted") or []
-    lines += ["", "## How it was computed", "",
-              f"- Play model {sv['settings']['play']['elder']} for both players; seed "
-              f"{sv['seed']}.",
-              f"- A best response's first decision: {f[0]} deals a state, doubled while the "
-              f"two actions are within {f[2]:g} standard errors at a score of the group, up "
-              f"to {f[1]}"
-              + (f"; its first discard: {r[0]} deals a state and rule, up to {r[1]}, over "
-                 "six rules (keep the trumps and the plain cards from a rank up, or keep all "
-                 "five)" if sv["discards"] else "")
-              + ("; the sweep re-solves the discards at a score's first "
-                 + ("step" if sv.get("discard_steps", 1) == 1 else
-                    f"{sv['discard_steps']} steps") + " only, the first decisions at every step (the discards are three quarters "
-                 "of a step's cost and changed little after one step in trials), so a later "
-                 "step's exploitability is the first decisions' alone"
-                 if sv["discards"] else "")
-              + (f". A state leaves its action only where the other is better by more than "
-                 f"{f[2]:g} standard errors, so the deviations a best response finds are "
-                 "limited to these tables and rules and to what the sampling resolves."
-                 if sv.get("resolution", "keep") == "keep" else
-                 ". A state's first decision is the sign of its gain pooled with the states "
-                 "alike (`--resolution pooled`): a least-squares model of the sampled gains on "
-                 "the hands' features, one per number of trumps held with or without the king of trumps, and each state's own "
-                 "gain shrunk toward it by the ratio of the spread the model leaves to the "
-                 "state's own noise (empirical Bayes); the discards as sampled."),
-              *([f"- Started from the shipped strategy whose data has sha256 "
-                 f"`{sv['start']}`, not from Hoyle's pair."] if sv.get("start") else []),
-              f"- `V` from {sv['value_deals']:,} whole deals at every score; exploitability "
-              f"and value on {sv['fresh_deals']:,} fresh deals per side and score.",
-              f"- Stopping rule at a score: the exploitability's 95% upper bound at most "
-              f"{sv['exploit_tolerance']} (and, if a step was taken there, its `V` moved by "
-              f"less than {sv['tolerance']} in the last one), or {sv['iterations']} steps.",
-              "- Later rounds of a deal (a second proposal after an exchange, a later "
-              "exchange) read the same tables on the new hand, an abstraction: the best "
-              "responses choose only the first decision and the first discard."
-              + (f" Under the computed pair the first proposal is accepted on "
-                 f"{min(accepted):.1%} to {max(accepted):.1%} of deals (by score), and every "
-                 "such deal reaches a second proposal read that way; what the abstraction "
-                 "costs is not measured here." if accepted else "")
-              + " The card play is the play model's.", ""]
-    return "\n".join(lines)
+    lines = ["", "## How it was computed", "",
+             f"- Play model {sv['settings']['play']['elder']} for both players; seed "
+             f"{sv['seed']}.",
+             f"- A best response's first decision: {f[0]} deals a state, doubled while the "
+             f"two actions are within {f[2]:g} standard errors at a score of the group, up "
+             f"to {f[1]}"
+             + (f"; its first discard: {r[0]} deals a state and rule, up to {r[1]}, over "
+                "six rules (keep the trumps and the plain cards from a rank up, or keep all "
+                "five)" if sv["discards"] else "")
+             + ("; the sweep re-solves the discards at a score's first "
+                + ("step" if sv.get("discard_steps", 1) == 1 else
+                   f"{sv['discard_steps']} steps") + " only, the first decisions at every step (the discards are three quarters "
+                "of a step's cost and changed little after one step in trials), so a later "
+                "step's exploitability is the first decisions' alone"
+                if sv["discards"] else "")
+             + (f". A state leaves its action only where the other is better by more than "
+                f"{f[2]:g} standard errors, so the deviations a best response finds are "
+                "limited to these tables and rules and to what the sampling resolves."
+                if sv.get("resolution", "keep") == "keep" else
+                ". A state's first decision is the sign of its gain pooled with the states "
+                "alike (`--resolution pooled`): a least-squares model of the sampled gains on "
+                "the hands' features, one per number of trumps held with or without the king of trumps, and each state's own "
+                "gain shrunk toward it by the ratio of the spread the model leaves to the "
+                "state's own noise (empirical Bayes); the discards as sampled."),
+             *([f"- Started from the shipped strategy whose data has sha256 "
+                f"`{sv['start']}`, not from Hoyle's pair."] if sv.get("start") else []),
+             f"- `V` from {sv['value_deals']:,} whole deals at every score; exploitability "
+             f"and value on {sv['fresh_deals']:,} fresh deals per side and score.",
+             f"- Stopping rule at a score: the exploitability's 95% upper bound at most "
+             f"{sv['exploit_tolerance']} (and, if a step was taken there, its `V` moved by "
+             f"less than {sv['tolerance']} in the last one), or {sv['iterations']} steps.",
+             "- Later rounds of a deal (a second proposal after an exchange, a later "
+             "exchange) read the same tables on the new hand, an abstraction: the best "
+             "responses choose only the first decision and the first discard."
+             + (f" Under the computed pair the first proposal is accepted on "
+                f"{min(accepted):.1%} to {max(accepted):.1%} of deals (by score), and every "
+                "such deal reaches a second proposal read that way; what the abstraction "
+                "costs is not measured here." if accepted else "")
+             + " The card play is the play model's.", ""]
+    return lines
 
 
 def write_report(out_dir: str, result: dict, execution: dict | None = None) -> list[str]:

@@ -277,7 +277,7 @@ def test_the_checks_never_replay_the_deals_a_solve_samples(cli):
     from ecarte_sim.analysis.ecarte import advice
     from ecarte_sim.analysis.ecarte import strategy as st
     from ecarte_sim.engine.cards import parse_card, parse_hand
-    from ecarte_sim.engine.ecarte import strategy as K
+    from ecarte_sim.engine.ecarte import action_values as K
     from ecarte_sim.engine.ecarte.states import canonical_index
 
     assert K.CHECK_DEALS_START >= K.SOLVE_DEALS

@@ -15,7 +15,7 @@ import pytest
 from ecarte_sim.analysis.ecarte import strategy as ST
 from ecarte_sim.analysis.ecarte.paired import deal_code, game_value
 from ecarte_sim.engine.ecarte import states as S
-from ecarte_sim.engine.ecarte import strategy as K
+from ecarte_sim.engine.ecarte import action_values as K
 from ecarte_sim.engine.ecarte.experiments import N_ARM, exact_codes, hand_table
 from ecarte_sim.engine.ecarte.runner import empty_script
 from ecarte_sim.engine.ecarte.settings import ElderFirst, EcarteSettings

@@ -175,7 +175,7 @@ def answer(table: str, sampled: str, resolved: bool, decided_by_the_deal: bool,
 def _check_deals(deals: int | None, turn_ups: int) -> None:
     if deals is None:
         return
-    from ecarte_sim.engine.ecarte.strategy import CHECK_DEALS
+    from ecarte_sim.engine.ecarte.action_values import CHECK_DEALS
     if -(-int(deals) // turn_ups) > CHECK_DEALS:
         raise ValueError(f"--deals {deals}: at most {CHECK_DEALS * turn_ups} with "
                          f"{turn_ups} possible turn-up{'s' if turn_ups > 1 else ''} "
@@ -208,7 +208,7 @@ def sampled_advice(hand: str, trump: str, score: str = "0-0", role: str = "elder
     from ecarte_sim.engine.ecarte.regle import explain
     from ecarte_sim.engine.ecarte.runner import empty_script
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
-    from ecarte_sim.engine.ecarte.strategy import (CHECK_DEALS, CHECK_DEALS_START, N_MARKS,
+    from ecarte_sim.engine.ecarte.action_values import (CHECK_DEALS, CHECK_DEALS_START, N_MARKS,
                                                    marks_block)
     from ecarte_sim.engine.rng import check_seed
 
@@ -289,7 +289,7 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
     from ecarte_sim.analysis.ecarte import strategy as st
     from ecarte_sim.analysis.ecarte.paired import paired_mean
     from ecarte_sim.engine.ecarte.settings import Discard, name_of
-    from ecarte_sim.engine.ecarte.strategy import (CHECK_DEALS, CHECK_DEALS_START, N_MARKS,
+    from ecarte_sim.engine.ecarte.action_values import (CHECK_DEALS, CHECK_DEALS_START, N_MARKS,
                                                    marks_block)
     from ecarte_sim.engine.rng import check_seed
 

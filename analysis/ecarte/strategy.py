@@ -9,7 +9,7 @@ deals it has never seen.
 Map:
 
 * :func:`marks_tables` — per state, the 16 × 16 joint table of the deal's marks codes
-  under the two actions (:mod:`ecarte_sim.engine.ecarte.strategy`: kings and Law 49's
+  under the two actions (:mod:`ecarte_sim.engine.ecarte.action_values`: kings and Law 49's
   doubling included), against a given opponent and play model, sampled on deals
   consistent with the state with common random numbers. Deals are spent where the two
   actions are close (:class:`Sampling`): every state gets ``first`` deals, and a state
@@ -73,7 +73,7 @@ from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, Discar
                                                EcarteSettings, ElderFirst, ElderPolicy,
                                                PlayModel, name_of)
 from ecarte_sim.engine.ecarte.states import N_PAIRS, N_STATES, representatives, state_weights
-from ecarte_sim.engine.ecarte.strategy import (DEALER_DISCARD_ROLE, DEALER_ROLE,
+from ecarte_sim.engine.ecarte.action_values import (DEALER_DISCARD_ROLE, DEALER_ROLE,
                                                DISCARD_DEALS_START, ELDER_DISCARD_ROLE,
                                                ELDER_ROLE,
                                                FRESH_DEALS_START, SOLVE_DEALS,

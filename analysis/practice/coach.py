@@ -293,7 +293,7 @@ def _discard_gain(role: str, hand: int, thrown: int, turn_up: int, x: int, y: in
                                                    S_ELDER_DISCARD)
     from ecarte_sim.engine.ecarte.settings import CFG, DISCARD_BY_POLICY, Discard
     from ecarte_sim.engine.ecarte.states import canonical_index
-    from ecarte_sim.engine.ecarte.strategy import CHECK_DEALS_START, N_MARKS, marks_block
+    from ecarte_sim.engine.ecarte.action_values import CHECK_DEALS_START, N_MARKS, marks_block
 
     strategy = shipped.load()
     run, script = strategy_settings(strategy, x, y)

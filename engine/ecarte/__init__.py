@@ -22,7 +22,7 @@ Kernels, from the cards up
     :mod:`.states` — canonical first-decision states (five cards and the turn-up, the
     plain suits interchangeable) with a dense index. :mod:`.tables` — decision tables by
     state (and score) for the table policy, built from any policy.
-    :mod:`.strategy` — per-state action values: a state's two first-decision actions
+    :mod:`.action_values` — per-state action values: a state's two first-decision actions
     played on the same deals consistent with it, counted as marks codes.
     :mod:`.foster` — the jeux de règle by the book's definition, computed: one first lead
     wins the point double dummy against every dealer hand with at most one trump.

@@ -145,50 +145,19 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
       ecarte-sim equilibrium --states 500 --score 0-0 --score 3-4 --deals-per-state 4 \\
           --max-deals-per-state 8 --fresh-deals 4096 --value-deals 4096 --iterations 1
     """
-    import numpy as np
-
     from ecarte_sim.analysis.ecarte import equilibrium as eq
-    from ecarte_sim.analysis.ecarte.strategy import Sampling
     from ecarte_sim.analysis.reports import equilibrium as files
     from ecarte_sim.analysis.reports.provenance import provenance
-    from ecarte_sim.engine.ecarte.settings import EcarteSettings
-    from ecarte_sim.engine.ecarte.states import N_STATES
 
     set_threads(threads)
     writable_dir(out_dir)
     writable_dir(ship_dir)
-    if respond and iterations != 0:
-        raise click.BadParameter("goes with --iterations 0 (one step from the starting pair)",
-                                 param_hint="--respond")
-    if ship_dir and iterations == 0 and not respond:
-        raise click.BadParameter("needs --iterations 1 or more, or --respond: step 0 alone "
-                                 "measures the starting pair and solves nothing to ship",
-                                 param_hint="--ship")
-    settings = EcarteSettings.build(play=play, **({"worlds": worlds} if worlds else {}))
-    default = Sampling.for_play(settings.elder_play)
-    try:
-        sampling = Sampling(deals_per_state or default.first,
-                            max_deals_per_state or default.most)
-        rules = Sampling(discard_deals_per_state or sampling.first,
-                         max_discard_deals_per_state or sampling.most)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    start = start_sha = None
-    if start_dir is not None:
-        from ecarte_sim.analysis.ecarte import solved
-        try:
-            held = solved.solved_models(start_dir)
-            begun = solved.load(play if play in held else None, data_dir=start_dir)
-        except (OSError, ValueError) as exc:
-            raise click.BadParameter(f"{start_dir}: {exc}", param_hint="--start") from None
-        start, start_sha = begun.tables(), begun.provenance["sha256"]
-    states = None
-    if n_states is not None and n_states < N_STATES:
-        rng = np.random.default_rng(seed)
-        states = tuple(sorted(rng.choice(N_STATES, n_states, replace=False).tolist()))
-    if extend and n_states is None:
-        raise click.BadParameter("needs --states N (the sample the model is fitted on)",
-                                 param_hint="--extend")
+    _check_step_options(respond, iterations, ship_dir)
+    settings, sampling, rules = _samplings(play, worlds, deals_per_state, max_deals_per_state,
+                                           discard_deals_per_state,
+                                           max_discard_deals_per_state)
+    start, start_sha = _starting_pair(start_dir, play)
+    states = _drawn_states(n_states, seed, extend)
     solve = eq.SolveSettings(settings=settings, sampling=sampling, discard_sampling=rules,
                              fresh_deals=fresh_deals, value_deals=value_deals,
                              iterations=iterations, tolerance=tolerance,
@@ -213,31 +182,104 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
     if ship_dir:
         files_written += files.ship(ship_dir, result)
     s = files.summary(result)
-    payload = {"command": result["command"], "seed": seed, "converged": s["converged"],
-               "steps": s["steps"], "summary": s,
-               "history": result["history"], "v": np.asarray(result["v"]).tolist(),
-               "provenance": result["provenance"], "files": files_written}
     if as_json:
-        emit(payload)
+        emit(_payload(result, s, seed, files_written))
         return
     begin = "Hoyle's pair" if start is None else "the starting pair"
-    click.echo(f"five up, play {play}, seed {seed}: "
-               + (("converged" if s["converged"] else
-                   f"not converged at {', '.join(s['unsettled'])}")
-                  + f" after {s['steps']} steps of the sweep" if iterations else
-                  f"one step: both players' best responses to {begin} at every score"
-                  if respond else f"step 0 only: {begin} measured, nothing solved"))
+    for line in _summary_lines(s, play, seed, iterations, respond, begin) + [
+            f"wrote {path}" for path in files_written]:
+        click.echo(line)
+
+
+def _check_step_options(respond: bool, iterations: int, ship_dir) -> None:
+    """--respond goes with --iterations 0; --ship needs a step solved (or --respond)."""
+    if respond and iterations != 0:
+        raise click.BadParameter("goes with --iterations 0 (one step from the starting pair)",
+                                 param_hint="--respond")
+    if ship_dir and iterations == 0 and not respond:
+        raise click.BadParameter("needs --iterations 1 or more, or --respond: step 0 alone "
+                                 "measures the starting pair and solves nothing to ship",
+                                 param_hint="--ship")
+
+
+def _samplings(play, worlds, deals_per_state, max_deals_per_state, discard_deals_per_state,
+               max_discard_deals_per_state):
+    """The play settings and the two samplings (first decisions, discards), each option
+    left out taking the play model's default; a bad pair is a usage error."""
+    from ecarte_sim.analysis.ecarte.strategy import Sampling
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
+
+    settings = EcarteSettings.build(play=play, **({"worlds": worlds} if worlds else {}))
+    default = Sampling.for_play(settings.elder_play)
+    try:
+        sampling = Sampling(deals_per_state or default.first,
+                            max_deals_per_state or default.most)
+        rules = Sampling(discard_deals_per_state or sampling.first,
+                         max_discard_deals_per_state or sampling.most)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    return settings, sampling, rules
+
+
+def _starting_pair(start_dir, play):
+    """--start DIR: the shipped pair there (the play model's, else the one it holds) and
+    its sha256; (None, None) without it."""
+    if start_dir is None:
+        return None, None
+    from ecarte_sim.analysis.ecarte import solved
+    try:
+        held = solved.solved_models(start_dir)
+        begun = solved.load(play if play in held else None, data_dir=start_dir)
+    except (OSError, ValueError) as exc:
+        raise click.BadParameter(f"{start_dir}: {exc}", param_hint="--start") from None
+    return begun.tables(), begun.provenance["sha256"]
+
+
+def _drawn_states(n_states, seed, extend):
+    """--states N: N canonical states drawn by the seed (None: all of them); --extend
+    needs them."""
+    import numpy as np
+
+    from ecarte_sim.engine.ecarte.states import N_STATES
+
+    states = None
+    if n_states is not None and n_states < N_STATES:
+        rng = np.random.default_rng(seed)
+        states = tuple(sorted(rng.choice(N_STATES, n_states, replace=False).tolist()))
+    if extend and n_states is None:
+        raise click.BadParameter("needs --states N (the sample the model is fitted on)",
+                                 param_hint="--extend")
+    return states
+
+
+def _payload(result: dict, s: dict, seed, files_written: list[str]) -> dict:
+    """The --json answer: the summary, the history, V, the provenance and the files."""
+    import numpy as np
+
+    return {"command": result["command"], "seed": seed, "converged": s["converged"],
+            "steps": s["steps"], "summary": s,
+            "history": result["history"], "v": np.asarray(result["v"]).tolist(),
+            "provenance": result["provenance"], "files": files_written}
+
+
+def _summary_lines(s: dict, play, seed, iterations, respond, begin: str) -> list[str]:
+    """The text answer: the verdict, the value from 0-0, the exploitability by score."""
+    lines = [f"five up, play {play}, seed {seed}: "
+             + (("converged" if s["converged"] else
+                 f"not converged at {', '.join(s['unsettled'])}")
+                + f" after {s['steps']} steps of the sweep" if iterations else
+                f"one step: both players' best responses to {begin} at every score"
+                if respond else f"step 0 only: {begin} measured, nothing solved")]
     lo, hi = s["elder_wins_0_0_ci95"]
-    click.echo(f"  value from 0-0: the elder wins {s['elder_wins_0_0']:.4f} [{lo:.4f}, "
-               f"{hi:.4f}], the first dealer {s['first_dealer_wins_0_0']:.4f}")
+    lines.append(f"  value from 0-0: the elder wins {s['elder_wins_0_0']:.4f} [{lo:.4f}, "
+                 f"{hi:.4f}], the first dealer {s['first_dealer_wins_0_0']:.4f}")
     for h, c in zip(s["hoyle"], s["computed"]):
-        click.echo(f"  {h['score']}: exploitability of {begin} {h['exploitability']:+.4f}"
-                   f" [{h['exploitability_ci95'][0]:+.4f}, {h['exploitability_ci95'][1]:+.4f}]"
-                   + (f", of the computed pair {c['exploitability']:+.4f} "
-                      f"[{c['exploitability_ci95'][0]:+.4f}, {c['exploitability_ci95'][1]:+.4f}]"
-                      if iterations else "") + f"  n={c['n']:,}")
-    for path in files_written:
-        click.echo(f"wrote {path}")
+        lines.append(f"  {h['score']}: exploitability of {begin} {h['exploitability']:+.4f}"
+                     f" [{h['exploitability_ci95'][0]:+.4f}, {h['exploitability_ci95'][1]:+.4f}]"
+                     + (f", of the computed pair {c['exploitability']:+.4f} "
+                        f"[{c['exploitability_ci95'][0]:+.4f}, {c['exploitability_ci95'][1]:+.4f}]"
+                        if iterations else "") + f"  n={c['n']:,}")
+    return lines
 
 
 def _audit_scores(ctx, param, values):

@@ -190,32 +190,22 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
 
     import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import pandas as pd
 
-    from ecarte_sim.analysis.reports.provenance import (caption as made_by, commit_file,
-                                                        csv_columns, png_metadata,
+    from ecarte_sim.analysis.reports.provenance import (commit_file, csv_columns,
                                                         write_provenance)
 
     os.makedirs(out_dir, exist_ok=True)
     prov = result["provenance"]
     paths: list[str] = []
-    rows = [{"role": role, **{k: v for k, v in r.items() if not k.endswith("ci95")},
-             "gain_win_ci95_low": r["gain_win_ci95"][0],
-             "gain_win_ci95_high": r["gain_win_ci95"][1],
-             "gain_marks_ci95_low": r["gain_marks_ci95"][0],
-             "gain_marks_ci95_high": r["gain_marks_ci95"][1]}
+    rows = [{"role": role, **_ci_columns(r)}
             for role, data in result["roles"].items() for r in data["rows"]]
     frame = csv_columns(pd.DataFrame(rows), prov)
     write_provenance(out_dir, prov, execution, result.get("command"), paths)
     commit_file(out_dir, "strategy.csv",
                 lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
 
-    rule_rows = [{**{k: v for k, v in r.items() if not k.endswith("ci95")},
-                  "gain_win_ci95_low": r["gain_win_ci95"][0],
-                  "gain_win_ci95_high": r["gain_win_ci95"][1],
-                  "gain_marks_ci95_low": r["gain_marks_ci95"][0],
-                  "gain_marks_ci95_high": r["gain_marks_ci95"][1]}
+    rule_rows = [_ci_columns(r)
                  for data in result["roles"].values() for r in data.get("by_rule", [])]
     if rule_rows:
         rules_frame = csv_columns(pd.DataFrame(rule_rows), prov)
@@ -225,137 +215,179 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
     commit_file(out_dir, "tables.npz",
                 _tables_npz({role: d["table"] for role, d in result["roles"].items()}),
                 paths)
-
-    def markdown(p):
-        with open(p, "w", encoding="utf-8") as f:
-            f.write(f"# Écarté: best responses to the treatise\n\n{made_by(prov)}\n\n"
-                    "Each role's best response to the other's treatise policy, chosen per "
-                    "canonical state on sampled deals, and measured against the treatise "
-                    f"policy it replaces on {result['fresh_deals']:,} fresh deals per score "
-                    "(paired: the same deals both ways). Gains are the role's own: in the "
-                    "probability of winning the game (continuation values from "
-                    f"{result['continuation_deals']:,} treatise deals) and in marks per "
-                    "deal, with 95% intervals. *Agreement*: the share of dealt hands on "
-                    "which the best response does what the treatise says.\n\n")
-            for role, data in result["roles"].items():
-                if role.endswith("-discard"):
-                    _discard_section(f, role, data)
-                    _readable_section(f, role, data)
-                    continue
-                a = ACTIONS[role][0]
-                f.write(f"## The {role} (replaces `{data['replaces']}`; "
-                        f"{data['deals']:,} sampled deals chose the table)\n\n"
-                        f"| score | gain P(win) [95% CI] | gain marks/deal [95% CI] | "
-                        f"agreement | {a} share (best) | {a} share (treatise) | n |\n"
-                        "|---|---|---|---|---|---|---|\n")
-                for r in data["rows"]:
-                    f.write(f"| {r['score']} | {r['gain_win']:+.4f} [{r['gain_win_ci95'][0]:+.4f}, "
-                            f"{r['gain_win_ci95'][1]:+.4f}] | {r['gain_marks']:+.4f} "
-                            f"[{r['gain_marks_ci95'][0]:+.4f}, {r['gain_marks_ci95'][1]:+.4f}]"
-                            f" | {r['agreement']:.3f} | {r[a + '_share']:.3f} | "
-                            f"{r['treatise_' + a + '_share']:.3f} | {r['n']:,} |\n")
-                f.write("\n")
-                _rules_section(f, data.get("by_rule", []))
-                _readable_section(f, role, data)
-    commit_file(out_dir, "strategy.md", markdown, paths)
-
-    def one_score_png(p):
-        """One score: per role, what the best response and the treatise do by trumps held
-        (the share proposing / accepting, or the cards thrown), the gain in the title."""
-        roles = list(result["roles"])
-        settings = result.get("settings") or prov["parameters"]["settings"]
-        dealt = trumps_shares()
-        cols = min(2, len(roles))
-        rows = -(-len(roles) // cols)
-        fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 5.6 * rows),
-                                 layout="constrained", squeeze=False)
-        for ax, key in zip(axes.flat, roles):
-            data = result["roles"][key]
-            r = data["rows"][0]
-            who = key.split("-")[0]
-            slot = 5 * r["elder_score"] + r["dealer_score"]
-            best = np.asarray(data["table"])[slot:slot + 1]
-            old = treatise_row(key, data, settings)[None]
-            discard = key.endswith("-discard")
-            per_state = cards_thrown if discard else None
-            mine = policy_map(who, best, per_state)[:, 0]
-            theirs = policy_map(who, old, per_state)[:, 0]
-            x = np.arange(6)
-            if discard:
-                what = "cards thrown at the first exchange (mean)"
-                lab_t = (f"the treatise ({data['replaces']}): {r['treatise_cards_thrown']:.2f} "
-                         "cards")
-                lab_b = f"best response: {r['cards_thrown']:.2f} cards"
-            else:
-                verb = ACTIONS[who][0]
-                what = f"share of hands where he says {verb}"
-                lab_t = (f"the treatise ({data['replaces']}): {verb} on "
-                         f"{r['treatise_' + verb + '_share']:.1%} of hands")
-                lab_b = f"best response: {verb} on {r[verb + '_share']:.1%} of hands"
-            ax.bar(x - 0.2, theirs, 0.4, color="0.65", label=lab_t)
-            ax.bar(x + 0.2, mine, 0.4, color="tab:blue", label=lab_b)
-            ax.set_xticks(x, [f"{k}\n{dealt[k]:.1%}" if dealt[k] >= 0.001 else
-                              f"{k}\n{dealt[k]:.3%}" for k in x])
-            ax.set_xlabel("trumps held (below: share of dealt hands)")
-            ax.set_ylabel(what)
-            ax.set_ylim(0, 5 if discard else 1)
-            ax.grid(axis="y", alpha=0.3)
-            ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2),
-                      title=f"the two agree on {r['agreement']:.1%} of hands",
-                      title_fontsize=8)
-            lo, hi = r["gain_win_ci95"]
-            ax.set_title(f"{who}{' (first discard)' if discard else ''} at {r['score']}: "
-                         f"{what}\nbest response over the treatise: {r['gain_win']:+.4f} "
-                         f"[{lo:+.4f}, {hi:+.4f}] in P(win the game),\nn = {r['n']:,} fresh "
-                         "deals, paired, 95% CI", fontsize=9)
-        fig.suptitle(made_by(prov), fontsize=7)
-        fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
-        plt.close(fig)
-
-    def png(p):
-        roles = list(result["roles"])
-        if all(len(result["roles"][k]["rows"]) == 1 for k in roles):
-            return one_score_png(p)
-        fig, axes = plt.subplots(2, len(roles), figsize=(6 * len(roles), 9),
-                                 layout="constrained", squeeze=False)
-        for i, role in enumerate(roles):
-            data = result["roles"][role]
-            grid = np.full((TARGET, TARGET), np.nan)
-            for r in data["rows"]:
-                grid[r["elder_score"], r["dealer_score"]] = r["gain_win"]
-            ax = axes[0, i]
-            im = ax.imshow(grid, cmap="viridis", origin="lower")
-            for r in data["rows"]:
-                ax.text(r["dealer_score"], r["elder_score"],
-                        f"{r['gain_win']:+.4f}\n±{(r['gain_win_ci95'][1] - r['gain_win']):.4f}",
-                        ha="center", va="center", fontsize=7, color="white")
-            ax.set(title=f"{role}: gain in P(win) over the treatise\n(fresh deals, n = "
-                         f"{data['rows'][0]['n']:,} per score, 95% CI)",
-                   xlabel="dealer's score", ylabel="elder's score")
-            fig.colorbar(im, ax=ax)
-            ax = axes[1, i]
-            if role.endswith("-discard"):
-                who = role.split("-")[0]
-                pm = policy_map(who, data["table"], cards_thrown)
-                im = ax.imshow(pm, cmap="viridis", vmin=0, vmax=5, aspect="auto",
-                               origin="lower")
-                ax.set(title=f"{who}: cards thrown at the first exchange (best response)",
-                       xlabel="score E-D", ylabel="trumps held")
-            else:
-                pm = policy_map(role, data["table"])
-                im = ax.imshow(pm, cmap="RdBu", vmin=0, vmax=1, aspect="auto",
-                               origin="lower")
-                ax.set(title=f"{role}: share of hands where the best response says "
-                             f"{ACTIONS[role][0]}", xlabel="score E-D",
-                       ylabel="trumps held")
-            ax.set_xticks(range(SCORE_SLOTS), [f"{x}-{y}" for x, y in SCORES], rotation=90,
-                          fontsize=6)
-            fig.colorbar(im, ax=ax)
-        fig.suptitle(made_by(prov), fontsize=7)
-        fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
-        plt.close(fig)
-    commit_file(out_dir, "strategy.png", png, paths)
+    commit_file(out_dir, "strategy.md", lambda p: _strategy_md(p, result), paths)
+    commit_file(out_dir, "strategy.png", lambda p: _strategy_png(p, result), paths)
     return paths
+
+
+def _ci_columns(r: dict) -> dict:
+    """A row of the CSV: its figures, each 95% interval as a ``_low`` and a ``_high``
+    column."""
+    return {**{k: v for k, v in r.items() if not k.endswith("ci95")},
+            "gain_win_ci95_low": r["gain_win_ci95"][0],
+            "gain_win_ci95_high": r["gain_win_ci95"][1],
+            "gain_marks_ci95_low": r["gain_marks_ci95"][0],
+            "gain_marks_ci95_high": r["gain_marks_ci95"][1]}
+
+
+def _strategy_md(p, result: dict) -> None:
+    """strategy.md: what was measured, then each role's table (a first decision's or a
+    discard's), the treatise's rules beside it and the short list."""
+    from ecarte_sim.analysis.reports.provenance import caption as made_by
+
+    prov = result["provenance"]
+    with open(p, "w", encoding="utf-8") as f:
+        f.write(f"# Écarté: best responses to the treatise\n\n{made_by(prov)}\n\n"
+                "Each role's best response to the other's treatise policy, chosen per "
+                "canonical state on sampled deals, and measured against the treatise "
+                f"policy it replaces on {result['fresh_deals']:,} fresh deals per score "
+                "(paired: the same deals both ways). Gains are the role's own: in the "
+                "probability of winning the game (continuation values from "
+                f"{result['continuation_deals']:,} treatise deals) and in marks per "
+                "deal, with 95% intervals. *Agreement*: the share of dealt hands on "
+                "which the best response does what the treatise says.\n\n")
+        for role, data in result["roles"].items():
+            if role.endswith("-discard"):
+                _discard_section(f, role, data)
+                _readable_section(f, role, data)
+                continue
+            _first_decision_section(f, role, data)
+            _rules_section(f, data.get("by_rule", []))
+            _readable_section(f, role, data)
+
+
+def _first_decision_section(f, role: str, data: dict) -> None:
+    """strategy.md's table for a first decision's best response."""
+    a = ACTIONS[role][0]
+    f.write(f"## The {role} (replaces `{data['replaces']}`; "
+            f"{data['deals']:,} sampled deals chose the table)\n\n"
+            f"| score | gain P(win) [95% CI] | gain marks/deal [95% CI] | "
+            f"agreement | {a} share (best) | {a} share (treatise) | n |\n"
+            "|---|---|---|---|---|---|---|\n")
+    for r in data["rows"]:
+        f.write(f"| {r['score']} | {r['gain_win']:+.4f} [{r['gain_win_ci95'][0]:+.4f}, "
+                f"{r['gain_win_ci95'][1]:+.4f}] | {r['gain_marks']:+.4f} "
+                f"[{r['gain_marks_ci95'][0]:+.4f}, {r['gain_marks_ci95'][1]:+.4f}]"
+                f" | {r['agreement']:.3f} | {r[a + '_share']:.3f} | "
+                f"{r['treatise_' + a + '_share']:.3f} | {r['n']:,} |\n")
+    f.write("\n")
+
+
+def _strategy_png(p, result: dict) -> None:
+    """strategy.png: one score, the two policies by trumps held; several, the gain by
+    score as heatmaps over the policy maps."""
+    roles = list(result["roles"])
+    if all(len(result["roles"][k]["rows"]) == 1 for k in roles):
+        return _one_score_png(p, result)
+    return _by_score_png(p, result)
+
+
+def _one_score_png(p, result: dict) -> None:
+    """One score: per role, what the best response and the treatise do by trumps held
+    (the share proposing / accepting, or the cards thrown), the gain in the title."""
+    import matplotlib.pyplot as plt
+
+    from ecarte_sim.analysis.reports.provenance import caption as made_by, png_metadata
+
+    prov = result["provenance"]
+    roles = list(result["roles"])
+    settings = result.get("settings") or prov["parameters"]["settings"]
+    dealt = trumps_shares()
+    cols = min(2, len(roles))
+    rows = -(-len(roles) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 5.6 * rows),
+                             layout="constrained", squeeze=False)
+    for ax, key in zip(axes.flat, roles):
+        data = result["roles"][key]
+        r = data["rows"][0]
+        who = key.split("-")[0]
+        slot = 5 * r["elder_score"] + r["dealer_score"]
+        best = np.asarray(data["table"])[slot:slot + 1]
+        old = treatise_row(key, data, settings)[None]
+        discard = key.endswith("-discard")
+        per_state = cards_thrown if discard else None
+        mine = policy_map(who, best, per_state)[:, 0]
+        theirs = policy_map(who, old, per_state)[:, 0]
+        x = np.arange(6)
+        if discard:
+            what = "cards thrown at the first exchange (mean)"
+            lab_t = (f"the treatise ({data['replaces']}): {r['treatise_cards_thrown']:.2f} "
+                     "cards")
+            lab_b = f"best response: {r['cards_thrown']:.2f} cards"
+        else:
+            verb = ACTIONS[who][0]
+            what = f"share of hands where he says {verb}"
+            lab_t = (f"the treatise ({data['replaces']}): {verb} on "
+                     f"{r['treatise_' + verb + '_share']:.1%} of hands")
+            lab_b = f"best response: {verb} on {r[verb + '_share']:.1%} of hands"
+        ax.bar(x - 0.2, theirs, 0.4, color="0.65", label=lab_t)
+        ax.bar(x + 0.2, mine, 0.4, color="tab:blue", label=lab_b)
+        ax.set_xticks(x, [f"{k}\n{dealt[k]:.1%}" if dealt[k] >= 0.001 else
+                          f"{k}\n{dealt[k]:.3%}" for k in x])
+        ax.set_xlabel("trumps held (below: share of dealt hands)")
+        ax.set_ylabel(what)
+        ax.set_ylim(0, 5 if discard else 1)
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2),
+                  title=f"the two agree on {r['agreement']:.1%} of hands",
+                  title_fontsize=8)
+        lo, hi = r["gain_win_ci95"]
+        ax.set_title(f"{who}{' (first discard)' if discard else ''} at {r['score']}: "
+                     f"{what}\nbest response over the treatise: {r['gain_win']:+.4f} "
+                     f"[{lo:+.4f}, {hi:+.4f}] in P(win the game),\nn = {r['n']:,} fresh "
+                     "deals, paired, 95% CI", fontsize=9)
+    fig.suptitle(made_by(prov), fontsize=7)
+    fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
+    plt.close(fig)
+
+
+def _by_score_png(p, result: dict) -> None:
+    """Several scores: per role, the gain in P(win) as a 5 × 5 heatmap (95% half-widths)
+    over the policy map by score and trumps held."""
+    import matplotlib.pyplot as plt
+
+    from ecarte_sim.analysis.reports.provenance import caption as made_by, png_metadata
+
+    prov = result["provenance"]
+    roles = list(result["roles"])
+    fig, axes = plt.subplots(2, len(roles), figsize=(6 * len(roles), 9),
+                             layout="constrained", squeeze=False)
+    for i, role in enumerate(roles):
+        data = result["roles"][role]
+        grid = np.full((TARGET, TARGET), np.nan)
+        for r in data["rows"]:
+            grid[r["elder_score"], r["dealer_score"]] = r["gain_win"]
+        ax = axes[0, i]
+        im = ax.imshow(grid, cmap="viridis", origin="lower")
+        for r in data["rows"]:
+            ax.text(r["dealer_score"], r["elder_score"],
+                    f"{r['gain_win']:+.4f}\n±{(r['gain_win_ci95'][1] - r['gain_win']):.4f}",
+                    ha="center", va="center", fontsize=7, color="white")
+        ax.set(title=f"{role}: gain in P(win) over the treatise\n(fresh deals, n = "
+                     f"{data['rows'][0]['n']:,} per score, 95% CI)",
+               xlabel="dealer's score", ylabel="elder's score")
+        fig.colorbar(im, ax=ax)
+        ax = axes[1, i]
+        if role.endswith("-discard"):
+            who = role.split("-")[0]
+            pm = policy_map(who, data["table"], cards_thrown)
+            im = ax.imshow(pm, cmap="viridis", vmin=0, vmax=5, aspect="auto",
+                           origin="lower")
+            ax.set(title=f"{who}: cards thrown at the first exchange (best response)",
+                   xlabel="score E-D", ylabel="trumps held")
+        else:
+            pm = policy_map(role, data["table"])
+            im = ax.imshow(pm, cmap="RdBu", vmin=0, vmax=1, aspect="auto",
+                           origin="lower")
+            ax.set(title=f"{role}: share of hands where the best response says "
+                         f"{ACTIONS[role][0]}", xlabel="score E-D",
+                   ylabel="trumps held")
+        ax.set_xticks(range(SCORE_SLOTS), [f"{x}-{y}" for x, y in SCORES], rotation=90,
+                      fontsize=6)
+        fig.colorbar(im, ax=ax)
+    fig.suptitle(made_by(prov), fontsize=7)
+    fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
+    plt.close(fig)
 
 
 def write_equilibrium_report(out_dir: str, result: dict,

@@ -85,17 +85,33 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
     import matplotlib
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
-    from matplotlib.patches import Patch, Rectangle
 
-    yes, no = ACTIONS[chart.role]
     n_rows, n_cols = len(chart.rows), len(chart.columns)
     fig = plt.figure(figsize=A4)
     ax = fig.add_axes((0.125, 0.215, 0.855, 0.6))
     ax.set_xlim(0, n_cols)
     ax.set_ylim(n_rows, 0)
     ax.set_axis_off()
-    differs = False
     wide = n_cols > WIDE
+    differs = _draw_cells(ax, chart, wide)
+    _draw_headers(ax, chart, wide)
+    _draw_titles(fig, chart, score, play, source, made_by)
+    _draw_legend(fig, chart, differs)
+    lines = _footnotes(chart)
+    for k, line in enumerate(lines):
+        fig.text(0.5, 0.125 - (0.027 if len(lines) < 5 else 0.024) * k, line, ha="center",
+                 va="center", fontsize=8.5)
+    return fig
+
+
+def _draw_cells(ax, chart: Chart, wide: bool) -> bool:
+    """Each cell: its action's colour (lighter where the margin is small), the share it
+    reproduces, its share of the hands, its margin, the treatise's ≠; grey when empty.
+    Whether any cell differs from the treatise."""
+    from matplotlib.patches import Rectangle
+
+    yes = ACTIONS[chart.role][0]
+    differs = False
     for row in chart.cells:
         for c in row:
             x, y = c.col, c.row
@@ -122,7 +138,11 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
                                        edgecolor="black", lw=2.4))
                 ax.text(x + 0.88, y + 0.22, "≠", ha="center", va="center", fontsize=10,
                         fontweight="bold")
-    # headers: the column groups over the columns' own labels, rows on the left
+    return differs
+
+
+def _draw_headers(ax, chart: Chart, wide: bool) -> None:
+    """The headers: the column groups over the columns' own labels, rows on the left."""
     for label, first, n in chart.groups:
         ax.text(first + n / 2, -0.6, label.replace(" plain ", " plain\n") if n == 1
                 else label, ha="center", va="bottom", fontsize=10 if n > 1 else 9,
@@ -137,6 +157,11 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
     for j, row in enumerate(chart.rows):
         ax.text(-0.08, j + 0.5, row, ha="right", va="center", fontsize=10)
 
+
+def _draw_titles(fig, chart: Chart, score: str, play: str | None, source: str,
+                 made_by: str | None) -> None:
+    """The title (role and score), the table's source and play model, the command that
+    made it and what the rows and columns are."""
     who = {"elder": "the elder: propose or play?",
            "dealer": "the dealer: accept or refuse a proposal?"}[chart.role]
     model = f"play model {play}" if play else "no play model (the treatise's rules)"
@@ -154,6 +179,12 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
                                                                 chart.columns_scheme) + ".",
              ha="center", va="center", fontsize=8.5)
 
+
+def _draw_legend(fig, chart: Chart, differs: bool) -> None:
+    """The legend: the two actions, the lighter shades (with margins), empty cells, ≠."""
+    from matplotlib.patches import Patch
+
+    yes, no = ACTIONS[chart.role]
     handles = [Patch(facecolor=COLOURS[0], label=yes), Patch(facecolor=COLOURS[1], label=no)]
     if chart.has_margin:
         handles += [Patch(facecolor=_blend(COLOURS[0], STRENGTH[1]),
@@ -167,6 +198,11 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
                           label=f"≠ {_OTHERWISE[chart.role]}")]
     fig.legend(handles=handles, loc="center", bbox_to_anchor=(0.5, 0.165),
                ncol=len(handles), fontsize=9, frameon=False, handlelength=1.6)
+
+
+def _footnotes(chart: Chart) -> list[str]:
+    """The lines under the chart: what it reproduces, the weighting, how to read a cell."""
+    yes = ACTIONS[chart.role][0]
     margin_note = ("small, right: the margin, the action's average gain over the other "
                    "in P(win the game) (none: not estimated)" if chart.has_margin else
                    "no margins: the table carries no gains")
@@ -195,10 +231,7 @@ def figure(chart: Chart, *, score: str, play: str | None, source: str,
     if any(c.margin < 0 for row in chart.cells for c in row if c.margin == c.margin):
         lines.append("A negative margin: averaged over the cell the other action gains more, "
                      "in a few of its hands; the table chooses hand by hand.")
-    for k, line in enumerate(lines):
-        fig.text(0.5, 0.125 - (0.027 if len(lines) < 5 else 0.024) * k, line, ha="center",
-                 va="center", fontsize=8.5)
-    return fig
+    return lines
 
 
 def write(chart: Chart, path: str, prov: dict, *, score: str, play: str | None,

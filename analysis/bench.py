@@ -212,7 +212,7 @@ def strategy_bench(seed: int, say, sampling=None) -> dict:
     """The elder's best response at 0-0 under dd against the maxims over every canonical
     state (issue 15's budget: 10 minutes on two cores): the marks tables (adaptive on
     0-0), then the whole 5 x 5 table of best responses from the same marks tables."""
-    from ecarte_sim.analysis.ecarte import strategy as st
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     settings = EcarteSettings()
@@ -245,9 +245,9 @@ def resolve_bench(seed: int, say, states: int = 5000, deals: int = 32) -> dict:
     threads by the scaling measured from one thread to all."""
     import numba
 
-    from ecarte_sim.analysis.ecarte import solved
-    from ecarte_sim.analysis.ecarte import strategy as st
-    from ecarte_sim.analysis.ecarte.advice import strategy_settings
+    from ecarte_sim.analysis.ecarte.solving import solved
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+    from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
     from ecarte_sim.engine.ecarte.states import N_STATES
 
     strategy = solved.load()
@@ -287,7 +287,7 @@ def inference_bench(repeat: int = 3) -> dict:
     """The exact posterior of the adversary's hand after a proposal and a refusal (issue
     16's budget: under a second), warm, best of ``repeat``: every one of the 65,780
     hands he may hold, the maxims read on each."""
-    from ecarte_sim.analysis.ecarte.inference import infer
+    from ecarte_sim.analysis.ecarte.advice.inference import infer
 
     args = ("QS JS AH 7C JD", "8D", "propose,refuse")
     infer(*args)                                          # compile
@@ -309,7 +309,8 @@ def advice_bench(repeat: int = 3) -> dict:
     import subprocess
     import sys
 
-    from ecarte_sim.analysis.ecarte import advice, solved
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
+    from ecarte_sim.analysis.ecarte.solving import solved
 
     args = ("KH QH JH 7S 8D", "H", "0-0", "elder")
     solved.clear_cache()
@@ -350,7 +351,7 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
     ``COACH_WORLDS``, turned into P(win the game), on the deal's record). Per-call wall
     times: median, 95th percentile, max, and the 95th percentile over the positions
     where the mover had more than one legal card."""
-    from ecarte_sim.analysis.ecarte import card_advice as cards
+    from ecarte_sim.analysis.ecarte.play import card_advice as cards
     from ecarte_sim.analysis.practice import coach
     from ecarte_sim.engine.cards import format_card, format_hand
     from ecarte_sim.engine.ecarte.position import walk
@@ -436,7 +437,7 @@ def exploit_bench(worlds=(4, 16, 64)) -> dict:
     (9,492 elder hands agree under Hoyle's list), against pimc and pimc-inference at each
     W; the seconds of the best response, the local one and two held-out seeds, and the
     opponent's decisions computed (the time goes there: one keyed PIMC choice each)."""
-    from ecarte_sim.analysis.ecarte.exploit import exploit_hand
+    from ecarte_sim.analysis.ecarte.play.exploit import exploit_hand
 
     args = ("KH 9H QS 8D 7C", "TH", "dealer")
     exploit_hand(*args, model="pimc", worlds=4, hands=20, held_out_seeds=1)   # compile

@@ -161,7 +161,7 @@ REGLE = [
     and named as such: the engine's paired experiment filed by rule of the list
     (`paired_table` with the `CLASSIFY_REGLE` classifier, `ecarte_sim.engine.ecarte.experiments`,
     fed the kernel arrays `settings.cfg(elder_first=...)`), and the analysis statistics of its
-    tables (`arm_summary`, `paired_mean`, `ecarte_sim.analysis.ecarte.paired`).
+    tables (`arm_summary`, `paired_mean`, `ecarte_sim.analysis.ecarte.measures.paired`).
 
     The first code cell sets the sizes. The defaults are a real exploration (a few seconds per
     model once numba has compiled the kernels); the test run sets `ECARTE_NOTEBOOK_SMALL=1`
@@ -185,7 +185,7 @@ REGLE = [
 
     # Deeper layers the API does not wrap (section 2): the engine's paired experiment filed
     # by rule of the list, and the analysis statistics of its tables.
-    from ecarte_sim.analysis.ecarte.paired import NET, arm_summary, paired_mean
+    from ecarte_sim.analysis.ecarte.measures.paired import NET, arm_summary, paired_mean
     from ecarte_sim.analysis.stats.intervals import wilson_interval
     from ecarte_sim.engine.cards import SUIT_LETTERS, SUIT_NAMES
     from ecarte_sim.engine.ecarte.experiments import CLASSIFY_REGLE, paired_table
@@ -301,7 +301,7 @@ REGLE = [
     (`settings.cfg(elder_first="play")`) and proposing first
     (`settings.cfg(elder_first="propose")`). Each is filed under its rule (the first rule of
     the list that fits), and by whether the elder holds the king of trumps. For each rule
-    (analysis layer, `ecarte_sim.analysis.ecarte.paired`): n, P(point) playing without
+    (analysis layer, `ecarte_sim.analysis.ecarte.measures.paired`): n, P(point) playing without
     proposing with its Wilson 95% interval (`arm_summary`), the same when proposing first,
     and the paired change in expected points (`paired_mean`).
 
@@ -310,7 +310,7 @@ REGLE = [
     text lists together behave alike. `ecarte-sim claims` (from Python:
     `es.claims_frame(es.claims())`) judges "two to one" mechanically, read as an estimate
     (within ±0.05 of 2/3) and as a floor (at least 2/3), with rules fixed in
-    `analysis/ecarte/claims.py`.
+    `analysis/ecarte/claims/decisions.py`.
     '''),
     ("code", '''
     TABLES = {m: paired_table(SEED, 0, REGLE_DEALS, CFG[m]["play"], CFG[m]["propose"],
@@ -444,9 +444,9 @@ SCORE = [
     (`whole_counts`, `ecarte_sim.engine.ecarte.counts`) and paired experiment filed by rule of
     the list (`paired_table` with `CLASSIFY_REGLE`, `ecarte_sim.engine.ecarte.experiments`),
     fed the kernel arrays `settings.cfg(...)`; and the analysis of their counts — the
-    elder's win table V as an array (`win_table`, `ecarte_sim.analysis.ecarte.scores`; the
+    elder's win table V as an array (`win_table`, `ecarte_sim.analysis.ecarte.measures.scores`; the
     API's `es.scores` gives the same table from a player's point of view, as lists) and the
-    paired game values (`game_value`, `paired_mean`, `ecarte_sim.analysis.ecarte.paired`).
+    paired game values (`game_value`, `paired_mean`, `ecarte_sim.analysis.ecarte.measures.paired`).
     '''),
     ("code", '''
     # Parameters (the test run sets ECARTE_NOTEBOOK_SMALL=1 for small sizes)
@@ -468,8 +468,8 @@ SCORE = [
 
     # Deeper layers the API does not wrap: the engine's counts and paired experiment, and
     # the analysis of their counts (V as an array, game values of paired deals).
-    from ecarte_sim.analysis.ecarte.paired import game_value, paired_mean
-    from ecarte_sim.analysis.ecarte.scores import TARGET, win_table
+    from ecarte_sim.analysis.ecarte.measures.paired import game_value, paired_mean
+    from ecarte_sim.analysis.ecarte.measures.scores import TARGET, win_table
     from ecarte_sim.engine.ecarte.counts import whole_counts
     from ecarte_sim.engine.ecarte.experiments import CLASSIFY_REGLE, paired_table
 
@@ -652,7 +652,7 @@ SCORE = [
     `REGLE_DEALS`).
 
     `ecarte-sim claims` (from Python: `es.claims_frame(es.claims())`) applies verdict rules
-    fixed in advance (`analysis/ecarte/claims.py`: claim ids
+    fixed in advance (`analysis/ecarte/claims/decisions.py`: claim ids
     `adversary-at-three`, `adversary-at-four`, `propose-at-three-fatal`, `jeux-de-regle-play`)
     to the same measurements, per play model (including `pimc`): try
     `ecarte-sim claims --deals 2000 --json` for a quick run, or `ecarte-sim claims` to the
@@ -875,8 +875,8 @@ STRATEGY = [
 
     # The layer below the API: the strategy solver's pieces, the canonical states, and the
     # treatise's own tables.
-    from ecarte_sim.analysis.ecarte import readable as rd
-    from ecarte_sim.analysis.ecarte import strategy as st
+    from ecarte_sim.analysis.ecarte.solving import readable as rd
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
     from ecarte_sim.engine.ecarte.states import N_STATES, representatives
 
     SETTINGS = es.EcarteSettings()       # dd play; Hoyle's list, the maxims, trumps and kings
@@ -890,15 +890,16 @@ STRATEGY = [
     `ecarte-sim equilibrium` solves both players' first decisions and first discards at
     every score by iterated best responses, the value of every score recomputed from the
     strategies themselves, each state's few sampled deals pooled with the states alike,
-    and ships the pair it finds with the package (`analysis/ecarte/strategy_data/`):
+    and ships the pair it finds with the package (`analysis/ecarte/solving/strategy_data/`):
     *the computed strategy*. `solved.load()` reads it: a table of 25 rows (the score
     before the deal) over the 255,304 states per decision. Its provenance names the
     command, the seed, the commit and the exploitability measured; its per-hand regret
     is `ecarte-sim audit`'s (`results/audit-dd/`).
     '''),
     ("code", '''
-    from ecarte_sim.analysis.ecarte import advice, solved
-    from ecarte_sim.analysis.ecarte import chart as ch
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
+    from ecarte_sim.analysis.ecarte.solving import solved
+    from ecarte_sim.analysis.ecarte.solving import chart as ch
     from ecarte_sim.analysis.reports import chart as card
     from ecarte_sim.engine.ecarte.states import state_weights
 

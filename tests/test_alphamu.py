@@ -150,7 +150,7 @@ def moves_list(mask):
 # ----------------------------------------------------------------------------- the match
 
 def _pimc_inference_deals(seed, n, worlds):
-    from ecarte_sim.analysis.ecarte.card_advice import settings_for
+    from ecarte_sim.analysis.ecarte.play.card_advice import settings_for
     from ecarte_sim.engine.ecarte.runner import DealRunner
     from ecarte_sim.engine.ecarte.settings import CFG, PlayModel
     cfg, script = settings_for("treatise", (0, 0), worlds)
@@ -170,7 +170,7 @@ def test_replay_without_search_is_the_deal_and_late_start_is_exact():
     """alphamu with K = 0 plays the whole deal's own cards (the same worlds: decide is the
     whole deal's chooser), and starting the replay at the last K tricks from the deal's
     cards gives what a replay from the first card gives."""
-    from ecarte_sim.analysis.ecarte.stronger import play_out
+    from ecarte_sim.analysis.ecarte.play.stronger import play_out
     cfg, script, deals = _pimc_inference_deals(9, 40, 16)
     exchanged = 0
     for i, d in deals:
@@ -188,7 +188,7 @@ def test_replay_without_search_is_the_deal_and_late_start_is_exact():
 
 
 def test_match_counts():
-    from ecarte_sim.analysis.ecarte.stronger import match
+    from ecarte_sim.analysis.ecarte.play.stronger import match
     r = match(deals=60, seed=2, worlds=16, last_tricks=5)
     assert r["n"] == 2 * (60 - r["deals_skipped"])
     assert r["elder"]["marks"]["n"] == r["dealer"]["marks"]["n"] == r["n"] // 2
@@ -227,7 +227,7 @@ def test_cli_bad_input(cli, args, token):
 def test_keyed_alphamu_is_keyed_pimc_inference_without_search():
     """With K = 0 the keyed chooser is keyed.keyed_card's pimc-inference at every card of
     whole deals; the batch form gives the single card; with K = 5 its card is legal."""
-    from ecarte_sim.analysis.ecarte.card_advice import deal_position, deal_record, payoff_table
+    from ecarte_sim.analysis.ecarte.play.card_advice import deal_position, deal_record, payoff_table
     from ecarte_sim.engine.ecarte.keyed import keyed_card, legal_now
     from ecarte_sim.engine.ecarte.position import walk
     from ecarte_sim.engine.ecarte.settings import PlayModel
@@ -265,8 +265,8 @@ def test_best_response_engine():
     """The best response's engine asking keyed alphamu: with K = 0 it is the
     pimc-inference engine (same values); with K = 5 the best response is never below
     alphamu's own play."""
-    from ecarte_sim.analysis.ecarte.exploit import Engine, best_response, opponent_hands, setup
-    from ecarte_sim.analysis.ecarte.stronger import AlphamuEngine
+    from ecarte_sim.analysis.ecarte.play.exploit import Engine, best_response, opponent_hands, setup
+    from ecarte_sim.analysis.ecarte.play.stronger import AlphamuEngine
     s = setup("KH 9H QS 8D 7C", "TH", "dealer", model="pimc-inference", worlds=4)
     hands = opponent_hands(s, Engine(s), sample=10, sample_seed=1)
     a = best_response(s, seed=3, hands=hands, engine=Engine(s))

@@ -180,7 +180,7 @@ def test_infer_takes_the_score_as_a_pair():
 def test_strategy_calls_what_the_command_calls(monkeypatch):
     """es.strategy passes its typed arguments to the library functions the command calls
     (spied on here; a real run is compared with the command below)."""
-    from ecarte_sim.analysis.ecarte import strategy as study
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as study
 
     calls = []
     monkeypatch.setattr(study, "against_treatise",

@@ -1,4 +1,4 @@
-"""The card verdicts (analysis/ecarte/card_advice.py, engine/ecarte/single.py): the computer's
+"""The card verdicts (analysis/ecarte/play/card_advice.py, engine/ecarte/single.py): the computer's
 card is the whole-deal ``pimc-inference`` player's card, card by card, on many deals; the
 double-dummy values are the reference's ``move_values``; bad positions name the token and
 the law."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte import card_advice as cards
+from ecarte_sim.analysis.ecarte.play import card_advice as cards
 from ecarte_sim.engine.cards import CardError, format_card
 from ecarte_sim.engine.ecarte import reference
 from ecarte_sim.engine.ecarte.position import said_of

@@ -1,4 +1,4 @@
-"""The strategy card (``ecarte-sim chart``; analysis/ecarte/chart.py, analysis/reports/chart.py).
+"""The strategy card (``ecarte-sim chart``; analysis/ecarte/solving/chart.py, analysis/reports/chart.py).
 
 * Every cell's action is the weighted majority action of its class of hands, and the
   stated shares (reproduced, dealt, the margin, the treatise's agreement, the overall
@@ -22,8 +22,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte import chart as card
-from ecarte_sim.analysis.ecarte import solved
+from ecarte_sim.analysis.ecarte.solving import chart as card
+from ecarte_sim.analysis.ecarte.solving import solved
 from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
 from ecarte_sim.engine.ecarte.states import N_STATES, representatives, state_weights
 

@@ -11,8 +11,8 @@ import pathlib
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte import claims as C
-from ecarte_sim.analysis.ecarte import paired as AP
+from ecarte_sim.analysis.ecarte.claims import decisions as C
+from ecarte_sim.analysis.ecarte.measures import paired as AP
 from ecarte_sim.analysis.stats.precision import checkpoints, run_until
 from ecarte_sim.engine.cards import parse_hand
 from ecarte_sim.engine.ecarte.experiments import exact_codes
@@ -220,7 +220,7 @@ def test_claims_report_files(cli, tmp_path):
     # a reader with only the repository: the source by name, no paths outside it
     assert "*Hoyle's Games Modernized*, Écarté" in text
     assert "seeds/" not in text and "seed 00" not in text
-    assert "analysis/ecarte/claims.py" in text
+    assert "analysis/ecarte/claims/decisions.py" in text
 
 
 def test_hand_json_contract(cli):
@@ -294,7 +294,7 @@ def test_paired_mean_equals_numpy_on_the_expanded_deals():
 def test_game_value_averages_back_to_v_at_every_score():
     """The role swap after a deal: averaging game_value over the outcome distribution that
     made V must give V itself (a wrong swap, e.g. V[x', y'], fails this for a random V)."""
-    from ecarte_sim.analysis.ecarte.scores import N_CODES, win_probabilities
+    from ecarte_sim.analysis.ecarte.measures.scores import N_CODES, win_probabilities
     rng = np.random.default_rng(1)
     q = rng.dirichlet(np.ones(48))
     p = np.zeros(N_CODES)

@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from ecarte_sim.analysis.ecarte import claims as C
-from ecarte_sim.analysis.ecarte import paired as AP
+from ecarte_sim.analysis.ecarte.claims import decisions as C
+from ecarte_sim.analysis.ecarte.measures import paired as AP
 from ecarte_sim.engine.batch import execution
 from ecarte_sim.engine.ecarte import class_sampling as S
 from ecarte_sim.engine.ecarte import reference as R

@@ -102,7 +102,7 @@ def test_unreachable_scheduler_is_one_line_exit_2():
 def test_strategy_marks_tables_on_a_cluster_equal_the_threads(cluster):
     """The per-state marks tables of a strategy run (their own task format) on two worker
     processes, blocks of 16 states finishing in any order."""
-    from ecarte_sim.analysis.ecarte import strategy as ST
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as ST
     from ecarte_sim.engine.cluster import DaskBackend
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 

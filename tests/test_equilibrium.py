@@ -1,13 +1,13 @@
-"""The five-up equilibrium (analysis/ecarte/equilibrium.py) on reduced instances: the value
+"""The five-up equilibrium (analysis/ecarte/solving/equilibrium.py) on reduced instances: the value
 recursion by score against the plain one, determinism across thread counts, the stopping
 record, and the shipped data format."""
 
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte import equilibrium as eq
-from ecarte_sim.analysis.ecarte import strategy as st
-from ecarte_sim.analysis.ecarte.scores import win_probabilities
+from ecarte_sim.analysis.ecarte.solving import equilibrium as eq
+from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+from ecarte_sim.analysis.ecarte.measures.scores import win_probabilities
 from ecarte_sim.engine.ecarte.states import N_STATES
 
 #: The sweep's mechanics are tested with the keep rule (a state leaves its action only where

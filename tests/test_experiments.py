@@ -12,7 +12,7 @@ import numba
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte import paired as AP
+from ecarte_sim.analysis.ecarte.measures import paired as AP
 from ecarte_sim.engine.cards import parse_hand
 from ecarte_sim.engine.ecarte import experiments as X
 from ecarte_sim.engine.ecarte import reference as R

@@ -11,7 +11,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte.inference import posterior, unseen_hands
+from ecarte_sim.analysis.ecarte.advice.inference import posterior, unseen_hands
 from ecarte_sim.engine.cards import parse_card, parse_hand
 from ecarte_sim.engine.ecarte import reference as R
 from ecarte_sim.engine.ecarte.policies import maxims_accept
@@ -122,7 +122,7 @@ def test_refusal_posterior_over_every_deal_matches_sampled_deals():
     """The exact count over every deal (inclusion–exclusion over the dealer's subsets)
     against plain random deals: the share of proposals, and after a refusal the share of
     dealers with two trumps or more, within four standard errors."""
-    from ecarte_sim.analysis.ecarte.inference import refusal_posterior
+    from ecarte_sim.analysis.ecarte.advice.inference import refusal_posterior
     from ecarte_sim.engine.ecarte.tables import decisions
     exact = refusal_posterior()
     assert exact["proposed"]["deals"] == sum(exact["proposed"]["trump_counts"])
@@ -146,7 +146,7 @@ def test_lead_values_equal_the_solver_hand_by_hand():
     """After a refusal, each first lead's tricks over the consistent dealer hands: the
     batch kernel against the solver's own move values on every 50th hand, and the
     counts adding up to the consistent hands for every lead."""
-    from ecarte_sim.analysis.ecarte.inference import lead_values
+    from ecarte_sim.analysis.ecarte.advice.inference import lead_values
     from ecarte_sim.engine.ecarte.solver import lead_tricks, move_values
     own, turn_up = _own(SEED_HAND, "8D")
     r = lead_values(own, [turn_up])
@@ -165,7 +165,7 @@ def test_lead_values_equal_the_solver_hand_by_hand():
 def test_sampled_posterior_of_a_first_answer_matches_the_exact_one():
     """The pimc-inference player's draws after propose,refuse against the enumeration of
     every hand (chi-square on the dealer's trump count)."""
-    from ecarte_sim.analysis.ecarte.inference import posterior, sampled_posterior
+    from ecarte_sim.analysis.ecarte.advice.inference import posterior, sampled_posterior
     from stats_helpers import chi2_stat, chi2_upper
     own, turn_up = int(parse_hand("QS JS AH 7C JD")), parse_card("8D")
     exact = posterior(own, turn_up, "propose,refuse", "elder", "maxims")

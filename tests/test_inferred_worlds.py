@@ -415,7 +415,7 @@ def test_forced_cards_are_played_when_legal():
 
 
 def test_inference_claims_follow_their_rules():
-    from ecarte_sim.analysis.ecarte.inference_claims import RULES, inference_claims
+    from ecarte_sim.analysis.ecarte.claims.inference_claims import RULES, inference_claims
     rows = inference_claims(worlds=4)
     assert {r["id"] for r in rows} == {"refused-two-trumps", "strong-suits", "queen-of-spades",
                                        "put-to-a-card"}

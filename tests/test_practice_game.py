@@ -455,11 +455,11 @@ def test_the_default_computer_plays_as_the_engine_s_alphamu_card_for_card():
     and the engine's ``alphamu`` cards. A game with the default opponent, self-play with a
     ``pimc-inference`` stand-in in the person's chair;
     each first deal (at 0-0) equals the engine's whole deal under the strategy's tables
-    (the same exchanges) replayed by :func:`ecarte_sim.analysis.ecarte.stronger.play_out`
+    (the same exchanges) replayed by :func:`ecarte_sim.analysis.ecarte.play.stronger.play_out`
     with the computer's side choosing by ``alphamu`` and the other by ``pimc-inference``:
     the same ten cards."""
-    from ecarte_sim.analysis.ecarte.stronger import play_out
-    from ecarte_sim.analysis.ecarte.card_advice import settings_for
+    from ecarte_sim.analysis.ecarte.play.stronger import play_out
+    from ecarte_sim.analysis.ecarte.play.card_advice import settings_for
     from ecarte_sim.analysis.practice.computer import DEFAULT_OPPONENT, Computer
     from ecarte_sim.analysis.practice.computer import _strategy_script
     from ecarte_sim.analysis.practice.session import COMPUTER, PERSON

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte import readable as RD
+from ecarte_sim.analysis.ecarte.solving import readable as RD
 from ecarte_sim.engine.ecarte.states import N_STATES, representatives, state_weights
 from ecarte_sim.engine.ecarte.tables import treatise_table
 

@@ -1,7 +1,7 @@
 """Every decision of ``play``, ``game`` and ``classify`` names its reason, and the reason
 is the one that made the decision.
 
-The reasons (:mod:`ecarte_sim.analysis.ecarte.reasons`) are checked three ways: on hands
+The reasons (:mod:`ecarte_sim.analysis.ecarte.text.reasons`) are checked three ways: on hands
 built for each rule of Hoyle's list, each of the dealer's maxims and each discard case;
 against the deal record of a few hundred deals under every elder, dealer and discard
 policy (the replayed decision must be the one the kernel made, and every narrated line
@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from ecarte_sim.analysis.ecarte import api, api_regle
-from ecarte_sim.analysis.ecarte.narrative import deal_data, game_data, tell_deal, tell_game
-from ecarte_sim.analysis.ecarte.reasons import (MAXIM_WORDS, DealReasons, Reason,
+from ecarte_sim.analysis.ecarte.text.narrative import deal_data, game_data, tell_deal, tell_game
+from ecarte_sim.analysis.ecarte.text.reasons import (MAXIM_WORDS, DealReasons, Reason,
                                                deal_reasons, dealer_decision, dealer_discard,
                                                elder_decision, elder_discard, strength_parts)
 from ecarte_sim.engine.cards import format_hand, parse_hand, parse_suit

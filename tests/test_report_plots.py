@@ -85,12 +85,12 @@ def test_summary_rows_keep_every_reading_of_a_headline_subset():
 
 
 def test_every_verdict_word_is_explained():
-    from ecarte_sim.analysis.ecarte.claims import VERDICTS
+    from ecarte_sim.analysis.ecarte.claims.decisions import VERDICTS
     assert list(R.VERDICT_WORDS) == list(VERDICTS)
     assert "[0, 0]" in R.VERDICT_WORDS["no difference"]
 
 
-@pytest.mark.parametrize("path", ["analysis/reports/claims.py", "analysis/ecarte/claims.py",
+@pytest.mark.parametrize("path", ["analysis/reports/claims.py", "analysis/ecarte/claims/decisions.py",
                                   "analysis/reports/scores.py", "analysis/reports/strategy.py",
                                   "analysis/reports/piquet.py", "analysis/piquet/report.py"])
 def test_report_writers_point_nowhere_outside_the_repository(path):

@@ -1,4 +1,4 @@
-"""The pooled resolution of a first decision (analysis/ecarte/resolve.py), the solve that
+"""The pooled resolution of a first decision (analysis/ecarte/solving/resolve.py), the solve that
 uses it (equilibrium --resolution pooled) and the per-hand audit (ecarte-sim audit)."""
 
 import json
@@ -6,9 +6,9 @@ import json
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte import audit as au
-from ecarte_sim.analysis.ecarte import resolve as rs
-from ecarte_sim.analysis.ecarte import solved
+from ecarte_sim.analysis.ecarte.advice import audit as au
+from ecarte_sim.analysis.ecarte.solving import resolve as rs
+from ecarte_sim.analysis.ecarte.solving import solved
 from ecarte_sim.engine.ecarte.states import N_STATES, representatives
 from helpers import one_line_error
 
@@ -64,8 +64,8 @@ def test_a_state_never_sampled_takes_its_fitted_value():
 
 
 def test_the_pooled_response_changes_only_the_states_it_solves():
-    from ecarte_sim.analysis.ecarte import equilibrium as eq
-    from ecarte_sim.analysis.ecarte import strategy as st
+    from ecarte_sim.analysis.ecarte.solving import equilibrium as eq
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
     rng = np.random.default_rng(0)
     states = np.sort(rng.choice(N_STATES, 200, replace=False))
     joint = np.zeros((N_STATES, 16, 16), dtype=np.int32)
@@ -92,7 +92,7 @@ def test_an_audit_row_is_what_advise_computes_for_the_hand():
     masks, turn_ups, states = au.draw_hands(s, "dealer", 2, 4, 3, seed=5)
     tables = au.hand_values(s, "dealer", 2, 4, masks, turn_ups, states, deals=400, seed=5)
     rows = au.hand_rows(s, "dealer", 2, 4, masks, turn_ups, states, tables)
-    from ecarte_sim.analysis.ecarte import advice
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     for r in rows:
         a = advice.advise(r["hand"], r["turn_up"], (2, 4), "dealer", turn_up=r["turn_up"],
                           seed=5, deals=400)
@@ -217,7 +217,7 @@ def test_equilibrium_bad_step_options_are_one_line_and_exit_2(cli, args, token):
 
 
 def test_the_keep_resolution_echoes_as_before():
-    from ecarte_sim.analysis.ecarte import equilibrium as eq
+    from ecarte_sim.analysis.ecarte.solving import equilibrium as eq
     assert "resolution" not in eq.SolveSettings(resolution="keep").echo()
     assert eq.SolveSettings().echo()["resolution"] == "pooled"
     with pytest.raises(ValueError, match="resolution"):
@@ -227,8 +227,8 @@ def test_the_keep_resolution_echoes_as_before():
 def test_extended_every_state_takes_the_models_answer():
     """--extend: the model fitted on a sample of the states answers for all of them (those
     not sampled by their fitted value), so a slow play model can be solved from a sample."""
-    from ecarte_sim.analysis.ecarte import equilibrium as eq
-    from ecarte_sim.analysis.ecarte import strategy as st
+    from ecarte_sim.analysis.ecarte.solving import equilibrium as eq
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
     rng = np.random.default_rng(1)
     states = np.sort(rng.choice(N_STATES, 3000, replace=False))
     joint = np.zeros((N_STATES, 16, 16), dtype=np.int32)

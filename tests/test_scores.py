@@ -7,8 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte.scores import N_CODES, outcome_distribution, player_win_probability, replay, \
-    win_probabilities
+from ecarte_sim.analysis.ecarte.measures.scores import (N_CODES, outcome_distribution,
+                                                        player_win_probability, replay,
+                                                        win_probabilities)
 from ecarte_sim.analysis.stats.intervals import Z95
 from ecarte_sim.engine.ecarte.game import play_game
 from ecarte_sim.engine.ecarte.counts import whole_counts

@@ -1,4 +1,4 @@
-"""The shipped strategy (analysis/ecarte/strategy_data): its integrity (every state, every
+"""The shipped strategy (analysis/ecarte/solving/strategy_data): its integrity (every state, every
 score, its hash, its provenance), its regeneration on a reduced instance bit for bit, and
 `advise` reading it."""
 
@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte import advice, solved
-from ecarte_sim.analysis.ecarte.strategy import RULES, SCORES
+from ecarte_sim.analysis.ecarte.advice import first_decision as advice
+from ecarte_sim.analysis.ecarte.solving import solved
+from ecarte_sim.analysis.ecarte.solving.proposal_game import RULES, SCORES
 from ecarte_sim.engine.ecarte.states import N_STATES
 from helpers import one_line_error
 
@@ -27,7 +28,7 @@ def shipped_models():
 
 def test_a_strategy_is_shipped_and_the_default_is_among_them():
     models = shipped_models()
-    assert models, "no solved strategy in analysis/ecarte/strategy_data"
+    assert models, "no solved strategy in analysis/ecarte/solving/strategy_data"
     assert solved.load().play == models[0]
 
 
@@ -74,7 +75,7 @@ def test_every_shipped_strategy_answers_advise_as_re_solved(play):
 def test_a_table_is_decoded_when_first_read():
     """One hand's action reads one decision table: the discards stay packed until read,
     and each table, once read, is the one array every reader gets (read-only)."""
-    from ecarte_sim.analysis.ecarte import advice
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     data = (solved.DATA_DIR / f"{solved.DEFAULT_PLAY}.npz").read_bytes()
     s = solved.unpack(data, solved.DEFAULT_PLAY)
     mask, _, turned, turn_ups = advice.hand_situation("KS JC 9H 7S KC", "TC")
@@ -148,7 +149,7 @@ def test_advise_with_values_keeps_the_treatise_keys(cli):
 
 
 def test_advise_against_the_treatise_is_the_treatise_best_response(cli):
-    from ecarte_sim.analysis.ecarte.advice import sampled_advice as treatise_advice
+    from ecarte_sim.analysis.ecarte.advice.first_decision import sampled_advice as treatise_advice
     result = cli("advise", "QH AH 7H KS KD", "--trump", "H", "--score",
                  "2-2", "--against", "treatise", "--deals", "2000",
                  "--json")
@@ -236,7 +237,7 @@ def test_advise_text_says_who_answered_and_too_close(cli, capsys):
     """Each answer's first lines, from advise's own result (the table overruled by the
     values, too close to call, agreed), and the command's on two hands."""
     from ecarte_sim.analysis.cli.strategy import _headline
-    from ecarte_sim.analysis.ecarte import advice
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     result = advice.advise("KS JC 9H 7S KC", "TC", (2, 4), "elder", deals=4096)
     table = result["table_action"]["action"]
     other = "play" if table == "propose" else "propose"
@@ -274,8 +275,8 @@ def test_the_turn_up_alone_gives_the_trumps(cli):
 def test_the_checks_never_replay_the_deals_a_solve_samples(cli):
     """A solve samples deals k < SOLVE_DEALS of a state (Sampling refuses more); advise reads
     k >= CHECK_DEALS_START: its joint table is exactly marks_block's over that range."""
-    from ecarte_sim.analysis.ecarte import advice
-    from ecarte_sim.analysis.ecarte import strategy as st
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
     from ecarte_sim.engine.cards import parse_card, parse_hand
     from ecarte_sim.engine.ecarte import action_values as K
     from ecarte_sim.engine.ecarte.states import canonical_index
@@ -300,6 +301,6 @@ def test_the_checks_never_replay_the_deals_a_solve_samples(cli):
                       np.array([k_lo]), np.array([k_lo + 600]), cfg_a, cfg_b, script, joint,
                       np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
         f = st.marks_value(s.v, 2, 4)
-        from ecarte_sim.analysis.ecarte.paired import paired_mean
+        from ecarte_sim.analysis.ecarte.measures.paired import paired_mean
         g = paired_mean(joint[0].reshape(K.N_MARKS, K.N_MARKS), f)["mean"]
         assert (g == out["gain"]["p_win"]) == same

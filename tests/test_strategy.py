@@ -12,8 +12,8 @@ import numba
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte import strategy as ST
-from ecarte_sim.analysis.ecarte.paired import deal_code, game_value
+from ecarte_sim.analysis.ecarte.solving import proposal_game as ST
+from ecarte_sim.analysis.ecarte.measures.paired import deal_code, game_value
 from ecarte_sim.engine.ecarte import states as S
 from ecarte_sim.engine.ecarte import action_values as K
 from ecarte_sim.engine.ecarte.experiments import N_ARM, exact_codes, hand_table

@@ -368,8 +368,8 @@ def test_the_strategy_card_as_json_and_svg(client):
     assert c["role"] == "dealer" and c["score"] == "3-4"
     assert len(c["cells"]) == len(c["rows"]) * len(c["columns"])
     assert {x["action"] for x in c["cells"]} <= {"accept", "refuse", None}
-    from ecarte_sim.analysis.ecarte import chart as card
-    from ecarte_sim.analysis.ecarte import solved
+    from ecarte_sim.analysis.ecarte.solving import chart as card
+    from ecarte_sim.analysis.ecarte.solving import solved
     s = solved.load(None)
     want = card.compute("elder", s.table("elder")[0], s.gain("elder")[0],
                         card.treatise_tables()["elder"])
@@ -389,7 +389,7 @@ def test_bad_chart_requests(client, params, says):
 
 
 def test_advice_on_a_hand(client):
-    from ecarte_sim.analysis.ecarte import advice
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     body = {"hand": "KH QH 7S 8D 9C", "turn_up": "9H", "trump": "9H", "score": "0-0",
             "role": "elder", "deals": 2048}
     r = client.post("/api/advise", json=body)
@@ -417,7 +417,7 @@ def test_bad_advice_requests(client, body, says):
 
 
 def test_which_card(client):
-    from ecarte_sim.analysis.ecarte import card_advice as cards
+    from ecarte_sim.analysis.ecarte.play import card_advice as cards
     body = {"hand": "KH 7H QS 8D 9C", "turn_up": "9H", "role": "elder", "said": "play",
             "worlds": 32}
     r = client.post("/api/cards", json=body)

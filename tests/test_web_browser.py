@@ -377,7 +377,7 @@ def test_the_strategy_card_and_the_advice_form(page, server, shots):
     page.fill("#cards-form input[name=opponent]", "AH JS TS 7D 8C")
     page.click("#cards-form button")
     page.wait_for_selector("#cards-best")
-    from ecarte_sim.analysis.ecarte import card_advice as cards
+    from ecarte_sim.analysis.ecarte.play import card_advice as cards
     want = cards.card_values("KH 7H QS 8D 9C", "9H", "elder", said="play",
                              opponent="AH JS TS 7D 8C")
     assert page.text_content("#cards-best").startswith(shown(want["best"]))

@@ -1,7 +1,7 @@
 """``ecarte-sim cards``: which card to lead or play, from one's own hand and what has
 happened so far — each legal card's value as the inferring player sees it, and the
 double-dummy value beside it when the adversary's hand is given
-(:func:`ecarte_sim.analysis.ecarte.card_advice.card_values`)."""
+(:func:`ecarte_sim.analysis.ecarte.play.card_advice.card_values`)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def cards(hand, turn_up, role, said, discards, played, score, opponent, model, w
     Wilson 95% interval over the worlds, marks with a normal 95% interval; Laws 48-49
     count the marks) and, with --opponent, double dummy.
     """
-    from ecarte_sim.analysis.ecarte.card_advice import card_values
+    from ecarte_sim.analysis.ecarte.play.card_advice import card_values
     result = card_values(hand, turn_up, role, said=said, discards=discards, played=played,
                          score=score, seed=seed, deal=deal, worlds=worlds, model=model,
                          opponent=opponent)

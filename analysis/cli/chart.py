@@ -1,5 +1,5 @@
 """``ecarte-sim chart``: the strategy card — a first-decision table as a one-page grid
-(:mod:`ecarte_sim.analysis.ecarte.chart` computes it, :mod:`ecarte_sim.analysis.reports.chart`
+(:mod:`ecarte_sim.analysis.ecarte.solving.chart` computes it, :mod:`ecarte_sim.analysis.reports.chart`
 draws it)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit
 
 def _score(ctx, param, value):
     """``E-D`` as (E, D): one line naming the token and exit 2 otherwise."""
-    from ecarte_sim.analysis.ecarte.strategy import parse_score
+    from ecarte_sim.analysis.ecarte.solving.proposal_game import parse_score
     try:
         return parse_score(value)
     except ValueError as exc:
@@ -87,8 +87,8 @@ def chart(role, score, play, against, columns, weigh, out, compare_play, as_json
       ecarte-sim chart --role dealer --json
       ecarte-sim chart --play dd --compare pimc-inference --score 4-4
     """
-    from ecarte_sim.analysis.ecarte import chart as card
-    from ecarte_sim.analysis.ecarte import solved as shipped
+    from ecarte_sim.analysis.ecarte.solving import chart as card
+    from ecarte_sim.analysis.ecarte.solving import solved as shipped
     from ecarte_sim.analysis.reports.provenance import provenance
 
     e, d = score
@@ -159,7 +159,7 @@ def chart(role, score, play, against, columns, weigh, out, compare_play, as_json
 def _print(result, score: str, source: str, out) -> None:
     """The chart as text: each cell the action the table takes on most of its hands, in
     words, and the share of the cell's hands it is; * where the treatise says otherwise."""
-    from ecarte_sim.analysis.ecarte.chart import sub_label
+    from ecarte_sim.analysis.ecarte.solving.chart import sub_label
     yes, no = result.actions
     click.echo(f"{result.role} at {score}: {source}")
     width = max(max(len(yes), len(no)) + 7,

@@ -597,8 +597,8 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
     two kings, the dealer's maxims, the three pieces of score advice, and "continue
     proposing till the pack is exhausted" — each with estimate, 95% interval, n and a
     verdict (supported / contradicted / inconclusive / no difference) by a rule fixed in
-    the module ecarte_sim.analysis.ecarte.claims (python -m pydoc
-    ecarte_sim.analysis.ecarte.claims) before any run, for each play model.
+    the module ecarte_sim.analysis.ecarte.claims.decisions (python -m pydoc
+    ecarte_sim.analysis.ecarte.claims.decisions) before any run, for each play model.
 
     Each experiment runs until its headline intervals have half-width <= --precision, at
     most --max-deals deals (default 2^25 for dd and heuristic; PIMC, ~0.2 ms a deal on 2 cores, stops
@@ -613,7 +613,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
     class samples per class. Where a figure fails, the report lists what would explain it.
     """
     from ecarte_sim.analysis.ecarte.api import claims as run_claims
-    from ecarte_sim.analysis.ecarte.claims import (DEFAULT_MODELS, EXPERIMENTS, MODELS,
+    from ecarte_sim.analysis.ecarte.claims.decisions import (DEFAULT_MODELS, EXPERIMENTS, MODELS,
                                                    ClaimsSettings)
     from ecarte_sim.engine.ecarte.class_sampling import MAX_CLASS_SAMPLES
 
@@ -636,7 +636,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
         settings.max_deals = {m: dict.fromkeys(EXPERIMENTS, max_deals) for m in MODELS}
         settings.score_deals = {m: max(max_deals, 1000) for m in MODELS}
     command = command_line("claims")
-    from ecarte_sim.analysis.ecarte.claims import plan
+    from ecarte_sim.analysis.ecarte.claims.decisions import plan
     from ecarte_sim.engine.runs import git_commit
     counter = Counter(not quiet and not as_json, plan(models, settings))
     parameters = {"models": models, "precision": None if n_deals else precision,

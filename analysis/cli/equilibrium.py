@@ -1,7 +1,7 @@
 """``ecarte-sim equilibrium``: five up solved (both players' first decisions and first
 discards at every score, ``V`` from the strategies themselves), its report and, with
 ``--ship``, the package's shipped strategy. Parses its options and calls
-:mod:`ecarte_sim.analysis.ecarte.equilibrium` and :mod:`ecarte_sim.analysis.reports.equilibrium`."""
+:mod:`ecarte_sim.analysis.ecarte.solving.equilibrium` and :mod:`ecarte_sim.analysis.reports.equilibrium`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, THREADS, command_line
 
 
 def _scores(ctx, param, values):
-    from ecarte_sim.analysis.ecarte.strategy import SCORES, parse_score
+    from ecarte_sim.analysis.ecarte.solving.proposal_game import SCORES, parse_score
     if not values:
         return SCORES
     try:
@@ -105,7 +105,7 @@ def _progress(enabled: bool):
 @click.option("--ship", "ship_dir", type=click.Path(file_okay=False, writable=True),
               default=None,
               help="Also write the computed pair as shipped strategy data (<play>.npz, "
-                   "<play>.json) here: analysis/ecarte/strategy_data regenerates the "
+                   "<play>.json) here: analysis/ecarte/solving/strategy_data regenerates the "
                    "package's own.")
 @long_run_options("2^21 deals for the value and fresh-deal stages; the marks tables go "
                   "in tasks of 2^14 states")
@@ -141,11 +141,11 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
     \b
     Examples:
       ecarte-sim equilibrium --play dd --out results/equilibrium-dd \\
-          --ship analysis/ecarte/strategy_data --run-dir results/runs/eq-dd
+          --ship analysis/ecarte/solving/strategy_data --run-dir results/runs/eq-dd
       ecarte-sim equilibrium --states 500 --score 0-0 --score 3-4 --deals-per-state 4 \\
           --max-deals-per-state 8 --fresh-deals 4096 --value-deals 4096 --iterations 1
     """
-    from ecarte_sim.analysis.ecarte import equilibrium as eq
+    from ecarte_sim.analysis.ecarte.solving import equilibrium as eq
     from ecarte_sim.analysis.reports import equilibrium as files
     from ecarte_sim.analysis.reports.provenance import provenance
 
@@ -206,7 +206,7 @@ def _samplings(play, worlds, deals_per_state, max_deals_per_state, discard_deals
                max_discard_deals_per_state):
     """The play settings and the two samplings (first decisions, discards), each option
     left out taking the play model's default; a bad pair is a usage error."""
-    from ecarte_sim.analysis.ecarte.strategy import Sampling
+    from ecarte_sim.analysis.ecarte.solving.proposal_game import Sampling
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     settings = EcarteSettings.build(play=play, **({"worlds": worlds} if worlds else {}))
@@ -226,7 +226,7 @@ def _starting_pair(start_dir, play):
     its sha256; (None, None) without it."""
     if start_dir is None:
         return None, None
-    from ecarte_sim.analysis.ecarte import solved
+    from ecarte_sim.analysis.ecarte.solving import solved
     try:
         held = solved.solved_models(start_dir)
         begun = solved.load(play if play in held else None, data_dir=start_dir)
@@ -283,7 +283,7 @@ def _summary_lines(s: dict, play, seed, iterations, respond, begin: str) -> list
 
 
 def _audit_scores(ctx, param, values):
-    from ecarte_sim.analysis.ecarte.audit import DEFAULT_SCORES
+    from ecarte_sim.analysis.ecarte.advice.audit import DEFAULT_SCORES
     return _scores(ctx, param, values) if values else DEFAULT_SCORES
 
 
@@ -327,8 +327,8 @@ def audit(play, scores, roles, hands, n_deals, data_dir, top, out, seed, threads
       ecarte-sim audit --hands 20 --deals 2048 --score 0-0
       ecarte-sim audit --seed 1 --out results/audit
     """
-    from ecarte_sim.analysis.ecarte.audit import AuditSettings
-    from ecarte_sim.analysis.ecarte.audit import audit as run_audit
+    from ecarte_sim.analysis.ecarte.advice.audit import AuditSettings
+    from ecarte_sim.analysis.ecarte.advice.audit import audit as run_audit
 
     set_threads(threads)
     if n_deals % 2:

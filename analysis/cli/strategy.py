@@ -3,8 +3,8 @@ equilibrium of the first decisions and discards), ``advise`` (one hand at one sc
 ``infer`` (what the adversary's first decisions say about his hand) and
 ``inference-value`` (what reading them is worth in play) and ``inference-claims`` (the
 treatise's claims about inference, with verdicts). Each parses its options and
-calls :mod:`ecarte_sim.analysis.ecarte.strategy`, :mod:`ecarte_sim.analysis.ecarte.inference`
-or :mod:`ecarte_sim.analysis.ecarte.inference_value`."""
+calls :mod:`ecarte_sim.analysis.ecarte.solving.proposal_game`, :mod:`ecarte_sim.analysis.ecarte.advice.inference`
+or :mod:`ecarte_sim.analysis.ecarte.play.inference_value`."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _score(ctx, param, value):
     """``E-D`` as (E, D): one line naming the token and exit 2 otherwise."""
     if value is None:
         return None
-    from ecarte_sim.analysis.ecarte.situation import parse_score
+    from ecarte_sim.analysis.ecarte.solving.situation import parse_score
     try:
         return parse_score(value)
     except ValueError as exc:
@@ -118,7 +118,7 @@ def strategy(against, role, decision, score, all_scores, iterations, deals_per_s
       ecarte-sim strategy --all-scores --out results/strategy --run-dir results/runs/s
       ecarte-sim strategy --against equilibrium --decision both --iterations 3 --json
     """
-    from ecarte_sim.analysis.ecarte import strategy as study
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as study
     from ecarte_sim.analysis.reports import strategy as files
     from ecarte_sim.analysis.reports.provenance import provenance
 
@@ -325,7 +325,7 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
       ecarte-sim advise "QH AH 7H KS KD" --trump H --score 2-2 --against treatise --json
       ecarte-sim advise "QH 8H KS 9D 7C" --trump H --turn-up JH --discard
     """
-    from ecarte_sim.analysis.ecarte import advice
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     set_threads(threads)
@@ -448,7 +448,7 @@ def infer(hand, turn_up, history, thrown, samples, seed, discard, role, model, t
       ecarte-sim infer "QS KH AH 9C JD" --turn-up 8D --history propose,accept:2,play \\
           --thrown "7C 8H"
     """
-    from ecarte_sim.analysis.ecarte.inference import infer as infer_hand
+    from ecarte_sim.analysis.ecarte.advice.inference import infer as infer_hand
 
     x, y = score
     result = infer_hand(hand, turn_up, history, role, opponent_model=model,
@@ -510,7 +510,7 @@ def inference_value(n_deals, worlds, v_deals, seed, threads, quiet, as_json):
     Example:
       ecarte-sim inference-value --deals 65536 --json
     """
-    from ecarte_sim.analysis.ecarte.inference_value import inference_value as measure
+    from ecarte_sim.analysis.ecarte.play.inference_value import inference_value as measure
     from ecarte_sim.analysis.reports.provenance import provenance
 
     set_threads(threads)
@@ -558,7 +558,7 @@ def inference_claims(worlds, seed, threads, quiet, as_json):
     Example:
       ecarte-sim inference-claims --json
     """
-    from ecarte_sim.analysis.ecarte.inference_claims import inference_claims as measure
+    from ecarte_sim.analysis.ecarte.claims.inference_claims import inference_claims as measure
     from ecarte_sim.analysis.reports.provenance import provenance
 
     set_threads(threads)

@@ -1,6 +1,6 @@
 """``ecarte-sim stronger``: the ``alphamu`` card player (αμ search on the last tricks over
 ``pimc-inference``'s worlds) against ``pimc-inference``, paired on the same deals
-(:func:`ecarte_sim.analysis.ecarte.stronger.match`)."""
+(:func:`ecarte_sim.analysis.ecarte.play.stronger.match`)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def stronger(deals, worlds, tricks, start, decisions, seed, quiet, as_json):
     random words; that side's marks per deal (Laws 48-49) minus the deal's, with a 95%
     interval over deal-sides, how often alphamu's card differs and the time per decision.
     """
-    from ecarte_sim.analysis.ecarte.stronger import match
+    from ecarte_sim.analysis.ecarte.play.stronger import match
     with progress(not quiet, deals, "deals") as bar:
         done = [0]
 

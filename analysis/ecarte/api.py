@@ -41,7 +41,7 @@ from ecarte_sim.engine.ecarte.simulate import simulate_counts
 from ecarte_sim.engine.ecarte.solver import move_values
 
 if TYPE_CHECKING:
-    from ecarte_sim.analysis.ecarte.claims import ClaimsSettings
+    from ecarte_sim.analysis.ecarte.claims.decisions import ClaimsSettings
 
 Progress = Callable[[int], None] | None
 
@@ -84,7 +84,7 @@ class PlayedDeal(WholeDeal):
 
     def to_dict(self) -> dict:
         """The deal as plain values, card names in canonical ASCII (``"QH"``)."""
-        from ecarte_sim.analysis.ecarte.narrative import deal_data
+        from ecarte_sim.analysis.ecarte.text.narrative import deal_data
         return {"seed": self.seed, "index": self.index,
                 "score_before": {"elder": self.elder_score, "dealer": self.dealer_score},
                 "settings": self.settings.echo(), **deal_data(self, self.settings)}
@@ -92,7 +92,7 @@ class PlayedDeal(WholeDeal):
     def narrative(self, pretty: bool = False) -> list[str]:
         """The deal told line by line, every decision with its reason; ``pretty`` writes
         the cards with suit symbols."""
-        from ecarte_sim.analysis.ecarte.narrative import tell_deal
+        from ecarte_sim.analysis.ecarte.text.narrative import tell_deal
         return [f"Deal {self.index} of seed {self.seed}; score elder {self.elder_score}, "
                 f"dealer {self.dealer_score}.",
                 *tell_deal(self, pretty, settings=self.settings)]
@@ -113,12 +113,12 @@ class PlayedGame(Game):
 
     def to_dict(self) -> dict:
         """The game as plain values: every deal's cards, tricks, marks and reasons."""
-        from ecarte_sim.analysis.ecarte.narrative import game_data
+        from ecarte_sim.analysis.ecarte.text.narrative import game_data
         return {"settings": self.settings.echo(), **game_data(self, self.settings)}
 
     def narrative(self, pretty: bool = False, verbose: bool = False) -> list[str]:
         """The game told deal by deal (each deal in full with ``verbose``)."""
-        from ecarte_sim.analysis.ecarte.narrative import tell_game
+        from ecarte_sim.analysis.ecarte.text.narrative import tell_game
         return tell_game(self, pretty, verbose, settings=self.settings)
 
     def __str__(self) -> str:
@@ -131,7 +131,7 @@ def play(seed: int, index: int, settings: EcarteSettings | None = None, *,
     (a mark reaching five ends it), card by card: a :class:`PlayedDeal` — the record,
     ``.to_dict()`` (``ecarte-sim play --json``), ``.narrative()`` and ``str()`` (the
     deal told, every decision with its reason). See also
-    :func:`ecarte_sim.analysis.ecarte.reasons.deal_reasons`."""
+    :func:`ecarte_sim.analysis.ecarte.text.reasons.deal_reasons`."""
     settings = settings or EcarteSettings()
     d = play_deal(seed, index, settings.cfg(elder_score=elder_score,
                                             dealer_score=dealer_score, target=5,
@@ -191,18 +191,10 @@ def whole_summary(counts: np.ndarray, n_deals: int) -> dict:
     result["kings"] = {"turned": f["king_turned"], "elder_in_hand": f["king_elder"],
                        "dealer_in_hand": f["king_dealer"]}
     if f["infer_worlds"]:
+        from ecarte_sim.analysis.ecarte.play.inference_value import inference_work
         result["inference"] = inference_work(f)
     return result
 
-
-def inference_work(f: dict) -> dict:
-    """What ``pimc-inference`` did, from counts read by name: the worlds it drew, the
-    proposals (histories or hands) it tried, and the worlds that fell back to uniform
-    because no proposal fitted (:mod:`ecarte_sim.engine.ecarte.inferred_worlds`)."""
-    worlds = int(f["infer_worlds"])
-    return {"worlds": worlds, "proposals": int(f["infer_tries"]),
-            "fallback_worlds": int(f["infer_fallbacks"]),
-            "fallback_share": int(f["infer_fallbacks"]) / worlds}
 
 
 def simulate(deals: int, *, seed: int = 0, start: int = 0,
@@ -237,7 +229,7 @@ def scores(deals: int = 1_000_000, *, seed: int = 0, settings: EcarteSettings | 
     """P(win five up) from every score by the exact recursion over the outcomes of
     ``deals`` whole deals, with 95% bootstrap intervals: ``{"i_deal_next": 5 x 5, ...}``
     (rows the player's score, columns the opponent's)."""
-    from ecarte_sim.analysis.ecarte.scores import player_tables, win_table
+    from ecarte_sim.analysis.ecarte.measures.scores import player_tables, win_table
 
     settings = settings or EcarteSettings()
     counts = whole_counts(seed, 0, deals, settings.cfg(), block=settings.task_size(),
@@ -264,7 +256,7 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
     hand and turn-up for play without proposing (dd or heuristic); proposing first draws
     from the stock, so its row and the paired difference stay sampled.
     ``progress(label, n)`` is told the deals done."""
-    from ecarte_sim.analysis.ecarte import paired as AP
+    from ecarte_sim.analysis.ecarte.measures import paired as AP
     from ecarte_sim.engine.ecarte.experiments import exact_codes, hand_table
 
     settings = settings or EcarteSettings()
@@ -315,10 +307,11 @@ def claims(models: tuple[str, ...] | None = None, settings: ClaimsSettings | Non
            command: str = "ecarte_sim.claims", progress: Callable[[str, int], None] | None = None
            ) -> dict:
     """Every claim of the treatise for each play model (``models``; None: every model of
-    :data:`ecarte_sim.analysis.ecarte.claims.DEFAULT_MODELS`; ``pimc-inference`` by
+    :data:`ecarte_sim.analysis.ecarte.claims.decisions.DEFAULT_MODELS`; ``pimc-inference`` by
     name), with estimate, 95% interval, n and
-    verdict (:mod:`ecarte_sim.analysis.ecarte.claims`); see :func:`claims_frame`."""
-    from ecarte_sim.analysis.ecarte.claims import DEFAULT_MODELS, ClaimsSettings, run_claims
+    verdict (:mod:`ecarte_sim.analysis.ecarte.claims.decisions`); see :func:`claims_frame`."""
+    from ecarte_sim.analysis.ecarte.claims.decisions import (DEFAULT_MODELS, ClaimsSettings,
+                                                             run_claims)
 
     models = DEFAULT_MODELS if models is None else models
     return run_claims(list(models), settings or ClaimsSettings(), command, progress=progress)

@@ -5,7 +5,7 @@ arguments.
 A score is given as the commands write it, ``"3-4"``, or as a pair of integers,
 ``(3, 4)`` — the elder's score first, each 0–4 (five up, Law 46). These functions sit
 beside :mod:`~ecarte_sim.analysis.ecarte.api` rather than in it because
-:mod:`~ecarte_sim.analysis.ecarte.strategy` itself reads ``api``.
+:mod:`~ecarte_sim.analysis.ecarte.solving.proposal_game` itself reads ``api``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.situation import score_pair
+from ecarte_sim.analysis.ecarte.solving.situation import score_pair
 from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
 #: The choices of :func:`strategy`, spelt as the command's options.
@@ -45,11 +45,11 @@ def advise(hand: str, trump: str, score: str | tuple[int, int] = "0-0", role: st
     turned-up card) at ``score`` (``"E-D"`` or ``(E, D)``): the shipped equilibrium's
     action (``against="treatise"``: the best response to Hoyle's pair), each action's
     probability of winning the game and marks per deal with 95% intervals, and what the
-    treatise says — :func:`ecarte_sim.analysis.ecarte.advice.advise` (``options``:
+    treatise says — :func:`ecarte_sim.analysis.ecarte.advice.first_decision.advise` (``options``:
     ``turn_up``, ``play``, ``settings`` (against the treatise), ``seed``, ``deals``,
-    ``values``); ``discard=True``: :func:`~ecarte_sim.analysis.ecarte.advice.discard_advice`.
+    ``values``); ``discard=True``: :func:`~ecarte_sim.analysis.ecarte.advice.first_decision.discard_advice`.
     What ``ecarte-sim advise --json`` prints."""
-    from ecarte_sim.analysis.ecarte import advice
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
 
     x, y = score_pair(score)
     if discard:
@@ -60,9 +60,9 @@ def advise(hand: str, trump: str, score: str | tuple[int, int] = "0-0", role: st
 def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
           score: str | tuple[int, int] = "0-0", **options) -> dict:
     """What the adversary's decisions (``history``, e.g. ``"propose,refuse"``) say about
-    his hand — :func:`ecarte_sim.analysis.ecarte.inference.infer`, with ``score`` as
+    his hand — :func:`ecarte_sim.analysis.ecarte.advice.inference.infer`, with ``score`` as
     ``"E-D"`` or ``(E, D)``; what ``ecarte-sim infer --json`` prints."""
-    from ecarte_sim.analysis.ecarte.inference import infer as infer_hand
+    from ecarte_sim.analysis.ecarte.advice.inference import infer as infer_hand
 
     x, y = score_pair(score)
     return infer_hand(hand, turn_up, history, role, score=f"{x}-{y}", **options)
@@ -75,8 +75,8 @@ def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise
              max_deals_per_state: int | None = None, fresh_deals: int | None = None,
              progress: Callable[[str, int, int], None] | None = None) -> dict:
     """What should one play: ``ecarte-sim strategy`` from Python, the same library calls
-    (:func:`~ecarte_sim.analysis.ecarte.strategy.against_treatise` or
-    :func:`~ecarte_sim.analysis.ecarte.strategy.equilibrium`) with the command's options
+    (:func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.against_treatise` or
+    :func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.equilibrium`) with the command's options
     as arguments.
 
     ``against="treatise"``: each ``role``'s (``"elder"``, ``"dealer"``, ``"both"``) best
@@ -92,7 +92,7 @@ def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise
     Returns the parameters (as ``--json`` echoes them) and the library's result with its
     arrays (``v``; the best responses' ``table``, ``gain``, ``se``; ``tables``), which
     ``--json`` leaves out. :class:`ValueError` names a bad argument."""
-    from ecarte_sim.analysis.ecarte import strategy as study
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as study
 
     settings = settings or EcarteSettings()
     _choice(against, AGAINST, "against")

@@ -4,7 +4,7 @@ the coach.
 * :mod:`.session` — :class:`~.session.Table`, one game by the laws: ``new``, ``view``,
   ``act``, ``record``, ``from_record`` (the contract the web app and the coach use).
 * :mod:`.computer` — the computer's decisions: the shipped strategy's tables or the
-  treatise's rules, its cards by the inferring player or αμ (:mod:`ecarte_sim.analysis.ecarte.card_advice`)
+  treatise's rules, its cards by the inferring player or αμ (:mod:`ecarte_sim.analysis.ecarte.play.card_advice`)
   or the treatise's play.
 * :mod:`.records` — the game record (plain JSON, ``docs/records.md``): shape checks, atomic
   save, load.

@@ -10,7 +10,7 @@ actions), so the practice table and ``ecarte-sim review`` grade alike.
 What a decision is worth
     * **First decisions and answers** (Law 25: the elder proposes or plays, the dealer
       accepts or refuses) in the first round: both actions' P(win the game) from
-      :func:`ecarte_sim.analysis.ecarte.advice.advise` against the shipped strategy
+      :func:`ecarte_sim.analysis.ecarte.advice.first_decision.advise` against the shipped strategy
       (:data:`ADVICE_DEALS` deals around the hand, both players then playing the
       strategy as it was solved, the cards double dummy, the later deals valued by its
       ``V``), with the table's action and the
@@ -18,14 +18,14 @@ What a decision is worth
       proposal) are read from the same table on the new hand, an abstraction of the
       strategy: the verdict says whether the choice agrees and is not graded.
     * **Discards** at the first exchange (Laws 27–31):
-      :func:`~ecarte_sim.analysis.ecarte.advice.discard_advice` — the strategy's rule and
+      :func:`~ecarte_sim.analysis.ecarte.advice.first_decision.discard_advice` — the strategy's rule and
       every other rule's paired gain against it (:data:`DISCARD_DEALS` deals); a discard
       no rule throws is measured against the strategy's own on the same deals, its
       player's later exchanges (rare) by the treatise's rule in both arms
       (:func:`_discard_gain`). The treatise's discard ("a king or a trump should not be
       discarded in the first instance") is quoted.
     * **Cards** (Law 43 says which are legal; a forced card is not graded): the
-      inferring player's values (:func:`ecarte_sim.analysis.ecarte.card_advice`, the worlds
+      inferring player's values (:func:`ecarte_sim.analysis.ecarte.play.card_advice`, the worlds
       the computer would draw for that player, :data:`COACH_WORLDS` of them), each
       world's outcome turned into P(win the game) from the score after the deal (Laws
       46, 48–49; :func:`win_after`), the cost paired over the worlds; beside it the double-dummy
@@ -104,7 +104,7 @@ HIDDEN = ("best", "values", "rule", "strategy", "dd", "text")
 
 @lru_cache(maxsize=1)
 def _v() -> np.ndarray:
-    from ecarte_sim.analysis.ecarte import solved
+    from ecarte_sim.analysis.ecarte.solving import solved
     return np.asarray(solved.load().v, dtype=float)
 
 
@@ -160,7 +160,7 @@ def _verdict(kind, s: DealState, by, chosen, **kw) -> dict:
 
 
 def _first(s: DealState, a: dict, seed: int) -> dict | None:
-    from ecarte_sim.analysis.ecarte import advice
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     by, kind = a["by"], a["type"]
     role = s.role(by)
     hand = s.hand[by]
@@ -213,8 +213,8 @@ def _first(s: DealState, a: dict, seed: int) -> dict | None:
 
 
 def _discard(s: DealState, a: dict, seed: int) -> dict | None:
-    from ecarte_sim.analysis.ecarte import advice
-    from ecarte_sim.analysis.ecarte.reasons import DISCARD_KEEPS
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
+    from ecarte_sim.analysis.ecarte.text.reasons import DISCARD_KEEPS
     from ecarte_sim.engine.ecarte.settings import Discard
     by = a["by"]
     role = s.role(by)
@@ -282,13 +282,13 @@ def _discard_gain(role: str, hand: int, thrown: int, turn_up: int, x: int, y: in
     """The paired gain in ``role``'s P(win the game) of throwing ``thrown`` from ``hand``
     at the first exchange over the shipped strategy's own discard, on ``deals`` deals
     around the hand (both propose and accept; the players otherwise by the strategy, as
-    :func:`~ecarte_sim.analysis.ecarte.advice.discard_advice` measures the rules). The
+    :func:`~ecarte_sim.analysis.ecarte.advice.first_decision.discard_advice` measures the rules). The
     role's discard is scripted: the cards given in the first exchange, in a later one the
     treatise's ("a king or a trump should not be discarded") in both arms."""
-    from ecarte_sim.analysis.ecarte import solved as shipped
-    from ecarte_sim.analysis.ecarte import strategy as st
-    from ecarte_sim.analysis.ecarte.advice import strategy_settings
-    from ecarte_sim.analysis.ecarte.paired import paired_mean
+    from ecarte_sim.analysis.ecarte.solving import solved as shipped
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+    from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
+    from ecarte_sim.analysis.ecarte.measures.paired import paired_mean
     from ecarte_sim.engine.ecarte.policies import (MAX_ROUNDS, S_DEALER_DISCARD,
                                                    S_ELDER_DISCARD)
     from ecarte_sim.engine.ecarte.settings import CFG, DISCARD_BY_POLICY, Discard
@@ -326,7 +326,7 @@ def _discard_gain(role: str, hand: int, thrown: int, turn_up: int, x: int, y: in
 
 
 def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | None:
-    from ecarte_sim.analysis.ecarte.card_advice import decide_position
+    from ecarte_sim.analysis.ecarte.play.card_advice import decide_position
     from ecarte_sim.engine.ecarte.solver import value_after
     by = a["by"]
     c = known_card(a["card"])

@@ -11,14 +11,14 @@ Three opponents:
     (+0.0059 marks a deal over ``pimc-inference`` as measured there).
 ``strategy``
     The first decisions (propose or play; accept or refuse) and the discards of the
-    shipped strategy (:mod:`ecarte_sim.analysis.ecarte.solved`), read by the engine's own
+    shipped strategy (:mod:`ecarte_sim.analysis.ecarte.solving.solved`), read by the engine's own
     table policy (:func:`~ecarte_sim.engine.ecarte.policies.elder_proposes`,
     :func:`~ecarte_sim.engine.ecarte.policies.dealer_accepts`,
     :func:`~ecarte_sim.engine.ecarte.policies.thrown_cards`) at the score before the
     deal — the row ``5 * elder's score + dealer's score`` — exactly as the strategy was
     solved and evaluated; later proposals of a deal read the same table on the new hand.
     Its cards are those of the inferring player, ``pimc-inference`` with ``W`` worlds:
-    :func:`ecarte_sim.analysis.ecarte.card_advice.computer_card`.
+    :func:`ecarte_sim.analysis.ecarte.play.card_advice.computer_card`.
 ``treatise``
     Hoyle's list (play without proposing a *jeu de règle*, else propose), the dealer's
     maxims, the treatise's discard ("a king or a trump should not be discarded"), and the
@@ -55,7 +55,7 @@ MODEL = {"alphamu": "strategy", "strategy": "strategy", "treatise": "treatise"}
 
 @cache
 def _strategy_script() -> np.ndarray:
-    from ecarte_sim.analysis.ecarte.solved import load
+    from ecarte_sim.analysis.ecarte.solving.solved import load
     from ecarte_sim.engine.ecarte.tables import policy_script
     script = policy_script(**load().tables())
     script.flags.writeable = False
@@ -185,7 +185,7 @@ def _inferring_card(position: Position, worlds: int, chooser: str = "pimc-infere
     """The inferring player's card (H2's ``cards.computer_card``), or None while that
     module is not there."""
     try:
-        from ecarte_sim.analysis.ecarte import card_advice as cards
+        from ecarte_sim.analysis.ecarte.play import card_advice as cards
     except ImportError:
         return None
     fn = getattr(cards, "computer_card", None)

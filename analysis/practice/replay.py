@@ -160,7 +160,7 @@ class DealState:
     def position_of(self, player: str):
         """The card verdict's position for ``player`` to play now, or None when a card
         he must know is unknown."""
-        from ecarte_sim.analysis.ecarte.card_advice import parse_position
+        from ecarte_sim.analysis.ecarte.play.card_advice import parse_position
         if self.hand[player] is None or self.turn_up is None \
                 or any(c is None for _, c in self.played):
             return None

@@ -1,4 +1,4 @@
-"""The files and lines of ``ecarte-sim audit`` (:mod:`ecarte_sim.analysis.ecarte.audit`):
+"""The files and lines of ``ecarte-sim audit`` (:mod:`ecarte_sim.analysis.ecarte.advice.audit`):
 ``audit.md`` (the per-hand regret of the shipped strategy's table and of the treatise,
 each role and score, the worst hands), ``audit.csv`` (one row per hand) and
 ``provenance.json``."""

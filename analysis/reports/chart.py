@@ -1,6 +1,6 @@
 """The strategy card drawn: one A4 page (landscape) per role and score, PNG, SVG or PDF.
 
-Draws a :class:`~ecarte_sim.analysis.ecarte.chart.Chart` (the computation lives there):
+Draws a :class:`~ecarte_sim.analysis.ecarte.solving.chart.Chart` (the computation lives there):
 each cell coloured by its action, lighter where the margin is small, the share of its
 dealt hands the action reproduces written large and its share of all dealt hands small;
 a bold frame with ≠ where the treatise (Hoyle's list, the dealer's maxims) takes the
@@ -18,7 +18,7 @@ import textwrap
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.chart import (ACTIONS, MARGIN_STEPS, TREATISE, Chart,
+from ecarte_sim.analysis.ecarte.solving.chart import (ACTIONS, MARGIN_STEPS, TREATISE, Chart,
                                               sub_label)
 from ecarte_sim.analysis.reports.provenance import commit_file, png_metadata
 

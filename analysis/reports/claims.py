@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.claims import TWO_THIRDS, VERDICTS
+from ecarte_sim.analysis.ecarte.claims.decisions import TWO_THIRDS, VERDICTS
 from ecarte_sim.analysis.reports.provenance import (FILE, commit_file, csv_columns, parquet_metadata, png_metadata,
                                                     write_provenance)
 from ecarte_sim.engine.ecarte.regle import RULES
@@ -156,7 +156,7 @@ def _intro(f, prov: dict, caption: str) -> None:
                else "") + ". Elder `regle` (plays Hoyle's list of jeux de règle), "
             "dealer `maxims` (the dealer's maxims) unless the experiment varies them; "
             "comparisons are paired (the same deals in both arms). Verdict rules were "
-            "fixed before the run (analysis/ecarte/claims.py; each is listed under "
+            "fixed before the run (analysis/ecarte/claims/decisions.py; each is listed under "
             "*Verdict rules* below). Changes in P(win the game) use the score table V "
             "of each model, from deals disjoint from the experiments' (indices from "
             "2^40); their intervals treat V as known (its error is shared by both "

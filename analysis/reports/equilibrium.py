@@ -6,7 +6,7 @@
   iteration and score), ``exploitability.png`` (Hoyle's pair against the computed pair at
   every score, 95% intervals), ``convergence.png`` and ``provenance.json``.
 * :func:`ship` — the computed pair as the package's data
-  (:mod:`ecarte_sim.analysis.ecarte.solved`): ``<play>.npz`` and ``<play>.json`` with the
+  (:mod:`ecarte_sim.analysis.ecarte.solving.solved`): ``<play>.npz`` and ``<play>.json`` with the
   command, seed, commit and the exploitability found.
 """
 
@@ -17,8 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte import solved as shipped
-from ecarte_sim.analysis.ecarte.equilibrium import ROLES, TARGET
+from ecarte_sim.analysis.ecarte.solving import solved as shipped
+from ecarte_sim.analysis.ecarte.solving.equilibrium import ROLES, TARGET
 
 
 def _ci(lo_hi, fmt="+.4f") -> str:

@@ -1,4 +1,4 @@
-"""Files of a ``scores`` run (:mod:`ecarte_sim.analysis.ecarte.scores` computes the
+"""Files of a ``scores`` run (:mod:`ecarte_sim.analysis.ecarte.measures.scores` computes the
 table): scores.csv, scores.parquet (when pyarrow is installed), scores.md, scores.png and
 provenance.json, each written under a temporary name and renamed."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.scores import TARGET
+from ecarte_sim.analysis.ecarte.measures.scores import TARGET
 
 
 def write_report(out_dir: str, result: dict, execution: dict | None = None) -> list[str]:

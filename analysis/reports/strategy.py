@@ -1,4 +1,4 @@
-"""Files of a ``strategy`` run (:mod:`ecarte_sim.analysis.ecarte.strategy` computes
+"""Files of a ``strategy`` run (:mod:`ecarte_sim.analysis.ecarte.solving.proposal_game` computes
 them): strategy.csv, strategy.md, strategy.png, treatise_rules.csv, tables.npz and
 provenance.json for best responses to the treatise (:func:`write_report`);
 equilibrium.csv, equilibrium.md, equilibrium.png and tables.npz for iterated best
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.scores import TARGET
-from ecarte_sim.analysis.ecarte.strategy import ACTIONS, SCORES, cards_thrown
+from ecarte_sim.analysis.ecarte.measures.scores import TARGET
+from ecarte_sim.analysis.ecarte.solving.proposal_game import ACTIONS, SCORES, cards_thrown
 from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
 from ecarte_sim.engine.ecarte.states import N_STATES, state_weights
 
@@ -22,7 +22,7 @@ def policy_map(role: str, table: np.ndarray, per_state=None) -> np.ndarray:
     propose (elder) or accept (dealer); with
     ``per_state`` (a function of the role and one row), the dealt mean of what it gives
     (e.g. :func:`cards_thrown` for a discard table)."""
-    from ecarte_sim.analysis.ecarte.readable import features
+    from ecarte_sim.analysis.ecarte.solving.readable import features
 
     w = state_weights().astype(np.float64)
     trumps = features()["trumps"].to_numpy()
@@ -54,7 +54,7 @@ def treatise_row(key: str, data: dict, settings: dict) -> np.ndarray:
 
 def trumps_shares() -> np.ndarray:
     """The share of dealt hands holding 0..5 trumps (states weighed as dealt)."""
-    from ecarte_sim.analysis.ecarte.readable import features
+    from ecarte_sim.analysis.ecarte.solving.readable import features
 
     w = state_weights().astype(np.float64)
     trumps = features()["trumps"].to_numpy()

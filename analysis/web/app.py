@@ -36,14 +36,14 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
   computer's hand, discards and draws and the stock are ``"?"``; the seed is null until
   the game is over).
 * ``GET /api/chart?role=elder&score=0-0&against=equilibrium&format=json|svg`` — the strategy
-  card at that score (:mod:`ecarte_sim.analysis.ecarte.chart`): its cells as JSON, or
+  card at that score (:mod:`ecarte_sim.analysis.ecarte.solving.chart`): its cells as JSON, or
   the printed card as SVG.
 * ``POST /api/advise`` ``{"hand", "trump", "score"?, "role"?, "turn_up"?, "against"?,
-  "deals"?}`` — :func:`ecarte_sim.analysis.ecarte.advice.advise` on one hand (and its
+  "deals"?}`` — :func:`ecarte_sim.analysis.ecarte.advice.first_decision.advise` on one hand (and its
   discard from the strategy when ``"discard": true``).
 * ``POST /api/cards`` ``{"hand", "turn_up", "role", "said"?, "discards"?, "played"?,
   "score"?, "opponent"?, "worlds"?, "seed"?}`` — which card to lead or play:
-  :func:`ecarte_sim.analysis.ecarte.card_advice.card_values` (the text forms of ``ecarte-sim
+  :func:`ecarte_sim.analysis.ecarte.play.card_advice.card_values` (the text forms of ``ecarte-sim
   cards``), each legal card as the inferring player sees it, double dummy beside it when
   ``opponent`` (the adversary's cards now) is given.
 
@@ -278,9 +278,9 @@ _MPL = threading.Lock()
 @lru_cache(maxsize=64)
 def chart_json(role: str, score: str, against: str) -> dict:
     """The strategy card of ``role`` at ``score`` (as ``ecarte-sim chart --json``)."""
-    from ecarte_sim.analysis.ecarte import chart as card
-    from ecarte_sim.analysis.ecarte import solved as shipped
-    from ecarte_sim.analysis.ecarte.strategy import parse_score
+    from ecarte_sim.analysis.ecarte.solving import chart as card
+    from ecarte_sim.analysis.ecarte.solving import solved as shipped
+    from ecarte_sim.analysis.ecarte.solving.proposal_game import parse_score
     e, d = parse_score(score)
     treatise = card.treatise_tables()[role]
     if against == "treatise":
@@ -326,7 +326,7 @@ def chart_svg(role: str, score: str, against: str) -> bytes:
 
 
 def advise_json(data: dict) -> dict:
-    from ecarte_sim.analysis.ecarte import advice
+    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     _only(data, ADVISE_FIELDS, "advice")
     hand, trump = data.get("hand"), data.get("trump")
     if not isinstance(hand, str) or not hand.strip():
@@ -365,9 +365,9 @@ MAX_CARD_WORLDS = 1024
 
 
 def cards_json(data: dict) -> dict:
-    """:func:`ecarte_sim.analysis.ecarte.card_advice.card_values` on one position: which card
+    """:func:`ecarte_sim.analysis.ecarte.play.card_advice.card_values` on one position: which card
     to lead or play (as ``ecarte-sim cards``)."""
-    from ecarte_sim.analysis.ecarte import card_advice as cards
+    from ecarte_sim.analysis.ecarte.play import card_advice as cards
     _only(data, CARDS_FIELDS, "a card question")
     for name in ("hand", "turn_up", "role"):
         if not isinstance(data.get(name), str) or not data[name].strip():
@@ -534,7 +534,7 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         fmt = q.get("format", "json")
         if fmt not in ("json", "svg"):
             raise BadRequest(f"unknown format {fmt!r}; choose from json, svg")
-        from ecarte_sim.analysis.ecarte.strategy import parse_score
+        from ecarte_sim.analysis.ecarte.solving.proposal_game import parse_score
         try:
             e, d = parse_score(q.get("score", "0-0"))
         except ValueError as exc:

@@ -9,7 +9,7 @@ hands, turn-up and stock in both arms, the later rounds left to the policies in
 Laws 22–24, and who scored the point or vole and how many marks it gave, Laws 48–49,
 Law 49's doubling included) — a 16 × 16 joint table per state, from which the value
 of each action at every score follows (scores only reweight these codes,
-:mod:`ecarte_sim.analysis.ecarte.strategy`).
+:mod:`ecarte_sim.analysis.ecarte.solving.proposal_game`).
 
 Deals consistent with a state. The state's member (turn-up, hand) is drawn
 uniformly: one of the 24 relabellings of the four suits applied to the state's

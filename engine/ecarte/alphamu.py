@@ -49,7 +49,7 @@ stack of positions, one frame per card played in the search):
 * :func:`alphamu_decide` — the whole chooser from the mover's knowledge
   (:func:`alphamu_decide_counted`: with its budget, its work and whether it stopped);
 * :func:`keyed_alphamu_card`, :func:`keyed_alphamu_cards` — the chooser as a *strategy*
-  for the best response of :mod:`ecarte_sim.analysis.ecarte.exploit`: its words keyed by
+  for the best response of :mod:`ecarte_sim.analysis.ecarte.play.exploit`: its words keyed by
   the mover's own information (:func:`~ecarte_sim.engine.ecarte.keyed.info_key`), as
   :func:`~ecarte_sim.engine.ecarte.keyed.keyed_card` keys the other models.
 """

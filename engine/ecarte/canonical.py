@@ -62,7 +62,7 @@ def _counts() -> tuple[list, list, list, list]:
 def state_key(hand: int, turn_up: int) -> int:
     """The key of (``hand``, ``turn_up``) in plain Python: the kernels'
     :func:`.states.state_key`, written again so that one hand's state is found without
-    loading numba (``advise``'s action, :mod:`ecarte_sim.analysis.ecarte.advice`);
+    loading numba (``advise``'s action, :mod:`ecarte_sim.analysis.ecarte.advice.first_decision`);
     ``tests/test_states.py`` (``test_the_counted_index_is_the_kernels``) checks the two
     agree."""
     hand, turn_up = int(hand), int(turn_up)

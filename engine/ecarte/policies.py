@@ -69,7 +69,7 @@ Discard (both players): the rules keep every trump and the plain cards from a ra
     The elder must discard at least one card (Law 27): if the rule keeps all five, he
     discards his weakest card (see ``WEAKNESS`` below). The dealer may keep all five.
     Why these six are the discards worth considering (the actions of the strategy
-    solver, :mod:`ecarte_sim.analysis.ecarte.strategy`): of two plain cards of one
+    solver, :mod:`ecarte_sim.analysis.ecarte.solving.proposal_game`): of two plain cards of one
     suit the higher wins every trick the lower wins, so a sane player keeps of each
     plain suit a top segment, never a card below one he throws; a trump beats every
     plain card and the card drawn for it is a trump only about one time in four, so he

@@ -30,7 +30,7 @@ Experiments (:func:`run_model`):
               other hearts: played without proposing and proposing, sampled; for ``dd`` and
               ``heuristic`` also enumerated exactly (5 turn-ups x 65,780 dealer hands).
 ``scores``    whole deals under regle/maxims, for the probability of winning the game from
-              every score (:mod:`ecarte_sim.analysis.ecarte.scores`); turns a deal's outcome into a game-win
+              every score (:mod:`ecarte_sim.analysis.ecarte.measures.scores`); turns a deal's outcome into a game-win
               probability at any score.
 
 Class sampling (``rules`` and ``dealer``; :mod:`ecarte_sim.engine.ecarte.class_sampling`):
@@ -73,10 +73,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte import paired as P
+from ecarte_sim.analysis.ecarte.measures import paired as P
 from ecarte_sim.analysis.stats.precision import (DEFAULT_PRECISION, FIRST_BATCH, checkpoints,
                                                  run_until)
-from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, win_probabilities
+from ecarte_sim.analysis.ecarte.measures.scores import (TARGET, outcome_distribution,
+                                                        win_probabilities)
 from ecarte_sim.engine.cards import parse_hand
 from ecarte_sim.engine.ecarte.class_sampling import MAX_CLASS_SAMPLES, class_table
 from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER, CLASSIFY_REGLE,

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.scores import TARGET, replay
+from ecarte_sim.analysis.ecarte.measures.scores import TARGET, replay
 from ecarte_sim.analysis.stats.intervals import weighted_mean, wilson_interval
 from ecarte_sim.engine.ecarte.experiments import (ARM_FIRST, ARM_KING, ARM_MARKS_DEALER, ARM_MARKS_ELDER,
                                                   ARM_NET, ARM_OUTCOME, ARM_POINTS_DEALER,

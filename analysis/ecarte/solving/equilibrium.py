@@ -1,7 +1,7 @@
 """The game of five up solved: an equilibrium of the first decisions and first discards at
 every score, its value and its exploitability.
 
-:mod:`~ecarte_sim.analysis.ecarte.strategy` computes a best response of one player at
+:mod:`~ecarte_sim.analysis.ecarte.solving.proposal_game` computes a best response of one player at
 one score, the later deals valued by the treatise's own play. Five up is one game: the
 right play at 3-4 depends on what the scores after it are worth, and that depends on
 the play at those scores. This module iterates both.
@@ -10,14 +10,14 @@ The strategy. A *pair* is four tables of 25 rows (the score before the deal, row
 ``5 * elder's score + dealer's score``) over the 255,304 canonical states
 (:mod:`ecarte_sim.engine.ecarte.states`): the elder's first decision (propose / play,
 Laws 25–26), the dealer's (accept / refuse, Law 25), and each player's first discard
-(a rule of :data:`~ecarte_sim.analysis.ecarte.strategy.RULES`, Laws 27–31). The table
+(a rule of :data:`~ecarte_sim.analysis.ecarte.solving.proposal_game.RULES`, Laws 27–31). The table
 policies read them (:mod:`ecarte_sim.engine.ecarte.tables`).
 
 The value. ``V[x, y]``, the probability that the player about to be elder at ``x``
 against the dealer's ``y`` wins the game (Law 46: five up, the deal alternating), is
 computed from the pair itself (:func:`pair_values`): at each score, whole deals played
 by the pair's row of that score give the distribution of the deal's outcome; the
-recursion of :mod:`~ecarte_sim.analysis.ecarte.scores`, with that distribution depending
+recursion of :mod:`~ecarte_sim.analysis.ecarte.measures.scores`, with that distribution depending
 on the score, gives ``V`` (95% intervals by a parametric bootstrap of the 25
 distributions, each redrawn on its own although the scores share their deals: wider
 than need be).
@@ -75,9 +75,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte import strategy as st
-from ecarte_sim.analysis.ecarte.paired import game_value, mean_of
-from ecarte_sim.analysis.ecarte.scores import TARGET, recursion, replay
+from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+from ecarte_sim.analysis.ecarte.measures.paired import game_value, mean_of
+from ecarte_sim.analysis.ecarte.measures.scores import TARGET, recursion, replay
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
 from ecarte_sim.engine.ecarte.records import COUNTS, KINGS, POINTS
@@ -217,7 +217,7 @@ def base_settings(settings: EcarteSettings) -> EcarteSettings:
 def values_by_score(p: np.ndarray, target: int = TARGET) -> np.ndarray:
     """``V[x, y]`` when the deal's outcome distribution depends on the score: ``p`` is
     (25, 20), row ``5 * x + y`` the outcome codes of a deal played from elder ``x``,
-    dealer ``y`` (:func:`~ecarte_sim.analysis.ecarte.scores.recursion`, Law 46). Each row
+    dealer ``y`` (:func:`~ecarte_sim.analysis.ecarte.measures.scores.recursion`, Law 46). Each row
     must be a distribution; a 'no point' code is allowed only where a king's mark ends
     the game at that score (a deal cut short there)."""
     p = np.asarray(p, dtype=float)
@@ -347,14 +347,14 @@ def best_rows(role: str, settings: EcarteSettings, pair: dict, v: np.ndarray,
 def pooled_response(marks: st.MarksTables, v: np.ndarray, replaced: np.ndarray,
                     slots: list[int], states=None, extend: bool = False) -> dict:
     """The best response of ``marks``' role at ``slots`` with every state's gain pooled with
-    the states alike (:func:`~ecarte_sim.analysis.ecarte.resolve.resolve`): the action is
+    the states alike (:func:`~ecarte_sim.analysis.ecarte.solving.resolve.resolve`): the action is
     the posterior mean's sign. ``states``: the fit uses their gains alone, and only they
     change (a reduced instance; the others keep ``replaced``) unless ``extend``: then
     every state takes the model's answer, the others their fitted value. Returns
-    :func:`~ecarte_sim.analysis.ecarte.strategy.best_response`'s keys (``gain`` and
+    :func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.best_response`'s keys (``gain`` and
     ``se`` the states' own sampled figures) and the posterior's ``post_mean``,
     ``post_sd``."""
-    from ecarte_sim.analysis.ecarte.resolve import resolve
+    from ecarte_sim.analysis.ecarte.solving.resolve import resolve
     from ecarte_sim.engine.ecarte.states import representatives
 
     replaced = np.broadcast_to(np.asarray(replaced, dtype=bool), (SCORE_SLOTS, N_STATES))

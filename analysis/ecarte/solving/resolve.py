@@ -1,10 +1,10 @@
 """A first decision resolved hand by hand: each state's noisy gain pooled with the states
 alike.
 
-A solve samples 8–16 deals a state (:func:`~ecarte_sim.analysis.ecarte.strategy.marks_tables`),
+A solve samples 8–16 deals a state (:func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.marks_tables`),
 so a state's gain of one action over the other has a standard error of about 0.1 in
 P(win the game) while the gaps that matter are 0.01–0.15: most states stay unresolved,
-and :func:`~ecarte_sim.analysis.ecarte.strategy.best_response` keeps the action it
+and :func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.best_response` keeps the action it
 replaces there (at first the treatise's). Here every state borrows strength from the
 255,304 others (empirical Bayes, as in a hierarchical model of the gains):
 
@@ -22,7 +22,7 @@ replaces there (at first the treatise's). Here every state borrows strength from
   mean's sign (the state's own deals decide where they are precise, the states alike
   where they are not).
 
-Measured against the per-hand audit (:mod:`~ecarte_sim.analysis.ecarte.audit`) on hands
+Measured against the per-hand audit (:mod:`~ecarte_sim.analysis.ecarte.advice.audit`) on hands
 and deals the fit never saw.
 """
 

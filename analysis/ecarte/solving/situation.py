@@ -1,6 +1,6 @@
 """One hand at one score as the advice reads it, in plain Python: the score parsed, the
 hand's mask, its trumps and the turn-ups it may be dealt with, and each role's two
-actions. :mod:`ecarte_sim.analysis.ecarte.strategy` re-exports all of it; kept apart so
+actions. :mod:`ecarte_sim.analysis.ecarte.solving.proposal_game` re-exports all of it; kept apart so
 that a first answer (``advise --no-values``) reads a hand without loading the kernels.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.scores import TARGET
+from ecarte_sim.analysis.ecarte.measures.scores import TARGET
 from ecarte_sim.engine.deck import parse_hand
 from ecarte_sim.engine.ecarte.notation import HAND_SIZE, parse_trump, parse_turn_up, turn_ups
 

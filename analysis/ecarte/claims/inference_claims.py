@@ -1,5 +1,5 @@
 """The claims of Hoyle's Games Modernized that are about inference, with their verdict
-rules, fixed here before any run (the rules of :mod:`ecarte_sim.analysis.ecarte.claims`).
+rules, fixed here before any run (the rules of :mod:`ecarte_sim.analysis.ecarte.claims.decisions`).
 
 The treatise's dealer decides by his maxims and its elder by Hoyle's list, so the opponent
 model is the treatise's own. Each claim has readings, each measured one way:
@@ -32,7 +32,7 @@ model is the treatise's own. Each claim has readings, each measured one way:
 
 from __future__ import annotations
 
-from ecarte_sim.analysis.ecarte.claims import SOURCE, at_least, positive
+from ecarte_sim.analysis.ecarte.claims.decisions import SOURCE, at_least, positive
 from ecarte_sim.engine.cards import ECARTE, parse_card, parse_hand
 
 Q_REFUSED = ("A holds king, knave, ten, of hearts; queen of diamonds, and knave of spades "
@@ -66,7 +66,7 @@ def _row(cid, quote, reading, rule, estimate, ci95, n, verdict, **extra) -> dict
 
 def inference_claims(worlds: int = 64, seed: int = 0, progress=None) -> list[dict]:
     """Every inference claim of the module docstring, measured and judged."""
-    from ecarte_sim.analysis.ecarte import inference as I
+    from ecarte_sim.analysis.ecarte.advice import inference as I
 
     say = progress or (lambda what: None)
     rows = []

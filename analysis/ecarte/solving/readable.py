@@ -1,6 +1,6 @@
 """The computed jeux de règle: a computed table said in the treatise's own terms.
 
-A best response (:mod:`ecarte_sim.analysis.ecarte.strategy`) is a table of 255,304
+A best response (:mod:`ecarte_sim.analysis.ecarte.solving.proposal_game`) is a table of 255,304
 canonical states; a player cannot carry it. Hoyle's list speaks of trumps held, the king,
 court cards and suit lengths. This module writes a computed table in those terms:
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ecarte_sim.analysis.ecarte.reasons import (DealReasons, Reason, deal_reasons, law_46,
+from ecarte_sim.analysis.ecarte.text.reasons import (DealReasons, Reason, deal_reasons, law_46,
                                                 point_reason)
 from ecarte_sim.engine.cards import ECARTE, SUIT_NAMES, format_card, format_hand
 from ecarte_sim.engine.ecarte.game import Game
@@ -36,7 +36,7 @@ def _final(why: DealReasons) -> dict:
 def deal_data(d: WholeDeal, settings: EcarteSettings | None = None, *,
               elder_first=ElderFirst.BY_POLICY, dealer_first=DealerFirst.BY_POLICY) -> dict:
     """Structured record of a whole deal (cards in canonical ASCII), with the reason of
-    every decision (:mod:`ecarte_sim.analysis.ecarte.reasons`) under ``settings`` (the
+    every decision (:mod:`ecarte_sim.analysis.ecarte.text.reasons`) under ``settings`` (the
     settings the deal was played under; default the defaults): each exchange's
     ``reasons`` (elder, dealer, elder_discard, dealer_discard), ``final_decision`` (how
     the proposals ended and why), ``law_49_reason`` and ``point_reason``."""

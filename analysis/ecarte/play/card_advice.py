@@ -53,7 +53,7 @@ The arguments, shared by the three (keywords after ``hand, turn_up, role``)
                   ``seed``, as the whole deal keys it.
     ``worlds``    W, the worlds compared (default 64).
     ``model``     ``"strategy"`` (default): both players are modelled as playing the
-                  shipped strategy (:mod:`ecarte_sim.analysis.ecarte.solved`: its first
+                  shipped strategy (:mod:`ecarte_sim.analysis.ecarte.solving.solved`: its first
                   decisions and discards at the score, later rounds reading the same
                   tables), as the computer plays; ``"treatise"``: Hoyle's list, the
                   maxims and the treatise's discard ("a king or a trump should not be
@@ -287,8 +287,8 @@ def _settings(model: str, x: int, y: int, worlds: int, forced_trump: bool):
     from ecarte_sim.engine.ecarte.settings import EcarteSettings, PlayModel
 
     if model == "strategy":
-        from ecarte_sim.analysis.ecarte import solved as shipped
-        from ecarte_sim.analysis.ecarte.advice import strategy_settings
+        from ecarte_sim.analysis.ecarte.solving import solved as shipped
+        from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
         settings, script = strategy_settings(shipped.load(), x, y)
     elif model == "treatise":
         settings, script = EcarteSettings(), empty_script()
@@ -319,7 +319,7 @@ def settings_for(model: str, score=(0, 0), worlds: int = DEFAULT_WORLDS,
 def deal_record(p: Position) -> np.ndarray:
     """The record of the proposals (``REC``) as the mover knows it
     (:func:`~ecarte_sim.engine.ecarte.records.known_record`): what the keyed player and the
-    best response pass the kernels (:mod:`ecarte_sim.analysis.ecarte.exploit`)."""
+    best response pass the kernels (:mod:`ecarte_sim.analysis.ecarte.play.exploit`)."""
     from ecarte_sim.engine.ecarte.records import known_record
     thrown = [(bin(out).count("1"), k) if p.role == "elder" else (k, bin(out).count("1"))
               for out, k in p.discards]
@@ -330,8 +330,8 @@ def deal_position(d, who: int, hand: int, played, forced_trump: bool = True) -> 
     """The position of ``who`` (ELDER or DEALER) in whole deal ``d`` (a
     :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal`: its turn-up, what was said and
     the exchanges) holding ``hand`` after the cards ``played``: what a replay of the
-    deal's play asks at each card (:func:`~ecarte_sim.analysis.ecarte.exploit.keyed_vs_deal`,
-    :func:`~ecarte_sim.analysis.ecarte.stronger.play_out`)."""
+    deal's play asks at each card (:func:`~ecarte_sim.analysis.ecarte.play.exploit.keyed_vs_deal`,
+    :func:`~ecarte_sim.analysis.ecarte.play.stronger.play_out`)."""
     from ecarte_sim.engine.ecarte.position import said_of
     from ecarte_sim.engine.ecarte.tricks import ELDER
     mine, theirs = (0, 2) if who == ELDER else (2, 0)

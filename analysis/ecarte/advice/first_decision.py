@@ -1,7 +1,7 @@
 """Advice on one hand from the shipped strategy: the action at once, its value on demand.
 
 * :func:`advise` — what to do with five cards at a score. Against the computed strategy
-  of five up (the default; :mod:`ecarte_sim.analysis.ecarte.solved`): the action is the
+  of five up (the default; :mod:`ecarte_sim.analysis.ecarte.solving.solved`): the action is the
   shipped table's entry for the hand's canonical state at that score, read at once; each
   action's P(win the game) and marks per deal with 95% intervals are then sampled on
   deals around the hand with the opponent and the later rounds playing the shipped
@@ -29,14 +29,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte import solved as shipped
-from ecarte_sim.analysis.ecarte.situation import (ACTIONS, hand_situation, parse_score,
+from ecarte_sim.analysis.ecarte.solving import solved as shipped
+from ecarte_sim.analysis.ecarte.solving.situation import (ACTIONS, hand_situation, parse_score,
                                                   score_pair)
 from ecarte_sim.engine.deck import ECARTE, format_card, format_hand
 from ecarte_sim.engine.ecarte.canonical import canonical_index
 
 # The table's action reads one hand in plain Python (the situation, its state counted, one
-# table of the shipped data): :mod:`.strategy`, which samples the values, and the kernels are
+# table of the shipped data): :mod:`~ecarte_sim.analysis.ecarte.solving.proposal_game`, which
+# samples the values, and the kernels are
 # imported where the values are sampled, so that ``advise --no-values`` does not load them.
 
 AGAINST = ("equilibrium", "treatise")
@@ -92,8 +93,8 @@ _SETTINGS: dict = {}
 
 
 def _strategy_settings(strategy: shipped.Solved, x: int, y: int, play: str | None):
-    from ecarte_sim.analysis.ecarte import strategy as st
-    from ecarte_sim.analysis.ecarte.equilibrium import base_settings, at_score
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+    from ecarte_sim.analysis.ecarte.solving.equilibrium import base_settings, at_score
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     solved_with = strategy.provenance.get("solve", {}).get("settings", {})
@@ -200,9 +201,9 @@ def sampled_advice(hand: str, trump: str, score: str = "0-0", role: str = "elder
     deals around the hand (both actions on the same deals), the opponent and the later
     rounds as ``settings`` (and the tables of ``script``, for table policies) say; and
     what the treatise says."""
-    from ecarte_sim.analysis.ecarte.paired import mean_of, paired_mean
-    from ecarte_sim.analysis.ecarte.reasons import MAXIM_WORDS
-    from ecarte_sim.analysis.ecarte.strategy import (MARKS_NET, ROLES, arm_cfgs,
+    from ecarte_sim.analysis.ecarte.measures.paired import mean_of, paired_mean
+    from ecarte_sim.analysis.ecarte.text.reasons import MAXIM_WORDS
+    from ecarte_sim.analysis.ecarte.solving.proposal_game import (MARKS_NET, ROLES, arm_cfgs,
                                                      continuation, marks_value)
     from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
     from ecarte_sim.engine.ecarte.regle import explain
@@ -283,11 +284,11 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
                    deals: int | None = None) -> dict:
     """At the role's first exchange (he proposed and was accepted, or accepted): the
     cards the strategy's discard table throws from ``hand``, and each other discard rule
-    of :data:`~ecarte_sim.analysis.ecarte.strategy.RULES` that throws other cards,
+    of :data:`~ecarte_sim.analysis.ecarte.solving.proposal_game.RULES` that throws other cards,
     played against it on the same deals around the hand: the paired gain in the role's
     P(win the game) and marks per deal, 95% intervals."""
-    from ecarte_sim.analysis.ecarte import strategy as st
-    from ecarte_sim.analysis.ecarte.paired import paired_mean
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+    from ecarte_sim.analysis.ecarte.measures.paired import paired_mean
     from ecarte_sim.engine.ecarte.settings import Discard, name_of
     from ecarte_sim.engine.ecarte.action_values import (CHECK_DEALS, CHECK_DEALS_START, N_MARKS,
                                                    marks_block)

@@ -17,7 +17,7 @@ Map:
   as many, round after round, up to ``most``.
 * :func:`marks_value`, :func:`state_gains` — the value of a marks code at a score (the
   probability of winning the game, from the continuation values ``V`` of
-  :mod:`ecarte_sim.analysis.ecarte.scores`) and each state's paired gain of one action
+  :mod:`ecarte_sim.analysis.ecarte.measures.scores`) and each state's paired gain of one action
   over the other, with its standard error: scores only reweight the marks codes, so the
   whole 5 × 5 table comes from one set of marks tables.
 * :func:`best_response` — the table (:mod:`ecarte_sim.engine.ecarte.tables`) of the
@@ -62,9 +62,11 @@ from functools import cache, partial
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.paired import NET, deal_code, game_value, mean_of, paired_mean
-from ecarte_sim.analysis.ecarte.scores import TARGET, outcome_distribution, win_probabilities
-from ecarte_sim.analysis.ecarte.situation import ACTIONS, parse_score
+from ecarte_sim.analysis.ecarte.measures.paired import (NET, deal_code, game_value, mean_of,
+                                                        paired_mean)
+from ecarte_sim.analysis.ecarte.measures.scores import (TARGET, outcome_distribution,
+                                                        win_probabilities)
+from ecarte_sim.analysis.ecarte.solving.situation import ACTIONS, parse_score
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.policies import DISCARD_RULES, SCORE_SLOTS, weakest
 from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER,
@@ -119,7 +121,7 @@ class Sampling:
 
 
 #: The marks code (``4 * king + points``) of each arm code: what a deal gave, the Law 49
-#: flag folded into the points as :func:`~ecarte_sim.analysis.ecarte.paired.deal_code` does.
+#: flag folded into the points as :func:`~ecarte_sim.analysis.ecarte.measures.paired.deal_code` does.
 _MARKS_OF_ARM = np.array([4 * (deal_code(c) // 5) + deal_code(c) % 5 for c in range(N_ARM)])
 
 
@@ -136,7 +138,7 @@ MARKS_NET = _per_marks_code(NET)
 
 def marks_value(v: np.ndarray, x: int, y: int) -> np.ndarray:
     """Per marks code: the probability that the elder, at ``x`` against the dealer's ``y``,
-    wins the game after the deal (:func:`~ecarte_sim.analysis.ecarte.paired.game_value`)."""
+    wins the game after the deal (:func:`~ecarte_sim.analysis.ecarte.measures.paired.game_value`)."""
     return _per_marks_code(game_value(v, x, y))
 
 
@@ -654,11 +656,11 @@ def against_treatise(settings: EcarteSettings, *, roles=("elder", "dealer"),
 def _readable(key: str, data: dict, treatise: np.ndarray, settings: EcarteSettings,
               v: np.ndarray, scores, fresh: int, seed: int, progress: Progress) -> dict:
     """Item 6a for one computed table: at each score its short list in the treatise's
-    terms (:mod:`ecarte_sim.analysis.ecarte.readable`), the share it reproduces, what it
+    terms (:mod:`ecarte_sim.analysis.ecarte.solving.readable`), the share it reproduces, what it
     loses against the full table on fresh deals, and the hands where the treatise and
     the table part with the largest gain; the list's sentences at the first score and,
     at the others, the classes that change."""
-    from ecarte_sim.analysis.ecarte import readable as rd
+    from ecarte_sim.analysis.ecarte.solving import readable as rd
 
     role = key.split("-")[0]
     discard = key.endswith("-discard")
@@ -707,7 +709,7 @@ def by_rule(role: str, settings: EcarteSettings, table: np.ndarray, v: np.ndarra
     rule's share of those deals. The gains are the role's own. ``total``: the paired
     joint table :func:`evaluate` found on the same deals (``keep``), which the elder's
     hands off the list are read from instead of playing the deals again."""
-    from ecarte_sim.analysis.ecarte.reasons import MAXIM_WORDS
+    from ecarte_sim.analysis.ecarte.text.reasons import MAXIM_WORDS
     from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
     from ecarte_sim.engine.ecarte.regle import RULE_WORDS, RULES
     from ecarte_sim.engine.ecarte.regle_kernel import regle_rule

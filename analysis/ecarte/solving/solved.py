@@ -1,9 +1,9 @@
 """The shipped strategy: the solved five-up equilibrium, read from the package's data.
 
-:mod:`ecarte_sim.analysis.ecarte.equilibrium` solves the proposal game of five up (both
+:mod:`ecarte_sim.analysis.ecarte.solving.equilibrium` solves the proposal game of five up (both
 players' first decisions and first discards at all 25 scores, the continuation values
 ``V`` recomputed from the strategies themselves) and writes what it found into
-``analysis/ecarte/strategy_data/``: one ``<play>.npz`` per play model solved and one
+``analysis/ecarte/solving/strategy_data/``: one ``<play>.npz`` per play model solved and one
 ``<play>.json`` with its provenance (the command, seed, commit, the exploitability found
 at every score, the hash of the npz). Installed, the data travels with the package.
 
@@ -40,7 +40,7 @@ FORMAT = 2
 #: The gains are stored as class means: a state's own sampled gain is mostly noise at the
 #: samplings a solve can afford (|gain| has a median of 0.05 at 8–16 deals a state), and
 #: 25 x 255,304 noisy numbers do not compress (11 MB as int8). The classes combine every
-#: term of the strategy card (:mod:`ecarte_sim.analysis.ecarte.chart`): trumps held, the
+#: term of the strategy card (:mod:`ecarte_sim.analysis.ecarte.solving.chart`): trumps held, the
 #: king of trumps, plain kings, plain suits held, plain court cards, the longest plain
 #: suit; each card's cell is a union of them, so its margin over dealt hands is exact.
 GAIN_TERMS = ("trumps", "trump_king", "plain_kings", "plain_suits", "plain_courts",
@@ -72,7 +72,7 @@ class Solved:
     :meth:`gain` gives it per state (each state its class's mean);
     ``v``: (5, 5) the value of every score under the strategy (the elder's probability
     of winning the game, he being elder at the next deal, as
-    :mod:`ecarte_sim.analysis.ecarte.scores`' ``V``); ``provenance``: the json.
+    :mod:`ecarte_sim.analysis.ecarte.measures.scores`' ``V``); ``provenance``: the json.
 
     Made from :func:`pack`'s bytes, each table decoded when first read and kept
     (read-only: a loaded strategy is shared): one hand's action reads one decision table,
@@ -132,7 +132,7 @@ class Solved:
 @cache
 def gain_classes() -> np.ndarray:
     """Each state's class of :data:`GAIN_TERMS` (dense ids, in the order of the terms)."""
-    from ecarte_sim.analysis.ecarte.chart import terms
+    from ecarte_sim.analysis.ecarte.solving.chart import terms
     f = terms()
     keys = np.stack([f[t].to_numpy(dtype=np.int64) for t in GAIN_TERMS], axis=1)
     _, ids = np.unique(keys, axis=0, return_inverse=True)

@@ -35,7 +35,7 @@ asked; the chart says which.
 :func:`compare` says where two solved strategies part (per score and role, and which
 cells). :func:`compute` is a pure function of (role, table, gain, treatise table); the command
 ``ecarte-sim chart`` reads the table from the shipped strategy
-(:mod:`ecarte_sim.analysis.ecarte.solved`) or charts the treatise itself.
+(:mod:`ecarte_sim.analysis.ecarte.solving.solved`) or charts the treatise itself.
 """
 
 from __future__ import annotations
@@ -133,9 +133,9 @@ class Chart:
 
 @cache
 def terms() -> pd.DataFrame:
-    """Per canonical state: :func:`~ecarte_sim.analysis.ecarte.readable.features` and
+    """Per canonical state: :func:`~ecarte_sim.analysis.ecarte.solving.readable.features` and
     ``plain_suits``, the number of plain suits held (0 with five trumps)."""
-    from ecarte_sim.analysis.ecarte.readable import features
+    from ecarte_sim.analysis.ecarte.solving.readable import features
     feats = features()
     keys = state_keys()
     feats["plain_suits"] = sum((((keys >> s) & 0xFF) != 0).astype(np.int64)
@@ -328,15 +328,15 @@ def _memo_chance(packed: bytes, samples: int, seed: int) -> np.ndarray:
 @cache
 def treatise_tables() -> dict:
     """The treatise's tables under the default settings (Hoyle's list for the elder, the
-    dealer's maxims), True = propose / accept (:func:`ecarte_sim.analysis.ecarte.strategy.
+    dealer's maxims), True = propose / accept (:func:`ecarte_sim.analysis.ecarte.solving.proposal_game.
     treatise_tables`)."""
-    from ecarte_sim.analysis.ecarte.strategy import treatise_tables as of_settings
+    from ecarte_sim.analysis.ecarte.solving.proposal_game import treatise_tables as of_settings
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
     return of_settings(EcarteSettings())
 
 
 def compare(first, second, *, scheme: str = DEFAULT_COLUMNS) -> pd.DataFrame:
-    """Where two solved strategies (:class:`~ecarte_sim.analysis.ecarte.solved.Solved`,
+    """Where two solved strategies (:class:`~ecarte_sim.analysis.ecarte.solving.solved.Solved`,
     e.g. the dd one and the pimc-inference one) part: one row per score and role with
     ``parts``, the share of hands on which their first decisions differ (the elder's
     weighted as dealt, the dealer's as dealt times the chance that ``first``'s elder

@@ -20,7 +20,7 @@ card than ``pimc-inference`` would there, and the seconds per decision of each (
 positions; ``pimc-inference`` alone, then ``alphamu``, which includes it).
 
 :func:`exploitability` measures the other way issue 35 asks: the exact best response's gain
-(:mod:`~ecarte_sim.analysis.ecarte.exploit`) against the keyed ``alphamu``
+(:mod:`~ecarte_sim.analysis.ecarte.play.exploit`) against the keyed ``alphamu``
 (:func:`~ecarte_sim.engine.ecarte.alphamu.keyed_alphamu_cards`) and against the keyed
 ``pimc-inference``, paired on the same responder hands, opponent hands and seed.
 """
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.exploit import Engine
+from ecarte_sim.analysis.ecarte.play.exploit import Engine
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, mean_ci
 
 ELDER, DEALER = 0, 1
@@ -49,7 +49,7 @@ def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
     ``side`` (ELDER, DEALER, or -1 for neither) by ``alphamu`` with ``last_tricks`` and
     ``m``, the other by ``pimc-inference``, both with the deal's words and from their own
     knowledge. Returns (the elder's tricks, the cards played)."""
-    from ecarte_sim.analysis.ecarte.card_advice import deal_record, payoff_table, replay
+    from ecarte_sim.analysis.ecarte.play.card_advice import deal_record, payoff_table, replay
     from ecarte_sim.engine.ecarte.alphamu import alphamu_decide
     scratch = np.zeros(max(worlds, 1), dtype=np.uint32)
 
@@ -85,7 +85,7 @@ def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: in
     in the ``pimc-inference`` deal, and the same for winning the point; mean and 95%
     interval over deal-sides, and by side. ``on_deal(k)``: progress, called after each
     deal."""
-    from ecarte_sim.analysis.ecarte.card_advice import settings_for
+    from ecarte_sim.analysis.ecarte.play.card_advice import settings_for
     from ecarte_sim.engine.ecarte.alphamu import M_INF
     from ecarte_sim.engine.ecarte.runner import DealRunner
     from ecarte_sim.engine.ecarte.settings import CFG, MAX_WORLDS, PlayModel
@@ -164,7 +164,7 @@ def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: in
 
 @dataclass
 class AlphamuEngine(Engine):
-    """The best response's engine (:class:`~ecarte_sim.analysis.ecarte.exploit.Engine`)
+    """The best response's engine (:class:`~ecarte_sim.analysis.ecarte.play.exploit.Engine`)
     with the model's cards asked of the keyed ``alphamu``
     (:func:`~ecarte_sim.engine.ecarte.alphamu.keyed_alphamu_cards`, searching the last
     ``last_tricks`` tricks) for both the opponent and the responder's own model play: the
@@ -189,15 +189,15 @@ def exploitability(*, per_stratum: int = 2, worlds: int = 16, seed: int = 0,
                    hands: int | None = 300, last_tricks: int = 5,
                    held_out_seeds: int = 1, decisions: str = "treatise", say=None) -> dict:
     """The exact best response's gain against ``alphamu`` and against ``pimc-inference`` on the
-    same responder hands (:func:`~ecarte_sim.analysis.ecarte.exploit.sample_hands`,
+    same responder hands (:func:`~ecarte_sim.analysis.ecarte.play.exploit.sample_hands`,
     ``per_stratum`` per stratum), the same opponent hands (a uniform sample of ``hands``
     drawn with ``seed``, or every one; after an exchange ``hands`` histories as dealt:
-    :func:`~ecarte_sim.analysis.ecarte.exploit.opponent_hands`) and the same seed: per
+    :func:`~ecarte_sim.analysis.ecarte.play.exploit.opponent_hands`) and the same seed: per
     hand, each model's in-sample gain (marks a deal, kings and Law 49 included) and the
     held-out gain (the policy found with ``seed`` played against the next
     ``held_out_seeds`` seeds), and the paired difference (alphamu minus pimc-inference),
     means and 95% intervals over hands."""
-    from ecarte_sim.analysis.ecarte.exploit import (best_response, held_out, opponent_hands,
+    from ecarte_sim.analysis.ecarte.play.exploit import (best_response, held_out, opponent_hands,
                                                     sample_hands, setup)
     rows = []
     strata = sample_hands(per_stratum, seed, decisions)

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte import strategy as st
-from ecarte_sim.analysis.ecarte.paired import paired_mean
+from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+from ecarte_sim.analysis.ecarte.measures.paired import paired_mean
 from ecarte_sim.analysis.stats.intervals import Z95, mean_ci
 
 #: The scores measured by default (the issue's: the start, and three late scores).
@@ -112,7 +112,7 @@ def hand_values(strategy, role: str, x: int, y: int, masks, turn_ups, states, *,
                 deals: int, seed: int) -> np.ndarray:
     """(hands, 2, 16, 16): per hand, the joint marks table of its two actions on each half
     of ``deals`` deals (module docstring); their sum is ``advise``'s table."""
-    from ecarte_sim.analysis.ecarte.advice import strategy_settings
+    from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
     from ecarte_sim.engine.ecarte.action_values import CHECK_DEALS_START, N_MARKS, marks_block
     from ecarte_sim.engine.rng import check_seed
 
@@ -202,7 +202,7 @@ def summary(rows: list[dict], top: int = 5) -> dict:
 
 def audit(settings: AuditSettings, progress=None) -> dict:
     """Every (role, score) of ``settings``: the hands' rows and their summary."""
-    from ecarte_sim.analysis.ecarte import solved as shipped
+    from ecarte_sim.analysis.ecarte.solving import solved as shipped
 
     strategy = shipped.load(settings.play, data_dir=settings.data_dir)
     rows, summaries = [], {}

@@ -262,7 +262,7 @@ def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
     the first answer (or with ``thrown``, the player's discards: ``"7C 8D; 9S"``, one
     group per exchange) is sampled (:func:`sampled_posterior`, ``samples`` draws of
     ``seed``). What ``ecarte-sim infer --json`` prints, without the provenance."""
-    from ecarte_sim.analysis.ecarte.strategy import parse_score
+    from ecarte_sim.analysis.ecarte.solving.proposal_game import parse_score
     from ecarte_sim.engine.cards import format_hand, parse_card, parse_hand
     from ecarte_sim.engine.ecarte.deal import HAND_SIZE
 

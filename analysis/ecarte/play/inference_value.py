@@ -13,7 +13,7 @@ in that seat's cards, so the pairing removes most of the deal-to-deal noise):
 
 * marks per deal: his marks minus his opponent's (kings and the point, Laws 23, 48-49);
 * P(win the game) from 0-0: each deal's outcome valued by the score table ``V`` of the
-  plain-PIMC game (:mod:`ecarte_sim.analysis.ecarte.scores`, from deals disjoint from the
+  plain-PIMC game (:mod:`ecarte_sim.analysis.ecarte.measures.scores`, from deals disjoint from the
   comparison's, indices from 2^40; the intervals treat ``V`` as known, its error being
   shared by both arms).
 
@@ -28,8 +28,8 @@ from typing import Callable
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte import paired as P
-from ecarte_sim.analysis.ecarte.scores import outcome_distribution, win_probabilities
+from ecarte_sim.analysis.ecarte.measures import paired as P
+from ecarte_sim.analysis.ecarte.measures.scores import outcome_distribution, win_probabilities
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
 from ecarte_sim.engine.ecarte.counts import whole_counts
 from ecarte_sim.engine.ecarte.experiments import CLASSIFY_ALL, paired_table
@@ -99,11 +99,21 @@ def inference_value(deals: int = DEFAULT_DEALS, *, seed: int = 0, worlds: int = 
     work = whole_counts(seed, 0, min(deals, 1 << 12),
                         EcarteSettings.build(worlds=worlds, play="pimc-inference").cfg(),
                         chunk=base.chunk())
-    from ecarte_sim.analysis.ecarte.api import inference_work
     from ecarte_sim.engine.ecarte.records import COUNTS
     out["inference_work"] = {"deals": min(deals, 1 << 12),
                              **inference_work(COUNTS.read(work))}
     return out
 
 
-__all__ = ["inference_value", "COMPARISONS", "SEATS", "DEFAULT_DEALS", "DEFAULT_V_DEALS"]
+def inference_work(f: dict) -> dict:
+    """What ``pimc-inference`` did, from counts read by name: the worlds it drew, the
+    proposals (histories or hands) it tried, and the worlds that fell back to uniform
+    because no proposal fitted (:mod:`ecarte_sim.engine.ecarte.inferred_worlds`)."""
+    worlds = int(f["infer_worlds"])
+    return {"worlds": worlds, "proposals": int(f["infer_tries"]),
+            "fallback_worlds": int(f["infer_fallbacks"]),
+            "fallback_share": int(f["infer_fallbacks"]) / worlds}
+
+
+__all__ = ["inference_value", "inference_work",
+           "COMPARISONS", "SEATS", "DEFAULT_DEALS", "DEFAULT_V_DEALS"]

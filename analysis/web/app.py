@@ -453,21 +453,52 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         table, default_illegal = default_table()
         illegal = illegal or default_illegal
     store = GameStore(store_dir, table, illegal or Exception)
+    games = _GameRoutes(store)
+    routes = [
+        Route("/", _index),
+        Route("/api/games", games.games, methods=["GET", "POST"]),
+        Route("/api/games/{id}", games.game),
+        Route("/api/games/{id}/act", games.act, methods=["POST"]),
+        Route("/api/games/{id}/record", games.record),
+        Route("/api/games/{id}/hint", games.hint),
+        Route("/rules", _rules),
+        Route("/api/chart", _chart),
+        Route("/api/advise", _advise, methods=["POST"]),
+        Route("/api/cards", _card_question, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    from starlette.middleware import Middleware
+    middleware = [Middleware(SecurityHeaders)]
+    if hosts is not None:
+        middleware.append(Middleware(HostCheck, hosts=hosts))
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers={
+        BadRequest: _on_bad, StoreError: _on_store, HTTPException: _on_http,
+        Exception: _on_crash})
+    app.state.store = store
+    return app
 
-    async def call(fn, *args, **kwargs):
-        try:
-            return await run_in_threadpool(fn, *args, **kwargs)
-        except StoreError:
-            raise
-        except BadRequest:
-            raise
-        except ValueError as exc:  # CardError is a ValueError
-            raise BadRequest(str(exc)) from None
 
-    async def index(request: Request):
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+async def _call(fn, *args, **kwargs):
+    """``fn`` run in the thread pool; a ValueError (a CardError among them) is a bad
+    request, a store's or a request's own error passes as it is."""
+    try:
+        return await run_in_threadpool(fn, *args, **kwargs)
+    except StoreError:
+        raise
+    except BadRequest:
+        raise
+    except ValueError as exc:  # CardError is a ValueError
+        raise BadRequest(str(exc)) from None
 
-    def mine(request: Request) -> set[str]:
+
+class _GameRoutes:
+    """The routes of the games of one store: list and start games, a game's view, an
+    action, the coach's hint, the record; each game reached only with its token."""
+
+    def __init__(self, store: GameStore):
+        self.store = store
+
+    def mine(self, request: Request) -> set[str]:
         """The ids of the games whose tokens the request shows (``X-Game-Tokens``)."""
         pairs = [p.strip() for p in request.headers.get(TOKENS_HEADER, "").split(",")
                  if p.strip()]
@@ -477,116 +508,107 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         for pair in pairs:
             game_id, _, token = pair.partition(":")
             try:
-                store.authorise(game_id, token)
+                self.store.authorise(game_id, token)
             except StoreError:
                 continue
             ids.add(game_id)
         return ids
 
-    def owned(request: Request) -> str:
+    def owned(self, request: Request) -> str:
         game_id = request.path_params["id"]
-        store.authorise(game_id, request.headers.get(TOKEN_HEADER))
+        self.store.authorise(game_id, request.headers.get(TOKEN_HEADER))
         return game_id
 
-    async def games(request: Request):
+    async def games(self, request: Request):
+        store = self.store
         if request.method == "GET":
-            ids = mine(request)
+            ids = self.mine(request)
             return _json({"games": await run_in_threadpool(store.list, ids)})
         settings = new_settings(await _body(request), store.seed_for)
-        game = await call(store.new, **settings)
-        view = await call(lambda: store.view(game.id)[1])
+        game = await _call(store.new, **settings)
+        view = await _call(lambda: store.view(game.id)[1])
         return _json({**_game_json(game, view), "token": store.token(game.id)}, status=201)
 
-    async def game(request: Request):
-        game, view = await call(store.view, owned(request))
+    async def game(self, request: Request):
+        game, view = await _call(self.store.view, self.owned(request))
         return _json(_game_json(game, view))
 
-    async def act(request: Request):
-        game_id = owned(request)
+    async def act(self, request: Request):
+        game_id = self.owned(request)
         seq, action = parse_action(await _body(request))
-        game, view = await call(store.act, game_id, seq, action)
+        game, view = await _call(self.store.act, game_id, seq, action)
         return _json(_game_json(game, view))
 
-    async def hint(request: Request):
-        return _json(await call(store.hint, owned(request)))
+    async def hint(self, request: Request):
+        return _json(await _call(self.store.hint, self.owned(request)))
 
-    async def rules(request: Request):
-        if not PRIMER.is_file():
-            raise StoreError(404, "the primer is not installed here: see docs/primer.md in "
-                                  "the source")
-        return FileResponse(PRIMER, media_type="text/plain; charset=utf-8")
-
-    async def record(request: Request):
-        game_id = owned(request)
-        rec = await call(store.record, game_id)
+    async def record(self, request: Request):
+        game_id = self.owned(request)
+        rec = await _call(self.store.record, game_id)
         return _json(rec, headers={"Content-Disposition":
                                    f'attachment; filename="ecarte-{game_id}.json"'})
 
-    async def chart(request: Request):
-        q = request.query_params
-        _only(q, ("role", "score", "against", "format"), "a chart request")
-        role = q.get("role", "elder")
-        if role not in ("elder", "dealer"):
-            raise BadRequest(f"unknown role {role!r}; choose from elder, dealer")
-        against = q.get("against", "equilibrium")
-        if against not in ("equilibrium", "treatise"):
-            raise BadRequest(f"unknown table {against!r}; choose from equilibrium, treatise")
-        fmt = q.get("format", "json")
-        if fmt not in ("json", "svg"):
-            raise BadRequest(f"unknown format {fmt!r}; choose from json, svg")
-        from ecarte_sim.analysis.ecarte.solving.proposal_game import parse_score
-        try:
-            e, d = parse_score(q.get("score", "0-0"))
-        except ValueError as exc:
-            raise BadRequest(str(exc)) from None
-        score = f"{e}-{d}"
-        if fmt == "svg":
-            svg = await call(chart_svg, role, score, against)
-            return Response(svg, media_type="image/svg+xml")
-        data = await call(chart_json, role, score, against)
-        return _json({k: v for k, v in data.items() if not k.startswith("_")})
 
-    async def advise(request: Request):
-        data = await _body(request)
-        return _json(await call(advise_json, data))
+async def _index(request: Request):
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    async def card_question(request: Request):
-        data = await _body(request)
-        return _json(await call(cards_json, data))
 
-    async def on_bad(request: Request, exc: Exception):
-        return _error(400, str(exc))
+async def _rules(request: Request):
+    if not PRIMER.is_file():
+        raise StoreError(404, "the primer is not installed here: see docs/primer.md in "
+                              "the source")
+    return FileResponse(PRIMER, media_type="text/plain; charset=utf-8")
 
-    async def on_store(request: Request, exc: StoreError):
-        return _error(exc.status, exc.reason, exc.law)
 
-    async def on_http(request: Request, exc: HTTPException):
-        reason = {404: "no such page", 405: "method not allowed"}.get(exc.status_code,
-                                                                     str(exc.detail))
-        return _error(exc.status_code, f"{reason}: {request.method} {request.url.path}")
+async def _chart(request: Request):
+    """``GET /api/chart?role=&score=&against=&format=``: the strategy card, JSON or SVG."""
+    q = request.query_params
+    _only(q, ("role", "score", "against", "format"), "a chart request")
+    role = q.get("role", "elder")
+    if role not in ("elder", "dealer"):
+        raise BadRequest(f"unknown role {role!r}; choose from elder, dealer")
+    against = q.get("against", "equilibrium")
+    if against not in ("equilibrium", "treatise"):
+        raise BadRequest(f"unknown table {against!r}; choose from equilibrium, treatise")
+    fmt = q.get("format", "json")
+    if fmt not in ("json", "svg"):
+        raise BadRequest(f"unknown format {fmt!r}; choose from json, svg")
+    from ecarte_sim.analysis.ecarte.solving.proposal_game import parse_score
+    try:
+        e, d = parse_score(q.get("score", "0-0"))
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    score = f"{e}-{d}"
+    if fmt == "svg":
+        svg = await _call(chart_svg, role, score, against)
+        return Response(svg, media_type="image/svg+xml")
+    data = await _call(chart_json, role, score, against)
+    return _json({k: v for k, v in data.items() if not k.startswith("_")})
 
-    async def on_crash(request: Request, exc: Exception):
-        return _error(500, f"internal error ({type(exc).__name__})")
 
-    routes = [
-        Route("/", index),
-        Route("/api/games", games, methods=["GET", "POST"]),
-        Route("/api/games/{id}", game),
-        Route("/api/games/{id}/act", act, methods=["POST"]),
-        Route("/api/games/{id}/record", record),
-        Route("/api/games/{id}/hint", hint),
-        Route("/rules", rules),
-        Route("/api/chart", chart),
-        Route("/api/advise", advise, methods=["POST"]),
-        Route("/api/cards", card_question, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    from starlette.middleware import Middleware
-    middleware = [Middleware(SecurityHeaders)]
-    if hosts is not None:
-        middleware.append(Middleware(HostCheck, hosts=hosts))
-    app = Starlette(routes=routes, middleware=middleware, exception_handlers={
-        BadRequest: on_bad, StoreError: on_store, HTTPException: on_http,
-        Exception: on_crash})
-    app.state.store = store
-    return app
+async def _advise(request: Request):
+    data = await _body(request)
+    return _json(await _call(advise_json, data))
+
+
+async def _card_question(request: Request):
+    data = await _body(request)
+    return _json(await _call(cards_json, data))
+
+
+async def _on_bad(request: Request, exc: Exception):
+    return _error(400, str(exc))
+
+
+async def _on_store(request: Request, exc: StoreError):
+    return _error(exc.status, exc.reason, exc.law)
+
+
+async def _on_http(request: Request, exc: HTTPException):
+    reason = {404: "no such page", 405: "method not allowed"}.get(exc.status_code,
+                                                                 str(exc.detail))
+    return _error(exc.status_code, f"{reason}: {request.method} {request.url.path}")
+
+
+async def _on_crash(request: Request, exc: Exception):
+    return _error(500, f"internal error ({type(exc).__name__})")

@@ -556,6 +556,30 @@ def format_web(r: dict) -> list[str]:
 
 
 def format_report(r: dict) -> str:
+    """The report of :func:`run_bench` as text: the kernels, Piquet, the analyses, the
+    practice table, the web app, the strategy solves and the start-up, each present."""
+    lines = _kernel_lines(r)
+    if "piquet" in r:
+        lines += _piquet_lines(r["piquet"])
+    lines += _analysis_lines(r)
+    if "practice" in r:
+        lines += _practice_lines(r["practice"])
+    lines += format_web(r)
+    lines += _strategy_lines(r)
+    if "startup" in r:
+        lines += _startup_lines(r["startup"])
+    return "\n".join(lines)
+
+
+def _timing_row(name: str, k: dict) -> str:
+    """One row of the speed table: name, deals, seconds, deals/s and runs."""
+    return (f"{name:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
+            f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
+
+
+def _kernel_lines(r: dict) -> list[str]:
+    """The machine, the kernels, the whole deal (scripted, PIMC, inferring), PIMC's
+    solves and the pure-Python reference."""
     m = r["machine"]
     lines = [f"ecarte-sim bench: Python {m['python']}, numba {m['numba']}, "
              f"{m['threads']} threads of {m['cpus']} CPUs, seed {r['seed']}",
@@ -564,21 +588,14 @@ def format_report(r: dict) -> str:
     names = {"deal": "deal only", "exact": "deal + exact double-dummy",
              "point-vole": "deal + point/vole answer"}
     for mode, k in r["kernels"].items():
-        lines.append(f"{names[mode]:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
-                     f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
+        lines.append(_timing_row(names[mode], k))
     for play, k in r["whole"].items():
-        name = f"whole deal, {play} play"
-        lines.append(f"{name:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
-                     f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
+        lines.append(_timing_row(f"whole deal, {play} play", k))
     for worlds, k in r["pimc"].items():
-        name = f"whole deal, PIMC W={worlds}"
-        lines.append(f"{name:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
-                     f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
+        lines.append(_timing_row(f"whole deal, PIMC W={worlds}", k))
     if "pimc_inference" in r:
         k = r["pimc_inference"]
-        name = f"whole deal, inferring W={k['worlds']}"
-        lines.append(f"{name:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
-                     f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
+        lines.append(_timing_row(f"whole deal, inferring W={k['worlds']}", k))
     lines.append("  (whole deal: elder regle, dealer maxims, discards trumps-kings; PIMC for both)")
     if "pimc_inference" in r:
         k = r["pimc_inference"]
@@ -597,19 +614,27 @@ def format_report(r: dict) -> str:
                  f"{ref['deals_per_s']:>16,.1f}")
     lines.append(f"speed-up of the exact kernel over the reference: "
                  f"{r['speedup_exact_vs_reference']:,.0f}x")
-    if "piquet" in r:
-        pq = r["piquet"]
-        lines.append("Piquet (both seats the same player; full exchange):")
-        for player, k in pq["deals"].items():
-            name = f"piquet deal, {player}" + (f" W={k['worlds']}" if "worlds" in k else "")
-            lines.append(f"{name:<28}{k['deals']:>12}{k['seconds']:>10.3f}"
-                         f"{k['deals_per_s']:>16,.0f}{k['runs']:>6}")
-        lines.append(f"{'piquet solver ending':<28}{'endings':>12}{'mean ms':>10}"
-                     f"{'median ms':>11}{'max ms':>10}{'mean nodes':>12}")
-        for cards, k in pq["solver"].items():
-            lines.append(f"{cards + ' cards each':<28}{k['positions']:>12}{k['mean_ms']:>10.3f}"
-                         f"{k['median_ms']:>11.3f}{k['max_ms']:>10.2f}{k['mean_nodes']:>12,.0f}")
-        lines.append("  (solver: one thread, a fresh table per ending, elder to lead)")
+    return lines
+
+
+def _piquet_lines(pq: dict) -> list[str]:
+    """Piquet: the whole deal by player, the solver's endings."""
+    lines = ["Piquet (both seats the same player; full exchange):"]
+    for player, k in pq["deals"].items():
+        lines.append(_timing_row(f"piquet deal, {player}"
+                                 + (f" W={k['worlds']}" if "worlds" in k else ""), k))
+    lines.append(f"{'piquet solver ending':<28}{'endings':>12}{'mean ms':>10}"
+                 f"{'median ms':>11}{'max ms':>10}{'mean nodes':>12}")
+    for cards, k in pq["solver"].items():
+        lines.append(f"{cards + ' cards each':<28}{k['positions']:>12}{k['mean_ms']:>10.3f}"
+                     f"{k['median_ms']:>11.3f}{k['max_ms']:>10.2f}{k['mean_nodes']:>12,.0f}")
+    lines.append("  (solver: one thread, a fresh table per ending, elder to lead)")
+    return lines
+
+
+def _analysis_lines(r: dict) -> list[str]:
+    """The exact posterior, the best response in the play and advise, each measured."""
+    lines = []
     if "inference" in r:
         g = r["inference"]
         lines.append(f"exact posterior ({g['situation']}): {g['hands']:,} hands, "
@@ -627,22 +652,30 @@ def format_report(r: dict) -> str:
                      f"with loading the data), values on {g['deals']:,} deals "
                      f"{g['values_s']:.2f} s (gain ±{g['gain_half_width']:.4f}); whole warm "
                      f"process `advise --no-values` {g['warm_process_s']:.2f} s")
-    if "practice" in r:
-        g = r["practice"]
-        lines.append(f"practice table, {g['positions']} cards of {g['deals']} deals (W="
-                     f"{g['worlds']}, the coach's W={g['coach_worlds']}, {g['score']}), ms "
-                     "median / p95 / max: " + "; ".join(
-                         f"{k} {g[k]['median_ms']:.1f} / {g[k]['p95_ms']:.1f} / "
-                         f"{g[k]['max_ms']:.1f}" for k in ("computer_card", "alphamu_card",
-                                                           "card_values", "coach_grade")
-                         if k in g))
-        lines.append(f"  p95 over the {g['with_a_choice']} cards with a choice: " + "; ".join(
-            f"{k} {g[k]['p95_ms_with_a_choice']:.1f} ms" for k in ("computer_card",
-                                                                   "alphamu_card",
-                                                                   "card_values",
-                                                                   "coach_grade")
-            if k in g))
-    lines += format_web(r)
+    return lines
+
+
+def _practice_lines(g: dict) -> list[str]:
+    """The practice table's times per card: median, p95 and max; p95 where there is a
+    choice."""
+    return [f"practice table, {g['positions']} cards of {g['deals']} deals (W="
+            f"{g['worlds']}, the coach's W={g['coach_worlds']}, {g['score']}), ms "
+            "median / p95 / max: " + "; ".join(
+                f"{k} {g[k]['median_ms']:.1f} / {g[k]['p95_ms']:.1f} / "
+                f"{g[k]['max_ms']:.1f}" for k in ("computer_card", "alphamu_card",
+                                                  "card_values", "coach_grade")
+                if k in g),
+            f"  p95 over the {g['with_a_choice']} cards with a choice: " + "; ".join(
+                f"{k} {g[k]['p95_ms_with_a_choice']:.1f} ms" for k in ("computer_card",
+                                                                       "alphamu_card",
+                                                                       "card_values",
+                                                                       "coach_grade")
+                if k in g)]
+
+
+def _strategy_lines(r: dict) -> list[str]:
+    """The elder's best response at 0-0 (--strategy) and the resolved solve's rates."""
+    lines = []
     if "strategy" in r:
         g = r["strategy"]
         lines.append(f"elder's best response at 0-0 (dd, against the maxims), {g['states']:,} "
@@ -662,13 +695,16 @@ def format_report(r: dict) -> str:
                          f"of both roles at 25 scores over {k['step_states']:,} states: "
                          f"{k['step_hours']:.1f} h here, {k['step_hours_16_threads']:.1f} h on "
                          "16 threads at the measured scaling")
-    if "startup" in r:
-        s = r["startup"]
-        lines.append(f"JIT compile, cold cache: {s['cold_compile_s']:.1f} s "
-                     f"(whole process {s['cold_process_s']:.1f} s)")
-        lines.append(f"warm `ecarte-sim solve` end to end: {s['warm_solve_cli_s']:.2f} s")
-        if "process" in s:
-            p = s["process"]
-            lines.append(f"whole process `{p['command']}`: {p['seconds']:.1f} s "
-                         f"({p['deals_per_s']:,.0f} deals/s, start-up included)")
-    return "\n".join(lines)
+    return lines
+
+
+def _startup_lines(s: dict) -> list[str]:
+    """The cold compile, the warm `solve` and the whole process."""
+    lines = [f"JIT compile, cold cache: {s['cold_compile_s']:.1f} s "
+             f"(whole process {s['cold_process_s']:.1f} s)",
+             f"warm `ecarte-sim solve` end to end: {s['warm_solve_cli_s']:.2f} s"]
+    if "process" in s:
+        p = s["process"]
+        lines.append(f"whole process `{p['command']}`: {p['seconds']:.1f} s "
+                     f"({p['deals_per_s']:,.0f} deals/s, start-up included)")
+    return lines

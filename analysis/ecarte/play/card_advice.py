@@ -63,15 +63,20 @@ The arguments, shared by the three (keywords after ``hand, turn_up, role``)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
+from ecarte_sim.engine.cards import suit_mask
 from ecarte_sim.engine.deck import CardError, card_list, card_of, card_set, format_card, \
     format_hand
 from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
+from ecarte_sim.engine.ecarte.moves import legal_moves
+from ecarte_sim.engine.ecarte.position import START, after, said_of, to_play, walk
+from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
+from ecarte_sim.engine.ecarte.tricks import ELDER
 # defined in the engine, read here by the callers of this module: what was said, parsed,
 # and the kernels' payoff table
 from ecarte_sim.engine.ecarte.position import parse_said  # noqa: F401
@@ -160,11 +165,6 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
                    score=(0, 0), forced_trump: bool = True) -> Position:
     """The position checked against the laws (module docstring for the arguments).
     Raises ``ValueError``/``CardError`` naming the bad token and the law."""
-    from ecarte_sim.engine.ecarte.moves import legal_moves
-    from ecarte_sim.engine.ecarte.position import START, after, to_play, walk
-    from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
-    from ecarte_sim.engine.ecarte.tricks import ELDER
-
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
     mover = ELDER if role == "elder" else 1 - ELDER
@@ -181,6 +181,26 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
     if len(groups) != accepts:
         raise ValueError(f"{accepts} proposal(s) accepted but {len(groups)} discard group(s) "
                          "given: one group per exchange (Law 27)")
+    thrown, left = _exchanges(groups, mover)
+    how, first = _how_proposals_ended(words, left)
+    seq = card_list(played, "played")
+    if len(seq) >= 10:
+        raise ValueError("all ten cards have been played: no card to choose")
+    leader, tricks, led, own_played = _walk_play(seq, mover, role, own, up, thrown,
+                                                 forced_trump)
+    start = own | own_played
+    _check_cards_held(role, own, own_played, thrown, up)
+    _check_own_cards_legal(seq, start, mover, role, trump, forced_trump)
+    x, y = parse_score(score)
+    unseen = ~(start | thrown | (1 << up)) & _FULL
+    return Position(role, mover, own, start, up, tuple(words), tuple(groups), tuple(seq),
+                    (x, y), int(how), int(first), unseen, leader, tricks, led)
+
+
+def _exchanges(groups, mover: int) -> tuple[int, int]:
+    """The mover's thrown cards (a mask) and the cards left in the stock after the
+    exchanges ``groups`` (Laws 27 and 38: the elder throws at least one, no more drawn than
+    the stock holds, no card thrown twice)."""
     left = STOCK
     thrown = 0
     for r, (mine, theirs) in enumerate(groups):
@@ -196,6 +216,13 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
             raise CardError(f"card {format_card(c)!r} thrown twice", format_card(c))
         thrown |= mine
         left -= elder_n + dealer_n
+    return thrown, left
+
+
+def _how_proposals_ended(words: list[str], left: int) -> tuple[ProposalsEnd, Law49]:
+    """How the proposals ended (the last word; ``accept`` only with the stock exhausted,
+    Law 26 note) and the first decision Law 49 reads (played without proposing, or the
+    first proposal refused)."""
     if words[-1] == "play":
         how = ProposalsEnd.ELDER_PLAYED
     elif words[-1] == "refuse":
@@ -213,16 +240,21 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
         first = Law49.PLAYED_WITHOUT_PROPOSING
     elif words[:2] == ["propose", "refuse"]:
         first = Law49.REFUSED_FIRST
-    seq = card_list(played, "played")
-    if len(seq) >= 10:
-        raise ValueError("all ten cards have been played: no card to choose")
-    # walk the play: whose card each was (Law 40), the mover's legal (Law 43)
+    return how, first
+
+
+def _walk_play(seq, mover: int, role: str, own: int, up: int, thrown: int,
+               forced_trump: bool) -> tuple[int, int, int, int]:
+    """The play walked card by card: whose card each was (Law 40), no card seen twice, the
+    adversary's cards none the mover saw elsewhere and no revoke of a suit he showed void
+    in (Law 43). Returns (leader, the elder's tricks, the card led or -1, the mover's
+    cards played as a mask); raises unless it is the mover's turn."""
+    trump = up >> 3
     state = START
     own_played = 0
     seen_played = 0
     opp_void = 0            # suits the adversary has shown void in (a later card revokes)
-    from ecarte_sim.engine.cards import suit_mask
-    for j, c in enumerate(seq):
+    for c in seq:
         name = format_card(c)
         if seen_played >> c & 1:
             raise CardError(f"card {name!r} played twice", name)
@@ -250,6 +282,12 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
     if to_move != mover:
         raise ValueError(f"it is the {'elder' if to_move == ELDER else 'dealer'}'s turn "
                          f"after {len(seq)} card(s), not the {role}'s (Law 40)")
+    return leader, tricks, led, own_played
+
+
+def _check_cards_held(role: str, own: int, own_played: int, thrown: int, up: int) -> None:
+    """Five cards in all in the mover's hand and played, none of them thrown, the turn-up
+    not thrown."""
     start = own | own_played
     if bin(start).count("1") != 5:
         raise CardError(f"hand {format_hand(own)!r}: the {role} holds "
@@ -260,7 +298,12 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
         raise CardError(f"card {format_card(c)!r} is both thrown and held", format_card(c))
     if thrown >> up & 1:
         raise CardError(f"the turn-up {format_card(up)!r} was thrown", format_card(up))
-    # the mover's own cards were legal when he played them (Law 43)
+
+
+def _check_own_cards_legal(seq, start: int, mover: int, role: str, trump: int,
+                           forced_trump: bool) -> None:
+    """The mover's own cards were legal when he played them (Law 43), from his hand
+    ``start`` at the first card."""
     hand_then = start
     for who, before, c in walk(seq, trump):
         if who == mover:
@@ -269,10 +312,6 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
                 raise ValueError(f"card {format_card(c)!r}: the {role} had to follow suit, "
                                  "win the trick when able or trump (Law 43)")
             hand_then &= ~(1 << c)
-    x, y = parse_score(score)
-    unseen = ~(start | thrown | (1 << up)) & _FULL
-    return Position(role, mover, own, start, up, tuple(words), tuple(groups), tuple(seq),
-                    (x, y), int(how), int(first), unseen, leader, tricks, led)
 
 
 # ----------------------------------------------------------------------------- settings
@@ -281,8 +320,6 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
 def _settings(model: str, x: int, y: int, worlds: int, forced_trump: bool):
     """(cfg, script) of a deal at (x, y) in which both players play ``model`` and the
     cards as ``pimc-inference`` with ``worlds`` worlds (read-only arrays)."""
-    from dataclasses import replace
-
     from ecarte_sim.engine.ecarte.runner import empty_script
     from ecarte_sim.engine.ecarte.settings import EcarteSettings, PlayModel
 
@@ -332,8 +369,6 @@ def deal_position(d, who: int, hand: int, played, forced_trump: bool = True) -> 
     the exchanges) holding ``hand`` after the cards ``played``: what a replay of the
     deal's play asks at each card (:func:`~ecarte_sim.analysis.ecarte.play.exploit.keyed_vs_deal`,
     :func:`~ecarte_sim.analysis.ecarte.play.stronger.play_out`)."""
-    from ecarte_sim.engine.ecarte.position import said_of
-    from ecarte_sim.engine.ecarte.tricks import ELDER
     mine, theirs = (0, 2) if who == ELDER else (2, 0)
     groups = [(int(x[mine]), bin(int(x[theirs])).count("1")) for x in d.exchanges]
     return parse_position(hand, int(d.turn_up), "elder" if who == ELDER else "dealer",
@@ -346,7 +381,6 @@ def replay(d, choose, *, from_card: int = 0, forced_trump: bool = True):
     deal played them, then each card ``choose(who, p, plays, n)`` (the mover, his
     :func:`deal_position`, the ``n`` cards played so far padded with -1 to ten as the
     kernels read them). Returns (the elder's tricks, the cards played)."""
-    from ecarte_sim.engine.ecarte.position import START, after, to_play
     hands = [int(d.elder_hand), int(d.dealer_hand)]
     trump = int(d.turn_up) >> 3
     state = START
@@ -511,7 +545,6 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
     ``opponent``: ``dd_tricks`` (the elder's tricks at the end, best play by both),
     ``dd_marks`` (the mover's marks from it minus the adversary's) and ``dd_point``."""
     from ecarte_sim.engine.ecarte.records import PAYOFF
-    from ecarte_sim.engine.ecarte.tricks import ELDER
     from ecarte_sim.engine.ecarte.whole import outcome_of, points_for
 
     p = hand if isinstance(hand, Position) else parse_position(

@@ -442,115 +442,164 @@ def run_model(model: str, settings: ClaimsSettings, progress: Callable[[str, int
         raise ValueError(f"at most {MAX_CLASS_SAMPLES:,} deals (2^23, class samples per "
                          f"class), not {settings.deals:,}")
     base = EcarteSettings.build(play=model, worlds=settings.worlds)
-    cfg = _cfgs(base)
-    seed = settings.seed
-    prog = (lambda label: (lambda n: progress(label, n))) if progress else (lambda label: None)
-    claims = claim_list()
-    h = settings.precision if settings.deals is None else math.inf
-    data = {"model": model}
+    run = _ModelRun(model, settings, _cfgs(base), base.task_size(), base.chunk(), claim_list(),
+                    {"model": model}, [], progress)
+    data = run.data
     # the score table first: it turns outcomes into game-win probabilities
-    n_scores = settings.score_deals[model] if settings.deals is None else settings.deals
-    # from deals the experiments never use (indices from 2^40), so that its sampling error
-    # is independent of theirs; the paired intervals treat V as known
-    block = base.task_size()
-    counts = whole_counts(seed, SCORE_DEALS_START, SCORE_DEALS_START + n_scores, cfg["base"],
-                          block=block, progress=prog(f"{model} scores"))
-    p, _ = outcome_distribution(counts)
-    data["v"] = win_probabilities(p)
-    data["score_counts"] = counts
-    data["deals"] = {"scores": n_scores}
-    history: list = []
-
-    def checker(experiment, key, mine=None, target=None):
-        mine = mine or [c for c in claims if c.headline and c.experiment == experiment]
-        target = h if target is None else target
-
-        def check(total):
-            trial = dict(data, **{key: total})
-            worst, estimates = 0.0, {}
-            for c in mine:
-                m = measure(c, trial)
-                hw = P.half_width(m["ci95"]) if m["n"] > 1 else math.inf
-                worst = max(worst, hw if not math.isnan(hw) else math.inf)
-                estimates[f"{c.id} | {c.subset}"] = m["estimate"]
-            return worst <= target, worst, estimates
-        return check
-
-    def points(experiment):
-        return checkpoints(settings.max_deals[model][experiment], settings.deals,
-                           settings.first)
-
-    chunk = base.chunk()
-
-    def plain(key, a, b, classifier):
-        def step(lo, hi):
-            return paired_table(seed, lo, hi, cfg[a], cfg[b], classifier, chunk=chunk,
-                                block=block, progress=prog(f"{model} {key}"))
-
-        data[key], data["deals"][key], data["worst_half_width"][key] = run_until(
-            step, points(key), checker(key, key), history, key)
-
-    def by_class(key, a, b, classifier):
-        """Each class of ``key`` sampled on its own until its rows reach their target."""
-        target = settings.rule_precision() if key == "rules" else settings.precision
-        cap = min(settings.max_deals[model][key], MAX_CLASS_SAMPLES)
-        schedule = checkpoints(cap, settings.deals, settings.class_first, CLASS_GROWTH)
-        data[key] = np.zeros((N_CLASSES[classifier], N_ARM, N_ARM), dtype=np.int64)
-        worst_of_all = 0.0
-        for cls, name in sampled_classes(key):
-            attempts = []
-
-            def step(lo, hi, cls=cls, name=name, attempts=attempts):
-                table, tried = class_table(seed, lo, hi, cfg[a], cfg[b], classifier, cls,
-                                           chunk=min(chunk, CLASS_CHUNK), block=block,
-                                           progress=prog(f"{model} {key}: {name}"))
-                attempts.append(tried)
-                return table
-
-            first = len(history)
-            check = checker(None, key, class_claims(key, cls, claims),
-                            target if settings.deals is None else math.inf)
-            table, n, worst = run_until(step, schedule, check, history, key)
-            for row in history[first:]:
-                row["class"] = name
-            data[key] += table
-            worst_of_all = max(worst_of_all, worst)
-            data["classes"].append({"experiment": key, "class": name, "n": n,
-                                    "attempts": sum(attempts), "half_width": worst,
-                                    "target": target, "reached": bool(worst <= target)})
-        data["deals"][key] = sum(c["n"] for c in data["classes"] if c["experiment"] == key)
-        return worst_of_all
-
+    _score_table(run)
     data["worst_half_width"] = {}
     data["classes"] = []
-    plain("regle", "play", "propose", CLASSIFY_REGLE)
-    data["worst_rule_half_width"] = by_class("rules", "play", "propose", CLASSIFY_REGLE)
-    data["worst_half_width"]["dealer"] = by_class("dealer", "refuse", "accept",
-                                                  CLASSIFY_DEALER)
-    plain("habit", "base", "always-propose", CLASSIFY_ALL)
-    elder = int(parse_hand(EXAMPLE_HAND, 5))
-    data["hand_exact"] = None
-    if model not in SAMPLED_MODELS:
-        data["hand_exact"] = exact_codes(elder, None, EXAMPLE_TRUMP, cfg["play"],
-                                         progress=prog(f"{model} hand (exact)"))
-
-    def hand_step(lo, hi):
-        return hand_table(seed, lo, hi, elder, None, EXAMPLE_TRUMP, cfg["play"],
-                          cfg["propose"], chunk=chunk, block=block,
-                          progress=prog(f"{model} hand"))
-
-    data["hand"], data["deals"]["hand"], data["worst_half_width"]["hand"] = run_until(
-        hand_step, points("hand"), checker("hand", "hand"), history, "hand")
+    _paired_experiment(run, "regle", "play", "propose", CLASSIFY_REGLE)
+    data["worst_rule_half_width"] = _class_experiment(run, "rules", "play", "propose",
+                                                      CLASSIFY_REGLE)
+    data["worst_half_width"]["dealer"] = _class_experiment(run, "dealer", "refuse", "accept",
+                                                           CLASSIFY_DEALER)
+    _paired_experiment(run, "habit", "base", "always-propose", CLASSIFY_ALL)
+    _hand_experiment(run)
     if model not in SAMPLED_MODELS:
         # a variant that might explain "two to one": no obligation to trump (Law 43 read
         # the other way), the list played without proposing on the same deals
         no_forced = replace(base, forced_trump=False).cfg(elder_first="play")
         data["regle_no_forced_trump"] = paired_table(
-            seed, 0, data["deals"]["regle"], no_forced, no_forced, CLASSIFY_REGLE,
-            chunk=chunk, progress=prog(f"{model} variant"))
-    data["history"] = history
+            settings.seed, 0, data["deals"]["regle"], no_forced, no_forced, CLASSIFY_REGLE,
+            chunk=run.chunk, progress=_progress(run, f"{model} variant"))
+    data["history"] = run.history
     data["seconds"] = time.perf_counter() - t0
     return data
+
+
+@dataclass(frozen=True)
+class _ModelRun:
+    """One play model's run (:func:`run_model`): what its experiments read (the settings,
+    the configurations of :func:`_cfgs`, the kernels' block and chunk, the claims) and
+    what they fill in (``data``, the payload, and the convergence ``history``)."""
+    model: str
+    settings: ClaimsSettings
+    cfg: dict
+    block: int
+    chunk: int
+    claims: list
+    data: dict
+    history: list
+    progress: Callable[[str, int], None] | None
+
+
+def _progress(run: _ModelRun, label: str):
+    """The kernels' progress callback for one label, or None."""
+    if not run.progress:
+        return None
+    return lambda n: run.progress(label, n)
+
+
+def _score_table(run: _ModelRun) -> None:
+    """The win probabilities by score (``v``) and their outcome counts, from deals the
+    experiments never use (indices from 2^40), so that its sampling error is independent
+    of theirs; the paired intervals treat V as known."""
+    settings, data = run.settings, run.data
+    n_scores = settings.score_deals[run.model] if settings.deals is None else settings.deals
+    counts = whole_counts(settings.seed, SCORE_DEALS_START, SCORE_DEALS_START + n_scores,
+                          run.cfg["base"], block=run.block,
+                          progress=_progress(run, f"{run.model} scores"))
+    p, _ = outcome_distribution(counts)
+    data["v"] = win_probabilities(p)
+    data["score_counts"] = counts
+    data["deals"] = {"scores": n_scores}
+
+
+def _checker(run: _ModelRun, experiment, key: str, mine=None, target=None):
+    """The check :func:`~ecarte_sim.analysis.stats.precision.run_until` calls on the table
+    summed so far for ``key``: every claim of ``mine`` (by default the headline claims of
+    ``experiment``) within ``target`` (by default the precision; none with fixed deals)."""
+    mine = mine or [c for c in run.claims if c.headline and c.experiment == experiment]
+    if target is None:
+        target = run.settings.precision if run.settings.deals is None else math.inf
+
+    def check(total):
+        trial = dict(run.data, **{key: total})
+        worst, estimates = 0.0, {}
+        for c in mine:
+            m = measure(c, trial)
+            hw = P.half_width(m["ci95"]) if m["n"] > 1 else math.inf
+            worst = max(worst, hw if not math.isnan(hw) else math.inf)
+            estimates[f"{c.id} | {c.subset}"] = m["estimate"]
+        return worst <= target, worst, estimates
+    return check
+
+
+def _points(run: _ModelRun, experiment: str) -> list[int]:
+    """The checkpoints of a paired experiment (doubling from ``first`` to its cap)."""
+    settings = run.settings
+    return checkpoints(settings.max_deals[run.model][experiment], settings.deals,
+                       settings.first)
+
+
+def _paired_experiment(run: _ModelRun, key: str, a: str, b: str, classifier: int) -> None:
+    """Experiment ``key``: arms ``a`` and ``b`` on the same deals until its claims reach
+    the precision; its table, deals and worst half-width go into ``run.data``."""
+    data = run.data
+
+    def step(lo, hi):
+        return paired_table(run.settings.seed, lo, hi, run.cfg[a], run.cfg[b], classifier,
+                            chunk=run.chunk, block=run.block,
+                            progress=_progress(run, f"{run.model} {key}"))
+
+    data[key], data["deals"][key], data["worst_half_width"][key] = run_until(
+        step, _points(run, key), _checker(run, key, key), run.history, key)
+
+
+def _class_experiment(run: _ModelRun, key: str, a: str, b: str, classifier: int) -> float:
+    """Each class of ``key`` sampled on its own until its rows reach their target. Returns
+    the worst half-width over the classes."""
+    settings, data, history = run.settings, run.data, run.history
+    target = settings.rule_precision() if key == "rules" else settings.precision
+    cap = min(settings.max_deals[run.model][key], MAX_CLASS_SAMPLES)
+    schedule = checkpoints(cap, settings.deals, settings.class_first, CLASS_GROWTH)
+    data[key] = np.zeros((N_CLASSES[classifier], N_ARM, N_ARM), dtype=np.int64)
+    worst_of_all = 0.0
+    for cls, name in sampled_classes(key):
+        attempts = []
+
+        def step(lo, hi, cls=cls, name=name, attempts=attempts):
+            table, tried = class_table(settings.seed, lo, hi, run.cfg[a], run.cfg[b],
+                                       classifier, cls, chunk=min(run.chunk, CLASS_CHUNK),
+                                       block=run.block,
+                                       progress=_progress(run, f"{run.model} {key}: {name}"))
+            attempts.append(tried)
+            return table
+
+        first = len(history)
+        check = _checker(run, None, key, class_claims(key, cls, run.claims),
+                         target if settings.deals is None else math.inf)
+        table, n, worst = run_until(step, schedule, check, history, key)
+        for row in history[first:]:
+            row["class"] = name
+        data[key] += table
+        worst_of_all = max(worst_of_all, worst)
+        data["classes"].append({"experiment": key, "class": name, "n": n,
+                                "attempts": sum(attempts), "half_width": worst,
+                                "target": target, "reached": bool(worst <= target)})
+    data["deals"][key] = sum(c["n"] for c in data["classes"] if c["experiment"] == key)
+    return worst_of_all
+
+
+def _hand_experiment(run: _ModelRun) -> None:
+    """The treatise's example hand (:data:`EXAMPLE_HAND`, trumps :data:`EXAMPLE_TRUMP`):
+    exact over every deal of the rest for the models that do not sample, and played
+    until its claims reach the precision."""
+    data = run.data
+    elder = int(parse_hand(EXAMPLE_HAND, 5))
+    data["hand_exact"] = None
+    if run.model not in SAMPLED_MODELS:
+        data["hand_exact"] = exact_codes(elder, None, EXAMPLE_TRUMP, run.cfg["play"],
+                                         progress=_progress(run, f"{run.model} hand (exact)"))
+
+    def step(lo, hi):
+        return hand_table(run.settings.seed, lo, hi, elder, None, EXAMPLE_TRUMP,
+                          run.cfg["play"], run.cfg["propose"], chunk=run.chunk,
+                          block=run.block, progress=_progress(run, f"{run.model} hand"))
+
+    data["hand"], data["deals"]["hand"], data["worst_half_width"]["hand"] = run_until(
+        step, _points(run, "hand"), _checker(run, "hand", "hand"), run.history, "hand")
 
 
 def sampled_classes(key: str) -> list[tuple[int, str]]:

@@ -7,7 +7,7 @@ node. Instead each depth has its own function, calling the next depth's by name,
 hands, bounds and the window live in scalar locals. Depths three to five share one loop
 (each lead against each reply, the rest one depth down within the narrowed window); it is
 written once, as the template below, and expanded here, so the depths cannot drift
-apart. ``tests/test_solver.py`` checks that the file is current.
+apart. ``tests/engine/ecarte/test_solver.py`` checks that the file is current.
 
     python scripts/gen_tricks_left.py           # rewrite engine/ecarte/tricks_left.py
     python scripts/gen_tricks_left.py --check   # exit 1 if the file is not current

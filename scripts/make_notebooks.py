@@ -10,7 +10,7 @@ Usage (needs nbformat, nbclient and ipykernel: the test extra):
 
 Execution is deterministic: small sizes (ECARTE_NOTEBOOK_SMALL=1), fixed seeds, the working
 directory notebooks/, PNGs without a version stamp, no timings, the kernel's version dropped
-from the metadata. tests/test_notebooks.py executes a fresh copy the same way and checks its
+from the metadata. tests/project/test_notebooks.py executes a fresh copy the same way and checks its
 numbers against the committed outputs.
 """
 

@@ -12,10 +12,16 @@ import io
 import json
 import random
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from ecarte_sim.analysis.practice.session import Table
+
+#: The repository's root, the folder of the package's sources (a checkout, or an
+#: unpacked sdist), and the tests' data files.
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data"
 
 
 # --------------------------------------------------------------------------- the command line

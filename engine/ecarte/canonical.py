@@ -11,7 +11,7 @@ plain bytes) are those of a lower turn-up rank, or of the same rank and a lower 
 byte, or of the same both and lower plain bytes (by ``a``, then ``b``, then ``c``). A
 key is a state when its trump byte does not hold the turn-up's rank and its bytes hold
 five cards in all, so each of those sets is counted from how many bytes of each number
-of cards lie below a byte. ``tests/test_states.py`` checks the count against the table
+of cards lie below a byte. ``tests/engine/ecarte/test_states.py`` checks the count against the table
 for every state.
 """
 
@@ -63,7 +63,7 @@ def state_key(hand: int, turn_up: int) -> int:
     """The key of (``hand``, ``turn_up``) in plain Python: the kernels'
     :func:`.states.state_key`, written again so that one hand's state is found without
     loading numba (``advise``'s action, :mod:`ecarte_sim.analysis.ecarte.advice.first_decision`);
-    ``tests/test_states.py`` (``test_the_counted_index_is_the_kernels``) checks the two
+    ``tests/engine/ecarte/test_states.py`` (``test_the_counted_index_is_the_kernels``) checks the two
     agree."""
     hand, turn_up = int(hand), int(turn_up)
     trump = turn_up // N_RANKS

@@ -23,7 +23,7 @@ state is the position of its key in :func:`state_keys` (ascending), found by bin
 in the kernels (:func:`state_index`); for one hand it is counted without that table
 (:func:`canonical_index`, :mod:`ecarte_sim.engine.ecarte.canonical`: no numba).
 
-Counts (exact; ``tests/test_states.py`` checks them against a brute-force enumeration of
+Counts (exact; ``tests/engine/ecarte/test_states.py`` checks them against a brute-force enumeration of
 all 32 × C(31, 5) = 5,437,152 (turn-up, hand) pairs, with a canonical form computed the
 other way — the least of the six relabelled hands):
 
@@ -120,7 +120,7 @@ def _all_hands() -> np.ndarray:
 def _keys_of(hands: np.ndarray, turn_up: int) -> np.ndarray:
     """:func:`state_key` of many hands with one turn-up, in numpy: the table is built
     without calling a kernel, so that reading the weights (``chart``) loads no compiled
-    code. ``tests/test_states.py`` finds every (turn-up, hand) pair's key in it through
+    code. ``tests/engine/ecarte/test_states.py`` finds every (turn-up, hand) pair's key in it through
     the kernel's :func:`state_index`."""
     trump = turn_up // N_RANKS
     h = hands.astype(np.int64)

@@ -6,7 +6,7 @@ record ``rec`` (``REC``, :mod:`~ecarte_sim.engine.piquet.records`): every score
 component of each player, the discards, the hands after the exchange and the 24
 cards in the order played. The pure-Python reference
 (:mod:`ecarte_sim.engine.piquet.reference`) recomputes every component from the same
-record (``tests/test_piquet_kernels.py``).
+record (``tests/engine/piquet/test_piquet_kernels.py``).
 
 Configuration ``cfg`` (int64, ``CFG``, from
 :meth:`~ecarte_sim.engine.piquet.settings.PiquetSettings.cfg`): who plays each seat,

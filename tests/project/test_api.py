@@ -1,0 +1,254 @@
+"""The public Python API (``import ecarte_sim``) and the Écarté settings object.
+
+The CLI prints what the API returns (plus provenance), so each API function is checked
+against its command's JSON on the same input; the settings object is checked as the one
+source of the kernel's ``cfg``, the JSON echo and the task size.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import ecarte_sim as es
+from ecarte_sim.engine.batch import DEFAULT_BLOCK
+from ecarte_sim.engine.ecarte.settings import (CFG, PIMC_TASK, DealerPolicy, Discard,
+                                               ElderPolicy, PlayModel, choices, member)
+
+
+def _cli_json(cli, *args) -> dict:
+    r = cli(*args, "--json")
+    assert r.code == 0, r
+    out = json.loads(r.out)
+    out.pop("provenance", None)
+    return out
+
+
+@pytest.mark.quick
+def test_public_names_resolve():
+    for name in es.__all__:
+        assert getattr(es, name) is not None
+    with pytest.raises(AttributeError):
+        es.no_such_thing  # noqa: B018
+
+
+@pytest.mark.parametrize("args, call", [
+    (["solve", "QH AH 7H KS KD", "KH JH 9H 8H 9C", "--trump", "TH"],
+     lambda: es.solve("QH AH 7H KS KD", "KH JH 9H 8H 9C", "TH")),
+    (["classify", "AH KS 7S KD KC", "--trump", "TH"],
+     lambda: es.classify("AH KS 7S KD KC", "TH")),
+    (["deal", "--seed", "7", "--index", "12345"], lambda: es.deal(7, 12345)),
+    (["simulate", "--deals", "3000", "--seed", "2", "--play", "heuristic", "--quiet"],
+     lambda: es.simulate(3000, seed=2, settings=es.EcarteSettings.build(play="heuristic"))),
+    (["simulate", "--deals", "3000", "--seed", "2", "--no-exchange", "--quiet"],
+     lambda: es.simulate_cards(3000, seed=2)),
+    (["hand", "QH AH 7H KS KD", "--trump", "KH", "--deals", "2048", "--quiet"],
+     lambda: es.hand("QH AH 7H KS KD", "KH", deals=2048)),
+    (["advise", "KS QS JS 8H 8D", "--trump", "H", "--score", "3-4", "--deals", "1000"],
+     lambda: es.advise("KS QS JS 8H 8D", "H", "3-4", deals=1000)),
+    (["infer", "QS JS AH 7C JD", "--turn-up", "8D", "--history", "propose,refuse"],
+     lambda: es.infer("QS JS AH 7C JD", "8D", "propose,refuse")),
+    (["inference-value", "--deals", "200", "--worlds", "4", "--v-deals", "1000", "--quiet"],
+     lambda: es.inference_value(200, worlds=4, v_deals=1000)),
+    (["piquet", "discard-search", "--deals", "40", "--seed", "3", "--samples", "8", "--quiet"],
+     lambda: es.piquet_discard_search(40, seed=3, samples=8)),
+])
+def test_api_returns_what_the_command_prints(cli, args, call):
+    assert json.loads(json.dumps(call())) == _cli_json(cli, *args)
+
+
+@pytest.mark.quick
+def test_settings_build_like_the_command_line():
+    s = es.EcarteSettings.build(play="heuristic", dealer_play="pimc", discard="trumps-only",
+                                single_exchange=True, worlds=8)
+    assert (s.elder_play, s.dealer_play) == (PlayModel.HEURISTIC, PlayModel.PIMC)
+    assert s.elder_discard == s.dealer_discard == Discard.TRUMPS_ONLY
+    assert s.max_proposals == 1
+    assert s.echo()["play"] == {"elder": "heuristic", "dealer": "pimc"}
+    assert s.echo()["discard"] == "trumps-only"
+    assert s.task_size() == PIMC_TASK and es.EcarteSettings().task_size() == DEFAULT_BLOCK
+    cfg = s.cfg(elder_score=3, dealer_score=4, target=5, elder_first="propose")
+    assert cfg.dtype == np.int64 and cfg.shape == (CFG.size,)
+    at = CFG.at
+    assert cfg[at.DEALER_PLAY] == PlayModel.PIMC and cfg[at.MAX_PROPOSALS] == 1
+    assert (cfg[at.ELDER_SCORE], cfg[at.DEALER_SCORE], cfg[at.TARGET]) == (3, 4, 5)
+    assert cfg[at.ELDER_FIRST] == 2 and cfg[at.WORLDS] == 8
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("kwargs, token", [
+    ({"elder_policy": "regel"}, "regel"), ({"dealer_policy": "maxim"}, "maxim"),
+    ({"play": "ddd"}, "ddd"), ({"discard": "kings"}, "kings"), ({"worlds": 0}, "worlds"),
+    ({"max_proposals": -1}, "max_proposals"),
+])
+def test_bad_settings_name_the_token(kwargs, token):
+    with pytest.raises(ValueError, match=token):
+        es.EcarteSettings.build(**kwargs)
+
+
+def test_bad_score_or_first_decision_is_refused():
+    s = es.EcarteSettings()
+    with pytest.raises(ValueError, match="elder score"):
+        s.cfg(elder_score=5, target=5)
+    with pytest.raises(ValueError, match="maybe"):
+        s.cfg(elder_first="maybe")
+
+
+def test_each_id_once_and_typed_names_round_trip():
+    for kind in (ElderPolicy, DealerPolicy, Discard, PlayModel):
+        values = [m.value for m in kind]
+        assert len(values) == len(set(values)) == max(values) + 1
+        for name in choices(kind):
+            assert member(kind, name, "x").name.lower().replace("_", "-") == name
+    assert "scripted" not in choices(PlayModel)
+
+
+def test_settings_are_frozen():
+    with pytest.raises(AttributeError):
+        es.EcarteSettings().worlds = 3
+
+
+# --------------------------------------------------------------------------- readable records
+
+def _cli_text(cli, *args) -> str:
+    r = cli(*args)
+    assert r.code == 0, r
+    return r.out
+
+
+@pytest.mark.quick
+def test_the_namespace_is_the_public_api():
+    names = dir(es)
+    assert set(es.__all__) <= set(names)
+    assert not {"annotations", "importlib", "import_module", "_API"} & set(names)
+    assert set(names) - set(es.__all__) == {"engine", "analysis"}
+    assert {"strategy", "advise", "play"} <= set(es.__all__)
+
+
+@pytest.mark.quick
+def test_play_reads_as_the_command_prints_it(cli):
+    from ecarte_sim.engine.ecarte.runner import WholeDeal
+
+    settings = es.EcarteSettings.build(play="heuristic")
+    d = es.play(1, 5, settings, dealer_score=2)
+    assert isinstance(d, WholeDeal) and isinstance(d.elder0, int)     # the record, as before
+    assert (d.seed, d.index, d.elder_score, d.dealer_score) == (1, 5, 0, 2)
+    args = ["play", "--seed", "1", "--index", "5", "--dealer-score", "2", "--play", "heuristic"]
+    assert json.loads(json.dumps(d.to_dict())) == _cli_json(cli, *args)
+    text = _cli_text(cli, *args)
+    assert str(d) + "\n" == text == "\n".join(d.narrative()) + "\n"
+    readable = d.to_dict()
+    assert readable["elder"] == "8S 7S QD QC JC" and readable["turn_up"] == "7H"
+    assert len(readable["tricks"]) == 5 and {"led", "reply", "winner"} <= set(readable["tricks"][0])
+    assert readable["marks"] == {"elder": d.marks_elder, "dealer": d.marks_dealer}
+    assert "Trick 1:" in text and "Marks this deal:" in text
+
+
+def test_game_reads_as_the_command_prints_it(cli):
+    g = es.game(2, 3)
+    assert json.loads(json.dumps(g.to_dict())) == _cli_json(cli, "game", "--seed", "2",
+                                                             "--game", "3")
+    assert str(g) + "\n" == _cli_text(cli, "game", "--seed", "2", "--game", "3")
+    assert g.narrative(verbose=True)[0].startswith("Game 4 (game index 3) of seed 2:")
+    assert g.narrative()[1].startswith("Deal 1 (index 192),")
+
+
+# --------------------------------------------------------------------------- scores as pairs
+
+@pytest.mark.parametrize("score", [(3, 4), [3, 4], (np.int64(3), 4)])
+def test_advise_takes_the_score_as_a_pair(score):
+    text = es.advise("KS QS JS 8H 8D", "H", "3-4", deals=1000)
+    assert es.advise("KS QS JS 8H 8D", "H", score, deals=1000) == text
+    assert es.advise("KS QS JS 8H 8D", "H", score=score, deals=1000)["score"] == "3-4"
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("score, token", [
+    ((3, 5), "5"), ((1,), r"\(1,\)"), ((True, 1), "True"), ((1.0, 2), "1.0"),
+    ([1, "2"], "'2'"), ("3-9", "3-9"), (34, "34"), ((-1, 0), "-1"),
+])
+def test_a_bad_score_names_the_token(score, token):
+    with pytest.raises(ValueError, match=token):
+        es.advise("KS QS JS 8H 8D", "H", score)
+    with pytest.raises(ValueError, match=token):
+        es.infer("QS JS AH 7C JD", "8D", "propose,refuse", score=score)
+
+
+def test_infer_takes_the_score_as_a_pair():
+    args = ("QS JS AH 7C JD", "8D", "propose,refuse")
+    assert es.infer(*args, score=(2, 1)) == es.infer(*args, score="2-1")
+
+
+# --------------------------------------------------------------------------- es.strategy
+
+@pytest.mark.quick
+def test_strategy_calls_what_the_command_calls(monkeypatch):
+    """es.strategy passes its typed arguments to the library functions the command calls
+    (spied on here; a real run is compared with the command below)."""
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as study
+
+    calls = []
+    monkeypatch.setattr(study, "against_treatise",
+                        lambda settings, **kw: calls.append(("treatise", settings, kw)) or {})
+    monkeypatch.setattr(study, "equilibrium",
+                        lambda settings, **kw: calls.append(("equilibrium", settings, kw)) or {})
+    settings = es.EcarteSettings.build(play="heuristic")
+    out = es.strategy(settings, role="elder", decision="both", score=(2, 3),
+                      deals_per_state=4, max_deals_per_state=8, fresh_deals=5000, seed=7)
+    kind, got, kw = calls[-1]
+    assert kind == "treatise" and got is settings
+    assert kw["roles"] == ("elder",) and kw["scores"] == ((2, 3),) and kw["seed"] == 7
+    assert kw["decisions"] == ("first", "discard") and kw["fresh_deals"] == 5000
+    assert kw["sampling"] == study.Sampling(4, 8)
+    assert out["scores"] == ["2-3"] and out["decision"] == "both" and out["seed"] == 7
+    es.strategy(all_scores=True)
+    assert calls[-1][2]["scores"] == study.SCORES
+    assert calls[-1][2]["roles"] == ("elder", "dealer")
+    assert calls[-1][2]["sampling"] == study.Sampling()      # the command's defaults
+    es.strategy(against="equilibrium", score="1-2", iterations=2)
+    kind, _, kw = calls[-1]
+    assert kind == "equilibrium" and kw["score"] == (1, 2) and kw["iterations"] == 2
+    assert kw["decisions"] == ("first",)
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("kwargs, token", [
+    ({"against": "nash"}, "nash"), ({"role": "both-ways"}, "both-ways"),
+    ({"decision": "second"}, "second"), ({"score": (4, 5)}, "5"),
+    ({"score": "0-0", "all_scores": True}, "all_scores"),
+    ({"against": "equilibrium", "all_scores": True}, "one score"),
+    ({"against": "equilibrium", "decision": "discard"}, "discard"),
+    ({"iterations": 51}, "iterations"), ({"deals_per_state": 1}, "deals_per_state"),
+    ({"fresh_deals": 10}, "fresh_deals"), ({"seed": -1}, "seed"),
+    ({"deals_per_state": 64, "max_deals_per_state": 8}, "first"),
+])
+def test_strategy_refuses_bad_arguments(kwargs, token):
+    with pytest.raises(ValueError, match=token):
+        es.strategy(**kwargs)
+
+
+def test_strategy_returns_what_the_command_prints(cli):
+    from ecarte_sim.analysis.cli.common import finite
+    from ecarte_sim.analysis.cli.strategy import _plain
+
+    small = ["--deals-per-state", "2", "--max-deals-per-state", "2", "--fresh-deals", "2000"]
+    printed = _cli_json(cli, "strategy", "--role", "elder", "--score", "2-3", *small)
+    printed.pop("command")
+    out = es.strategy(role="elder", score=(2, 3), deals_per_state=2, max_deals_per_state=2,
+                      fresh_deals=2000)
+    assert out["roles"]["elder"]["table"].shape[0] == 25        # the arrays are kept
+    assert json.loads(json.dumps(finite(_plain(out)))) == printed     # NaN printed as null
+
+
+def test_piquet_deal_order_follows_laws_16_and_71():
+    six = es.piquet_deal_order(1)
+    assert [d["dealer"] for d in six] == [1, 0, 1, 0, 1, 0]
+    assert all(d["elder"] == 1 - d["dealer"] and d["weight"] == 1 for d in six)
+    four = es.piquet_deal_order(0, partie="four", tied=True)
+    assert [(d["dealer"], d["weight"], d["extra"]) for d in four] == [
+        (0, 2, False), (1, 1, False), (0, 1, False), (1, 2, False), (0, 1, True),
+        (1, 1, True)]
+    with pytest.raises(ValueError, match="first"):
+        es.piquet_deal_order(2)

@@ -504,27 +504,7 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
                         progress=progress)
     counts, accepted = value["counts"].copy(), value["first_accepted"].copy()
     v = value["v"]
-    # step 0: the starting pair at every score, its best responses shared by equal rows
-    found = {role: {} for role in ROLES}
-    deals = 0
-    for group in score_groups(pair, slots):
-        for role in ROLES:
-            r = best_rows(role, settings, pair, v, group, solve, progress, seed=solve.seed)
-            deals += r["deals"]
-            found[role].update(r["rows"])
-    new = {k: pair[k].copy() for k in KEYS}
-    gains = {f"{r}_gain": np.full((SCORE_SLOTS, N_STATES), np.nan) for r in ROLES}
-    entries = []
-    for i, slot in enumerate(slots):
-        entry, _, _ = _measure(settings, pair, v, slot, solve, solve.seed, progress,
-                            found={role: found[role][slot] for role in ROLES})
-        entries.append(entry)
-        for role in ROLES:
-            new[role][slot] = found[role][slot][role]
-            new[f"{role}_discard"][slot] = found[role][slot][f"{role}_discard"]
-            gains[f"{role}_gain"][slot] = found[role][slot]["gain"]
-        if progress:
-            progress("step 0: every score", i + 1, len(slots))
+    new, gains, entries, deals = _step_zero(settings, solve, pair, slots, v, progress)
     history = [_step_record(0, solve.seed, v, value["lo"], value["hi"], None, entries, pair,
                             new, deals, accepted, stage="start")]
     final = {slot: e for slot, e in zip(slots, entries)}
@@ -537,57 +517,115 @@ def solve(solve: SolveSettings, progress=None, start: dict | None = None) -> dic
     for slot in slots:
         o = outcomes_at(settings, pair, slot, seed=solve.seed, deals=solve.v_deals())
         counts[slot], accepted[slot] = o["counts"], o["accepted"]
-    v = values_by_score(counts / counts.sum(axis=1)[:, None])
+    v = _values(counts)
     t = 0
     settled = {}
     for slot in sweep_order(slots):
-        tried = []
-        moved = None
-        for k in range(int(solve.iterations)):
-            t += 1
-            step_seed = (solve.seed + 1 + k) % (1 << 64)
-            here = solve if k < int(solve.discard_steps) else replace(solve, discards=False)
-            entry, found_here, n_deals = _measure(settings, pair, v, slot, here, step_seed,
-                                                  progress)
-            entry["discards_solved"] = bool(here.discards)
-            entry["step"] = k
-            row = {key: pair[key][slot].copy() for key in KEYS}
-            tried.append((entry, row, counts[slot].copy(), accepted[slot],
-                          {r: found_here[r]["gain"] for r in ROLES}, moved))
-            step_new = {key: pair[key].copy() for key in KEYS}
-            for role in ROLES:
-                step_new[role][slot] = found_here[role][role]
-                step_new[f"{role}_discard"][slot] = found_here[role][f"{role}_discard"]
-            history.append(_step_record(t, step_seed, v, None, None, moved, [entry], pair,
-                                        step_new, n_deals, accepted, stage="sweep",
-                                        score=entry["score"]))
-            if entry["exploitability_ci95"][1] <= solve.exploit_tolerance:
-                break
-            if k == int(solve.iterations) - 1:
-                break
-            pair = step_new
-            o = outcomes_at(settings, pair, slot, seed=solve.seed, deals=solve.v_deals())
-            counts[slot], accepted[slot] = o["counts"], o["accepted"]
-            v_new = values_by_score(counts / counts.sum(axis=1)[:, None])
-            x, y = divmod(slot, TARGET)
-            moved = float(abs(v_new[x, y] - v[x, y]))
-            v = v_new
-            if progress:
-                progress(f"sweep at {entry['score']}", k + 1, int(solve.iterations))
-        best = min(range(len(tried)), key=lambda i: tried[i][0]["exploitability"])
-        entry, row, c, a, g, moved = tried[best]
-        for key in KEYS:
-            pair[key][slot] = row[key]
-        counts[slot], accepted[slot] = c, a
-        for role in ROLES:
-            gains[f"{role}_gain"][slot] = g[role]
-        v = values_by_score(counts / counts.sum(axis=1)[:, None])
-        final[slot] = {**entry, "steps": len(tried), "chosen_step": best, "v_moved": moved}
-        settled[slot] = (entry["exploitability_ci95"][1] <= solve.exploit_tolerance
-                         and (moved is None or moved < solve.tolerance))
+        tried, pair, v, t = _steps_at(settings, solve, pair, slot, counts, accepted, v, t,
+                                      history, progress)
+        final[slot], settled[slot] = _keep_least_exploitable(solve, tried, pair, slot, counts,
+                                                             accepted, gains)
+        v = _values(counts)
     value = {**value_table(counts, seed=solve.seed), "counts": counts}
     return _result(solve, pair, gains, value, counts, accepted, history, final, slots,
                    converged=all(settled.values()))
+
+
+def _values(counts: np.ndarray) -> np.ndarray:
+    """``V`` from the outcome counts by score (:func:`values_by_score` of their shares)."""
+    return values_by_score(counts / counts.sum(axis=1)[:, None])
+
+
+def _put_responses(pair: dict, slot: int, found: dict) -> None:
+    """Both roles' best responses ``found`` (by role) into ``pair``'s rows at ``slot``."""
+    for role in ROLES:
+        pair[role][slot] = found[role][role]
+        pair[f"{role}_discard"][slot] = found[role][f"{role}_discard"]
+
+
+def _step_zero(settings, solve, pair, slots, v, progress):
+    """Step 0 of :func:`solve`: the starting pair at every score, its best responses
+    shared by equal rows (:func:`score_groups`). Returns the pair of the best responses,
+    their gains, the scores' entries and the deals the best responses played."""
+    found = {role: {} for role in ROLES}
+    deals = 0
+    for group in score_groups(pair, slots):
+        for role in ROLES:
+            r = best_rows(role, settings, pair, v, group, solve, progress, seed=solve.seed)
+            deals += r["deals"]
+            found[role].update(r["rows"])
+    new = {k: pair[k].copy() for k in KEYS}
+    gains = {f"{r}_gain": np.full((SCORE_SLOTS, N_STATES), np.nan) for r in ROLES}
+    entries = []
+    for i, slot in enumerate(slots):
+        here = {role: found[role][slot] for role in ROLES}
+        entry, _, _ = _measure(settings, pair, v, slot, solve, solve.seed, progress,
+                               found=here)
+        entries.append(entry)
+        _put_responses(new, slot, here)
+        for role in ROLES:
+            gains[f"{role}_gain"][slot] = here[role]["gain"]
+        if progress:
+            progress("step 0: every score", i + 1, len(slots))
+    return new, gains, entries, deals
+
+
+def _steps_at(settings, solve, pair, slot, counts, accepted, v, t, history, progress):
+    """The steps of :func:`solve`'s sweep at one score: measure the pair's row there, stop
+    when its exploitability's 95% upper bound is within ``exploit_tolerance`` (or after
+    ``iterations`` steps), else take the best responses as the row and recompute the
+    score's outcomes (``counts``, ``accepted``, in place) and ``V``. Each step is recorded
+    in ``history``. Returns the steps tried (entry, row, counts, accepted, gains, V moved),
+    the pair, ``V`` and the step count ``t``."""
+    tried = []
+    moved = None
+    for k in range(int(solve.iterations)):
+        t += 1
+        step_seed = (solve.seed + 1 + k) % (1 << 64)
+        here = solve if k < int(solve.discard_steps) else replace(solve, discards=False)
+        entry, found_here, n_deals = _measure(settings, pair, v, slot, here, step_seed,
+                                              progress)
+        entry["discards_solved"] = bool(here.discards)
+        entry["step"] = k
+        row = {key: pair[key][slot].copy() for key in KEYS}
+        tried.append((entry, row, counts[slot].copy(), accepted[slot],
+                      {r: found_here[r]["gain"] for r in ROLES}, moved))
+        step_new = {key: pair[key].copy() for key in KEYS}
+        _put_responses(step_new, slot, found_here)
+        history.append(_step_record(t, step_seed, v, None, None, moved, [entry], pair,
+                                    step_new, n_deals, accepted, stage="sweep",
+                                    score=entry["score"]))
+        if entry["exploitability_ci95"][1] <= solve.exploit_tolerance:
+            break
+        if k == int(solve.iterations) - 1:
+            break
+        pair = step_new
+        o = outcomes_at(settings, pair, slot, seed=solve.seed, deals=solve.v_deals())
+        counts[slot], accepted[slot] = o["counts"], o["accepted"]
+        v_new = _values(counts)
+        x, y = divmod(slot, TARGET)
+        moved = float(abs(v_new[x, y] - v[x, y]))
+        v = v_new
+        if progress:
+            progress(f"sweep at {entry['score']}", k + 1, int(solve.iterations))
+    return tried, pair, v, t
+
+
+def _keep_least_exploitable(solve, tried, pair, slot, counts, accepted, gains):
+    """The row kept at ``slot``: the least exploitable of the steps ``tried`` (its row,
+    outcomes and gains put back in place). Returns its final entry and whether the score
+    settled (within ``exploit_tolerance``, and ``V`` moved less than ``tolerance``)."""
+    best = min(range(len(tried)), key=lambda i: tried[i][0]["exploitability"])
+    entry, row, c, a, g, moved = tried[best]
+    for key in KEYS:
+        pair[key][slot] = row[key]
+    counts[slot], accepted[slot] = c, a
+    for role in ROLES:
+        gains[f"{role}_gain"][slot] = g[role]
+    final = {**entry, "steps": len(tried), "chosen_step": best, "v_moved": moved}
+    settled = (entry["exploitability_ci95"][1] <= solve.exploit_tolerance
+               and (moved is None or moved < solve.tolerance))
+    return final, settled
 
 
 def responded(solve: SolveSettings, result: dict, progress=None) -> dict:

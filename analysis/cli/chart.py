@@ -4,6 +4,8 @@ draws it)."""
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit
@@ -27,7 +29,6 @@ def _out(ctx, param, value):
         file_format(value)
     except ValueError as exc:
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
-    import os
     folder = os.path.dirname(os.path.abspath(value))
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise click.BadParameter(f"cannot write {value!r}: {folder!r} is not a writable "
@@ -129,7 +130,7 @@ def chart(role, score, play, against, columns, weigh, out, compare_play, as_json
     source = card.source_line(solved)
     weights, weighting = None, "dealt hands"
     if role == "dealer" and weigh == "proposed":
-        from ecarte_sim.engine.ecarte.states import state_weights
+        from ecarte_sim.engine.ecarte.decisions.states import state_weights
         weights = state_weights() * card.proposal_chance(elder)
         whose = "Hoyle's list" if solved is None else f"the elder's table at {e}-{d}"
         weighting = (f"how often it is dealt times the chance that the elder "

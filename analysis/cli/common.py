@@ -22,6 +22,9 @@ import time
 
 import click
 
+# numba is imported inside the functions that use it (the compile notice, --threads): the
+# commands that read only the shipped table, and --help, start without it.
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 # Options many commands share, each a reusable decorator.

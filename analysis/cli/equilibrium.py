@@ -5,11 +5,16 @@ discards at every score, ``V`` from the strategies themselves), its report and, 
 
 from __future__ import annotations
 
+import time
+
 import click
 
 from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, THREADS, command_line, emit,
                                             long_run, long_run_options, quiet_option,
                                             seed_option, set_threads, writable_dir)
+
+# numpy is imported inside the functions that use it: --help imports this module, and
+# starts without numpy.
 
 
 def _scores(ctx, param, values):
@@ -25,7 +30,6 @@ def _scores(ctx, param, values):
 def _progress(enabled: bool):
     if not enabled:
         return None
-    import time
     start = time.monotonic()
 
     def report(what: str, done: int, total: int) -> None:
@@ -240,7 +244,7 @@ def _drawn_states(n_states, seed, extend):
     needs them."""
     import numpy as np
 
-    from ecarte_sim.engine.ecarte.states import N_STATES
+    from ecarte_sim.engine.ecarte.decisions.states import N_STATES
 
     states = None
     if n_states is not None and n_states < N_STATES:

@@ -9,6 +9,8 @@ naming the law), 2 the file cannot be read or is not a record (one line, ``Error
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit
@@ -94,7 +96,6 @@ def review(file, no_coach, players, as_json):
 def one_line(text: str) -> str:
     """``text`` as one line: every control character (a newline in a player's name, an
     escape sequence) written as its escape, so that a record cannot forge lines."""
-    import re
     return re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]",
                   lambda m: m.group(0).encode("unicode_escape").decode("ascii"), str(text))
 

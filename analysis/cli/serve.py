@@ -5,9 +5,16 @@ Needs the ``web`` extra (``pip install 'ecarte-sim[web]'``; in a checkout ``pip 
 
 from __future__ import annotations
 
+import socket
+import threading
+import webbrowser
+
 import click
 
 from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit
+
+# starlette and uvicorn (the optional web extra) are imported only when serve runs: --help
+# imports this module without them.
 
 
 def _need_web() -> None:
@@ -89,14 +96,12 @@ def serve(host, port, allow_hosts, open_browser, store, no_warm_up, load_games, 
                    f"answers only to the Host names {', '.join(hosts)} "
                    f"(--allow-host adds one)", err=True)
     if not no_warm_up:
-        import threading
         threading.Thread(target=_warm_up, daemon=True).start()
 
     def ready(url: str) -> None:
         click.echo(f"The practice table: {url}  (games saved in {directory}; Ctrl-C stops)",
                    err=True)
         if open_browser:
-            import webbrowser
             webbrowser.open(url)
 
     server.serve(app, host, port, on_ready=ready)
@@ -107,7 +112,6 @@ def machine_names(host: str) -> tuple[str, ...]:
     """The Host names a server listening on ``host`` (not loopback) answers to: the
     address given (unless a wildcard), this machine's name, its fully qualified name and
     the addresses they resolve to."""
-    import socket
     names = [] if host in ("0.0.0.0", "::", "") else [host if ":" not in host
                                                        else f"[{host}]"]
     for name in {socket.gethostname(), socket.getfqdn()}:
@@ -124,7 +128,6 @@ def machine_names(host: str) -> tuple[str, ...]:
 def _check_listen(host: str, port: int) -> None:
     """One line and exit 2 when the address cannot be listened on (a port in use, an
     address not of this machine), rather than uvicorn's log line."""
-    import socket
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:

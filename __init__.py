@@ -46,6 +46,7 @@ cache in ``__pycache__`` beside the sources, as it does by default.
 
 import os as _os
 import sys as _sys
+from importlib import import_module as _import_module
 
 __version__ = "0.1.0"
 
@@ -95,8 +96,7 @@ __all__ = sorted(_API)
 
 def __getattr__(name: str):
     if name in _API:
-        from importlib import import_module
-        value = getattr(import_module(_API[name]), name)
+        value = getattr(_import_module(_API[name]), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'ecarte_sim' has no attribute {name!r}")

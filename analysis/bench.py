@@ -6,6 +6,7 @@ on wall time (tests only check the report's shape).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import subprocess
@@ -19,7 +20,7 @@ import numpy as np
 _COLD_SNIPPET = """
 import time
 t = time.perf_counter()
-from ecarte_sim.engine.ecarte.simulate import simulate_counts
+from ecarte_sim.engine.ecarte.deals.simulate import simulate_counts
 for mode in ("deal", "exact", "point-vole"):
     simulate_counts(0, 0, 64, mode)
 print(time.perf_counter() - t)
@@ -89,7 +90,7 @@ def _whole_bench(n_deals: int, pimc_deals: int, seed: int, repeat: int, say) -> 
     the largest W, plain PIMC's row and the ratio are taken from ``PAIRED_RUNS`` runs of
     each, plain and inferring in turn, the best of each: single runs of a few seconds vary
     by a third on a shared machine."""
-    from ecarte_sim.engine.ecarte.counts import whole_counts
+    from ecarte_sim.engine.ecarte.deals.counts import whole_counts
     from ecarte_sim.engine.ecarte.records import COUNTS
     from ecarte_sim.engine.ecarte.settings import make_cfg
 
@@ -243,12 +244,10 @@ def resolve_bench(seed: int, say, states: int = 5000, deals: int = 32) -> dict:
     and with all; projected to a step of both roles at 25 scores over every state (dd) or
     over a sample of 5,000 extended to all (``--extend``, pimc-inference), and to 16
     threads by the scaling measured from one thread to all."""
-    import numba
-
     from ecarte_sim.analysis.ecarte.solving import solved
     from ecarte_sim.analysis.ecarte.solving import proposal_game as st
     from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
-    from ecarte_sim.engine.ecarte.states import N_STATES
+    from ecarte_sim.engine.ecarte.decisions.states import N_STATES
 
     strategy = solved.load()
     drawn = np.sort(np.random.default_rng(seed).choice(N_STATES, states, replace=False))
@@ -306,9 +305,6 @@ def advice_bench(repeat: int = 3) -> dict:
     action (the data loaded once, as a process does), then both actions' values on 2^14
     deals around the hand (the half-width of the paired gain's 95% interval reported);
     and the whole warm process of ``ecarte-sim advise --no-values``."""
-    import subprocess
-    import sys
-
     from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     from ecarte_sim.analysis.ecarte.solving import solved
 
@@ -354,10 +350,10 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
     from ecarte_sim.analysis.ecarte.play import card_advice as cards
     from ecarte_sim.analysis.practice import coach
     from ecarte_sim.engine.cards import format_card, format_hand
-    from ecarte_sim.engine.ecarte.position import walk
+    from ecarte_sim.engine.ecarte.laws.position import walk
     from ecarte_sim.engine.ecarte.records import ProposalsEnd
-    from ecarte_sim.engine.ecarte.runner import DealRunner
-    from ecarte_sim.engine.ecarte.tricks import ELDER
+    from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+    from ecarte_sim.engine.ecarte.laws.tricks import ELDER
 
     score = (2, 2)
     cfg, script = cards.settings_for("strategy", score, worlds)
@@ -456,7 +452,6 @@ def web_bench(games: int = 50, finished: int = 500, say=None, think: float = 0.0
     then ``games`` games at once to the end (latency of every request, p95 of an act,
     errors), then the server's memory over ``finished`` finished games; {} without the
     extra, or with ``games`` and ``finished`` 0."""
-    import importlib.util
     say = say or (lambda *_: None)
     out = {}
     if not (importlib.util.find_spec("starlette") and importlib.util.find_spec("uvicorn")):
@@ -480,7 +475,7 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
     ``[0, n_deals)`` of ``seed``, keeping the best time, and the reference once on
     the first ``reference_deals`` of the same deals."""
     from ecarte_sim.engine.ecarte import reference
-    from ecarte_sim.engine.ecarte.simulate import simulate_counts
+    from ecarte_sim.engine.ecarte.deals.simulate import simulate_counts
 
     say = log or (lambda *_: None)
     say("warming up the kernels (compiles on a cold cache) ...")

@@ -244,9 +244,9 @@ def resolve_bench(seed: int, say, states: int = 5000, deals: int = 32) -> dict:
     and with all; projected to a step of both roles at 25 scores over every state (dd) or
     over a sample of 5,000 extended to all (``--extend``, pimc-inference), and to 16
     threads by the scaling measured from one thread to all."""
+    from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
     from ecarte_sim.analysis.ecarte.solving import solved
     from ecarte_sim.analysis.ecarte.solving import proposal_game as st
-    from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
     from ecarte_sim.engine.ecarte.decisions.states import N_STATES
 
     strategy = solved.load()
@@ -350,10 +350,10 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
     from ecarte_sim.analysis.ecarte.play import card_advice as cards
     from ecarte_sim.analysis.practice import coach
     from ecarte_sim.engine.cards import format_card, format_hand
-    from ecarte_sim.engine.ecarte.laws.position import walk
-    from ecarte_sim.engine.ecarte.records import ProposalsEnd
     from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+    from ecarte_sim.engine.ecarte.laws.position import walk
     from ecarte_sim.engine.ecarte.laws.tricks import ELDER
+    from ecarte_sim.engine.ecarte.records import ProposalsEnd
 
     score = (2, 2)
     cfg, script = cards.settings_for("strategy", score, worlds)

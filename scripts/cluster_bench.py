@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from ecarte_sim.analysis.ecarte.claims.decisions import ClaimsSettings, run_claims  # noqa: E402
 from ecarte_sim.engine.batch import DEFAULT_BLOCK, execution  # noqa: E402
 from ecarte_sim.engine.cluster import DaskBackend  # noqa: E402
-from ecarte_sim.engine.ecarte.counts import whole_counts  # noqa: E402
+from ecarte_sim.engine.ecarte.deals.counts import whole_counts  # noqa: E402
 from ecarte_sim.engine.ecarte.settings import PIMC_TASK, make_cfg  # noqa: E402
 
 

@@ -122,7 +122,7 @@ REGLE = [
     of **jeux de règle** — "hands which ought to be played without 'proposing' or 'accepting'":
     hands so good that the elder "cannot fail to win three tricks unless his adversary hold two
     trumps". Hoyle's list, in its own words (the rule names are those of
-    `engine/ecarte/regle.py`, which also records how the text is read where it leaves a choice):
+    `engine/ecarte/decisions/regle.py`, which also records how the text is read where it leaves a choice):
 
     | id | rule | Hoyle's Games Modernized |
     |---|---|---|
@@ -159,7 +159,7 @@ REGLE = [
     gives the figure: `es.EcarteSettings`, `es.classify` and `es.hand` for the hand explorer.
     The rules' win rates need a deeper layer the API does not wrap, imported from its module
     and named as such: the engine's paired experiment filed by rule of the list
-    (`paired_table` with the `CLASSIFY_REGLE` classifier, `ecarte_sim.engine.ecarte.experiments`,
+    (`paired_table` with the `CLASSIFY_REGLE` classifier, `ecarte_sim.engine.ecarte.deals.experiments`,
     fed the kernel arrays `settings.cfg(elder_first=...)`), and the analysis statistics of its
     tables (`arm_summary`, `paired_mean`, `ecarte_sim.analysis.ecarte.measures.paired`).
 
@@ -188,8 +188,8 @@ REGLE = [
     from ecarte_sim.analysis.ecarte.measures.paired import NET, arm_summary, paired_mean
     from ecarte_sim.analysis.stats.intervals import wilson_interval
     from ecarte_sim.engine.cards import SUIT_LETTERS, SUIT_NAMES
-    from ecarte_sim.engine.ecarte.experiments import CLASSIFY_REGLE, paired_table
-    from ecarte_sim.engine.ecarte.regle import RULES
+    from ecarte_sim.engine.ecarte.deals.experiments import CLASSIFY_REGLE, paired_table
+    from ecarte_sim.engine.ecarte.decisions.regle import RULES
 
     # One settings object per play model; the other settings are the defaults (elder: the
     # list, dealer: his maxims, both discard trumps and kings).
@@ -295,7 +295,7 @@ REGLE = [
     ("md", r'''
     ## 2. The rules' win rates
 
-    `paired_table(..., CLASSIFY_REGLE)` (engine layer, `ecarte_sim.engine.ecarte.experiments`:
+    `paired_table(..., CLASSIFY_REGLE)` (engine layer, `ecarte_sim.engine.ecarte.deals.experiments`:
     the public API does not wrap it) deals `REGLE_DEALS` random deals and plays, twice, only
     those where the elder's dealt hand is a jeu de règle — without proposing
     (`settings.cfg(elder_first="play")`) and proposing first
@@ -441,8 +441,8 @@ SCORE = [
     The settings come from the package's public API (`import ecarte_sim as es`). The rest is
     a layer below it, because this notebook needs what the API's summaries leave out, and
     each piece is imported from its module: the engine's whole-deal counts
-    (`whole_counts`, `ecarte_sim.engine.ecarte.counts`) and paired experiment filed by rule of
-    the list (`paired_table` with `CLASSIFY_REGLE`, `ecarte_sim.engine.ecarte.experiments`),
+    (`whole_counts`, `ecarte_sim.engine.ecarte.deals.counts`) and paired experiment filed by rule of
+    the list (`paired_table` with `CLASSIFY_REGLE`, `ecarte_sim.engine.ecarte.deals.experiments`),
     fed the kernel arrays `settings.cfg(...)`; and the analysis of their counts — the
     elder's win table V as an array (`win_table`, `ecarte_sim.analysis.ecarte.measures.scores`; the
     API's `es.scores` gives the same table from a player's point of view, as lists) and the
@@ -470,8 +470,8 @@ SCORE = [
     # the analysis of their counts (V as an array, game values of paired deals).
     from ecarte_sim.analysis.ecarte.measures.paired import game_value, paired_mean
     from ecarte_sim.analysis.ecarte.measures.scores import TARGET, win_table
-    from ecarte_sim.engine.ecarte.counts import whole_counts
-    from ecarte_sim.engine.ecarte.experiments import CLASSIFY_REGLE, paired_table
+    from ecarte_sim.engine.ecarte.deals.counts import whole_counts
+    from ecarte_sim.engine.ecarte.deals.experiments import CLASSIFY_REGLE, paired_table
 
     # One settings object per play model; the other settings are the defaults (elder: the
     # list, dealer: his maxims, both discard trumps and kings).
@@ -877,7 +877,7 @@ STRATEGY = [
     # treatise's own tables.
     from ecarte_sim.analysis.ecarte.solving import readable as rd
     from ecarte_sim.analysis.ecarte.solving import proposal_game as st
-    from ecarte_sim.engine.ecarte.states import N_STATES, representatives
+    from ecarte_sim.engine.ecarte.decisions.states import N_STATES, representatives
 
     SETTINGS = es.EcarteSettings()       # dd play; Hoyle's list, the maxims, trumps and kings
     V = st.continuation(SETTINGS, SEED, deals=1 << 16 if SMALL else None)["v"]
@@ -901,7 +901,7 @@ STRATEGY = [
     from ecarte_sim.analysis.ecarte.solving import solved
     from ecarte_sim.analysis.ecarte.solving import chart as ch
     from ecarte_sim.analysis.reports import chart as card
-    from ecarte_sim.engine.ecarte.states import state_weights
+    from ecarte_sim.engine.ecarte.decisions.states import state_weights
 
     S = solved.load()
     P = S.provenance

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ecarte_sim.engine.ecarte import policies as P
 from ecarte_sim.engine.ecarte import reference as R
+from ecarte_sim.engine.ecarte.decisions import policies as P
 
 
 def random_script(rng: np.random.Generator) -> R.Script:

@@ -157,8 +157,8 @@ def classify(hand, trump, turn_up, reading, as_json):
     """
     from ecarte_sim.analysis.ecarte.api_regle import classify as classify_hand
     from ecarte_sim.engine.deck import SUIT_NAMES, format_hand, parse_hand
-    from ecarte_sim.engine.ecarte.notation import HAND_SIZE, parse_trump
-    from ecarte_sim.engine.ecarte.regle import RULE_TRUMPS
+    from ecarte_sim.engine.ecarte.decisions.regle import RULE_TRUMPS
+    from ecarte_sim.engine.ecarte.laws.notation import HAND_SIZE, parse_trump
 
     result = classify_hand(hand, trump, turn_up=turn_up, reading=reading)
     if as_json:
@@ -228,7 +228,7 @@ def deal(seed, index, pretty, as_json):
     """
     from ecarte_sim.analysis.ecarte.api import deal as make_deal
     from ecarte_sim.engine.cards import ECARTE, format_card, format_cards, format_hand
-    from ecarte_sim.engine.ecarte.deal import deal as dealt
+    from ecarte_sim.engine.ecarte.laws.deal import deal as dealt
 
     if as_json:
         emit(make_deal(seed, index))
@@ -524,7 +524,7 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     from ecarte_sim.analysis.ecarte.api import hand as study_hand
     from ecarte_sim.analysis.reports.provenance import provenance
     from ecarte_sim.engine.cards import ECARTE, SUIT_LETTERS, format_hand, parse_hand
-    from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_trump
+    from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE, parse_trump
 
     if exact and (n_deals is not None or max_deals is not None):
         raise click.UsageError("--exact enumerates every deal: --deals and --max-deals do "
@@ -614,8 +614,8 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
     """
     from ecarte_sim.analysis.ecarte.api import claims as run_claims
     from ecarte_sim.analysis.ecarte.claims.decisions import (DEFAULT_MODELS, EXPERIMENTS, MODELS,
-                                                   ClaimsSettings)
-    from ecarte_sim.engine.ecarte.class_sampling import MAX_CLASS_SAMPLES
+                                                             ClaimsSettings)
+    from ecarte_sim.engine.ecarte.deals.class_sampling import MAX_CLASS_SAMPLES
 
     if n_deals is not None and n_deals > MAX_CLASS_SAMPLES:
         raise click.BadParameter(f"{n_deals} is more than {MAX_CLASS_SAMPLES:,} (2^23, the "

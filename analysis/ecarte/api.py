@@ -28,17 +28,17 @@ import numpy as np
 from ecarte_sim.analysis.stats.intervals import weighted_mean, wilson_interval
 from ecarte_sim.analysis.stats.precision import DEFAULT_PRECISION, checkpoints, run_until
 from ecarte_sim.engine.batch import DEFAULT_CHUNK
-from ecarte_sim.engine.cards import (ECARTE, SUIT_LETTERS, cards_of, format_card,
-                                     format_cards, format_hand, parse_hand)
-from ecarte_sim.engine.ecarte.counts import whole_counts
-from ecarte_sim.engine.ecarte.deal import HAND_SIZE, parse_deal, parse_trump
-from ecarte_sim.engine.ecarte.deal import deal as make_deal
-from ecarte_sim.engine.ecarte.game import Game, play_game
+from ecarte_sim.engine.cards import (ECARTE, SUIT_LETTERS, cards_of, format_card, format_cards,
+                                     format_hand, parse_hand)
+from ecarte_sim.engine.ecarte.deals.counts import whole_counts
+from ecarte_sim.engine.ecarte.deals.game import Game, play_game
+from ecarte_sim.engine.ecarte.deals.runner import WholeDeal, play_deal
+from ecarte_sim.engine.ecarte.deals.simulate import simulate_counts
+from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE, parse_deal, parse_trump
+from ecarte_sim.engine.ecarte.laws.deal import deal as make_deal
 from ecarte_sim.engine.ecarte.records import COUNTS
-from ecarte_sim.engine.ecarte.runner import WholeDeal, play_deal
+from ecarte_sim.engine.ecarte.search.solver import move_values
 from ecarte_sim.engine.ecarte.settings import EcarteSettings, name_of
-from ecarte_sim.engine.ecarte.simulate import simulate_counts
-from ecarte_sim.engine.ecarte.solver import move_values
 
 if TYPE_CHECKING:
     from ecarte_sim.analysis.ecarte.claims.decisions import ClaimsSettings
@@ -70,7 +70,7 @@ def solve(elder: str, dealer: str, trump: str, *, forced_trump: bool = True) -> 
 @dataclass(frozen=True)
 class PlayedDeal(WholeDeal):
     """A whole deal as :func:`play` returns it: the record's fields (cards as bit masks,
-    as the kernel wrote them; see :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal`),
+    as the kernel wrote them; see :class:`~ecarte_sim.engine.ecarte.deals.runner.WholeDeal`),
     where it came from, and its readable forms — :meth:`to_dict` (cards, exchanges,
     tricks, points, marks and the reason of every decision: what ``ecarte-sim play
     --json`` prints, without the provenance), :meth:`narrative` (the lines ``ecarte-sim play`` prints) and
@@ -103,8 +103,8 @@ class PlayedDeal(WholeDeal):
 
 @dataclass
 class PlayedGame(Game):
-    """A game as :func:`game` returns it: the :class:`~ecarte_sim.engine.ecarte.game.Game`
-    record (each deal a :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal`) with the
+    """A game as :func:`game` returns it: the :class:`~ecarte_sim.engine.ecarte.deals.game.Game`
+    record (each deal a :class:`~ecarte_sim.engine.ecarte.deals.runner.WholeDeal`) with the
     settings it was played under, and its readable forms — :meth:`to_dict` (what
     ``ecarte-sim game --json`` prints, without the provenance), :meth:`narrative` (the lines ``ecarte-sim game``
     prints) and ``str()``."""
@@ -257,7 +257,7 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
     from the stock, so its row and the paired difference stay sampled.
     ``progress(label, n)`` is told the deals done."""
     from ecarte_sim.analysis.ecarte.measures import paired as AP
-    from ecarte_sim.engine.ecarte.experiments import exact_codes, hand_table
+    from ecarte_sim.engine.ecarte.deals.experiments import exact_codes, hand_table
 
     settings = settings or EcarteSettings()
     if exact and (deals is not None or max_deals is not None):

@@ -1,7 +1,7 @@
 """Is a hand a jeu de règle, and why: :func:`classify`, by Hoyle's list or by the book's
 definition — the front door of ``ecarte-sim classify``.
 
-The list's reading is numpy alone (:mod:`ecarte_sim.engine.ecarte.regle`), so a process
+The list's reading is numpy alone (:mod:`ecarte_sim.engine.ecarte.decisions.regle`), so a process
 that only classifies a hand starts without loading numba; the definition's reading
 searches double dummy and loads its kernels when asked.
 
@@ -13,9 +13,9 @@ searches double dummy and loads its kernels when asked.
 from __future__ import annotations
 
 from ecarte_sim.engine.deck import ECARTE, SUIT_NAMES, format_card, format_hand, parse_hand
-from ecarte_sim.engine.ecarte.notation import HAND_SIZE, parse_trump, parse_turn_up
-from ecarte_sim.engine.ecarte.regle import classify as classify_hand
-from ecarte_sim.engine.ecarte.regle import explain
+from ecarte_sim.engine.ecarte.decisions.regle import classify as classify_hand
+from ecarte_sim.engine.ecarte.decisions.regle import explain
+from ecarte_sim.engine.ecarte.laws.notation import HAND_SIZE, parse_trump, parse_turn_up
 
 #: The readings of "jeu de règle" that :func:`classify` offers.
 READINGS = ("list", "definition")
@@ -28,7 +28,7 @@ def classify(hand: str, trump: str, *, turn_up: str | None = None,
     ``trump`` is a card too, the same card). ``reading`` is ``"list"`` or ``"definition"``;
     every answer starts with ``reading``.
 
-    ``"list"`` (Hoyle's list, :mod:`ecarte_sim.engine.ecarte.regle`): ``rule`` (its id)
+    ``"list"`` (Hoyle's list, :mod:`ecarte_sim.engine.ecarte.decisions.regle`): ``rule`` (its id)
     and ``rule_name`` (in words), ``words`` (Hoyle's), ``reason`` (what in the hand meets
     the rule, or what the list asks for its number of trumps) and, for a hand no rule fits,
     ``nearest``: the rule it comes closest to (fewest cards to exchange; a tie goes to a
@@ -36,7 +36,7 @@ def classify(hand: str, trump: str, *, turn_up: str | None = None,
     exchange that would make it (the turn-up, when given, is never drawn), and ``also`` the
     other rules it misses by as few cards.
 
-    ``"definition"`` (the book's definition, :mod:`ecarte_sim.engine.ecarte.foster`): one
+    ``"definition"`` (the book's definition, :mod:`ecarte_sim.engine.ecarte.decisions.foster`): one
     first lead wins the point double dummy against every dealer hand with at most one
     trump. ``jeu_de_regle``, ``words`` (the definition) and ``reason`` (a sentence) as in
     the list reading; ``best_lead`` (most wins; a tie goes to the card written first in the
@@ -73,8 +73,8 @@ def classify(hand: str, trump: str, *, turn_up: str | None = None,
 def _by_definition(mask: int, suit: int, turned: int | None, rule: str | None) -> dict:
     """The ``"definition"`` answer of :func:`classify`: double-dummy searches, so its
     kernels are loaded here, not when the list is read."""
-    from ecarte_sim.engine.ecarte.foster import WORDS as DEFINITION_WORDS
-    from ecarte_sim.engine.ecarte.foster import definition
+    from ecarte_sim.engine.ecarte.decisions.foster import WORDS as DEFINITION_WORDS
+    from ecarte_sim.engine.ecarte.decisions.foster import definition
 
     r = definition(mask, suit, turned)
     best = format_card(r.best_lead, ECARTE)

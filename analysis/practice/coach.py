@@ -124,7 +124,7 @@ def outcome_win(outcome: int, first: int, elder: int, dealer: int, role: str) ->
     """``role``'s P(win the game) when the deal ends with ``outcome`` (the elder's tricks,
     or the engine's coarse 0/1/3/5) from the live score (elder, dealer), Law 49 by
     ``first``."""
-    from ecarte_sim.engine.ecarte.whole import outcome_of, points_for
+    from ecarte_sim.engine.ecarte.deals.whole import outcome_of, points_for
     pe, pd = points_for(outcome_of(int(outcome)), int(first))
     w = win_after(elder + pe, dealer + pd)
     return w if role == "elder" else 1.0 - w
@@ -285,15 +285,15 @@ def _discard_gain(role: str, hand: int, thrown: int, turn_up: int, x: int, y: in
     :func:`~ecarte_sim.analysis.ecarte.advice.first_decision.discard_advice` measures the rules). The
     role's discard is scripted: the cards given in the first exchange, in a later one the
     treatise's ("a king or a trump should not be discarded") in both arms."""
-    from ecarte_sim.analysis.ecarte.solving import solved as shipped
-    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
     from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
     from ecarte_sim.analysis.ecarte.measures.paired import paired_mean
-    from ecarte_sim.engine.ecarte.policies import (MAX_ROUNDS, S_DEALER_DISCARD,
-                                                   S_ELDER_DISCARD)
+    from ecarte_sim.analysis.ecarte.solving import solved as shipped
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+    from ecarte_sim.engine.ecarte.deals.action_values import CHECK_DEALS_START, N_MARKS, marks_block
+    from ecarte_sim.engine.ecarte.decisions.policies import (MAX_ROUNDS, S_DEALER_DISCARD,
+                                                             S_ELDER_DISCARD)
+    from ecarte_sim.engine.ecarte.decisions.states import canonical_index
     from ecarte_sim.engine.ecarte.settings import CFG, DISCARD_BY_POLICY, Discard
-    from ecarte_sim.engine.ecarte.states import canonical_index
-    from ecarte_sim.engine.ecarte.action_values import CHECK_DEALS_START, N_MARKS, marks_block
 
     strategy = shipped.load()
     run, script = strategy_settings(strategy, x, y)
@@ -327,7 +327,7 @@ def _discard_gain(role: str, hand: int, thrown: int, turn_up: int, x: int, y: in
 
 def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | None:
     from ecarte_sim.analysis.ecarte.play.card_advice import decide_position
-    from ecarte_sim.engine.ecarte.solver import value_after
+    from ecarte_sim.engine.ecarte.search.solver import value_after
     by = a["by"]
     c = known_card(a["card"])
     chosen = a["card"] if c is None else format_card(c)
@@ -404,9 +404,9 @@ LEAD_WORDS = ("\u201ccards in sequence, or single cards, are better as leads tha
 
 def _play_rule(hand: int, led: int, trump: int, possible: int) -> str:
     """The treatise's play here: the engine's heuristic player (the treatise's advice from
-    the player's own knowledge: :func:`~ecarte_sim.engine.ecarte.players.heuristic_card`),
+    the player's own knowledge: :func:`~ecarte_sim.engine.ecarte.play.players.heuristic_card`),
     with the treatise's words on leads."""
-    from ecarte_sim.engine.ecarte.players import heuristic_card
+    from ecarte_sim.engine.ecarte.play.players import heuristic_card
     c = format_card(int(heuristic_card(np.uint32(hand), np.int64(led), np.int64(trump), True,
                                        np.uint32(possible))))
     if led < 0:
@@ -418,10 +418,10 @@ def _play_rule(hand: int, led: int, trump: int, possible: int) -> str:
 def _dd_now(s: DealState) -> int | None:
     """The elder's tricks at the end with best play by both from the state now (None when
     a card is unknown)."""
-    from ecarte_sim.engine.ecarte.moves import legal_moves
-    from ecarte_sim.engine.ecarte.position import to_play
-    from ecarte_sim.engine.ecarte.solver import value_after
-    from ecarte_sim.engine.ecarte.tricks import ELDER
+    from ecarte_sim.engine.ecarte.laws.position import to_play
+    from ecarte_sim.engine.ecarte.laws.tricks import ELDER
+    from ecarte_sim.engine.ecarte.search.moves import legal_moves
+    from ecarte_sim.engine.ecarte.search.solver import value_after
     e, d = s.hand[s.elder], s.hand[s.dealer]
     if e is None or d is None or s.state is None:
         return None

@@ -4,7 +4,7 @@ Three opponents:
 
 ``alphamu`` (default)
     The ``strategy`` opponent's decisions and discards, its cards chosen by the engine's
-    ``alphamu`` (:func:`~ecarte_sim.engine.ecarte.alphamu.alphamu_decide`: αμ search over
+    ``alphamu`` (:func:`~ecarte_sim.engine.ecarte.play.alphamu.alphamu_decide`: αμ search over
     the same ``W`` worlds ``pimc-inference`` draws, on every card with a choice; among
     equals ``pimc-inference``'s card; a decision whose search would pass its work budget
     plays ``pimc-inference``'s card), the stronger player of ``ecarte-sim stronger``
@@ -12,9 +12,9 @@ Three opponents:
 ``strategy``
     The first decisions (propose or play; accept or refuse) and the discards of the
     shipped strategy (:mod:`ecarte_sim.analysis.ecarte.solving.solved`), read by the engine's own
-    table policy (:func:`~ecarte_sim.engine.ecarte.policies.elder_proposes`,
-    :func:`~ecarte_sim.engine.ecarte.policies.dealer_accepts`,
-    :func:`~ecarte_sim.engine.ecarte.policies.thrown_cards`) at the score before the
+    table policy (:func:`~ecarte_sim.engine.ecarte.decisions.policies.elder_proposes`,
+    :func:`~ecarte_sim.engine.ecarte.decisions.policies.dealer_accepts`,
+    :func:`~ecarte_sim.engine.ecarte.decisions.policies.thrown_cards`) at the score before the
     deal — the row ``5 * elder's score + dealer's score`` — exactly as the strategy was
     solved and evaluated; later proposals of a deal read the same table on the new hand.
     Its cards are those of the inferring player, ``pimc-inference`` with ``W`` worlds:
@@ -22,7 +22,7 @@ Three opponents:
 ``treatise``
     Hoyle's list (play without proposing a *jeu de règle*, else propose), the dealer's
     maxims, the treatise's discard ("a king or a trump should not be discarded"), and the
-    treatise's play (:func:`~ecarte_sim.engine.ecarte.players.heuristic_card`) from what
+    treatise's play (:func:`~ecarte_sim.engine.ecarte.play.players.heuristic_card`) from what
     the computer has seen.
 
 The elder who exchanges throws at least one card (Law 27), and nobody throws more than
@@ -45,7 +45,7 @@ import numpy as np
 OPPONENTS = ("alphamu", "strategy", "treatise")
 #: The table's opponent when none is asked: ``alphamu``, the stronger card player (issue
 #: 43.8). Its decisions are bounded by a work budget counted in the kernel
-#: (:data:`~ecarte_sim.engine.ecarte.alphamu.DEFAULT_BUDGET`; before it, a first card
+#: (:data:`~ecarte_sim.engine.ecarte.play.alphamu.DEFAULT_BUDGET`; before it, a first card
 #: took half a minute now and then) and release the GIL, so one game's search does not
 #: stop the server.
 DEFAULT_OPPONENT = "alphamu"
@@ -56,7 +56,7 @@ MODEL = {"alphamu": "strategy", "strategy": "strategy", "treatise": "treatise"}
 @cache
 def _strategy_script() -> np.ndarray:
     from ecarte_sim.analysis.ecarte.solving.solved import load
-    from ecarte_sim.engine.ecarte.tables import policy_script
+    from ecarte_sim.engine.ecarte.decisions.tables import policy_script
     script = policy_script(**load().tables())
     script.flags.writeable = False
     return script
@@ -77,7 +77,7 @@ def _cfg(opponent: str) -> np.ndarray:
 
 @cache
 def _empty_script() -> np.ndarray:
-    from ecarte_sim.engine.ecarte.runner import empty_script
+    from ecarte_sim.engine.ecarte.decisions.policies import empty_script
     return empty_script()
 
 
@@ -120,12 +120,12 @@ class Computer:
 
     @staticmethod
     def _slot(score) -> int:
-        from ecarte_sim.engine.ecarte.policies import score_slot
+        from ecarte_sim.engine.ecarte.decisions.policies import score_slot
         return int(score_slot(int(score[0]), int(score[1])))
 
     def proposes(self, hand: int, turn_up: int, rnd: int, score) -> bool:
         """The elder's decision in round ``rnd``: True = propose."""
-        from ecarte_sim.engine.ecarte.policies import elder_proposes
+        from ecarte_sim.engine.ecarte.decisions.policies import elder_proposes
         from ecarte_sim.engine.ecarte.settings import CFG
         return bool(elder_proposes(self.cfg[CFG.at.ELDER_POLICY], self.cfg[CFG.at.THRESHOLD],
                                    np.uint32(hand), turn_up >> 3, rnd, self.script,
@@ -133,7 +133,7 @@ class Computer:
 
     def accepts(self, hand: int, turn_up: int, rnd: int, score) -> bool:
         """The dealer's answer to the proposal of round ``rnd``: True = accept."""
-        from ecarte_sim.engine.ecarte.policies import dealer_accepts
+        from ecarte_sim.engine.ecarte.decisions.policies import dealer_accepts
         from ecarte_sim.engine.ecarte.settings import CFG
         return bool(dealer_accepts(self.cfg[CFG.at.DEALER_POLICY], np.uint32(hand),
                                    turn_up >> 3, rnd, self.script, turn_up,
@@ -142,7 +142,7 @@ class Computer:
     def discard(self, role: str, hand: int, turn_up: int, rnd: int, room: int,
                 score) -> int:
         """The cards (a mask) thrown in round ``rnd`` with ``room`` cards in the stock."""
-        from ecarte_sim.engine.ecarte.policies import thrown_cards
+        from ecarte_sim.engine.ecarte.decisions.policies import thrown_cards
         return int(thrown_cards(self.cfg, self.script, 0 if role == "elder" else 1,
                                 np.uint32(hand), turn_up >> 3, rnd, room, turn_up,
                                 self._slot(score)))
@@ -168,7 +168,7 @@ class Computer:
 
 def heuristic(position: Position, not_held: int) -> int:
     """The treatise's play from what the computer has seen (the engine's heuristic)."""
-    from ecarte_sim.engine.ecarte.players import heuristic_card
+    from ecarte_sim.engine.ecarte.play.players import heuristic_card
     seen = position.seen | position.own_discards | (1 << position.turn_up)
     led = -1
     if len(position.played) % 2 == 1:

@@ -4,7 +4,7 @@ dummy card by card.
 * :class:`DealState` — the deal as it stands before each action (:func:`action_states`):
   the hands as masks, what was said (Laws 25–26), each exchange's discards (Laws 27–31),
   the kings marked (Laws 23, 47) and the play walked through by the engine's one walk
-  (:mod:`ecarte_sim.engine.ecarte.position`); a card the record writes ``"?"`` is
+  (:mod:`ecarte_sim.engine.ecarte.laws.position`); a card the record writes ``"?"`` is
   unknown (None), and so is whatever depends on it.
 * :func:`replay` — the deal double dummy (both hands as played from): every legal card's
   value at every card played, the best line, the cards that lost a trick.
@@ -65,16 +65,16 @@ class DealState:
     """A deal of a record replayed action by action (cards as indices, hands as masks;
     None where the record does not know a card).
 
-    ``state`` is the play's position (:data:`~ecarte_sim.engine.ecarte.position.START`
-    stepped by :func:`~ecarte_sim.engine.ecarte.position.after` per card: leader as the
+    ``state`` is the play's position (:data:`~ecarte_sim.engine.ecarte.laws.position.START`
+    stepped by :func:`~ecarte_sim.engine.ecarte.laws.position.after` per card: leader as the
     engine's ELDER or dealer, the elder's tricks, the card led or -1, the cards played),
     or None once the trump or a card played is unknown or a card is played out of turn
     (Law 40)."""
 
     def __init__(self, deal: dict):
-        from ecarte_sim.engine.ecarte.position import START
+        from ecarte_sim.engine.ecarte.laws.position import START
+        from ecarte_sim.engine.ecarte.laws.tricks import ELDER
         from ecarte_sim.engine.ecarte.records import Law49
-        from ecarte_sim.engine.ecarte.tricks import ELDER
         self.deal = deal
         self.elder, self.dealer = deal["elder"], deal["dealer"]
         self.turn_up = known_card(deal["turn_up"])
@@ -134,7 +134,7 @@ class DealState:
             self._play(by, known_card(a["card"]))
 
     def _play(self, by: str, c: int | None) -> None:
-        from ecarte_sim.engine.ecarte.position import after, to_play
+        from ecarte_sim.engine.ecarte.laws.position import after, to_play
         if self.at_play is None:
             self.at_play = dict(self.hand)
         if self.hand[by] is not None and c is not None:
@@ -197,11 +197,11 @@ def replay(deal: dict) -> dict:
     numbers of the cards that lost a trick against the best; ``elder_tricks`` in play
     (None unless the record gives all ten cards).
     ``{"known": False, "reason": ...}`` when a card of either hand is unknown."""
-    from ecarte_sim.engine.ecarte.moves import legal_moves
-    from ecarte_sim.engine.ecarte.players import dd_card
-    from ecarte_sim.engine.ecarte.position import START, after, to_play
-    from ecarte_sim.engine.ecarte.solver import solve_kernel, value_after
-    from ecarte_sim.engine.ecarte.tricks import ELDER
+    from ecarte_sim.engine.ecarte.laws.position import START, after, to_play
+    from ecarte_sim.engine.ecarte.laws.tricks import ELDER
+    from ecarte_sim.engine.ecarte.play.players import dd_card
+    from ecarte_sim.engine.ecarte.search.moves import legal_moves
+    from ecarte_sim.engine.ecarte.search.solver import solve_kernel, value_after
 
     s = DealState(deal)
     for a in deal["actions"]:
@@ -270,7 +270,7 @@ def replay(deal: dict) -> dict:
 
 def _without(e: int, d: int, mover: int, c: int) -> tuple[int, int]:
     """The two hands after ``mover`` played ``c``."""
-    from ecarte_sim.engine.ecarte.tricks import ELDER
+    from ecarte_sim.engine.ecarte.laws.tricks import ELDER
     bit = 1 << c
     return (e & ~bit, d) if mover == ELDER else (e, d & ~bit)
 

@@ -6,7 +6,7 @@ score, and keeps the game's record (:mod:`.records`). The laws (the Club Code *L
 
 * the game is five up (Law 46); the players deal in turn (Law 14's "his turn"); who deals
   first is drawn from the seed, standing for the cut (Law 5). Deal ``k`` (0, 1, ...) of a game is the engine's
-  deal ``k`` of its seed (:func:`ecarte_sim.engine.ecarte.deal.deal`): the elder's five
+  deal ``k`` of its seed (:func:`ecarte_sim.engine.ecarte.laws.deal.deal`): the elder's five
   cards, the dealer's, the turn-up (Law 10) and the stock, top first;
 * a king turned up marks one to the dealer at once (Laws 22, 47);
 * the elder proposes or plays; the dealer accepts or refuses (Laws 25–27); after an
@@ -251,7 +251,7 @@ class Table:
         return mover, "play"
 
     def _start_deal(self) -> None:
-        from ecarte_sim.engine.ecarte.deal import deal
+        from ecarte_sim.engine.ecarte.laws.deal import deal
         number = len(self.deals) + 1
         dealer = self.first_dealer if number % 2 else other(self.first_dealer)
         dealt = deal(self.seed, number - 1)
@@ -461,7 +461,7 @@ class Table:
                     f"{text(card)}.", card=text(card), lead=led is None)
         if led is None:
             return
-        from ecarte_sim.engine.ecarte.players import reveal
+        from ecarte_sim.engine.ecarte.play.players import reveal
         d.not_held[side] = int(reveal(d.not_held[side], led, card, d.trump, True))
         winner = side if laws.follower_wins(led, card, d.trump) else other(side)
         d.tricks[winner] += 1

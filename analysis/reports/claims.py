@@ -10,9 +10,10 @@ import os
 import numpy as np
 
 from ecarte_sim.analysis.ecarte.claims.decisions import TWO_THIRDS, VERDICTS
-from ecarte_sim.analysis.reports.provenance import (FILE, commit_file, csv_columns, parquet_metadata, png_metadata,
+from ecarte_sim.analysis.reports.provenance import (FILE, commit_file, csv_columns,
+                                                    parquet_metadata, png_metadata,
                                                     write_provenance)
-from ecarte_sim.engine.ecarte.regle import RULES
+from ecarte_sim.engine.ecarte.decisions.regle import RULES
 
 
 def _fmt(x: float) -> str:
@@ -304,7 +305,7 @@ def _run(f, payload: dict, prov: dict, models) -> None:
             "the first of a sequence of ordinary deals, at deal indices of the "
             "class's own (from 2^43), that falls in the class — a plain deal "
             "conditioned on the class, so no weights are needed "
-            "(engine/ecarte/class_sampling.py). A maxim's row is its class samples; "
+            "(engine/ecarte/deals/class_sampling.py). A maxim's row is its class samples; "
             "a rule's rows (\"rule N\") pool its class samples with the plain deals "
             "of that rule, the same distribution on disjoint deals. "
             + (f"Each class ran {prov['deals_fixed']} samples. "

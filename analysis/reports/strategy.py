@@ -12,8 +12,8 @@ import numpy as np
 
 from ecarte_sim.analysis.ecarte.measures.scores import TARGET
 from ecarte_sim.analysis.ecarte.solving.proposal_game import ACTIONS, SCORES, cards_thrown
-from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
-from ecarte_sim.engine.ecarte.states import N_STATES, state_weights
+from ecarte_sim.engine.ecarte.decisions.policies import SCORE_SLOTS
+from ecarte_sim.engine.ecarte.decisions.states import N_STATES, state_weights
 
 
 def policy_map(role: str, table: np.ndarray, per_state=None) -> np.ndarray:
@@ -41,8 +41,8 @@ def treatise_row(key: str, data: dict, settings: dict) -> np.ndarray:
     """The table the best response ``key`` replaces, one row of ``N_STATES``: the treatise
     policy of the settings (``settings``: as a result echoes them) for a first decision,
     the discard rule it replaces for a discard."""
+    from ecarte_sim.engine.ecarte.decisions.tables import treatise_table
     from ecarte_sim.engine.ecarte.settings import DealerPolicy, Discard, ElderPolicy, member
-    from ecarte_sim.engine.ecarte.tables import treatise_table
 
     role = key.split("-")[0]
     if key.endswith("-discard"):

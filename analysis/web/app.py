@@ -292,7 +292,7 @@ def chart_json(role: str, score: str, against: str) -> dict:
         table, gain, elder = solved.table(role)[row], solved.gain(role)[row], solved.elder[row]
     weights, weighting = None, "dealt hands"
     if role == "dealer":
-        from ecarte_sim.engine.ecarte.states import state_weights
+        from ecarte_sim.engine.ecarte.decisions.states import state_weights
         weights = state_weights() * card.proposal_chance(elder)
         whose = "Hoyle's list" if solved is None else f"the elder's table at {e}-{d}"
         weighting = f"how often it is dealt times the chance that the elder proposes by {whose}"

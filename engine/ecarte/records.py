@@ -36,7 +36,7 @@ class ProposalsEnd(IntEnum):
     PROPOSAL_LIMIT = 3
 
 
-#: One deal, as :func:`ecarte_sim.engine.ecarte.whole.play_dealt` writes it.
+#: One deal, as :func:`ecarte_sim.engine.ecarte.deals.whole.play_dealt` writes it.
 REC = Layout("Rec", [
     ("elder0", 1), ("dealer0", 1), ("turn_up", 1),   # the hands as dealt, the turn-up
     ("king_turned", 1),     # the dealer turned up the king (Laws 22, 47)
@@ -61,13 +61,13 @@ REC = Layout("Rec", [
 
 def known_record(turn_up: int, how_ended: int, first: int, thrown=()) -> np.ndarray:
     """A deal's ``REC`` as either player knows it before the play, for the kernels of one
-    player's card (the inferring and keyed players, :mod:`~ecarte_sim.engine.ecarte.single`,
-    :mod:`~ecarte_sim.engine.ecarte.keyed`): the turn-up, how the proposals ended
+    player's card (the inferring and keyed players, :mod:`~ecarte_sim.engine.ecarte.play.single`,
+    :mod:`~ecarte_sim.engine.ecarte.play.keyed`): the turn-up, how the proposals ended
     (:class:`ProposalsEnd`), Law 49's case (:class:`Law49`) and, per exchange, how many
     cards each threw (``thrown``: (the elder's, the dealer's) per exchange; each drew as
     many, Laws 29–34). Those kernels read only the number of an exchange's cards
-    (:func:`~ecarte_sim.engine.ecarte.keyed.info_key`,
-    :mod:`~ecarte_sim.engine.ecarte.inferred_worlds`), so each of the four is written as
+    (:func:`~ecarte_sim.engine.ecarte.play.keyed.info_key`,
+    :mod:`~ecarte_sim.engine.ecarte.play.inferred_worlds`), so each of the four is written as
     that many low bits: one record serves both players and every hand either may hold."""
     rec = np.zeros(REC.size, dtype=np.int64)
     at = REC.at
@@ -88,11 +88,11 @@ PAYOFF = Layout("Payoff", [("points", 6), ("pimc_decisions", 1), ("pimc_solves",
                            ("infer_worlds", 1), ("infer_tries", 1), ("infer_fallbacks", 1)])
 
 #: Who marked a king in a deal, and what the point gave: the parts of a deal's code
-#: (``5 * king + points``, :func:`ecarte_sim.engine.ecarte.counts.deal_code`).
+#: (``5 * king + points``, :func:`ecarte_sim.engine.ecarte.deals.counts.deal_code`).
 KINGS = ("none", "turned-up (dealer)", "elder in hand", "dealer in hand")
 POINTS = ("elder 1", "elder 2", "dealer 1", "dealer 2", "none (game over first)")
 
-#: Summed counts of whole deals (:func:`ecarte_sim.engine.ecarte.counts.whole_counts`).
+#: Summed counts of whole deals (:func:`ecarte_sim.engine.ecarte.deals.counts.whole_counts`).
 COUNTS = Layout("Counts", [
     ("marks", 16),          # 4 * elder marks + dealer marks (each 0..3)
     ("outcome", 4),         # DEALER_VOLE, DEALER_POINT, ELDER_POINT, ELDER_VOLE
@@ -104,6 +104,6 @@ COUNTS = Layout("Counts", [
     ("pimc_decisions", 1), ("pimc_solves", 1),
     ("deal", len(KINGS) * len(POINTS)),              # deal codes: the marks in law order
     # pimc-inference: worlds drawn from the posterior, proposals made, worlds that fell
-    # back to uniform (:mod:`ecarte_sim.engine.ecarte.inferred_worlds`)
+    # back to uniform (:mod:`ecarte_sim.engine.ecarte.play.inferred_worlds`)
     ("infer_worlds", 1), ("infer_tries", 1), ("infer_fallbacks", 1),
 ])

@@ -2,8 +2,8 @@
 
 This module is written to be read beside the laws (the Club Code *Laws of Écarté*, as quoted in *Hoyle's Games Modernized*,
 the Club Code as quoted in Hoyle's Games Modernized) and the rules summary of
-the *Rules of Écarté* summary).  It exists to check the fast engine (``ecarte_sim.engine.ecarte.deal``,
-``ecarte_sim.engine.ecarte.tricks``, ``ecarte_sim.engine.ecarte.solver``) against something that anyone
+the *Rules of Écarté* summary).  It exists to check the fast engine (``ecarte_sim.engine.ecarte.laws.deal``,
+``ecarte_sim.engine.ecarte.laws.tricks``, ``ecarte_sim.engine.ecarte.search.solver``) against something that anyone
 can verify by eye, so it deliberately shares **no code** with that engine: its
 only project import is the card notation of :mod:`ecarte_sim.engine.cards` (the card
 numbering, the parsers and :class:`~ecarte_sim.engine.cards.CardError`).
@@ -592,7 +592,7 @@ KING, QUEEN, KNAVE = 7, 6, 5   # Écarté ranks (7 8 9 10 A J Q K = 0..7)
 def jeu_de_regle(hand, trump) -> str | None:
     """The rule of Hoyle's list that makes a five-card hand a jeu de règle, or None.
 
-    Read plainly from Hoyle's list (names as in :mod:`ecarte_sim.engine.ecarte.regle`, which
+    Read plainly from Hoyle's list (names as in :mod:`ecarte_sim.engine.ecarte.decisions.regle`, which
     documents the readings); the first rule of the list that fits names the hand.
     """
     cards = _to_cards(_hand_indices(hand, "hand"))
@@ -981,7 +981,7 @@ def enumerate_around(elder, turn_ups: Iterable[int]) -> Iterator[tuple[int, froz
 
 # ---------------------------------------------------------------------------
 # What the proposals say: the posterior of the opponent's hand, every history enumerated
-# (the cross-check of ``ecarte_sim.engine.ecarte.inferred_worlds``)
+# (the cross-check of ``ecarte_sim.engine.ecarte.play.inferred_worlds``)
 # ---------------------------------------------------------------------------
 
 def opponent_posterior(unseen: Iterable[int], rounds, final=None) -> dict[frozenset, int]:

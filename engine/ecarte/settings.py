@@ -11,12 +11,12 @@ kernels compare ``cfg`` entries with the members themselves (``policy ==
 ElderPolicy.REGLE``). The name a user types is the member's name in lower case
 with hyphens (``ALWAYS_PROPOSE`` → ``always-propose``); ``SCRIPTED`` (decisions
 read from a ``script`` array, for cross-checks) and ``TABLE`` (decisions read from
-a table by canonical state, carried in the script: :mod:`.tables`) are not offered
+a table by canonical state, carried in the script: :mod:`.decisions.tables`) are not offered
 on the command line.
 
 To add a policy: add a member to its enum here, implement it in
-:mod:`ecarte_sim.engine.ecarte.policies` (or a play model in
-:mod:`ecarte_sim.engine.ecarte.players`) with the sentence of the treatise it
+:mod:`ecarte_sim.engine.ecarte.decisions.policies` (or a play model in
+:mod:`ecarte_sim.engine.ecarte.play.players`) with the sentence of the treatise it
 encodes, and test it; the CLI, the echo and the validation follow.
 """
 
@@ -56,7 +56,7 @@ class DealerPolicy(IntEnum):
 class Discard(IntEnum):
     """Which cards a player discards on an exchange (Law 27). The rules keep the trumps
     and the plain cards from a rank up (``DISCARD_RULES``, in
-    :mod:`ecarte_sim.engine.ecarte.policies`); ``TABLE`` reads the rule by canonical
+    :mod:`ecarte_sim.engine.ecarte.decisions.policies`); ``TABLE`` reads the rule by canonical
     state."""
     SCRIPTED = 0
     TRUMPS_KINGS = 1
@@ -80,7 +80,7 @@ class PlayModel(IntEnum):
     HEURISTIC = 2
     PIMC = 3
     #: PIMC whose worlds are drawn from the posterior given the opponent's proposals,
-    #: answers and discards under an opponent model (:mod:`.inferred_worlds`)
+    #: answers and discards under an opponent model (:mod:`.play.inferred_worlds`)
     PIMC_INFERENCE = 4
 
 
@@ -124,7 +124,7 @@ def member(kind: type[IntEnum], value, what: str) -> IntEnum:
 
 
 #: PIMC worlds per decision: the default and the most (the layout of a deal's random
-#: words, :mod:`ecarte_sim.engine.ecarte.players`).
+#: words, :mod:`ecarte_sim.engine.ecarte.play.players`).
 DEFAULT_WORLDS = 64
 MAX_WORLDS = 4096
 #: ``threshold`` policy: the strength needed to play (:func:`policies.strength`).

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from ecarte_sim.engine.cards import (ECARTE, PIQUET, SUIT_MASK, CardError, above_in_suit, bit_index,
                                      cards_of, check_disjoint, format_card, format_hand, lowest_bit,
                                      parse_card, parse_hand, parse_suit, popcount32)
-from ecarte_sim.engine.ecarte.deal import parse_deal
+from ecarte_sim.engine.ecarte.laws.deal import parse_deal
 
 pytestmark = pytest.mark.quick
 

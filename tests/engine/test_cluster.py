@@ -55,10 +55,10 @@ def test_cli_output_on_a_local_cluster_is_byte_identical(cluster, args):
 
 def test_counts_equal_for_any_worker_count_and_task_size(cluster):
     from ecarte_sim.engine.cluster import DaskBackend
-    from ecarte_sim.engine.ecarte.counts import whole_counts
+    from ecarte_sim.engine.ecarte.deals.counts import whole_counts
     from ecarte_sim.engine.ecarte.settings import make_cfg
-    from ecarte_sim.engine.piquet.simulate import deal_counts
     from ecarte_sim.engine.piquet.settings import PiquetSettings
+    from ecarte_sim.engine.piquet.simulate import deal_counts
 
     ecfg, pcfg = make_cfg(play="heuristic"), PiquetSettings("heuristic", "random").cfg()
     expected = (whole_counts(3, 5, 200_005, ecfg), deal_counts(3, 5, 300_005, pcfg))

@@ -14,8 +14,8 @@ import pytest
 
 import ecarte_sim as es
 from ecarte_sim.engine.batch import DEFAULT_BLOCK
-from ecarte_sim.engine.ecarte.settings import (CFG, PIMC_TASK, DealerPolicy, Discard,
-                                               ElderPolicy, PlayModel, choices, member)
+from ecarte_sim.engine.ecarte.settings import (CFG, PIMC_TASK, DealerPolicy, Discard, ElderPolicy,
+                                               PlayModel, choices, member)
 
 
 def _cli_json(cli, *args) -> dict:
@@ -129,7 +129,7 @@ def test_the_namespace_is_the_public_api():
 
 @pytest.mark.quick
 def test_play_reads_as_the_command_prints_it(cli):
-    from ecarte_sim.engine.ecarte.runner import WholeDeal
+    from ecarte_sim.engine.ecarte.deals.runner import WholeDeal
 
     settings = es.EcarteSettings.build(play="heuristic")
     d = es.play(1, 5, settings, dealer_score=2)

@@ -7,6 +7,10 @@
 * The engine does not depend on the analysis layer: nothing under ``ecarte_sim.engine``
   imports ``ecarte_sim.analysis``; the game's analyses (``ecarte_sim.analysis.ecarte``)
   never import their clients, the practice table and the web app.
+* Écarté's engine goes from the cards up: its sub-packages ``laws``, ``search``,
+  ``decisions``, ``play``, ``deals`` each import only those before them, ``settings`` and
+  ``records`` import none of them, and ``reference`` imports no module of the engine's
+  (it shares only the card parser of ``ecarte_sim.engine.cards``).
 * No module reaches into another's private names: no ``from m import _name`` and no
   ``m._name`` through an imported module ``m`` of the package (the seams between modules
   are public and documented).
@@ -41,7 +45,17 @@ FORBIDDEN = [  # (importer, imported): no module under the first imports one und
     # the practice table is a client of the game's analyses, never their dependency
     ("ecarte_sim.analysis.ecarte", "ecarte_sim.analysis.practice"),
     ("ecarte_sim.analysis.ecarte", "ecarte_sim.analysis.web"),
+    # the reference is independent of the kernels it checks (it shares the card parser)
+    ("ecarte_sim.engine.ecarte.reference", "ecarte_sim.engine.ecarte"),
 ]
+# Écarté's engine from the cards up: a sub-package imports only those before it; the
+# settings and the records (the typed boundary) import none of them
+ENGINE = "ecarte_sim.engine.ecarte"
+ENGINE_LAYERS = ("laws", "search", "decisions", "play", "deals")
+FORBIDDEN += [(f"{ENGINE}.{low}", f"{ENGINE}.{high}")
+              for i, low in enumerate(ENGINE_LAYERS) for high in ENGINE_LAYERS[i + 1:]]
+FORBIDDEN += [(f"{ENGINE}.{top}", f"{ENGINE}.{layer}")
+              for top in ("settings", "records") for layer in ENGINE_LAYERS]
 
 
 class Import(NamedTuple):
@@ -352,7 +366,11 @@ def test_a_clean_tree_passes(tmp_path):
      "ecarte_sim.engine.piquet -> ecarte_sim.engine.ecarte.solver (engine/piquet/__init__.py:1)"),
     ({"engine/cards.py": "\nfrom ecarte_sim.analysis.stats import wilson\n"}, FORBIDDEN[2],
      "ecarte_sim.engine.cards -> ecarte_sim.analysis.stats (engine/cards.py:2)"),
-], ids=["ecarte-x-piquet", "piquet-x-ecarte", "engine-x-analysis"])
+    ({"engine/ecarte/laws/a.py": "from ecarte_sim.engine.ecarte.deals.b import c\n",
+      "engine/ecarte/deals/b.py": ""},
+     ("ecarte_sim.engine.ecarte.laws", "ecarte_sim.engine.ecarte.deals"),
+     "ecarte_sim.engine.ecarte.laws.a -> ecarte_sim.engine.ecarte.deals.b (engine/ecarte/laws/a.py:1)"),
+], ids=["ecarte-x-piquet", "piquet-x-ecarte", "engine-x-analysis", "laws-x-deals"])
 def test_a_forbidden_import_is_reported(tmp_path, files, rule, expected):
     imports = build_imports(write_tree(tmp_path, {**BASE, **files}))
     assert [imp.where(tmp_path) for imp in forbidden_imports(imports, *rule)] == [expected]

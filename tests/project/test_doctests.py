@@ -13,7 +13,7 @@ from helpers import REPO
 ROOT = REPO
 
 #: Modules that carry examples; discovery must find at least these.
-KNOWN = {"ecarte_sim.engine.deck", "ecarte_sim.engine.ecarte.regle",
+KNOWN = {"ecarte_sim.engine.deck", "ecarte_sim.engine.ecarte.decisions.regle",
          "ecarte_sim.engine.piquet.partie", "ecarte_sim.analysis.stats.intervals",
          "ecarte_sim.analysis.ecarte.api", "ecarte_sim.analysis.ecarte.api_regle"}
 

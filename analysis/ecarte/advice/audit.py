@@ -62,7 +62,7 @@ class AuditSettings:
     data_dir: str | None = None
 
     def __post_init__(self):
-        from ecarte_sim.engine.ecarte.action_values import CHECK_DEALS
+        from ecarte_sim.engine.ecarte.deals.action_values import CHECK_DEALS
         from ecarte_sim.engine.rng import check_seed
         check_seed(self.seed)
         if not 1 <= int(self.hands) <= 1 << 16:
@@ -86,8 +86,8 @@ class AuditSettings:
 def draw_hands(strategy, role: str, x: int, y: int, hands: int, seed: int):
     """``hands`` dealt hands of ``role`` at (x, y) with their turn-ups and states (module
     docstring): arrays (masks, turn_ups, states)."""
-    from ecarte_sim.engine.ecarte.deal import deal
-    from ecarte_sim.engine.ecarte.states import canonical_index
+    from ecarte_sim.engine.ecarte.decisions.states import canonical_index
+    from ecarte_sim.engine.ecarte.laws.deal import deal
 
     elder_table = strategy.table("elder")[5 * x + y]
     masks, turn_ups, states = [], [], []
@@ -113,7 +113,7 @@ def hand_values(strategy, role: str, x: int, y: int, masks, turn_ups, states, *,
     """(hands, 2, 16, 16): per hand, the joint marks table of its two actions on each half
     of ``deals`` deals (module docstring); their sum is ``advise``'s table."""
     from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
-    from ecarte_sim.engine.ecarte.action_values import CHECK_DEALS_START, N_MARKS, marks_block
+    from ecarte_sim.engine.ecarte.deals.action_values import CHECK_DEALS_START, N_MARKS, marks_block
     from ecarte_sim.engine.rng import check_seed
 
     run, script = strategy_settings(strategy, x, y)

@@ -31,9 +31,9 @@ import numpy as np
 
 from ecarte_sim.analysis.ecarte.solving import solved as shipped
 from ecarte_sim.analysis.ecarte.solving.situation import (ACTIONS, hand_situation, parse_score,
-                                                  score_pair)
+                                                          score_pair)
 from ecarte_sim.engine.deck import ECARTE, format_card, format_hand
-from ecarte_sim.engine.ecarte.canonical import canonical_index
+from ecarte_sim.engine.ecarte.decisions.canonical import canonical_index
 
 # The table's action reads one hand in plain Python (the situation, its state counted, one
 # table of the shipped data): :mod:`~ecarte_sim.analysis.ecarte.solving.proposal_game`, which
@@ -176,7 +176,7 @@ def answer(table: str, sampled: str, resolved: bool, decided_by_the_deal: bool,
 def _check_deals(deals: int | None, turn_ups: int) -> None:
     if deals is None:
         return
-    from ecarte_sim.engine.ecarte.action_values import CHECK_DEALS
+    from ecarte_sim.engine.ecarte.deals.action_values import CHECK_DEALS
     if -(-int(deals) // turn_ups) > CHECK_DEALS:
         raise ValueError(f"--deals {deals}: at most {CHECK_DEALS * turn_ups} with "
                          f"{turn_ups} possible turn-up{'s' if turn_ups > 1 else ''} "
@@ -202,15 +202,15 @@ def sampled_advice(hand: str, trump: str, score: str = "0-0", role: str = "elder
     rounds as ``settings`` (and the tables of ``script``, for table policies) say; and
     what the treatise says."""
     from ecarte_sim.analysis.ecarte.measures.paired import mean_of, paired_mean
-    from ecarte_sim.analysis.ecarte.text.reasons import MAXIM_WORDS
     from ecarte_sim.analysis.ecarte.solving.proposal_game import (MARKS_NET, ROLES, arm_cfgs,
-                                                     continuation, marks_value)
-    from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
-    from ecarte_sim.engine.ecarte.regle import explain
-    from ecarte_sim.engine.ecarte.runner import empty_script
+                                                                  continuation, marks_value)
+    from ecarte_sim.analysis.ecarte.text.reasons import MAXIM_WORDS
+    from ecarte_sim.engine.ecarte.deals.action_values import (CHECK_DEALS, CHECK_DEALS_START,
+                                                              N_MARKS, marks_block)
+    from ecarte_sim.engine.ecarte.decisions.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
+    from ecarte_sim.engine.ecarte.decisions.policies import empty_script
+    from ecarte_sim.engine.ecarte.decisions.regle import explain
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
-    from ecarte_sim.engine.ecarte.action_values import (CHECK_DEALS, CHECK_DEALS_START, N_MARKS,
-                                                   marks_block)
     from ecarte_sim.engine.rng import check_seed
 
     settings = settings or EcarteSettings()
@@ -287,11 +287,11 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
     of :data:`~ecarte_sim.analysis.ecarte.solving.proposal_game.RULES` that throws other cards,
     played against it on the same deals around the hand: the paired gain in the role's
     P(win the game) and marks per deal, 95% intervals."""
-    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
     from ecarte_sim.analysis.ecarte.measures.paired import paired_mean
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+    from ecarte_sim.engine.ecarte.deals.action_values import (CHECK_DEALS, CHECK_DEALS_START,
+                                                              N_MARKS, marks_block)
     from ecarte_sim.engine.ecarte.settings import Discard, name_of
-    from ecarte_sim.engine.ecarte.action_values import (CHECK_DEALS, CHECK_DEALS_START, N_MARKS,
-                                                   marks_block)
     from ecarte_sim.engine.rng import check_seed
 
     role = _role(role)

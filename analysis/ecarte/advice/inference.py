@@ -30,7 +30,7 @@ over the consistent hands.
 Only the first proposal and its answer are enumerated here; after an exchange the
 adversary's hand is no longer a uniform draw given what he said (it depends on what he
 threw and drew): that posterior is sampled by the ``pimc-inference`` player
-(:mod:`ecarte_sim.engine.ecarte.inferred_worlds`), and enumerated, for small cases, by
+(:mod:`ecarte_sim.engine.ecarte.play.inferred_worlds`), and enumerated, for small cases, by
 the plain reference (:func:`ecarte_sim.engine.ecarte.reference.opponent_posterior`).
 """
 
@@ -42,9 +42,9 @@ import numpy as np
 
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
 from ecarte_sim.engine.cards import ECARTE, SUIT_LETTERS, SUIT_NAMES, CardError, format_card
-from ecarte_sim.engine.ecarte.position import parse_said
+from ecarte_sim.engine.ecarte.decisions.tables import decisions
+from ecarte_sim.engine.ecarte.laws.position import parse_said
 from ecarte_sim.engine.ecarte.settings import DealerPolicy, ElderPolicy, choices, member
-from ecarte_sim.engine.ecarte.tables import decisions
 
 #: The words of a first-round history: the elder's decision, then the dealer's answer.
 ELDER_WORDS = ("propose", "play")
@@ -151,9 +151,9 @@ def sampled_posterior(own: int, thrown: list[int], turn_up: int, history: str,
     discards by ``discard`` (a rule name; default the settings'). Not exact: the counts
     are over the draws, and draws for which no history fitted (uniform instead) are
     counted apart."""
-    from ecarte_sim.engine.ecarte.inferred_worlds import posterior_sample
+    from ecarte_sim.engine.ecarte.decisions.policies import empty_script
+    from ecarte_sim.engine.ecarte.play.inferred_worlds import posterior_sample
     from ecarte_sim.engine.ecarte.records import PAYOFF, Law49, known_record
-    from ecarte_sim.engine.ecarte.runner import empty_script
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     rounds = parse_rounds(history, role)
@@ -236,7 +236,7 @@ def posterior(own: int, turn_up: int, history: str, role: str = "elder",
     else:
         script = None
         if table is not None:
-            from ecarte_sim.engine.ecarte.tables import policy_script
+            from ecarte_sim.engine.ecarte.decisions.tables import policy_script
             script = policy_script(**{other: np.asarray(table, dtype=bool)})
         extra = {} if threshold is None else {"threshold": threshold}
         said = decisions(other, policy, hands, np.full(hands.size, turn_up, dtype=np.int64),
@@ -264,7 +264,7 @@ def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
     ``seed``). What ``ecarte-sim infer --json`` prints, without the provenance."""
     from ecarte_sim.analysis.ecarte.solving.proposal_game import parse_score
     from ecarte_sim.engine.cards import format_hand, parse_card, parse_hand
-    from ecarte_sim.engine.ecarte.deal import HAND_SIZE
+    from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE
 
     mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
     card = parse_card(turn_up, ECARTE)
@@ -300,7 +300,7 @@ def lead_values(own: int, turn_ups, history: str = "propose,refuse",
     share on which he wins the point and his expected marks (Laws 48–49: after a refusal
     the point is worth two to him, a vole two either way), double dummy after the lead.
     Exact: every consistent hand is solved for every lead."""
-    from ecarte_sim.engine.ecarte.solver import lead_tricks
+    from ecarte_sim.engine.ecarte.search.solver import lead_tricks
 
     words = parse_history(history, "elder")
     refused = words[1:] == ["refuse"]
@@ -356,12 +356,12 @@ def put_to_a_card(worlds: int = 64, seed: int = 0, dealer_play: str = "pimc-infe
     refused point counts two, Law 49) and P(point); the paired differences against the
     third heart (the same hands, the same random words), with standard errors and normal
     95% intervals."""
-    from ecarte_sim.engine.ecarte.policies import S_FORCED
-    from ecarte_sim.engine.ecarte.records import REC
-    from ecarte_sim.engine.ecarte.runner import empty_script
-    from ecarte_sim.engine.ecarte.settings import EcarteSettings
-    from ecarte_sim.engine.ecarte.whole import deal_scratch, play_dealt
     from ecarte_sim.engine.cards import parse_card, parse_hand
+    from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, play_dealt
+    from ecarte_sim.engine.ecarte.decisions.policies import S_FORCED
+    from ecarte_sim.engine.ecarte.decisions.policies import empty_script
+    from ecarte_sim.engine.ecarte.records import REC
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     spec = PUT_TO_A_CARD
     own = int(parse_hand(spec["hand"], 5, ECARTE))
@@ -418,7 +418,7 @@ def read_table(path: str, role: str, score=(0, 0)) -> np.ndarray:
     """The ``role``'s computed first-decision table at ``score`` from the tables.npz of
     ``ecarte-sim strategy --out`` (or ``--against equilibrium``); ``ValueError`` naming
     the file when it has none."""
-    from ecarte_sim.engine.ecarte.states import N_STATES
+    from ecarte_sim.engine.ecarte.decisions.states import N_STATES
     try:
         with np.load(path, allow_pickle=False) as saved:
             if role not in saved.files:

@@ -33,7 +33,7 @@ Experiments (:func:`run_model`):
               every score (:mod:`ecarte_sim.analysis.ecarte.measures.scores`); turns a deal's outcome into a game-win
               probability at any score.
 
-Class sampling (``rules`` and ``dealer``; :mod:`ecarte_sim.engine.ecarte.class_sampling`):
+Class sampling (``rules`` and ``dealer``; :mod:`ecarte_sim.engine.ecarte.deals.class_sampling`):
 sample ``i`` of a class is the first of the ordinary deals at that class's own deal indices
 (from 2^43, disjoint from the plain deals and from the score table) that falls in the class
 — rejection sampling, so each class sample is a plain deal conditioned on the class (the
@@ -74,18 +74,18 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ecarte_sim.analysis.ecarte.measures import paired as P
-from ecarte_sim.analysis.stats.precision import (DEFAULT_PRECISION, FIRST_BATCH, checkpoints,
-                                                 run_until)
 from ecarte_sim.analysis.ecarte.measures.scores import (TARGET, outcome_distribution,
                                                         win_probabilities)
+from ecarte_sim.analysis.stats.precision import (DEFAULT_PRECISION, FIRST_BATCH, checkpoints,
+                                                 run_until)
 from ecarte_sim.engine.cards import parse_hand
-from ecarte_sim.engine.ecarte.class_sampling import MAX_CLASS_SAMPLES, class_table
-from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER, CLASSIFY_REGLE,
-                                                  N_ARM, N_CLASSES, exact_codes, hand_table,
-                                                  paired_table)
-from ecarte_sim.engine.ecarte.policies import MAXIM_CASES
-from ecarte_sim.engine.ecarte.regle import RULES
-from ecarte_sim.engine.ecarte.counts import whole_counts
+from ecarte_sim.engine.ecarte.deals.class_sampling import MAX_CLASS_SAMPLES, class_table
+from ecarte_sim.engine.ecarte.deals.counts import whole_counts
+from ecarte_sim.engine.ecarte.deals.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER,
+                                                        CLASSIFY_REGLE, N_ARM, N_CLASSES,
+                                                        exact_codes, hand_table, paired_table)
+from ecarte_sim.engine.ecarte.decisions.policies import MAXIM_CASES
+from ecarte_sim.engine.ecarte.decisions.regle import RULES
 from ecarte_sim.engine.ecarte.settings import ElderPolicy, EcarteSettings
 
 #: Where every claim is quoted from (the Écarté chapter, with the Club Code laws it quotes
@@ -691,7 +691,7 @@ def trump_split_odds() -> dict:
     elder hands given a turn-up (hypergeometric: 7 - t trumps among the 26 unseen cards)."""
     from itertools import combinations
 
-    from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
+    from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
 
     def below_two(t):
         r = 7 - t  # trumps among the 26 cards the dealer's hand comes from

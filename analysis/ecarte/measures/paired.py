@@ -1,4 +1,4 @@
-"""Reading the joint tables of paired experiments (:mod:`ecarte_sim.engine.ecarte.experiments`).
+"""Reading the joint tables of paired experiments (:mod:`ecarte_sim.engine.ecarte.deals.experiments`).
 
 A table counts deals by (arm code under a, arm code under b). Everything a claim needs is a
 function of one arm code — the point, the vole, the marks, the game-win probability at a
@@ -14,10 +14,10 @@ import numpy as np
 
 from ecarte_sim.analysis.ecarte.measures.scores import TARGET, replay
 from ecarte_sim.analysis.stats.intervals import weighted_mean, wilson_interval
-from ecarte_sim.engine.ecarte.experiments import (ARM_FIRST, ARM_KING, ARM_MARKS_DEALER, ARM_MARKS_ELDER,
-                                                  ARM_NET, ARM_OUTCOME, ARM_POINTS_DEALER,
-                                                  ARM_POINTS_ELDER, N_ARM)
-from ecarte_sim.engine.ecarte.solver import DEALER_VOLE, ELDER_POINT, ELDER_VOLE
+from ecarte_sim.engine.ecarte.deals.experiments import (ARM_FIRST, ARM_KING, ARM_MARKS_DEALER,
+                                                        ARM_MARKS_ELDER, ARM_NET, ARM_OUTCOME,
+                                                        ARM_POINTS_DEALER, ARM_POINTS_ELDER, N_ARM)
+from ecarte_sim.engine.ecarte.search.solver import DEALER_VOLE, ELDER_POINT, ELDER_VOLE
 
 FIRST, KING, OUTCOME = ARM_FIRST, ARM_KING, ARM_OUTCOME
 #: The elder's and the dealer's marks in the deal (kings included), per arm code.

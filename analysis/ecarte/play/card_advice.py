@@ -10,7 +10,7 @@ he has taken"), his own discards, and the cards played so far. From that alone:
   drawn from the posterior given the proposals under the opponent model; the best mean
   of the deal's points, Laws 48–49; equivalent cards one move; ties to the lowest card
   index), W = 64 worlds by default. Deterministic: a pure function of (seed, deal,
-  position). Implemented by :func:`ecarte_sim.engine.ecarte.single.decide`.
+  position). Implemented by :func:`ecarte_sim.engine.ecarte.play.single.decide`.
 * :func:`card_values` — every legal card's value (Law 43 says which are legal): as the
   inferring player sees it (over the same W worlds, double dummy from the card on: the
   share of worlds in which the mover wins the point, the vole, his mean marks, each with
@@ -70,17 +70,16 @@ import numpy as np
 
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
 from ecarte_sim.engine.cards import suit_mask
-from ecarte_sim.engine.deck import CardError, card_list, card_of, card_set, format_card, \
-    format_hand
-from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
-from ecarte_sim.engine.ecarte.moves import legal_moves
-from ecarte_sim.engine.ecarte.position import START, after, said_of, to_play, walk
+from ecarte_sim.engine.deck import CardError, card_list, card_of, card_set, format_card, format_hand
+from ecarte_sim.engine.ecarte.laws.deal import TURN_UP_POSITION
+from ecarte_sim.engine.ecarte.laws.position import START, after, said_of, to_play, walk
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER
 from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
-from ecarte_sim.engine.ecarte.tricks import ELDER
+from ecarte_sim.engine.ecarte.search.moves import legal_moves
 # defined in the engine, read here by the callers of this module: what was said, parsed,
 # and the kernels' payoff table
-from ecarte_sim.engine.ecarte.position import parse_said  # noqa: F401
-from ecarte_sim.engine.ecarte.whole import payoff_table  # noqa: F401
+from ecarte_sim.engine.ecarte.laws.position import parse_said  # noqa: F401
+from ecarte_sim.engine.ecarte.deals.whole import payoff_table  # noqa: F401
 
 #: Cards in the stock after the deal (Law 10: five each and the turn-up).
 STOCK = 32 - TURN_UP_POSITION - 1
@@ -320,7 +319,7 @@ def _check_own_cards_legal(seq, start: int, mover: int, role: str, trump: int,
 def _settings(model: str, x: int, y: int, worlds: int, forced_trump: bool):
     """(cfg, script) of a deal at (x, y) in which both players play ``model`` and the
     cards as ``pimc-inference`` with ``worlds`` worlds (read-only arrays)."""
-    from ecarte_sim.engine.ecarte.runner import empty_script
+    from ecarte_sim.engine.ecarte.decisions.policies import empty_script
     from ecarte_sim.engine.ecarte.settings import EcarteSettings, PlayModel
 
     if model == "strategy":
@@ -365,7 +364,7 @@ def deal_record(p: Position) -> np.ndarray:
 
 def deal_position(d, who: int, hand: int, played, forced_trump: bool = True) -> Position:
     """The position of ``who`` (ELDER or DEALER) in whole deal ``d`` (a
-    :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal`: its turn-up, what was said and
+    :class:`~ecarte_sim.engine.ecarte.deals.runner.WholeDeal`: its turn-up, what was said and
     the exchanges) holding ``hand`` after the cards ``played``: what a replay of the
     deal's play asks at each card (:func:`~ecarte_sim.analysis.ecarte.play.exploit.keyed_vs_deal`,
     :func:`~ecarte_sim.analysis.ecarte.play.stronger.play_out`)."""
@@ -411,11 +410,11 @@ def _check_seed_deal(seed, deal):
 
 
 def decide_position(p: Position, seed, deal, worlds, model, forced_trump, evaluate):
-    """The engine's one-card decision at ``p`` (:func:`~ecarte_sim.engine.ecarte.single.
+    """The engine's one-card decision at ``p`` (:func:`~ecarte_sim.engine.ecarte.play.single.
     decide`, worlds keyed by ``seed`` and ``deal``; ``evaluate``: every legal card valued in
     every world): (its result tuple, the cards, their outcomes by world, the worlds'
     hands, the payoff table)."""
-    from ecarte_sim.engine.ecarte.single import decide
+    from ecarte_sim.engine.ecarte.play.single import decide
     seed, deal = _check_seed_deal(seed, deal)
     cfg, script = settings_for(model, p.score, worlds, forced_trump)
     payoff = payoff_table(p.first)
@@ -447,14 +446,14 @@ class Card(str):
 
 
 #: The computer's card choosers: the engine's ``pimc-inference``, and ``alphamu``
-#: (:func:`~ecarte_sim.engine.ecarte.alphamu.alphamu_decide`: αμ over the same worlds on
-#: every card with a choice, the last :data:`~ecarte_sim.engine.ecarte.alphamu.DEFAULT_TRICKS`
+#: (:func:`~ecarte_sim.engine.ecarte.play.alphamu.alphamu_decide`: αμ over the same worlds on
+#: every card with a choice, the last :data:`~ecarte_sim.engine.ecarte.play.alphamu.DEFAULT_TRICKS`
 #: tricks, M unbounded, as ``ecarte-sim stronger`` measured it).
 CHOOSERS = ("pimc-inference", "alphamu")
 
 
 def _alphamu(p: Position, seed, deal, worlds, model, forced_trump) -> int:
-    from ecarte_sim.engine.ecarte.alphamu import DEFAULT_TRICKS, M_INF, alphamu_decide
+    from ecarte_sim.engine.ecarte.play.alphamu import DEFAULT_TRICKS, M_INF, alphamu_decide
     seed, deal = _check_seed_deal(seed, deal)
     cfg, script = settings_for(model, p.score, worlds, forced_trump)
     hands = np.zeros(max(int(worlds), 1), dtype=np.uint32)
@@ -544,8 +543,8 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
     ``dealer_vole``, ``dealer_point``, ``elder_point``, ``elder_vole``); and with
     ``opponent``: ``dd_tricks`` (the elder's tricks at the end, best play by both),
     ``dd_marks`` (the mover's marks from it minus the adversary's) and ``dd_point``."""
+    from ecarte_sim.engine.ecarte.deals.whole import outcome_of, points_for
     from ecarte_sim.engine.ecarte.records import PAYOFF
-    from ecarte_sim.engine.ecarte.whole import outcome_of, points_for
 
     p = hand if isinstance(hand, Position) else parse_position(
         hand, turn_up, role, said=said, discards=discards, played=played, score=score,
@@ -579,7 +578,7 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
                "vole": float(mover_vole.mean()), "marks": m, "marks_ci95": m_ci,
                "outcomes": {name: int((o == code).sum()) for code, name in OUTCOMES.items()}}
         if other is not None:
-            from ecarte_sim.engine.ecarte.solver import value_after
+            from ecarte_sim.engine.ecarte.search.solver import value_after
             e, d = (p.hand, other) if p.mover == ELDER else (other, p.hand)
             t = int(value_after(np.uint32(e), np.uint32(d), int(leader), int(tricks),
                                 int(led), p.trump, bool(forced_trump), c))

@@ -3,7 +3,7 @@
 One player (the elder, then the dealer: the seats swapped) plays three ways on the *same*
 deals (common random numbers) against the same opponent, plain PIMC: ``pimc-inference``
 (his worlds honour the opponent's proposals, answers and discards,
-:mod:`ecarte_sim.engine.ecarte.inferred_worlds`), plain ``pimc`` (uniform worlds), and
+:mod:`ecarte_sim.engine.ecarte.play.inferred_worlds`), plain ``pimc`` (uniform worlds), and
 ``dd`` (he sees every card: the most any reading could give). Both players decide their
 proposals by the treatise (Hoyle's list and the dealer's maxims) and discard
 ``trumps-kings``; only the play differs between the arms.
@@ -31,8 +31,8 @@ import numpy as np
 from ecarte_sim.analysis.ecarte.measures import paired as P
 from ecarte_sim.analysis.ecarte.measures.scores import outcome_distribution, win_probabilities
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
-from ecarte_sim.engine.ecarte.counts import whole_counts
-from ecarte_sim.engine.ecarte.experiments import CLASSIFY_ALL, paired_table
+from ecarte_sim.engine.ecarte.deals.counts import whole_counts
+from ecarte_sim.engine.ecarte.deals.experiments import CLASSIFY_ALL, paired_table
 from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS, EcarteSettings, PlayModel
 
 #: The score table's deals: disjoint from the comparison's (0, 1, ...).
@@ -108,7 +108,7 @@ def inference_value(deals: int = DEFAULT_DEALS, *, seed: int = 0, worlds: int = 
 def inference_work(f: dict) -> dict:
     """What ``pimc-inference`` did, from counts read by name: the worlds it drew, the
     proposals (histories or hands) it tried, and the worlds that fell back to uniform
-    because no proposal fitted (:mod:`ecarte_sim.engine.ecarte.inferred_worlds`)."""
+    because no proposal fitted (:mod:`ecarte_sim.engine.ecarte.play.inferred_worlds`)."""
     worlds = int(f["infer_worlds"])
     return {"worlds": worlds, "proposals": int(f["infer_tries"]),
             "fallback_worlds": int(f["infer_fallbacks"]),

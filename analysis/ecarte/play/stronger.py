@@ -1,7 +1,7 @@
 """Is ``alphamu`` a stronger card player than ``pimc-inference``? A paired match on the same
 deals (issue 35 item 3).
 
-The chooser (:mod:`ecarte_sim.engine.ecarte.alphamu`) is ``pimc-inference`` until the last
+The chooser (:mod:`ecarte_sim.engine.ecarte.play.alphamu`) is ``pimc-inference`` until the last
 ``K`` tricks (by default 5: every card), then αμ with M unbounded over the same worlds.
 :func:`match` plays whole deals ``start .. start + deals`` of ``seed`` with both players
 ``pimc-inference`` (the proposals, answers and discards by ``decisions``, at the score 0-0;
@@ -21,7 +21,7 @@ positions; ``pimc-inference`` alone, then ``alphamu``, which includes it).
 
 :func:`exploitability` measures the other way issue 35 asks: the exact best response's gain
 (:mod:`~ecarte_sim.analysis.ecarte.play.exploit`) against the keyed ``alphamu``
-(:func:`~ecarte_sim.engine.ecarte.alphamu.keyed_alphamu_cards`) and against the keyed
+(:func:`~ecarte_sim.engine.ecarte.play.alphamu.keyed_alphamu_cards`) and against the keyed
 ``pimc-inference``, paired on the same responder hands, opponent hands and seed.
 """
 
@@ -44,13 +44,13 @@ _mean_ci = functools.partial(mean_ci, z=Z95_ROUNDED)
 def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
              last_tricks: int, m: int, from_card: int = 0, stats: dict | None = None,
              forced_trump: bool = True) -> tuple[int, list[int]]:
-    """Deal ``d`` (a :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal` of ``seed``,
+    """Deal ``d`` (a :class:`~ecarte_sim.engine.ecarte.deals.runner.WholeDeal` of ``seed``,
     ``index``) played again from card ``from_card`` (the cards before it as in the deal):
     ``side`` (ELDER, DEALER, or -1 for neither) by ``alphamu`` with ``last_tricks`` and
     ``m``, the other by ``pimc-inference``, both with the deal's words and from their own
     knowledge. Returns (the elder's tricks, the cards played)."""
     from ecarte_sim.analysis.ecarte.play.card_advice import deal_record, payoff_table, replay
-    from ecarte_sim.engine.ecarte.alphamu import alphamu_decide
+    from ecarte_sim.engine.ecarte.play.alphamu import alphamu_decide
     scratch = np.zeros(max(worlds, 1), dtype=np.uint32)
 
     def choose(who, p, plays, n):
@@ -86,10 +86,10 @@ def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: in
     interval over deal-sides, and by side. ``on_deal(k)``: progress, called after each
     deal."""
     from ecarte_sim.analysis.ecarte.play.card_advice import settings_for
-    from ecarte_sim.engine.ecarte.alphamu import M_INF
-    from ecarte_sim.engine.ecarte.runner import DealRunner
+    from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+    from ecarte_sim.engine.ecarte.deals.whole import outcome_of, points_for
+    from ecarte_sim.engine.ecarte.play.alphamu import M_INF
     from ecarte_sim.engine.ecarte.settings import CFG, MAX_WORLDS, PlayModel
-    from ecarte_sim.engine.ecarte.whole import outcome_of, points_for
     from ecarte_sim.engine.rng import check_index_range, check_seed
 
     seed = check_seed(seed)
@@ -166,7 +166,7 @@ def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: in
 class AlphamuEngine(Engine):
     """The best response's engine (:class:`~ecarte_sim.analysis.ecarte.play.exploit.Engine`)
     with the model's cards asked of the keyed ``alphamu``
-    (:func:`~ecarte_sim.engine.ecarte.alphamu.keyed_alphamu_cards`, searching the last
+    (:func:`~ecarte_sim.engine.ecarte.play.alphamu.keyed_alphamu_cards`, searching the last
     ``last_tricks`` tricks) for both the opponent and the responder's own model play: the
     same worlds, keys and memo."""
     last_tricks: int = 5
@@ -177,7 +177,7 @@ class AlphamuEngine(Engine):
         super().__post_init__()
 
     def ask(self, mover, starts, thrown, n, seed, out) -> int:
-        from ecarte_sim.engine.ecarte.alphamu import M_INF, keyed_alphamu_cards
+        from ecarte_sim.engine.ecarte.play.alphamu import M_INF, keyed_alphamu_cards
         s = self.s
         return keyed_alphamu_cards(mover, starts, thrown, np.uint32(self.unseen(0)),
                                    self.plays, n, s.trump, s.forced_trump, s.worlds, seed,

@@ -1,6 +1,6 @@
 """The strategy card: a first-decision table as a one-page grid in the treatise's terms.
 
-A table (:mod:`ecarte_sim.engine.ecarte.tables`) says, for each of the 255,304 canonical
+A table (:mod:`ecarte_sim.engine.ecarte.decisions.tables`) says, for each of the 255,304 canonical
 states, whether the elder proposes (the dealer accepts). A player learns a grid, as he
 learns a blackjack basic-strategy card: here the *rows* are the trumps held and whether
 the king of trumps is among them (Hoyle's list and the dealer's maxims are written in
@@ -12,7 +12,7 @@ and the 18 of plain kings and plain court cards 90.2% and 90.5%).
 
 Each *cell* is the class of states with those terms; its action is the action the table
 takes on most of the class's dealt hands (each state weighted by how often it is dealt,
-:func:`~ecarte_sim.engine.ecarte.states.state_weights`, or by the weights given; a tie
+:func:`~ecarte_sim.engine.ecarte.decisions.states.state_weights`, or by the weights given; a tie
 goes to play / refuse). Per cell the chart states (shares of weighted hands):
 
 * ``reproduced`` — the share of the cell's dealt hands on which the table does the cell's
@@ -48,9 +48,9 @@ import pandas as pd
 from numba import njit, prange
 
 from ecarte_sim.engine.cards import N_CARDS
-from ecarte_sim.engine.ecarte.deal import HAND_SIZE
-from ecarte_sim.engine.ecarte.states import (N_STATES, representatives, state_index,
-                                             state_keys, state_weights)
+from ecarte_sim.engine.ecarte.decisions.states import (N_STATES, representatives, state_index,
+                                                       state_keys, state_weights)
+from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE
 from ecarte_sim.engine.rng import batch_threshold, check_seed, draw_descending
 
 #: The two actions of each role: (the table's True, its False).

@@ -8,10 +8,10 @@ the play at those scores. This module iterates both.
 
 The strategy. A *pair* is four tables of 25 rows (the score before the deal, row
 ``5 * elder's score + dealer's score``) over the 255,304 canonical states
-(:mod:`ecarte_sim.engine.ecarte.states`): the elder's first decision (propose / play,
+(:mod:`ecarte_sim.engine.ecarte.decisions.states`): the elder's first decision (propose / play,
 Laws 25–26), the dealer's (accept / refuse, Law 25), and each player's first discard
 (a rule of :data:`~ecarte_sim.analysis.ecarte.solving.proposal_game.RULES`, Laws 27–31). The table
-policies read them (:mod:`ecarte_sim.engine.ecarte.tables`).
+policies read them (:mod:`ecarte_sim.engine.ecarte.decisions.tables`).
 
 The value. ``V[x, y]``, the probability that the player about to be elder at ``x``
 against the dealer's ``y`` wins the game (Law 46: five up, the deal alternating), is
@@ -57,7 +57,7 @@ taken there, the score's ``V`` moved by less than ``tolerance`` in the last one.
 The abstraction of the later rounds. Only the first decision and the first discard of
 a deal are chosen by state; a second proposal in the same deal (after an exchange)
 reads the same table on the new hand, and a later exchange throws by the same discard
-table (the documented abstraction of :mod:`ecarte_sim.engine.ecarte.policies`); the
+table (the documented abstraction of :mod:`ecarte_sim.engine.ecarte.decisions.policies`); the
 card play is the play model's. Its cost is what a best response restricted to round 0
 cannot see (not measured here); the report gives the share of deals whose first proposal
 is accepted, each of which reaches that abstraction.
@@ -75,14 +75,14 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.solving import proposal_game as st
 from ecarte_sim.analysis.ecarte.measures.paired import game_value, mean_of
 from ecarte_sim.analysis.ecarte.measures.scores import TARGET, recursion, replay
-from ecarte_sim.engine.ecarte.counts import whole_counts
-from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
+from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+from ecarte_sim.engine.ecarte.deals.counts import whole_counts
+from ecarte_sim.engine.ecarte.decisions.policies import SCORE_SLOTS
+from ecarte_sim.engine.ecarte.decisions.states import N_STATES, state_weights
 from ecarte_sim.engine.ecarte.records import COUNTS, KINGS, POINTS
 from ecarte_sim.engine.ecarte.settings import DealerPolicy, EcarteSettings, ElderPolicy
-from ecarte_sim.engine.ecarte.states import N_STATES, state_weights
 from ecarte_sim.engine.rng import check_seed
 
 ROLES = ("elder", "dealer")
@@ -355,7 +355,7 @@ def pooled_response(marks: st.MarksTables, v: np.ndarray, replaced: np.ndarray,
     ``se`` the states' own sampled figures) and the posterior's ``post_mean``,
     ``post_sd``."""
     from ecarte_sim.analysis.ecarte.solving.resolve import resolve
-    from ecarte_sim.engine.ecarte.states import representatives
+    from ecarte_sim.engine.ecarte.decisions.states import representatives
 
     replaced = np.broadcast_to(np.asarray(replaced, dtype=bool), (SCORE_SLOTS, N_STATES))
     table = replaced.copy()

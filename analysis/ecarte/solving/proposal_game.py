@@ -2,14 +2,14 @@
 
 The first decisions of a deal — the elder's *propose* or *play* (Laws 25–26), the
 dealer's *accept* or *refuse* a proposal (Law 25) — are read by canonical state
-(:mod:`ecarte_sim.engine.ecarte.states`). This module measures, for every state, what
+(:mod:`ecarte_sim.engine.ecarte.decisions.states`). This module measures, for every state, what
 each action gives, chooses the better one at every score, and checks the choice on
 deals it has never seen.
 
 Map:
 
 * :func:`marks_tables` — per state, the 16 × 16 joint table of the deal's marks codes
-  under the two actions (:mod:`ecarte_sim.engine.ecarte.action_values`: kings and Law 49's
+  under the two actions (:mod:`ecarte_sim.engine.ecarte.deals.action_values`: kings and Law 49's
   doubling included), against a given opponent and play model, sampled on deals
   consistent with the state with common random numbers. Deals are spent where the two
   actions are close (:class:`Sampling`): every state gets ``first`` deals, and a state
@@ -20,7 +20,7 @@ Map:
   :mod:`ecarte_sim.analysis.ecarte.measures.scores`) and each state's paired gain of one action
   over the other, with its standard error: scores only reweight the marks codes, so the
   whole 5 × 5 table comes from one set of marks tables.
-* :func:`best_response` — the table (:mod:`ecarte_sim.engine.ecarte.tables`) of the
+* :func:`best_response` — the table (:mod:`ecarte_sim.engine.ecarte.decisions.tables`) of the
   better action at each of the 25 scores; a state leaves the policy it replaces only
   where the other action is better by more than ``z`` standard errors (a best response
   up to the sampling's resolution, never made worse by its noise).
@@ -50,7 +50,7 @@ policies and iterate.
 The later rounds. A best response chooses the round-0 decision; the later rounds of
 the same deal (a second proposal after an exchange) are left to the policy in
 ``settings`` — the treatise's, or for a table policy the same table read on the new
-hand (:mod:`ecarte_sim.engine.ecarte.policies`). The fresh-deal evaluation plays the
+hand (:mod:`ecarte_sim.engine.ecarte.decisions.policies`). The fresh-deal evaluation plays the
 table in every round, so what it reports is what the table earns as a whole.
 """
 
@@ -67,21 +67,20 @@ from ecarte_sim.analysis.ecarte.measures.paired import (NET, deal_code, game_val
 from ecarte_sim.analysis.ecarte.measures.scores import (TARGET, outcome_distribution,
                                                         win_probabilities)
 from ecarte_sim.analysis.ecarte.solving.situation import ACTIONS, parse_score
-from ecarte_sim.engine.ecarte.counts import whole_counts
-from ecarte_sim.engine.ecarte.policies import DISCARD_RULES, SCORE_SLOTS, weakest
-from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER,
-                                                  CLASSIFY_REGLE, N_ARM, paired_table)
-from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, Discard,
-                                               EcarteSettings, ElderFirst, ElderPolicy,
-                                               PlayModel, name_of)
-from ecarte_sim.engine.ecarte.states import N_PAIRS, N_STATES, representatives, state_weights
-from ecarte_sim.engine.ecarte.action_values import (DEALER_DISCARD_ROLE, DEALER_ROLE,
-                                               DISCARD_DEALS_START, ELDER_DISCARD_ROLE,
-                                               ELDER_ROLE,
-                                               FRESH_DEALS_START, SOLVE_DEALS,
-                                               N_MARKS, marks_block)
-from ecarte_sim.engine.ecarte.tables import discards, policy_script, treatise_table
 from ecarte_sim.engine.batch import current_execution, run_task, task_key
+from ecarte_sim.engine.ecarte.deals.action_values import (DEALER_DISCARD_ROLE, DEALER_ROLE,
+                                                          DISCARD_DEALS_START, ELDER_DISCARD_ROLE,
+                                                          ELDER_ROLE, FRESH_DEALS_START,
+                                                          SOLVE_DEALS, N_MARKS, marks_block)
+from ecarte_sim.engine.ecarte.deals.counts import whole_counts
+from ecarte_sim.engine.ecarte.deals.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER,
+                                                        CLASSIFY_REGLE, N_ARM, paired_table)
+from ecarte_sim.engine.ecarte.decisions.policies import DISCARD_RULES, SCORE_SLOTS, weakest
+from ecarte_sim.engine.ecarte.decisions.states import (N_PAIRS, N_STATES, representatives,
+                                                       state_weights)
+from ecarte_sim.engine.ecarte.decisions.tables import discards, policy_script, treatise_table
+from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, Discard, EcarteSettings,
+                                               ElderFirst, ElderPolicy, PlayModel, name_of)
 from ecarte_sim.engine.rng import check_seed
 
 ROLES = {"elder": ELDER_ROLE, "dealer": DEALER_ROLE}
@@ -710,9 +709,9 @@ def by_rule(role: str, settings: EcarteSettings, table: np.ndarray, v: np.ndarra
     joint table :func:`evaluate` found on the same deals (``keep``), which the elder's
     hands off the list are read from instead of playing the deals again."""
     from ecarte_sim.analysis.ecarte.text.reasons import MAXIM_WORDS
-    from ecarte_sim.engine.ecarte.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
-    from ecarte_sim.engine.ecarte.regle import RULE_WORDS, RULES
-    from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
+    from ecarte_sim.engine.ecarte.decisions.policies import MAXIM_ACCEPTS, MAXIM_CASES, maxim_case
+    from ecarte_sim.engine.ecarte.decisions.regle import RULE_WORDS, RULES
+    from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
 
     x, y = score
     table = np.broadcast_to(np.asarray(table, dtype=bool), (SCORE_SLOTS, N_STATES))[5 * x + y]

@@ -30,8 +30,9 @@ import numpy as np
 import pandas as pd
 
 from ecarte_sim.engine.cards import ECARTE, format_card, format_hand
+from ecarte_sim.engine.ecarte.decisions.states import (N_STATES, representatives, state_keys,
+                                                       state_weights)
 from ecarte_sim.engine.ecarte.settings import Discard, name_of
-from ecarte_sim.engine.ecarte.states import N_STATES, representatives, state_keys, state_weights
 
 #: The terms of the default short list, coarse to fine.
 SHORT_TERMS = ("trumps", "trump_king", "plain_kings", "plain_courts")

@@ -10,7 +10,7 @@ import numpy as np
 
 from ecarte_sim.analysis.ecarte.measures.scores import TARGET
 from ecarte_sim.engine.deck import parse_hand
-from ecarte_sim.engine.ecarte.notation import HAND_SIZE, parse_trump, parse_turn_up, turn_ups
+from ecarte_sim.engine.ecarte.laws.notation import HAND_SIZE, parse_trump, parse_turn_up, turn_ups
 
 #: The two actions of each role, arm a first: a True table entry means arm a.
 ACTIONS = {"elder": ("propose", "play"), "dealer": ("accept", "refuse")}

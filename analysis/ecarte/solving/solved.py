@@ -13,8 +13,8 @@ at every score, the hash of the npz). Installed, the data travels with the packa
 * :func:`pack` / :func:`write` — the data format, used by the solver's driver.
 
 A table's row is ``5 * elder's score + dealer's score`` (the score before the deal), its
-column a canonical state (:mod:`ecarte_sim.engine.ecarte.states`): the same layout the
-table policy reads (:mod:`ecarte_sim.engine.ecarte.tables`), so a loaded strategy plays
+column a canonical state (:mod:`ecarte_sim.engine.ecarte.decisions.states`): the same layout the
+table policy reads (:mod:`ecarte_sim.engine.ecarte.decisions.tables`), so a loaded strategy plays
 exactly as solved.
 """
 
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ecarte_sim.engine.ecarte.canonical import N_STATES
+from ecarte_sim.engine.ecarte.decisions.canonical import N_STATES
 
 #: Where the shipped data lives (package data).
 DATA_DIR = Path(__file__).resolve().parent / "strategy_data"
@@ -144,7 +144,7 @@ def gain_classes() -> np.ndarray:
 def class_means(gain: np.ndarray) -> np.ndarray:
     """(25, N_CLASSES) float32: per score, each class's mean of the per-state ``gain``
     over its dealt hands where estimated (NaN where no state of the class was)."""
-    from ecarte_sim.engine.ecarte.states import state_weights
+    from ecarte_sim.engine.ecarte.decisions.states import state_weights
     g = np.asarray(gain, dtype=np.float64)
     ids = gain_classes()
     n = int(ids.max()) + 1
@@ -194,7 +194,7 @@ def pack(elder, dealer, elder_discard, dealer_discard, elder_gain, dealer_gain,
 
 
 def _check_shape(name: str, t: np.ndarray) -> None:
-    from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS     # writing: the kernels' rows
+    from ecarte_sim.engine.ecarte.decisions.policies import SCORE_SLOTS     # writing: the kernels' rows
     if t.shape != (SCORE_SLOTS, N_STATES):
         raise ValueError(f"{name}: shape {t.shape}, expected ({SCORE_SLOTS}, {N_STATES})")
 

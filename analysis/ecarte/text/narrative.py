@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from ecarte_sim.analysis.ecarte.text.reasons import (DealReasons, Reason, deal_reasons, law_46,
-                                                point_reason)
+                                                     point_reason)
 from ecarte_sim.engine.cards import ECARTE, SUIT_NAMES, format_card, format_hand
-from ecarte_sim.engine.ecarte.game import Game
+from ecarte_sim.engine.ecarte.deals.game import Game
+from ecarte_sim.engine.ecarte.deals.runner import WholeDeal
+from ecarte_sim.engine.ecarte.laws.tricks import leader_wins
 from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
-from ecarte_sim.engine.ecarte.runner import WholeDeal
-from ecarte_sim.engine.ecarte.settings import (DealerFirst, EcarteSettings, ElderFirst,
-                                               name_of)
-from ecarte_sim.engine.ecarte.tricks import leader_wins
+from ecarte_sim.engine.ecarte.settings import DealerFirst, EcarteSettings, ElderFirst, name_of
 
 
 def _hand(mask: int, pretty: bool) -> str:

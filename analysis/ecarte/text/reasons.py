@@ -3,7 +3,7 @@ in the treatise's words (*Hoyle's Games Modernized*, "Écarté"; the Club Code l
 quotes; the *Rules of Ecarté* for the single-exchange agreement).
 
 Every reason is computed with the engine's own policy functions
-(:mod:`ecarte_sim.engine.ecarte.policies`, :mod:`ecarte_sim.engine.ecarte.regle`), on the
+(:mod:`ecarte_sim.engine.ecarte.decisions.policies`, :mod:`ecarte_sim.engine.ecarte.decisions.regle`), on the
 hand the player held at that moment (rebuilt from the deal record), so a reason cannot
 name a rule that did not make the decision: :func:`deal_reasons` replays the deal's
 decisions and marks any the policy would not have made (``basis == "unexplained"``: the
@@ -20,16 +20,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ecarte_sim.engine.cards import N_CARDS, format_card, format_hand
-from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
-from ecarte_sim.engine.ecarte.policies import (MAXIM_ACCEPTS, MAXIM_CASES, SCRIPT_LEN,
-                                               dealer_accepts, elder_proposes, rule_discard,
-                                               maxim_case, strength, weakest)
+from ecarte_sim.engine.ecarte.deals.runner import WholeDeal
+from ecarte_sim.engine.ecarte.decisions.policies import (MAXIM_ACCEPTS, MAXIM_CASES, SCRIPT_LEN,
+                                                         dealer_accepts, elder_proposes,
+                                                         rule_discard, maxim_case, strength,
+                                                         weakest)
+from ecarte_sim.engine.ecarte.decisions.regle import explain
+from ecarte_sim.engine.ecarte.laws.deal import TURN_UP_POSITION
 from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
-from ecarte_sim.engine.ecarte.regle import explain
-from ecarte_sim.engine.ecarte.runner import WholeDeal
-from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, Discard,
-                                               EcarteSettings, ElderFirst, ElderPolicy,
-                                               member, name_of)
+from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, Discard, EcarteSettings,
+                                               ElderFirst, ElderPolicy, member, name_of)
 
 #: The stock at the start of the proposals (the 21 cards under the turn-up).
 STOCK = N_CARDS - TURN_UP_POSITION - 1
@@ -148,7 +148,7 @@ class Reason:
 
 def strength_parts(hand: int, trump: int) -> list[tuple[int, int]]:
     """(card, points) of the ``threshold`` policy's strength count, card by card (their
-    sum is :func:`~ecarte_sim.engine.ecarte.policies.strength`)."""
+    sum is :func:`~ecarte_sim.engine.ecarte.decisions.policies.strength`)."""
     parts = []
     for c in sorted(range(N_CARDS), key=lambda c: (c >> 3, -(c & 7))):  # S H D C, high first
         if not hand >> c & 1:

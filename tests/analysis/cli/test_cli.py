@@ -429,7 +429,7 @@ def deal_texts(draw) -> tuple[str, str, str]:
 
 
 def _check_against_reference(result: dict | None, error: str | None, texts) -> None:
-    from ecarte_sim.engine.ecarte.solver import move_values
+    from ecarte_sim.engine.ecarte.search.solver import move_values
 
     expected = ref_deal(*texts)
     if expected is None:
@@ -704,7 +704,7 @@ def test_simulate_counts_match_solving_each_deal(cli):
 
 @functools.lru_cache(maxsize=None)
 def _points_of_deals(seed: int, n: int) -> list[int]:
-    from ecarte_sim.engine.ecarte.simulate import simulate_counts
+    from ecarte_sim.engine.ecarte.deals.simulate import simulate_counts
     return [int(simulate_counts(seed, i, i + 1)[3:6].sum()) for i in range(n)]
 
 

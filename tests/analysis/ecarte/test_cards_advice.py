@@ -1,4 +1,4 @@
-"""The card verdicts (analysis/ecarte/play/card_advice.py, engine/ecarte/single.py): the computer's
+"""The card verdicts (analysis/ecarte/play/card_advice.py, engine/ecarte/play/single.py): the computer's
 card is the whole-deal ``pimc-inference`` player's card, card by card, on many deals; the
 double-dummy values are the reference's ``move_values``; bad positions name the token and
 the law."""
@@ -10,9 +10,9 @@ import pytest
 from ecarte_sim.analysis.ecarte.play import card_advice as cards
 from ecarte_sim.engine.cards import CardError, format_card
 from ecarte_sim.engine.ecarte import reference
-from ecarte_sim.engine.ecarte.position import said_of
-from ecarte_sim.engine.ecarte.runner import DealRunner
-from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+from ecarte_sim.engine.ecarte.laws.position import said_of
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER, leader_wins
 
 
 def positions(d):
@@ -220,7 +220,8 @@ def test_the_worlds_honour_what_was_said(model):
     (none fell back to uniform here): after the elder played without proposing, the
     dealer's worlds are hands the model plays (with the card led); after a refusal, the
     elder's worlds are hands on which the model refuses."""
-    from ecarte_sim.engine.ecarte.policies import dealer_accepts, elder_proposes, score_slot
+    from ecarte_sim.engine.ecarte.decisions.policies import (dealer_accepts, elder_proposes,
+                                                             score_slot)
     from ecarte_sim.engine.ecarte.settings import CFG
     cfg, script = cards.settings_for(model, (1, 3), 64)
     at = CFG.at
@@ -258,9 +259,9 @@ def test_the_inferring_values_estimate_the_exact_posterior():
     from itertools import combinations
 
     from ecarte_sim.engine.cards import parse_card, parse_hand
-    from ecarte_sim.engine.ecarte.moves import legal_moves
-    from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
-    from ecarte_sim.engine.ecarte.solver import value_after
+    from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
+    from ecarte_sim.engine.ecarte.search.moves import legal_moves
+    from ecarte_sim.engine.ecarte.search.solver import value_after
     own = int(parse_hand("8H 9H TD JC 7C"))
     up, led = parse_card("9C"), parse_card("KH")
     trump = up >> 3

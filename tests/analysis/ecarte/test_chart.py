@@ -24,8 +24,8 @@ import pytest
 
 from ecarte_sim.analysis.ecarte.solving import chart as card
 from ecarte_sim.analysis.ecarte.solving import solved
-from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
-from ecarte_sim.engine.ecarte.states import N_STATES, representatives, state_weights
+from ecarte_sim.engine.ecarte.decisions.policies import SCORE_SLOTS
+from ecarte_sim.engine.ecarte.decisions.states import N_STATES, representatives, state_weights
 
 
 # --------------------------------------------------------------------------- the reference
@@ -132,7 +132,7 @@ def test_proposal_chance_is_the_share_of_elder_hands_that_propose():
     """Against every one of the 65,780 elder hands the dealer's cards and the turn-up
     leave, for a few states; the same on one thread as on all."""
     import numba
-    from ecarte_sim.engine.ecarte.states import states_of
+    from ecarte_sim.engine.ecarte.decisions.states import states_of
     elder = card.treatise_tables()["elder"]
     chance = card.proposal_chance(elder, samples=96, seed=5)
     hands, turn_ups = representatives()

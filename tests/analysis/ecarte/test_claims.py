@@ -14,7 +14,7 @@ from ecarte_sim.analysis.ecarte.claims import decisions as C
 from ecarte_sim.analysis.ecarte.measures import paired as AP
 from ecarte_sim.analysis.stats.precision import checkpoints, run_until
 from ecarte_sim.engine.cards import parse_hand
-from ecarte_sim.engine.ecarte.experiments import exact_codes
+from ecarte_sim.engine.ecarte.deals.experiments import exact_codes
 from ecarte_sim.engine.ecarte.settings import make_cfg
 from helpers import REPO, one_line_error
 

@@ -5,10 +5,10 @@ record, and the shipped data format."""
 import numpy as np
 import pytest
 
+from ecarte_sim.analysis.ecarte.measures.scores import win_probabilities
 from ecarte_sim.analysis.ecarte.solving import equilibrium as eq
 from ecarte_sim.analysis.ecarte.solving import proposal_game as st
-from ecarte_sim.analysis.ecarte.measures.scores import win_probabilities
-from ecarte_sim.engine.ecarte.states import N_STATES
+from ecarte_sim.engine.ecarte.decisions.states import N_STATES
 
 #: The sweep's mechanics are tested with the keep rule (a state leaves its action only where
 #: its own deals resolve the other), whose steps change little and so are measured again;

@@ -14,7 +14,7 @@ import pytest
 from ecarte_sim.analysis.ecarte.advice.inference import posterior, unseen_hands
 from ecarte_sim.engine.cards import parse_card, parse_hand
 from ecarte_sim.engine.ecarte import reference as R
-from ecarte_sim.engine.ecarte.policies import maxims_accept
+from ecarte_sim.engine.ecarte.decisions.policies import maxims_accept
 
 SEED_HAND = "QS JS AH 7C JD"          # the seed's example: A, the non-dealer, diamonds trumps
 
@@ -99,8 +99,8 @@ def test_infer_json_contract_and_bad_input(cli):
 def test_a_computed_table_as_opponent_model_reads_like_its_policy(cli, tmp_path):
     """The maxims written as a strategy table (tables.npz, one row per score) give the
     same posterior as the maxims themselves: the table is read by canonical state."""
-    from ecarte_sim.engine.ecarte.states import N_STATES
-    from ecarte_sim.engine.ecarte.tables import treatise_table
+    from ecarte_sim.engine.ecarte.decisions.states import N_STATES
+    from ecarte_sim.engine.ecarte.decisions.tables import treatise_table
     maxims = treatise_table("dealer", "maxims")
     rows = np.zeros((25, N_STATES), dtype=bool)
     rows[7] = maxims                                   # the score 1-2 only
@@ -125,7 +125,7 @@ def test_refusal_posterior_over_every_deal_matches_sampled_deals():
     against plain random deals: the share of proposals, and after a refusal the share of
     dealers with two trumps or more, within four standard errors."""
     from ecarte_sim.analysis.ecarte.advice.inference import refusal_posterior
-    from ecarte_sim.engine.ecarte.tables import decisions
+    from ecarte_sim.engine.ecarte.decisions.tables import decisions
     exact = refusal_posterior()
     assert exact["proposed"]["deals"] == sum(exact["proposed"]["trump_counts"])
     total = comb(32, 5) * comb(27, 5) * 22 // 4          # spade turn-ups: a quarter of 22
@@ -149,7 +149,7 @@ def test_lead_values_equal_the_solver_hand_by_hand():
     batch kernel against the solver's own move values on every 50th hand, and the
     counts adding up to the consistent hands for every lead."""
     from ecarte_sim.analysis.ecarte.advice.inference import lead_values
-    from ecarte_sim.engine.ecarte.solver import lead_tricks, move_values
+    from ecarte_sim.engine.ecarte.search.solver import lead_tricks, move_values
     own, turn_up = _own(SEED_HAND, "8D")
     r = lead_values(own, [turn_up])
     assert all(sum(v["tricks"]) == r["consistent"] for v in r["leads"].values())

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from ecarte_sim.analysis.ecarte.solving import readable as RD
-from ecarte_sim.engine.ecarte.states import N_STATES, representatives, state_weights
-from ecarte_sim.engine.ecarte.tables import treatise_table
+from ecarte_sim.engine.ecarte.decisions.states import N_STATES, representatives, state_weights
+from ecarte_sim.engine.ecarte.decisions.tables import treatise_table
 
 FEATS = RD.features()
 

@@ -18,18 +18,18 @@ import pytest
 
 from ecarte_sim.analysis.ecarte import api, api_regle
 from ecarte_sim.analysis.ecarte.text.narrative import deal_data, game_data, tell_deal, tell_game
-from ecarte_sim.analysis.ecarte.text.reasons import (MAXIM_WORDS, DealReasons, Reason,
-                                               deal_reasons, dealer_decision, dealer_discard,
-                                               elder_decision, elder_discard, strength_parts)
+from ecarte_sim.analysis.ecarte.text.reasons import (MAXIM_WORDS, DealReasons, Reason, deal_reasons,
+                                                     dealer_decision, dealer_discard,
+                                                     elder_decision, elder_discard, strength_parts)
 from ecarte_sim.engine.cards import format_hand, parse_hand, parse_suit
-from ecarte_sim.engine.ecarte.policies import (MAXIM_ACCEPTS, MAXIM_CASES, dealer_accepts,
-                                               maxim_case, strength)
-from ecarte_sim.engine.ecarte.regle import (RULE_NAMES, RULE_WORDS, RULES, _what_is_missing,
-                                            explain, misses, rules_met)
-from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
-from ecarte_sim.engine.ecarte.runner import DealRunner
-from ecarte_sim.engine.ecarte.settings import (DealerPolicy, Discard, EcarteSettings,
-                                               ElderPolicy, name_of)
+from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+from ecarte_sim.engine.ecarte.decisions.policies import (MAXIM_ACCEPTS, MAXIM_CASES, dealer_accepts,
+                                                         maxim_case, strength)
+from ecarte_sim.engine.ecarte.decisions.regle import (RULE_NAMES, RULE_WORDS, RULES,
+                                                      _what_is_missing, explain, misses, rules_met)
+from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
+from ecarte_sim.engine.ecarte.settings import (DealerPolicy, Discard, EcarteSettings, ElderPolicy,
+                                               name_of)
 
 SCRIPT = np.zeros(256, dtype=np.int64)
 

@@ -9,7 +9,7 @@ import pytest
 from ecarte_sim.analysis.ecarte.advice import audit as au
 from ecarte_sim.analysis.ecarte.solving import resolve as rs
 from ecarte_sim.analysis.ecarte.solving import solved
-from ecarte_sim.engine.ecarte.states import N_STATES, representatives
+from ecarte_sim.engine.ecarte.decisions.states import N_STATES, representatives
 from helpers import one_line_error
 
 
@@ -104,8 +104,8 @@ def test_an_audit_row_is_what_advise_computes_for_the_hand():
 
 def test_the_dealers_hands_face_a_proposal():
     s = solved.load()
-    from ecarte_sim.engine.ecarte.deal import deal
-    from ecarte_sim.engine.ecarte.states import canonical_index
+    from ecarte_sim.engine.ecarte.decisions.states import canonical_index
+    from ecarte_sim.engine.ecarte.laws.deal import deal
     masks, turn_ups, _ = au.draw_hands(s, "dealer", 4, 4, 20, seed=9)
     dealt = [deal(9, i) for i in range(400)]
     proposing = [d for d in dealt

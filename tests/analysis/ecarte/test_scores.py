@@ -11,9 +11,9 @@ from ecarte_sim.analysis.ecarte.measures.scores import (N_CODES, outcome_distrib
                                                         player_win_probability, replay,
                                                         win_probabilities)
 from ecarte_sim.analysis.stats.intervals import Z95
-from ecarte_sim.engine.ecarte.game import play_game
-from ecarte_sim.engine.ecarte.counts import whole_counts
-from ecarte_sim.engine.ecarte.runner import DealRunner
+from ecarte_sim.engine.ecarte.deals.counts import whole_counts
+from ecarte_sim.engine.ecarte.deals.game import play_game
+from ecarte_sim.engine.ecarte.deals.runner import DealRunner
 from ecarte_sim.engine.ecarte.settings import make_cfg
 
 # codes: 5 * king + points; king 0 none, 1 turned (dealer), 2 elder in hand, 3 dealer in hand;

@@ -10,7 +10,7 @@ import pytest
 from ecarte_sim.analysis.ecarte.advice import first_decision as advice
 from ecarte_sim.analysis.ecarte.solving import solved
 from ecarte_sim.analysis.ecarte.solving.proposal_game import RULES, SCORES
-from ecarte_sim.engine.ecarte.states import N_STATES
+from ecarte_sim.engine.ecarte.decisions.states import N_STATES
 from helpers import DATA, one_line_error
 
 REDUCED = DATA / "equilibrium-reduced"
@@ -87,7 +87,7 @@ def test_a_table_is_decoded_when_first_read():
 
 def test_class_means_are_the_dealt_weighted_means_of_the_states():
     """The stored gains are class means: checked by a plain loop on a few classes."""
-    from ecarte_sim.engine.ecarte.states import state_weights
+    from ecarte_sim.engine.ecarte.decisions.states import state_weights
     rng = np.random.default_rng(5)
     g = rng.normal(0, 0.05, (25, N_STATES))
     g[:, rng.choice(N_STATES, 1000, replace=False)] = np.nan
@@ -129,7 +129,7 @@ def test_advise_answers_from_the_equilibrium_at_once(cli):
     assert result.code == 0 and result.err == "", result
     out = json.loads(result.out)
     from ecarte_sim.engine.cards import parse_card, parse_hand
-    from ecarte_sim.engine.ecarte.states import canonical_index
+    from ecarte_sim.engine.ecarte.decisions.states import canonical_index
     state = canonical_index(int(parse_hand("KH QH JH 7S 8D", 5)), int(parse_card("9H")))
     assert out["action"] == ("propose" if s.elder[0, state] else "play")
     assert out["strategy"]["against"] == "equilibrium" and out["strategy"]["play"] == s.play
@@ -278,8 +278,8 @@ def test_the_checks_never_replay_the_deals_a_solve_samples(cli):
     from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     from ecarte_sim.analysis.ecarte.solving import proposal_game as st
     from ecarte_sim.engine.cards import parse_card, parse_hand
-    from ecarte_sim.engine.ecarte import action_values as K
-    from ecarte_sim.engine.ecarte.states import canonical_index
+    from ecarte_sim.engine.ecarte.deals import action_values as K
+    from ecarte_sim.engine.ecarte.decisions.states import canonical_index
 
     assert K.CHECK_DEALS_START >= K.SOLVE_DEALS
     with pytest.raises(ValueError):

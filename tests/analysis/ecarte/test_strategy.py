@@ -12,12 +12,12 @@ import numba
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte.solving import proposal_game as ST
 from ecarte_sim.analysis.ecarte.measures.paired import deal_code, game_value
-from ecarte_sim.engine.ecarte import states as S
-from ecarte_sim.engine.ecarte import action_values as K
-from ecarte_sim.engine.ecarte.experiments import N_ARM, exact_codes, hand_table
-from ecarte_sim.engine.ecarte.runner import empty_script
+from ecarte_sim.analysis.ecarte.solving import proposal_game as ST
+from ecarte_sim.engine.ecarte.deals import action_values as K
+from ecarte_sim.engine.ecarte.deals.experiments import N_ARM, exact_codes, hand_table
+from ecarte_sim.engine.ecarte.decisions import states as S
+from ecarte_sim.engine.ecarte.decisions.policies import empty_script
 from ecarte_sim.engine.ecarte.settings import ElderFirst, EcarteSettings
 from helpers import one_line_error
 
@@ -359,8 +359,8 @@ def test_discard_response_equals_brute_force_on_a_small_instance():
     the dealer's hand redrawn until the maxims accept, as the sampler says); the best
     rule at every score, chosen here from those means and standard errors, equals the
     pipeline's."""
-    from ecarte_sim.engine.ecarte.experiments import deal_around
-    from ecarte_sim.engine.ecarte.policies import maxims_accept
+    from ecarte_sim.engine.ecarte.deals.experiments import deal_around
+    from ecarte_sim.engine.ecarte.decisions.policies import maxims_accept
     keys = S.state_keys()
     states = np.flatnonzero((keys >> 32) == 5)[::1999][:40]      # the ace turned up
     n = 16

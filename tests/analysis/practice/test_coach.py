@@ -149,7 +149,7 @@ def test_replay_is_the_reference_card_by_card():
                 if led is None:
                     led = card
                 else:
-                    from ecarte_sim.engine.ecarte.tricks import leader_wins
+                    from ecarte_sim.engine.ecarte.laws.tricks import leader_wins
                     if not leader_wins(led, card, trump):
                         leader = mover
                     tricks += leader == 0
@@ -162,7 +162,7 @@ def test_replay_is_the_reference_card_by_card():
 
 
 def test_the_deal_state_walks_the_play_to_the_tables_tricks():
-    """DealState steps the play by engine/ecarte/position.py: before each card the mover is
+    """DealState steps the play by engine/ecarte/laws/position.py: before each card the mover is
     the one who played it, after a played deal the state holds the tricks the table
     recorded; a card the record does not know, or one played out of turn, leaves the
     state unknown (None) rather than guessed."""

@@ -89,8 +89,8 @@ def _scripts(deal: dict):
     import numpy as np
 
     from ecarte_sim.engine.cards import parse_card
-    from ecarte_sim.engine.ecarte import policies as P
     from ecarte_sim.engine.ecarte import reference as R
+    from ecarte_sim.engine.ecarte.decisions import policies as P
     from whole_helpers import kernel_script
 
     rounds = {"propose": [], "accept": [], "elder": [], "dealer": []}
@@ -179,7 +179,7 @@ def test_a_thousand_random_games_against_the_engine_and_the_reference():
     from ecarte_sim.analysis.practice.laws import check
     from ecarte_sim.engine.cards import parse_card
     from ecarte_sim.engine.ecarte import reference as R
-    from ecarte_sim.engine.ecarte.runner import DealRunner
+    from ecarte_sim.engine.ecarte.deals.runner import DealRunner
     from ecarte_sim.engine.ecarte.settings import make_cfg
 
     runner = DealRunner()
@@ -314,7 +314,8 @@ def test_the_computer_plays_as_the_engine_s_whole_deal(opponent, games):
     from ecarte_sim.analysis.practice.computer import Computer, _strategy_script
     from ecarte_sim.analysis.practice.session import PERSON
     from ecarte_sim.engine.cards import parse_card
-    from ecarte_sim.engine.ecarte.runner import DealRunner, empty_script
+    from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+    from ecarte_sim.engine.ecarte.decisions.policies import empty_script
     from ecarte_sim.engine.ecarte.settings import make_cfg
 
     if opponent == "strategy":
@@ -459,16 +460,16 @@ def test_the_default_computer_plays_as_the_engine_s_alphamu_card_for_card():
     (the same exchanges) replayed by :func:`ecarte_sim.analysis.ecarte.play.stronger.play_out`
     with the computer's side choosing by ``alphamu`` and the other by ``pimc-inference``:
     the same ten cards."""
-    from ecarte_sim.analysis.ecarte.play.stronger import play_out
     from ecarte_sim.analysis.ecarte.play.card_advice import settings_for
+    from ecarte_sim.analysis.ecarte.play.stronger import play_out
     from ecarte_sim.analysis.practice.computer import DEFAULT_OPPONENT, Computer
     from ecarte_sim.analysis.practice.computer import _strategy_script
     from ecarte_sim.analysis.practice.session import COMPUTER, PERSON
     from ecarte_sim.engine.cards import parse_card
-    from ecarte_sim.engine.ecarte.alphamu import DEFAULT_TRICKS, M_INF
-    from ecarte_sim.engine.ecarte.runner import DealRunner
+    from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+    from ecarte_sim.engine.ecarte.laws.tricks import DEALER, ELDER
+    from ecarte_sim.engine.ecarte.play.alphamu import DEFAULT_TRICKS, M_INF
     from ecarte_sim.engine.ecarte.settings import CFG, PlayModel, make_cfg
-    from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER
 
     assert DEFAULT_OPPONENT == "alphamu" and Table.new(seed=0).opponent == DEFAULT_OPPONENT
     runner = DealRunner()

@@ -108,8 +108,8 @@ def test_one_score_strategy_figure_reads_hands_by_trumps_held():
     import numpy as np
 
     from ecarte_sim.analysis.reports import strategy as RS
+    from ecarte_sim.engine.ecarte.decisions.tables import treatise_table
     from ecarte_sim.engine.ecarte.settings import DealerPolicy, Discard, ElderPolicy
-    from ecarte_sim.engine.ecarte.tables import treatise_table
 
     exact = np.array([comb(7, k) * comb(24, 5 - k) for k in range(6)]) / comb(31, 5)
     assert RS.trumps_shares() == pytest.approx(exact, abs=1e-12)

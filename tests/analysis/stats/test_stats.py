@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ecarte_sim.analysis.stats.intervals import Z95, paired_difference, wilson_interval
-from ecarte_sim.engine.ecarte.experiments import paired_counts
+from ecarte_sim.engine.ecarte.deals.experiments import paired_counts
 from ecarte_sim.engine.ecarte.settings import make_cfg
 
 pytestmark = pytest.mark.quick

@@ -8,11 +8,11 @@ import random
 import numpy as np
 import pytest
 
-from ecarte_sim.engine.ecarte import alphamu as am
-from ecarte_sim.engine.ecarte import alphamu_reference as ref
-from ecarte_sim.engine.ecarte.players import pimc_moves, pimc_over
+from ecarte_sim.engine.ecarte.play import alphamu as am
+from ecarte_sim.engine.ecarte.play import alphamu_reference as ref
+from ecarte_sim.engine.ecarte.play.players import pimc_moves, pimc_over
 from ecarte_sim.engine.ecarte.records import PAYOFF
-from ecarte_sim.engine.ecarte.solver import value_after
+from ecarte_sim.engine.ecarte.search.solver import value_after
 
 ELDER, DEALER = 0, 1
 # The deal's points for the elder by his tricks (Law 48; Law 49 doubles the elder's loss
@@ -152,7 +152,7 @@ def moves_list(mask):
 
 def _pimc_inference_deals(seed, n, worlds):
     from ecarte_sim.analysis.ecarte.play.card_advice import settings_for
-    from ecarte_sim.engine.ecarte.runner import DealRunner
+    from ecarte_sim.engine.ecarte.deals.runner import DealRunner
     from ecarte_sim.engine.ecarte.settings import CFG, PlayModel
     cfg, script = settings_for("treatise", (0, 0), worlds)
     cfg = np.array(cfg)
@@ -229,8 +229,8 @@ def test_keyed_alphamu_is_keyed_pimc_inference_without_search():
     """With K = 0 the keyed chooser is keyed.keyed_card's pimc-inference at every card of
     whole deals; the batch form gives the single card; with K = 5 its card is legal."""
     from ecarte_sim.analysis.ecarte.play.card_advice import deal_position, deal_record, payoff_table
-    from ecarte_sim.engine.ecarte.keyed import keyed_card, legal_now
-    from ecarte_sim.engine.ecarte.position import walk
+    from ecarte_sim.engine.ecarte.laws.position import walk
+    from ecarte_sim.engine.ecarte.play.keyed import keyed_card, legal_now
     from ecarte_sim.engine.ecarte.settings import PlayModel
     cfg, script, deals = _pimc_inference_deals(13, 12, 8)
     asked = 0

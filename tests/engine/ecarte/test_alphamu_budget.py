@@ -9,8 +9,8 @@ import random
 import numpy as np
 import pytest
 
-from ecarte_sim.engine.ecarte import alphamu as am
-from ecarte_sim.engine.ecarte import alphamu_reference as ref
+from ecarte_sim.engine.ecarte.play import alphamu as am
+from ecarte_sim.engine.ecarte.play import alphamu_reference as ref
 
 ELDER = 0
 

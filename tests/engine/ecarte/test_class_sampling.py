@@ -1,4 +1,4 @@
-"""Sampling within a class (engine/ecarte/class_sampling.py) and its use by the claims.
+"""Sampling within a class (engine/ecarte/deals/class_sampling.py) and its use by the claims.
 
 * The index scheme: inside the generator's range, disjoint from the plain deals and the
   score table, one index per (class, sample, attempt).
@@ -27,14 +27,14 @@ from numba import njit
 from ecarte_sim.analysis.ecarte.claims import decisions as C
 from ecarte_sim.analysis.ecarte.measures import paired as AP
 from ecarte_sim.engine.batch import execution
-from ecarte_sim.engine.ecarte import class_sampling as S
 from ecarte_sim.engine.ecarte import reference as R
-from ecarte_sim.engine.ecarte.deal import deal
-from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER, CLASSIFY_REGLE,
-                                                  paired_table)
-from ecarte_sim.engine.ecarte.policies import MAXIM_CASES, maxim_case
-from ecarte_sim.engine.ecarte.regle import RULES
-from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
+from ecarte_sim.engine.ecarte.deals import class_sampling as S
+from ecarte_sim.engine.ecarte.deals.experiments import (CLASSIFY_ALL, CLASSIFY_DEALER,
+                                                        CLASSIFY_REGLE, paired_table)
+from ecarte_sim.engine.ecarte.decisions.policies import MAXIM_CASES, maxim_case
+from ecarte_sim.engine.ecarte.decisions.regle import RULES
+from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
+from ecarte_sim.engine.ecarte.laws.deal import deal
 from ecarte_sim.engine.ecarte.settings import make_cfg
 from ecarte_sim.engine.rng import MAX_DEAL_INDEX
 

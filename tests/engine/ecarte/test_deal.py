@@ -8,8 +8,8 @@ from numba import njit
 
 from ecarte_sim.engine.cards import N_CARDS
 from ecarte_sim.engine.ecarte import reference
-from ecarte_sim.engine.ecarte.deal import ECARTE_PLAN, deal, deal_full, deal_hands
-from ecarte_sim.engine.ecarte.simulate import position_counts, simulate_counts
+from ecarte_sim.engine.ecarte.deals.simulate import position_counts, simulate_counts
+from ecarte_sim.engine.ecarte.laws.deal import ECARTE_PLAN, deal, deal_full, deal_hands
 from ecarte_sim.engine.rng import shuffle_prefix
 from stats_helpers import chi2_stat, chi2_upper
 
@@ -111,8 +111,8 @@ def test_the_turn_ups_a_hand_allows_are_the_enumerations():
     up when it is given, else every card of the trump suit, by rank and suit, that the
     hand does not hold; every trump suit of many hands."""
     from ecarte_sim.engine.cards import format_card, parse_card
-    from ecarte_sim.engine.ecarte.experiments import exact_turn_ups
-    from ecarte_sim.engine.ecarte.notation import turn_ups
+    from ecarte_sim.engine.ecarte.deals.experiments import exact_turn_ups
+    from ecarte_sim.engine.ecarte.laws.notation import turn_ups
     rng = np.random.default_rng(3)
     for _ in range(200):
         hand = int(sum(1 << int(c) for c in rng.choice(32, 5, replace=False)))

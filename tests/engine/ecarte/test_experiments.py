@@ -14,11 +14,11 @@ import pytest
 
 from ecarte_sim.analysis.ecarte.measures import paired as AP
 from ecarte_sim.engine.cards import parse_hand
-from ecarte_sim.engine.ecarte import experiments as X
 from ecarte_sim.engine.ecarte import reference as R
-from ecarte_sim.engine.ecarte.policies import MAXIM_CASES, maxim_case, maxims_accept
-from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
-from ecarte_sim.engine.ecarte.runner import DealRunner
+from ecarte_sim.engine.ecarte.deals import experiments as X
+from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+from ecarte_sim.engine.ecarte.decisions.policies import MAXIM_CASES, maxim_case, maxims_accept
+from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
 from ecarte_sim.engine.ecarte.settings import make_cfg
 from whole_helpers import kernel_script, random_script
 

@@ -1,9 +1,9 @@
-"""The jeu de règle by the book's definition (engine/ecarte/foster.py): one first lead wins
+"""The jeu de règle by the book's definition (engine/ecarte/decisions/foster.py): one first lead wins
 the point double dummy against every dealer hand with at most one trump.
 
 The kernel's counts are recomputed in plain Python — the dealer hands enumerated with
 ``itertools.combinations`` for each turn-up, each position solved by the solver's
-from-a-position API (:func:`ecarte_sim.engine.ecarte.solver.move_values`, full window) —
+from-a-position API (:func:`ecarte_sim.engine.ecarte.search.solver.move_values`, full window) —
 and the point after each lead is checked against the pure-Python reference solver on a
 random sample of dealer hands (every dealer hand of one hand under ``-m slow``).
 """
@@ -17,9 +17,11 @@ import numpy as np
 import pytest
 
 from ecarte_sim.engine.cards import CardError, cards_of, parse_card, parse_hand, parse_suit
-from ecarte_sim.engine.ecarte import foster, reference, solver
-from ecarte_sim.engine.ecarte.experiments import exact_turn_ups
-from ecarte_sim.engine.ecarte.regle import classify as by_list
+from ecarte_sim.engine.ecarte import reference
+from ecarte_sim.engine.ecarte.deals.experiments import exact_turn_ups
+from ecarte_sim.engine.ecarte.decisions import foster
+from ecarte_sim.engine.ecarte.decisions.regle import classify as by_list
+from ecarte_sim.engine.ecarte.search import solver
 
 #: The book's first example: "King, queen, knave of spades, eight of hearts (trumps), eight
 #: of diamonds. Lead king of spades; if not trumped, follow with queen, etc."

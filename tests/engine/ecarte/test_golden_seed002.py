@@ -2,7 +2,7 @@
 
 Every deal in the text is checked, double dummy, against both the plain
 reference (``ecarte_sim.engine.ecarte.reference``) and the fast solver
-(``ecarte_sim.engine.ecarte.solver``); the claims about *every* continuation ("to a
+(``ecarte_sim.engine.ecarte.search.solver``); the claims about *every* continuation ("to a
 certainty", "no matter how Y plays") use the reference's ``playouts``, which
 the fast solver does not offer.
 
@@ -32,7 +32,7 @@ def impl(request):
     """The implementation under test: the plain reference or the fast solver."""
     if request.param == "reference":
         return reference
-    return pytest.importorskip("ecarte_sim.engine.ecarte.solver")
+    return pytest.importorskip("ecarte_sim.engine.ecarte.search.solver")
 
 
 def hand(text: str) -> list[int]:

@@ -18,17 +18,18 @@ from numba import njit
 
 from ecarte_sim.engine.cards import parse_card, parse_hand
 from ecarte_sim.engine.ecarte import reference as R
-from ecarte_sim.engine.ecarte.counts import whole_counts
-from ecarte_sim.engine.ecarte.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTICLES,
-                                                      PARTICLE_COLUMNS, PARTICLE_CUMULATIVE,
-                                                      PARTICLE_HELD, PARTICLE_WEIGHT,
-                                                      _draw_below, _guide, _particle_at,
-                                                      draw_inferred_worlds, opponent_counts,
-                                                      opponent_fits)
+from ecarte_sim.engine.ecarte.deals.counts import whole_counts
+from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+from ecarte_sim.engine.ecarte.decisions.policies import empty_script
+from ecarte_sim.engine.ecarte.laws.tricks import DEALER, ELDER
+from ecarte_sim.engine.ecarte.play.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTICLES,
+                                                           PARTICLE_COLUMNS, PARTICLE_CUMULATIVE,
+                                                           PARTICLE_HELD, PARTICLE_WEIGHT,
+                                                           _draw_below, _guide, _particle_at,
+                                                           draw_inferred_worlds, opponent_counts,
+                                                           opponent_fits)
 from ecarte_sim.engine.ecarte.records import COUNTS, PAYOFF, REC, ProposalsEnd
-from ecarte_sim.engine.ecarte.runner import DealRunner, empty_script
 from ecarte_sim.engine.ecarte.settings import Discard, make_cfg
-from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER
 from stats_helpers import chi2_stat, chi2_upper
 
 FULL = (1 << 32) - 1
@@ -400,7 +401,7 @@ def test_bad_opponent_model_is_one_line_and_exit_2(cli):
 def test_forced_cards_are_played_when_legal():
     """A card forced in the script (a player's k-th card) is played whatever his model,
     when it is legal; an illegal one is left to the model."""
-    from ecarte_sim.engine.ecarte.policies import S_FORCED
+    from ecarte_sim.engine.ecarte.decisions.policies import S_FORCED
     runner = DealRunner()
     cfg = make_cfg(play="heuristic", elder_policy="always-play")
     free = runner.play(2, 17, cfg)

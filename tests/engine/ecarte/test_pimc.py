@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from ecarte_sim.analysis.stats.intervals import paired_difference
 from ecarte_sim.engine.ecarte import reference as R
-from ecarte_sim.engine.ecarte.players import reveal, sample_world
-from ecarte_sim.engine.ecarte.experiments import paired_counts
+from ecarte_sim.engine.ecarte.deals.experiments import paired_counts
+from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+from ecarte_sim.engine.ecarte.play.players import reveal, sample_world
 from ecarte_sim.engine.ecarte.records import REC
-from ecarte_sim.engine.ecarte.runner import DealRunner
 from ecarte_sim.engine.ecarte.settings import make_cfg
 from stats_helpers import chi2_stat, chi2_upper
 
@@ -143,8 +143,8 @@ def _pimc_every_card(mover, elder, dealer, leader, tricks, led, trump, possible,
                      index, decision, points):
     """PIMC's choice with every distinct card solved in every world (no sharing of
     equivalent cards within a world): the definition pimc_card must reproduce."""
-    from ecarte_sim.engine.ecarte.moves import distinct_moves, legal_moves
-    from ecarte_sim.engine.ecarte.players import outcome_after
+    from ecarte_sim.engine.ecarte.play.players import outcome_after
+    from ecarte_sim.engine.ecarte.search.moves import distinct_moves, legal_moves
     own = elder if mover == 0 else dealer
     legal = int(distinct_moves(legal_moves(np.uint32(own), led, trump, True), np.uint32(own),
                                np.uint32(possible), led))
@@ -172,8 +172,8 @@ def _pimc_every_card(mover, elder, dealer, leader, tricks, led, trump, possible,
 def test_pimc_sharing_equivalent_cards_in_a_world_changes_no_choice(index, plies, worlds):
     """pimc_card solves cards that are equivalent in a world once; its choice equals
     solving every card in every world, and it never solves more than that."""
-    from ecarte_sim.engine.ecarte.deal import deal
-    from ecarte_sim.engine.ecarte.players import pimc_card
+    from ecarte_sim.engine.ecarte.laws.deal import deal
+    from ecarte_sim.engine.ecarte.play.players import pimc_card
     from ecarte_sim.engine.ecarte.records import PAYOFF
     d = deal(5, index)
     pos = R.make_position([c for c in range(32) if d.elder >> c & 1],
@@ -227,8 +227,8 @@ def test_worlds_of_one_shape_have_the_same_values(index, plies):
     exactly when they hold as many cards in each gap between the mover's cards (and the
     card led), and then every card of the mover has the same exact value in both (the
     reference's solver)."""
-    from ecarte_sim.engine.ecarte.deal import deal
-    from ecarte_sim.engine.ecarte.players import world_shape
+    from ecarte_sim.engine.ecarte.laws.deal import deal
+    from ecarte_sim.engine.ecarte.play.players import world_shape
     d = deal(31, index)
     pos = R.make_position([c for c in range(32) if d.elder >> c & 1],
                           [c for c in range(32) if d.dealer >> c & 1], d.trump)

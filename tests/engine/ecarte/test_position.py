@@ -1,4 +1,4 @@
-"""The walk through a position (engine/ecarte/position.py), the one step every replay uses.
+"""The walk through a position (engine/ecarte/laws/position.py), the one step every replay uses.
 
 * The kernels' :func:`step` and the Python layer's :func:`after` agree on every input.
 * Walking a whole deal's play as the engine recorded it gives the engine's trick count,
@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ecarte_sim.engine.ecarte import position as P
+from ecarte_sim.engine.ecarte.deals.runner import play_deal
+from ecarte_sim.engine.ecarte.laws import position as P
 from ecarte_sim.engine.ecarte.reference import trick_winner
-from ecarte_sim.engine.ecarte.runner import play_deal
 
 
 @pytest.mark.quick

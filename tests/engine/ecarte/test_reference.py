@@ -87,7 +87,7 @@ def _as_text(d):
 
 
 def test_deal_golden_values():
-    """Fixed deals (matched against ecarte_sim.engine.ecarte.deal when written)."""
+    """Fixed deals (matched against ecarte_sim.engine.ecarte.laws.deal when written)."""
     assert _as_text(R.deal(0, 0)) == (
         "8S AH 8H TD AC", "KS JH 7H KD TC", "KH",
         "AD QS 8D 7C 9C 8C QD 7D AS 7S 9H JS QH TS 9D 9S JD QC JC KC TH")
@@ -102,7 +102,7 @@ def test_deal_golden_values():
 
 
 def test_deal_matches_fast_engine():
-    fast = pytest.importorskip("ecarte_sim.engine.ecarte.deal")
+    fast = pytest.importorskip("ecarte_sim.engine.ecarte.laws.deal")
     for seed in (0, 1234567):
         for index in list(range(40)) + [267, 990]:
             ref, got = R.deal(seed, index), fast.deal(seed, index)

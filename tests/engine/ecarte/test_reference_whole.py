@@ -24,7 +24,7 @@ SEED = 7
 
 def _kernel_whole_deal(seed, index, script, play_model="scripted", **variant):
     """The numba kernel behind the reference's signature (same script, same variants)."""
-    from ecarte_sim.engine.ecarte.runner import DealRunner
+    from ecarte_sim.engine.ecarte.deals.runner import DealRunner
     from ecarte_sim.engine.ecarte.settings import make_cfg
     from whole_helpers import kernel_script
     cfg = make_cfg(elder_policy="scripted", dealer_policy="scripted", elder_discard="scripted",

@@ -7,8 +7,8 @@ import pytest
 
 from ecarte_sim.engine.cards import CardError, parse_hand, parse_suit
 from ecarte_sim.engine.ecarte import reference
-from ecarte_sim.engine.ecarte.regle import RULES, classify, rule_of
-from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
+from ecarte_sim.engine.ecarte.decisions.regle import RULES, classify, rule_of
+from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
 
 # (hand, trump, expected rule or None, why) — every rule of the list and the near
 # misses around each, worked out by hand from the text.
@@ -111,7 +111,7 @@ def test_numpy_reading_equals_the_kernel_on_every_hand_and_trump():
     """:func:`rules_met` (numpy, what ``classify`` and the explanations read) names the
     same first rule as the kernel on all 201,376 hands for each trump suit, and
     ``all_hands`` is every hand once."""
-    from ecarte_sim.engine.ecarte.regle import all_hands, rules_met
+    from ecarte_sim.engine.ecarte.decisions.regle import all_hands, rules_met
     hands = all_hands()
     assert hands.size == 201_376 and np.unique(hands).size == hands.size
     assert all(bin(int(h)).count("1") == 5 for h in hands[::997])

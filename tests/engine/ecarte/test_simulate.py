@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from ecarte_sim.engine.batch import blocks, rows_for
-from ecarte_sim.engine.ecarte import solver
-from ecarte_sim.engine.ecarte.deal import deal
-from ecarte_sim.engine.ecarte.simulate import simulate_counts
+from ecarte_sim.engine.ecarte.deals.simulate import simulate_counts
+from ecarte_sim.engine.ecarte.laws.deal import deal
+from ecarte_sim.engine.ecarte.search import solver
 
 
 @pytest.mark.quick

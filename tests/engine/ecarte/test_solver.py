@@ -9,10 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ecarte_sim.engine.cards import CardError
-from ecarte_sim.engine.ecarte import reference, solver
-from ecarte_sim.engine.ecarte.deal import deal
-from ecarte_sim.engine.ecarte.simulate import simulate_counts
-from ecarte_sim.engine.ecarte.tricks import ELDER
+from ecarte_sim.engine.ecarte import reference
+from ecarte_sim.engine.ecarte.deals.simulate import simulate_counts
+from ecarte_sim.engine.ecarte.laws.deal import deal
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER
+from ecarte_sim.engine.ecarte.search import solver
 from helpers import REPO
 
 
@@ -142,7 +143,7 @@ _hands = st.lists(st.integers(0, 31), min_size=2, max_size=10, unique=True).filt
 def test_sure_trick_bounds_hold_against_the_reference(cards, trump, leader, forced_trump):
     """future_bounds(): the elder's remaining tricks with best play (the independent
     reference) lie within the sure-trick bounds, at any trick, for either leader."""
-    from ecarte_sim.engine.ecarte.moves import future_bounds
+    from ecarte_sim.engine.ecarte.search.moves import future_bounds
     half = len(cards) // 2
     elder, dealer = cards[:half], cards[half:]
     lowest, highest = future_bounds(np.uint32(sum(1 << c for c in elder)),
@@ -178,7 +179,7 @@ def _runs(moves, own, other, led):
 def test_distinct_cards_keep_one_card_of_each_run(cards, split, with_led):
     """distinct_moves keeps the highest card of each run of equivalent cards and
     distinct_low the lowest (one addition instead of a loop); both keep exactly one."""
-    from ecarte_sim.engine.ecarte.moves import distinct_low, distinct_moves
+    from ecarte_sim.engine.ecarte.search.moves import distinct_low, distinct_moves
     split = min(split, len(cards))
     own = sum(1 << c for c in cards[:split])
     rest = cards[split:]
@@ -232,7 +233,7 @@ def test_vole_question_from_any_position(index, plies, forced_trump):
 
 @pytest.mark.quick
 def test_generated_search_is_current():
-    """engine/ecarte/tricks_left.py is exactly what scripts/gen_tricks_left.py writes (the
+    """engine/ecarte/search/tricks_left.py is exactly what scripts/gen_tricks_left.py writes (the
     depths are expanded from one template; an edit by hand would let them drift)."""
     import subprocess
     import sys

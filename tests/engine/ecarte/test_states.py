@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from ecarte_sim.engine.cards import parse_card, parse_hand
-from ecarte_sim.engine.ecarte import experiments as X
-from ecarte_sim.engine.ecarte import states as S
+from ecarte_sim.engine.ecarte.deals import experiments as X
+from ecarte_sim.engine.ecarte.decisions import states as S
 from ecarte_sim.engine.ecarte.settings import make_cfg
 
 
@@ -66,9 +66,9 @@ def test_representative_maps_back_to_its_index():
 
 
 def test_the_counted_index_is_every_keys_place_in_the_table():
-    """canonical_index counts a state's place (engine/ecarte/canonical.py) instead of
+    """canonical_index counts a state's place (engine/ecarte/decisions/canonical.py) instead of
     searching the table: for every state's key, the count is its position."""
-    from ecarte_sim.engine.ecarte import canonical
+    from ecarte_sim.engine.ecarte.decisions import canonical
     keys = S.state_keys().tolist()
     assert [canonical.key_index(k) for k in keys] == list(range(S.N_STATES))
 
@@ -77,7 +77,7 @@ def test_the_counted_index_is_every_keys_place_in_the_table():
 @given(cards=st.lists(st.integers(0, 31), min_size=6, max_size=6, unique=True))
 def test_the_counted_index_is_the_kernels(cards):
     """One hand's key and index in plain Python are the kernel's (state_key, state_index)."""
-    from ecarte_sim.engine.ecarte import canonical
+    from ecarte_sim.engine.ecarte.decisions import canonical
     turn_up, hand = cards[0], sum(1 << c for c in cards[1:])
     assert canonical.state_key(hand, turn_up) == int(S.state_key(np.uint32(hand), turn_up))
     assert S.canonical_index(hand, turn_up) == int(

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from ecarte_sim.engine.ecarte import reference as R
-from ecarte_sim.engine.ecarte import states as S
-from ecarte_sim.engine.ecarte import tables as T
-from ecarte_sim.engine.ecarte.counts import whole_counts
-from ecarte_sim.engine.ecarte.policies import SCORE_SLOTS
-from ecarte_sim.engine.ecarte.runner import DealRunner
+from ecarte_sim.engine.ecarte.deals.counts import whole_counts
+from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+from ecarte_sim.engine.ecarte.decisions import states as S
+from ecarte_sim.engine.ecarte.decisions import tables as T
+from ecarte_sim.engine.ecarte.decisions.policies import SCORE_SLOTS
 from ecarte_sim.engine.ecarte.settings import Discard, make_cfg
 from whole_helpers import kernel_script, random_script
 
@@ -58,7 +58,7 @@ def test_tables_pack_and_unpack():
 def test_discard_tables_pack_and_unpack():
     """Four bits a state, one row or 25, beside decision tables of the other shape; a
     value that is no discard rule is refused, whatever the table's shape."""
-    from ecarte_sim.engine.ecarte.policies import DISCARD_RULES
+    from ecarte_sim.engine.ecarte.decisions.policies import DISCARD_RULES
     rng = np.random.default_rng(4)
     rules = np.array([int(r) for r in DISCARD_RULES])
     by_score = rng.choice(rules, size=(SCORE_SLOTS, S.N_STATES))

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from ecarte_sim.engine.cards import parse_card, parse_hand
 from ecarte_sim.engine.ecarte import reference
-from ecarte_sim.engine.ecarte.tricks import leader_wins, legal_replies
+from ecarte_sim.engine.ecarte.laws.tricks import leader_wins, legal_replies
 
 pytestmark = pytest.mark.quick
 

@@ -13,10 +13,10 @@ import pytest
 
 from ecarte_sim.engine.cards import parse_hand, parse_suit
 from ecarte_sim.engine.ecarte import reference as R
-from ecarte_sim.engine.ecarte import policies as P
-from ecarte_sim.engine.ecarte.counts import whole_counts
+from ecarte_sim.engine.ecarte.deals.counts import whole_counts
+from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+from ecarte_sim.engine.ecarte.decisions import policies as P
 from ecarte_sim.engine.ecarte.records import ProposalsEnd
-from ecarte_sim.engine.ecarte.runner import DealRunner
 from ecarte_sim.engine.ecarte.settings import make_cfg
 from whole_helpers import kernel_script, random_script
 
@@ -158,7 +158,7 @@ def test_weakest_order():
 # --------------------------------------------------------------------------- identity
 
 def _counts_json(threads: int, play: str, chunk: int) -> str:
-    code = ("import json,sys; from ecarte_sim.engine.ecarte.settings import make_cfg; from ecarte_sim.engine.ecarte.counts import whole_counts;"
+    code = ("import json,sys; from ecarte_sim.engine.ecarte.settings import make_cfg; from ecarte_sim.engine.ecarte.deals.counts import whole_counts;"
             f"c = whole_counts(9, 1000, 1000 + {1500 if play == 'pimc' else 40000}, "
             f"make_cfg(elder_policy='{{e}}', dealer_policy='{{d}}', play='{play}', worlds=16), "
             f"chunk={chunk}); print(json.dumps(c.tolist()))")
@@ -198,7 +198,7 @@ def test_counts_add_up():
 # --------------------------------------------------------------------------- game to five
 
 def test_games_alternate_the_deal_and_end_at_five():
-    from ecarte_sim.engine.ecarte.game import play_game
+    from ecarte_sim.engine.ecarte.deals.game import play_game
     cfg = make_cfg(play="heuristic")
     runner = DealRunner()
     by_turned_king = by_king_in_hand = 0

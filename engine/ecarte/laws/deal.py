@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import ECARTE, N_CARDS, format_card, format_cards, format_hand
-from ecarte_sim.engine.ecarte.notation import (  # noqa: F401 - re-exported
+from ecarte_sim.engine.ecarte.laws.notation import (  # noqa: F401 - re-exported
     HAND_SIZE, parse_deal, parse_trump, parse_turn_up)
 from ecarte_sim.engine.rng import (check_index_range, check_seed, draw_descending, shuffle_plan,
                                    shuffle_prefix, swap_draws)

@@ -8,12 +8,12 @@ array; scripted decisions
 driven through the same choices. The names below are the ones the CLI takes. The
 functions that take ``cfg`` or ``script`` and decide a round are compiled with
 ``_nrt=False`` (no reference counting of those arrays on every call): the inferring
-player calls them once per proposal (:mod:`ecarte_sim.engine.ecarte.inferred_worlds`).
+player calls them once per proposal (:mod:`ecarte_sim.engine.ecarte.play.inferred_worlds`).
 
 Elder (non-dealer): play without proposing, or propose
     ``regle``           "hands which ought to be played without proposing" — play iff the
                         hand is a *jeu de règle* of Hoyle's list
-                        (:mod:`ecarte_sim.engine.ecarte.regle`), else propose.
+                        (:mod:`ecarte_sim.engine.ecarte.decisions.regle`), else propose.
     ``always-play``     never propose.
     ``always-propose``  propose whenever the stock allows.
     ``threshold``       play iff :func:`strength` >= the threshold parameter (default 8).
@@ -49,11 +49,11 @@ Dealer: accept or refuse a proposal
 
 Table (elder and dealer; not offered on the command line)
     The decision read from a table indexed by canonical state
-    (:mod:`ecarte_sim.engine.ecarte.states`: the player's five cards and the turn-up)
+    (:mod:`ecarte_sim.engine.ecarte.decisions.states`: the player's five cards and the turn-up)
     and, if the table has one row per score, by the score before the deal
     (``5 * elder's score + dealer's score``). The tables ride in the ``script`` after
     its scripted values, one bit per state (layout below; built by
-    :func:`ecarte_sim.engine.ecarte.tables.policy_script`). Later rounds read the same
+    :func:`ecarte_sim.engine.ecarte.decisions.tables.policy_script`). Later rounds read the same
     table on the new hand (the turn-up stays): an abstraction, since a player who has
     exchanged knows more than his five cards.
 
@@ -93,11 +93,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.cards import bit_index, lowest_bit, popcount32, suit_mask
-from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
+from ecarte_sim.engine.cards import N_CARDS, bit_index, lowest_bit, popcount32, suit_mask
+from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
+from ecarte_sim.engine.ecarte.decisions.states import N_STATES, state_index
 from ecarte_sim.engine.ecarte.settings import (CFG, DISCARD_BY_POLICY, DealerPolicy, Discard,
-                                              ElderPolicy)
-from ecarte_sim.engine.ecarte.states import N_STATES, state_index
+                                               ElderPolicy)
 
 # Script layout (int64, one row of SCRIPT_LEN): 24 rounds of each decision, then the
 # play priority (a permutation of the 32 cards), then cards forced in the play: the
@@ -127,6 +127,14 @@ ELDER_TABLE, DEALER_TABLE = 0, 1
 #: The discard rules, in the order the strategy solver tries them (the module docstring).
 DISCARD_RULES = (Discard.TRUMPS_ONLY, Discard.TRUMPS_KINGS, Discard.TRUMPS_QUEENS,
                  Discard.TRUMPS_KNAVES, Discard.TRUMPS_ACES, Discard.FEWEST)
+
+
+def empty_script() -> np.ndarray:
+    """A ``script`` that decides nothing (every policy its own), play priority by card."""
+    script = np.zeros(SCRIPT_LEN, dtype=np.int64)
+    script[S_PRIORITY:S_PRIORITY + N_CARDS] = np.arange(N_CARDS)
+    return script
+
 
 # Rank bits inside each suit byte (Écarté order 7 8 9 10 A J Q K = bits 0..7).
 _KINGS = np.uint32(0x80808080)

@@ -1,5 +1,5 @@
 """The parallel driver of whole deals: deals ``[start, stop)`` of a seed played under one
-``cfg`` and summed into the int64 count columns ``COUNTS`` (:mod:`.records`).
+``cfg`` and summed into the int64 count columns ``COUNTS`` (:mod:`..records`).
 
 Each row (:func:`~ecarte_sim.engine.batch.each_row`) plays its own deals with its own
 scratch and writes its own row;
@@ -15,11 +15,10 @@ from functools import partial
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.batch import (DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts,
-                                     row_range)
+from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts, row_range
+from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, whole_deal
+from ecarte_sim.engine.ecarte.decisions.policies import empty_script
 from ecarte_sim.engine.ecarte.records import COUNTS, REC, ProposalsEnd
-from ecarte_sim.engine.ecarte.runner import empty_script
-from ecarte_sim.engine.ecarte.whole import deal_scratch, whole_deal
 from ecarte_sim.engine.rng import check_index_range, check_seed
 
 R = REC.at
@@ -41,7 +40,7 @@ def king_code(rec):
 
 @njit(cache=True)
 def deal_code(rec):
-    """``5 * king + points`` (see ``KINGS``, ``POINTS`` in :mod:`.records`): what a deal gave, in the order
+    """``5 * king + points`` (see ``KINGS``, ``POINTS`` in :mod:`..records`): what a deal gave, in the order
     the marks are made — enough to replay it at any score."""
     king = king_code(rec)
     if rec[R.POINTS_ELDER]:

@@ -12,10 +12,10 @@ Interface (one for every policy, so experiments can run any combination):
 ``script`` (int64, ``SCRIPT_LEN``, longer if it carries decision tables)
     scripted decisions (policy id 0), cards forced in the play (a player's k-th card,
     whatever his model; the play card by card only), and the table policy's tables, see
-    :mod:`ecarte_sim.engine.ecarte.policies`.
+    :mod:`ecarte_sim.engine.ecarte.decisions.policies`.
 ``rec`` (int64, ``REC.size``)
     what happened: ``REC`` in :mod:`ecarte_sim.engine.ecarte.records`;
-    :class:`ecarte_sim.engine.ecarte.runner.WholeDeal` reads it by name.
+    :class:`ecarte_sim.engine.ecarte.deals.runner.WholeDeal` reads it by name.
 
 Every random word comes from deal ``index``'s sub-stream (the deal, then PIMC's
 worlds), so a deal is a pure function of ``(seed, index, cfg, script)``: two policies
@@ -29,19 +29,19 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import N_CARDS, popcount32
-from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION, deal_full
-from ecarte_sim.engine.ecarte.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTICLES,
-                                                      PARTICLE_COLUMNS, pimc_inferred_card)
-from ecarte_sim.engine.ecarte.players import (dd_card, heuristic_card, pimc_card, reveal,
-                                              scripted_card)
-from ecarte_sim.engine.ecarte.policies import (S_FORCED, S_PRIORITY, dealer_accepts,
-                                               elder_proposes, score_slot, thrown_cards)
+from ecarte_sim.engine.ecarte.decisions.policies import (S_FORCED, S_PRIORITY, dealer_accepts,
+                                                         elder_proposes, score_slot, thrown_cards)
+from ecarte_sim.engine.ecarte.laws.deal import TURN_UP_POSITION, deal_full
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER, leader_wins
+from ecarte_sim.engine.ecarte.play.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTICLES,
+                                                           PARTICLE_COLUMNS, pimc_inferred_card)
+from ecarte_sim.engine.ecarte.play.players import (dd_card, heuristic_card, pimc_card, reveal,
+                                                   scripted_card)
 from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC, Law49, ProposalsEnd
+from ecarte_sim.engine.ecarte.search.moves import legal_moves
+from ecarte_sim.engine.ecarte.search.solver import (DEALER_POINT, DEALER_VOLE, ELDER_POINT,
+                                                    ELDER_VOLE, point_vole)
 from ecarte_sim.engine.ecarte.settings import CFG, DealerFirst, ElderFirst, PlayModel
-from ecarte_sim.engine.ecarte.moves import legal_moves
-from ecarte_sim.engine.ecarte.solver import (DEALER_POINT, DEALER_VOLE, ELDER_POINT, ELDER_VOLE,
-                                             point_vole)
-from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
 
 #: Field offsets of the ``cfg`` and ``rec`` arrays, as kernel constants.
 C = CFG.at
@@ -97,7 +97,7 @@ def _draw(perm, used, count):
 
 @njit(cache=True)
 def _exchange(hand, out, perm, used):
-    """Discard ``out`` (:func:`~ecarte_sim.engine.ecarte.policies.thrown_cards`) and draw
+    """Discard ``out`` (:func:`~ecarte_sim.engine.ecarte.decisions.policies.thrown_cards`) and draw
     as many from the top of the stock. Returns (new hand, cards discarded, cards drawn)."""
     drawn = _draw(perm, used, popcount32(out))
     return (hand ^ out) | drawn, out, drawn
@@ -243,7 +243,7 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
 def whole_deal(seed, index, cfg, script, rec, perm, draws, pool, payoff):
     """Play deal ``index`` of ``seed`` under ``cfg``/``script``; fill ``rec``.
 
-    ``perm``, ``draws``, ``pool`` are int64 scratch of length 32; ``payoff`` int64 scratch laid out by ``PAYOFF`` (:mod:`.records`).
+    ``perm``, ``draws``, ``pool`` are int64 scratch of length 32; ``payoff`` int64 scratch laid out by ``PAYOFF`` (:mod:`..records`).
     """
     elder0, dealer0, turn_up = deal_full(seed, index, perm, draws)
     play_dealt(seed, index, cfg, script, rec, perm, draws, pool, payoff, elder0, dealer0,

@@ -1,20 +1,20 @@
 """A stronger card player than ``pimc-inference``: αμ search over its worlds (issue 35).
 
-PIMC (:func:`~ecarte_sim.engine.ecarte.players.pimc_over`) values each card by solving
+PIMC (:func:`~ecarte_sim.engine.ecarte.play.players.pimc_over`) values each card by solving
 every sampled world double dummy, as if after this card the mover would see the
 opponent's hand: in each world it lets him play the card that suits that world
 (*strategy fusion*, Long, Sturtevant, Buro and Furtak, AAAI-10). αμ (Cazenave and Ventos,
 "The αμ Search Algorithm for the Game of Bridge", 2020) removes that: the mover (Max) must
 play the same card in every world he cannot tell apart, the opponent (Min) plays per world;
 a node's value is a Pareto front of vectors over the worlds (the plain-Python definition
-and the oracle of the tests: :mod:`~ecarte_sim.engine.ecarte.alphamu_reference`). ``M``
+and the oracle of the tests: :mod:`~ecarte_sim.engine.ecarte.play.alphamu_reference`). ``M``
 bounds the mover's moves searched before the worlds are valued double dummy; ``M = 1`` is
 PIMC.
 
 The chooser here, ``alphamu`` (:func:`alphamu_decide`), is ``pimc-inference`` before the
 last ``K`` tricks and αμ with ``M`` unbounded (:data:`M_INF`: to the end of the deal) from
 there, over the *same* ``W`` worlds ``pimc-inference`` draws at that card
-(:func:`~ecarte_sim.engine.ecarte.single.decide`), so the only difference is the search.
+(:func:`~ecarte_sim.engine.ecarte.play.single.decide`), so the only difference is the search.
 The card: the best total over the worlds of the best vector of its front (the deal's marks
 for the mover, Laws 48–49: the point 1, the vole 2, doubled under Law 49 when the elder
 played without proposing or the dealer refused and that side loses the point); among
@@ -50,8 +50,8 @@ stack of positions, one frame per card played in the search):
   (:func:`alphamu_decide_counted`: with its budget, its work and whether it stopped);
 * :func:`keyed_alphamu_card`, :func:`keyed_alphamu_cards` — the chooser as a *strategy*
   for the best response of :mod:`ecarte_sim.analysis.ecarte.play.exploit`: its words keyed by
-  the mover's own information (:func:`~ecarte_sim.engine.ecarte.keyed.info_key`), as
-  :func:`~ecarte_sim.engine.ecarte.keyed.keyed_card` keys the other models.
+  the mover's own information (:func:`~ecarte_sim.engine.ecarte.play.keyed.info_key`), as
+  :func:`~ecarte_sim.engine.ecarte.play.keyed.keyed_card` keys the other models.
 """
 
 from __future__ import annotations
@@ -60,12 +60,12 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import bit_index, lowest_bit
-from ecarte_sim.engine.ecarte.keyed import info_key, legal_now
-from ecarte_sim.engine.ecarte.moves import distinct_moves, legal_moves
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER, leader_wins
+from ecarte_sim.engine.ecarte.play.keyed import info_key, legal_now
+from ecarte_sim.engine.ecarte.play.single import decide
 from ecarte_sim.engine.ecarte.records import PAYOFF
-from ecarte_sim.engine.ecarte.single import decide
-from ecarte_sim.engine.ecarte.solver import search
-from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
+from ecarte_sim.engine.ecarte.search.moves import distinct_moves, legal_moves
+from ecarte_sim.engine.ecarte.search.solver import search
 
 #: The value of a world out of play in a branch: above any mark (the minimum ignores it).
 OUT = 1 << 20
@@ -445,7 +445,7 @@ def mover_pay(mover, payoff):
 def alphamu_decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, worlds,
                    seed, index, cfg, script, rec, payoff, hands, last_tricks, m):
     """The ``alphamu`` card of ``mover`` at card ``n_played`` of deal ``index`` (arguments
-    as :func:`~ecarte_sim.engine.ecarte.single.decide`): ``pimc-inference``'s card, but on
+    as :func:`~ecarte_sim.engine.ecarte.play.single.decide`): ``pimc-inference``'s card, but on
     the last ``last_tricks`` tricks (``n_played >= 10 - 2 * last_tricks``) with a choice,
     αμ with ``m`` over the same worlds (ties to ``pimc-inference``'s card) within
     :data:`DEFAULT_BUDGET` (past it, ``pimc-inference``'s card). Returns (the card,
@@ -486,7 +486,7 @@ def alphamu_decide_counted(mover, own_start, unseen, plays, n_played, trump, for
 def keyed_alphamu_card(mover, own_start, unseen, plays, n_played, trump, forced_trump, worlds,
                        seed, cfg, script, rec, payoff, hands, last_tricks, m):
     """:func:`alphamu_decide`'s card with the words of the index
-    :func:`~ecarte_sim.engine.ecarte.keyed.info_key` gives the mover's information (his
+    :func:`~ecarte_sim.engine.ecarte.play.keyed.info_key` gives the mover's information (his
     role, hand at the first card, cards never seen, what was said, the cards played):
     a function of what he knows, with ``last_tricks = 0`` the keyed ``pimc-inference``."""
     index = info_key(seed, mover, own_start, unseen, rec, plays, n_played)
@@ -500,7 +500,7 @@ def keyed_alphamu_cards(mover, starts, thrown, unseen_of_start, plays, n_played,
                         forced_trump, worlds, seed, cfg, script, rec, payoff, last_tricks, m,
                         out):
     """:func:`keyed_alphamu_card` for many hands of the same mover after the same public
-    play (as :func:`~ecarte_sim.engine.ecarte.keyed.keyed_cards_thrown`): ``out[i]`` the
+    play (as :func:`~ecarte_sim.engine.ecarte.play.keyed.keyed_cards_thrown`): ``out[i]`` the
     card of the player whose hand at the first card was ``starts[i]`` and who threw
     ``thrown[i]`` (his cards never seen: ``unseen_of_start & ~(starts[i] | thrown[i])``);
     a single legal card is played without asking. Returns how many hands had a choice."""

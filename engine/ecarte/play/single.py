@@ -1,14 +1,14 @@
 """One decision of the play from a position, as the whole-deal ``pimc-inference`` player
 makes it, and what each legal card is worth in its worlds.
 
-:func:`~ecarte_sim.engine.ecarte.whole.whole_deal` plays a deal from its first card to its
+:func:`~ecarte_sim.engine.ecarte.deals.whole.whole_deal` plays a deal from its first card to its
 last; a practice table and a coach need a single card: the one the computer plays now, or
 the value of every card a person might play now. :func:`decide` gives both, from the
 mover's knowledge only (his hand at the start of the play, the cards he never saw, the
 record of the proposals in ``rec`` and the cards played so far in order; never the
 opponent's hand):
 
-* the card is the one :func:`~ecarte_sim.engine.ecarte.inferred_worlds.pimc_inferred_card`
+* the card is the one :func:`~ecarte_sim.engine.ecarte.play.inferred_worlds.pimc_inferred_card`
   chooses at that card of the same deal (same ``seed``, deal ``index`` and card number):
   the same worlds, the same comparison (Law 43's legal cards, equivalent cards one move,
   the best mean of the deal's points, Laws 48–49, ties to the lowest card index);
@@ -17,7 +17,7 @@ opponent's hand):
   choices in the deal, so the worlds of card ``j`` are those the whole deal draws there;
 * with ``evaluate``, the outcome of every legal card in every world (0 dealer vole, 1
   dealer point, 3 elder point, 5 elder vole; double dummy from the card on,
-  :func:`~ecarte_sim.engine.ecarte.players.outcome_after`), for the card's value.
+  :func:`~ecarte_sim.engine.ecarte.play.players.outcome_after`), for the card's value.
 
 The whole deal's rule for the card order (Laws 40, 43): the elder leads the first trick,
 the winner of a trick leads the next; the card played second follows suit, wins when able
@@ -30,13 +30,13 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import N_CARDS, bit_index, lowest_bit
-from ecarte_sim.engine.ecarte.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTICLES,
-                                                      PARTICLE_COLUMNS, draw_inferred_worlds)
-from ecarte_sim.engine.ecarte.moves import legal_moves
-from ecarte_sim.engine.ecarte.players import (outcome_after, pimc_moves, pimc_over, reveal,
-                                              world_shape)
-from ecarte_sim.engine.ecarte.position import step
-from ecarte_sim.engine.ecarte.tricks import ELDER
+from ecarte_sim.engine.ecarte.laws.position import step
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER
+from ecarte_sim.engine.ecarte.play.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTICLES,
+                                                           PARTICLE_COLUMNS, draw_inferred_worlds)
+from ecarte_sim.engine.ecarte.play.players import (outcome_after, pimc_moves, pimc_over, reveal,
+                                                   world_shape)
+from ecarte_sim.engine.ecarte.search.moves import legal_moves
 
 _FULL = np.uint32(0xFFFFFFFF)
 

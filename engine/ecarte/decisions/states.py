@@ -21,7 +21,7 @@ where a *byte* is a suit's eight rank bits (:mod:`ecarte_sim.engine.cards`): sor
 three plain bytes is the canonical choice among the 3! relabellings. The dense *index* of a
 state is the position of its key in :func:`state_keys` (ascending), found by binary search
 in the kernels (:func:`state_index`); for one hand it is counted without that table
-(:func:`canonical_index`, :mod:`ecarte_sim.engine.ecarte.canonical`: no numba).
+(:func:`canonical_index`, :mod:`ecarte_sim.engine.ecarte.decisions.canonical`: no numba).
 
 Counts (exact; ``tests/engine/ecarte/test_states.py`` checks them against a brute-force enumeration of
 all 32 × C(31, 5) = 5,437,152 (turn-up, hand) pairs, with a canonical form computed the
@@ -57,8 +57,8 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import N_CARDS, N_RANKS, N_SUITS
-from ecarte_sim.engine.ecarte.canonical import N_STATES, canonical_index
-from ecarte_sim.engine.ecarte.deal import HAND_SIZE
+from ecarte_sim.engine.ecarte.decisions.canonical import N_STATES, canonical_index
+from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE
 #: (turn-up, hand) pairs: 32 turn-ups × C(31, 5) hands.
 N_PAIRS = N_CARDS * 169_911
 

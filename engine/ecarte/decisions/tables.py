@@ -1,12 +1,12 @@
 """Decision tables by canonical state: the data of the table policy, built from any policy.
 
 A *table* says, for every canonical first-decision state
-(:mod:`ecarte_sim.engine.ecarte.states`), whether the elder proposes
+(:mod:`ecarte_sim.engine.ecarte.decisions.states`), whether the elder proposes
 (``ElderPolicy.TABLE``) or whether the dealer accepts (``DealerPolicy.TABLE``): a bool
 array of ``N_STATES`` (the same at every score) or of ``(25, N_STATES)`` (row
 ``5 * elder's score + dealer's score``, the score before the deal). The kernels read it
 from the ``script`` (:func:`policy_script`; layout in
-:mod:`ecarte_sim.engine.ecarte.policies`), one bit per state.
+:mod:`ecarte_sim.engine.ecarte.decisions.policies`), one bit per state.
 
 :func:`treatise_table` writes any policy of the treatise as a table. A treatise policy
 reads the hand and the trump suit alone and treats the plain suits alike, so its table
@@ -14,7 +14,7 @@ plays exactly as it does, deal for deal (tested on every (turn-up, hand) pair an
 whole deals).
 
 A *discard table* (``Discard.TABLE``) says, for every state, which discard rule
-(:data:`~ecarte_sim.engine.ecarte.policies.DISCARD_RULES`) the player follows when he
+(:data:`~ecarte_sim.engine.ecarte.decisions.policies.DISCARD_RULES`) the player follows when he
 exchanges: an int array of ``Discard`` values, ``N_STATES`` or ``(25, N_STATES)``,
 carried in the same script in 4 bits per state. A discard rule reads ranks and the
 trump suit only, so a table filled with one rule plays as that rule.
@@ -25,16 +25,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.ecarte.policies import (DEALER_TABLE, DISCARD_RULES, DISCARD_WORDS,
-                                               ELDER_TABLE, S_DEALER_DISCARD,
-                                               S_ELDER_DISCARD, S_STATE_KEYS, S_TABLE_ROWS,
-                                               S_TABLES, SCORE_SLOTS, SCRIPT_LEN,
-                                               TABLE_WORDS, dealer_accepts, discard_choice,
-                                               elder_proposes)
-from ecarte_sim.engine.ecarte.runner import empty_script
+from ecarte_sim.engine.ecarte.decisions.policies import (DEALER_TABLE, DISCARD_RULES, DISCARD_WORDS,
+                                                         ELDER_TABLE, S_DEALER_DISCARD,
+                                                         S_ELDER_DISCARD, S_STATE_KEYS,
+                                                         S_TABLE_ROWS, S_TABLES, SCORE_SLOTS,
+                                                         SCRIPT_LEN, TABLE_WORDS, dealer_accepts,
+                                                         discard_choice, elder_proposes)
+from ecarte_sim.engine.ecarte.decisions.policies import empty_script
+from ecarte_sim.engine.ecarte.decisions.states import N_STATES, representatives, state_keys
 from ecarte_sim.engine.ecarte.settings import (DEFAULT_THRESHOLD, DealerPolicy, Discard,
                                                ElderPolicy, member)
-from ecarte_sim.engine.ecarte.states import N_STATES, representatives, state_keys
 
 #: The two tables: who decides, and what a True entry means.
 ROLES = {"elder": (ELDER_TABLE, "propose"), "dealer": (DEALER_TABLE, "accept")}

@@ -39,7 +39,7 @@ This module is numpy alone, no numba, so that a hand is classified and explained
 in a process that starts quickly: :func:`rules_met` (which rules each of many hands meets,
 vectorised), :func:`rule_of` and :func:`classify` (the rule that names one hand),
 :func:`misses` and :func:`explain` (why a hand is or is not one, and the nearest rule it
-misses). The simulators' kernel is :func:`ecarte_sim.engine.ecarte.regle_kernel.regle_rule`;
+misses). The simulators' kernel is :func:`ecarte_sim.engine.ecarte.decisions.regle_kernel.regle_rule`;
 an independent plain-Python reading lives in
 :func:`ecarte_sim.engine.ecarte.reference.jeu_de_regle`. Tests compare all three.
 
@@ -227,7 +227,7 @@ def _text(mask: int) -> str:
 
 
 def _weakness(card: int, trump: int) -> int:
-    """The discard order of :func:`ecarte_sim.engine.ecarte.policies.weakness`."""
+    """The discard order of :func:`ecarte_sim.engine.ecarte.decisions.policies.weakness`."""
     return 32 * ((card >> 3) == trump) + 4 * (card & 7) + (card >> 3)
 
 

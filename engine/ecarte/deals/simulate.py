@@ -10,7 +10,7 @@ Modes (one kernel, so that a benchmark measures every mode on the same deals):
     column ``k`` counts deals where the elder takes ``k`` tricks.
 ``MODE_POINT_VOLE``
     the fast answer only: columns 0–3 count DEALER_VOLE, DEALER_POINT,
-    ELDER_POINT, ELDER_VOLE (see :mod:`ecarte_sim.engine.ecarte.solver`).
+    ELDER_POINT, ELDER_VOLE (see :mod:`ecarte_sim.engine.ecarte.search.solver`).
 
 Counts are int64; each row (:func:`~ecarte_sim.engine.batch.each_row`) writes only its own
 row.
@@ -25,11 +25,10 @@ from functools import partial
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.batch import (DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts,
-                                     row_range)
+from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts, row_range
 from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
-from ecarte_sim.engine.ecarte.deal import deal_full, deal_hands
-from ecarte_sim.engine.ecarte.solver import point_vole, solve_kernel
+from ecarte_sim.engine.ecarte.laws.deal import deal_full, deal_hands
+from ecarte_sim.engine.ecarte.search.solver import point_vole, solve_kernel
 from ecarte_sim.engine.rng import check_seed
 
 MODE_DEAL, MODE_EXACT, MODE_POINT_VOLE = 0, 1, 2

@@ -1,6 +1,6 @@
 """One first-decision state's dense index, counted: no table of every state, no numba.
 
-:mod:`ecarte_sim.engine.ecarte.states` defines the canonical states (turn-up rank, trump
+:mod:`ecarte_sim.engine.ecarte.decisions.states` defines the canonical states (turn-up rank, trump
 holding, the multiset of the three plain holdings), their int64 keys and their dense
 index: the position of a state's key among every state's key in ascending order. The
 kernels find it by binary search in that table, which takes about a second to build;
@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import cache
 
 from ecarte_sim.engine.deck import N_CARDS, N_RANKS, N_SUITS
-from ecarte_sim.engine.ecarte.notation import HAND_SIZE as _HAND
+from ecarte_sim.engine.ecarte.laws.notation import HAND_SIZE as _HAND
 
 #: The number of canonical first-decision states (checked against brute force in the tests).
 N_STATES = 255_304

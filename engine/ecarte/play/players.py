@@ -29,14 +29,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.cards import N_CARDS, above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
-from ecarte_sim.engine.ecarte.policies import weakest
+from ecarte_sim.engine.cards import (N_CARDS, above_in_suit, bit_index, lowest_bit, popcount32,
+                                     suit_mask)
+from ecarte_sim.engine.ecarte.decisions.policies import weakest
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER, leader_wins
 from ecarte_sim.engine.ecarte.records import PAYOFF
+from ecarte_sim.engine.ecarte.search.moves import distinct_moves, legal_moves
+from ecarte_sim.engine.ecarte.search.solver import (after_card, search, takes_every_trick_from,
+                                                    value_after)
 from ecarte_sim.engine.ecarte.settings import MAX_WORLDS
-from ecarte_sim.engine.ecarte.moves import distinct_moves, legal_moves
-from ecarte_sim.engine.ecarte.solver import (after_card, search, takes_every_trick_from,
-                                            value_after)
-from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
 from ecarte_sim.engine.rng import bounds_product, draw_descending, swap_draws, word_remainder
 
 #: Sub-stream words of a deal used by PIMC: world ``w`` of the ``j``-th card played
@@ -216,10 +217,10 @@ def sample_world(seed, index, decision, world, possible, count, pool, draws):
 
 @njit(cache=True)
 def outcome_after(elder, dealer, leader, tricks, led, trump, forced_trump, card):
-    """Like :func:`ecarte_sim.engine.ecarte.solver.value_after`, but only as fine as the score needs:
+    """Like :func:`ecarte_sim.engine.ecarte.search.solver.value_after`, but only as fine as the score needs:
     returns 0 (dealer vole), 1 (dealer point), 3 (elder point) or 5 (elder vole), found by
     a null-window search for the point, then the winner's vole by
-    :func:`~ecarte_sim.engine.ecarte.solver.takes_every_trick_from` (cheaper than the
+    :func:`~ecarte_sim.engine.ecarte.search.solver.takes_every_trick_from` (cheaper than the
     exact trick count)."""
     e, d, next_leader, tricks, next_led = after_card(elder, dealer, leader, tricks, led, trump,
                                                      card)

@@ -5,7 +5,7 @@ here; change the script and rerun it. A test checks that this file is current).
 Every function starts at the start of a trick (both hands the same size, ``leader`` to
 lead) and returns the number of the remaining tricks the elder wins when he maximises it
 and the dealer minimises it, both following Law 43
-(:mod:`ecarte_sim.engine.ecarte.tricks`). From three tricks up the result is fail-soft
+(:mod:`ecarte_sim.engine.ecarte.laws.tricks`). From three tricks up the result is fail-soft
 within ``(alpha, beta)`` (a window on the remaining tricks): exact strictly inside it,
 otherwise a bound on the same side.
 
@@ -14,10 +14,10 @@ otherwise a bound on the same side.
   best legal reply to each.
 * :func:`three_tricks_to_elder`, :func:`four_tricks_to_elder`,
   :func:`five_tricks_to_elder` — one loop (the template in the script): the sure-trick
-  bounds (:func:`ecarte_sim.engine.ecarte.moves.future_bounds`), then each distinct lead
-  (:func:`ecarte_sim.engine.ecarte.moves.distinct_low`, in the order of
-  :func:`ecarte_sim.engine.ecarte.moves.next_lead`) against each distinct legal reply,
-  cheapest first, the rest one depth down within the narrowed window.
+  bounds (:func:`ecarte_sim.engine.ecarte.search.moves.future_bounds`), then each
+  distinct lead (:func:`ecarte_sim.engine.ecarte.search.moves.distinct_low`, in the order
+  of :func:`ecarte_sim.engine.ecarte.search.moves.next_lead`) against each distinct legal
+  reply, cheapest first, the rest one depth down within the narrowed window.
 * :func:`tricks_to_elder` — the function for the number of cards in the hands.
 * :func:`takes_every_trick` — the vole question alone (Law 22): can one side win every
   trick still to play? One function per depth again (``takes_every_trick_{n}``, the
@@ -34,9 +34,9 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import bit_index, lowest_bit, popcount32
-from ecarte_sim.engine.ecarte.moves import (beating_cards, distinct_low, future_bounds, masters,
-                                            next_lead, sure_for_leader)
-from ecarte_sim.engine.ecarte.tricks import DEALER, ELDER, leader_wins, legal_replies
+from ecarte_sim.engine.ecarte.laws.tricks import DEALER, ELDER, leader_wins, legal_replies
+from ecarte_sim.engine.ecarte.search.moves import (beating_cards, distinct_low, future_bounds,
+                                                   masters, next_lead, sure_for_leader)
 
 
 @njit(cache=True)

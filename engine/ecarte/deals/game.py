@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ecarte_sim.engine.ecarte.runner import DealRunner, WholeDeal
+from ecarte_sim.engine.ecarte.deals.runner import DealRunner, WholeDeal
 from ecarte_sim.engine.ecarte.settings import CFG
 from ecarte_sim.engine.rng import MAX_DEAL_INDEX, check_seed
 

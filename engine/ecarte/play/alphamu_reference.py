@@ -1,5 +1,5 @@
 """A slow, readable αμ search in plain Python: the oracle the tests hold the numba kernel
-of :mod:`ecarte_sim.engine.ecarte.alphamu` to.
+of :mod:`ecarte_sim.engine.ecarte.play.alphamu` to.
 
 αμ (Cazenave and Ventos, "The αμ Search Algorithm for the Game of Bridge", 2020) searches
 the same sampled worlds as PIMC, but the searching player (the *mover*, Max) must play the
@@ -25,7 +25,7 @@ second card follows suit and must win when able; void, it must trump when
 
 from __future__ import annotations
 
-from ecarte_sim.engine.ecarte.solver import search
+from ecarte_sim.engine.ecarte.search.solver import search
 
 ELDER, DEALER = 0, 1
 #: The value of a world that is not in play in a branch (the opponent does not hold the

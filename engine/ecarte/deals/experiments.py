@@ -18,7 +18,7 @@ A *classifier* picks the deals of interest and gives each a class (``-1``: not p
                       + 8 if he holds the king of trumps (16 classes, 0 and 8 unused).
 ``CLASSIFY_DEALER``   the elder proposes in round 0 (by ``cfg_a``): class = the index of
                       the dealer's maxim that speaks for the dealer's hand
-                      (:func:`ecarte_sim.engine.ecarte.policies.maxim_case`, 1-7).
+                      (:func:`ecarte_sim.engine.ecarte.decisions.policies.maxim_case`, 1-7).
 
 The kernels write one int8 triple per deal (class, arm a, arm b) into arrays the caller
 owns; the Python layer turns them into int64 counts with ``np.bincount`` — integer sums,
@@ -38,18 +38,17 @@ from functools import partial
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.batch import (DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts,
-                                     row_range)
+from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts, row_range
 from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
-from ecarte_sim.engine.ecarte.deal import HAND_SIZE, TURN_UP_POSITION, deal_hands
-from ecarte_sim.engine.ecarte.notation import turn_ups as turn_ups_of
-from ecarte_sim.engine.ecarte.policies import elder_proposes, maxim_case, score_slot
-from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
-from ecarte_sim.engine.ecarte.counts import king_code
+from ecarte_sim.engine.ecarte.deals.counts import king_code
+from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, play_dealt, points_for, whole_deal
+from ecarte_sim.engine.ecarte.decisions.policies import elder_proposes, maxim_case, score_slot
+from ecarte_sim.engine.ecarte.decisions.policies import empty_script
+from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
+from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE, TURN_UP_POSITION, deal_hands
+from ecarte_sim.engine.ecarte.laws.notation import turn_ups as turn_ups_of
 from ecarte_sim.engine.ecarte.records import REC
-from ecarte_sim.engine.ecarte.runner import empty_script
 from ecarte_sim.engine.ecarte.settings import CFG, ElderFirst, PlayModel
-from ecarte_sim.engine.ecarte.whole import deal_scratch, play_dealt, points_for, whole_deal
 from ecarte_sim.engine.rng import check_index_range, check_seed, draw_descending
 
 #: Field offsets of ``cfg`` and ``rec``, as kernel constants.

@@ -8,18 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ecarte_sim.engine.cards import N_CARDS
-from ecarte_sim.engine.ecarte.policies import S_PRIORITY, SCRIPT_LEN
+from ecarte_sim.engine.ecarte.deals.whole import whole_deal
+from ecarte_sim.engine.ecarte.decisions.policies import SCRIPT_LEN, empty_script
 from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC
 from ecarte_sim.engine.ecarte.settings import CFG, make_cfg
-from ecarte_sim.engine.ecarte.whole import whole_deal
 from ecarte_sim.engine.rng import check_index_range, check_seed
-
-
-def empty_script() -> np.ndarray:
-    """A ``script`` that decides nothing (every policy its own), play priority by card."""
-    script = np.zeros(SCRIPT_LEN, dtype=np.int64)
-    script[S_PRIORITY:S_PRIORITY + N_CARDS] = np.arange(N_CARDS)
-    return script
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ Cards are bits of a ``uint32`` (:mod:`ecarte_sim.engine.cards`: suit ``s`` is bi
 how much the search does, never a value.
 
 * :func:`legal_moves` — any card when leading, else Law 43's replies
-  (:func:`ecarte_sim.engine.ecarte.tricks.legal_replies`).
+  (:func:`ecarte_sim.engine.ecarte.laws.tricks.legal_replies`).
 * :func:`distinct_moves` / :func:`distinct_low` — drop equivalent cards: two cards of one
   hand that are adjacent in rank within a suit once the cards out of play are passed over
   (no card of the other hand, nor the card led, between them) give the same value, so
@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import above_in_suit, bit_index, lowest_bit, popcount32, suit_mask
-from ecarte_sim.engine.ecarte.tricks import ELDER, legal_replies
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER, legal_replies
 
 #: Every bit but the top card of each suit: ``(x >> 1) & _NOT_TOP`` moves each
 #: card to the next lower card of the same suit without crossing suits.

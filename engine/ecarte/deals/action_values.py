@@ -1,6 +1,6 @@
 """Per-state action values: a first decision's two actions played on the same deals.
 
-For one canonical first-decision state (:mod:`ecarte_sim.engine.ecarte.states`) and
+For one canonical first-decision state (:mod:`ecarte_sim.engine.ecarte.decisions.states`) and
 its two actions — the elder's *propose* / *play* (Laws 25–26), the dealer's *accept* /
 *refuse* (Law 25) — :func:`marks_block` deals ``k = 0, 1, ...`` consistent with the
 state and plays each deal twice, once per action (common random numbers: the same
@@ -15,9 +15,9 @@ Deals consistent with a state. The state's member (turn-up, hand) is drawn
 uniformly: one of the 24 relabellings of the four suits applied to the state's
 representative (every member is reached by the same number of relabellings, the
 coset of the representative's stabiliser, so the draw is uniform on the members —
-the weights of :func:`~ecarte_sim.engine.ecarte.states.state_weights`). The rest of
+the weights of :func:`~ecarte_sim.engine.ecarte.decisions.states.state_weights`). The rest of
 the pack is dealt around that hand uniformly
-(:func:`~ecarte_sim.engine.ecarte.experiments.deal_around`).
+(:func:`~ecarte_sim.engine.ecarte.deals.experiments.deal_around`).
 
 * Role ``ELDER_ROLE``: the state is the elder's hand; arm a forces *propose*, arm b
   *play* in round 0 (``cfg_a``/``cfg_b``: ``ElderFirst``).
@@ -36,7 +36,7 @@ the pack is dealt around that hand uniformly
   first discard.
   Every state has a discard value, also one whose holder would not exchange in round
   0: the same table is read on the hand of a later round (the documented abstraction
-  of :mod:`ecarte_sim.engine.ecarte.policies`).
+  of :mod:`ecarte_sim.engine.ecarte.decisions.policies`).
 
 Deal indices (each a pure function of role, state, deal and attempt, so the counts
 are bit-identical for any thread count or order of work)::
@@ -63,15 +63,15 @@ from numba import njit
 
 from ecarte_sim.engine.batch import each_row
 from ecarte_sim.engine.cards import N_SUITS
-from ecarte_sim.engine.ecarte.counts import deal_code
-from ecarte_sim.engine.ecarte.experiments import uniform_below, deal_around
-from ecarte_sim.engine.ecarte.policies import dealer_accepts, elder_proposes, score_slot
+from ecarte_sim.engine.ecarte.deals.counts import deal_code
+from ecarte_sim.engine.ecarte.deals.experiments import uniform_below, deal_around
+from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, play_dealt
+from ecarte_sim.engine.ecarte.decisions.policies import dealer_accepts, elder_proposes, score_slot
 from ecarte_sim.engine.ecarte.settings import CFG
-from ecarte_sim.engine.ecarte.whole import deal_scratch, play_dealt
 
 C = CFG.at
 ELDER_ROLE, DEALER_ROLE, ELDER_DISCARD_ROLE, DEALER_DISCARD_ROLE = 0, 1, 2, 3
-#: Marks codes: 4 * king (``KINGS``) + points (``POINTS`` of :mod:`.records`, 0–3).
+#: Marks codes: 4 * king (``KINGS``) + points (``POINTS`` of :mod:`..records`, 0–3).
 N_MARKS = 16
 STRATEGY_DEALS_START = 1 << 41
 FRESH_DEALS_START = 1 << 42
@@ -98,7 +98,7 @@ _ORDERS = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1
 @njit(cache=True)
 def marks_code(rec):
     """``4 * king + points`` of a played deal (module docstring): its
-    :func:`~ecarte_sim.engine.ecarte.counts.deal_code` without the "no point" column, which
+    :func:`~ecarte_sim.engine.ecarte.deals.counts.deal_code` without the "no point" column, which
     an untruncated deal never has."""
     code = deal_code(rec)
     return 4 * (code // 5) + code % 5

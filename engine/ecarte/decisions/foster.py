@@ -12,7 +12,7 @@ proposing before it lists them:
 The module is named after *Foster's Complete Hoyle*, which explains the "two to one" of
 these hands by the same condition — the dealer holding fewer than two trumps, in 44,574 of
 the 65,780 dealer hands when the elder holds one trump. The list that follows the
-definition in the book is read by :mod:`ecarte_sim.engine.ecarte.regle`; this module reads
+definition in the book is read by :mod:`ecarte_sim.engine.ecarte.decisions.regle`; this module reads
 the definition itself.
 
 The reading
@@ -25,7 +25,7 @@ The reading
     * The turn-up is a trump that neither player holds. Given, the dealer's hands are the
       five-card hands of the other 26 cards with at most one trump. Not given, every card
       of the trump suit not in the hand may be the turn-up (the turn-ups of
-      :func:`ecarte_sim.engine.ecarte.experiments.exact_turn_ups`, as ``hand --exact``
+      :func:`ecarte_sim.engine.ecarte.deals.experiments.exact_turn_ups`, as ``hand --exact``
       enumerates them): the counts are of (turn-up, dealer hand) pairs, and the hand
       qualifies only if one lead wins against all of them.
     * ``won`` of a lead is how many of those dealer hands (pairs) it beats, every one
@@ -83,7 +83,7 @@ Kernels (pure: no I/O, no globals; numba cannot load a recursive kernel from its
 so none recurses): :func:`lead_counts` counts, for each of the elder's five leads, the
 dealer hands it beats; :func:`qualifying_turn_ups` answers the yes/no question for every
 turn-up at once, with early exits, for :func:`survey`. Each position after the lead is
-solved by :func:`ecarte_sim.engine.ecarte.solver.search` with the null window (2, 3), the
+solved by :func:`ecarte_sim.engine.ecarte.search.solver.search` with the null window (2, 3), the
 point question. :func:`definition` is the Python entry point. Measured: a hand's counts
 take 5-40 ms once compiled (six hands, every turn-up or one); the survey about a minute of one
 core's time (it runs in parallel over the hands).
@@ -98,11 +98,10 @@ from math import factorial
 import numpy as np
 from numba import njit, prange
 
-from ecarte_sim.engine.cards import (N_CARDS, CardError, cards_of, format_card, popcount32,
-                                     suit_mask)
-from ecarte_sim.engine.ecarte.regle_kernel import regle_rule
-from ecarte_sim.engine.ecarte.solver import search
-from ecarte_sim.engine.ecarte.tricks import ELDER
+from ecarte_sim.engine.cards import N_CARDS, CardError, cards_of, format_card, popcount32, suit_mask
+from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER
+from ecarte_sim.engine.ecarte.search.solver import search
 
 HAND_SIZE = 5
 #: The book's words (Hoyle's Games Modernized, "Écarté", Jeux de Règle).
@@ -362,7 +361,7 @@ def definition(hand: int, trump: int, turn_up: int | None = None,
 def survey(rows: int = 256, forced_trump: bool = True) -> dict:
     """Every five-card hand, with each turn-up it can be dealt with (a fixed trump suit:
     the 8 x C(31, 5) = 1,359,288 (hand, turn-up) pairs, equally likely), judged by the list
-    (:func:`ecarte_sim.engine.ecarte.regle_kernel.regle_rule`) and by the definition with the
+    (:func:`ecarte_sim.engine.ecarte.decisions.regle_kernel.regle_rule`) and by the definition with the
     turn-up known: how many pairs are jeux de règle by each and by both, and (``every``)
     how many by the definition whatever the turn-up (one lead for all). Counts by the
     number of trumps in the hand too (``by_trumps``). Exact; the plain suits are

@@ -1,8 +1,8 @@
 """The *jeux de règle* as a numba kernel: :func:`regle_rule`, the rule of Hoyle's list
 that names a five-card hand (0: none), for the simulators' and policies' inner loops.
 
-The list, its readings and the Python entry points (:func:`~ecarte_sim.engine.ecarte.regle.classify`,
-:func:`~ecarte_sim.engine.ecarte.regle.explain`) are in :mod:`ecarte_sim.engine.ecarte.regle`,
+The list, its readings and the Python entry points (:func:`~ecarte_sim.engine.ecarte.decisions.regle.classify`,
+:func:`~ecarte_sim.engine.ecarte.decisions.regle.explain`) are in :mod:`ecarte_sim.engine.ecarte.decisions.regle`,
 which computes the same verdict with numpy alone (no numba, for a quick start); a test
 compares the two on every hand and trump suit.
 """
@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import bit_index, lowest_bit, popcount32, suit_mask
-from ecarte_sim.engine.ecarte.regle import KING, KNAVE, NONE, QUEEN
+from ecarte_sim.engine.ecarte.decisions.regle import KING, KNAVE, NONE, QUEEN
 
 _KING = np.uint32(KING)
 _QUEEN = np.uint32(QUEEN)
@@ -57,7 +57,7 @@ def _three_court_and_court(plain):
 
 @njit(cache=True)
 def regle_rule(hand, trump):
-    """Rule id (1–7, :data:`ecarte_sim.engine.ecarte.regle.RULES`) of a five-card hand, or 0
+    """Rule id (1–7, :data:`ecarte_sim.engine.ecarte.decisions.regle.RULES`) of a five-card hand, or 0
     if it is no jeu de règle."""
     hand = np.uint32(hand)
     trumps = popcount32(hand & suit_mask(trump))

@@ -1,6 +1,6 @@
 """The walk through a position: the cards played, replayed one at a time (Law 40: the
 elder leads the first trick, the winner of a trick leads the next; Law 43: the trick's
-winner by :func:`~ecarte_sim.engine.ecarte.tricks.leader_wins`).
+winner by :func:`~ecarte_sim.engine.ecarte.laws.tricks.leader_wins`).
 
 The state of the play after ``n`` cards is (leader, the elder's tricks, the card led or
 -1, ``n``): the player to move is the leader when no card is led, else the other.
@@ -24,8 +24,8 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER, leader_wins
 from ecarte_sim.engine.ecarte.records import ProposalsEnd
-from ecarte_sim.engine.ecarte.tricks import ELDER, leader_wins
 
 #: The state before the first card: the elder leads (Law 40), no trick, nothing led.
 START = (ELDER, 0, -1, 0)
@@ -49,7 +49,7 @@ def step(leader, tricks, led, card, trump):
 @lru_cache(maxsize=4)
 def beats(trump: int) -> tuple:
     """``beats(trump)[led][reply]``: the card led takes the trick against ``reply``
-    (the kernel's :func:`~ecarte_sim.engine.ecarte.tricks.leader_wins`, read once)."""
+    (the kernel's :func:`~ecarte_sim.engine.ecarte.laws.tricks.leader_wins`, read once)."""
     return tuple(tuple(bool(leader_wins(a, b, trump)) for b in range(32)) for a in range(32))
 
 
@@ -110,7 +110,7 @@ def parse_said(said) -> list[str]:
 
 
 def said_of(d) -> list[str]:
-    """What was said in a whole deal (a :class:`~ecarte_sim.engine.ecarte.runner.WholeDeal`:
+    """What was said in a whole deal (a :class:`~ecarte_sim.engine.ecarte.deals.runner.WholeDeal`:
     its exchanges and how the proposals ended), as :func:`parse_said` reads it:
     ``propose, accept`` per exchange, then ``play`` or ``propose, refuse`` (Laws 25–26)."""
     words = ["propose", "accept"] * len(d.exchanges)

@@ -2,7 +2,7 @@
 token named (:class:`~ecarte_sim.engine.deck.CardError`), and the turn-ups a hand allows.
 
 Plain Python over :mod:`ecarte_sim.engine.deck`, so that a command reads a hand before
-any kernel loads; :mod:`ecarte_sim.engine.ecarte.deal` (the deal itself) re-exports it.
+any kernel loads; :mod:`ecarte_sim.engine.ecarte.laws.deal` (the deal itself) re-exports it.
 """
 
 from __future__ import annotations

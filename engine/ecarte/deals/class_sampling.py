@@ -7,10 +7,10 @@ own, so that every class gets as many deals as its precision needs.
 
 Method: rejection sampling
     Class sample ``i`` of class ``c`` is found by attempts ``k = 0, 1, 2, ...``: attempt
-    ``k`` is the ordinary deal (:func:`ecarte_sim.engine.ecarte.deal.deal_full`, the same
+    ``k`` is the ordinary deal (:func:`ecarte_sim.engine.ecarte.laws.deal.deal_full`, the same
     counter-based shuffle as every other deal) at the deal index
     :func:`class_deal_index` ``(classifier, c, i, k)``; the sample is the first attempt
-    whose deal falls in class ``c`` (:func:`ecarte_sim.engine.ecarte.experiments.deal_class`),
+    whose deal falls in class ``c`` (:func:`ecarte_sim.engine.ecarte.deals.experiments.deal_class`),
     and the *whole* deal of that index — hands, turn-up and stock order — is played under
     both configurations, exactly as :func:`~.experiments.paired_block` plays a deal.
 
@@ -31,7 +31,7 @@ Method: rejection sampling
     or not (the tables keep the 16 classes ``rule + 8 * king`` of :mod:`.experiments`, so
     the king's sub-classes come out in their natural proportions); ``CLASSIFY_DEALER``
     class ``c`` = the elder proposes (by ``cfg_a``) and the dealer's maxim case is ``c``
-    (1-7, :data:`ecarte_sim.engine.ecarte.policies.MAXIM_CASES`).
+    (1-7, :data:`ecarte_sim.engine.ecarte.decisions.policies.MAXIM_CASES`).
 
 Deal indices
     ``index = CLASS_DEALS_START + (tag << 39) + (i << 16) + k`` with
@@ -65,15 +65,14 @@ from functools import partial
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.batch import (DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts,
-                                     row_range)
+from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts, row_range
 from ecarte_sim.engine.cards import N_CARDS
-from ecarte_sim.engine.ecarte.deal import deal_hands
-from ecarte_sim.engine.ecarte.experiments import (CLASSIFY_DEALER, CLASSIFY_REGLE, N_ARM,
-                                                  N_CLASSES, check_cfgs, tabulate, arm_code,
-                                                  deal_class)
-from ecarte_sim.engine.ecarte.runner import empty_script
-from ecarte_sim.engine.ecarte.whole import deal_scratch, whole_deal
+from ecarte_sim.engine.ecarte.deals.experiments import (CLASSIFY_DEALER, CLASSIFY_REGLE, N_ARM,
+                                                        N_CLASSES, check_cfgs, tabulate, arm_code,
+                                                        deal_class)
+from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, whole_deal
+from ecarte_sim.engine.ecarte.decisions.policies import empty_script
+from ecarte_sim.engine.ecarte.laws.deal import deal_hands
 from ecarte_sim.engine.rng import MAX_DEAL_INDEX, check_seed
 
 #: First deal index of the class samples (above the plain deals and the score table).
@@ -181,7 +180,7 @@ def class_deals(seed: int, classifier: int, cls: int, start: int, stop: int,
                 cfg_a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The deal index of each class sample ``[start, stop)`` of class ``cls`` (-1: not
     found in :data:`MAX_ATTEMPTS` attempts) and the attempts each took — to inspect or
-    re-deal the samples (:func:`ecarte_sim.engine.ecarte.deal.deal`)."""
+    re-deal the samples (:func:`ecarte_sim.engine.ecarte.laws.deal.deal`)."""
     seed = check_seed(seed)
     _check_class(classifier, cls)
     start, stop = _check_samples(start, stop)

@@ -16,7 +16,7 @@ that look the same to the chooser get the same card.
 * :func:`card_for` — the card of a play model (``HEURISTIC``, ``PIMC``,
   ``PIMC_INFERENCE``) from the mover's knowledge, with the words of a given ``index``:
   with the deal's own index it is the whole deal's card
-  (:func:`~ecarte_sim.engine.ecarte.single.decide` for ``pimc-inference``; plain PIMC
+  (:func:`~ecarte_sim.engine.ecarte.play.single.decide` for ``pimc-inference``; plain PIMC
   reads world ``w`` of card ``j`` as :func:`~.players.pimc_card` does).
 * :func:`info_key` — the index a keyed chooser reads: SplitMix64's output function folded
   over the words of his information (seed first), its top 44 bits (``rng.MAX_DEAL_INDEX``).
@@ -37,16 +37,16 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import bit_index, popcount32
-from ecarte_sim.engine.ecarte.moves import legal_moves
-from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
-from ecarte_sim.engine.ecarte.players import heuristic_card, pimc_card, pimc_moves, reveal
-from ecarte_sim.engine.ecarte.policies import dealer_accepts, elder_proposes, score_slot, \
-    thrown_cards
+from ecarte_sim.engine.ecarte.decisions.policies import (dealer_accepts, elder_proposes, score_slot,
+                                                         thrown_cards)
+from ecarte_sim.engine.ecarte.laws.deal import TURN_UP_POSITION
+from ecarte_sim.engine.ecarte.laws.position import step
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER
+from ecarte_sim.engine.ecarte.play.players import heuristic_card, pimc_card, pimc_moves, reveal
+from ecarte_sim.engine.ecarte.play.single import decide
 from ecarte_sim.engine.ecarte.records import REC
-from ecarte_sim.engine.ecarte.position import step
+from ecarte_sim.engine.ecarte.search.moves import legal_moves
 from ecarte_sim.engine.ecarte.settings import CFG, PlayModel
-from ecarte_sim.engine.ecarte.single import decide
-from ecarte_sim.engine.ecarte.tricks import ELDER
 from ecarte_sim.engine.rng import GAMMA, WORDS_PER_DEAL_BITS, mix64, splitmix64_at
 
 R = REC.at
@@ -225,7 +225,7 @@ def exchange_histories(seed, opponent, cfg, script, turn_up, pool, elder_counts,
     not held). The history is kept if his decision model (``cfg``'s ``elder_policy``/
     ``dealer_policy``, the ones the search's ``says`` reads) proposes (elder) or accepts
     (dealer) in every exchange's round on his hand then (Laws 25–26), his discard there
-    (:func:`~.policies.thrown_cards`: Laws 27, 38; the elder throws first, the dealer
+    (:func:`~..decisions.policies.thrown_cards`: Laws 27, 38; the elder throws first, the dealer
     with the stock left after the elder's draw) is as many cards as he threw, and in the
     last round, as an elder, he plays (``final_refused`` 0) or proposes (1) on his hand,
     as a dealer refuses that proposal (1) or has nothing to decide (0). Every kept

@@ -1,6 +1,6 @@
 """PIMC worlds drawn from the posterior: a player who reads the proposals.
 
-Plain PIMC (:func:`ecarte_sim.engine.ecarte.players.pimc_card`) draws the opponent's hand
+Plain PIMC (:func:`ecarte_sim.engine.ecarte.play.players.pimc_card`) draws the opponent's hand
 uniformly among the cards the mover has not seen and the play has not proved absent.
 The ``pimc-inference`` play model draws it instead from the posterior given everything
 the mover observed before the play as well: the opponent's play-or-propose and
@@ -90,15 +90,15 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.cards import N_CARDS, bit_index, popcount32, suit_mask
-from ecarte_sim.engine.ecarte.deal import TURN_UP_POSITION
-from ecarte_sim.engine.ecarte.players import (PIMC_BASE, WORDS_PER_WORLD, draw_world, pool_of,
-                                              world_threshold, pimc_over, pimc_moves)
-from ecarte_sim.engine.ecarte.policies import (dealer_accepts, discard_policy, elder_proposes,
-                                               kept_plain, score_slot, thrown_cards)
+from ecarte_sim.engine.ecarte.decisions.policies import (dealer_accepts, discard_policy,
+                                                         elder_proposes, kept_plain, score_slot,
+                                                         thrown_cards)
+from ecarte_sim.engine.ecarte.laws.deal import TURN_UP_POSITION
+from ecarte_sim.engine.ecarte.laws.tricks import ELDER
+from ecarte_sim.engine.ecarte.play.players import (PIMC_BASE, WORDS_PER_WORLD, draw_world, pool_of,
+                                                   world_threshold, pimc_over, pimc_moves)
 from ecarte_sim.engine.ecarte.records import PAYOFF, REC, ProposalsEnd
-from ecarte_sim.engine.ecarte.settings import (CFG, MAX_WORLDS, DealerFirst, Discard,
-                                              ElderFirst)
-from ecarte_sim.engine.ecarte.tricks import ELDER
+from ecarte_sim.engine.ecarte.settings import CFG, MAX_WORLDS, DealerFirst, Discard, ElderFirst
 from ecarte_sim.engine.rng import draw_descending_lazy, stream_word, swap_draws
 
 C = CFG.at
@@ -171,7 +171,7 @@ def opponent_fits(order, opponent, cfg, script, rec, counts, available, first_ro
     round the elder played (``ELDER_PLAYED``) or proposed and the dealer refused
     (``DEALER_REFUSED``); a round that ended the proposals for the stock or the limit
     holds no decision. His discard is the one the kernel makes for him
-    (:func:`~ecarte_sim.engine.ecarte.policies.thrown_cards`: Laws 27 and 38). Only
+    (:func:`~ecarte_sim.engine.ecarte.decisions.policies.thrown_cards`: Laws 27 and 38). Only
     ``order[:available]`` is read: if the replay needs a later card, it stops there and
     returns -2 (so far, so good), and
     ``kept[0]`` (if given) is what he keeps of that round's hand. ``first_round``: start
@@ -686,7 +686,7 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
     ``particles`` with their cumulative weights (total ``total``) and guide (``scale``:
     :func:`_guide`), his last draw of ``k_last`` cards in round ``last_round``.
     ``possible_pool[:m]`` lists ``possible``
-    (``threshold``: :func:`~ecarte_sim.engine.ecarte.players.world_threshold` of ``m`` and
+    (``threshold``: :func:`~ecarte_sim.engine.ecarte.play.players.world_threshold` of ``m`` and
     ``count``); ``draws``, ``scratch`` and ``order`` are int64 scratch of length >= 32."""
     payoff[Y.INFER_WORLDS] += 1
     key = np.uint64(0)
@@ -786,7 +786,7 @@ def draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen,
 def pimc_inferred_card(mover, elder, dealer, leader, tricks, led, trump, forced_trump,
                        possible, worlds, seed, index, decision, payoff, pool, draws, cfg,
                        script, rec, unseen, shown, particles, state, work):
-    """The ``pimc-inference`` choice: :func:`~ecarte_sim.engine.ecarte.players.pimc_card`
+    """The ``pimc-inference`` choice: :func:`~ecarte_sim.engine.ecarte.play.players.pimc_card`
     with its worlds drawn by :func:`draw_inferred_worlds` (which see for the
     arguments)."""
     own = np.uint32(elder if mover == ELDER else dealer)

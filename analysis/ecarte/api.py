@@ -40,6 +40,9 @@ from ecarte_sim.engine.ecarte.records import COUNTS
 from ecarte_sim.engine.ecarte.search.solver import move_values
 from ecarte_sim.engine.ecarte.settings import EcarteSettings, name_of
 
+# pandas is imported by the two functions that return data frames: the rest of the API
+# starts without it.
+
 if TYPE_CHECKING:
     from ecarte_sim.analysis.ecarte.claims.decisions import ClaimsSettings
 

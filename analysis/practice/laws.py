@@ -42,6 +42,8 @@ in plain Python, on card indices (``suit * 8 + rank``, Écarté ranks 7 8 9 10 A
 
 from __future__ import annotations
 
+import re
+
 from ecarte_sim.engine.cards import format_card
 
 KING = 7
@@ -626,7 +628,6 @@ _WORDS = {"turned": "the king turned up", "king": "the king of trumps announced"
 
 def _marks_laws(d, due, players, where) -> list[tuple[str, str]]:
     """The marks recorded against the marks due, kind by kind and player by player."""
-    import re
     out = []
     claimed: dict = {}
     for m in d["marks"]:

@@ -70,6 +70,8 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from importlib.metadata import version
+from itertools import combinations
 
 import numpy as np
 
@@ -689,8 +691,6 @@ def trump_split_odds() -> dict:
     the whole list — Foster's explanation of "two to one" (a jeu de règle "is certain to win
     three tricks if the dealer has not two trumps"). Counted over all C(31, 5) = 169,911
     elder hands given a turn-up (hypergeometric: 7 - t trumps among the 26 unseen cards)."""
-    from itertools import combinations
-
     from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
 
     def below_two(t):
@@ -810,8 +810,6 @@ def plan(models: list[str], settings: ClaimsSettings) -> list[tuple[str, int | N
 def run_claims(models: list[str], settings: ClaimsSettings, command: str,
                progress: Callable[[str, int], None] | None = None) -> dict:
     """Every claim for every model: the payload of ``ecarte-sim claims`` (JSON and report)."""
-    from importlib.metadata import version
-
     unknown = [m for m in models if m not in MODELS]
     if unknown:
         raise ValueError(f"unknown play model {unknown[0]!r}; choose from {', '.join(MODELS)}")

@@ -22,6 +22,9 @@ from ecarte_sim.analysis.ecarte.solving.chart import (ACTIONS, MARGIN_STEPS, TRE
                                               sub_label)
 from ecarte_sim.analysis.reports.provenance import commit_file, png_metadata
 
+# matplotlib is imported where a figure is drawn, not here: importing this module stays
+# cheap for callers that never draw.
+
 #: A4 landscape, inches.
 A4 = (11.69, 8.27)
 FORMATS = ("png", "svg", "pdf")

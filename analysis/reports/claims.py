@@ -15,6 +15,10 @@ from ecarte_sim.analysis.reports.provenance import (FILE, commit_file, csv_colum
                                                     write_provenance)
 from ecarte_sim.engine.ecarte.decisions.regle import RULES
 
+# matplotlib and pandas are imported where a figure or a table is written, pyarrow
+# (optional) where the parquet file is: importing this module stays cheap, and works without
+# pyarrow.
+
 
 def _fmt(x: float) -> str:
     return "nan" if x != x else f"{x:.4f}"

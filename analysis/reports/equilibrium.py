@@ -20,6 +20,9 @@ import numpy as np
 from ecarte_sim.analysis.ecarte.solving import solved as shipped
 from ecarte_sim.analysis.ecarte.solving.equilibrium import ROLES, TARGET
 
+# matplotlib and pandas are imported where a figure or a table is written, not here:
+# importing this module stays cheap for callers that write no report.
+
 
 def _ci(lo_hi, fmt="+.4f") -> str:
     return f"[{lo_hi[0]:{fmt}}, {lo_hi[1]:{fmt}}]"

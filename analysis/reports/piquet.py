@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 
 import numpy as np
 
 from ecarte_sim.analysis.reports.provenance import (caption as made_by, commit_file, csv_columns, png_metadata,
                                                     write_provenance)
 from ecarte_sim.analysis.stats.intervals import Z95
+
+# matplotlib and pandas are imported where a figure or a table is written, not here:
+# importing this module stays cheap for callers that write no report.
 
 
 def _ci(x: dict, digits: int = 3) -> str:
@@ -442,8 +446,6 @@ def write_report(out_dir: str, result: dict, provenance: dict, execution: dict |
     """piquet.md, pairings.csv, exchange.csv, sinking.csv, search.csv (when run),
     partie.csv, totals.png, exchange.png and provenance.json in ``out_dir``, each written
     atomically."""
-    import textwrap
-
     import pandas as pd
 
     _pyplot()

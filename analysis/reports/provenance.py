@@ -13,9 +13,14 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
+from urllib.parse import urlparse
 
 from ecarte_sim.engine.runs import atomic_write, git_commit, package_version
+
+# pyarrow (optional) is imported where a parquet file's metadata is written: the rest works
+# without it.
 
 FILE = "provenance.json"
 
@@ -36,8 +41,6 @@ def installed() -> str:
     the installer and the source (PEP 610's ``direct_url.json``) — ``pip, from a package
     index``, ``pip, from the archive ecarte_sim-0.1.0-py3-none-any.whl``, ``pip, editable,
     from file:///...``, ``pip, from git https://... at <commit>``."""
-    from importlib.metadata import PackageNotFoundError, distribution
-    from urllib.parse import urlparse
     try:
         dist = distribution("ecarte-sim")
     except PackageNotFoundError:

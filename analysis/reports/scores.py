@@ -4,17 +4,22 @@ provenance.json, each written under a temporary name and renamed."""
 
 from __future__ import annotations
 
+import os
+import textwrap
+
 import numpy as np
 
 from ecarte_sim.analysis.ecarte.measures.scores import TARGET
+
+# matplotlib and pandas are imported where a figure or a table is written, pyarrow
+# (optional) where the parquet file is: importing this module stays cheap, and works without
+# pyarrow.
 
 
 def write_report(out_dir: str, result: dict, execution: dict | None = None) -> list[str]:
     """scores.csv (pandas), scores.md, scores.png (matplotlib heatmaps) and provenance.json
     in ``out_dir``; each written to a temporary name first and renamed, so no partial file
     is left. ``result["provenance"]``: :func:`analysis.provenance.provenance`."""
-    import os
-
     from ecarte_sim.analysis.reports.provenance import (caption as made_by, commit_file, csv_columns,
                                                         parquet_metadata, write_provenance)
     import matplotlib
@@ -87,8 +92,6 @@ def _ink(rgba) -> str:
 
 def _scores_png(p, result: dict, caption: str) -> None:
     """scores.png: the two tables as heatmaps, each cell's estimate and interval."""
-    import textwrap
-
     import matplotlib.pyplot as plt
     from matplotlib.colors import Normalize
 

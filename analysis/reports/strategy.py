@@ -8,12 +8,18 @@ written under a temporary name and renamed."""
 
 from __future__ import annotations
 
+import json
+import os
+
 import numpy as np
 
 from ecarte_sim.analysis.ecarte.measures.scores import TARGET
 from ecarte_sim.analysis.ecarte.solving.proposal_game import ACTIONS, SCORES, cards_thrown
 from ecarte_sim.engine.ecarte.decisions.policies import SCORE_SLOTS
 from ecarte_sim.engine.ecarte.decisions.states import N_STATES, state_weights
+
+# matplotlib and pandas are imported where a figure or a table is written, not here:
+# importing this module stays cheap for callers that write no report.
 
 
 def policy_map(role: str, table: np.ndarray, per_state=None) -> np.ndarray:
@@ -78,9 +84,6 @@ def rules_markdown(rows: list[dict]) -> str:
 def read_rules(out_dir: str) -> dict:
     """The rule-by-rule rows a strategy run wrote (``treatise_rules.csv`` and its
     provenance), for the claims report's section; ``ValueError`` naming what is missing."""
-    import json
-    import os
-
     import pandas as pd
 
     path = os.path.join(out_dir, "treatise_rules.csv")
@@ -186,8 +189,6 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
     ``out_dir``, each written under a temporary name and renamed; tables.npz holds the
     computed tables (one row per score: a decision table bit-packed, a discard table as
     ``Discard`` values in uint8)."""
-    import os
-
     import matplotlib
     matplotlib.use("Agg")
     import pandas as pd
@@ -395,8 +396,6 @@ def write_equilibrium_report(out_dir: str, result: dict,
     """equilibrium.csv (one row per step), equilibrium.md, equilibrium.png (exploitability
     and the elder's value by step, 95% intervals), tables.npz (the last pair: decision
     tables bit-packed, discard tables as ``Discard`` values) and provenance.json."""
-    import os
-
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

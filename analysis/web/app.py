@@ -60,6 +60,7 @@ and its cards' spelling (cards are passed on as ``KH``, ``TH``); the table check
 
 from __future__ import annotations
 
+import io
 import json
 import threading
 from functools import lru_cache
@@ -68,6 +69,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -76,6 +78,8 @@ from starlette.staticfiles import StaticFiles
 from ecarte_sim.analysis.practice.computer import DEFAULT_OPPONENT, OPPONENTS
 from ecarte_sim.analysis.web.store import (MAX_LISTED, TOKEN_HEADER, TOKENS_HEADER, GameStore,
                                            StoreError)
+
+# matplotlib is imported where the chart is drawn (chart_svg), not when the app starts.
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: The rules in full (docs/primer.md of the source; served as text at /rules).
@@ -303,8 +307,6 @@ def chart_json(role: str, score: str, against: str) -> dict:
 
 
 def chart_svg(role: str, score: str, against: str) -> bytes:
-    import io
-
     import matplotlib
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
@@ -467,7 +469,6 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         Route("/api/cards", _card_question, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    from starlette.middleware import Middleware
     middleware = [Middleware(SecurityHeaders)]
     if hosts is not None:
         middleware.append(Middleware(HostCheck, hosts=hosts))

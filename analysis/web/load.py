@@ -15,11 +15,15 @@ game is bounded in actions and the whole run in time (``timeout``). ``ecarte-sim
 
 from __future__ import annotations
 
+import gc
+import http.client
 import json
+import multiprocessing
 import random
 import tempfile
 import threading
 import time
+from urllib.parse import urlsplit
 
 #: Actions a random player takes only when nothing else is legal (the coach's loop).
 _LAST = ("retry", "reveal")
@@ -78,8 +82,6 @@ class _Client:
     """A keep-alive JSON client on one connection (the standard library's http.client)."""
 
     def __init__(self, base: str, timeout: float = 60.0):
-        import http.client
-        from urllib.parse import urlsplit
         u = urlsplit(base)
         self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
 
@@ -178,7 +180,6 @@ def _play_threads(base: str, numbers, max_actions: int | None, timeout: float,
 def players():
     """The process the players run in (:func:`play_games`): a pool of one, to close
     (``with``) after the last games."""
-    import multiprocessing
     return multiprocessing.get_context("spawn").Pool(1)
 
 
@@ -286,8 +287,6 @@ def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
     loopback in this process: its resident memory after every ``every`` finished games
     (after a garbage collection). Flat memory: the first sample (the kernels and the
     strategy loaded) and the last differ by little. Stops by itself (``timeout``)."""
-    import gc
-
     from ecarte_sim.analysis.web.app import create_app
     from ecarte_sim.analysis.web.server import running
 

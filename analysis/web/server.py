@@ -14,6 +14,9 @@ import socket
 import threading
 import time
 
+# uvicorn is imported when a server is made, not with this module (is_loopback, the
+# command's checks).
+
 
 def is_loopback(host: str) -> bool:
     """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""

@@ -24,10 +24,14 @@ import os
 import threading
 from collections.abc import Iterable, Iterator
 
+import numba
 import numpy as np
 
 from ecarte_sim.engine.batch import run_task, task_key
 from ecarte_sim.engine.runs import package_version
+
+# distributed (Dask, optional) is imported when a cluster is asked for: without it
+# ClusterError says how to install it.
 
 INSTALL_HINT = "Dask is not installed: pip install 'ecarte-sim[cluster]'"
 
@@ -56,7 +60,6 @@ def worker_task(task, lo: int, hi: int, chunk: int, width: int, version: str,
                            "the same version on every worker")
     with _KERNEL_LOCK:
         if numba_threads is not None:
-            import numba
             numba.set_num_threads(max(1, min(numba_threads, numba.config.NUMBA_NUM_THREADS)))
         return lo, hi, run_task(task, lo, hi, chunk, width)
 

@@ -301,8 +301,6 @@ def test_an_installed_package_is_set_before_numba_loads(tmp_path):
 
 
 def test_provenance_says_how_it_was_installed(monkeypatch):
-    import importlib.metadata as md
-
     from ecarte_sim.analysis.reports import provenance as prov
 
     class Dist:
@@ -313,7 +311,7 @@ def test_provenance_says_how_it_was_installed(monkeypatch):
             return self.files.get(name)
 
     def installed(**files):
-        monkeypatch.setattr(md, "distribution", lambda name: Dist(**files))
+        monkeypatch.setattr(prov, "distribution", lambda name: Dist(**files))
         return prov.installed()
 
     assert installed(INSTALLER="pip\n") == "pip, from a package index"

@@ -716,7 +716,6 @@ def by_rule(role: str, settings: EcarteSettings, table: np.ndarray, v: np.ndarra
     x, y = score
     table = np.broadcast_to(np.asarray(table, dtype=bool), (SCORE_SLOTS, N_STATES))[5 * x + y]
     sign = 1.0 if role == "elder" else -1.0
-    other = "dealer" if role == "elder" else "elder"
     arm_a, script_a = reading_tables(settings, **{role: table})
     arm_b, script_b = reading_tables(settings)
     cfg_a = arm_a.cfg(elder_score=x, dealer_score=y)

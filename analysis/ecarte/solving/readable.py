@@ -30,8 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ecarte_sim.engine.cards import ECARTE, format_card, format_hand
-from ecarte_sim.engine.ecarte.decisions.states import (N_STATES, representatives, state_keys,
-                                                       state_weights)
+from ecarte_sim.engine.ecarte.decisions.states import representatives, state_keys, state_weights
 from ecarte_sim.engine.ecarte.settings import Discard, name_of
 
 #: The terms of the default short list, coarse to fine.

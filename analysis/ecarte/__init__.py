@@ -5,6 +5,8 @@ Front doors (the CLI, the notebooks and ``ecarte_sim``'s public names call these
 
 * :mod:`.api` — the public Python face: deal, solve, play, game, simulate, hand, scores,
   claims.
+* :mod:`.api_regle` — the public API's classify: a jeu de règle by Hoyle's list (numpy
+  alone, for a quick start) or by the book's definition.
 * :mod:`.api_strategy` — the public API's advise, infer and strategy.
 
 Sub-packages, each importing only those listed before it:

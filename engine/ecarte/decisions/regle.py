@@ -81,38 +81,38 @@ def _cards_in(cards: np.ndarray) -> np.ndarray:
     return sum(_BYTE_COUNT[(cards >> np.uint32(8 * s)) & np.uint32(0xFF)] for s in range(4))
 
 
-def _suits_held(cards: np.ndarray) -> np.ndarray:
-    """How many suits each mask of ``cards`` has cards of."""
-    return sum(((cards >> np.uint32(8 * s)) & np.uint32(0xFF)) != 0 for s in range(4))
-
-
 def rules_met(hands, trump: int) -> np.ndarray:
     """Which rules of the list each five-card hand meets, each on its own (whether or not
-    an earlier rule also fits): a (7, n) boolean array, row ``r - 1`` for rule ``r``."""
+    an earlier rule also fits): a (7, n) boolean array, row ``r - 1`` for rule ``r``.
+    Read suit by suit: each hand's four suit bytes, and per suit its cards and its kings
+    and queens counted by table look-up."""
     hands = np.atleast_1d(np.asarray(hands, dtype=np.uint32))
-    trump_suit = np.uint32(0xFF << (8 * int(trump)))
-    trumps = _cards_in(hands & trump_suit)
-    plain = hands & ~trump_suit
-    one_suit = _suits_held(plain) == 1
-    kq = np.uint32(KING | QUEEN)
-    court_pair = np.zeros(hands.size, dtype=bool)     # two of a suit, its king or queen
-    three_and_court = np.zeros(hands.size, dtype=bool)  # rule 5's shape of four cards
-    for s in range(4):
-        suit_cards = plain & np.uint32(0xFF << (8 * s))
-        court_pair |= (_cards_in(suit_cards) >= 2) & ((suit_cards & kq) != 0)
-    for court in (c for c in range(32) if (KING | QUEEN) >> c & 1):
-        bit = np.uint32(1 << court)
-        three = plain & ~bit
-        three_and_court |= (((plain & bit) != 0) & (_suits_held(three) == 1)
-                            & ((three & kq) != 0))
+    suits = np.stack([(hands >> np.uint32(8 * s)) & np.uint32(0xFF) for s in range(4)])
+    trump = int(trump)
+    trumps = _BYTE_COUNT[suits[trump]]
+    plain = np.delete(suits, trump, axis=0)              # the three plain suits' bytes
+    held = _BYTE_COUNT[plain]                            # cards per plain suit
+    kings_queens = _BYTE_COUNT[plain & np.uint32(0xC0)]  # kings and queens per plain suit
+    plain_cards = held.sum(axis=0)
+    one_suit = (held == plain_cards).any(axis=0) & (plain_cards > 0)
+    court_pair = ((held >= 2) & (kings_queens >= 1)).any(axis=0)
+    # rule 5 (four plain cards): a king or queen, and three of one suit with a king or
+    # queen — three of a suit with one and the fourth card a king or queen elsewhere, or
+    # all four of one suit with two of them kings or queens
+    others = kings_queens.sum(axis=0) - kings_queens
+    three_and_court = (((held == 3) & (kings_queens >= 1) & (others >= 1))
+                       | ((held == 4) & (kings_queens >= 2))).any(axis=0)
+    kings = _BYTE_COUNT[plain & np.uint32(0x80)].sum(axis=0)
+    queens = _BYTE_COUNT[suits & np.uint32(0x40)].sum(axis=0)
+    courts = _BYTE_COUNT[suits & np.uint32(0xE0)].sum(axis=0)
     no_trump = trumps == 0
     return np.stack([trumps >= 3,
                      (trumps == 2) & one_suit,
                      (trumps == 2) & court_pair,
-                     (trumps == 1) & one_suit & ((plain & np.uint32(KING)) != 0),
+                     (trumps == 1) & one_suit & (kings >= 1),
                      (trumps == 1) & three_and_court,
-                     no_trump & (_cards_in(hands & np.uint32(QUEEN)) >= 3),
-                     no_trump & (_cards_in(hands & np.uint32(COURT)) >= 4)])
+                     no_trump & (queens >= 3),
+                     no_trump & (courts >= 4)])
 
 
 def rule_of(hand: int, trump: int) -> int:

@@ -72,14 +72,11 @@ from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
 from ecarte_sim.engine.cards import suit_mask
 from ecarte_sim.engine.deck import CardError, card_list, card_of, card_set, format_card, format_hand
 from ecarte_sim.engine.ecarte.laws.deal import TURN_UP_POSITION
-from ecarte_sim.engine.ecarte.laws.position import START, after, said_of, to_play, walk
+from ecarte_sim.engine.ecarte.deals.whole import payoff_table
+from ecarte_sim.engine.ecarte.laws.position import START, after, parse_said, said_of, to_play, walk
 from ecarte_sim.engine.ecarte.laws.tricks import ELDER
 from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
 from ecarte_sim.engine.ecarte.search.moves import legal_moves
-# defined in the engine, read here by the callers of this module: what was said, parsed,
-# and the kernels' payoff table
-from ecarte_sim.engine.ecarte.laws.position import parse_said  # noqa: F401
-from ecarte_sim.engine.ecarte.deals.whole import payoff_table  # noqa: F401
 
 #: Cards in the stock after the deal (Law 10: five each and the turn-up).
 STOCK = 32 - TURN_UP_POSITION - 1

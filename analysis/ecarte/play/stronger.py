@@ -49,7 +49,8 @@ def play_out(d, cfg, script, *, seed: int, index: int, worlds: int, side: int,
     ``side`` (ELDER, DEALER, or -1 for neither) by ``alphamu`` with ``last_tricks`` and
     ``m``, the other by ``pimc-inference``, both with the deal's words and from their own
     knowledge. Returns (the elder's tricks, the cards played)."""
-    from ecarte_sim.analysis.ecarte.play.card_advice import deal_record, payoff_table, replay
+    from ecarte_sim.analysis.ecarte.play.card_advice import deal_record, replay
+    from ecarte_sim.engine.ecarte.deals.whole import payoff_table
     from ecarte_sim.engine.ecarte.play.alphamu import alphamu_decide
     scratch = np.zeros(max(worlds, 1), dtype=np.uint32)
 

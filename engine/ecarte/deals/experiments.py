@@ -42,8 +42,8 @@ from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, redu
 from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deals.counts import king_code
 from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, play_dealt, points_for, whole_deal
-from ecarte_sim.engine.ecarte.decisions.policies import elder_proposes, maxim_case, score_slot
-from ecarte_sim.engine.ecarte.decisions.policies import empty_script
+from ecarte_sim.engine.ecarte.decisions.policies import (elder_proposes, empty_script, maxim_case,
+                                                         score_slot)
 from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
 from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE, TURN_UP_POSITION, deal_hands
 from ecarte_sim.engine.ecarte.laws.notation import turn_ups as turn_ups_of

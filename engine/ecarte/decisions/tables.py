@@ -30,8 +30,8 @@ from ecarte_sim.engine.ecarte.decisions.policies import (DEALER_TABLE, DISCARD_R
                                                          S_ELDER_DISCARD, S_STATE_KEYS,
                                                          S_TABLE_ROWS, S_TABLES, SCORE_SLOTS,
                                                          SCRIPT_LEN, TABLE_WORDS, dealer_accepts,
-                                                         discard_choice, elder_proposes)
-from ecarte_sim.engine.ecarte.decisions.policies import empty_script
+                                                         discard_choice, elder_proposes,
+                                                         empty_script)
 from ecarte_sim.engine.ecarte.decisions.states import N_STATES, representatives, state_keys
 from ecarte_sim.engine.ecarte.settings import (DEFAULT_THRESHOLD, DealerPolicy, Discard,
                                                ElderPolicy, member)

@@ -228,7 +228,8 @@ def test_cli_bad_input(cli, args, token):
 def test_keyed_alphamu_is_keyed_pimc_inference_without_search():
     """With K = 0 the keyed chooser is keyed.keyed_card's pimc-inference at every card of
     whole deals; the batch form gives the single card; with K = 5 its card is legal."""
-    from ecarte_sim.analysis.ecarte.play.card_advice import deal_position, deal_record, payoff_table
+    from ecarte_sim.analysis.ecarte.play.card_advice import deal_position, deal_record
+    from ecarte_sim.engine.ecarte.deals.whole import payoff_table
     from ecarte_sim.engine.ecarte.laws.position import walk
     from ecarte_sim.engine.ecarte.play.keyed import keyed_card, legal_now
     from ecarte_sim.engine.ecarte.settings import PlayModel

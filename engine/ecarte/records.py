@@ -11,10 +11,12 @@ the record as a player knows it before the play (:func:`known_record`).
 from __future__ import annotations
 
 from enum import IntEnum
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ecarte_sim.engine.layout import Layout
+
+if TYPE_CHECKING:       # numpy is imported where a record is made: settings reads this
+    import numpy as np  # module at the command line's start-up
 
 #: Exchanges a record keeps (a deal has at most 21: one card drawn each).
 MAX_EXCHANGES = 21
@@ -69,6 +71,7 @@ def known_record(turn_up: int, how_ended: int, first: int, thrown=()) -> np.ndar
     (:func:`~ecarte_sim.engine.ecarte.play.keyed.info_key`,
     :mod:`~ecarte_sim.engine.ecarte.play.inferred_worlds`), so each of the four is written as
     that many low bits: one record serves both players and every hand either may hold."""
+    import numpy as np
     rec = np.zeros(REC.size, dtype=np.int64)
     at = REC.at
     rec[at.TURN_UP] = turn_up

@@ -26,6 +26,7 @@ from dataclasses import dataclass, fields
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
+from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES
 from ecarte_sim.engine.layout import Layout
 from ecarte_sim.engine.sizes import DEFAULT_BLOCK, DEFAULT_CHUNK
 
@@ -149,7 +150,40 @@ CFG = Layout("Cfg", [
     ("dealer_first_discard", 1),
     ("model_of_elder", 1),  # ElderPolicy the dealer's pimc-inference assumes of the elder
     ("model_of_dealer", 1),  # DealerPolicy the elder's pimc-inference assumes of the dealer
+    # A history forced on one player (:class:`Forced`): his decisions of rounds
+    # 0 .. n-1 (bit r of *_says: the elder proposed, the dealer accepted) and his discards
+    # of the first *_discards exchanges (exact card masks), the policy deciding after
+    ("elder_forced_rounds", 1), ("elder_forced_says", 1), ("elder_forced_discards", 1),
+    ("elder_thrown", MAX_EXCHANGES),
+    ("dealer_forced_rounds", 1), ("dealer_forced_says", 1), ("dealer_forced_discards", 1),
+    ("dealer_thrown", MAX_EXCHANGES),
 ])
+
+
+@dataclass(frozen=True)
+class Forced:
+    """A player's history forced on a whole deal: the later decisions' paired arms.
+
+    ``says``: his decisions of rounds 0, 1, ... (True: the elder proposes, the dealer
+    accepts); ``thrown``: the exact cards (masks) he discards in exchanges 0, 1, ...
+    (at most ``len(says)``: he discards only after a proposal is accepted). The policy
+    decides every later round and discard. The kernel takes them as they are: the caller
+    gives a legal history (Laws 25-27, 38), as :mod:`..deals.later` builds it."""
+    says: tuple[bool, ...] = ()
+    thrown: tuple[int, ...] = ()
+
+    def __post_init__(self):
+        says = tuple(bool(s) for s in self.says)
+        thrown = tuple(int(t) for t in self.thrown)
+        if len(says) > MAX_EXCHANGES + 1 or len(thrown) > min(len(says), MAX_EXCHANGES):
+            raise ValueError(f"a forced history holds at most {MAX_EXCHANGES + 1} decisions "
+                             f"and no more discards than decisions, got {len(says)} and "
+                             f"{len(thrown)}")
+        for t in thrown:
+            if not 0 <= t < 1 << 32:
+                raise ValueError(f"a forced discard must be a 32-bit card mask, got {t}")
+        object.__setattr__(self, "says", says)
+        object.__setattr__(self, "thrown", thrown)
 
 
 @dataclass(frozen=True)
@@ -251,13 +285,17 @@ class EcarteSettings:
     def cfg(self, *, elder_score: int = 0, dealer_score: int = 0, target: int = 0,
             trick_by_trick: bool = False, elder_first=ElderFirst.BY_POLICY,
             dealer_first=DealerFirst.BY_POLICY, elder_first_discard=None,
-            dealer_first_discard=None) -> np.ndarray:
+            dealer_first_discard=None, elder_forced: Forced | None = None,
+            dealer_forced: Forced | None = None) -> np.ndarray:
         """The kernel's ``cfg`` array: these settings, plus the score before the deal
         (``target=5`` stops the deal when a mark reaches five), ``trick_by_trick`` (dd
         played card by card, for a narrative) and the first decisions forced for a
         paired run (``elder_first`` play/propose, ``dealer_first`` refuse/accept,
         ``elder_first_discard``/``dealer_first_discard`` a discard rule for the first
-        exchange, None for the policy's; the policy decides the later rounds)."""
+        exchange, None for the policy's; the policy decides the later rounds), or a
+        player's whole history forced up to a later decision (``elder_forced``,
+        ``dealer_forced``: :class:`Forced`, not with the same player's first-decision
+        fields)."""
         if int(target) < 0:
             raise ValueError(f"target must be >= 0 (0 = no game), got {target}")
         for name, score in (("elder score", elder_score), ("dealer score", dealer_score)):
@@ -283,6 +321,19 @@ class EcarteSettings:
                 if rule in (Discard.SCRIPTED, Discard.TABLE):
                     raise ValueError(f"a first discard must be a rule, not {name_of(rule)}")
             cfg[at[name]] = DISCARD_BY_POLICY if rule is None else int(rule)
+        for who, forced, first in (("ELDER", elder_forced, cfg[at.ELDER_FIRST]),
+                                   ("DEALER", dealer_forced, cfg[at.DEALER_FIRST])):
+            if forced is None:
+                continue
+            if not isinstance(forced, Forced):
+                raise ValueError(f"a forced history must be a Forced, not {forced!r}")
+            if first or cfg[at[f"{who}_FIRST_DISCARD"]] != DISCARD_BY_POLICY:
+                raise ValueError(f"the {who.lower()}'s first decision is forced twice")
+            cfg[at[f"{who}_FORCED_ROUNDS"]] = len(forced.says)
+            cfg[at[f"{who}_FORCED_SAYS"]] = sum(1 << r for r, s in enumerate(forced.says) if s)
+            cfg[at[f"{who}_FORCED_DISCARDS"]] = len(forced.thrown)
+            for r, t in enumerate(forced.thrown):
+                cfg[at[f"{who}_THROWN"] + r] = t
         return cfg
 
     def echo(self) -> dict:
@@ -304,9 +355,11 @@ class EcarteSettings:
 def make_cfg(*, elder_score: int = 0, dealer_score: int = 0, target: int = 0,
              trick_by_trick: bool = False, elder_first=ElderFirst.BY_POLICY,
              dealer_first=DealerFirst.BY_POLICY, elder_first_discard=None,
-             dealer_first_discard=None, **settings) -> np.ndarray:
+             dealer_first_discard=None, elder_forced=None, dealer_forced=None,
+             **settings) -> np.ndarray:
     """``EcarteSettings.build(**settings).cfg(...)`` in one call (keywords only)."""
     return EcarteSettings.build(**settings).cfg(
         elder_score=elder_score, dealer_score=dealer_score, target=target,
         trick_by_trick=trick_by_trick, elder_first=elder_first, dealer_first=dealer_first,
-        elder_first_discard=elder_first_discard, dealer_first_discard=dealer_first_discard)
+        elder_first_discard=elder_first_discard, dealer_first_discard=dealer_first_discard,
+        elder_forced=elder_forced, dealer_forced=dealer_forced)

@@ -12,5 +12,8 @@ every sub-package before it).
   a dealer's maxim): rejection sampling from the plain deal, at deal indices of its own.
 * :mod:`.action_values` — per-state action values: a state's two first-decision
   actions played on the same deals consistent with it, counted as marks codes.
+* :mod:`.later` — any decision before the play (a proposal after an exchange, its
+  answer, a later discard): worlds drawn from what the decider knows, both actions on
+  each; the later decisions of played deals, and their on-policy gains by state.
 * :mod:`.game` — a game of five up, deal by deal.
 """

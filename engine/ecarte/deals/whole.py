@@ -119,7 +119,9 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, turn_up):
         if max_proposals > 0 and rnd >= max_proposals:
             rec[R.HOW_ENDED] = ProposalsEnd.PROPOSAL_LIMIT
             break
-        if rnd == 0 and cfg[C.ELDER_FIRST] != ElderFirst.BY_POLICY:
+        if rnd < cfg[C.ELDER_FORCED_ROUNDS]:
+            proposes = ((cfg[C.ELDER_FORCED_SAYS] >> rnd) & 1) != 0
+        elif rnd == 0 and cfg[C.ELDER_FIRST] != ElderFirst.BY_POLICY:
             proposes = cfg[C.ELDER_FIRST] == ElderFirst.PROPOSE
         else:
             proposes = elder_proposes(cfg[C.ELDER_POLICY], cfg[C.THRESHOLD], elder, trump,
@@ -129,7 +131,9 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, turn_up):
             if rnd == 0:
                 rec[R.FIRST] = Law49.PLAYED_WITHOUT_PROPOSING
             break
-        if rnd == 0 and cfg[C.DEALER_FIRST] != DealerFirst.BY_POLICY:
+        if rnd < cfg[C.DEALER_FORCED_ROUNDS]:
+            accepts = ((cfg[C.DEALER_FORCED_SAYS] >> rnd) & 1) != 0
+        elif rnd == 0 and cfg[C.DEALER_FIRST] != DealerFirst.BY_POLICY:
             accepts = cfg[C.DEALER_FIRST] == DealerFirst.ACCEPT
         else:
             accepts = dealer_accepts(cfg[C.DEALER_POLICY], dealer, trump, rnd, script,
@@ -139,11 +143,18 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, turn_up):
             if rnd == 0:
                 rec[R.FIRST] = Law49.REFUSED_FIRST
             break
-        out = thrown_cards(cfg, script, ELDER, elder, trump, rnd, left, turn_up, slot)
+        if rnd < cfg[C.ELDER_FORCED_DISCARDS]:
+            out = np.uint32(cfg[C.ELDER_THROWN + rnd]) & np.uint32(elder)
+        else:
+            out = thrown_cards(cfg, script, ELDER, elder, trump, rnd, left, turn_up, slot)
         elder, out, drawn = _exchange(elder, out, perm, used)
         used += popcount32(drawn)
         left -= popcount32(drawn)
-        d_out = thrown_cards(cfg, script, 1 - ELDER, dealer, trump, rnd, left, turn_up, slot)
+        if rnd < cfg[C.DEALER_FORCED_DISCARDS]:
+            d_out = np.uint32(cfg[C.DEALER_THROWN + rnd]) & np.uint32(dealer)
+        else:
+            d_out = thrown_cards(cfg, script, 1 - ELDER, dealer, trump, rnd, left, turn_up,
+                                 slot)
         dealer, d_out, d_drawn = _exchange(dealer, d_out, perm, used)
         used += popcount32(d_drawn)
         if rnd < MAX_EXCHANGES:

@@ -53,9 +53,11 @@ Table (elder and dealer; not offered on the command line)
     and, if the table has one row per score, by the score before the deal
     (``5 * elder's score + dealer's score``). The tables ride in the ``script`` after
     its scripted values, one bit per state (layout below; built by
-    :func:`ecarte_sim.engine.ecarte.decisions.tables.policy_script`). Later rounds read the same
-    table on the new hand (the turn-up stays): an abstraction, since a player who has
-    exchanged knows more than his five cards.
+    :func:`ecarte_sim.engine.ecarte.decisions.tables.policy_script`). The later rounds (a
+    proposal after an exchange, its answer, a later discard) read the *later* tables
+    when the script carries them (solved for those rounds: Law 49 doubles nothing there,
+    and a player knows his discards), else the same table on the new hand (the turn-up
+    stays): the abstraction of the first solves.
 
 Discard (both players): the rules keep every trump and the plain cards from a rank up
     ``trumps-kings``    (default) "A king or a trump should not be discarded in the first
@@ -116,7 +118,8 @@ SCRIPT_LEN = S_FORCED + 10
 # dealer's rows (bit = accept), TABLE_WORDS words each, bit ``i & 63`` of word
 # ``i >> 6`` for state ``i``; then the elder's and the dealer's discard rows, a Discard
 # rule in 4 bits per state, DISCARD_WORDS words each, bits ``4 * (i & 15)`` up of word
-# ``i >> 4``.
+# ``i >> 4``. Optionally the *later* tables follow, for the rounds after the first
+# exchange: one word, their rows per table, then the same four blocks (:func:`later_at`).
 SCORE_SLOTS = 25
 TABLE_WORDS = (N_STATES + 63) // 64
 DISCARD_WORDS = (N_STATES + 15) // 16
@@ -202,24 +205,46 @@ def score_slot(elder_score, dealer_score):
 
 
 @njit(cache=True, _nrt=False)
-def table_says(script, table, hand, turn_up, slot):
+def later_at(script):
+    """Where the later rounds' tables start in ``script`` (the word holding their rows per
+    table), or -1 when it carries none (the later rounds then read the first tables)."""
+    if script.shape[0] <= S_TABLE_ROWS:
+        return -1
+    at = S_TABLES + 2 * script[S_TABLE_ROWS] * (TABLE_WORDS + DISCARD_WORDS)
+    return at if script.shape[0] > at else -1
+
+
+@njit(cache=True, _nrt=False)
+def _block(script, rnd):
+    """(first word of the tables, rows per table) that round ``rnd`` reads."""
+    if rnd > 0:
+        at = later_at(script)
+        if at >= 0:
+            return at + 1, script[at]
+    return np.int64(S_TABLES), script[S_TABLE_ROWS]
+
+
+@njit(cache=True, _nrt=False)
+def table_says(script, table, hand, turn_up, slot, rnd):
     """The bit of ``table`` (``ELDER_TABLE``: propose; ``DEALER_TABLE``: accept) for the
-    state of (``hand``, ``turn_up``), in row ``slot`` if the tables are by score."""
-    rows = script[S_TABLE_ROWS]
+    state of (``hand``, ``turn_up``), in row ``slot`` if the tables are by score; a later
+    round ``rnd`` reads the later tables if the script carries them."""
+    start, rows = _block(script, rnd)
     state = state_index(np.uint32(hand), turn_up, script[S_STATE_KEYS:S_TABLES])
     row = table * rows + (slot if rows > 1 else 0)
-    word = script[S_TABLES + row * TABLE_WORDS + (state >> 6)]
+    word = script[start + row * TABLE_WORDS + (state >> 6)]
     return ((word >> (state & 63)) & 1) != 0
 
 
 @njit(cache=True, _nrt=False)
-def table_discard_rule(script, table, hand, turn_up, slot):
+def table_discard_rule(script, table, hand, turn_up, slot, rnd):
     """The discard rule (a ``Discard`` value) of ``table`` (``ELDER_TABLE`` or
-    ``DEALER_TABLE``) for the state of (``hand``, ``turn_up``), row ``slot`` if by score."""
-    rows = script[S_TABLE_ROWS]
+    ``DEALER_TABLE``) for the state of (``hand``, ``turn_up``), row ``slot`` if by score;
+    a later round ``rnd`` reads the later tables if the script carries them."""
+    start, rows = _block(script, rnd)
     state = state_index(np.uint32(hand), turn_up, script[S_STATE_KEYS:S_TABLES])
     row = table * rows + (slot if rows > 1 else 0)
-    start = S_TABLES + 2 * rows * TABLE_WORDS
+    start += 2 * rows * TABLE_WORDS
     word = script[start + row * DISCARD_WORDS + (state >> 4)]
     return (word >> (4 * (state & 15))) & 15
 
@@ -231,7 +256,7 @@ def elder_proposes(policy, threshold, hand, trump, rnd, script, turn_up, slot):
     if policy == ElderPolicy.SCRIPTED:
         return script[S_ELDER_PROPOSE + min(rnd, MAX_ROUNDS - 1)] != 0
     if policy == ElderPolicy.TABLE:
-        return table_says(script, ELDER_TABLE, hand, turn_up, slot)
+        return table_says(script, ELDER_TABLE, hand, turn_up, slot, rnd)
     if policy == ElderPolicy.REGLE:
         return regle_rule(hand, trump) == 0
     if policy == ElderPolicy.ALWAYS_PLAY:
@@ -295,7 +320,7 @@ def dealer_accepts(policy, hand, trump, rnd, script, turn_up, slot):
     if policy == DealerPolicy.SCRIPTED:
         return script[S_DEALER_ACCEPT + min(rnd, MAX_ROUNDS - 1)] != 0
     if policy == DealerPolicy.TABLE:
-        return table_says(script, DEALER_TABLE, hand, turn_up, slot)
+        return table_says(script, DEALER_TABLE, hand, turn_up, slot, rnd)
     if policy == DealerPolicy.MAXIMS:
         return maxims_accept(hand, trump)
     if policy == DealerPolicy.REGLE:
@@ -339,7 +364,7 @@ def discard_choice(policy, hand, trump, rnd, script, script_row, turn_up, slot):
         return np.uint32(script[script_row + min(rnd, MAX_ROUNDS - 1)]) & hand
     if policy == Discard.TABLE:
         table = ELDER_TABLE if script_row == S_ELDER_DISCARD else DEALER_TABLE
-        policy = table_discard_rule(script, table, hand, turn_up, slot)
+        policy = table_discard_rule(script, table, hand, turn_up, slot, rnd)
     return rule_discard(policy, hand, trump)
 
 

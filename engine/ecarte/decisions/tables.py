@@ -102,54 +102,98 @@ _ALLOWED = np.zeros(16, dtype=np.bool_)
 _ALLOWED[[int(r) for r in DISCARD_RULES]] = True
 
 
+#: The later rounds' tables a script may carry (:func:`policy_script`'s ``later``).
+LATER_KEYS = ("elder", "dealer", "elder_discard", "dealer_discard")
+
+
+def _blocks(elder, dealer, elder_discard, dealer_discard):
+    """The four tables as rows to pack: (rows per table, [(rows, words, width), ...])."""
+    tables = [np.zeros(N_STATES, dtype=np.bool_) if t is None else t for t in (elder, dealer)]
+    rows = [_rows(t, what) for t, what in zip(tables, ("elder", "dealer"))]
+    discards = [_discard_rows(t, what) for t, what in zip((elder_discard, dealer_discard),
+                                                          ("elder", "dealer"))]
+    n = max(r.shape[0] for r in rows + discards)
+    return n, [(rows[0], TABLE_WORDS, 1), (rows[1], TABLE_WORDS, 1),
+               (discards[0], DISCARD_WORDS, 4), (discards[1], DISCARD_WORDS, 4)]
+
+
+def _put(script, at, n, blocks) -> int:
+    for r, words, width in blocks:
+        _pack(np.ascontiguousarray(np.broadcast_to(r, (n, N_STATES))), words, width, script,
+              at)
+        at += n * words
+    return at
+
+
 def policy_script(elder=None, dealer=None, scripted: np.ndarray | None = None,
-                  elder_discard=None, dealer_discard=None) -> np.ndarray:
+                  elder_discard=None, dealer_discard=None,
+                  later: dict | None = None) -> np.ndarray:
     """A ``script`` carrying the elder's table (True = propose) and the dealer's
     (True = accept) for ``ElderPolicy.TABLE`` / ``DealerPolicy.TABLE``, and each one's
     discard table (``Discard`` rules) for ``Discard.TABLE``, after the ``scripted``
     values (``SCRIPT_LEN``; default: none, the priority in card order). A decision table
     left out is all False and a discard table left out is the treatise's
     ``trumps-kings`` (read only by a table policy); a table of one row is used at every
-    score, and beside a by-score table it is repeated."""
-    tables = [np.zeros(N_STATES, dtype=np.bool_) if t is None else t for t in (elder, dealer)]
-    rows = [_rows(t, what) for t, what in zip(tables, ("elder", "dealer"))]
-    discards = [_discard_rows(t, what) for t, what in zip((elder_discard, dealer_discard),
-                                                          ("elder", "dealer"))]
-    n = max(r.shape[0] for r in rows + discards)
-    script = np.zeros(S_TABLES + 2 * n * (TABLE_WORDS + DISCARD_WORDS), dtype=np.int64)
+    score, and beside a by-score table it is repeated.
+
+    ``later``: the tables of the rounds after the first exchange, by the keys of
+    :data:`LATER_KEYS` (a key left out reads the first round's table there); without it
+    the later rounds read the first round's tables (the script has no later block)."""
+    n, blocks = _blocks(elder, dealer, elder_discard, dealer_discard)
+    m, later_blocks = 0, []
+    if later is not None:
+        unknown = set(later) - set(LATER_KEYS)
+        if unknown:
+            raise ValueError(f"unknown later table {sorted(unknown)[0]!r}; choose from "
+                             f"{', '.join(LATER_KEYS)}")
+        first = dict(zip(LATER_KEYS, (elder, dealer, elder_discard, dealer_discard)))
+        m, later_blocks = _blocks(*(later.get(k, first[k]) if later.get(k) is not None
+                                    else first[k] for k in LATER_KEYS))
+    size = S_TABLES + 2 * n * (TABLE_WORDS + DISCARD_WORDS)
+    if later is not None:
+        size += 1 + 2 * m * (TABLE_WORDS + DISCARD_WORDS)
+    script = np.zeros(size, dtype=np.int64)
     script[:SCRIPT_LEN] = empty_script() if scripted is None else scripted
     script[S_TABLE_ROWS] = n
     script[S_STATE_KEYS:S_TABLES] = state_keys()
-    at = S_TABLES
-    for r, words, width in ((rows[0], TABLE_WORDS, 1), (rows[1], TABLE_WORDS, 1),
-                            (discards[0], DISCARD_WORDS, 4), (discards[1], DISCARD_WORDS, 4)):
-        _pack(np.ascontiguousarray(np.broadcast_to(r, (n, N_STATES))), words, width, script,
-              at)
-        at += n * words
+    at = _put(script, S_TABLES, n, blocks)
+    if later is not None:
+        script[at] = m
+        _put(script, at + 1, m, later_blocks)
     return script
 
 
-def table_rows(script: np.ndarray, role: str) -> np.ndarray:
-    """The ``role``'s table carried by ``script`` as bool rows (1 or 25, ``N_STATES``):
-    the inverse of :func:`policy_script`."""
-    table = ROLES[role][0]
+def _start(script: np.ndarray, later: bool) -> tuple[int, int]:
+    """(first word of the first or the later tables, their rows per table)."""
     if script.shape[0] <= SCRIPT_LEN:
         raise ValueError("this script carries no tables")
     n = int(script[S_TABLE_ROWS])
-    words = script[S_TABLES:S_TABLES + 2 * n * TABLE_WORDS].reshape(2, n, TABLE_WORDS)
+    if not later:
+        return S_TABLES, n
+    at = S_TABLES + 2 * n * (TABLE_WORDS + DISCARD_WORDS)
+    if script.shape[0] <= at:
+        raise ValueError("this script carries no later tables")
+    return at + 1, int(script[at])
+
+
+def table_rows(script: np.ndarray, role: str, later: bool = False) -> np.ndarray:
+    """The ``role``'s table carried by ``script`` as bool rows (1 or 25, ``N_STATES``):
+    the inverse of :func:`policy_script` (``later``: the later rounds' table)."""
+    table = ROLES[role][0]
+    start, n = _start(script, later)
+    words = script[start:start + 2 * n * TABLE_WORDS].reshape(2, n, TABLE_WORDS)
     words = words[table].view(np.uint64)
     bits = (words[:, :, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
     return bits.reshape(n, TABLE_WORDS * 64)[:, :N_STATES].astype(np.bool_)
 
 
-def discard_rows(script: np.ndarray, role: str) -> np.ndarray:
+def discard_rows(script: np.ndarray, role: str, later: bool = False) -> np.ndarray:
     """The ``role``'s discard table carried by ``script`` (int rows of ``Discard``
-    values, 1 or 25 by ``N_STATES``): the inverse of :func:`policy_script`."""
+    values, 1 or 25 by ``N_STATES``): the inverse of :func:`policy_script` (``later``:
+    the later rounds' table)."""
     table = ROLES[role][0]
-    if script.shape[0] <= SCRIPT_LEN:
-        raise ValueError("this script carries no tables")
-    n = int(script[S_TABLE_ROWS])
-    start = S_TABLES + 2 * n * TABLE_WORDS
+    start, n = _start(script, later)
+    start += 2 * n * TABLE_WORDS
     words = script[start:start + 2 * n * DISCARD_WORDS].reshape(2, n, DISCARD_WORDS)
     words = words[table].view(np.uint64)
     shifts = np.uint64(4) * np.arange(16, dtype=np.uint64)
@@ -220,5 +264,5 @@ def treatise_table(role: str, policy, threshold: int = DEFAULT_THRESHOLD) -> np.
     return decisions(role, policy, hands, turn_ups, threshold=threshold)
 
 
-__all__ = ["ROLES", "policy_script", "table_rows", "discard_rows", "decisions", "discards",
+__all__ = ["ROLES", "LATER_KEYS", "policy_script", "table_rows", "discard_rows", "decisions", "discards",
            "treatise_table"]

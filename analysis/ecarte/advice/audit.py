@@ -45,6 +45,9 @@ from ecarte_sim.analysis.stats.intervals import Z95, mean_ci
 #: The scores measured by default (the issue's: the start, and three late scores).
 DEFAULT_SCORES = ((0, 0), (2, 4), (3, 3), (4, 4))
 ROLES = ("elder", "dealer")
+#: The rounds audited: the first decision of a deal, and the later ones (a proposal after
+#: an exchange, and its answer).
+ROUNDS = ("first", "later")
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class AuditSettings:
     seed: int = 0
     play: str | None = None
     data_dir: str | None = None
+    rounds: tuple[str, ...] = ROUNDS
 
     def __post_init__(self):
         from ecarte_sim.engine.ecarte.deals.action_values import CHECK_DEALS
@@ -75,12 +79,15 @@ class AuditSettings:
         for x, y in self.scores:
             if not (0 <= x < 5 and 0 <= y < 5):
                 raise ValueError(f"bad score {x}-{y}")
+        for r in self.rounds:
+            if r not in ROUNDS:
+                raise ValueError(f"unknown round {r!r}; choose from {', '.join(ROUNDS)}")
 
     def echo(self) -> dict:
         return {"hands": int(self.hands), "deals": int(self.deals), "seed": int(self.seed),
                 "scores": [f"{x}-{y}" for x, y in self.scores], "roles": list(self.roles),
-                "play": self.play} | ({} if self.data_dir is None else
-                                     {"data_dir": str(self.data_dir)})
+                "play": self.play, "rounds": list(self.rounds)} | (
+                    {} if self.data_dir is None else {"data_dir": str(self.data_dir)})
 
 
 def draw_hands(strategy, role: str, x: int, y: int, hands: int, seed: int):
@@ -162,17 +169,7 @@ def hand_rows(strategy, role: str, x: int, y: int, masks, turn_ups, states,
                "n": int(tables[j].sum()),
                "table": arm_a if table[states[j]] else arm_b,
                "treatise": arm_a if treatise[states[j]] else arm_b}
-        for who in ("table", "treatise"):
-            sign = 1.0 if row[who] == arm_a else -1.0     # the action's own gain over the other
-            row[f"{who}_regret"] = max(0.0, -sign * g)
-            # cross-fitted: choose on one half, measure the choice's gain on the other
-            cross = 0.0
-            for choose, measure in ((g1, g2), (g2, g1)):
-                better_is_a = choose > 0
-                if better_is_a != (row[who] == arm_a):
-                    cross += (measure if better_is_a else -measure) / 2
-            row[f"{who}_regret_cross"] = cross
-            row[f"{who}_wrong"] = bool(-sign * g - Z95 * se > 0)
+        _regrets(row, g, se, g1, g2, arm_a)
         rows.append(row)
     return rows
 
@@ -200,23 +197,160 @@ def summary(rows: list[dict], top: int = 5) -> dict:
     return out
 
 
+# --------------------------------------------------------------------------- later rounds
+
+def draw_decisions(strategy, role: str, x: int, y: int, n: int, seed: int,
+                   most: int = 1 << 22):
+    """``n`` later decisions of ``role`` (a proposal after an exchange, or its answer) as
+    the strategy meets them at (x, y): the first such decision of each deal of the audit's
+    seed (``deal(seed, i)``, ``i`` from 0, played by the strategy, the game ending at five),
+    one a deal. Returns (histories, what the table did (1: propose or accept), deals read);
+    fewer than ``n`` when ``most`` deals hold fewer (the strategy seldom reaches them)."""
+    from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
+    from ecarte_sim.engine.ecarte.deals import later as kern
+    from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, whole_deal
+    from ecarte_sim.engine.rng import check_seed
+
+    run, script = strategy_settings(strategy, x, y)
+    cfg = run.cfg(elder_score=x, dealer_score=y, target=5)
+    perm, draws, pool, payoff, rec = deal_scratch()
+    points = np.zeros((4 * 24, kern.HISTORY_SIZE + 1), dtype=np.int64)
+    want = 0 if role == "elder" else 1
+    out, did = [], []
+    i = 0
+    seed = np.uint64(check_seed(seed))
+    while len(out) < n and i < most:
+        whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, pool, payoff)
+        i += 1
+        for q in range(kern.decision_points(rec, points, 0, 1)):
+            p = points[q]
+            if p[kern.HISTORY.offset("role")] == want and \
+                    p[kern.HISTORY.offset("kind")] == kern.DECIDE:
+                out.append(p[:kern.HISTORY_SIZE].copy())
+                did.append(int(p[kern.HISTORY_SIZE]))
+                break
+    hist = np.array(out, dtype=np.int64).reshape(-1, kern.HISTORY_SIZE)
+    return hist, np.array(did, dtype=np.int64), i
+
+
+def decision_values(strategy, x: int, y: int, hist: np.ndarray, *, deals: int,
+                    seed: int) -> np.ndarray:
+    """(decisions, 2, 16, 16): per later decision, the joint marks table of its two actions
+    (propose or accept, play or refuse) on each half of ``deals`` worlds drawn from what
+    the decider knows (:mod:`~ecarte_sim.engine.ecarte.deals.later`, the check range: never
+    a solve's), the adversary and everything after playing the strategy: what ``advise
+    --said ... --discards ...`` computes."""
+    from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
+    from ecarte_sim.engine.ecarte.deals import later as kern
+    from ecarte_sim.engine.ecarte.deals.action_values import N_MARKS
+    from ecarte_sim.engine.rng import check_seed
+
+    run, script = strategy_settings(strategy, x, y)
+    n = hist.shape[0]
+    cfg_a = np.array([kern.arm_cfgs(h, run, x, y, [True])[0] for h in hist]).reshape(n, -1)
+    cfg_b = np.array([kern.arm_cfgs(h, run, x, y, [False])[0] for h in hist]).reshape(n, -1)
+    out = np.zeros((n, 2, N_MARKS * N_MARKS), dtype=np.int64)
+    half = deals // 2
+    ids = np.arange(n, dtype=np.int64)
+    for h in range(2):
+        joint = np.zeros((n, N_MARKS * N_MARKS), dtype=np.int64)
+        lo = kern.CHECK_WORLDS_START + h * half
+        missed = np.zeros(n, dtype=np.int64)
+        kern.marks_block(np.uint64(check_seed(seed)), hist, ids,
+                         np.full(n, lo, dtype=np.int64), np.full(n, lo + half, dtype=np.int64),
+                         cfg_a, cfg_b, script, joint, np.zeros(n, dtype=np.int64), missed)
+        out[:, h] = joint
+    return out.reshape(n, 2, N_MARKS, N_MARKS)
+
+
+def decision_rows(strategy, role: str, x: int, y: int, hist: np.ndarray, did: np.ndarray,
+                  tables: np.ndarray) -> list[dict]:
+    """One row per later decision, as :func:`hand_rows` (the table's action is what the
+    strategy did there; the treatise's, Hoyle's list or the maxims on the hand held then,
+    as every treatise policy decides each round)."""
+    from ecarte_sim.engine.cards import ECARTE, format_card, format_hand
+    from ecarte_sim.engine.ecarte.deals import later as kern
+    from ecarte_sim.engine.ecarte.decisions.tables import decisions
+
+    f = st.marks_value(strategy.v, x, y)
+    own = f if role == "elder" else 1.0 - f
+    arm_a, arm_b = st.ACTIONS[role]
+    at = kern.HISTORY.at
+    hands = np.array([kern.current_hand(h) for h in hist], dtype=np.uint32)
+    turn_ups = hist[:, at.TURN_UP]
+    treatise = decisions(role, "regle" if role == "elder" else "maxims", hands, turn_ups)
+    rows = []
+    for j in range(hist.shape[0]):
+        g, se = _gain(tables[j].sum(axis=0), own)
+        g1, _ = _gain(tables[j, 0], own)
+        g2, _ = _gain(tables[j, 1], own)
+        rnd = int(hist[j, at.ROUND])
+        took = [int(t) for t in hist[j, at.TOOK:at.TOOK + rnd]]
+        row = {"role": role, "score": f"{x}-{y}", "round": rnd,
+               "hand": format_hand(int(hands[j]), ECARTE),
+               "turn_up": format_card(int(turn_ups[j])), "took": took,
+               "thrown": [format_hand(int(t), ECARTE) for t in
+                          hist[j, at.THROWN:at.THROWN + rnd]],
+               "gain": g, "se": se, "gain_half_1": g1, "gain_half_2": g2,
+               "n": int(tables[j].sum()),
+               "table": arm_a if did[j] else arm_b,
+               "treatise": arm_a if treatise[j] else arm_b}
+        _regrets(row, g, se, g1, g2, arm_a)
+        rows.append(row)
+    return rows
+
+
+def _regrets(row: dict, g: float, se: float, g1: float, g2: float, arm_a: str) -> None:
+    """The plug-in and cross-fitted regret and the resolved-wrong flag of the table's and
+    the treatise's actions (module docstring)."""
+    for who in ("table", "treatise"):
+        sign = 1.0 if row[who] == arm_a else -1.0     # the action's own gain over the other
+        row[f"{who}_regret"] = max(0.0, -sign * g)
+        # cross-fitted: choose on one half, measure the choice's gain on the other
+        cross = 0.0
+        for choose, measure in ((g1, g2), (g2, g1)):
+            better_is_a = choose > 0
+            if better_is_a != (row[who] == arm_a):
+                cross += (measure if better_is_a else -measure) / 2
+        row[f"{who}_regret_cross"] = cross
+        row[f"{who}_wrong"] = bool(-sign * g - Z95 * se > 0)
+
+
 def audit(settings: AuditSettings, progress=None) -> dict:
-    """Every (role, score) of ``settings``: the hands' rows and their summary."""
+    """Every (role, score) of ``settings``, at each round of ``settings.rounds``: the
+    hands' (decisions') rows and their summary; a later cell holds fewer decisions than
+    asked when the strategy seldom reaches them (said in its summary)."""
     from ecarte_sim.analysis.ecarte.solving import solved as shipped
 
     strategy = shipped.load(settings.play, data_dir=settings.data_dir)
     rows, summaries = [], {}
-    tasks = [(role, x, y) for x, y in settings.scores for role in settings.roles]
-    for done, (role, x, y) in enumerate(tasks):
-        masks, turn_ups, states = draw_hands(strategy, role, x, y, settings.hands,
+    tasks = [(rnd, role, x, y) for rnd in settings.rounds for x, y in settings.scores
+             for role in settings.roles]
+    for done, (rnd, role, x, y) in enumerate(tasks):
+        if rnd == "first":
+            masks, turn_ups, states = draw_hands(strategy, role, x, y, settings.hands,
+                                                 settings.seed)
+            tables = hand_values(strategy, role, x, y, masks, turn_ups, states,
+                                 deals=settings.deals, seed=settings.seed)
+            these = hand_rows(strategy, role, x, y, masks, turn_ups, states, tables)
+            key = f"{role} {x}-{y}"
+        else:
+            hist, did, read = draw_decisions(strategy, role, x, y, settings.hands,
                                              settings.seed)
-        tables = hand_values(strategy, role, x, y, masks, turn_ups, states,
-                             deals=settings.deals, seed=settings.seed)
-        these = hand_rows(strategy, role, x, y, masks, turn_ups, states, tables)
+            these = []
+            if hist.shape[0]:
+                tables = decision_values(strategy, x, y, hist, deals=settings.deals,
+                                         seed=settings.seed)
+                these = decision_rows(strategy, role, x, y, hist, did, tables)
+            key = f"{role} {x}-{y} later"
+        for r in these:
+            r["rounds"] = rnd
         rows += these
-        summaries[f"{role} {x}-{y}"] = summary(these)
+        summaries[key] = summary(these) if these else {"hands": 0}
+        if rnd == "later":
+            summaries[key]["deals_read"] = read
         if progress:
-            progress(f"{role} at {x}-{y}", done + 1, len(tasks))
+            progress(f"{role} at {x}-{y}, {rnd} round", done + 1, len(tasks))
     return {"settings": settings.echo(), "strategy": {
         "play": strategy.play, "command": strategy.provenance.get("command"),
         "sha256": strategy.provenance.get("sha256"), "data_dir": settings.data_dir},

@@ -88,6 +88,12 @@ from ecarte_sim.engine.rng import check_seed
 ROLES = ("elder", "dealer")
 #: The four tables of a pair, in the order they are stored.
 KEYS = ("elder", "dealer", "elder_discard", "dealer_discard")
+#: The later rounds' tables a pair may hold (the rounds after the first exchange), and
+#: the key of each in the table policy's ``later`` block
+#: (:data:`~ecarte_sim.engine.ecarte.decisions.tables.LATER_KEYS`). A pair without them
+#: reads its first tables in the later rounds too.
+LATER = {"elder_later": "elder", "dealer_later": "dealer",
+         "elder_later_discard": "elder_discard", "dealer_later_discard": "dealer_discard"}
 SCORES = st.SCORES
 N_CODES = len(KINGS) * len(POINTS)
 #: How a best response reads a state's sampled gain: ``keep`` leaves the replaced action
@@ -201,8 +207,12 @@ def treatise_pair(settings: EcarteSettings) -> dict:
 
 def at_score(pair: dict, slot: int) -> dict:
     """The pair's row of one score, as single-row tables (the table policies read a
-    single row at every score, so a deal at ``slot`` plays exactly as the 25-row pair)."""
-    return {k: np.ascontiguousarray(pair[k][slot]) for k in KEYS}
+    single row at every score, so a deal at ``slot`` plays exactly as the 25-row pair),
+    and its later rounds' rows as ``later`` (:data:`LATER`) where it has them: the
+    keywords of :func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.reading_tables`."""
+    row = {k: np.ascontiguousarray(pair[k][slot]) for k in KEYS}
+    later = {LATER[k]: np.ascontiguousarray(pair[k][slot]) for k in LATER if k in pair}
+    return {**row, "later": later} if later else row
 
 
 def base_settings(settings: EcarteSettings) -> EcarteSettings:
@@ -308,8 +318,8 @@ def best_rows(role: str, settings: EcarteSettings, pair: dict, v: np.ndarray,
     row = at_score(pair, slots[0])
     other = "dealer" if role == "elder" else "elder"
     discard_tables = {k: row[k] for k in ("elder_discard", "dealer_discard")}
-    run, script = st.reading_tables(base, **discard_tables,
-                               **{role: row[role], other: row[other]})
+    run, script = st.reading_tables(base, **discard_tables, later=row.get("later"),
+                                    **{role: row[role], other: row[other]})
     sampling = solve.first_sampling()
     where = ", ".join(f"{s // TARGET}-{s % TARGET}" for s in slots[:3]) + \
         (f" and {len(slots) - 3} more" if len(slots) > 3 else "")

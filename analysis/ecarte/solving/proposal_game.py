@@ -256,7 +256,7 @@ def marks_task(seed: int, kernel_role: int, run: np.ndarray, done: np.ndarray, h
     return counts
 
 
-def _run_blocks(task, states: int, width: int):
+def run_blocks(task, states: int, width: int):
     """``(lo, hi, counts)`` of each block of ``BATCH`` states of a marks round, as the
     current :func:`~ecarte_sim.engine.batch.execution` says: a block already in its run
     directory is loaded, the others run here or on its cluster (in any order) and are
@@ -311,7 +311,7 @@ def marks_tables(role: str, settings: EcarteSettings, script: np.ndarray, *, v: 
         task = partial(marks_task, seed, kernel_role, run, deals[run], hi, cfg_a, cfg_b,
                        script, BATCH)
         done = 0
-        for lo, hi_b, counts in _run_blocks(task, run.size, width):
+        for lo, hi_b, counts in run_blocks(task, run.size, width):
             n = hi_b - lo
             done += n
             block = counts[:n * MARKS_ROW].reshape(n, MARKS_ROW)
@@ -439,10 +439,11 @@ def gains_between(role: str, settings: EcarteSettings, a: dict, b: dict, v: np.n
 
 
 def reading_tables(settings: EcarteSettings, elder=None, dealer=None, elder_discard=None,
-              dealer_discard=None):
+                   dealer_discard=None, later: dict | None = None):
     """Settings and script in which a player given a table (a decision table, a discard
-    table) reads it (later rounds too); a player without one plays his policy in
-    ``settings``."""
+    table) reads it (later rounds too: the same table on the new hand, or the ``later``
+    tables, by the keys of :data:`~ecarte_sim.engine.ecarte.decisions.tables.LATER_KEYS`,
+    where given); a player without one plays his policy in ``settings``."""
     if elder is not None:
         settings = replace(settings, elder_policy=ElderPolicy.TABLE)
     if dealer is not None:
@@ -452,7 +453,7 @@ def reading_tables(settings: EcarteSettings, elder=None, dealer=None, elder_disc
     if dealer_discard is not None:
         settings = replace(settings, dealer_discard=Discard.TABLE)
     return settings, policy_script(elder=elder, dealer=dealer, elder_discard=elder_discard,
-                                   dealer_discard=dealer_discard)
+                                   dealer_discard=dealer_discard, later=later)
 
 
 def respond(role: str, settings: EcarteSettings, v: np.ndarray, *, own=None, opponent=None,

@@ -43,6 +43,8 @@ FORMAT = 2
 #: term of the strategy card (:mod:`ecarte_sim.analysis.ecarte.solving.chart`): trumps held, the
 #: king of trumps, plain kings, plain suits held, plain court cards, the longest plain
 #: suit; each card's cell is a union of them, so its margin over dealt hands is exact.
+#: The later rounds' tables a strategy may hold (optional members of its data).
+LATER_TABLES = ("elder_later", "dealer_later", "elder_later_discard", "dealer_later_discard")
 GAIN_TERMS = ("trumps", "trump_king", "plain_kings", "plain_suits", "plain_courts",
               "longest")
 
@@ -53,8 +55,11 @@ def _decisions(packed: np.ndarray) -> np.ndarray:
 
 #: How each table is read from its npz member (:func:`pack` writes them).
 _DECODE = {"elder": _decisions, "dealer": _decisions,
+           "elder_later": _decisions, "dealer_later": _decisions,
            "elder_discard": lambda a: a.astype(np.int64),
            "dealer_discard": lambda a: a.astype(np.int64),
+           "elder_later_discard": lambda a: a.astype(np.int64),
+           "dealer_later_discard": lambda a: a.astype(np.int64),
            "elder_gain": lambda a: a.astype(np.float64),
            "dealer_gain": lambda a: a.astype(np.float64),
            "v": lambda a: a.copy()}
@@ -83,6 +88,7 @@ class Solved:
         self.provenance = provenance or {}
         self._data = data
         self._arrays: dict[str, np.ndarray] = {}
+        self._files: frozenset | None = None
         fmt = self._member("format")
         if int(fmt[0]) != FORMAT or int(fmt[1]) != N_STATES:
             raise ValueError(f"strategy data of format {fmt.tolist()}, expected "
@@ -124,9 +130,38 @@ class Solved:
         return self._of(role, "_discard")
 
     def tables(self) -> dict:
-        """The four tables as the table policy's keywords (``reading_tables``)."""
-        return {"elder": self.elder, "dealer": self.dealer,
-                "elder_discard": self.elder_discard, "dealer_discard": self.dealer_discard}
+        """The pair's tables by name (:data:`~.equilibrium.KEYS`, and the later rounds'
+        :data:`~.equilibrium.LATER` where the data holds them)."""
+        out = {"elder": self.elder, "dealer": self.dealer,
+               "elder_discard": self.elder_discard, "dealer_discard": self.dealer_discard}
+        for name in LATER_TABLES:
+            if self.has(name):
+                out[name] = self._array(name)
+        return out
+
+    def has(self, name: str) -> bool:
+        """Whether the data holds the table ``name``."""
+        if self._files is None:
+            with np.load(io.BytesIO(self._data), allow_pickle=False) as z:
+                self._files = frozenset(n.removesuffix(".npy") for n in z.files)
+        return name in self._files
+
+    @property
+    def solves_later(self) -> bool:
+        """The later rounds (a proposal after an exchange, its answer, a later discard)
+        have tables of their own; else they read the first round's on the new hand."""
+        return self.has("elder_later")
+
+    def later_table(self, role: str) -> np.ndarray:
+        """The later rounds' decision table of ``role`` (the first round's if the data
+        has none: the later rounds then read it on the new hand)."""
+        name = f"{role}_later"
+        return self._array(name) if self.has(name) else self.table(role)
+
+    def later_discard(self, role: str) -> np.ndarray:
+        """The later exchanges' discard table of ``role`` (the first's if none)."""
+        name = f"{role}_later_discard"
+        return self._array(name) if self.has(name) else self.discard(role)
 
 
 @cache
@@ -160,16 +195,23 @@ def class_means(gain: np.ndarray) -> np.ndarray:
 
 
 def pack(elder, dealer, elder_discard, dealer_discard, elder_gain, dealer_gain,
-         v) -> bytes:
+         v, later: dict | None = None) -> bytes:
     """The npz bytes of a strategy (deterministic: the same tables give the same bytes).
     Decision tables bit-packed along the states, discards uint8, gains (per state) as
-    their class means (:func:`class_means`), float32."""
+    their class means (:func:`class_means`), float32. ``later``: the later rounds' tables
+    by the names of :data:`LATER_TABLES` (all four, or none)."""
     arrays = {}
-    for name, t in (("elder", elder), ("dealer", dealer)):
+    later = later or {}
+    if later and set(later) != set(LATER_TABLES):
+        raise ValueError(f"the later tables must be all of {', '.join(LATER_TABLES)}")
+    for name, t in (("elder", elder), ("dealer", dealer),
+                    *((n, later[n]) for n in ("elder_later", "dealer_later") if later)):
         t = np.asarray(t, dtype=bool)
         _check_shape(name, t)
         arrays[name] = np.packbits(t, axis=-1)
-    for name, t in (("elder_discard", elder_discard), ("dealer_discard", dealer_discard)):
+    for name, t in (("elder_discard", elder_discard), ("dealer_discard", dealer_discard),
+                    *((n, later[n]) for n in ("elder_later_discard", "dealer_later_discard")
+                      if later)):
         t = np.asarray(t)
         _check_shape(name, t)
         arrays[name] = t.astype(np.uint8)

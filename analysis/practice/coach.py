@@ -78,6 +78,7 @@ import numpy as np
 
 from ecarte_sim.analysis.practice.replay import (DealState, action_states, json_ready,
                                                  known_card, known_set, replay)
+from ecarte_sim.analysis.practice.seeds import deal_stream
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
 from ecarte_sim.engine.deck import card_set, cards_of, format_card, format_hand
 
@@ -465,8 +466,8 @@ def _king(s: DealState, a: dict) -> dict | None:
 def grade(deal: dict, j: int, *, seed: int = 0, worlds: int = COACH_WORLDS,
           model: str = "strategy") -> dict | None:
     """The verdict on action ``j`` of ``deal`` (a deal of a record), or None when the
-    action is no decision (a forced card, a mark). ``seed``: the record's (the worlds'
-    random words, and the deals around a hand); ``worlds``: a card verdict's;
+    action is no decision (a forced card, a mark). ``seed``: the deal's stream's
+    (:func:`.seeds.deal_stream`: the worlds' random words, and the deals around a hand); ``worlds``: a card verdict's;
     ``model``: how both players are assumed to decide (:mod:`.cards`)."""
     for i, a, s in action_states(deal):
         if i == j:
@@ -506,13 +507,14 @@ def grade_action(before, table, phase: str, action: dict) -> dict | None:
     # deal's double-dummy replay comes when it is over
     public = getattr(table, "public_record", None)
     record = public() if public is not None else table.record()
-    record["seed"] = getattr(table, "seed", record.get("seed"))   # the worlds' words
     deal = record["deals"][-1]
+    stream = getattr(table, "stream", None)         # the worlds' words: the deal's stream
+    seed = stream()[0] if stream is not None else deal_stream(record, deal)[0]
     j = len(deal["actions"]) - 1
     if j < 0:
         return None
     try:
-        v = grade(deal, j, seed=int(record.get("seed") or 0),
+        v = grade(deal, j, seed=int(seed or 0),
                   worlds=max(COACH_WORLDS, int((record.get("table") or {}).get("worlds", 64))),
                   model=_model((record.get("table") or {}).get("opponent")))
     except Exception as exc:            # the coach never stops the game
@@ -562,10 +564,10 @@ def review(record: dict, *, players=None, worlds: int | None = None,
     table = record.get("table") or {}
     worlds = int(worlds or max(COACH_WORLDS, table.get("worlds", 64)))
     model = model or _model(table.get("opponent"))
-    seed = int(record.get("seed") or 0)
     who = _players(record, players)
     deals = []
     for d in record.get("deals", []):
+        seed = int(deal_stream(record, d)[0] or 0)
         verdicts = []
         for j, a in enumerate(d.get("actions", [])):
             if a.get("by") not in who:

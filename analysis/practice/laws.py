@@ -34,6 +34,9 @@ in plain Python, on card indices (``suit * 8 + rank``, Écarté ranks 7 8 9 10 A
                           that its player does not hold
   Law 42                  a play that stops with no result recorded (an abandoned
                           hand)
+  Laws 8, 10              a deal that is not its seed's (:func:`.seeds.check_deals`:
+                          the hands, turn-up and stock the seed deals; a deal seed
+                          the key does not give; a key not the one committed to)
   ======================  =========================================================
 
   A card written ``"?"`` is unknown (a text that does not give it): every rule that
@@ -44,6 +47,7 @@ from __future__ import annotations
 
 import re
 
+from ecarte_sim.analysis.practice.seeds import check_deals
 from ecarte_sim.engine.cards import format_card
 
 KING = 7
@@ -255,6 +259,7 @@ def check(record) -> list[tuple[str, str]]:
     if record.get("winner") != winner:
         out.append(("Law 46", f"the winner is recorded as {record.get('winner')}, the marks "
                               f"make it {winner} (the game is five up)"))
+    out.extend(check_deals(record))
     return out
 
 

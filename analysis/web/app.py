@@ -16,14 +16,16 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
   ``{"id", "token", "seq", "view"}`` (201). ``token`` is the game's capability: every
   request on the game carries it in the header ``X-Game-Token`` (without it 403, with a
   wrong one 404); the page keeps it, nothing lists it. ``number``: game ``number`` of
-  this server (the same number, the same deals; its seed is an HMAC under the server's
-  secret, so the deals cannot be computed from it); none: a random game. ``opponent``
+  this server (the same number, the same deals for every player of it; its key is an HMAC
+  under the server's secret, so the deals cannot be computed from the number); none: a
+  random game. ``opponent``
   "alphamu" (the default: the shipped strategy's decisions, cards by alpha-mu search),
   "strategy" (the same decisions, cards by pimc-inference) or "treatise"; ``coach`` true/false; ``worlds``
   8–256.
 * ``GET /api/games/{id}`` — ``{"id", "seq", "view"}``: what the person may see now. No
-  response tells the seed, or anything else that fixes a card the person has not seen,
-  before the game is over (the view gives ``seed`` at ``game_over``).
+  response tells anything that fixes a card the person has not seen: a deal's seed is
+  given when that deal is over (``deal_seed``), the game's key when the game is
+  (``key``).
 * ``POST /api/games/{id}/act`` ``{"seq": n, "action": {...}}`` — the person's action made at
   step ``n`` (the ``seq`` of the view he saw): the new ``{"id", "seq", "view"}``. A stale or
   replayed ``seq`` gets 409, an illegal action 422 naming the law, a malformed one 400.
@@ -33,8 +35,8 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
 * ``GET /rules`` — the primer (the rules in full), as text.
 * ``GET /api/games/{id}/record`` — the game record (records.py's format), as a download:
   as the person may see it (``Table.public_record``: while a deal is in progress the
-  computer's hand, discards and draws and the stock are ``"?"``; the seed is null until
-  the game is over).
+  computer's hand, discards and draws and the stock are ``"?"``, and so is that deal's
+  seed; the key is null until the game is over).
 * ``GET /api/chart?role=elder&score=0-0&against=equilibrium&format=json|svg`` — the strategy
   card at that score (:mod:`ecarte_sim.analysis.ecarte.solving.chart`): its cells as JSON, or
   the printed card as SVG.
@@ -200,9 +202,9 @@ def card_text(token) -> str:
         raise BadRequest(f"bad card {token!r}: {exc}".splitlines()[0]) from None
 
 
-def new_settings(data: dict, seed_for) -> dict:
+def new_settings(data: dict, key_for) -> dict:
     """The settings of ``Table.new`` from a request body (module docstring);
-    ``seed_for(number or None)`` the store's seed of the game."""
+    ``key_for(number or None)`` the store's key of the game."""
     _only(data, NEW_FIELDS, "a new game")
     number = data.get("number")
     if number is not None:
@@ -214,8 +216,8 @@ def new_settings(data: dict, seed_for) -> dict:
     if not isinstance(coach, bool):
         raise BadRequest(f"coach must be true or false, not {coach!r}")
     worlds = _int(data.get("worlds", 64), "worlds", *WORLDS)
-    return {"seed": seed_for(number), "opponent": opponent, "coach": coach,
-            "worlds": worlds}
+    return {"key": key_for(number), "opponent": opponent, "coach": coach,
+            "worlds": worlds, "number": number}
 
 
 def parse_action(data: dict) -> tuple[int, dict]:
@@ -525,7 +527,7 @@ class _GameRoutes:
         if request.method == "GET":
             ids = self.mine(request)
             return _json({"games": await run_in_threadpool(store.list, ids)})
-        settings = new_settings(await _body(request), store.seed_for)
+        settings = new_settings(await _body(request), store.key_for)
         game = await _call(store.new, **settings)
         view = await _call(lambda: store.view(game.id)[1])
         return _json({**_game_json(game, view), "token": store.token(game.id)}, status=201)

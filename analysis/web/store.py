@@ -23,9 +23,11 @@ restores a game in progress exactly), ``seq`` the number of actions the game has
 * The store's secret (:data:`SECRET_NAME`, 32 random bytes, mode 0600, made the first
   time the store opens) keys two things: a game's *token* (:meth:`GameStore.token`, an
   HMAC of its id: the capability a page must show to view or act in that game; nothing
-  lists it) and the seed of a game asked for by number (:meth:`GameStore.seed_for`: the
+  lists it) and the key of a game asked for by number (:meth:`GameStore.key_for`: the
   same number gives the same game on this store, and nobody without the secret can
-  compute its deals). No response tells a seed before the game is over.
+  compute its deals; every player of that number gets them, which the page says). A
+  game's key gives each deal's seed (:mod:`ecarte_sim.analysis.practice.seeds`); no
+  response tells a key before the game is over, nor a deal's seed before the deal is.
 """
 
 from __future__ import annotations
@@ -165,9 +167,14 @@ def check_stored(data, game_id: str) -> dict:
             "score": score, "winner": winner}
 
 
+#: The settings a listing shows only once the game is over (they fix its deals; ``seed``:
+#: a game stored before issue 51).
+SECRET_SETTINGS = ("key", "seed")
+
+
 def public_settings(settings: dict, over: bool) -> dict:
-    """A game's settings as a listing shows them: the seed only once the game is over."""
-    return {k: v for k, v in settings.items() if over or k != "seed"}
+    """A game's settings as a listing shows them: the key only once the game is over."""
+    return {k: v for k, v in settings.items() if over or k not in SECRET_SETTINGS}
 
 
 @dataclass
@@ -249,15 +256,16 @@ class GameStore:
             raise StoreError(404, f"no such game: {game_id} (or not yours: the token does "
                                   f"not match)")
 
-    def seed_for(self, number: int | None) -> int:
-        """The seed of a new game: game ``number`` of this store (an HMAC of the number
+    def key_for(self, number: int | None) -> str:
+        """The key of a new game (hex; :mod:`ecarte_sim.analysis.practice.seeds` derives
+        each deal's seed from it): game ``number`` of this store (an HMAC of the number
         under the store's secret: the same number, the same games; its deals cannot be
-        computed without the secret), or a fresh random seed when no number is asked."""
+        computed without the secret), or a fresh random key when no number is asked."""
         if number is None:
-            return secrets.randbits(64)
+            return secrets.token_hex(32)
         mac = hmac.new(self._secret, b"game-number\0" + str(int(number)).encode(),
                        hashlib.sha256)
-        return int.from_bytes(mac.digest()[:8], "big")
+        return mac.hexdigest()
 
     # ------------------------------------------------------------------ files
     def _path(self, game_id: str) -> Path:

@@ -212,7 +212,7 @@ def test_a_thousand_random_games_against_the_engine_and_the_reference():
             if k:
                 assert deal["dealer"] == record["deals"][k - 1]["elder"]
             assert deal["score_before"] == score
-            _cross_check_deal(table.seed, deal, runner, cfg)
+            _cross_check_deal(deal["seed"], deal, runner, cfg)
             for m in deal["marks"]:
                 score[m["to"]] += m["marks"]
             assert deal["score_after"] == score
@@ -340,7 +340,7 @@ def test_the_computer_plays_as_the_engine_s_whole_deal(opponent, games):
             e, dl = d["elder"], d["dealer"]
             cfg = make_cfg(elder_score=d["score_before"][e], dealer_score=d["score_before"][dl],
                            target=5, trick_by_trick=True, **policies)
-            k = runner.play(seed, d["index"], cfg, script)
+            k = runner.play(d["seed"], d["index"], cfg, script)
             exchanges = [a for a in d["actions"] if a["type"] == "discard"]
             assert len(exchanges) == 2 * len(k.exchanges)
             for x, (eo, ei, do, di) in zip(range(0, len(exchanges), 2), k.exchanges):
@@ -486,14 +486,14 @@ def test_the_default_computer_plays_as_the_engine_s_alphamu_card_for_card():
         while table.to_act()[1] not in ("deal_over", "game_over"):
             table.act(table.decision(table.to_act()[1], PERSON, stand_in))
         d = table.record()["deals"][0]
-        k = runner.play(seed, 0, engine_cfg, _strategy_script().copy())
+        k = runner.play(d["seed"], 0, engine_cfg, _strategy_script().copy())
         exchanges = [a for a in d["actions"] if a["type"] == "discard"]
         assert len(exchanges) == 2 * len(k.exchanges)
         cards = [parse_card(a["card"]) for a in d["actions"] if a["type"] == "card"]
         if k.ended or len(cards) < 10:
             continue                       # a king turned up ended the game: no play
         side = ELDER if d["elder"] == COMPUTER else DEALER
-        _, played = play_out(k, cfg, script, seed=seed, index=0, worlds=64, side=side,
+        _, played = play_out(k, cfg, script, seed=d["seed"], index=0, worlds=64, side=side,
                              last_tricks=DEFAULT_TRICKS, m=M_INF)
         assert played == cards, seed
         differ += played != list(k.play)

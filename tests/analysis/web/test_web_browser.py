@@ -388,10 +388,10 @@ def test_the_strategy_card_and_the_advice_form(page, server, shots):
 
 # --------------------------------------------------------------------------- issue 43
 
-def test_no_response_before_the_deal_is_over_tells_the_seed_or_a_hidden_card(page, server,
+def test_no_response_before_the_deal_is_over_tells_the_key_or_a_hidden_card(page, server,
                                                                               store):
     """Every API response the page receives during a deal, as Chromium got it: neither the
-    seed nor a card the person has not seen (checked against the stored record at the
+    key, nor the deal's seed, nor a card the person has not seen (checked against the stored record at the
     deal's end)."""
     import json
     import re
@@ -411,7 +411,8 @@ def test_no_response_before_the_deal_is_over_tells_the_seed_or_a_hidden_card(pag
         step(page, n)
     before_end = bodies[:-1]          # the last response is the one that ended the deal
     saved = json.loads((store / f"{game}.json").read_text())
-    seed, deal = saved["settings"]["seed"], saved["record"]["deals"][0]
+    key, deal = saved["settings"]["key"], saved["record"]["deals"][0]
+    secrets = (key, str(deal["seed"]))
     seen = set(deal["hands"]["person"]) | {deal["turn_up"]}
     for a in deal["actions"]:
         if a["by"] == "person" and a["type"] == "discard":
@@ -423,10 +424,10 @@ def test_no_response_before_the_deal_is_over_tells_the_seed_or_a_hidden_card(pag
     hidden = (set(deal["hands"]["computer"]) | set(deal["stock"])) - seen
     assert hidden and len(before_end) >= 2
     for text in before_end:
-        assert str(seed) not in text
+        assert not any(x in text for x in secrets)
         named = set(re.findall(r"\b(?:10|[789TJQKA])[SHDC]\b", text))
         assert not named & hidden, named & hidden
-    assert str(seed) not in page.content()
+    assert not any(x in page.content() for x in secrets)
 
 
 def test_a_second_browser_without_the_token_cannot_open_or_play_the_game(page, browser,
@@ -485,7 +486,7 @@ def test_a_hostile_record_in_the_store_runs_no_script(browser, server, store, sh
     now = clock.time()
     (store / f"{game}.json").write_text(json.dumps({
         "format": FORMAT, "id": game, "seq": table.seq, "created": now, "updated": now,
-        "over": False, "settings": {"seed": 4, "opponent": "strategy", "coach": True,
+        "over": False, "settings": {"key": table.key, "opponent": "strategy", "coach": True,
                                     "worlds": 16}, "record": record}))
     token = GameStore(store, Table, IllegalAction).token(game)
     context = browser.new_context()

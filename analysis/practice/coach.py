@@ -593,8 +593,9 @@ def review(record: dict, *, players=None, worlds: int | None = None,
             "summary": summary_, "lines": lines}
 
 
-def _summarize(deals: list[dict], who: list[str]) -> dict:
+def _summarize(deals: list[dict], who: list[str], taken_back=()) -> dict:
     all_v = [v for d in deals for v in d["verdicts"]]
+    taken_back = list(taken_back)
     by_grade = {g: 0 for g in GRADES}
     for v in all_v:
         by_grade[v.get("grade", "unknown")] += 1
@@ -610,6 +611,9 @@ def _summarize(deals: list[dict], who: list[str]) -> dict:
                        "chosen": v["chosen"], "best": v.get("best"), "cost": v["cost"],
                        "grade": v["grade"], "text": v.get("text")} for v in worst
                       if v["cost"] > EQUAL],
+            "taken_back": [{"deal": v.get("deal"), "kind": v.get("kind"),
+                            "chosen": v.get("chosen"), "grade": v.get("grade"),
+                            "cost": v.get("cost")} for v in taken_back],
             "per_deal": [{"deal": d["number"], "decisions": len(d["verdicts"]),
                           "lost": float(sum(v["cost"] for v in d["verdicts"]
                                             if v.get("cost") is not None))}
@@ -619,7 +623,10 @@ def _summarize(deals: list[dict], who: list[str]) -> dict:
                      + (" (the later proposals and exchanges: the strategy has no solved "
                         "value for them)" if by_grade.get("not graded") else "")
                      + f"; {lost:.3f} of P(win the game) given up, summed decision by "
-                     "decision (each against the best choice at that moment)")}
+                     "decision (each against the best choice at that moment)"
+                     + (f"; {len(taken_back)} decision{'s' if len(taken_back) != 1 else ''} "
+                        f"taken back and chosen again (not counted above)"
+                        if taken_back else ""))}
 
 
 def summary(record: dict, players=None) -> dict:
@@ -627,14 +634,17 @@ def summary(record: dict, players=None) -> dict:
     (the practice table's ``coach`` lists) when it has any, else graded now
     (:func:`review` without the replays). Keys: ``players``, ``decisions``, ``valued``,
     ``by_grade``, ``lost`` (summed cost in P(win the game)), ``lost_by_kind``, ``worst``
-    (the three dearest), ``per_deal``, ``text``."""
+    (the three dearest), ``taken_back`` (the verdicts on the decisions taken back by
+    "try again", kept by the record), ``per_deal``, ``text``."""
     who = _players(record, players)
     kept = [d.get("coach") for d in record.get("deals", [])]
     if any(kept):
         deals = [{"number": d.get("number"),
                   "verdicts": [v for v in (d.get("coach") or []) if v.get("by") in who]}
                  for d in record.get("deals", [])]
-        return _summarize(deals, who)
+        taken_back = [v for d in record.get("deals", []) for v in (d.get("retried") or [])
+                      if isinstance(v, dict) and v.get("by") in who]
+        return _summarize(deals, who, taken_back)
     return review(record, players=who, with_replay=False)["summary"]
 
 

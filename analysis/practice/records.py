@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -241,10 +242,16 @@ def write_text_atomic(path: Path, text: str, *, prefix: str, suffix: str) -> Non
 def load(path) -> dict:
     """A record from ``path`` (or the record of a game saved by the practice table's
     store), its shape checked (:func:`validate`); a file that is not
-    JSON or not a record, or larger than :data:`MAX_RECORD_BYTES`, raises
-    :class:`RecordError`."""
+    JSON or not a record, larger than :data:`MAX_RECORD_BYTES`, or not a regular file (a
+    FIFO is refused, not waited on), raises :class:`RecordError`."""
     try:
-        with open(path, "rb") as f:
+        # opened without blocking, then checked to be a file: a FIFO or a device given
+        # as a record is refused at once, never waited on
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise RecordError("", "not a regular file (a pipe, a device or a "
+                                      "directory): not a game record")
             raw = f.read(MAX_RECORD_BYTES + 1)
         if len(raw) > MAX_RECORD_BYTES:
             raise RecordError("", f"larger than {MAX_RECORD_BYTES >> 20} MB: not a game "

@@ -141,8 +141,8 @@ def _against(record: dict, d: dict, seed: int, index: int, how: str) -> list:
         wrong.append("the stock is in another order")
     if not wrong:
         return []
-    return [("Laws 8, 10", f"{where}: not the deal {how} gives ({'; '.join(wrong)}): "
-                           f"its cards were not dealt from that pack")]
+    return [("Laws 8, 10", f"{where}: its cards are not {how} ({'; '.join(wrong)}): "
+                           f"they were not dealt from that pack")]
 
 
 def check_deals(record: dict) -> list[tuple[str, str]]:

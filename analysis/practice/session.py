@@ -45,7 +45,9 @@ Actions: ``{"type": "propose"}``, ``{"type": "play"}`` (play without proposing),
 ...]}``, ``{"type": "king", "announce": true|false}`` (asked before the person's first
 card when he holds the king of trumps), ``{"type": "card", "card": "KH"}``, ``{"type":
 "next"}`` (the next deal), ``{"type": "retry"}`` / ``{"type": "reveal"}`` (the coach:
-take the last decision back and try again before the answer is shown / show it). An
+take the last decision back and try again before the answer is shown / show it; no
+take-back once the decision showed a card the person could not see before it, such as
+the cards his discard drew or the computer's reply: the verdict says so). An
 action that is not allowed raises :class:`IllegalAction` ``(law, reason)`` (``law`` None
 when no law speaks: a malformed action, a decision at the wrong time) and changes
 nothing.
@@ -599,6 +601,7 @@ class Table:
             return self._coach_action(kind)
         who, phase = self.to_act()
         saved = self._snapshot()
+        deal_number, known = self.deal.number, len(self.deal.actions)
         try:
             self.events = []
             waiting = self.deal.coach[-1] if self.deal.coach else None
@@ -613,11 +616,45 @@ class Table:
                 self._undo = before
                 self._coach_after(phase, action)
             self._run_computer()
+            self._no_take_back_after_a_card_shown(deal_number, known)
         except BaseException:
             # an illegal action, or anything else: the game is as it was (never half done)
             self._restore(saved)
             raise
         return self.view()
+
+    def _no_take_back_after_a_card_shown(self, deal_number: int, known: int) -> None:
+        """A waiting verdict (a mistake or a blunder) offers no "try again" when the
+        decision showed the person a card he could not see before it: the cards his
+        discard drew, a card the computer played or the king it announced after it, the
+        hands at the deal's end. Taking the decision back would leave him knowing it; he
+        may still look at the answer, or play on."""
+        d = self.deal
+        v = d.coach[-1] if d.coach else None
+        if v is None or v.get("revealed", True) is not False:
+            return
+        why = None
+        new = d.actions[known:] if d.number == deal_number else []
+        if d.number != deal_number or d.stage == "over":
+            why = "the deal is over and both hands are shown"
+        elif new and new[0]["type"] == "discard" and new[0].get("drawn"):
+            why = f"your discard showed you the cards you drew ({' '.join(new[0]['drawn'])})"
+        else:
+            shown = [a for a in new[1:] if a["by"] == COMPUTER and (
+                a["type"] == "card" or (a["type"] == "king" and a.get("announce")))]
+            if shown:
+                a = shown[0]
+                why = ("the computer then announced the king" if a["type"] == "king" else
+                       f"the computer then played {a['card']}")
+        if why is None:
+            return
+        v["take_back"] = False
+        cost = v.get("cost")
+        v["prompt"] = (f"A {v.get('grade', 'mistake')}"
+                       + (f": it cost {cost:.3f} in P(win the game)" if isinstance(
+                           cost, (int, float)) else "")
+                       + f". No take-back here: {why}, and a card once seen stays seen. "
+                         f"Show the answer, or play on.")
 
     def _snapshot(self) -> dict:
         state = {k: v for k, v in self.__dict__.items() if k not in ("computer", "_undo")}
@@ -662,6 +699,9 @@ class Table:
             self.seq += 1
             self.events = []
             return self.view()
+        if d.coach[-1].get("take_back") is False:
+            raise IllegalAction(None, "no take-back: the decision showed you a card you "
+                                      "could not see before it")
         if self._undo is None:
             raise IllegalAction(None, "nothing to take back")
         taken_back = dict(d.coach[-1])
@@ -769,7 +809,8 @@ class Table:
             return {"actions": ["next"]}
         extra = {}
         if self.coach_on and d.coach and d.coach[-1].get("revealed", True) is False:
-            extra = {"coach": ["retry", "reveal"]}
+            extra = {"coach": ["reveal"] if d.coach[-1].get("take_back") is False
+                     else ["retry", "reveal"]}
         if phase == "propose":
             return {"actions": ["propose", "play"], **extra}
         if phase == "answer":

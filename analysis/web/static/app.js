@@ -328,6 +328,15 @@ function renderCoach(view) {
   list.replaceChildren();
   const verdicts = view.coach || [];
   $("coach-panel").hidden = view.coach_on === false;
+  // the decisions taken back ("Try again") stay in the panel: what they cost is kept
+  for (const v of view.retried || []) {
+    const div = el("div", {class: "verdict taken-back " + (GRADE_CLASS[v.grade] || "")},
+      el("span", {class: "grade"}, "taken back"),
+      ` ${KIND[v.kind] || v.kind || ""}: ${choiceText(v.chosen)} — ${v.grade || ""}` +
+      (typeof v.cost === "number" ? `, cost ${num(v.cost)} of P(win the game)` : "") +
+      "; chosen again below");
+    list.appendChild(div);
+  }
   if (!verdicts.length) {
     const p = document.createElement("p");
     p.className = "quiet";
@@ -598,6 +607,14 @@ function renderSummary(view) {
       ul.appendChild(li);
     }
     body.appendChild(ul);
+  }
+  if ((s.taken_back || []).length) {
+    const h = el("p", {}, "Taken back (Try again) and chosen again:");
+    const ol = el("ol", {id: "summary-taken-back"});
+    for (const w of s.taken_back)
+      ol.appendChild(el("li", {}, `deal ${w.deal}, ${(KIND[w.kind] || w.kind || "").toLowerCase()}: ` +
+        `${choiceText(w.chosen)} — ${w.grade}` + (typeof w.cost === "number" ? `, cost ${num(w.cost)}` : "")));
+    body.append(h, ol);
   }
   if ((s.worst || []).length) {
     const h = document.createElement("p");

@@ -188,7 +188,7 @@ def check_deal_shown(pg, rec: dict) -> None:
     score = {"person": int(pg.text_content("#score-person")),
              "computer": int(pg.text_content("#score-computer"))}
     assert score == rec["score"] == deal["score_after"]
-    verdicts = pg.locator("#coach-list .verdict")
+    verdicts = pg.locator("#coach-list .verdict:not(.taken-back)")
     coached = deal["coach"]
     assert verdicts.count() == len(coached)
     for i, v in enumerate(coached):              # the coach's figures, as the record keeps them
@@ -242,32 +242,63 @@ def test_a_whole_deal_by_clicks_and_keys(page, server, shots):
     assert page.locator("#coach-list .verdict").count() > 0
 
 
+#: A card as the page writes it in its text (10♥, K♠).
+SHOWN = r"(?:10|[789JQKA])[♠♥♦♣]"
+
+
+def cards_on_page(pg) -> set[str]:
+    """Every card the game's part of the page shows: drawn (face up) or named in its
+    text (the events, the coach, the notes), as the page writes them."""
+    import re
+    drawn = pg.eval_on_selector_all("#game svg.card[data-card]",
+                                    "els => els.map(e => e.dataset.card)")
+    return {shown(c) for c in drawn} | set(re.findall(SHOWN, pg.inner_text("#game")))
+
+
 def test_a_whole_game_by_clicks_and_keys(page, server, shots):
+    """... and every take-back (issue 51.2): offered only when the decision showed no
+    card the person had not seen before it (after it the page shows no card it did not
+    show before the decision); when a card was shown, only "Show the answer", saying why;
+    the taken-back verdicts stay in the coach's panel, the record and the summary."""
     game = new_game(page, seed=11)
-    deals, retried = 0, False
+    deals, retried, refused = 0, 0, 0
+    seen, deal_no = set(), None
     for n in range(400):
         phase = page.evaluate("document.body.dataset.phase")
         if phase == "game_over":
             break
+        if page.text_content("#deal") != deal_no:
+            deal_no, seen = page.text_content("#deal"), set()
         if phase == "deal_over":
             deals += 1
             check_deal_shown(page, record(page, server, game))
             if deals == 1:
                 page.screenshot(path=str(shots / "game-deal-over.png"), full_page=True)
-        if not retried and page.locator("#act-retry").count():
-            page.screenshot(path=str(shots / "try-again.png"), full_page=True)
+        if page.locator("#act-retry").count() and retried < 3:
+            if not retried:
+                page.screenshot(path=str(shots / "try-again.png"), full_page=True)
             before = record(page, server, game)
             waiting = page.locator("#coach-list .verdict .waiting")
             assert waiting.count() == 1 and "Try again" in waiting.text_content()
+            assert not cards_on_page(page) - seen, "the decision showed a card"
             assert step(page, n, retry=True) == "retry"
             after = record(page, server, game)     # the decision is taken back
             assert len(after["deals"][-1]["actions"]) < len(before["deals"][-1]["actions"])
             assert page.locator("#act-retry").count() == 0
-            retried = True
+            assert not cards_on_page(page) - seen, "a card seen before the take-back"
+            assert page.locator("#coach-list .verdict.taken-back").count() >= 1
+            retried += 1
             continue
+        if page.locator("#act-reveal").count() and not page.locator("#act-retry").count():
+            refused += 1
+            assert "No take-back here" in page.text_content("#coach-list .verdict .waiting")
+        seen = cards_on_page(page)
         step(page, n)
+        if not page.locator("#act-retry").count() and not page.locator("#act-reveal").count():
+            seen |= cards_on_page(page)
     else:
         raise AssertionError("the game did not end in 400 decisions")
+    print(f"take-backs: {retried} taken, {refused} refused (a card was shown)")
     page.screenshot(path=str(shots / "game-over.png"), full_page=True)
     rec = record(page, server, game)
     from ecarte_sim.analysis.practice import coach
@@ -279,6 +310,9 @@ def test_a_whole_game_by_clicks_and_keys(page, server, shots):
     assert len(rec["deals"]) >= deals + 1
     assert page.locator("#act-new").count() == 1
     assert retried, "the coach never offered to try again: choose another seed"
+    kept = [v for d in rec["deals"] for v in d.get("retried", [])]
+    assert len(kept) == retried == len(summary["taken_back"])
+    assert page.locator("#summary-taken-back li").count() == retried
 
 
 def test_keys_right_after_new_game_play_the_game(page, server):

@@ -84,9 +84,22 @@ def serve(host, port, allow_hosts, open_browser, store, no_warm_up, load_games, 
     _check_listen(host, port)
     directory = store or str(default_dir())
     from ecarte_sim.analysis.web.app import LOOPBACK_HOSTS
+    from ecarte_sim.analysis.web.store import StoreError
     loopback = server.is_loopback(host)
-    hosts = LOOPBACK_HOSTS + ((host,) if loopback else machine_names(host)) + allow_hosts
-    app = create_app(directory, hosts=tuple(dict.fromkeys(h.lower() for h in hosts)))
+    own = (host,) if loopback else machine_names(host)
+    hosts = tuple(dict.fromkeys(h.lower() for h in LOOPBACK_HOSTS + own + allow_hosts))
+    # the printed URL names a host the server answers to: a wildcard address (0.0.0.0,
+    # ::) is no address to browse to, so the machine's own first address stands for it
+    url_host = None
+    if host in WILDCARDS:
+        url_host = next((h.strip("[]") for h in own if _is_address(h.strip("[]"))
+                         and not server.is_loopback(h.strip("[]"))), "127.0.0.1")
+    try:
+        app = create_app(directory, hosts=hosts)
+    except StoreError as exc:
+        raise click.UsageError(f"--store {directory}: {exc.reason}") from None
+    except OSError as exc:
+        raise click.UsageError(f"--store {directory}: {exc.strerror or exc}") from None
     if not loopback:
         click.echo(f"Warning: listening on {host}: anyone who can reach this machine can "
                    f"start games and play them, and ask for the strategy card, advice and "
@@ -104,24 +117,50 @@ def serve(host, port, allow_hosts, open_browser, store, no_warm_up, load_games, 
         if open_browser:
             webbrowser.open(url)
 
-    server.serve(app, host, port, on_ready=ready)
+    server.serve(app, host, port, on_ready=ready, url_host=url_host)
     click.echo("stopped; every game is saved", err=True)
+
+
+#: Addresses that listen on every interface (no name to browse to).
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def _is_address(text: str) -> bool:
+    import ipaddress
+    try:
+        ipaddress.ip_address(text)
+        return True
+    except ValueError:
+        return False
+
+
+def own_addresses() -> list[str]:
+    """This machine's addresses as far as the standard library can tell: those its names
+    resolve to, and the source address of its routes out (a UDP socket connected, which
+    sends nothing), for IPv4 and IPv6."""
+    found = []
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                found.append(s.getsockname()[0])
+        except OSError:
+            pass
+    for name in (socket.gethostname(), socket.getfqdn()):
+        try:
+            found += [info[4][0] for info in socket.getaddrinfo(name, None)]
+        except OSError:
+            pass
+    return list(dict.fromkeys(a.split("%")[0] for a in found))
 
 
 def machine_names(host: str) -> tuple[str, ...]:
     """The Host names a server listening on ``host`` (not loopback) answers to: the
-    address given (unless a wildcard), this machine's name, its fully qualified name and
-    the addresses they resolve to."""
-    names = [] if host in ("0.0.0.0", "::", "") else [host if ":" not in host
-                                                       else f"[{host}]"]
-    for name in {socket.gethostname(), socket.getfqdn()}:
-        names.append(name)
-        try:
-            for info in socket.getaddrinfo(name, None):
-                address = info[4][0]
-                names.append(f"[{address}]" if ":" in address else address)
-        except OSError:
-            pass
+    address given (unless a wildcard), this machine's addresses (:func:`own_addresses`),
+    its name and its fully qualified name; each once."""
+    names = [] if host in WILDCARDS else [host if ":" not in host else f"[{host}]"]
+    names += [f"[{a}]" if ":" in a else a for a in own_addresses()]
+    names += [socket.gethostname(), socket.getfqdn()]
     return tuple(dict.fromkeys(n.lower() for n in names if n))
 
 

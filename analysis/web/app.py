@@ -62,9 +62,11 @@ and its cards' spelling (cards are passed on as ``KH``, ``TH``); the table check
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import threading
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -72,7 +74,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -88,6 +90,13 @@ STATIC = Path(__file__).resolve().parent / "static"
 PRIMER = Path(__file__).resolve().parents[2] / "docs" / "primer.md"
 #: The largest request body accepted (bytes).
 MAX_BODY = 16 * 1024
+#: A request's body must arrive within this many seconds of its headers (a slow client's
+#: connection is dropped earlier by the server's own watchdog: :mod:`.server`).
+BODY_SECONDS = 10.0
+#: New games per client address: at most this many at once, then one every
+#: ``60 / NEW_GAMES_PER_MINUTE`` seconds (429 beyond; each game is a file).
+NEW_GAMES_BURST = 30
+NEW_GAMES_PER_MINUTE = 30
 WORLDS = (8, 256)
 #: Actions and the fields each takes besides ``type``.
 ACTIONS = {"propose": (), "play": (), "accept": (), "refuse": (), "next": (), "retry": (),
@@ -113,6 +122,11 @@ class BadRequest(Exception):
     """A 400 with a one-line reason."""
 
 
+class Gone(Exception):
+    """The client disconnected before its request's body arrived: answered (to nobody)
+    with 400, never logged."""
+
+
 def _error(status: int, reason: str, law: str | None = None) -> JSONResponse:
     body = {"error": reason.splitlines()[0] if reason else "error"}
     if law is not None:
@@ -133,10 +147,18 @@ async def _body(request: Request) -> dict:
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise StoreError(413, f"the body is larger than {MAX_BODY} bytes")
     raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise StoreError(413, f"the body is larger than {MAX_BODY} bytes")
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > MAX_BODY:
+                    raise StoreError(413, f"the body is larger than {MAX_BODY} bytes")
+    except ClientDisconnect:
+        # the client went away mid-body: nothing to answer, nothing to log (a traceback
+        # per such connection would let any client fill the log)
+        raise Gone() from None
+    except TimeoutError:
+        raise StoreError(408, f"the body did not arrive within {BODY_SECONDS:g} s") from None
     if not raw.strip():
         return {}
     if nesting(raw) > MAX_DEPTH:
@@ -308,7 +330,10 @@ def chart_json(role: str, score: str, against: str) -> dict:
             "_solved": solved}
 
 
+@lru_cache(maxsize=64)
 def chart_svg(role: str, score: str, against: str) -> bytes:
+    """The printed strategy card as SVG: drawn once for each (role, score, table) and
+    kept (each drawing takes a second or more of matplotlib, one at a time)."""
     import matplotlib
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
@@ -448,16 +473,20 @@ class SecurityHeaders:
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 
-def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
+def create_app(store_dir, table=None, illegal=None, hosts=None,
+               new_games_burst: int | None = NEW_GAMES_BURST,
+               new_games_per_minute: float = NEW_GAMES_PER_MINUTE) -> Starlette:
     """The application serving the games of ``store_dir``. ``table`` / ``illegal``: the game
     class and its illegal-action exception (default: the practice table's); ``hosts``: the
     Host names answered (None: any; ``ecarte-sim serve`` on loopback passes
-    :data:`LOOPBACK_HOSTS`)."""
+    :data:`LOOPBACK_HOSTS`); ``new_games_burst`` / ``new_games_per_minute``: the new games
+    one client address may make (:class:`RateLimit`; a burst of None: no limit, as the
+    load test's players need)."""
     if table is None:
         table, default_illegal = default_table()
         illegal = illegal or default_illegal
     store = GameStore(store_dir, table, illegal or Exception)
-    games = _GameRoutes(store)
+    games = _GameRoutes(store, RateLimit(new_games_burst, new_games_per_minute))
     routes = [
         Route("/", _index),
         Route("/api/games", games.games, methods=["GET", "POST"]),
@@ -476,7 +505,7 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         middleware.append(Middleware(HostCheck, hosts=hosts))
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={
         BadRequest: _on_bad, StoreError: _on_store, HTTPException: _on_http,
-        Exception: _on_crash})
+        Gone: _on_gone, Exception: _on_crash})
     app.state.store = store
     return app
 
@@ -494,12 +523,48 @@ async def _call(fn, *args, **kwargs):
         raise BadRequest(str(exc)) from None
 
 
+class RateLimit:
+    """New games per client address, a token bucket each: ``burst`` at once, then
+    ``per_minute`` a minute (429 with ``Retry-After`` beyond). At most
+    :data:`MAX_CLIENTS` addresses are remembered (the fullest buckets are forgotten first:
+    a forgotten address starts full, as a new one does)."""
+
+    MAX_CLIENTS = 4096
+
+    def __init__(self, burst: int | None, per_minute: float):
+        self.burst = burst
+        self.rate = per_minute / 60.0
+        self.buckets: dict[str, tuple[float, float]] = {}
+        self.lock = threading.Lock()
+
+    def take(self, client: str) -> None:
+        if self.burst is None:
+            return
+        now = time.monotonic()
+        with self.lock:
+            tokens, then = self.buckets.get(client, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+            if tokens < 1.0:
+                wait = (1.0 - tokens) / self.rate
+                self.buckets[client] = (tokens, now)
+                raise StoreError(429, f"too many new games from {client}: at most "
+                                      f"{self.burst} at once, then "
+                                      f"{self.rate * 60:g} a minute (try again in "
+                                      f"{wait:.0f} s)", retry_after=int(wait) + 1)
+            self.buckets[client] = (tokens - 1.0, now)
+            if len(self.buckets) > self.MAX_CLIENTS:
+                for old in sorted(self.buckets, key=lambda k: -self.buckets[k][0])[
+                        :len(self.buckets) - self.MAX_CLIENTS]:
+                    del self.buckets[old]
+
+
 class _GameRoutes:
     """The routes of the games of one store: list and start games, a game's view, an
     action, the coach's hint, the record; each game reached only with its token."""
 
-    def __init__(self, store: GameStore):
+    def __init__(self, store: GameStore, limit: "RateLimit"):
         self.store = store
+        self.limit = limit
 
     def mine(self, request: Request) -> set[str]:
         """The ids of the games whose tokens the request shows (``X-Game-Tokens``)."""
@@ -524,9 +589,12 @@ class _GameRoutes:
 
     async def games(self, request: Request):
         store = self.store
-        if request.method == "GET":
+        if request.method in ("GET", "HEAD"):     # HEAD answers as GET, never makes a game
             ids = self.mine(request)
             return _json({"games": await run_in_threadpool(store.list, ids)})
+        if request.method != "POST":
+            raise HTTPException(405)
+        self.limit.take(request.client.host if request.client else "?")
         settings = new_settings(await _body(request), store.key_for)
         game = await _call(store.new, **settings)
         view = await _call(lambda: store.view(game.id)[1])
@@ -603,8 +671,15 @@ async def _on_bad(request: Request, exc: Exception):
     return _error(400, str(exc))
 
 
+async def _on_gone(request: Request, exc: Exception):
+    return _error(400, "the client disconnected before its request's body arrived")
+
+
 async def _on_store(request: Request, exc: StoreError):
-    return _error(exc.status, exc.reason, exc.law)
+    response = _error(exc.status, exc.reason, exc.law)
+    if getattr(exc, "retry_after", None):
+        response.headers["retry-after"] = str(exc.retry_after)
+    return response
 
 
 async def _on_http(request: Request, exc: HTTPException):

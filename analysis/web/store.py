@@ -39,6 +39,7 @@ import logging
 import os
 import re
 import secrets
+import stat
 import threading
 import time
 from dataclasses import dataclass, field
@@ -59,6 +60,9 @@ TOKEN_HEADER = "x-game-token"
 TOKENS_HEADER = "x-game-tokens"
 #: The most games one listing request may name.
 MAX_LISTED = 100
+#: The largest stored game read (bytes): a game of five up with every coach's verdict is
+#: well under a megabyte; a larger file is skipped at start without being read.
+MAX_STORED_BYTES = 8 << 20
 
 log = logging.getLogger("ecarte_sim.web")
 
@@ -66,11 +70,13 @@ log = logging.getLogger("ecarte_sim.web")
 class StoreError(Exception):
     """A request the store refuses: ``status`` (HTTP) and a one-line ``reason``."""
 
-    def __init__(self, status: int, reason: str, law: str | None = None):
+    def __init__(self, status: int, reason: str, law: str | None = None,
+                 retry_after: int | None = None):
         super().__init__(reason)
         self.status = status
         self.reason = reason
         self.law = law
+        self.retry_after = retry_after
 
 
 def default_dir() -> Path:
@@ -104,9 +110,40 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes: opened
+    without blocking and checked before reading, so a FIFO or a device is refused at once
+    (never waited on) and an oversized file is not read. :class:`Damaged` otherwise
+    (``FileNotFoundError`` passes)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise Damaged("a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise Damaged("not a regular file (a pipe or a device): not read")
+        if info.st_size > limit:
+            raise Damaged(f"larger than {limit} bytes ({info.st_size}): not read")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:
+                raise Damaged(f"larger than {limit} bytes: not read further")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def load_secret(root: Path) -> bytes:
     """The store's secret (:data:`SECRET_NAME`), made the first time (32 random bytes,
-    mode 0600, created exclusively so that two servers on one store share one)."""
+    mode 0600, created exclusively so that two servers on one store share one). A secret
+    that is not a regular file of 16 bytes or more is refused in one line
+    (:class:`StoreError`): it is never replaced silently, since the tokens of the games
+    made before depend on it."""
     path = root / SECRET_NAME
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -119,10 +156,16 @@ def load_secret(root: Path) -> bytes:
         finally:
             os.close(fd)
         _fsync_dir(root)
-    data = path.read_bytes()
+    try:
+        data = read_regular(path, 4096)
+    except (Damaged, OSError) as exc:
+        raise StoreError(500, f"the store's secret {path} cannot be read ({exc}): remove "
+                              f"it to make a new one (the games' old tokens then fail)") \
+            from None
     if len(data) < 16:
-        raise StoreError(500, f"the store's secret {SECRET_NAME} is damaged (fewer than 16 "
-                              f"bytes): remove it to make a new one (old tokens then fail)")
+        raise StoreError(500, f"the store's secret {path} is damaged ({len(data)} bytes, "
+                              f"fewer than 16): remove it to make a new one (the games' old "
+                              f"tokens then fail)")
     return data
 
 
@@ -278,9 +321,8 @@ class GameStore:
         ``FileNotFoundError`` otherwise."""
         path = self._path(game_id)
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-        except FileNotFoundError:
+            data = json.loads(read_regular(path, MAX_STORED_BYTES).decode("utf-8"))
+        except (FileNotFoundError, Damaged):
             raise
         except RecursionError:
             raise Damaged("JSON nested too deep") from None

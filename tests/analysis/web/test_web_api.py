@@ -539,7 +539,7 @@ def test_serve_binds_loopback_unless_told_and_warns(cli, tmp_path, monkeypatch, 
 
     apps = []
 
-    def fake_serve(app, host, port, on_ready=None):
+    def fake_serve(app, host, port, on_ready=None, url_host=None):
         calls.append((host, port))
         apps.append(app)
         on_ready(f"http://{host}:{port}/")

@@ -6,7 +6,6 @@ Needs the ``web`` extra (``pip install 'ecarte-sim[web]'``; in a checkout ``pip 
 from __future__ import annotations
 
 import socket
-import threading
 import webbrowser
 
 import click
@@ -41,8 +40,9 @@ def _need_web() -> None:
 @click.option("--store", type=click.Path(file_okay=False), default=None,
               help="Directory of the saved games [default: ~/.local/share/ecarte-sim/games].")
 @click.option("--no-warm-up", is_flag=True,
-              help="Do not play a first decision at start (the kernels then compile on the "
-                   "first game).")
+              help="Do not compile the kernels at start (on a background thread, the page "
+                   "saying it is getting ready meanwhile); the first game then compiles "
+                   "them.")
 @click.option("--load-test", "load_games", type=click.IntRange(1, 200), default=None,
               metavar="GAMES",
               help="Instead of serving: start the server on a free loopback port, play GAMES "
@@ -95,7 +95,7 @@ def serve(host, port, allow_hosts, open_browser, store, no_warm_up, load_games, 
         url_host = next((h.strip("[]") for h in own if _is_address(h.strip("[]"))
                          and not server.is_loopback(h.strip("[]"))), "127.0.0.1")
     try:
-        app = create_app(directory, hosts=hosts)
+        app = create_app(directory, hosts=hosts, warm_up=not no_warm_up or None)
     except StoreError as exc:
         raise click.UsageError(f"--store {directory}: {exc.reason}") from None
     except OSError as exc:
@@ -108,8 +108,6 @@ def serve(host, port, allow_hosts, open_browser, store, no_warm_up, load_games, 
                    f"on the network path can read the tokens and the games; the server "
                    f"answers only to the Host names {', '.join(hosts)} "
                    f"(--allow-host adds one)", err=True)
-    if not no_warm_up:
-        threading.Thread(target=_warm_up, daemon=True).start()
 
     def ready(url: str) -> None:
         click.echo(f"The practice table: {url}  (games saved in {directory}; Ctrl-C stops)",
@@ -181,16 +179,6 @@ def _check_listen(host: str, port: int) -> None:
             raise click.UsageError(f"cannot listen on {host}:{port}: "
                                    f"{exc.strerror or exc} (choose another --port, or 0 for "
                                    f"any free port)") from None
-
-
-def _warm_up() -> None:
-    """One game dealt and one action played outside the store, so that the first real
-    game does not wait for numba to compile (nothing happens when the cache is warm)."""
-    try:
-        from ecarte_sim.analysis.web.load import warm_up
-        warm_up()
-    except Exception:  # the first game will say what is wrong
-        pass
 
 
 COMMANDS = [serve]

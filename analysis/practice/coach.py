@@ -136,7 +136,9 @@ def grade_of(cost, ci=None) -> tuple[str, bool]:
     if cost is None or (isinstance(cost, float) and math.isnan(cost)):
         return "unknown", False
     noise = ci is not None and ci[0] <= 0.0
-    if cost <= EQUAL:
+    # "best": the best choice, or one the sample cannot tell from it (its interval
+    # reaches zero) that costs at most EQUAL; a small cost the interval shows is "good"
+    if cost <= EQUAL and (ci is None or noise or cost <= 1e-12):
         return "best", False
     if noise or cost < INACCURACY:
         return "good", bool(noise and cost >= INACCURACY)
@@ -619,14 +621,25 @@ def _summarize(deals: list[dict], who: list[str], taken_back=()) -> dict:
                                             if v.get("cost") is not None))}
                          for d in deals],
             "text": (f"{len(all_v)} decision{'s' if len(all_v) != 1 else ''}: "
-                     + ", ".join(f"{n} {g}" for g, n in by_grade.items() if n)
-                     + (" (the later proposals and exchanges: the strategy has no solved "
-                        "value for them)" if by_grade.get("not graded") else "")
+                     + ", ".join(_counted(n, g) for g, n in by_grade.items() if n)
                      + f"; {lost:.3f} of P(win the game) given up, summed decision by "
                      "decision (each against the best choice at that moment)"
                      + (f"; {len(taken_back)} decision{'s' if len(taken_back) != 1 else ''} "
                         f"taken back and chosen again (not counted above)"
                         if taken_back else ""))}
+
+
+_PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+
+def _counted(n: int, grade: str) -> str:
+    """``n`` decisions of ``grade`` in words: "2 inaccuracies", "1 not graded (...)"."""
+    words = _PLURAL.get(grade, grade) if n != 1 else grade
+    if grade == "not graded":
+        words += " (the later proposals and exchanges: the strategy has no solved value for them)"
+    if grade == "unknown":
+        words = "not valued (a card unknown, or the coach failed)"
+    return f"{n} {words}"
 
 
 def summary(record: dict, players=None) -> dict:

@@ -33,6 +33,10 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
   computer's own player would do in his seat, from his knowledge only): ``{"action",
   "text"}``; not recorded. 422 when no decision is pending.
 * ``GET /rules`` — the primer (the rules in full), as text.
+* ``GET /api/ready`` — ``{"ready", "waited_s", "took_s", "error"}``: whether the first
+  start's warm-up (numba compiling or loading the kernels, :class:`Readiness`) is done.
+  Until it is, every request that plays or values a game waits for it (it never fails
+  for it); the page polls this and says it is getting ready, and for how long.
 * ``GET /api/games/{id}/record`` — the game record (records.py's format), as a download:
   as the person may see it (``Table.public_record``: while a deal is in progress the
   computer's hand, discards and draws and the stock are ``"?"``, and so is that deal's
@@ -475,18 +479,25 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 def create_app(store_dir, table=None, illegal=None, hosts=None,
                new_games_burst: int | None = NEW_GAMES_BURST,
-               new_games_per_minute: float = NEW_GAMES_PER_MINUTE) -> Starlette:
+               new_games_per_minute: float = NEW_GAMES_PER_MINUTE,
+               warm_up=None) -> Starlette:
     """The application serving the games of ``store_dir``. ``table`` / ``illegal``: the game
     class and its illegal-action exception (default: the practice table's); ``hosts``: the
     Host names answered (None: any; ``ecarte-sim serve`` on loopback passes
     :data:`LOOPBACK_HOSTS`); ``new_games_burst`` / ``new_games_per_minute``: the new games
     one client address may make (:class:`RateLimit`; a burst of None: no limit, as the
-    load test's players need)."""
+    load test's players need); ``warm_up``: None (ready at once), True (the game's own
+    warm-up, :func:`ecarte_sim.analysis.web.load.warm_up`, on a background thread) or a
+    function to run there (:class:`Readiness`)."""
     if table is None:
         table, default_illegal = default_table()
         illegal = illegal or default_illegal
     store = GameStore(store_dir, table, illegal or Exception)
-    games = _GameRoutes(store, RateLimit(new_games_burst, new_games_per_minute))
+    if warm_up is True:
+        from ecarte_sim.analysis.web.load import warm_up as game_warm_up
+        warm_up = game_warm_up
+    readiness = Readiness(warm_up)
+    games = _GameRoutes(store, RateLimit(new_games_burst, new_games_per_minute), readiness)
     routes = [
         Route("/", _index),
         Route("/api/games", games.games, methods=["GET", "POST"]),
@@ -495,6 +506,8 @@ def create_app(store_dir, table=None, illegal=None, hosts=None,
         Route("/api/games/{id}/record", games.record),
         Route("/api/games/{id}/hint", games.hint),
         Route("/rules", _rules),
+        Route("/api/ready", lambda request: _json(readiness.state(),
+                                                  headers={"Cache-Control": "no-store"})),
         Route("/api/chart", _chart),
         Route("/api/advise", _advise, methods=["POST"]),
         Route("/api/cards", _card_question, methods=["POST"]),
@@ -507,6 +520,7 @@ def create_app(store_dir, table=None, illegal=None, hosts=None,
         BadRequest: _on_bad, StoreError: _on_store, HTTPException: _on_http,
         Gone: _on_gone, Exception: _on_crash})
     app.state.store = store
+    app.state.readiness = readiness
     return app
 
 
@@ -521,6 +535,45 @@ async def _call(fn, *args, **kwargs):
         raise
     except ValueError as exc:  # CardError is a ValueError
         raise BadRequest(str(exc)) from None
+
+
+class Readiness:
+    """The first start's warm-up: numba compiles (or loads from its cache) every kernel a
+    game uses on a background thread (:func:`ecarte_sim.analysis.web.load.warm_up`);
+    ``ready`` is set when it is done (or failed: the games then say what is wrong). A
+    request that needs the kernels awaits :meth:`wait` first, so that no request runs
+    into the compilation's minutes halfway and none is refused for it."""
+
+    def __init__(self, warm=None):
+        self.event = threading.Event()
+        self.started = time.monotonic()
+        self.took: float | None = None
+        self.error: str | None = None
+        if warm is None:
+            self.took = 0.0
+            self.event.set()
+        else:
+            threading.Thread(target=self._run, args=(warm,), daemon=True,
+                             name="ecarte-warm-up").start()
+
+    def _run(self, warm) -> None:
+        try:
+            warm()
+        except Exception as exc:  # the games will say what is wrong
+            self.error = f"{type(exc).__name__}: {str(exc)[:200]}"
+        finally:
+            self.took = time.monotonic() - self.started
+            self.event.set()
+
+    def state(self) -> dict:
+        ready = self.event.is_set()
+        return {"ready": ready, "waited_s": round(time.monotonic() - self.started, 1),
+                "took_s": None if self.took is None else round(self.took, 1),
+                "error": self.error}
+
+    async def wait(self) -> None:
+        while not self.event.is_set():
+            await asyncio.sleep(0.2)
 
 
 class RateLimit:
@@ -562,9 +615,10 @@ class _GameRoutes:
     """The routes of the games of one store: list and start games, a game's view, an
     action, the coach's hint, the record; each game reached only with its token."""
 
-    def __init__(self, store: GameStore, limit: "RateLimit"):
+    def __init__(self, store: GameStore, limit: "RateLimit", readiness: Readiness):
         self.store = store
         self.limit = limit
+        self.ready = readiness.wait
 
     def mine(self, request: Request) -> set[str]:
         """The ids of the games whose tokens the request shows (``X-Game-Tokens``)."""
@@ -596,25 +650,32 @@ class _GameRoutes:
             raise HTTPException(405)
         self.limit.take(request.client.host if request.client else "?")
         settings = new_settings(await _body(request), store.key_for)
+        await self.ready()
         game = await _call(store.new, **settings)
         view = await _call(lambda: store.view(game.id)[1])
         return _json({**_game_json(game, view), "token": store.token(game.id)}, status=201)
 
     async def game(self, request: Request):
-        game, view = await _call(self.store.view, self.owned(request))
+        game_id = self.owned(request)
+        await self.ready()
+        game, view = await _call(self.store.view, game_id)
         return _json(_game_json(game, view))
 
     async def act(self, request: Request):
         game_id = self.owned(request)
         seq, action = parse_action(await _body(request))
+        await self.ready()
         game, view = await _call(self.store.act, game_id, seq, action)
         return _json(_game_json(game, view))
 
     async def hint(self, request: Request):
-        return _json(await _call(self.store.hint, self.owned(request)))
+        game_id = self.owned(request)
+        await self.ready()
+        return _json(await _call(self.store.hint, game_id))
 
     async def record(self, request: Request):
         game_id = self.owned(request)
+        await self.ready()
         rec = await _call(self.store.record, game_id)
         return _json(rec, headers={"Content-Disposition":
                                    f'attachment; filename="ecarte-{game_id}.json"'})
@@ -659,11 +720,13 @@ async def _chart(request: Request):
 
 async def _advise(request: Request):
     data = await _body(request)
+    await request.app.state.readiness.wait()
     return _json(await _call(advise_json, data))
 
 
 async def _card_question(request: Request):
     data = await _body(request)
+    await request.app.state.readiness.wait()
     return _json(await _call(cards_json, data))
 
 

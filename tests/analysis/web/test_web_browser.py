@@ -14,6 +14,7 @@ chromium with apt-get; the test extra installs playwright)."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -315,6 +316,82 @@ def test_a_whole_game_by_clicks_and_keys(page, server, shots):
     assert page.locator("#summary-taken-back li").count() == retried
 
 
+#: A count followed by a grade in the singular where it should be plural ("2 inaccuracy").
+BAD_PLURAL = r"\b(?:[02-9]|\d\d+) (?:inaccuracy|mistake|blunder)\b"
+
+
+def _read_like_a_player(pg) -> list[str]:
+    """What issue 51.6 found on the page, as a list of complaints (empty: none): a
+    "−0.000", a "Best" verdict that names another best choice, a singular after a count,
+    a card in letters in the coach's panel or the message."""
+    text = pg.inner_text("#game")
+    bad = []
+    if re.search(r"[−-]0\.0+(?![0-9])", text):
+        bad.append("a negative zero: " + re.search(r".{30}[−-]0\.0+.{10}", text).group(0))
+    for head in pg.eval_on_selector_all("#coach-list .verdict:not(.taken-back) .head",
+                                        "els => els.map(e => e.textContent)"):
+        if head.lower().startswith("best") and "; best " in head:
+            bad.append("a Best that names another best: " + head)
+    if re.search(BAD_PLURAL, text):
+        bad.append("a singular after a count: " + re.search(BAD_PLURAL, text).group(0))
+    for box in ("#coach-list", "#message", "#summary-body"):
+        words = pg.inner_text(box) if pg.locator(box).count() else ""
+        if re.search(r"\b(?:10|[789TJQKA])[SHDC]\b", words):
+            bad.append(f"letters for a card in {box}")
+    return bad
+
+
+@pytest.mark.parametrize("width, height", [(1280, 900), (390, 844)])
+def test_what_a_player_reads_in_a_whole_game(browser, server, shots, width, height):
+    """Issue 51.6, a whole game at a desktop's and a phone's size: no self-contradicting
+    verdict, no −0.000, plurals right, cards written as drawn; the coach's panel at a
+    deal's end shows its first verdict from its top; the step numbers of "What happened"
+    fit their margin; the card-by-card table stays inside its panel (it scrolls sideways
+    on a phone); the numbered game's shared deals said. Screenshots at both sizes."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  bypass_csp=True)
+    pg = context.new_page()
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    new_game(pg, seed=41)
+    assert "Game 41: everyone who asks this server for game 41 gets these same deals" in \
+        pg.text_content("#notes")
+    complaints, deals = [], 0
+    for n in range(400):
+        phase = pg.evaluate("document.body.dataset.phase")
+        complaints += _read_like_a_player(pg)
+        if phase == "game_over":
+            break
+        if phase == "deal_over":
+            deals += 1
+            assert pg.evaluate("document.getElementById('coach-list').scrollTop") == 0
+            panel = pg.locator("#deal-over").bounding_box()
+            table = pg.locator("#replay .scroll")
+            if table.count():
+                box = table.bounding_box()
+                assert box["x"] >= panel["x"] - 1
+                assert box["x"] + box["width"] <= panel["x"] + panel["width"] + 1
+                rows = pg.eval_on_selector_all(
+                    "#replay-table tr", "els => els.map(e => e.getBoundingClientRect().height)")
+                line = pg.evaluate("parseFloat(getComputedStyle(document.querySelector("
+                                   "'#replay-table td')).lineHeight) || 20")
+                assert max(rows) < 2.5 * line, "a row of the card-by-card table wraps"
+            if deals == 1:
+                pg.screenshot(path=str(shots / f"read-{width}-deal-over.png"), full_page=True)
+        step(pg, n)
+    else:
+        raise AssertionError("the game did not end in 400 decisions")
+    assert not complaints, complaints
+    steps = pg.locator("#events li").count()
+    assert steps >= 10                       # two-digit step numbers: they fit the margin
+    pad = pg.evaluate("parseFloat(getComputedStyle(document.getElementById('events'))"
+                      ".paddingLeft) / parseFloat(getComputedStyle(document.getElementById("
+                      "'events')).fontSize)")
+    assert pad >= 2.5, f"the margin of 'What happened' is {pad:.2f} em: '10.' is cut"
+    pg.screenshot(path=str(shots / f"read-{width}-game-over.png"), full_page=True)
+    context.close()
+
+
 def test_keys_right_after_new_game_play_the_game(page, server):
     """Enter after clicking "New game" is the game's key (discard), not the button's."""
     game = new_game(page, seed=12)
@@ -333,7 +410,11 @@ def test_an_illegal_card_is_refused_with_its_law(page, server, shots):
             before = seq(page)
             illegal.first.click()
             page.wait_for_function("document.getElementById('message').textContent !== ''")
-            assert "Law 43" in page.text_content("#message")
+            message = page.text_content("#message")
+            assert "Law 43" in message
+            # the cards as the page draws them (J♠), never the API's letters (JS)
+            assert re.search(SHOWN, message) and not re.search(r"\b(?:10|[789TJQKA])[SHDC]\b",
+                                                               message), message
             assert seq(page) == before
             page.screenshot(path=str(shots / "illegal-card.png"), full_page=True)
             return
@@ -409,6 +490,8 @@ def test_the_strategy_card_and_the_advice_form(page, server, shots):
     page.click("#advise-form button")
     page.wait_for_selector("#advice-action")
     assert page.text_content("#advice-action").split()[0] in ("propose", "play")
+    said = page.text_content("#advice-action")          # "(dd)" is explained (issue 51.6)
+    assert "(dd)" not in said and "double dummy" in said
     page.fill("#cards-form input[name=opponent]", "AH JS TS 7D 8C")
     page.click("#cards-form button")
     page.wait_for_selector("#cards-best")
@@ -425,8 +508,8 @@ def test_the_strategy_card_and_the_advice_form(page, server, shots):
 def test_no_response_before_the_deal_is_over_tells_the_key_or_a_hidden_card(page, server,
                                                                               store):
     """Every API response the page receives during a deal, as Chromium got it: neither the
-    key, nor the deal's seed, nor a card the person has not seen (checked against the stored record at the
-    deal's end)."""
+    key, nor the deal's seed, nor a card the person has not seen (checked against the
+    stored record at the deal's end)."""
     import json
     import re
     bodies = []

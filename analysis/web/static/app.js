@@ -374,12 +374,12 @@ function renderCoach(view) {
     let line = ` ${KIND[v.kind] || v.kind || ""}: ${choiceText(v.chosen)}`;
     if (typeof v.cost === "number") {
       line += ` — cost ${num(v.cost)} of P(win the game)`;
-      if (Array.isArray(v.cost_ci95) && v.unit !== "exact")
+      if (Array.isArray(v.cost_ci95) && v.unit !== "exact" && (v.cost_ci95[0] || v.cost_ci95[1]))
         line += ` (95% ${num(v.cost_ci95[0])} to ${num(v.cost_ci95[1])}, ${v.n} ${v.unit})`;
     }
     if (v.best !== undefined && v.best !== null && choiceText(v.best) !== choiceText(v.chosen))
       line += grade === "best" ? `; as good as ${choiceText(v.best)}, the top estimate, within the sampling`
-                               : `; best ${choiceText(v.best)}`;
+                               : `; best ${v.kind === "discard" ? "discard " : ""}${choiceText(v.best)}`;
     head.appendChild(document.createTextNode(line));
     div.appendChild(head);
     if (v.revealed === false) {
@@ -529,8 +529,9 @@ function renderDealOver(view) {
     const t = document.createElement("table");
     t.className = "values";
     t.id = "replay-table";
-    t.append(el("caption", {}, "Card by card: the elder's tricks, double dummy, after each legal card"),
-             headRow(["#", "who", "played", "its value", "the best", "tricks lost"]));
+    t.append(headRow(["#", "who", "played", "its value", "the best", "tricks lost"]));
+    replay.appendChild(el("p", {class: "quiet", id: "replay-caption"},
+      "Card by card: the elder's tricks, double dummy, after each legal card"));
     for (const c of r.cards) {
       const tr = document.createElement("tr");
       for (const x of [c.n, who(c.by), cardText(c.card), c.value ?? "–",

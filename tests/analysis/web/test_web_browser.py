@@ -375,7 +375,7 @@ def test_what_a_player_reads_in_a_whole_game(browser, server, shots, width, heig
                     "#replay-table tr", "els => els.map(e => e.getBoundingClientRect().height)")
                 line = pg.evaluate("parseFloat(getComputedStyle(document.querySelector("
                                    "'#replay-table td')).lineHeight) || 20")
-                assert max(rows) < 2.5 * line, "a row of the card-by-card table wraps"
+                assert max(rows) < 1.6 * line, "a row of the card-by-card table wraps"
             if deals == 1:
                 pg.screenshot(path=str(shots / f"read-{width}-deal-over.png"), full_page=True)
         step(pg, n)

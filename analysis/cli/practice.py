@@ -54,8 +54,10 @@ def review(file, no_coach, players, as_json):
     breach is one line naming the law (Law 43: a revoke or not winning when able;
     Laws 29-34: more cards taken than discarded; Laws 47-49: a wrong mark; Law 40: a card
     out of turn; ...). Exit code 0 when the record keeps the laws, 1 when it breaks one,
-    2 when FILE is not a record (or larger than 8 MB). The format: docs/records.md (in the repository and the
-    source distribution). An example ships with the package:
+    2 when FILE is not a record (or larger than 8 MB, or not a regular file). The laws are
+    checked first and alone: the coach is not run on a record that breaks one. The
+    format: docs/records.md (in the repository and the source distribution). An example
+    ships with the package:
     ecarte_sim/analysis/practice/examples/treatise_a_y.json.
     """
     from ecarte_sim.analysis.practice import laws

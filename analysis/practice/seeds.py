@@ -172,6 +172,11 @@ def check_deals(record: dict) -> list[tuple[str, str]]:
                                               f"the one the key gives ({due})"))
                     continue
                 seed = due
+            if record.get("table") is not None and d.get("index") not in (None, 0):
+                out.append(("Laws 8, 10", f"deal {d['number']}: the record says it is deal "
+                                          f"{d['index']} of its seed; the table deals each "
+                                          f"deal as deal 0 of its own seed"))
+                continue
             if seed is not None:
                 out += _against(record, d, seed, d.get("index") or 0,
                                 f"deal {d.get('index') or 0} of seed {seed}")
@@ -184,8 +189,16 @@ def check_deals(record: dict) -> list[tuple[str, str]]:
         out.append(("Law 14", f"the first dealer is recorded as {record['first_dealer']}, "
                               f"the seed's cut names {cut}"))
     for d in record["deals"]:
-        if d.get("index") is not None:
-            out += _against(record, d, seed, d["index"], f"deal {d['index']} of seed {seed}")
+        index = d.get("index")
+        if record.get("table") is not None:       # the table dealt deal n as index n - 1
+            if index not in (None, d["number"] - 1):
+                out.append(("Laws 8, 10", f"deal {d['number']}: the record says it is deal "
+                                          f"{index} of the seed; the table deals deal "
+                                          f"{d['number']} as deal {d['number'] - 1}"))
+                continue
+            index = d["number"] - 1
+        if index is not None:
+            out += _against(record, d, seed, index, f"deal {index} of seed {seed}")
     return out
 
 

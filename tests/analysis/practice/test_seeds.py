@@ -242,6 +242,13 @@ def test_a_version_1_record_is_still_read_checked_and_restored():
     assert Table.from_record(record).record() == record
     other = dict(record, seed=98)                 # a seed whose deals are not the record's
     assert any(law == "Laws 8, 10" for law, _ in laws.check(other))
+    # a table's deal n is index n - 1 of the seed, as the store deals it: a record that
+    # repeats deal 1 under index 0 is refused by review as by the store
+    again = dict(record, deals=[record["deals"][0], dict(record["deals"][0], number=2,
+                                                         dealer=record["deals"][1]["dealer"],
+                                                         elder=record["deals"][1]["elder"])])
+    assert any(law == "Laws 8, 10" and "deal 2: the record says it is deal 0" in why
+               for law, why in laws.check(again))
 
 
 def test_the_first_dealer_is_the_keys_cut():

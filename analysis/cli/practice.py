@@ -5,6 +5,8 @@
 
 Exit codes: 0 the record keeps the laws, 1 it breaks at least one (each breach one line,
 naming the law), 2 the file cannot be read or is not a record (one line, ``Error: ...``).
+The laws are checked first and alone: a record that breaks one is not given to the coach
+(it cannot grade an impossible game), so the coach never decides the exit code.
 """
 
 from __future__ import annotations
@@ -17,8 +19,13 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit
 
 
 def _coach_review(record: dict, breaches: list, players=None) -> dict | None:
-    """The coach's annotation (H2's ``coach.review``), or None when the coach cannot read
-    this record (the module absent, or a record the laws reject)."""
+    """The coach's annotation (``coach.review``) of a record that keeps the laws; for one
+    that breaks them, ``{"error": ...}`` saying the coach was not run (an impossible
+    game has nothing to grade against). A coach's failure on a legal record is its own
+    line, never the exit code."""
+    if breaches:
+        return {"error": "not run: the record breaks the laws (above), and an impossible "
+                         "game cannot be graded"}
     try:
         from ecarte_sim.analysis.practice import coach
     except ImportError:
@@ -28,11 +35,9 @@ def _coach_review(record: dict, breaches: list, players=None) -> dict | None:
         return None
     try:
         return fn(record, players=players) if players else fn(record)
-    except Exception as exc:     # a record the laws reject may not be gradable
-        if not breaches:
-            raise
-        return {"error": f"the coach cannot read a record that breaks the laws "
-                         f"({str(exc) or exc.__class__.__name__})"}
+    except Exception as exc:     # a bug of the coach's: said, not a law's breach
+        return {"error": f"could not annotate this record ({exc.__class__.__name__}: "
+                         f"{str(exc)[:160]})"}
 
 
 @click.command(context_settings=CONTEXT)
@@ -49,8 +54,10 @@ def review(file, no_coach, players, as_json):
     breach is one line naming the law (Law 43: a revoke or not winning when able;
     Laws 29-34: more cards taken than discarded; Laws 47-49: a wrong mark; Law 40: a card
     out of turn; ...). Exit code 0 when the record keeps the laws, 1 when it breaks one,
-    2 when FILE is not a record (or larger than 8 MB). The format: docs/records.md (in the repository and the
-    source distribution). An example ships with the package:
+    2 when FILE is not a record (or larger than 8 MB, or not a regular file). The laws are
+    checked first and alone: the coach is not run on a record that breaks one. The
+    format: docs/records.md (in the repository and the source distribution). An example
+    ships with the package:
     ecarte_sim/analysis/practice/examples/treatise_a_y.json.
     """
     from ecarte_sim.analysis.practice import laws
@@ -93,11 +100,18 @@ def review(file, no_coach, players, as_json):
         raise click.exceptions.Exit(1)
 
 
+#: What :func:`one_line` escapes: C0 and C1 controls, the line and paragraph separators,
+#: and the bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069),
+#: which reorder what a terminal shows (a name with U+202E could make a line read backwards).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
 def one_line(text: str) -> str:
     """``text`` as one line: every control character (a newline in a player's name, an
-    escape sequence) written as its escape, so that a record cannot forge lines."""
-    return re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]",
-                  lambda m: m.group(0).encode("unicode_escape").decode("ascii"), str(text))
+    escape sequence, a bidirectional override) written as its escape, so that a record
+    cannot forge lines or reorder them."""
+    return _UNSAFE.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"),
+                       str(text))
 
 
 def _annotation_lines(annotation) -> list[str]:

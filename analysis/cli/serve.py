@@ -6,7 +6,6 @@ Needs the ``web`` extra (``pip install 'ecarte-sim[web]'``; in a checkout ``pip 
 from __future__ import annotations
 
 import socket
-import threading
 import webbrowser
 
 import click
@@ -41,8 +40,9 @@ def _need_web() -> None:
 @click.option("--store", type=click.Path(file_okay=False), default=None,
               help="Directory of the saved games [default: ~/.local/share/ecarte-sim/games].")
 @click.option("--no-warm-up", is_flag=True,
-              help="Do not play a first decision at start (the kernels then compile on the "
-                   "first game).")
+              help="Do not compile the kernels at start (on a background thread, the page "
+                   "saying it is getting ready meanwhile); the first game then compiles "
+                   "them.")
 @click.option("--load-test", "load_games", type=click.IntRange(1, 200), default=None,
               metavar="GAMES",
               help="Instead of serving: start the server on a free loopback port, play GAMES "
@@ -84,9 +84,22 @@ def serve(host, port, allow_hosts, open_browser, store, no_warm_up, load_games, 
     _check_listen(host, port)
     directory = store or str(default_dir())
     from ecarte_sim.analysis.web.app import LOOPBACK_HOSTS
+    from ecarte_sim.analysis.web.store import StoreError
     loopback = server.is_loopback(host)
-    hosts = LOOPBACK_HOSTS + ((host,) if loopback else machine_names(host)) + allow_hosts
-    app = create_app(directory, hosts=tuple(dict.fromkeys(h.lower() for h in hosts)))
+    own = (host,) if loopback else machine_names(host)
+    hosts = tuple(dict.fromkeys(h.lower() for h in LOOPBACK_HOSTS + own + allow_hosts))
+    # the printed URL names a host the server answers to: a wildcard address (0.0.0.0,
+    # ::) is no address to browse to, so the machine's own first address stands for it
+    url_host = None
+    if host in WILDCARDS:
+        url_host = next((h.strip("[]") for h in own if _is_address(h.strip("[]"))
+                         and not server.is_loopback(h.strip("[]"))), "127.0.0.1")
+    try:
+        app = create_app(directory, hosts=hosts, warm_up=not no_warm_up or None)
+    except StoreError as exc:
+        raise click.UsageError(f"--store {directory}: {exc.reason}") from None
+    except OSError as exc:
+        raise click.UsageError(f"--store {directory}: {exc.strerror or exc}") from None
     if not loopback:
         click.echo(f"Warning: listening on {host}: anyone who can reach this machine can "
                    f"start games and play them, and ask for the strategy card, advice and "
@@ -95,8 +108,6 @@ def serve(host, port, allow_hosts, open_browser, store, no_warm_up, load_games, 
                    f"on the network path can read the tokens and the games; the server "
                    f"answers only to the Host names {', '.join(hosts)} "
                    f"(--allow-host adds one)", err=True)
-    if not no_warm_up:
-        threading.Thread(target=_warm_up, daemon=True).start()
 
     def ready(url: str) -> None:
         click.echo(f"The practice table: {url}  (games saved in {directory}; Ctrl-C stops)",
@@ -104,24 +115,50 @@ def serve(host, port, allow_hosts, open_browser, store, no_warm_up, load_games, 
         if open_browser:
             webbrowser.open(url)
 
-    server.serve(app, host, port, on_ready=ready)
+    server.serve(app, host, port, on_ready=ready, url_host=url_host)
     click.echo("stopped; every game is saved", err=True)
+
+
+#: Addresses that listen on every interface (no name to browse to).
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def _is_address(text: str) -> bool:
+    import ipaddress
+    try:
+        ipaddress.ip_address(text)
+        return True
+    except ValueError:
+        return False
+
+
+def own_addresses() -> list[str]:
+    """This machine's addresses as far as the standard library can tell: those its names
+    resolve to, and the source address of its routes out (a UDP socket connected, which
+    sends nothing), for IPv4 and IPv6."""
+    found = []
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                found.append(s.getsockname()[0])
+        except OSError:
+            pass
+    for name in (socket.gethostname(), socket.getfqdn()):
+        try:
+            found += [info[4][0] for info in socket.getaddrinfo(name, None)]
+        except OSError:
+            pass
+    return list(dict.fromkeys(a.split("%")[0] for a in found))
 
 
 def machine_names(host: str) -> tuple[str, ...]:
     """The Host names a server listening on ``host`` (not loopback) answers to: the
-    address given (unless a wildcard), this machine's name, its fully qualified name and
-    the addresses they resolve to."""
-    names = [] if host in ("0.0.0.0", "::", "") else [host if ":" not in host
-                                                       else f"[{host}]"]
-    for name in {socket.gethostname(), socket.getfqdn()}:
-        names.append(name)
-        try:
-            for info in socket.getaddrinfo(name, None):
-                address = info[4][0]
-                names.append(f"[{address}]" if ":" in address else address)
-        except OSError:
-            pass
+    address given (unless a wildcard), this machine's addresses (:func:`own_addresses`),
+    its name and its fully qualified name; each once."""
+    names = [] if host in WILDCARDS else [host if ":" not in host else f"[{host}]"]
+    names += [f"[{a}]" if ":" in a else a for a in own_addresses()]
+    names += [socket.gethostname(), socket.getfqdn()]
     return tuple(dict.fromkeys(n.lower() for n in names if n))
 
 
@@ -142,16 +179,6 @@ def _check_listen(host: str, port: int) -> None:
             raise click.UsageError(f"cannot listen on {host}:{port}: "
                                    f"{exc.strerror or exc} (choose another --port, or 0 for "
                                    f"any free port)") from None
-
-
-def _warm_up() -> None:
-    """One game dealt and one action played outside the store, so that the first real
-    game does not wait for numba to compile (nothing happens when the cache is warm)."""
-    try:
-        from ecarte_sim.analysis.web.load import warm_up
-        warm_up()
-    except Exception:  # the first game will say what is wrong
-        pass
 
 
 COMMANDS = [serve]

@@ -6,6 +6,9 @@ the coach.
 * :mod:`.computer` — the computer's decisions: the shipped strategy's tables or the
   treatise's rules, its cards by the inferring player or αμ (:mod:`ecarte_sim.analysis.ecarte.play.card_advice`)
   or the treatise's play.
+* :mod:`.seeds` — where the cards come from: each deal's seed an HMAC of the game's
+  key (version 2), the old one-seed games (version 1), a record's deals checked
+  against their seeds.
 * :mod:`.records` — the game record (plain JSON, ``docs/records.md``): shape checks, atomic
   save, load.
 * :mod:`.laws` — the trick's rules (Law 43), the point (Laws 48–49) and ``check(record)``:

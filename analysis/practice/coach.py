@@ -78,6 +78,7 @@ import numpy as np
 
 from ecarte_sim.analysis.practice.replay import (DealState, action_states, json_ready,
                                                  known_card, known_set, replay)
+from ecarte_sim.analysis.practice.seeds import deal_stream
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
 from ecarte_sim.engine.deck import card_set, cards_of, format_card, format_hand
 
@@ -135,7 +136,9 @@ def grade_of(cost, ci=None) -> tuple[str, bool]:
     if cost is None or (isinstance(cost, float) and math.isnan(cost)):
         return "unknown", False
     noise = ci is not None and ci[0] <= 0.0
-    if cost <= EQUAL:
+    # "best": the best choice, or one the sample cannot tell from it (its interval
+    # reaches zero) that costs at most EQUAL; a small cost the interval shows is "good"
+    if cost <= EQUAL and (ci is None or noise or cost <= 1e-12):
         return "best", False
     if noise or cost < INACCURACY:
         return "good", bool(noise and cost >= INACCURACY)
@@ -465,8 +468,8 @@ def _king(s: DealState, a: dict) -> dict | None:
 def grade(deal: dict, j: int, *, seed: int = 0, worlds: int = COACH_WORLDS,
           model: str = "strategy") -> dict | None:
     """The verdict on action ``j`` of ``deal`` (a deal of a record), or None when the
-    action is no decision (a forced card, a mark). ``seed``: the record's (the worlds'
-    random words, and the deals around a hand); ``worlds``: a card verdict's;
+    action is no decision (a forced card, a mark). ``seed``: the deal's stream's
+    (:func:`.seeds.deal_stream`: the worlds' random words, and the deals around a hand); ``worlds``: a card verdict's;
     ``model``: how both players are assumed to decide (:mod:`.cards`)."""
     for i, a, s in action_states(deal):
         if i == j:
@@ -506,13 +509,14 @@ def grade_action(before, table, phase: str, action: dict) -> dict | None:
     # deal's double-dummy replay comes when it is over
     public = getattr(table, "public_record", None)
     record = public() if public is not None else table.record()
-    record["seed"] = getattr(table, "seed", record.get("seed"))   # the worlds' words
     deal = record["deals"][-1]
+    stream = getattr(table, "stream", None)         # the worlds' words: the deal's stream
+    seed = stream()[0] if stream is not None else deal_stream(record, deal)[0]
     j = len(deal["actions"]) - 1
     if j < 0:
         return None
     try:
-        v = grade(deal, j, seed=int(record.get("seed") or 0),
+        v = grade(deal, j, seed=int(seed or 0),
                   worlds=max(COACH_WORLDS, int((record.get("table") or {}).get("worlds", 64))),
                   model=_model((record.get("table") or {}).get("opponent")))
     except Exception as exc:            # the coach never stops the game
@@ -562,10 +566,10 @@ def review(record: dict, *, players=None, worlds: int | None = None,
     table = record.get("table") or {}
     worlds = int(worlds or max(COACH_WORLDS, table.get("worlds", 64)))
     model = model or _model(table.get("opponent"))
-    seed = int(record.get("seed") or 0)
     who = _players(record, players)
     deals = []
     for d in record.get("deals", []):
+        seed = int(deal_stream(record, d)[0] or 0)
         verdicts = []
         for j, a in enumerate(d.get("actions", [])):
             if a.get("by") not in who:
@@ -591,8 +595,9 @@ def review(record: dict, *, players=None, worlds: int | None = None,
             "summary": summary_, "lines": lines}
 
 
-def _summarize(deals: list[dict], who: list[str]) -> dict:
+def _summarize(deals: list[dict], who: list[str], taken_back=()) -> dict:
     all_v = [v for d in deals for v in d["verdicts"]]
+    taken_back = list(taken_back)
     by_grade = {g: 0 for g in GRADES}
     for v in all_v:
         by_grade[v.get("grade", "unknown")] += 1
@@ -608,16 +613,33 @@ def _summarize(deals: list[dict], who: list[str]) -> dict:
                        "chosen": v["chosen"], "best": v.get("best"), "cost": v["cost"],
                        "grade": v["grade"], "text": v.get("text")} for v in worst
                       if v["cost"] > EQUAL],
+            "taken_back": [{"deal": v.get("deal"), "kind": v.get("kind"),
+                            "chosen": v.get("chosen"), "grade": v.get("grade"),
+                            "cost": v.get("cost")} for v in taken_back],
             "per_deal": [{"deal": d["number"], "decisions": len(d["verdicts"]),
                           "lost": float(sum(v["cost"] for v in d["verdicts"]
                                             if v.get("cost") is not None))}
                          for d in deals],
             "text": (f"{len(all_v)} decision{'s' if len(all_v) != 1 else ''}: "
-                     + ", ".join(f"{n} {g}" for g, n in by_grade.items() if n)
-                     + (" (the later proposals and exchanges: the strategy has no solved "
-                        "value for them)" if by_grade.get("not graded") else "")
+                     + ", ".join(_counted(n, g) for g, n in by_grade.items() if n)
                      + f"; {lost:.3f} of P(win the game) given up, summed decision by "
-                     "decision (each against the best choice at that moment)")}
+                     "decision (each against the best choice at that moment)"
+                     + (f"; {len(taken_back)} decision{'s' if len(taken_back) != 1 else ''} "
+                        f"taken back and chosen again (not counted above)"
+                        if taken_back else ""))}
+
+
+_PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+
+def _counted(n: int, grade: str) -> str:
+    """``n`` decisions of ``grade`` in words: "2 inaccuracies", "1 not graded (...)"."""
+    words = _PLURAL.get(grade, grade) if n != 1 else grade
+    if grade == "not graded":
+        words += " (the later proposals and exchanges: the strategy has no solved value for them)"
+    if grade == "unknown":
+        words = "not valued (a card unknown, or the coach failed)"
+    return f"{n} {words}"
 
 
 def summary(record: dict, players=None) -> dict:
@@ -625,14 +647,17 @@ def summary(record: dict, players=None) -> dict:
     (the practice table's ``coach`` lists) when it has any, else graded now
     (:func:`review` without the replays). Keys: ``players``, ``decisions``, ``valued``,
     ``by_grade``, ``lost`` (summed cost in P(win the game)), ``lost_by_kind``, ``worst``
-    (the three dearest), ``per_deal``, ``text``."""
+    (the three dearest), ``taken_back`` (the verdicts on the decisions taken back by
+    "try again", kept by the record), ``per_deal``, ``text``."""
     who = _players(record, players)
     kept = [d.get("coach") for d in record.get("deals", [])]
     if any(kept):
         deals = [{"number": d.get("number"),
                   "verdicts": [v for v in (d.get("coach") or []) if v.get("by") in who]}
                  for d in record.get("deals", [])]
-        return _summarize(deals, who)
+        taken_back = [v for d in record.get("deals", []) for v in (d.get("retried") or [])
+                      if isinstance(v, dict) and v.get("by") in who]
+        return _summarize(deals, who, taken_back)
     return review(record, players=who, with_replay=False)["summary"]
 
 

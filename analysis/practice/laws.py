@@ -34,6 +34,9 @@ in plain Python, on card indices (``suit * 8 + rank``, Écarté ranks 7 8 9 10 A
                           that its player does not hold
   Law 42                  a play that stops with no result recorded (an abandoned
                           hand)
+  Laws 8, 10              a deal that is not its seed's (:func:`.seeds.check_deals`:
+                          the hands, turn-up and stock the seed deals; a deal seed
+                          the key does not give; a key not the one committed to)
   ======================  =========================================================
 
   A card written ``"?"`` is unknown (a text that does not give it): every rule that
@@ -44,6 +47,7 @@ from __future__ import annotations
 
 import re
 
+from ecarte_sim.analysis.practice.seeds import check_deals
 from ecarte_sim.engine.cards import format_card
 
 KING = 7
@@ -206,6 +210,9 @@ def check(record) -> list[tuple[str, str]]:
     deals = record["deals"]
     for i, d in enumerate(deals):
         where = f"deal {d['number']}"
+        if d["number"] != i + 1:
+            out.append(("Law 14", f"{where} is the record's deal {i + 1}: the deals are "
+                                  f"numbered 1, 2, 3, ... in the order they are dealt"))
         if winner is not None:
             out.append(("Law 46", f"{where} is dealt after {winner} reached five: the game "
                                   f"was over"))
@@ -255,6 +262,7 @@ def check(record) -> list[tuple[str, str]]:
     if record.get("winner") != winner:
         out.append(("Law 46", f"the winner is recorded as {record.get('winner')}, the marks "
                               f"make it {winner} (the game is five up)"))
+    out.extend(check_deals(record))
     return out
 
 
@@ -288,6 +296,11 @@ class _DealWalk:
         self.stock = [_cv(c) for c in d["stock"]] if d.get("stock") is not None else None
         self._deal_dealt()
         self.drawn_before: set = set()
+        # every card known to have been in each hand (dealt, drawn, or thrown or played
+        # from it): a card never passes from one hand to the other, nor back from a
+        # discard or a trick, and the turn-up stays on the table
+        self.ever = {p: set(self.hands[p].known) for p in players}
+        self.gone: dict = {}          # card -> how it left play (discarded, played)
         self.over = False
         if self.turn_up is not None and rank(self.turn_up) == KING:
             self.mark(self.dealer, 1, "turned")
@@ -312,6 +325,12 @@ class _DealWalk:
         is recorded (``seen``: where each known card was dealt)."""
         self.seen = {}
         for p in self.players:
+            cards = [_cv(c) for c in self.d["hands"][p]]
+            twice = sorted({c for c in cards if c is not None and cards.count(c) > 1})
+            if twice:
+                self.out.append(("Law 45", f"{self.where}: {p} is dealt "
+                                 f"{' '.join(map(_fmt, twice))} twice (a hand is five "
+                                 f"distinct cards)"))
             for c in self.hands[p].known:
                 if c in self.seen:
                     self.out.append(("Law 45", f"{self.where}: {_fmt(c)} is dealt to both "
@@ -400,17 +419,29 @@ class _DealWalk:
                   else [None] * a["count"])
         drawn = [_cv(c) for c in a["drawn"]] if a.get("drawn") is not None else None
         h = self.hands[by]
+        twice = sorted({c for c in thrown if c is not None and thrown.count(c) > 1})
+        if twice:
+            out.append(("Law 45", f"{w}: {by} discards {' '.join(map(_fmt, twice))} twice"))
         for c in thrown:
-            if c is not None and h.exact and c not in h.known:
+            where_else = None if c is None else self._elsewhere(c, by)
+            if where_else:
+                out.append(("Law 45", f"{w}: {by} discards {_fmt(c)}, {where_else}"))
+            elif c is not None and h.exact and c not in h.known:
                 out.append(("Law 28", f"{w}: {by} discards {_fmt(c)}, which he does not "
                                       f"hold"))
             h.remove(c)
+            if c is not None:
+                self.ever[by].add(c)
+                self.gone.setdefault(c, f"discarded by {by}")
         n = len(thrown)
         if by == elder and n == 0:
             out.append(("Law 27", f"{w}: the elder exchanges without discarding"))
         if drawn is not None:
             self._draw(w, by, h, n, drawn)
         else:
+            if self.used + n > STOCK_SIZE:
+                out.append(("Law 38", f"{w}: {by} takes {n} cards with "
+                                      f"{max(0, STOCK_SIZE - self.used)} left in the stock"))
             for _ in range(n):
                 h.add(None)
             self.used += n
@@ -433,7 +464,7 @@ class _DealWalk:
                              f"discarded"))
         if used + len(drawn) > STOCK_SIZE:
             out.append(("Law 38", f"{w}: {by} takes {len(drawn)} cards with "
-                                  f"{STOCK_SIZE - used} left in the stock"))
+                                  f"{max(0, STOCK_SIZE - used)} left in the stock"))
         if self.stock is not None:
             expected = self.stock[used:used + len(drawn)]
             if any(x is not None and y is not None and x != y
@@ -446,16 +477,35 @@ class _DealWalk:
         if twice:
             out.append(("Law 45", f"{w}: {by} draws {' '.join(map(_fmt, twice))} "
                                   f"more than once (the pack holds each card once)"))
-        for c in drawn:
+        from_stock = (self.stock[used:used + len(drawn)] if self.stock is not None
+                      else [None] * len(drawn))
+        for c, x in zip(drawn, from_stock + [None] * (len(drawn) - len(from_stock))):
             if c is not None and c not in twice and (
-                    (c in self.seen and self.seen[c] != "stock") or c == self.turn_up):
+                    (c in self.seen and self.seen[c] != "stock") or c == self.turn_up
+                    or c in self.gone or any(c in e for e in self.ever.values())):
                 out.append(("Law 45", f"{w}: {by} draws {_fmt(c)}, a card already "
                                       f"in play"))
+            c = x if c is None else c           # a '?' drawn from a recorded stock
             if c is not None:
                 self.seen[c] = "stock"
                 self.drawn_before.add(c)
+                self.ever[by].add(c)
             h.add(c)
         self.used += len(drawn)
+
+    def _elsewhere(self, c, by):
+        """Where else the known card ``c`` is, that ``by`` cannot have it in his hand (each
+        card in one place at a time, Law 45), or None."""
+        if c == self.turn_up:
+            return "the turn-up (it stays on the table: never drawn, thrown or played)"
+        if c in self.gone and c not in self.played_cards:
+            return f"which was already {self.gone[c]}"
+        other = _other(self.players, by)
+        if c in self.ever[other]:
+            return f"a card of {other}'s hand"
+        if self.stock is not None and c in self.stock[self.used:]:
+            return "a card still in the stock"
+        return None
 
     def _king(self, w, by, a):
         if self.stage != "play":
@@ -490,14 +540,22 @@ class _DealWalk:
             out.append(("Law 40", f"{w}: {by} plays {_fmt(card)} out of turn "
                                   f"({'the lead is ' + mover + chr(39) + 's' if not trick else mover + ' plays to the trick'})"))
         h = self.hands[by]
+        if self.cards_of_player[by] >= HAND_SIZE:
+            out.append(("Law 45", f"{w}: {by} plays a card after his fifth (a hand is "
+                                  f"five cards: five tricks a deal)"))
         if card is not None:
+            where_else = self._elsewhere(card, by)
             if card in self.played_cards:
                 out.append(("Law 45", f"{w}: {_fmt(card)} is played twice"))
+            elif where_else:
+                out.append(("Law 45", f"{w}: {by} plays {_fmt(card)}, {where_else}"))
             elif h.exact and card not in h.known:
                 out.append(("Law 45", f"{w}: {by} plays {_fmt(card)}, which he does "
                                       f"not hold"))
             self.played_cards.add(card)
             self.played_by[by].add(card)
+            self.ever[by].add(card)
+            self.gone.setdefault(card, f"played by {by}")
         trump = self.trump
         if trick and trump is not None and card is not None and trick[0][1] is not None \
                 and h.exact and card in h.known:

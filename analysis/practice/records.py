@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -26,11 +28,15 @@ FORMAT = "ecarte-sim game record"
 #: A game saved by the web app's store (:mod:`ecarte_sim.analysis.web.store`): the record
 #: is its ``"record"``; :func:`load` reads either.
 STORED_GAME_FORMAT = "ecarte-sim web game 1"
-VERSION = 1
+#: The version written (2: each deal's own seed, the game's key; see :mod:`.seeds`);
+#: :data:`VERSIONS` are read.
+VERSION = 2
+VERSIONS = (1, 2)
 UNKNOWN = "?"
 #: The largest record file read (bytes): a game of five up with every coach's verdict is
 #: well under a megabyte.
 MAX_RECORD_BYTES = 8 << 20
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 ACTION_TYPES = ("propose", "play", "accept", "refuse", "discard", "king", "card")
 
 
@@ -95,13 +101,21 @@ def validate(record) -> dict:
     _need(isinstance(record, dict), "", "a record is a JSON object")
     _need(record.get("format") == FORMAT, "format", f"must be {FORMAT!r}, got "
           f"{record.get('format')!r}")
-    _need(record.get("version") == VERSION, "version", f"must be {VERSION}, got "
-          f"{record.get('version')!r}")
+    version = record.get("version")
+    _need(version in VERSIONS and not isinstance(version, bool), "version",
+          f"must be one of {', '.join(map(str, VERSIONS))}, got {version!r}")
     players = record.get("players")
     _need(isinstance(players, list) and len(players) == 2
           and all(isinstance(p, str) and p for p in players) and players[0] != players[1],
           "players", f"must name two players, got {players!r}")
     _int(record.get("seed"), "seed", 0, (1 << 64) - 1, null=True)
+    if version == 2:
+        _need(record.get("seed") is None, "seed", "a version 2 record gives each deal's "
+              "seed (deals[i].seed), not the game's")
+        for name in ("key", "key_sha256"):
+            value = record.get(name)
+            _need(value is None or (isinstance(value, str) and _HEX64.match(value)), name,
+                  "must be 64 lower-case hex digits or null")
     table = record.get("table")
     if table is not None:
         _need(isinstance(table, dict), "table", "must be an object or null")
@@ -109,6 +123,7 @@ def validate(record) -> dict:
               f"must be 'alphamu', 'strategy' or 'treatise', got {table.get('opponent')!r}")
         _int(table.get("worlds"), "table.worlds", 1, 4096)
         _need(isinstance(table.get("coach"), bool), "table.coach", "must be true or false")
+        _int(table.get("number"), "table.number", 0, null=True)
     if record.get("first_dealer") is not None:
         _player(record.get("first_dealer"), players, "first_dealer")
     _need(record.get("target", 5) == 5, "target", "the game is five up (Law 46)")
@@ -116,6 +131,9 @@ def validate(record) -> dict:
     _need(isinstance(deals, list), "deals", "must be a list")
     for i, d in enumerate(deals):
         _deal(d, players, f"deals[{i}]")
+        if version == 1:
+            _need(d.get("seed") is None, f"deals[{i}].seed", "a version 1 record gives the "
+                  "game's seed, not a deal's")
     _score(record.get("score"), players, "score")
     if record.get("winner") is not None:
         _player(record.get("winner"), players, "winner")
@@ -126,6 +144,7 @@ def _deal(d, players, where: str) -> None:
     _need(isinstance(d, dict), where, "a deal is an object")
     _int(d.get("number"), f"{where}.number", 1)
     _int(d.get("index"), f"{where}.index", 0, null=True)
+    _int(d.get("seed"), f"{where}.seed", 0, (1 << 64) - 1, null=True)
     _player(d.get("dealer"), players, f"{where}.dealer")
     _player(d.get("elder"), players, f"{where}.elder")
     _need(d["dealer"] != d["elder"], f"{where}.elder", "the elder is not the dealer")
@@ -223,10 +242,16 @@ def write_text_atomic(path: Path, text: str, *, prefix: str, suffix: str) -> Non
 def load(path) -> dict:
     """A record from ``path`` (or the record of a game saved by the practice table's
     store), its shape checked (:func:`validate`); a file that is not
-    JSON or not a record, or larger than :data:`MAX_RECORD_BYTES`, raises
-    :class:`RecordError`."""
+    JSON or not a record, larger than :data:`MAX_RECORD_BYTES`, or not a regular file (a
+    FIFO is refused, not waited on), raises :class:`RecordError`."""
     try:
-        with open(path, "rb") as f:
+        # opened without blocking, then checked to be a file: a FIFO or a device given
+        # as a record is refused at once, never waited on
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise RecordError("", "not a regular file (a pipe, a device or a "
+                                      "directory): not a game record")
             raw = f.read(MAX_RECORD_BYTES + 1)
         if len(raw) > MAX_RECORD_BYTES:
             raise RecordError("", f"larger than {MAX_RECORD_BYTES >> 20} MB: not a game "

@@ -5,9 +5,12 @@ score, and keeps the game's record (:mod:`.records`). The laws (the Club Code *L
 Écarté*, as quoted in *Hoyle's Games Modernized*):
 
 * the game is five up (Law 46); the players deal in turn (Law 14's "his turn"); who deals
-  first is drawn from the seed, standing for the cut (Law 5). Deal ``k`` (0, 1, ...) of a game is the engine's
-  deal ``k`` of its seed (:func:`ecarte_sim.engine.ecarte.laws.deal.deal`): the elder's five
-  cards, the dealer's, the turn-up (Law 10) and the stock, top first;
+  first is drawn from the game's key, standing for the cut (Law 5). Deal ``n`` (1, 2, ...)
+  is the engine's deal 0 (:func:`ecarte_sim.engine.ecarte.laws.deal.deal`: the elder's five
+  cards, the dealer's, the turn-up (Law 10) and the stock, top first) of its own seed, an
+  HMAC of the game's secret key and ``n`` (:mod:`.seeds`: no deal's cards tell another
+  deal's); a game restored from a version 1 record deals as it did (deal ``n`` the
+  engine's deal ``n - 1`` of the game's seed);
 * a king turned up marks one to the dealer at once (Laws 22, 47);
 * the elder proposes or plays; the dealer accepts or refuses (Laws 25–27); after an
   exchange the elder may propose again and the dealer is again free (note to Law 26),
@@ -28,8 +31,8 @@ score, and keeps the game's record (:mod:`.records`). The laws (the Club Code *L
 
 Contract (H2's coach and H3's web app build on it)::
 
-    Table.new(*, seed, opponent="alphamu" | "strategy" | "treatise", coach=True,
-              worlds=64) -> Table
+    Table.new(*, key=None | seed=None, opponent="alphamu" | "strategy" | "treatise",
+              coach=True, worlds=64, number=None) -> Table
     table.view() -> dict          # JSON-serialisable; only what the person may see now
     table.act(action) -> dict     # the new view; the computer's replies applied inside
     table.record() -> dict        # the game record (records.py)
@@ -42,7 +45,9 @@ Actions: ``{"type": "propose"}``, ``{"type": "play"}`` (play without proposing),
 ...]}``, ``{"type": "king", "announce": true|false}`` (asked before the person's first
 card when he holds the king of trumps), ``{"type": "card", "card": "KH"}``, ``{"type":
 "next"}`` (the next deal), ``{"type": "retry"}`` / ``{"type": "reveal"}`` (the coach:
-take the last decision back and try again before the answer is shown / show it). An
+take the last decision back and try again before the answer is shown / show it; no
+take-back once the decision showed a card the person could not see before it, such as
+the cards his discard drew or the computer's reply: the verdict says so). An
 action that is not allowed raises :class:`IllegalAction` ``(law, reason)`` (``law`` None
 when no law speaks: a malformed action, a decision at the wrong time) and changes
 nothing.
@@ -62,8 +67,11 @@ the computer's count), ``king`` (who announced the king of trumps this deal), ``
 (this deal's marks so far), ``seq`` (how many actions the person has made: a client's
 staleness check), ``opponent``, ``coach_on``, ``winner``; at ``deal_over`` also ``hands`` (both
 hands as dealt and as played from) and ``replay`` (the coach's double-dummy replay, when
-on); at ``game_over`` ``seed`` (never before: it fixes the hidden cards), ``winner``, ``game_value`` (Law 46's treble/double/single by
-agreement) and ``summary`` (the coach's). Every card is text, ``"KH"``, ``"TS"`` for the
+on) and ``deal_seed`` (the deal's seed: it replays the deal, and fixes no other); at
+``game_over`` ``key`` (never before: it fixes every deal; ``seed`` for a version 1 game),
+``winner``, ``game_value`` (Law 46's treble/double/single by agreement) and ``summary``
+(the coach's). ``number`` is the game's number when it was asked for by one (every
+player of that number on the server gets the same deals), else None. Every card is text, ``"KH"``, ``"TS"`` for the
 ten.
 """
 
@@ -71,8 +79,8 @@ from __future__ import annotations
 
 import pickle
 
-from ecarte_sim.analysis.practice import laws
-from ecarte_sim.analysis.practice.records import (FORMAT, VERSION, RecordError, card_value,
+from ecarte_sim.analysis.practice import laws, seeds
+from ecarte_sim.analysis.practice.records import (FORMAT, RecordError, card_value,
                                                   validate)
 from ecarte_sim.analysis.practice.computer import (DEFAULT_OPPONENT, OPPONENTS, Computer,
                                                    Position)
@@ -113,22 +121,23 @@ def texts(mask_or_cards) -> list[str]:
     return [text(c) for c in mask_or_cards]
 
 
-def first_dealer(seed: int) -> str:
-    """Who deals the first deal: one bit of the seed's stream (a word no deal uses: the
-    first word of the last deal index's sub-stream), standing for the cut of Law 5."""
-    from ecarte_sim.engine.ecarte.reference import WORDS_PER_DEAL, splitmix64_output
-    from ecarte_sim.engine.rng import MAX_DEAL_INDEX
-    word = splitmix64_output(seed, (MAX_DEAL_INDEX - 1) * WORDS_PER_DEAL)
-    return PERSON if word >> 63 else COMPUTER
+def first_dealer(key: str | None = None, seed: int | None = None) -> str:
+    """Who deals the first deal, standing for the cut of Law 5: a bit of an HMAC of the
+    game's key (:func:`.seeds.first_dealer`), or of a version 1 game's seed."""
+    if key is not None:
+        return SIDES[seeds.first_dealer(key)]
+    return SIDES[seeds.first_dealer_v1(seed)]
 
 
 class Deal:
     """One deal's state (internal; cards as indices, hands as masks)."""
 
     def __init__(self, number: int, index: int | None, dealer: str, score_before: dict,
-                 elder0: int, dealer0: int, turn_up: int, stock: list[int] | None):
+                 elder0: int, dealer0: int, turn_up: int, stock: list[int] | None,
+                 seed: int | None = None):
         self.number = number
         self.index = index
+        self.seed = seed          # the engine's stream of the deal: (seed, index)
         self.dealer = dealer
         self.elder = other(dealer)
         self.score_before = dict(score_before)
@@ -184,10 +193,20 @@ class Table:
     """One game of five up (module docstring). Build with :meth:`new` or
     :meth:`from_record`."""
 
-    def __init__(self, seed: int, opponent: str, coach: bool, worlds: int,
-                 dealer: str | None = None):
+    def __init__(self, opponent: str, coach: bool, worlds: int, *, key=None,
+                 seed: int | None = None, dealer: str | None = None,
+                 number: int | None = None):
         from ecarte_sim.engine.rng import check_seed
-        self.seed = check_seed(seed)
+        if (key is None) == (seed is None):
+            raise ValueError("a table deals from a key (version 2) or, restored from a "
+                             "version 1 record, from a seed")
+        self.key = None if key is None else parse_key_hex(key)
+        self.seed = None if seed is None else check_seed(seed)
+        self.version = 2 if key is not None else 1
+        if number is not None and (isinstance(number, bool) or not isinstance(number, int)
+                                   or number < 0):
+            raise ValueError(f"a game's number is a whole number, got {number!r}")
+        self.number = number
         if opponent not in OPPONENTS:
             raise ValueError(f"unknown opponent {opponent!r}; choose from "
                              f"{', '.join(OPPONENTS)}")
@@ -197,7 +216,7 @@ class Table:
         self.coach_on = bool(coach)
         self.worlds = int(worlds)
         self.computer = Computer(opponent, worlds)
-        self.first_dealer = dealer or first_dealer(self.seed)
+        self.first_dealer = dealer or first_dealer(self.key, self.seed)
         self.score = {s: 0 for s in SIDES}
         self.deals: list[Deal] = []
         self.winner: str | None = None
@@ -208,11 +227,15 @@ class Table:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def new(cls, *, seed: int, opponent: str = DEFAULT_OPPONENT, coach: bool = True,
-            worlds: int = 64) -> "Table":
-        """A new game; the computer's first decisions are made at once, up to the
-        person's first decision."""
-        table = cls(seed, opponent, coach, worlds)
+    def new(cls, *, key=None, seed: int | None = None, opponent: str = DEFAULT_OPPONENT,
+            coach: bool = True, worlds: int = 64, number: int | None = None) -> "Table":
+        """A new game dealt from ``key`` (hex; the server's: random, or a numbered game's
+        HMAC), or from a key made from the integer ``seed`` (tests, scripts), or a fresh
+        random key; the computer's first decisions are made at once, up to the person's
+        first decision."""
+        if key is None:
+            key = seeds.new_key() if seed is None else seeds.key_from_seed(seed)
+        table = cls(opponent, coach, worlds, key=key, number=number)
         table._run_computer()
         return table
 
@@ -250,13 +273,22 @@ class Table:
             return mover, "king"
         return mover, "play"
 
+    def stream(self, number: int | None = None) -> tuple[int, int]:
+        """(seed, index): the engine's stream of deal ``number`` (default: the deal in
+        progress): its cards, and the worlds the computer and the coach draw in it."""
+        number = len(self.deals) if number is None else number
+        if self.version == 2:
+            return seeds.deal_seed(self.key, number), 0
+        return self.seed, number - 1
+
     def _start_deal(self) -> None:
         from ecarte_sim.engine.ecarte.laws.deal import deal
         number = len(self.deals) + 1
         dealer = self.first_dealer if number % 2 else other(self.first_dealer)
-        dealt = deal(self.seed, number - 1)
-        d = Deal(number, number - 1, dealer, self.score, dealt.elder, dealt.dealer,
-                 dealt.turn_up, list(dealt.stock))
+        seed, index = self.stream(number)
+        dealt = deal(seed, index)
+        d = Deal(number, index, dealer, self.score, dealt.elder, dealt.dealer,
+                 dealt.turn_up, list(dealt.stock), seed=seed)
         self.deals.append(d)
         self._event(dealer, "deal", text=f"{self._name(dealer)} deal{'' if dealer == PERSON else 's'}; the turn-up is "
                     f"{text(d.turn_up)}.", turn_up=text(d.turn_up), deal=number)
@@ -495,7 +527,7 @@ class Table:
         role = lambda s: "elder" if s == d.elder else "dealer"  # noqa: E731
         return Position(role(side), d.hand[side], d.turn_up, said, tuple(counts),
                         d.discarded[side], d.held[side],
-                        tuple((role(s), c) for s, c in d.played), self.seed, d.index,
+                        tuple((role(s), c) for s, c in d.played), d.seed, d.index,
                         (d.score_before[d.elder], d.score_before[d.dealer]))
 
     def decision(self, phase: str, side: str = COMPUTER, computer: Computer | None = None
@@ -569,6 +601,7 @@ class Table:
             return self._coach_action(kind)
         who, phase = self.to_act()
         saved = self._snapshot()
+        deal_number, known = self.deal.number, len(self.deal.actions)
         try:
             self.events = []
             waiting = self.deal.coach[-1] if self.deal.coach else None
@@ -583,11 +616,45 @@ class Table:
                 self._undo = before
                 self._coach_after(phase, action)
             self._run_computer()
+            self._no_take_back_after_a_card_shown(deal_number, known)
         except BaseException:
             # an illegal action, or anything else: the game is as it was (never half done)
             self._restore(saved)
             raise
         return self.view()
+
+    def _no_take_back_after_a_card_shown(self, deal_number: int, known: int) -> None:
+        """A waiting verdict (a mistake or a blunder) offers no "try again" when the
+        decision showed the person a card he could not see before it: the cards his
+        discard drew, a card the computer played or the king it announced after it, the
+        hands at the deal's end. Taking the decision back would leave him knowing it; he
+        may still look at the answer, or play on."""
+        d = self.deal
+        v = d.coach[-1] if d.coach else None
+        if v is None or v.get("revealed", True) is not False:
+            return
+        why = None
+        new = d.actions[known:] if d.number == deal_number else []
+        if d.number != deal_number or d.stage == "over":
+            why = "the deal is over and both hands are shown"
+        elif new and new[0]["type"] == "discard" and new[0].get("drawn"):
+            why = f"your discard showed you the cards you drew ({' '.join(new[0]['drawn'])})"
+        else:
+            shown = [a for a in new[1:] if a["by"] == COMPUTER and (
+                a["type"] == "card" or (a["type"] == "king" and a.get("announce")))]
+            if shown:
+                a = shown[0]
+                why = ("the computer then announced the king" if a["type"] == "king" else
+                       f"the computer then played {a['card']}")
+        if why is None:
+            return
+        v["take_back"] = False
+        cost = v.get("cost")
+        v["prompt"] = (f"A {v.get('grade', 'mistake')}"
+                       + (f": it cost {cost:.3f} in P(win the game)" if isinstance(
+                           cost, (int, float)) else "")
+                       + f". No take-back here: {why}, and a card once seen stays seen. "
+                         f"Show the answer, or play on.")
 
     def _snapshot(self) -> dict:
         state = {k: v for k, v in self.__dict__.items() if k not in ("computer", "_undo")}
@@ -632,6 +699,9 @@ class Table:
             self.seq += 1
             self.events = []
             return self.view()
+        if d.coach[-1].get("take_back") is False:
+            raise IllegalAction(None, "no take-back: the decision showed you a card you "
+                                      "could not see before it")
         if self._undo is None:
             raise IllegalAction(None, "nothing to take back")
         taken_back = dict(d.coach[-1])
@@ -666,9 +736,12 @@ class Table:
             "coach_on": self.coach_on, "opponent": self.opponent, "seq": self.seq,
             "winner": self.winner,
         }
-        if phase == "game_over":
-            v["seed"] = self.seed         # it fixes every deal: told once the game is over
+        v["number"] = self.number
+        if phase == "game_over":          # it fixes every deal: told once the game is over
+            v["key" if self.version == 2 else "seed"] = self.key or self.seed
         if phase in ("deal_over", "game_over"):
+            if self.version == 2:
+                v["deal_seed"] = d.seed   # this deal's alone: told once it is over
             v["hands"] = {
                 "dealt": {s: texts(d.dealt[s]) for s in SIDES},
                 "at_play": {s: texts(d.at_play[s]) for s in SIDES} if d.at_play else None,
@@ -736,7 +809,8 @@ class Table:
             return {"actions": ["next"]}
         extra = {}
         if self.coach_on and d.coach and d.coach[-1].get("revealed", True) is False:
-            extra = {"coach": ["retry", "reveal"]}
+            extra = {"coach": ["reveal"] if d.coach[-1].get("take_back") is False
+                     else ["retry", "reveal"]}
         if phase == "propose":
             return {"actions": ["propose", "play"], **extra}
         if phase == "answer":
@@ -762,15 +836,18 @@ class Table:
         computer's hand, its discards and draws and the stock are ``"?"`` (its cards
         played are shown) and a king it concealed is not said, with the deal's
         ``unknown`` saying so. A finished deal is
-        shown whole. The seed is null until the game is over (it fixes the deals to
-        come). Checkable (``laws.check``), not restorable."""
+        shown whole, its seed with it. The key (a version 1 game's seed) is null until the
+        game is over (it fixes the deals to come). Checkable (``laws.check``), restorable
+        once the game is over."""
         record = _record_of(self)
         if self.winner is None:
-            record["seed"] = None       # it fixes every deal still to come
+            record["key" if self.version == 2 else "seed"] = None   # it fixes the deals
         d = self.deal
         if d.stage == "over":
             return record
         last = record["deals"][-1]
+        if self.version == 2:
+            last["seed"] = None            # it fixes this deal's unseen cards
         last["hands"][COMPUTER] = [UNKNOWN] * 5
         last["stock"] = None
         for a in last["actions"]:
@@ -785,6 +862,11 @@ class Table:
 
 # ---------------------------------------------------------------------------- records
 
+def parse_key_hex(key) -> str:
+    """A game's key as hex text (:func:`.seeds.parse_key`)."""
+    return seeds.parse_key(key).hex()
+
+
 def _record_of(table: Table) -> dict:
     """The record of ``table`` (format: :mod:`.records`, ``docs/records.md``)."""
     deals = []
@@ -794,7 +876,9 @@ def _record_of(table: Table) -> dict:
         for m in d.marks:
             score[m["to"]] += m["marks"]
         deals.append({
-            "number": d.number, "index": d.index, "dealer": d.dealer, "elder": d.elder,
+            "number": d.number, "index": d.index,
+            **({"seed": d.seed} if table.version == 2 else {}),
+            "dealer": d.dealer, "elder": d.elder,
             "score_before": dict(d.score_before),
             "hands": {s: texts(d.dealt[s]) for s in SIDES},
             "turn_up": text(d.turn_up),
@@ -808,10 +892,15 @@ def _record_of(table: Table) -> dict:
             "coach": [dict(v) for v in d.coach],
             "retried": [dict(v) for v in d.retried],
         })
+    if table.version == 2:
+        source = {"key": table.key, "key_sha256": seeds.key_sha256(table.key)}
+    else:
+        source = {"seed": table.seed}
     return {
-        "format": FORMAT, "version": VERSION, "players": list(SIDES), "seed": table.seed,
+        "format": FORMAT, "version": table.version, "players": list(SIDES), **source,
         "table": {"opponent": table.opponent, "worlds": table.worlds,
-                  "coach": table.coach_on},
+                  "coach": table.coach_on,
+                  **({"number": table.number} if table.version == 2 else {})},
         "first_dealer": table.first_dealer, "target": TARGET, "deals": deals,
         "score": dict(table.score), "winner": table.winner,
     }
@@ -846,14 +935,22 @@ def _same_results(replayed: dict, record: dict) -> None:
 
 
 def _replay(cls, record: dict, drop_last_person_decision: bool = False) -> Table:
-    if record.get("players") != list(SIDES) or record.get("seed") is None \
+    version = seeds.version_of(record)
+    source = "key" if version == 2 else "seed"
+    if record.get("players") != list(SIDES) or record.get(source) is None \
             or record.get("table") is None:
-        raise RecordError("players", "not a practice table's game (players person and "
-                                     "computer, a seed and the table's settings)")
+        raise RecordError("players" if record.get("players") != list(SIDES) else
+                          "table" if record.get("table") is None else source,
+                          f"not a practice table's game that can be restored (players "
+                          f"person and computer, the table's settings and its {source}: "
+                          f"a record downloaded before the game's end gives no {source})")
+    if version == 2 and record.get("key_sha256") not in (None,
+                                                         seeds.key_sha256(record["key"])):
+        raise RecordError("key", "not the key the record committed to (key_sha256)")
     t = record["table"]
     try:
-        table = cls(record["seed"], t["opponent"], t["coach"], t["worlds"],
-                    dealer=record.get("first_dealer"))
+        table = cls(t["opponent"], t["coach"], t["worlds"], dealer=record.get("first_dealer"),
+                    number=t.get("number"), **{source: record[source]})
     except ValueError as e:
         raise RecordError("table", str(e)) from None
     deals = record["deals"]
@@ -878,8 +975,9 @@ def _replay(cls, record: dict, drop_last_person_decision: bool = False) -> Table
                  for s in SIDES}
         if (rd["dealer"] != d.dealer
                 or dealt != {s: sorted(cards_of(d.dealt[s])) for s in SIDES}
-                or card_value(rd["turn_up"], f"{where}.turn_up") != d.turn_up):
-            raise RecordError(where, f"the deal is not deal {d.index} of seed {table.seed} "
+                or card_value(rd["turn_up"], f"{where}.turn_up") != d.turn_up
+                or rd.get("seed") not in (None, d.seed)):
+            raise RecordError(where, f"the deal is not deal {d.index} of seed {d.seed} "
                                      f"as the table deals it")
         for j, a in enumerate(rd["actions"]):
             if i == len(deals) - 1 and last_person is not None and j >= last_person:

@@ -16,14 +16,16 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
   ``{"id", "token", "seq", "view"}`` (201). ``token`` is the game's capability: every
   request on the game carries it in the header ``X-Game-Token`` (without it 403, with a
   wrong one 404); the page keeps it, nothing lists it. ``number``: game ``number`` of
-  this server (the same number, the same deals; its seed is an HMAC under the server's
-  secret, so the deals cannot be computed from it); none: a random game. ``opponent``
+  this server (the same number, the same deals for every player of it; its key is an HMAC
+  under the server's secret, so the deals cannot be computed from the number); none: a
+  random game. ``opponent``
   "alphamu" (the default: the shipped strategy's decisions, cards by alpha-mu search),
   "strategy" (the same decisions, cards by pimc-inference) or "treatise"; ``coach`` true/false; ``worlds``
   8–256.
 * ``GET /api/games/{id}`` — ``{"id", "seq", "view"}``: what the person may see now. No
-  response tells the seed, or anything else that fixes a card the person has not seen,
-  before the game is over (the view gives ``seed`` at ``game_over``).
+  response tells anything that fixes a card the person has not seen: a deal's seed is
+  given when that deal is over (``deal_seed``), the game's key when the game is
+  (``key``).
 * ``POST /api/games/{id}/act`` ``{"seq": n, "action": {...}}`` — the person's action made at
   step ``n`` (the ``seq`` of the view he saw): the new ``{"id", "seq", "view"}``. A stale or
   replayed ``seq`` gets 409, an illegal action 422 naming the law, a malformed one 400.
@@ -31,10 +33,14 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
   computer's own player would do in his seat, from his knowledge only): ``{"action",
   "text"}``; not recorded. 422 when no decision is pending.
 * ``GET /rules`` — the primer (the rules in full), as text.
+* ``GET /api/ready`` — ``{"ready", "waited_s", "took_s", "error"}``: whether the first
+  start's warm-up (numba compiling or loading the kernels, :class:`Readiness`) is done.
+  Until it is, every request that plays or values a game waits for it (it never fails
+  for it); the page polls this and says it is getting ready, and for how long.
 * ``GET /api/games/{id}/record`` — the game record (records.py's format), as a download:
   as the person may see it (``Table.public_record``: while a deal is in progress the
-  computer's hand, discards and draws and the stock are ``"?"``; the seed is null until
-  the game is over).
+  computer's hand, discards and draws and the stock are ``"?"``, and so is that deal's
+  seed; the key is null until the game is over).
 * ``GET /api/chart?role=elder&score=0-0&against=equilibrium&format=json|svg`` — the strategy
   card at that score (:mod:`ecarte_sim.analysis.ecarte.solving.chart`): its cells as JSON, or
   the printed card as SVG.
@@ -60,9 +66,11 @@ and its cards' spelling (cards are passed on as ``KH``, ``TH``); the table check
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import threading
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -70,7 +78,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -86,6 +94,13 @@ STATIC = Path(__file__).resolve().parent / "static"
 PRIMER = Path(__file__).resolve().parents[2] / "docs" / "primer.md"
 #: The largest request body accepted (bytes).
 MAX_BODY = 16 * 1024
+#: A request's body must arrive within this many seconds of its headers (a slow client's
+#: connection is dropped earlier by the server's own watchdog: :mod:`.server`).
+BODY_SECONDS = 10.0
+#: New games per client address: at most this many at once, then one every
+#: ``60 / NEW_GAMES_PER_MINUTE`` seconds (429 beyond; each game is a file).
+NEW_GAMES_BURST = 30
+NEW_GAMES_PER_MINUTE = 30
 WORLDS = (8, 256)
 #: Actions and the fields each takes besides ``type``.
 ACTIONS = {"propose": (), "play": (), "accept": (), "refuse": (), "next": (), "retry": (),
@@ -111,6 +126,11 @@ class BadRequest(Exception):
     """A 400 with a one-line reason."""
 
 
+class Gone(Exception):
+    """The client disconnected before its request's body arrived: answered (to nobody)
+    with 400, never logged."""
+
+
 def _error(status: int, reason: str, law: str | None = None) -> JSONResponse:
     body = {"error": reason.splitlines()[0] if reason else "error"}
     if law is not None:
@@ -131,10 +151,18 @@ async def _body(request: Request) -> dict:
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise StoreError(413, f"the body is larger than {MAX_BODY} bytes")
     raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise StoreError(413, f"the body is larger than {MAX_BODY} bytes")
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > MAX_BODY:
+                    raise StoreError(413, f"the body is larger than {MAX_BODY} bytes")
+    except ClientDisconnect:
+        # the client went away mid-body: nothing to answer, nothing to log (a traceback
+        # per such connection would let any client fill the log)
+        raise Gone() from None
+    except TimeoutError:
+        raise StoreError(408, f"the body did not arrive within {BODY_SECONDS:g} s") from None
     if not raw.strip():
         return {}
     if nesting(raw) > MAX_DEPTH:
@@ -200,9 +228,9 @@ def card_text(token) -> str:
         raise BadRequest(f"bad card {token!r}: {exc}".splitlines()[0]) from None
 
 
-def new_settings(data: dict, seed_for) -> dict:
+def new_settings(data: dict, key_for) -> dict:
     """The settings of ``Table.new`` from a request body (module docstring);
-    ``seed_for(number or None)`` the store's seed of the game."""
+    ``key_for(number or None)`` the store's key of the game."""
     _only(data, NEW_FIELDS, "a new game")
     number = data.get("number")
     if number is not None:
@@ -214,8 +242,8 @@ def new_settings(data: dict, seed_for) -> dict:
     if not isinstance(coach, bool):
         raise BadRequest(f"coach must be true or false, not {coach!r}")
     worlds = _int(data.get("worlds", 64), "worlds", *WORLDS)
-    return {"seed": seed_for(number), "opponent": opponent, "coach": coach,
-            "worlds": worlds}
+    return {"key": key_for(number), "opponent": opponent, "coach": coach,
+            "worlds": worlds, "number": number}
 
 
 def parse_action(data: dict) -> tuple[int, dict]:
@@ -306,7 +334,10 @@ def chart_json(role: str, score: str, against: str) -> dict:
             "_solved": solved}
 
 
+@lru_cache(maxsize=64)
 def chart_svg(role: str, score: str, against: str) -> bytes:
+    """The printed strategy card as SVG: drawn once for each (role, score, table) and
+    kept (each drawing takes a second or more of matplotlib, one at a time)."""
     import matplotlib
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
@@ -446,16 +477,27 @@ class SecurityHeaders:
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 
-def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
+def create_app(store_dir, table=None, illegal=None, hosts=None,
+               new_games_burst: int | None = NEW_GAMES_BURST,
+               new_games_per_minute: float = NEW_GAMES_PER_MINUTE,
+               warm_up=None) -> Starlette:
     """The application serving the games of ``store_dir``. ``table`` / ``illegal``: the game
     class and its illegal-action exception (default: the practice table's); ``hosts``: the
     Host names answered (None: any; ``ecarte-sim serve`` on loopback passes
-    :data:`LOOPBACK_HOSTS`)."""
+    :data:`LOOPBACK_HOSTS`); ``new_games_burst`` / ``new_games_per_minute``: the new games
+    one client address may make (:class:`RateLimit`; a burst of None: no limit, as the
+    load test's players need); ``warm_up``: None (ready at once), True (the game's own
+    warm-up, :func:`ecarte_sim.analysis.web.load.warm_up`, on a background thread) or a
+    function to run there (:class:`Readiness`)."""
     if table is None:
         table, default_illegal = default_table()
         illegal = illegal or default_illegal
     store = GameStore(store_dir, table, illegal or Exception)
-    games = _GameRoutes(store)
+    if warm_up is True:
+        from ecarte_sim.analysis.web.load import warm_up as game_warm_up
+        warm_up = game_warm_up
+    readiness = Readiness(warm_up)
+    games = _GameRoutes(store, RateLimit(new_games_burst, new_games_per_minute), readiness)
     routes = [
         Route("/", _index),
         Route("/api/games", games.games, methods=["GET", "POST"]),
@@ -464,6 +506,8 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         Route("/api/games/{id}/record", games.record),
         Route("/api/games/{id}/hint", games.hint),
         Route("/rules", _rules),
+        Route("/api/ready", lambda request: _json(readiness.state(),
+                                                  headers={"Cache-Control": "no-store"})),
         Route("/api/chart", _chart),
         Route("/api/advise", _advise, methods=["POST"]),
         Route("/api/cards", _card_question, methods=["POST"]),
@@ -474,8 +518,9 @@ def create_app(store_dir, table=None, illegal=None, hosts=None) -> Starlette:
         middleware.append(Middleware(HostCheck, hosts=hosts))
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={
         BadRequest: _on_bad, StoreError: _on_store, HTTPException: _on_http,
-        Exception: _on_crash})
+        Gone: _on_gone, Exception: _on_crash})
     app.state.store = store
+    app.state.readiness = readiness
     return app
 
 
@@ -492,12 +537,88 @@ async def _call(fn, *args, **kwargs):
         raise BadRequest(str(exc)) from None
 
 
+class Readiness:
+    """The first start's warm-up: numba compiles (or loads from its cache) every kernel a
+    game uses on a background thread (:func:`ecarte_sim.analysis.web.load.warm_up`);
+    ``ready`` is set when it is done (or failed: the games then say what is wrong). A
+    request that needs the kernels awaits :meth:`wait` first, so that no request runs
+    into the compilation's minutes halfway and none is refused for it."""
+
+    def __init__(self, warm=None):
+        self.event = threading.Event()
+        self.started = time.monotonic()
+        self.took: float | None = None
+        self.error: str | None = None
+        if warm is None:
+            self.took = 0.0
+            self.event.set()
+        else:
+            threading.Thread(target=self._run, args=(warm,), daemon=True,
+                             name="ecarte-warm-up").start()
+
+    def _run(self, warm) -> None:
+        try:
+            warm()
+        except Exception as exc:  # the games will say what is wrong
+            self.error = f"{type(exc).__name__}: {str(exc)[:200]}"
+        finally:
+            self.took = time.monotonic() - self.started
+            self.event.set()
+
+    def state(self) -> dict:
+        ready = self.event.is_set()
+        return {"ready": ready, "waited_s": round(time.monotonic() - self.started, 1),
+                "took_s": None if self.took is None else round(self.took, 1),
+                "error": self.error}
+
+    async def wait(self) -> None:
+        while not self.event.is_set():
+            await asyncio.sleep(0.2)
+
+
+class RateLimit:
+    """New games per client address, a token bucket each: ``burst`` at once, then
+    ``per_minute`` a minute (429 with ``Retry-After`` beyond). At most
+    :data:`MAX_CLIENTS` addresses are remembered (the fullest buckets are forgotten first:
+    a forgotten address starts full, as a new one does)."""
+
+    MAX_CLIENTS = 4096
+
+    def __init__(self, burst: int | None, per_minute: float):
+        self.burst = burst
+        self.rate = per_minute / 60.0
+        self.buckets: dict[str, tuple[float, float]] = {}
+        self.lock = threading.Lock()
+
+    def take(self, client: str) -> None:
+        if self.burst is None:
+            return
+        now = time.monotonic()
+        with self.lock:
+            tokens, then = self.buckets.get(client, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+            if tokens < 1.0:
+                wait = (1.0 - tokens) / self.rate
+                self.buckets[client] = (tokens, now)
+                raise StoreError(429, f"too many new games from {client}: at most "
+                                      f"{self.burst} at once, then "
+                                      f"{self.rate * 60:g} a minute (try again in "
+                                      f"{wait:.0f} s)", retry_after=int(wait) + 1)
+            self.buckets[client] = (tokens - 1.0, now)
+            if len(self.buckets) > self.MAX_CLIENTS:
+                for old in sorted(self.buckets, key=lambda k: -self.buckets[k][0])[
+                        :len(self.buckets) - self.MAX_CLIENTS]:
+                    del self.buckets[old]
+
+
 class _GameRoutes:
     """The routes of the games of one store: list and start games, a game's view, an
     action, the coach's hint, the record; each game reached only with its token."""
 
-    def __init__(self, store: GameStore):
+    def __init__(self, store: GameStore, limit: "RateLimit", readiness: Readiness):
         self.store = store
+        self.limit = limit
+        self.ready = readiness.wait
 
     def mine(self, request: Request) -> set[str]:
         """The ids of the games whose tokens the request shows (``X-Game-Tokens``)."""
@@ -522,29 +643,39 @@ class _GameRoutes:
 
     async def games(self, request: Request):
         store = self.store
-        if request.method == "GET":
+        if request.method in ("GET", "HEAD"):     # HEAD answers as GET, never makes a game
             ids = self.mine(request)
             return _json({"games": await run_in_threadpool(store.list, ids)})
-        settings = new_settings(await _body(request), store.seed_for)
+        if request.method != "POST":
+            raise HTTPException(405)
+        self.limit.take(request.client.host if request.client else "?")
+        settings = new_settings(await _body(request), store.key_for)
+        await self.ready()
         game = await _call(store.new, **settings)
         view = await _call(lambda: store.view(game.id)[1])
         return _json({**_game_json(game, view), "token": store.token(game.id)}, status=201)
 
     async def game(self, request: Request):
-        game, view = await _call(self.store.view, self.owned(request))
+        game_id = self.owned(request)
+        await self.ready()
+        game, view = await _call(self.store.view, game_id)
         return _json(_game_json(game, view))
 
     async def act(self, request: Request):
         game_id = self.owned(request)
         seq, action = parse_action(await _body(request))
+        await self.ready()
         game, view = await _call(self.store.act, game_id, seq, action)
         return _json(_game_json(game, view))
 
     async def hint(self, request: Request):
-        return _json(await _call(self.store.hint, self.owned(request)))
+        game_id = self.owned(request)
+        await self.ready()
+        return _json(await _call(self.store.hint, game_id))
 
     async def record(self, request: Request):
         game_id = self.owned(request)
+        await self.ready()
         rec = await _call(self.store.record, game_id)
         return _json(rec, headers={"Content-Disposition":
                                    f'attachment; filename="ecarte-{game_id}.json"'})
@@ -589,11 +720,13 @@ async def _chart(request: Request):
 
 async def _advise(request: Request):
     data = await _body(request)
+    await request.app.state.readiness.wait()
     return _json(await _call(advise_json, data))
 
 
 async def _card_question(request: Request):
     data = await _body(request)
+    await request.app.state.readiness.wait()
     return _json(await _call(cards_json, data))
 
 
@@ -601,8 +734,15 @@ async def _on_bad(request: Request, exc: Exception):
     return _error(400, str(exc))
 
 
+async def _on_gone(request: Request, exc: Exception):
+    return _error(400, "the client disconnected before its request's body arrived")
+
+
 async def _on_store(request: Request, exc: StoreError):
-    return _error(exc.status, exc.reason, exc.law)
+    response = _error(exc.status, exc.reason, exc.law)
+    if getattr(exc, "retry_after", None):
+        response.headers["retry-after"] = str(exc.retry_after)
+    return response
 
 
 async def _on_http(request: Request, exc: HTTPException):

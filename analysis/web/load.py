@@ -235,7 +235,8 @@ def load_test(games: int = 20, max_actions: int | None = None, store=None,
 
     say = log or (lambda s: None)
     with tempfile.TemporaryDirectory(prefix="ecarte-load-") as tmp:
-        app = create_app(store or tmp, table=table, illegal=illegal)
+        app = create_app(store or tmp, table=table, illegal=illegal,
+                         new_games_burst=None)     # the players make games by the dozen
         say("warming up (a first run compiles the kernels)")
         t0 = time.perf_counter()
         warm_up(table)
@@ -295,7 +296,7 @@ def memory_test(finished: int = 500, at_once: int = 10, every: int = 50,
     samples = []
     errors: list[str] = []
     with tempfile.TemporaryDirectory(prefix="ecarte-memory-") as tmp:
-        app = create_app(tmp)
+        app = create_app(tmp, new_games_burst=None)
         store = app.state.store
         with running(app) as base, players() as pool:
             deadline = time.monotonic() + timeout

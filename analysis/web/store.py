@@ -23,9 +23,11 @@ restores a game in progress exactly), ``seq`` the number of actions the game has
 * The store's secret (:data:`SECRET_NAME`, 32 random bytes, mode 0600, made the first
   time the store opens) keys two things: a game's *token* (:meth:`GameStore.token`, an
   HMAC of its id: the capability a page must show to view or act in that game; nothing
-  lists it) and the seed of a game asked for by number (:meth:`GameStore.seed_for`: the
+  lists it) and the key of a game asked for by number (:meth:`GameStore.key_for`: the
   same number gives the same game on this store, and nobody without the secret can
-  compute its deals). No response tells a seed before the game is over.
+  compute its deals; every player of that number gets them, which the page says). A
+  game's key gives each deal's seed (:mod:`ecarte_sim.analysis.practice.seeds`); no
+  response tells a key before the game is over, nor a deal's seed before the deal is.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import logging
 import os
 import re
 import secrets
+import stat
 import threading
 import time
 from dataclasses import dataclass, field
@@ -57,6 +60,9 @@ TOKEN_HEADER = "x-game-token"
 TOKENS_HEADER = "x-game-tokens"
 #: The most games one listing request may name.
 MAX_LISTED = 100
+#: The largest stored game read (bytes): a game of five up with every coach's verdict is
+#: well under a megabyte; a larger file is skipped at start without being read.
+MAX_STORED_BYTES = 8 << 20
 
 log = logging.getLogger("ecarte_sim.web")
 
@@ -64,11 +70,13 @@ log = logging.getLogger("ecarte_sim.web")
 class StoreError(Exception):
     """A request the store refuses: ``status`` (HTTP) and a one-line ``reason``."""
 
-    def __init__(self, status: int, reason: str, law: str | None = None):
+    def __init__(self, status: int, reason: str, law: str | None = None,
+                 retry_after: int | None = None):
         super().__init__(reason)
         self.status = status
         self.reason = reason
         self.law = law
+        self.retry_after = retry_after
 
 
 def default_dir() -> Path:
@@ -102,9 +110,40 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes: opened
+    without blocking and checked before reading, so a FIFO or a device is refused at once
+    (never waited on) and an oversized file is not read. :class:`Damaged` otherwise
+    (``FileNotFoundError`` passes)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise Damaged("a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise Damaged("not a regular file (a pipe or a device): not read")
+        if info.st_size > limit:
+            raise Damaged(f"larger than {limit} bytes ({info.st_size}): not read")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:
+                raise Damaged(f"larger than {limit} bytes: not read further")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def load_secret(root: Path) -> bytes:
     """The store's secret (:data:`SECRET_NAME`), made the first time (32 random bytes,
-    mode 0600, created exclusively so that two servers on one store share one)."""
+    mode 0600, created exclusively so that two servers on one store share one). A secret
+    that is not a regular file of 16 bytes or more is refused in one line
+    (:class:`StoreError`): it is never replaced silently, since the tokens of the games
+    made before depend on it."""
     path = root / SECRET_NAME
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -117,10 +156,16 @@ def load_secret(root: Path) -> bytes:
         finally:
             os.close(fd)
         _fsync_dir(root)
-    data = path.read_bytes()
+    try:
+        data = read_regular(path, 4096)
+    except (Damaged, OSError) as exc:
+        raise StoreError(500, f"the store's secret {path} cannot be read ({exc}): remove "
+                              f"it to make a new one (the games' old tokens then fail)") \
+            from None
     if len(data) < 16:
-        raise StoreError(500, f"the store's secret {SECRET_NAME} is damaged (fewer than 16 "
-                              f"bytes): remove it to make a new one (old tokens then fail)")
+        raise StoreError(500, f"the store's secret {path} is damaged ({len(data)} bytes, "
+                              f"fewer than 16): remove it to make a new one (the games' old "
+                              f"tokens then fail)")
     return data
 
 
@@ -165,9 +210,14 @@ def check_stored(data, game_id: str) -> dict:
             "score": score, "winner": winner}
 
 
+#: The settings a listing shows only once the game is over (they fix its deals; ``seed``:
+#: a game stored before issue 51).
+SECRET_SETTINGS = ("key", "seed")
+
+
 def public_settings(settings: dict, over: bool) -> dict:
-    """A game's settings as a listing shows them: the seed only once the game is over."""
-    return {k: v for k, v in settings.items() if over or k != "seed"}
+    """A game's settings as a listing shows them: the key only once the game is over."""
+    return {k: v for k, v in settings.items() if over or k not in SECRET_SETTINGS}
 
 
 @dataclass
@@ -249,15 +299,16 @@ class GameStore:
             raise StoreError(404, f"no such game: {game_id} (or not yours: the token does "
                                   f"not match)")
 
-    def seed_for(self, number: int | None) -> int:
-        """The seed of a new game: game ``number`` of this store (an HMAC of the number
+    def key_for(self, number: int | None) -> str:
+        """The key of a new game (hex; :mod:`ecarte_sim.analysis.practice.seeds` derives
+        each deal's seed from it): game ``number`` of this store (an HMAC of the number
         under the store's secret: the same number, the same games; its deals cannot be
-        computed without the secret), or a fresh random seed when no number is asked."""
+        computed without the secret), or a fresh random key when no number is asked."""
         if number is None:
-            return secrets.randbits(64)
+            return secrets.token_hex(32)
         mac = hmac.new(self._secret, b"game-number\0" + str(int(number)).encode(),
                        hashlib.sha256)
-        return int.from_bytes(mac.digest()[:8], "big")
+        return mac.hexdigest()
 
     # ------------------------------------------------------------------ files
     def _path(self, game_id: str) -> Path:
@@ -270,9 +321,8 @@ class GameStore:
         ``FileNotFoundError`` otherwise."""
         path = self._path(game_id)
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-        except FileNotFoundError:
+            data = json.loads(read_regular(path, MAX_STORED_BYTES).decode("utf-8"))
+        except (FileNotFoundError, Damaged):
             raise
         except RecursionError:
             raise Damaged("JSON nested too deep") from None

@@ -82,7 +82,8 @@ async function api(method, path, body, headers) {
 
 function say(text, law) {
   const m = $("message");
-  m.textContent = law ? `${law}: ${text}` : (text || "");
+  text = withSymbols(text || "");          // the cards as the page draws them (J♠, not JS)
+  m.textContent = law ? `${law}: ${text}` : text;
   m.className = text ? "error" : "";
 }
 
@@ -129,8 +130,21 @@ function pct(x) {
   return (typeof x === "number") ? (100 * x).toFixed(1) + "%" : "–";
 }
 
+// A figure rounded to ``digits``: never "−0.000" (a value that rounds to zero is zero).
+function rounded(x, digits) {
+  const t = Math.abs(x).toFixed(digits);
+  return Number(t) === 0 ? t : (x < 0 ? "−" : "") + t;
+}
+
 function signed(x, digits = 3) {
-  return (typeof x === "number") ? (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(digits) : "–";
+  if (typeof x !== "number") return "–";
+  const t = rounded(x, digits);
+  return t.startsWith("−") || Number(t) === 0 ? t : "+" + t;
+}
+
+// The server's sentences with "-0.000" (a rounded zero) written 0.000.
+function tidy(words) {
+  return String(words ?? "").replace(/[−-](0\.0+)(?![0-9])/g, "$1");
 }
 
 function drawCards(box, cards, opts = {}) {
@@ -223,6 +237,9 @@ function render(view) {
     view.person_role === "dealer" && view.law49 === "refused the first proposal" ? "you" : "the computer"} ${view.law49}; losing the point gives two`);
   for (const [who, said] of Object.entries(view.king || {}))
     notes.push(`${who === "person" ? "You" : "The computer"}: the king ${said === true ? "announced" : text(said)}`);
+  if (typeof view.number === "number")
+    notes.push(`Game ${view.number}: everyone who asks this server for game ${view.number} gets these ` +
+               `same deals, so one who has played it knows its hidden cards (a random game: leave the number empty)`);
   $("notes").textContent = notes.join(" · ");
   const kingCard = view.legal && !Array.isArray(view.legal) ? view.legal.king : null;
   if (kingCard) for (const el of $("hand").querySelectorAll(`[data-card="${kingCard}"]`)) el.classList.add("king");
@@ -276,7 +293,7 @@ const GRADE_CLASS = {best: "best", good: "good", inaccuracy: "inaccuracy", mista
 // Cards inside the server's sentences ("KH", "10S") written as the page draws them (K♥,
 // 10♠): one notation on the page.
 function withSymbols(words) {
-  return String(words ?? "").replace(/\b(10|[789TJQKA])([SHDC])\b/g, (m) => cardText(m));
+  return tidy(words).replace(/\b(10|[789TJQKA])([SHDC])\b/g, (m) => cardText(m));
 }
 const KIND = {first: "First decision", answer: "Answer", discard: "Discard", card: "Card",
               king: "The king"};
@@ -286,7 +303,7 @@ function choiceText(x) {
   return isCard(x) ? cardText(x) : text(x);
 }
 
-function num(x, d = 3) { return typeof x === "number" ? x.toFixed(d) : "–"; }
+function num(x, d = 3) { return typeof x === "number" ? rounded(x, d) : "–"; }
 
 function ci(x) { return Array.isArray(x) ? `[${num(x[0])}, ${num(x[1])}]` : "–"; }
 
@@ -328,6 +345,15 @@ function renderCoach(view) {
   list.replaceChildren();
   const verdicts = view.coach || [];
   $("coach-panel").hidden = view.coach_on === false;
+  // the decisions taken back ("Try again") stay in the panel: what they cost is kept
+  for (const v of view.retried || []) {
+    const div = el("div", {class: "verdict taken-back " + (GRADE_CLASS[v.grade] || "")},
+      el("span", {class: "grade"}, "taken back"),
+      ` ${KIND[v.kind] || v.kind || ""}: ${choiceText(v.chosen)} — ${v.grade || ""}` +
+      (typeof v.cost === "number" ? `, cost ${num(v.cost)} of P(win the game)` : "") +
+      "; chosen again below");
+    list.appendChild(div);
+  }
   if (!verdicts.length) {
     const p = document.createElement("p");
     p.className = "quiet";
@@ -348,11 +374,12 @@ function renderCoach(view) {
     let line = ` ${KIND[v.kind] || v.kind || ""}: ${choiceText(v.chosen)}`;
     if (typeof v.cost === "number") {
       line += ` — cost ${num(v.cost)} of P(win the game)`;
-      if (Array.isArray(v.cost_ci95) && v.unit !== "exact")
+      if (Array.isArray(v.cost_ci95) && v.unit !== "exact" && (v.cost_ci95[0] || v.cost_ci95[1]))
         line += ` (95% ${num(v.cost_ci95[0])} to ${num(v.cost_ci95[1])}, ${v.n} ${v.unit})`;
     }
     if (v.best !== undefined && v.best !== null && choiceText(v.best) !== choiceText(v.chosen))
-      line += `; best ${choiceText(v.best)}`;
+      line += grade === "best" ? `; as good as ${choiceText(v.best)}, the top estimate, within the sampling`
+                               : `; best ${v.kind === "discard" ? "discard " : ""}${choiceText(v.best)}`;
     head.appendChild(document.createTextNode(line));
     div.appendChild(head);
     if (v.revealed === false) {
@@ -399,7 +426,11 @@ function renderCoach(view) {
     }
     list.appendChild(div);
   });
-  list.scrollTop = list.scrollHeight;   // the newest verdict in view, the page not moved
+  // the newest verdict's top in view during the deal (the page not moved); at the deal's
+  // end the panel from its first verdict, as the deal is read from the start
+  const over = view.phase === "deal_over" || view.phase === "game_over";
+  const newest = list.lastElementChild;
+  list.scrollTop = over || !newest ? 0 : newest.offsetTop - list.firstElementChild.offsetTop;
 }
 
 function renderEvents(view) {
@@ -498,8 +529,9 @@ function renderDealOver(view) {
     const t = document.createElement("table");
     t.className = "values";
     t.id = "replay-table";
-    t.append(el("caption", {}, "Card by card: the elder's tricks, double dummy, after each legal card"),
-             headRow(["#", "who", "played", "its value", "the best", "tricks lost"]));
+    t.append(headRow(["#", "who", "played", "its value", "the best", "tricks lost"]));
+    replay.appendChild(el("p", {class: "quiet", id: "replay-caption"},
+      "Card by card: the elder's tricks, double dummy, after each legal card"));
     for (const c of r.cards) {
       const tr = document.createElement("tr");
       for (const x of [c.n, who(c.by), cardText(c.card), c.value ?? "–",
@@ -508,7 +540,9 @@ function renderDealOver(view) {
       if (c.tricks_lost > 0) tr.className = "lost";
       t.appendChild(tr);
     }
-    replay.appendChild(t);
+    const wrap = el("div", {class: "scroll"});   // a phone scrolls it sideways, inside the panel
+    wrap.appendChild(t);
+    replay.appendChild(wrap);
   }
 }
 
@@ -598,6 +632,14 @@ function renderSummary(view) {
       ul.appendChild(li);
     }
     body.appendChild(ul);
+  }
+  if ((s.taken_back || []).length) {
+    const h = el("p", {}, "Taken back (Try again) and chosen again:");
+    const ol = el("ol", {id: "summary-taken-back"});
+    for (const w of s.taken_back)
+      ol.appendChild(el("li", {}, `deal ${w.deal}, ${(KIND[w.kind] || w.kind || "").toLowerCase()}: ` +
+        `${choiceText(w.chosen)} — ${w.grade}` + (typeof w.cost === "number" ? `, cost ${num(w.cost)}` : "")));
+    body.append(h, ol);
   }
   if ((s.worst || []).length) {
     const h = document.createElement("p");
@@ -838,6 +880,12 @@ async function showChart() {
   }
 }
 
+// "(dd)" in the strategy's name: how its cards were played when it was solved.
+function explainPlay(words) {
+  return String(words ?? "").replace("(dd)", "(solved with the cards played double dummy: " +
+    "each deal's play as if both hands were seen)");
+}
+
 async function showAdvice() {
   const f = new FormData($("advise-form"));
   const turnUp = (f.get("turn_up") || "").trim();
@@ -850,7 +898,7 @@ async function showAdvice() {
     body.replaceChildren();
     const p = document.createElement("p");
     p.id = "advice-action";
-    p.append(el("b", {}, a.action), ` — ${a.strategy ? a.strategy.answers : ""}`);
+    p.append(el("b", {}, a.action), ` — ${a.strategy ? explainPlay(a.strategy.answers) : ""}`);
     body.appendChild(p);
     const t = document.createElement("table");
     t.className = "values";
@@ -925,6 +973,38 @@ function showPage() {
   if (page === "chart" && !$("chart-body").dataset.shown) { $("chart-body").dataset.shown = "1"; showChart(); }
 }
 
+// The first start compiles the kernels (numba) on the server for minutes: until it is
+// done the page says so, and for how long, and offers no game (the server would make any
+// request wait for it, never fail it).
+function duration(s) {
+  if (typeof s !== "number") return "";
+  const m = Math.floor(s / 60), r = Math.floor(s % 60);
+  return m ? `${m} min ${String(r).padStart(2, "0")} s` : `${r} s`;
+}
+
+async function waitReady() {
+  const box = $("getting-ready");
+  for (;;) {
+    let r = null;
+    try { r = await api("GET", "/api/ready"); } catch (e) { r = null; }
+    if (r && r.ready) {
+      box.hidden = true;
+      $("new-game-button").disabled = false;
+      document.body.dataset.kernels = "ready";
+      return;
+    }
+    document.body.dataset.kernels = "warming";
+    $("new-game-button").disabled = true;
+    box.hidden = false;
+    box.textContent = "Getting ready: the server is compiling the computer's and the coach's " +
+      "kernels, which a first start after installing does once (a few minutes: 2 min 34 s " +
+      "on a busy two-core machine; later starts are ready at once)" +
+      (r ? ` — ${duration(r.waited_s)} so far.` : " — the server does not answer yet.") +
+      " The page goes on by itself.";
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 window.addEventListener("hashchange", showPage);
 window.addEventListener("DOMContentLoaded", async () => {
   scoreOptions();
@@ -937,6 +1017,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   const params = new URLSearchParams(location.search);
   const id = params.get("game") || localStorage.getItem("ecarte-game");
   $("record-link").addEventListener("click", (e) => { e.preventDefault(); downloadRecord(); });
+  await waitReady();
   if (id) {
     try { await load(id); } catch (err) {
       localStorage.removeItem("ecarte-game");

@@ -33,6 +33,24 @@ def test_grades_follow_the_thresholds():
     assert coach.grade_of(0.2, [0.1, 0.3]) == ("blunder", False)
     assert coach.grade_of(0.2, [-0.01, 0.4]) == ("good", True)     # the sample cannot tell
     assert coach.grade_of(None) == ("unknown", False)
+    # issue 51.6: "best" only for the best choice or one its interval cannot tell from it
+    assert coach.grade_of(0.003, [0.001, 0.005]) == ("good", False)
+    assert coach.grade_of(0.003, [-0.001, 0.007]) == ("best", False)
+    assert coach.grade_of(0.003, [0.003, 0.003]) == ("good", False)     # exact, not zero
+
+
+@pytest.mark.quick
+def test_the_summary_counts_in_words():
+    """Issue 51.6: "2 inaccuracies" (not "2 inaccuracy"); the note on the decisions not
+    graded follows their count, not another's."""
+    v = lambda g, c: {"grade": g, "cost": c, "kind": "card", "by": "person",  # noqa: E731
+                      "chosen": "KH"}
+    deals = [{"number": 1, "verdicts": [v("inaccuracy", 0.04), v("inaccuracy", 0.05),
+                                         v("mistake", 0.07), v("not graded", None),
+                                         v("unknown", None)]}]
+    text = coach._summarize(deals, ["person"])["text"]
+    assert "2 inaccuracies, 1 mistake, 1 not graded (the later" in text
+    assert "1 not valued" in text and "1 unknown" not in text
 
 
 def test_the_thresholds_are_a_quarter_a_half_and_a_whole_marks_median_worth():

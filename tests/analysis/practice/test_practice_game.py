@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import numpy as np
 import pytest
@@ -212,7 +213,7 @@ def test_a_thousand_random_games_against_the_engine_and_the_reference():
             if k:
                 assert deal["dealer"] == record["deals"][k - 1]["elder"]
             assert deal["score_before"] == score
-            _cross_check_deal(table.seed, deal, runner, cfg)
+            _cross_check_deal(deal["seed"], deal, runner, cfg)
             for m in deal["marks"]:
                 score[m["to"]] += m["marks"]
             assert deal["score_after"] == score
@@ -241,13 +242,22 @@ def test_try_again_takes_the_decision_back_and_reveal_shows_the_answer(monkeypat
                 "grade": "blunder", "best": "the answer", "revealed": False,
                 "hidden": ["best"], "prompt": "A blunder: try again"}
     monkeypatch.setattr(coach, "grade_action", waiting)
-    table = Table.new(seed=21, opponent="treatise", coach=True)
+    # the person elder: playing without proposing shows no card (he leads next), so it
+    # may be taken back
+    table = next(t for t in (Table.new(seed=k, opponent="treatise", coach=True)
+                             for k in range(21, 80)) if t.view()["phase"] == "propose")
     before = table.view()
     record = table.record()
     record["deals"][-1]["retried"] = []
-    view = table.act(random_action(before, random.Random(0)))
+    view = table.act({"type": "play"})
     assert view["coach"][-1]["grade"] == "blunder" and "best" not in view["coach"][-1]
     assert view["legal"]["coach"] == ["retry", "reveal"]
+    # a waiting verdict survives a restart, and so does its "try again"
+    restored = Table.from_record(json.loads(json.dumps(table.record())))
+    assert restored.view()["legal"].get("coach") == ["retry", "reveal"]
+    restored.act({"type": "retry"})
+    assert restored.view()["phase"] == before["phase"]
+    assert restored.view()["hand"] == before["hand"]
     again = table.act({"type": "retry"})
     assert {**table.record(), "deals": [{**d, "retried": []} for d in table.record()["deals"]]} \
         == record
@@ -261,13 +271,75 @@ def test_try_again_takes_the_decision_back_and_reveal_shows_the_answer(monkeypat
     view = table.act(random_action(again, random.Random(0)))
     shown = table.act({"type": "reveal"})
     assert shown["coach"][-1]["best"] == "the answer"
-    # a waiting verdict survives a restart, and so does its "try again"
+    # a lead shows the computer's reply: no take-back, before or after a restart
     view = table.act(random_action(shown, random.Random(1)))
+    assert view["legal"]["coach"] == ["reveal"]
     restored = Table.from_record(json.loads(json.dumps(table.record())))
-    assert restored.view()["legal"].get("coach") == ["retry", "reveal"]
-    restored.act({"type": "retry"})
-    assert restored.view()["phase"] == shown["phase"]
-    assert restored.view()["hand"] == shown["hand"]
+    assert restored.view()["legal"].get("coach") == ["reveal"]
+    with pytest.raises(IllegalAction, match="no take-back"):
+        restored.act({"type": "retry"})
+
+
+CARD_TOKEN = re.compile(r"\b(?:10|[789TJQKA])[SHDC]\b")
+
+
+def _cards_seen(view: dict) -> set:
+    """Every card a view names (the hand, the turn-up, the trick, the tricks, the events,
+    the exchanges, the hands at the deal's end): what the person sees of it."""
+    return set(CARD_TOKEN.findall(json.dumps(view)))
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_no_take_back_leaves_a_card_seen(monkeypatch, seed):
+    """Issue 51.2: every decision graded a blunder (so each could be taken back); "try
+    again" is offered only when the decision showed no card the person had not seen before
+    it (a draw, the computer's reply, the hands at the deal's end); otherwise only "show
+    the answer", saying why, and a retry is refused. After every take-back the person has
+    seen no card he had not seen before the decision."""
+    from ecarte_sim.analysis.practice import coach
+
+    def blunder(before, table, phase, action):
+        return {"kind": phase, "by": "person", "chosen": action["type"], "cost": 0.2,
+                "grade": "blunder", "best": "the answer", "revealed": False,
+                "hidden": ["best"], "prompt": "A blunder: try again"}
+    monkeypatch.setattr(coach, "grade_action", blunder)
+    table = Table.new(seed=seed, opponent="treatise", coach=True)
+    rng = random.Random(seed)
+    view = table.view()
+    seen, deal = _cards_seen(view), view["deal"]
+    retried = refused = 0
+    for _ in range(600):
+        if view["phase"] == "game_over":
+            break
+        if view["deal"] != deal:
+            seen, deal = _cards_seen(view), view["deal"]
+        before = set(seen)
+        after = table.act(random_action(view, rng))
+        new = _cards_seen(after) - before
+        coach_actions = after["legal"].get("coach", [])
+        if "retry" in coach_actions:
+            assert not new, new
+            view = table.act({"type": "retry"})
+            assert _cards_seen(view) <= before | set(view["hand"])
+            assert view["retried"][-1]["grade"] == "blunder"
+            retried += 1
+            view = table.act(random_action(view, rng))      # chosen again
+        elif coach_actions == ["reveal"]:
+            assert "No take-back here" in after["coach"][-1]["prompt"]
+            with pytest.raises(IllegalAction, match="no take-back"):
+                table.act({"type": "retry"})
+            refused += 1
+            view = after
+        else:
+            view = after
+        seen |= _cards_seen(view)
+    assert view["phase"] == "game_over"
+    assert retried >= 2 and refused >= 2
+    kept = [v for d in table.record()["deals"] for v in d["retried"]]
+    assert len(kept) == retried                      # the record keeps every one
+    from ecarte_sim.analysis.practice.coach import summary
+    s = summary(table.record())
+    assert len(s["taken_back"]) == retried and "taken back" in s["text"]
 
 
 def test_the_coach_off_grades_nothing():
@@ -340,7 +412,7 @@ def test_the_computer_plays_as_the_engine_s_whole_deal(opponent, games):
             e, dl = d["elder"], d["dealer"]
             cfg = make_cfg(elder_score=d["score_before"][e], dealer_score=d["score_before"][dl],
                            target=5, trick_by_trick=True, **policies)
-            k = runner.play(seed, d["index"], cfg, script)
+            k = runner.play(d["seed"], d["index"], cfg, script)
             exchanges = [a for a in d["actions"] if a["type"] == "discard"]
             assert len(exchanges) == 2 * len(k.exchanges)
             for x, (eo, ei, do, di) in zip(range(0, len(exchanges), 2), k.exchanges):
@@ -486,14 +558,14 @@ def test_the_default_computer_plays_as_the_engine_s_alphamu_card_for_card():
         while table.to_act()[1] not in ("deal_over", "game_over"):
             table.act(table.decision(table.to_act()[1], PERSON, stand_in))
         d = table.record()["deals"][0]
-        k = runner.play(seed, 0, engine_cfg, _strategy_script().copy())
+        k = runner.play(d["seed"], 0, engine_cfg, _strategy_script().copy())
         exchanges = [a for a in d["actions"] if a["type"] == "discard"]
         assert len(exchanges) == 2 * len(k.exchanges)
         cards = [parse_card(a["card"]) for a in d["actions"] if a["type"] == "card"]
         if k.ended or len(cards) < 10:
             continue                       # a king turned up ended the game: no play
         side = ELDER if d["elder"] == COMPUTER else DEALER
-        _, played = play_out(k, cfg, script, seed=seed, index=0, worlds=64, side=side,
+        _, played = play_out(k, cfg, script, seed=d["seed"], index=0, worlds=64, side=side,
                              last_tricks=DEFAULT_TRICKS, m=M_INF)
         assert played == cards, seed
         differ += played != list(k.play)

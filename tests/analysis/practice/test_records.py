@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -187,7 +188,7 @@ def test_table_records_keep_the_laws_and_breaches_are_found_in_them():
 
 @pytest.mark.parametrize("change, where", [
     (lambda r: r.pop("format"), "format"),
-    (lambda r: r.update(version=2), "version"),
+    (lambda r: r.update(version=3), "version"),
     (lambda r: r.update(players=["A"]), "players"),
     (lambda r: r["deals"][0]["hands"]["A"].append("7C"), "deals[0].hands.A"),
     (lambda r: r["deals"][0]["hands"]["A"].__setitem__(0, "1Z"), "deals[0].hands.A[0]"),
@@ -234,8 +235,10 @@ def test_a_record_that_is_not_the_seed_s_deal_is_refused():
     record = table_record(6)
     record["deals"][0]["hands"]["person"], record["deals"][0]["hands"]["computer"] = \
         record["deals"][0]["hands"]["computer"], record["deals"][0]["hands"]["person"]
-    with pytest.raises(RecordError, match="not deal 0 of seed 6"):
+    seed = record["deals"][0]["seed"]
+    with pytest.raises(RecordError, match=f"not deal 0 of seed {seed}"):
         Table.from_record(record)
+    assert "Laws 8, 10" in laws_of(record)      # and review names it (issue 51)
 
 
 # ----------------------------------------------------------------------------- the command
@@ -409,18 +412,61 @@ def _manifest() -> dict:
     return json.loads((HOSTILE / "MANIFEST.json").read_text())
 
 
+@pytest.mark.parametrize("coach", [False, True], ids=["no-coach", "coach"])
 @pytest.mark.parametrize("name", sorted(_manifest()))
-def test_review_never_passes_a_record_of_the_hostile_corpus(name):
+def test_review_never_passes_a_record_of_the_hostile_corpus(name, coach):
     """tests/data/hostile_records: impossible records (a draw of KD KD KD, a stock of 21
-    turn-ups, a card in two places, a forged name, a mark citing Law 99, ...) and files that
-    are no record: never exit 0; each says what (MANIFEST.json)."""
+    turn-ups, a card in two places, a forged name, a mark citing Law 99; issue 51: a card
+    the person threw played by the computer whose hand is '?', the turn-up played or
+    thrown, 30 cards drawn from the stock with '?' discards, 14 cards played, deals
+    numbered 7 3 3 1, a seed whose deals are not the record's, a card twice in a hand, a
+    name with a bidirectional override, a version 2 deal seed or key that is not the
+    record's, ...) and files that are no record: never exit 0, with or without the coach
+    (the laws are checked first and alone: the coach never decides the exit code); each
+    breach one line naming its law; each says what MANIFEST.json says."""
     want = _manifest()[name]
-    r = _review(str(HOSTILE / f"{name}.json"), "--no-coach")
+    r = _review(str(HOSTILE / f"{name}.json"), *([] if coach else ["--no-coach"]))
     assert r.exit_code == want["exit"], r.output
     assert want["says"] in r.output
+    assert want.get("line", "") in r.output
     lines = r.output.splitlines()
     assert "keeps the laws" not in lines
     assert not any(line.startswith("keeps the laws") for line in lines)   # none forged
+    if want["exit"] == 1:
+        breaches = lines[1:-1] if coach else lines[1:]
+        assert breaches and all(re.match(r"Laws? \d+", line) for line in breaches), lines
+        assert not coach or lines[-1].startswith("coach: not run: the record breaks")
+        assert not any(ch in r.output for ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067")
+
+
+def test_the_corpus_s_public_and_version_2_games_keep_the_laws():
+    """No breach invented where the cards are unknown: the corpus's legal game with the
+    computer's hand, discards, draws and the stock of every deal '?' (as the person sees
+    a deal in progress) keeps the laws, and so does a version 2 record."""
+    record = json.loads((HOSTILE / "legal.json").read_text())
+    for d in record["deals"]:
+        d["hands"]["computer"] = ["?"] * 5
+        d["stock"] = None
+        for a in d["actions"]:
+            if a["type"] == "discard" and a["by"] == "computer":
+                a["cards"], a["drawn"] = ["?"] * len(a["cards"]), ["?"] * len(a["drawn"])
+    assert laws.check(record) == []
+    assert laws.check(json.loads((HOSTILE / "legal_v2.json").read_text())) == []
+    r = _review(str(HOSTILE / "legal_v2.json"), "--no-coach")
+    assert r.exit_code == 0 and r.output.splitlines()[-1] == "keeps the laws"
+
+
+@pytest.mark.quick
+def test_a_fifo_given_as_file_is_refused_without_hanging(tmp_path):
+    """A FIFO (or a device) named as the record is refused at once, exit 2: the reader
+    opens without blocking and reads only a regular file."""
+    import os
+    fifo = tmp_path / "game.json"
+    os.mkfifo(fifo)
+    r = _review(str(fifo), "--no-coach")
+    assert r.exit_code == 2 and "not a regular file" in r.output.splitlines()[-1]
+    r = _review(str(tmp_path), "--no-coach")
+    assert r.exit_code == 2
 
 
 def test_the_corpus_is_made_from_a_legal_game():

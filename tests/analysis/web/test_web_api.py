@@ -88,8 +88,9 @@ def new(client, **body):
     return g
 
 
-def seed_of(store: Path, game_id: str) -> int:
-    return json.loads((store / f"{game_id}.json").read_text())["settings"]["seed"]
+def key_of(store: Path, game_id: str) -> str:
+    """The game's key (hex), from its stored settings (it gives every deal's seed)."""
+    return json.loads((store / f"{game_id}.json").read_text())["settings"]["key"]
 
 
 def one_line_error(r, status):
@@ -122,8 +123,9 @@ def test_new_game_view_and_list(client, store):
     assert client.get(f"/api/games/{g['id']}").json() == g
     saved = json.loads((store / f"{g['id']}.json").read_text())
     assert saved["format"] == FORMAT and saved["seq"] == 0
-    assert saved["settings"] == {"seed": client.app.state.store.seed_for(7),
-                                 "opponent": "treatise", "coach": False, "worlds": 32}
+    assert saved["settings"] == {"key": client.app.state.store.key_for(7),
+                                 "opponent": "treatise", "coach": False, "worlds": 32,
+                                 "number": 7}
     other = client.post("/api/games", json={}).json()
     assert other["id"] != g["id"]
     saved = json.loads((store / f"{other['id']}.json").read_text())
@@ -131,7 +133,7 @@ def test_new_game_view_and_list(client, store):
     listed = client.get("/api/games").json()["games"]
     assert {x["id"] for x in listed} == {g["id"], other["id"]}
     assert all(x["over"] is False and x["seq"] == 0 and "score" in x for x in listed)
-    assert all("seed" not in x["settings"] for x in listed)
+    assert all("key" not in x["settings"] for x in listed)
 
 
 def test_ids_are_unguessable(client):
@@ -285,7 +287,8 @@ def test_the_record_is_a_download(client):
     r = client.get(f"/api/games/{g['id']}/record")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     assert g["id"] in r.headers["content-disposition"]
-    assert r.json()["state"]["seed"] == seed_of(client.app.state.store.root, g["id"])
+    assert r.json()["state"]["seed"] == int(key_of(client.app.state.store.root,
+                                                    g["id"])[:15], 16)
 
 
 # --------------------------------------------------------------------------- the store
@@ -458,10 +461,10 @@ def test_the_record_downloaded_mid_deal_hides_the_computers_cards(tmp_path):
     session = _session()
     with Owner(web.create_app(fixed_secret(tmp_path))) as c:
         g = c.post("/api/games", json={"number": 12, "coach": False, "worlds": 16}).json()
-        seed = seed_of(tmp_path, g["id"])
-        full = session.Table.new(seed=seed, coach=False, worlds=16).record()["deals"][0]
+        key = key_of(tmp_path, g["id"])
+        full = session.Table.new(key=key, coach=False, worlds=16).record()["deals"][0]
         whole = c.get(f"/api/games/{g['id']}/record").json()
-        assert whole["seed"] is None
+        assert whole["key"] is None and whole["deals"][0]["seed"] is None
         rec = whole["deals"][0]
         assert rec["hands"]["computer"] == ["?"] * 5 and rec["stock"] is None
         assert rec["hands"]["person"] == full["hands"]["person"]
@@ -483,8 +486,8 @@ def test_a_real_game_through_the_api_is_the_game_played_directly(tmp_path, oppon
     with Owner(web.create_app(fixed_secret(tmp_path))) as c:
         g = c.post("/api/games", json={"number": 11, "coach": coach, "worlds": 16,
                                        "opponent": opponent}).json()
-        direct = session.Table.new(seed=seed_of(tmp_path, g["id"]), coach=coach, worlds=16,
-                                   opponent=opponent)
+        direct = session.Table.new(key=key_of(tmp_path, g["id"]), coach=coach, worlds=16,
+                                   opponent=opponent, number=11)
         assert g["view"] == json.loads(json.dumps(direct.view()))
         refused = 0
         for _ in range(400):
@@ -536,7 +539,7 @@ def test_serve_binds_loopback_unless_told_and_warns(cli, tmp_path, monkeypatch, 
 
     apps = []
 
-    def fake_serve(app, host, port, on_ready=None):
+    def fake_serve(app, host, port, on_ready=None, url_host=None):
         calls.append((host, port))
         apps.append(app)
         on_ready(f"http://{host}:{port}/")
@@ -662,17 +665,17 @@ def test_ctrl_c_loses_nothing_and_a_new_process_resumes(tmp_path):
 
 # --------------------------------------------------------------------------- issue 43
 
-def test_a_game_number_gives_the_same_game_on_one_store_and_hides_its_seed(client, store):
+def test_a_game_number_gives_the_same_game_on_one_store_and_hides_its_key(client, store):
     a, b = new(client, number=21), new(client, number=21)
     assert a["view"] == b["view"] and a["id"] != b["id"]
-    seed = seed_of(store, a["id"])
-    assert seed == client.app.state.store.seed_for(21) != 21
+    key = key_of(store, a["id"])
+    assert key == client.app.state.store.key_for(21)
     for r in (client.get(f"/api/games/{a['id']}"), client.get("/api/games")):
-        assert str(seed) not in r.text
+        assert key not in r.text
     with Owner(web.create_app(store.parent / "other", table=FakeTable,
                               illegal=FakeIllegal)) as other:
         assert (store.parent / "other" / ".secret").stat().st_mode & 0o777 == 0o600
-        assert other.app.state.store.seed_for(21) != seed     # another server's secret
+        assert other.app.state.store.key_for(21) != key       # another server's secret
 
 
 def test_a_second_client_without_the_token_can_neither_see_nor_act(client, store):
@@ -811,9 +814,9 @@ def _seen_by_person(deal: dict) -> set[str]:
 @pytest.mark.parametrize("opponent", ["strategy"])
 def test_no_response_before_the_deal_is_over_tells_a_hidden_card(tmp_path, opponent):
     """A whole real game with the coach through the API: until each deal is over, no
-    response (the view, the record, the listing) holds the seed or names a card the person
-    has not seen; once the game is over the seed is told and the record replays bit for
-    bit."""
+    response (the view, the record, the listing) holds the game's key or the deal's seed
+    or names a card the person has not seen; once a deal is over its seed is told, once
+    the game is over the key, and the record replays bit for bit."""
     import re
     from ecarte_sim.analysis.web.load import choose
     session = _session()
@@ -822,7 +825,7 @@ def test_no_response_before_the_deal_is_over_tells_a_hidden_card(tmp_path, oppon
     with Owner(web.create_app(fixed_secret(tmp_path))) as c:
         g = c.post("/api/games", json={"coach": True, "worlds": 16,
                                        "opponent": opponent}).json()
-        seed = seed_of(tmp_path, g["id"])
+        key = key_of(tmp_path, g["id"])
         checked = 0
         for _ in range(400):
             stored = json.loads((tmp_path / f"{g['id']}.json").read_text())["record"]
@@ -832,7 +835,7 @@ def test_no_response_before_the_deal_is_over_tells_a_hidden_card(tmp_path, oppon
                 texts = [json.dumps(g), c.get(f"/api/games/{g['id']}").text, record.text,
                          c.get("/api/games").text]
                 for text in texts:
-                    assert str(seed) not in text
+                    assert key not in text and str(stored["deals"][-1]["seed"]) not in text
                 # the cards named in this deal's part (earlier deals are over: shown whole)
                 for text in texts[:2] + [json.dumps(record.json()["deals"][-1])]:
                     named = {x for x in re.findall(r"\b(?:10|[789TJQKA])[SHDC]\b", text)}
@@ -846,10 +849,10 @@ def test_no_response_before_the_deal_is_over_tells_a_hidden_card(tmp_path, oppon
                 continue
             assert r.status_code == 200, r.text
             g = r.json()
-        assert g["view"]["phase"] == "game_over" and g["view"]["seed"] == seed
+        assert g["view"]["phase"] == "game_over" and g["view"]["key"] == key
         assert checked > 10
         record = c.get(f"/api/games/{g['id']}/record").json()
-        assert record["seed"] == seed
+        assert record["key"] == key and all(d["seed"] for d in record["deals"])
         again = session.Table.from_record(record)
         assert json.dumps(again.record(), sort_keys=True) == json.dumps(record, sort_keys=True)
 

@@ -14,6 +14,7 @@ chromium with apt-get; the test extra installs playwright)."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -188,7 +189,7 @@ def check_deal_shown(pg, rec: dict) -> None:
     score = {"person": int(pg.text_content("#score-person")),
              "computer": int(pg.text_content("#score-computer"))}
     assert score == rec["score"] == deal["score_after"]
-    verdicts = pg.locator("#coach-list .verdict")
+    verdicts = pg.locator("#coach-list .verdict:not(.taken-back)")
     coached = deal["coach"]
     assert verdicts.count() == len(coached)
     for i, v in enumerate(coached):              # the coach's figures, as the record keeps them
@@ -242,32 +243,63 @@ def test_a_whole_deal_by_clicks_and_keys(page, server, shots):
     assert page.locator("#coach-list .verdict").count() > 0
 
 
+#: A card as the page writes it in its text (10♥, K♠).
+SHOWN = r"(?:10|[789JQKA])[♠♥♦♣]"
+
+
+def cards_on_page(pg) -> set[str]:
+    """Every card the game's part of the page shows: drawn (face up) or named in its
+    text (the events, the coach, the notes), as the page writes them."""
+    import re
+    drawn = pg.eval_on_selector_all("#game svg.card[data-card]",
+                                    "els => els.map(e => e.dataset.card)")
+    return {shown(c) for c in drawn} | set(re.findall(SHOWN, pg.inner_text("#game")))
+
+
 def test_a_whole_game_by_clicks_and_keys(page, server, shots):
+    """... and every take-back (issue 51.2): offered only when the decision showed no
+    card the person had not seen before it (after it the page shows no card it did not
+    show before the decision); when a card was shown, only "Show the answer", saying why;
+    the taken-back verdicts stay in the coach's panel, the record and the summary."""
     game = new_game(page, seed=11)
-    deals, retried = 0, False
+    deals, retried, refused = 0, 0, 0
+    seen, deal_no = set(), None
     for n in range(400):
         phase = page.evaluate("document.body.dataset.phase")
         if phase == "game_over":
             break
+        if page.text_content("#deal") != deal_no:
+            deal_no, seen = page.text_content("#deal"), set()
         if phase == "deal_over":
             deals += 1
             check_deal_shown(page, record(page, server, game))
             if deals == 1:
                 page.screenshot(path=str(shots / "game-deal-over.png"), full_page=True)
-        if not retried and page.locator("#act-retry").count():
-            page.screenshot(path=str(shots / "try-again.png"), full_page=True)
+        if page.locator("#act-retry").count() and retried < 3:
+            if not retried:
+                page.screenshot(path=str(shots / "try-again.png"), full_page=True)
             before = record(page, server, game)
             waiting = page.locator("#coach-list .verdict .waiting")
             assert waiting.count() == 1 and "Try again" in waiting.text_content()
+            assert not cards_on_page(page) - seen, "the decision showed a card"
             assert step(page, n, retry=True) == "retry"
             after = record(page, server, game)     # the decision is taken back
             assert len(after["deals"][-1]["actions"]) < len(before["deals"][-1]["actions"])
             assert page.locator("#act-retry").count() == 0
-            retried = True
+            assert not cards_on_page(page) - seen, "a card seen before the take-back"
+            assert page.locator("#coach-list .verdict.taken-back").count() >= 1
+            retried += 1
             continue
+        if page.locator("#act-reveal").count() and not page.locator("#act-retry").count():
+            refused += 1
+            assert "No take-back here" in page.text_content("#coach-list .verdict .waiting")
+        seen = cards_on_page(page)
         step(page, n)
+        if not page.locator("#act-retry").count() and not page.locator("#act-reveal").count():
+            seen |= cards_on_page(page)
     else:
         raise AssertionError("the game did not end in 400 decisions")
+    print(f"take-backs: {retried} taken, {refused} refused (a card was shown)")
     page.screenshot(path=str(shots / "game-over.png"), full_page=True)
     rec = record(page, server, game)
     from ecarte_sim.analysis.practice import coach
@@ -279,6 +311,85 @@ def test_a_whole_game_by_clicks_and_keys(page, server, shots):
     assert len(rec["deals"]) >= deals + 1
     assert page.locator("#act-new").count() == 1
     assert retried, "the coach never offered to try again: choose another seed"
+    kept = [v for d in rec["deals"] for v in d.get("retried", [])]
+    assert len(kept) == retried == len(summary["taken_back"])
+    assert page.locator("#summary-taken-back li").count() == retried
+
+
+#: A count followed by a grade in the singular where it should be plural ("2 inaccuracy").
+BAD_PLURAL = r"\b(?:[02-9]|\d\d+) (?:inaccuracy|mistake|blunder)\b"
+
+
+def _read_like_a_player(pg) -> list[str]:
+    """What issue 51.6 found on the page, as a list of complaints (empty: none): a
+    "−0.000", a "Best" verdict that names another best choice, a singular after a count,
+    a card in letters in the coach's panel or the message."""
+    text = pg.inner_text("#game")
+    bad = []
+    if re.search(r"[−-]0\.0+(?![0-9])", text):
+        bad.append("a negative zero: " + re.search(r".{30}[−-]0\.0+.{10}", text).group(0))
+    for head in pg.eval_on_selector_all("#coach-list .verdict:not(.taken-back) .head",
+                                        "els => els.map(e => e.textContent)"):
+        if head.lower().startswith("best") and "; best " in head:
+            bad.append("a Best that names another best: " + head)
+    if re.search(BAD_PLURAL, text):
+        bad.append("a singular after a count: " + re.search(BAD_PLURAL, text).group(0))
+    for box in ("#coach-list", "#message", "#summary-body"):
+        words = pg.inner_text(box) if pg.locator(box).count() else ""
+        if re.search(r"\b(?:10|[789TJQKA])[SHDC]\b", words):
+            bad.append(f"letters for a card in {box}")
+    return bad
+
+
+@pytest.mark.parametrize("width, height", [(1280, 900), (390, 844)])
+def test_what_a_player_reads_in_a_whole_game(browser, server, shots, width, height):
+    """Issue 51.6, a whole game at a desktop's and a phone's size: no self-contradicting
+    verdict, no −0.000, plurals right, cards written as drawn; the coach's panel at a
+    deal's end shows its first verdict from its top; the step numbers of "What happened"
+    fit their margin; the card-by-card table stays inside its panel (it scrolls sideways
+    on a phone); the numbered game's shared deals said. Screenshots at both sizes."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  bypass_csp=True)
+    pg = context.new_page()
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    new_game(pg, seed=41)
+    assert "Game 41: everyone who asks this server for game 41 gets these same deals" in \
+        pg.text_content("#notes")
+    complaints, deals = [], 0
+    for n in range(400):
+        phase = pg.evaluate("document.body.dataset.phase")
+        complaints += _read_like_a_player(pg)
+        if phase == "game_over":
+            break
+        if phase == "deal_over":
+            deals += 1
+            assert pg.evaluate("document.getElementById('coach-list').scrollTop") == 0
+            panel = pg.locator("#deal-over").bounding_box()
+            table = pg.locator("#replay .scroll")
+            if table.count():
+                box = table.bounding_box()
+                assert box["x"] >= panel["x"] - 1
+                assert box["x"] + box["width"] <= panel["x"] + panel["width"] + 1
+                rows = pg.eval_on_selector_all(
+                    "#replay-table tr", "els => els.map(e => e.getBoundingClientRect().height)")
+                line = pg.evaluate("parseFloat(getComputedStyle(document.querySelector("
+                                   "'#replay-table td')).lineHeight) || 20")
+                assert max(rows) < 1.6 * line, "a row of the card-by-card table wraps"
+            if deals == 1:
+                pg.screenshot(path=str(shots / f"read-{width}-deal-over.png"), full_page=True)
+        step(pg, n)
+    else:
+        raise AssertionError("the game did not end in 400 decisions")
+    assert not complaints, complaints
+    steps = pg.locator("#events li").count()
+    assert steps >= 10                       # two-digit step numbers: they fit the margin
+    pad = pg.evaluate("parseFloat(getComputedStyle(document.getElementById('events'))"
+                      ".paddingLeft) / parseFloat(getComputedStyle(document.getElementById("
+                      "'events')).fontSize)")
+    assert pad >= 2.5, f"the margin of 'What happened' is {pad:.2f} em: '10.' is cut"
+    pg.screenshot(path=str(shots / f"read-{width}-game-over.png"), full_page=True)
+    context.close()
 
 
 def test_keys_right_after_new_game_play_the_game(page, server):
@@ -299,7 +410,11 @@ def test_an_illegal_card_is_refused_with_its_law(page, server, shots):
             before = seq(page)
             illegal.first.click()
             page.wait_for_function("document.getElementById('message').textContent !== ''")
-            assert "Law 43" in page.text_content("#message")
+            message = page.text_content("#message")
+            assert "Law 43" in message
+            # the cards as the page draws them (J♠), never the API's letters (JS)
+            assert re.search(SHOWN, message) and not re.search(r"\b(?:10|[789TJQKA])[SHDC]\b",
+                                                               message), message
             assert seq(page) == before
             page.screenshot(path=str(shots / "illegal-card.png"), full_page=True)
             return
@@ -375,6 +490,8 @@ def test_the_strategy_card_and_the_advice_form(page, server, shots):
     page.click("#advise-form button")
     page.wait_for_selector("#advice-action")
     assert page.text_content("#advice-action").split()[0] in ("propose", "play")
+    said = page.text_content("#advice-action")          # "(dd)" is explained (issue 51.6)
+    assert "(dd)" not in said and "double dummy" in said
     page.fill("#cards-form input[name=opponent]", "AH JS TS 7D 8C")
     page.click("#cards-form button")
     page.wait_for_selector("#cards-best")
@@ -388,11 +505,11 @@ def test_the_strategy_card_and_the_advice_form(page, server, shots):
 
 # --------------------------------------------------------------------------- issue 43
 
-def test_no_response_before_the_deal_is_over_tells_the_seed_or_a_hidden_card(page, server,
+def test_no_response_before_the_deal_is_over_tells_the_key_or_a_hidden_card(page, server,
                                                                               store):
     """Every API response the page receives during a deal, as Chromium got it: neither the
-    seed nor a card the person has not seen (checked against the stored record at the
-    deal's end)."""
+    key, nor the deal's seed, nor a card the person has not seen (checked against the
+    stored record at the deal's end)."""
     import json
     import re
     bodies = []
@@ -411,7 +528,8 @@ def test_no_response_before_the_deal_is_over_tells_the_seed_or_a_hidden_card(pag
         step(page, n)
     before_end = bodies[:-1]          # the last response is the one that ended the deal
     saved = json.loads((store / f"{game}.json").read_text())
-    seed, deal = saved["settings"]["seed"], saved["record"]["deals"][0]
+    key, deal = saved["settings"]["key"], saved["record"]["deals"][0]
+    secrets = (key, str(deal["seed"]))
     seen = set(deal["hands"]["person"]) | {deal["turn_up"]}
     for a in deal["actions"]:
         if a["by"] == "person" and a["type"] == "discard":
@@ -423,10 +541,10 @@ def test_no_response_before_the_deal_is_over_tells_the_seed_or_a_hidden_card(pag
     hidden = (set(deal["hands"]["computer"]) | set(deal["stock"])) - seen
     assert hidden and len(before_end) >= 2
     for text in before_end:
-        assert str(seed) not in text
+        assert not any(x in text for x in secrets)
         named = set(re.findall(r"\b(?:10|[789TJQKA])[SHDC]\b", text))
         assert not named & hidden, named & hidden
-    assert str(seed) not in page.content()
+    assert not any(x in page.content() for x in secrets)
 
 
 def test_a_second_browser_without_the_token_cannot_open_or_play_the_game(page, browser,
@@ -485,7 +603,7 @@ def test_a_hostile_record_in_the_store_runs_no_script(browser, server, store, sh
     now = clock.time()
     (store / f"{game}.json").write_text(json.dumps({
         "format": FORMAT, "id": game, "seq": table.seq, "created": now, "updated": now,
-        "over": False, "settings": {"seed": 4, "opponent": "strategy", "coach": True,
+        "over": False, "settings": {"key": table.key, "opponent": "strategy", "coach": True,
                                     "worlds": 16}, "record": record}))
     token = GameStore(store, Table, IllegalAction).token(game)
     context = browser.new_context()

@@ -26,7 +26,9 @@ class FakeTable:
         self.s = state
 
     @classmethod
-    def new(cls, *, seed, opponent="strategy", coach=True, worlds=64):
+    def new(cls, *, key=None, seed=None, opponent="strategy", coach=True, worlds=64,
+            number=None):
+        seed = int(key[:15], 16) if key is not None else seed
         t = cls({"seed": seed, "opponent": opponent, "coach": coach, "worlds": worlds,
                  "score": {"person": 0, "computer": 0}, "deal": 0, "actions": []})
         t._deal()

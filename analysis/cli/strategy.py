@@ -218,6 +218,104 @@ def _print(result: dict, against: str) -> None:
         click.echo(f"wrote {path}")
 
 
+def _is_later(said: str, discard: bool) -> bool:
+    """Whether ``said`` (as `cards` takes it) asks about a decision after an exchange."""
+    from ecarte_sim.engine.ecarte.laws.position import parse_said
+    try:
+        words = parse_said(said)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--said") from None
+    return words.count("accept") - (1 if discard else 0) >= 1
+
+
+def _advise_later(hand, trump, turn_up, score, role, against, play, discard, said, discards,
+                  elder_took, n_deals, no_values, seed, as_json) -> None:
+    """``advise`` at a decision after an exchange (a proposal, its answer, a discard)."""
+    from ecarte_sim.analysis.ecarte.advice import later_decision as later
+
+    if against != "equilibrium":
+        raise click.UsageError("a later decision is advised from the computed strategy "
+                               "(drop --against treatise)")
+    if turn_up is None:
+        raise click.UsageError("a later decision needs the turned-up card: --turn-up CARD")
+    x, y = score
+    if discard:
+        if no_values:
+            raise click.UsageError("--discard values each discard; drop --no-values")
+        r = later.later_discard_advice(hand, turn_up, role, said=said, discards=discards,
+                                       elder_took=elder_took, score=(x, y), play=play,
+                                       seed=seed, deals=n_deals)
+        if as_json:
+            emit(r)
+            return
+        click.echo(f"{r['hand']} ({role}) at exchange {r['round'] + 1}, said "
+                   f"{','.join(r['said'])}, score {r['score']}: the computed strategy "
+                   f"({r['strategy']['play']}) throws {r['throws'] or 'nothing'}, keeping "
+                   f"{r['keeps']} (rule {r['rule']})")
+        for o in r["others"]:
+            lo, hi = o["gain_win_ci95"]
+            click.echo(f"  throwing {o['throws'] or 'nothing'} instead ({o['rule']}): "
+                       f"P(win the game) {o['gain_win']:+.4f} [{lo:+.4f}, {hi:+.4f}], "
+                       f"marks/deal {o['gain_marks']:+.3f}  n={o['n']:,}")
+        if not r["others"]:
+            click.echo("  every discard rule throws the same cards from this hand")
+        _missed_line(r)
+        return
+    r = later.later_advice(hand, turn_up, role, said=said, discards=discards, score=(x, y),
+                           play=play, seed=seed, deals=n_deals, values=not no_values)
+    if as_json:
+        emit(r)
+        return
+    play_name = r["strategy"]["play"]
+    table = r["table_action"]["action"]
+    click.echo(f"{r['hand']} ({role}), trump {r['trump']}, {r['turn_up']} turned up, score "
+               f"{r['score']}; said {','.join(r['said'])}; exchange(s) made: "
+               + "; ".join(f"you threw {d['thrown'] or 'nothing'}, the adversary "
+                           f"{d['adversary_threw']}" for d in r["discards"])
+               + f"; {r['stock_left']} card(s) left in the stock")
+    whose = ("its table for the later rounds" if r["strategy"]["later_tables"] else
+             "its first-round table read on this hand (no later tables shipped)")
+    if "values" not in r:
+        click.echo(f"  → {r['action']}: the computed strategy ({play_name}), {whose} (not "
+                   "checked on worlds: --no-values)")
+    elif r["answered_by"] == "values":
+        d = r["table_differs_by"]
+        click.echo(f"  → {r['action']}: on {r['n']:,} worlds drawn from what you know it wins "
+                   f"the game more often, by {d['p_win']:+.4f} [{d['p_win_ci95'][0]:+.4f}, "
+                   f"{d['p_win_ci95'][1]:+.4f}]")
+        click.echo(f"    the computed strategy ({play_name}), {whose}, says {table}; these "
+                   "worlds overrule it")
+    elif r["too_close"]:
+        g = r["gain"]
+        click.echo(f"  → {r['action']}: the computed strategy ({play_name}), {whose}, says "
+                   f"so; too close to call on these worlds ({g['of']} {g['p_win']:+.4f} "
+                   f"[{g['p_win_ci95'][0]:+.4f}, {g['p_win_ci95'][1]:+.4f}] holds zero)")
+    else:
+        click.echo(f"  → {r['action']}: the computed strategy ({play_name}), {whose}, says "
+                   "so, and the values on these worlds agree")
+    if "values" in r:
+        click.echo(f"  values on {r['n']:,} worlds drawn from what you know (the adversary's "
+                   f"hand from what he said and took, under the strategy), the later "
+                   f"rounds playing it, seed {seed}:")
+        for name, val in r["values"].items():
+            lo, hi = val["p_win_ci95"]
+            click.echo(f"  {name:<8} P(win the game) {val['p_win']:.4f} [{lo:.4f}, {hi:.4f}]"
+                       f"  marks/deal {val['marks']:+.3f}")
+        g = r["gain"]
+        click.echo(f"  {g['of']}: {g['p_win']:+.4f} [{g['p_win_ci95'][0]:+.4f}, "
+                   f"{g['p_win_ci95'][1]:+.4f}]")
+        _missed_line(r)
+    t = r["treatise"]
+    click.echo(f"  the treatise ({t['policy']}) says {t['says']}: {t['reason']}")
+
+
+def _missed_line(r: dict) -> None:
+    if r.get("worlds_missed"):
+        click.echo(f"  {r['worlds_missed']:,} world(s) not found: the strategy's adversary "
+                   "seldom says and takes what yours did (the values are from the worlds "
+                   "found)")
+
+
 def _headline(result: dict, role: str, seed: int) -> None:
     """The advice's first lines against the computed strategy: the hand, then the action
     it leads with and who answered (the table, or the hand's own values where they
@@ -288,8 +386,21 @@ def _headline(result: dict, role: str, seed: int) -> None:
 @click.option("--worlds", type=click.IntRange(1, 4096), default=None,
               help="PIMC: worlds per decision (--against treatise) [default: 16].")
 @click.option("--discard", "discard", is_flag=True,
-              help="At the first exchange: which cards the strategy throws from HAND, and "
-                   "what each other discard is worth against it.")
+              help="At an exchange (the first, or the one --said ends with): which cards "
+                   "the strategy throws from HAND, and what each other discard is worth "
+                   "against it.")
+@click.option("--said", default=None, metavar="WORDS",
+              help="What was said so far in this deal, in order, as `cards` takes it: asks "
+                   "about a later decision — ending 'accept', the elder's proposal after "
+                   "that exchange; ending 'propose' with --role dealer, the dealer's answer; "
+                   "ending 'propose,accept' with --discard, that exchange's discard.")
+@click.option("--discards", default="", metavar="GROUPS",
+              help="With --said: one group per exchange made, separated by ';': the cards "
+                   "YOU threw, then ':' and how many the adversary threw (e.g. "
+                   "'7S 8D 9C:3'; '-:2' when you threw none). HAND is your hand now.")
+@click.option("--elder-took", "elder_took", type=click.IntRange(1, 5), default=None,
+              help="The dealer's discard at a later exchange (--role dealer --discard): how "
+                   "many cards the elder took in it (the dealer sees him draw, Law 30).")
 @click.option("--deals", "n_deals", type=click.IntRange(100, 1 << 20), default=None,
               help="Deals around the hand (both actions on each) [default: 2^14 against the "
                    "equilibrium, 2^16 against the treatise].")
@@ -298,8 +409,8 @@ def _headline(result: dict, role: str, seed: int) -> None:
 @seed_option()
 @THREADS
 @JSON
-def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_deals,
-           no_values, seed, threads, as_json):
+def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, said, discards,
+           elder_took, n_deals, no_values, seed, threads, as_json):
     """What to do with HAND at the score. Against the computed strategy of five up
     (default): each action's chance of winning the game and marks per deal with 95%
     intervals, both actions played on the same deals around the hand (never the deals
@@ -324,6 +435,15 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
       ecarte-sim advise "KS QS 9S 8H 7D" --trump TS --score 3-4 --role dealer
       ecarte-sim advise "QH AH 7H KS KD" --trump H --score 2-2 --against treatise --json
       ecarte-sim advise "QH 8H KS 9D 7C" --trump H --turn-up JH --discard
+      ecarte-sim advise "KH 9H 8S 7D QC" --turn-up JH --said propose,accept \
+          --discards "7S 8D 9C:3"
+      ecarte-sim advise "KH QS 9S 8D 7C" --turn-up JH --role dealer \
+          --said propose,accept,propose --discards "TC:2"
+
+    A later decision (--said with an exchange made) is valued on worlds drawn from what
+    the player knows: the adversary's hand from what he said and how many cards he took,
+    under the strategy; everything after plays the strategy. The treatise's lists decide
+    each round on the hand held then, as it reads them.
     """
     from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
@@ -334,6 +454,13 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, n_
         if turn_up is None:
             raise click.UsageError("give the trumps: --turn-up CARD (or --trump SUIT)")
         trump = turn_up
+    if said is not None and _is_later(said, discard):
+        _advise_later(hand, trump, turn_up, (x, y), role, against, play, discard, said,
+                      discards, elder_took, n_deals, no_values, seed, as_json)
+        return
+    if discards or elder_took is not None:
+        raise click.UsageError("--discards and --elder-took describe the exchanges made: "
+                               "give --said with them (e.g. --said propose,accept)")
     if discard:
         if no_values:
             raise click.UsageError("--discard values each discard; drop --no-values")

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ecarte_sim.analysis.ecarte.solving.solved import script_for
 from ecarte_sim.analysis.stats.intervals import weighted_mean, wilson_interval
 from ecarte_sim.analysis.stats.precision import DEFAULT_PRECISION, checkpoints, run_until
 from ecarte_sim.engine.batch import DEFAULT_CHUNK
@@ -138,7 +139,7 @@ def play(seed: int, index: int, settings: EcarteSettings | None = None, *,
     settings = settings or EcarteSettings()
     d = play_deal(seed, index, settings.cfg(elder_score=elder_score,
                                             dealer_score=dealer_score, target=5,
-                                            trick_by_trick=True))
+                                            trick_by_trick=True), script_for(settings))
     return PlayedDeal(**{f.name: getattr(d, f.name) for f in fields(WholeDeal)},
                       seed=int(seed), index=int(index), elder_score=int(elder_score),
                       dealer_score=int(dealer_score), settings=settings)
@@ -150,7 +151,7 @@ def game(seed: int, game: int = 0, settings: EcarteSettings | None = None) -> Pl
     :class:`PlayedGame` — the record, ``.to_dict()`` (``ecarte-sim game --json``),
     ``.narrative()`` and ``str()`` (the game told)."""
     settings = settings or EcarteSettings()
-    g = play_game(seed, game, settings.cfg(trick_by_trick=True))
+    g = play_game(seed, game, settings.cfg(trick_by_trick=True), script=script_for(settings))
     return PlayedGame(**{f.name: getattr(g, f.name) for f in fields(Game)}, settings=settings)
 
 
@@ -206,7 +207,7 @@ def simulate(deals: int, *, seed: int = 0, start: int = 0,
     """Deals ``[start, start + deals)`` of ``seed`` played whole under ``settings``:
     the figures of :func:`whole_summary`, with the run's identity first."""
     settings = settings or EcarteSettings()
-    counts = whole_counts(seed, start, start + deals, settings.cfg(),
+    counts = whole_counts(seed, start, start + deals, settings.cfg(), script_for(settings),
                           chunk=chunk or settings.chunk(), block=settings.task_size(),
                           progress=progress)
     return {"deals": deals, "seed": seed, "start": start, "settings": settings.echo(),
@@ -235,8 +236,8 @@ def scores(deals: int = 1_000_000, *, seed: int = 0, settings: EcarteSettings | 
     from ecarte_sim.analysis.ecarte.measures.scores import player_tables, win_table
 
     settings = settings or EcarteSettings()
-    counts = whole_counts(seed, 0, deals, settings.cfg(), block=settings.task_size(),
-                          progress=progress)
+    counts = whole_counts(seed, 0, deals, settings.cfg(), script_for(settings),
+                          block=settings.task_size(), progress=progress)
     t = win_table(counts, bootstrap, seed)
     return player_tables(t["v"], t["lo"], t["hi"])
 
@@ -281,10 +282,12 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
         exact_play = _arm(AP.exact_summary(codes), True)
     propose_cfg = settings.cfg(elder_first="propose")
 
+    script = script_for(settings)
+
     def step(lo, hi):
         return hand_table(seed, lo, hi, elder, turn_up, suit, play_cfg, propose_cfg,
                           chunk=settings.chunk(), block=settings.task_size(),
-                          progress=lambda n: tell("dealing", n))
+                          progress=lambda n: tell("dealing", n), script=script)
 
     def check(joint):
         a = AP.arm_summary(joint.sum(axis=1))

@@ -14,15 +14,19 @@ What a decision is worth
       (:data:`ADVICE_DEALS` deals around the hand, both players then playing the
       strategy as it was solved, the cards double dummy, the later deals valued by its
       ``V``), with the table's action and the
-      treatise's rule (Hoyle's list, the maxims) and its words. Later rounds (a second
-      proposal) are read from the same table on the new hand, an abstraction of the
-      strategy: the verdict says whether the choice agrees and is not graded.
-    * **Discards** at the first exchange (Laws 27–31):
+      treatise's rule (Hoyle's list, the maxims) and its words. In the later rounds (a
+      proposal after an exchange, its answer) the same from
+      :func:`ecarte_sim.analysis.ecarte.advice.later_decision.later_advice`: both actions on worlds
+      drawn from what the player knows then (his discards, the adversary's counts), as
+      ``advise --said ... --discards ...`` values them.
+    * **Discards** (Laws 27–31) at the first exchange:
       :func:`~ecarte_sim.analysis.ecarte.advice.first_decision.discard_advice` — the strategy's rule and
       every other rule's paired gain against it (:data:`DISCARD_DEALS` deals); a discard
       no rule throws is measured against the strategy's own on the same deals, its
       player's later exchanges (rare) by the treatise's rule in both arms
-      (:func:`_discard_gain`). The treatise's discard ("a king or a trump should not be
+      (:func:`_discard_gain`). At a later exchange the same from
+      :func:`~ecarte_sim.analysis.ecarte.advice.later_decision.later_discard_advice`, a discard no rule
+      throws valued beside the rules on the same worlds. The treatise's discard ("a king or a trump should not be
       discarded in the first instance") is quoted.
     * **Cards** (Law 43 says which are legal; a forced card is not graded): the
       inferring player's values (:func:`ecarte_sim.analysis.ecarte.play.card_advice`, the worlds
@@ -85,11 +89,7 @@ from ecarte_sim.engine.deck import card_set, cards_of, format_card, format_hand
 INACCURACY, MISTAKE, BLUNDER = 0.03, 0.06, 0.12
 #: Below this cost (and not shown worse by its interval) a choice is "best".
 EQUAL = 0.005
-GRADES = ("best", "good", "inaccuracy", "mistake", "blunder", "not graded", "unknown")
-#: Why a later proposal, answer or exchange is "not graded".
-NOT_GRADED = ("not graded: after an exchange the strategy decides by its first-round table "
-              "read on the new hand (an abstraction), so there is no solved value to "
-              "measure this decision against")
+GRADES = ("best", "good", "inaccuracy", "mistake", "blunder", "unknown")
 ADVICE_DEALS = 1 << 14
 #: Worlds of a card verdict: the inferring player's own draws (world ``w`` is the same
 #: world at any W, so the computer's 64 are the first 64 of these), enough that the
@@ -175,16 +175,16 @@ def _first(s: DealState, a: dict, seed: int) -> dict | None:
     up = format_card(s.turn_up)
     what = "first" if role == "elder" else "answer"
     if s.round > 0:
+        from ecarte_sim.analysis.ecarte.advice.later_decision import later_advice
+        groups = _own_groups(s, by)
+        if groups is None:
+            return _verdict(what, s, by, kind,
+                            text="not valued: a card of an earlier discard is unknown")
+        r = later_advice(hand_text, up, role, said=list(s.said), discards=groups,
+                         score=(x, y), deals=ADVICE_DEALS, seed=seed)
+    else:
         r = advice.advise(hand_text, "SHDC"[s.trump], f"{x}-{y}", role, turn_up=up,
-                          values=False)
-        agrees = r["action"] == kind
-        return _verdict(what, s, by, kind, strategy=r["action"], best=None,
-                        grade="not graded",
-                        text=f"{kind}: the strategy's table, read on the new hand, says "
-                             f"{r['action']} ({'agrees' if agrees else 'differs'}); "
-                             f"{NOT_GRADED}")
-    r = advice.advise(hand_text, "SHDC"[s.trump], f"{x}-{y}", role, turn_up=up,
-                      deals=ADVICE_DEALS, seed=seed)
+                          deals=ADVICE_DEALS, seed=seed)
     values = {k: v["p_win"] for k, v in r["values"].items()}
     cis = {k: v["p_win_ci95"] for k, v in r["values"].items()}
     best = max(values, key=lambda k: (values[k], k == r["action"]))
@@ -215,6 +215,21 @@ def _first(s: DealState, a: dict, seed: int) -> dict | None:
                     strategy=r["action"], text=text)
 
 
+def _own_groups(s: DealState, by: str) -> list[tuple[int, int]] | None:
+    """``by``'s discard groups of the exchanges made (his thrown cards, the adversary's
+    count), as ``advise --discards`` takes them; None if a card he threw is unknown."""
+    other = s.other(by)
+    out = []
+    for g in s.groups:
+        if by not in g or other not in g:
+            continue
+        mine, theirs = g[by], g[other]
+        if mine[0] is None:
+            return None
+        out.append((mine[0], theirs[1]))
+    return out
+
+
 def _discard(s: DealState, a: dict, seed: int) -> dict | None:
     from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     from ecarte_sim.analysis.ecarte.text.reasons import DISCARD_KEEPS
@@ -230,12 +245,23 @@ def _discard(s: DealState, a: dict, seed: int) -> dict | None:
     if hand is None or thrown is None or s.turn_up is None:
         return _verdict("discard", s, by, chosen, rule=rule,
                         text="not valued: a card of the discard is unknown")
-    if s.round > 0:
-        return _verdict("discard", s, by, chosen, rule=rule, grade="not graded",
-                        text=f"a later exchange: {NOT_GRADED}")
     x, y = s.score_before()
-    r = advice.discard_advice(format_hand(hand), "SHDC"[s.trump], f"{x}-{y}", role,
-                              turn_up=format_card(s.turn_up), deals=DISCARD_DEALS, seed=seed)
+    later = None
+    if s.round > 0:
+        from ecarte_sim.analysis.ecarte.advice.later_decision import later_discard_advice
+        groups = _own_groups(s, by)
+        if groups is None:
+            return _verdict("discard", s, by, chosen, rule=rule,
+                            text="not valued: a card of an earlier discard is unknown")
+        took = s.groups[-1].get(s.elder, (None, None))[1] if role == "dealer" else None
+        later = dict(said=list(s.said), discards=groups, elder_took=took)
+        r = later_discard_advice(format_hand(hand), format_card(s.turn_up), role,
+                                 score=(x, y), deals=DISCARD_DEALS, seed=seed, also=thrown,
+                                 **later)
+    else:
+        r = advice.discard_advice(format_hand(hand), "SHDC"[s.trump], f"{x}-{y}", role,
+                                  turn_up=format_card(s.turn_up), deals=DISCARD_DEALS,
+                                  seed=seed)
     options = {r["rule"]: {"throws": r["throws"], "gain": 0.0, "ci95": [0.0, 0.0]}}
     for o in r["others"]:
         options[o["rule"]] = {"throws": o["throws"], "gain": o["gain_win"],
@@ -248,8 +274,10 @@ def _discard(s: DealState, a: dict, seed: int) -> dict | None:
                   "ci95": o["ci95"]} for k, o in options.items()}
     if mine is None:
         # no rule throws these cards: measured against the strategy's own discard on the
-        # same deals (his later exchanges, rare, by the treatise's rule in both arms)
-        g = _discard_gain(role, hand, thrown, s.turn_up, x, y, seed, DISCARD_DEALS)
+        # same deals (at the first exchange his later exchanges, rare, by the treatise's
+        # rule in both arms; at a later one, valued with the rules)
+        g = r["also"] if later is not None else _discard_gain(
+            role, hand, thrown, s.turn_up, x, y, seed, DISCARD_DEALS)
         values["chosen"] = {"throws": " ".join(chosen), "gain_over_strategy": g["mean"],
                             "ci95": g["ci95"]}
         mine_gain, (lo_m, hi_m) = g["mean"], g["ci95"]
@@ -599,8 +627,9 @@ def _summarize(deals: list[dict], who: list[str], taken_back=()) -> dict:
     all_v = [v for d in deals for v in d["verdicts"]]
     taken_back = list(taken_back)
     by_grade = {g: 0 for g in GRADES}
-    for v in all_v:
-        by_grade[v.get("grade", "unknown")] += 1
+    for v in all_v:             # a record kept before may hold a grade no longer given
+        g = v.get("grade", "unknown")
+        by_grade[g] = by_grade.get(g, 0) + 1
     valued = [v for v in all_v if v.get("cost") is not None]
     lost = float(sum(v["cost"] for v in valued))
     by_kind: dict = {}
@@ -633,10 +662,8 @@ _PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blun
 
 
 def _counted(n: int, grade: str) -> str:
-    """``n`` decisions of ``grade`` in words: "2 inaccuracies", "1 not graded (...)"."""
+    """``n`` decisions of ``grade`` in words: "2 inaccuracies", "1 not valued (...)"."""
     words = _PLURAL.get(grade, grade) if n != 1 else grade
-    if grade == "not graded":
-        words += " (the later proposals and exchanges: the strategy has no solved value for them)"
     if grade == "unknown":
         words = "not valued (a card unknown, or the coach failed)"
     return f"{n} {words}"

@@ -12,7 +12,9 @@ ElderPolicy.REGLE``). The name a user types is the member's name in lower case
 with hyphens (``ALWAYS_PROPOSE`` → ``always-propose``); ``SCRIPTED`` (decisions
 read from a ``script`` array, for cross-checks) and ``TABLE`` (decisions read from
 a table by canonical state, carried in the script: :mod:`.decisions.tables`) are not offered
-on the command line.
+on the command line. ``STRATEGY`` is the computed strategy of five up: the kernels read
+it as ``TABLE`` (:meth:`EcarteSettings.cfg` writes ``TABLE``), and the analysis layer puts
+the shipped tables in the script (``ecarte_sim.analysis.ecarte.solving.solved.script_for``).
 
 To add a policy: add a member to its enum here, implement it in
 :mod:`ecarte_sim.engine.ecarte.decisions.policies` (or a play model in
@@ -42,6 +44,8 @@ class ElderPolicy(IntEnum):
     ALWAYS_PROPOSE = 3
     THRESHOLD = 4
     TABLE = 5
+    #: the computed strategy of five up (read as ``TABLE``; module docstring)
+    STRATEGY = 6
 
 
 class DealerPolicy(IntEnum):
@@ -52,6 +56,8 @@ class DealerPolicy(IntEnum):
     ALWAYS_ACCEPT = 3
     ALWAYS_REFUSE = 4
     TABLE = 5
+    #: the computed strategy of five up (read as ``TABLE``; module docstring)
+    STRATEGY = 6
 
 
 class Discard(IntEnum):
@@ -67,6 +73,8 @@ class Discard(IntEnum):
     TRUMPS_ACES = 5
     FEWEST = 6
     TABLE = 7
+    #: the computed strategy's discard tables (read as ``TABLE``; module docstring)
+    STRATEGY = 8
 
 
 #: A first discard left to the discard policy (the ``elder_first_discard`` and
@@ -264,6 +272,15 @@ class EcarteSettings:
                     & {self.elder_play, self.dealer_play})
 
     @property
+    def uses_strategy(self) -> bool:
+        """A decision or a discard is the computed strategy's: the script must carry its
+        tables (the analysis layer's ``script_for``)."""
+        return any(getattr(self, f).name == "STRATEGY" for f in
+                   ("elder_policy", "dealer_policy", "elder_discard", "dealer_discard")) or \
+            any(m is not None and m.name == "STRATEGY" for m in
+                (self.model_of_elder, self.model_of_dealer))
+
+    @property
     def infers(self) -> bool:
         """A player reads the proposals (``pimc-inference``)."""
         return PlayModel.PIMC_INFERENCE in (self.elder_play, self.dealer_play)
@@ -306,8 +323,9 @@ class EcarteSettings:
         cfg = np.zeros(CFG.size, dtype=np.int64)
         for f in fields(self):
             if not f.name.startswith("model_of_"):
-                cfg[at[f.name.upper()]] = int(getattr(self, f.name))
-        cfg[at.MODEL_OF_ELDER], cfg[at.MODEL_OF_DEALER] = (int(m) for m in self.models())
+                cfg[at[f.name.upper()]] = _kernel_id(getattr(self, f.name))
+        cfg[at.MODEL_OF_ELDER], cfg[at.MODEL_OF_DEALER] = (_kernel_id(m) for m in
+                                                           self.models())
         cfg[at.ELDER_SCORE] = int(elder_score)
         cfg[at.DEALER_SCORE] = int(dealer_score)
         cfg[at.TARGET] = int(target)
@@ -350,6 +368,14 @@ class EcarteSettings:
                 **({"opponent_model": {"of_elder": name_of(self.models()[0]),
                                        "of_dealer": name_of(self.models()[1])}}
                    if self.infers else {})}
+
+
+def _kernel_id(value) -> int:
+    """The ``cfg`` value of a setting: ``STRATEGY`` is read as ``TABLE`` (module
+    docstring)."""
+    if isinstance(value, IntEnum) and value.name == "STRATEGY":
+        return int(type(value).TABLE)
+    return int(value)
 
 
 def make_cfg(*, elder_score: int = 0, dealer_score: int = 0, target: int = 0,

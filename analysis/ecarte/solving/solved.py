@@ -241,6 +241,33 @@ def _check_shape(name: str, t: np.ndarray) -> None:
         raise ValueError(f"{name}: shape {t.shape}, expected ({SCORE_SLOTS}, {N_STATES})")
 
 
+def script_for(settings, play: str | None = None) -> np.ndarray | None:
+    """The ``script`` a whole deal under ``settings`` reads: the computed strategy's tables
+    (all 25 rows, the later rounds' too where shipped) for every decision or discard the
+    settings give to ``STRATEGY`` (the shipped strategy of ``play``, default the default
+    one); None when none is (the kernels' empty script serves)."""
+    if not settings.uses_strategy:
+        return None
+    from ecarte_sim.engine.ecarte.decisions.tables import policy_script
+    strategy = load(play)
+    tables = strategy.tables()
+
+    def is_strategy(value) -> bool:
+        return value is not None and value.name == "STRATEGY"
+
+    reads = {"elder": is_strategy(settings.elder_policy) or is_strategy(settings.model_of_elder),
+             "dealer": is_strategy(settings.dealer_policy)
+             or is_strategy(settings.model_of_dealer),
+             "elder_discard": is_strategy(settings.elder_discard),
+             "dealer_discard": is_strategy(settings.dealer_discard)}
+    first = {k: tables[k] if reads[k] else None for k in reads}
+    later = None
+    if strategy.solves_later:       # the later tables' names: elder_later, elder_later_discard
+        later = {k: tables[k.replace("_", "_later_") if "_" in k else f"{k}_later"]
+                 for k in reads if reads[k]}
+    return policy_script(**first, later=later)
+
+
 def unpack(data: bytes, play: str = "", provenance: dict | None = None) -> Solved:
     """A :class:`Solved` from :func:`pack`'s bytes."""
     return Solved(play, data, provenance)

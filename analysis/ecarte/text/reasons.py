@@ -97,6 +97,14 @@ PROPOSING_TOO_MUCH = ("Inexperienced players, as a rule, are too apt to propose,
 _WORDS = ("no", "one", "two", "three", "four", "five")
 
 
+#: Why the computed strategy decided, in the first round and in the later ones.
+_STRATEGY_WORDS = ("the computed strategy of five up: its table for this hand and turn-up at "
+                   "this score (solved by best responses, audited hand by hand)",
+                   "the computed strategy of five up: its table for the rounds after the "
+                   "first exchange (Law 49 doubles nothing there), read on this hand at this "
+                   "score")
+
+
 def _q(text: str) -> str:
     return f"\u201c{text}\u201d"
 
@@ -193,6 +201,8 @@ def elder_decision(settings: EcarteSettings, hand: int, trump: int, rnd: int,
                       detail={"forced": arm})
     policy = settings.elder_policy
     pname = name_of(policy)
+    if policy == ElderPolicy.STRATEGY:
+        return Reason(pname, pname, _STRATEGY_WORDS[rnd > 0], detail={"policy": pname})
     if policy in (ElderPolicy.SCRIPTED, ElderPolicy.TABLE):
         return Reason(pname, pname, f"decided by a {pname}, not by a rule of the treatise",
                       detail={"policy": pname})
@@ -278,6 +288,8 @@ def dealer_decision(settings: EcarteSettings, hand: int, trump: int, rnd: int,
                       "first answer; the policy decides later ones)", detail={"forced": arm})
     policy = settings.dealer_policy
     pname = name_of(policy)
+    if policy == DealerPolicy.STRATEGY:
+        return Reason(pname, pname, _STRATEGY_WORDS[rnd > 0], detail={"policy": pname})
     if policy in (DealerPolicy.SCRIPTED, DealerPolicy.TABLE):
         return Reason(pname, pname, f"decided by a {pname}, not by a rule of the treatise",
                       detail={"policy": pname})
@@ -329,6 +341,9 @@ def elder_discard(settings: EcarteSettings, hand: int, trump: int, left: int) ->
     the kernel makes it, and why; ``detail["out"]`` the cards (canonical text)."""
     policy = settings.elder_discard
     keeps, _, neither, words = _rule_of(policy)
+    if policy == Discard.STRATEGY:
+        return Reason("discard", name_of(policy), "as the computed strategy of five up "
+                      "throws from this hand (its discard table)", detail={"out": None})
     if policy in (Discard.SCRIPTED, Discard.TABLE):
         return Reason("discard", name_of(policy), f"as the {name_of(policy)} says",
                       detail={"out": None})
@@ -358,6 +373,9 @@ def dealer_discard(settings: EcarteSettings, hand: int, trump: int, left: int) -
     none)."""
     policy = settings.dealer_discard
     keeps, one, neither, words = _rule_of(policy)
+    if policy == Discard.STRATEGY:
+        return Reason("discard", name_of(policy), "as the computed strategy of five up "
+                      "throws from this hand (its discard table)", detail={"out": None})
     if policy in (Discard.SCRIPTED, Discard.TABLE):
         return Reason("discard", name_of(policy), f"as the {name_of(policy)} says",
                       detail={"out": None})
@@ -410,7 +428,7 @@ class DealReasons:
 
 def _checked(reason: Reason, recorded: str, out: str | None = None) -> tuple[Reason, bool]:
     """``reason``, or an ``unexplained`` one when it does not give what was recorded."""
-    if reason.basis in ("scripted", "table"):
+    if reason.basis in ("scripted", "table", "strategy"):
         return Reason(recorded, reason.basis, reason.text, detail=reason.detail), True
     made = reason.decision if reason.decision != "no-card" else "discard"
     rec_made = recorded if recorded != "no-card" else "discard"

@@ -378,24 +378,33 @@ def exact_block(start, count, rows, elder, turn_ups, cfg, script, out):
 def hand_table(seed: int, start: int, stop: int, elder: int, turn_up: int | None, trump: int,
                cfg_a: np.ndarray, cfg_b: np.ndarray, chunk: int = DEFAULT_CHUNK,
                block: int = DEFAULT_BLOCK,
-               progress: Callable[[int], None] | None = None) -> np.ndarray:
+               progress: Callable[[int], None] | None = None,
+               script: np.ndarray | None = None) -> np.ndarray:
     """48 x 48 int64 counts of (arm a, arm b) over sampled deals ``[start, stop)`` around
-    the fixed ``elder`` hand (``turn_up`` None: drawn from the trump suit)."""
+    the fixed ``elder`` hand (``turn_up`` None: drawn from the trump suit); ``script``: the
+    tables a table policy reads (None: no table)."""
     seed = check_seed(seed)
     start, stop = check_index_range(start, stop)
     check_cfgs(cfg_a, cfg_b)
     _check_hand(elder, turn_up, trump)
     t = -1 if turn_up is None else int(turn_up)
-    task = partial(_hand_task, seed, int(elder), t, int(trump), cfg_a, cfg_b)
+    task = partial(_hand_task, seed, int(elder), t, int(trump), cfg_a, cfg_b) \
+        if script is None else \
+        partial(_hand_script_task, seed, int(elder), t, int(trump), cfg_a, cfg_b, script)
     return reduce_counts(task, start, stop, N_ARM * N_ARM, chunk, block,
                          progress).reshape(N_ARM, N_ARM)
 
 
 def _hand_task(seed, elder, turn_up, trump, cfg_a, cfg_b, lo, n, rows):
+    return _hand_script_task(seed, elder, turn_up, trump, cfg_a, cfg_b, empty_script(), lo,
+                             n, rows)
+
+
+def _hand_script_task(seed, elder, turn_up, trump, cfg_a, cfg_b, script, lo, n, rows):
     out_a = np.zeros(n, dtype=np.int8)
     out_b = np.zeros(n, dtype=np.int8)
     hand_block(np.uint64(seed), np.int64(lo), n, rows, np.int64(elder), np.int64(turn_up),
-               np.int64(trump), cfg_a, cfg_b, empty_script(), out_a, out_b)
+               np.int64(trump), cfg_a, cfg_b, script, out_a, out_b)
     return tabulate(np.zeros(n, dtype=np.int8), out_a, out_b, 1)
 
 

@@ -62,10 +62,12 @@ def check_game_index(game: int) -> int:
 
 
 def play_game(seed: int, game: int, cfg: np.ndarray, runner: DealRunner | None = None,
-              score: dict | None = None, first_dealer: str | None = None) -> Game:
+              score: dict | None = None, first_dealer: str | None = None,
+              script: np.ndarray | None = None) -> Game:
     """Play game ``game`` of ``seed`` to five with the policies of ``cfg`` (both players
-    use the same policies, by role), from ``score`` (default 0-0) with ``first_dealer``
-    (default: A in even games, B in odd ones)."""
+    use the same policies, by role; ``script``: the tables a table policy reads, by
+    score), from ``score`` (default 0-0) with ``first_dealer`` (default: A in even
+    games, B in odd ones)."""
     seed = check_seed(seed)
     game = check_game_index(game)
     runner = runner or DealRunner()
@@ -84,7 +86,7 @@ def play_game(seed: int, game: int, cfg: np.ndarray, runner: DealRunner | None =
         before = dict(result.score)
         cfg[CFG.at.ELDER_SCORE] = before[elder]
         cfg[CFG.at.DEALER_SCORE] = before[dealer]
-        d = runner.play(seed, game * DEALS_PER_GAME + k, cfg)
+        d = runner.play(seed, game * DEALS_PER_GAME + k, cfg, script)
         result.score[elder] += d.marks_elder
         result.score[dealer] += d.marks_dealer
         result.deals.append(GameDeal(game * DEALS_PER_GAME + k, dealer, before, d,

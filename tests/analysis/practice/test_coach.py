@@ -42,15 +42,17 @@ def test_grades_follow_the_thresholds():
 @pytest.mark.quick
 def test_the_summary_counts_in_words():
     """Issue 51.6: "2 inaccuracies" (not "2 inaccuracy"); the note on the decisions not
-    graded follows their count, not another's."""
+    valued follows their count, not another's; a grade a record kept from before (the
+    later decisions were once "not graded") is counted as it is."""
     v = lambda g, c: {"grade": g, "cost": c, "kind": "card", "by": "person",  # noqa: E731
                       "chosen": "KH"}
     deals = [{"number": 1, "verdicts": [v("inaccuracy", 0.04), v("inaccuracy", 0.05),
                                          v("mistake", 0.07), v("not graded", None),
                                          v("unknown", None)]}]
     text = coach._summarize(deals, ["person"])["text"]
-    assert "2 inaccuracies, 1 mistake, 1 not graded (the later" in text
-    assert "1 not valued" in text and "1 unknown" not in text
+    assert "2 inaccuracies, 1 mistake, 1 not valued (" in text
+    assert "1 not graded" in text and "1 unknown" not in text
+    assert "not graded" not in coach.GRADES
 
 
 def test_the_thresholds_are_a_quarter_a_half_and_a_whole_marks_median_worth():
@@ -323,18 +325,33 @@ def test_the_tables_hook_never_stops_the_game():
 
 # ----------------------------------------------------------------------------- issue 43.9
 
-def test_a_later_proposal_and_exchange_are_not_graded_and_say_why():
-    """Second-round decisions: graded "not graded" (never "unknown"), the reason said."""
+def test_a_later_proposal_answer_and_exchange_are_graded_with_advises_values():
+    """Issue 50.5: the second round's proposal, answer and discards are graded (no "not
+    graded"), each with the values `advise --said ... --discards ...` gives for it (the
+    same worlds: the deal's seed, ADVICE_DEALS or DISCARD_DEALS)."""
+    from ecarte_sim.analysis.ecarte.advice.later_decision import (later_advice,
+                                                                  later_discard_advice)
     acts = [{"by": "A", "type": "propose"}, {"by": "Y", "type": "accept"},
             {"by": "A", "type": "discard", "cards": ["7S"], "drawn": ["8S"]},
             {"by": "Y", "type": "discard", "cards": ["7C"], "drawn": ["9S"]},
             {"by": "A", "type": "propose"}, {"by": "Y", "type": "accept"},
-            {"by": "A", "type": "discard", "cards": ["8S"], "drawn": ["TS"]}]
+            {"by": "A", "type": "discard", "cards": ["8S"], "drawn": ["TS"]},
+            {"by": "Y", "type": "discard", "cards": ["7D"], "drawn": ["TC"]}]
     d = deal("KH QH 7S 8D 9C", "AH JS 7D 7C 8C", "9H", acts)
-    for j in (4, 5, 6):
-        v = coach.grade(d, j)
-        assert v["grade"] == "not graded" and "no solved value" in v["text"], v
-    assert "not graded" in coach.GRADES
+    verdicts = {j: coach.grade(d, j, seed=3) for j in (4, 5, 6, 7)}
+    for j, v in verdicts.items():
+        assert v["grade"] in coach.GRADES and v["grade"] != "unknown", v
+        assert v["cost"] is not None and v["round"] == 1, v
+    a = later_advice("KH QH 8S 8D 9C", "9H", "elder", said="propose,accept",
+                     discards="7S:1", deals=coach.ADVICE_DEALS, seed=3)
+    assert verdicts[4]["values"]["p_win"] == {k: x["p_win"] for k, x in a["values"].items()}
+    b = later_advice("AH JS 7D 9S 8C", "9H", "dealer", said="propose,accept,propose",
+                     discards="7C:1", deals=coach.ADVICE_DEALS, seed=3)
+    assert verdicts[5]["values"]["p_win"] == {k: x["p_win"] for k, x in b["values"].items()}
+    c = later_discard_advice("KH QH 8S 8D 9C", "9H", "elder",
+                             said="propose,accept,propose,accept", discards="7S:1",
+                             deals=coach.DISCARD_DEALS, seed=3)
+    assert verdicts[6]["strategy"] == c["throws"].split()
 
 
 def test_the_replay_of_a_deal_ended_by_a_turned_up_king_says_so():

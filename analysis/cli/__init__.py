@@ -18,6 +18,8 @@ statistics or science is computed here.
 * :mod:`.piquet_group` — the ``piquet`` group; :mod:`.piquet` its commands deal,
   simulate, partie, report; :mod:`.piquet_search` ``piquet discard-search`` (discards
   chosen by search).
+* :mod:`.every_decision` — ``every-decision``: one step of the solve of every decision of
+  a deal (the later rounds, the first round resolved), its report and shipped data.
 * :mod:`.chart` — ``chart``: the strategy card (and ``--compare``: where two solved
   strategies part).
 * :mod:`.cards` — ``cards``: which card to lead or play from one's own knowledge.
@@ -53,7 +55,7 @@ COMMANDS = {
     "claims": "ecarte",
     "strategy": "strategy", "advise": "strategy", "infer": "strategy",
     "inference-value": "strategy", "inference-claims": "strategy",
-    "equilibrium": "equilibrium", "audit": "equilibrium",
+    "equilibrium": "equilibrium", "audit": "equilibrium", "every-decision": "every_decision",
     "chart": "chart", "review": "practice", "cards": "cards", "exploit": "exploit",
     "exploitability": "exploitability", "piquet": "piquet_group", "bench": "bench",
     "serve": "serve", "stronger": "stronger",

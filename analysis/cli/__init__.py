@@ -29,6 +29,8 @@ statistics or science is computed here.
   play model over a sample of hands.
 * :mod:`.practice` — ``review``: a game record checked against the laws and annotated.
 * :mod:`.serve` — ``serve``: the practice table in the browser.
+* :mod:`.versus` — ``versus``: the computed strategy against the treatise, on the same
+  deals and over whole games.
 * :mod:`.stronger` — ``stronger``: the ``alphamu`` card player against
   ``pimc-inference``, paired on the same deals.
 * :mod:`.bench` — ``bench``, the throughput of every kernel.
@@ -58,7 +60,7 @@ COMMANDS = {
     "equilibrium": "equilibrium", "audit": "equilibrium", "every-decision": "every_decision",
     "chart": "chart", "review": "practice", "cards": "cards", "exploit": "exploit",
     "exploitability": "exploitability", "piquet": "piquet_group", "bench": "bench",
-    "serve": "serve", "stronger": "stronger",
+    "serve": "serve", "stronger": "stronger", "versus": "versus",
 }
 
 

@@ -160,8 +160,7 @@ def every_decision(start_dir, play, worlds, later_deals, later_steps, later_tole
     if ship_dir:
         written += files.ship(ship_dir, result, play)
     if as_json:
-        emit({k: v for k, v in result.items() if k not in ("pair", "gains", "counts")}
-             | {"files": written})
+        emit(files.payload(result, written))
         return
     for line in files.summary_lines(result) + [f"wrote {p}" for p in written]:
         click.echo(line)

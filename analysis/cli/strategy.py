@@ -239,6 +239,9 @@ def _advise_later(hand, trump, turn_up, score, role, against, play, discard, sai
     if turn_up is None:
         raise click.UsageError("a later decision needs the turned-up card: --turn-up CARD")
     x, y = score
+    if elder_took is not None and not (discard and role == "dealer"):
+        raise click.BadParameter("is for the dealer's discard at a later exchange (--role "
+                                 "dealer --discard)", param_hint="--elder-took")
     if discard:
         if no_values:
             raise click.UsageError("--discard values each discard; drop --no-values")

@@ -157,6 +157,24 @@ def ship(ship_dir: str, result: dict, play: str) -> list[str]:
     return [str(p) for p in shipped.write(ship_dir, play, data, meta)]
 
 
+def payload(result: dict, files: list[str]) -> dict:
+    """The --json answer: plain values (the tables themselves are in --ship's data)."""
+    return {"command": result.get("command"), "solve": result["solve"],
+            "start": result["start"], "seconds": result["seconds"],
+            "v": np.asarray(result["v"]).tolist(), "scores": score_rows(result),
+            "records": json.loads(json.dumps(result["records"], default=_plain)),
+            "first_accepted": [float(a) for a in result["first_accepted"]],
+            "provenance": result["provenance"], "files": files}
+
+
+def _plain(x):
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    raise TypeError(f"{type(x).__name__} is not plain")
+
+
 def summary_lines(result: dict) -> list[str]:
     """The text answer: per score what changed, the value from 0-0."""
     v = np.asarray(result["v"])
@@ -178,4 +196,5 @@ def summary_lines(result: dict) -> list[str]:
     return out
 
 
-__all__ = ["deals_played", "score_rows", "markdown", "write_report", "ship", "summary_lines"]
+__all__ = ["deals_played", "score_rows", "markdown", "write_report", "ship", "payload",
+           "summary_lines"]

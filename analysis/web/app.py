@@ -118,7 +118,7 @@ SECURITY_HEADERS = {
     "referrer-policy": "no-referrer",
 }
 ADVISE_FIELDS = ("hand", "trump", "score", "role", "turn_up", "against", "deals", "seed",
-                 "discard")
+                 "discard", "said", "discards", "elder_took")
 MAX_ADVISE_DEALS = 1 << 16
 
 
@@ -384,12 +384,57 @@ def advise_json(data: dict) -> dict:
     seed = _int(data.get("seed", 0), "seed", 0, 2**64 - 1)
     if not isinstance(data.get("discard", False), bool):
         raise BadRequest(f"'discard' must be true or false, not {data['discard']!r}")
+    later = _later_question(data)
+    if later is not None:
+        return _later_advice(hand, turn_up, role, score, against, seed, deals,
+                             bool(data.get("discard")), **later)
     out = advice.advise(hand, trump, score, role, turn_up=turn_up, against=against,
                         seed=seed, deals=deals)
     if data.get("discard"):
         out["discard"] = advice.discard_advice(hand, trump, score, role, turn_up=turn_up,
                                                seed=seed, deals=min(deals, 1 << 12))
     return out
+
+
+def _later_question(data: dict) -> dict | None:
+    """``said``, ``discards`` and ``elder_took`` as ``advise --said ...`` takes them, when
+    they ask about a decision after an exchange; None for a first decision."""
+    from ecarte_sim.engine.ecarte.laws.position import parse_said
+    said, discards, took = data.get("said"), data.get("discards"), data.get("elder_took")
+    for name, value in (("said", said), ("discards", discards)):
+        if value is not None and not isinstance(value, str):
+            raise BadRequest(f"{name!r} must be text, as the command line takes it")
+        if value is not None and len(value) > 200:
+            raise BadRequest(f"{name!r} is longer than 200 characters")
+    if took is not None:
+        took = _int(took, "elder_took", 1, 5)
+    words = parse_said(said or "")
+    discard = bool(data.get("discard"))
+    if words.count("accept") - (1 if discard else 0) < 1:
+        if (discards or "").strip() or took is not None:
+            raise BadRequest("'discards' and 'elder_took' describe the exchanges made: give "
+                             "'said' with them (e.g. propose,accept)")
+        return None
+    return {"said": said, "discards": discards or "", "elder_took": took}
+
+
+def _later_advice(hand, turn_up, role, score, against, seed, deals, discard, *, said,
+                  discards, elder_took) -> dict:
+    """A later decision (``advise --said ... --discards ...``)."""
+    from ecarte_sim.analysis.ecarte.advice import later_decision as later
+    if against != "equilibrium":
+        raise BadRequest("a later decision is advised from the computed strategy (against "
+                         "'equilibrium')")
+    if not isinstance(turn_up, str):
+        raise BadRequest("a later decision needs 'turn_up': the turned-up card")
+    if discard:
+        return {"discard": later.later_discard_advice(
+            hand, turn_up, role, said=said, discards=discards, elder_took=elder_took,
+            score=score, seed=seed, deals=min(deals, 1 << 12)), "decision": "later discard"}
+    if elder_took is not None:
+        raise BadRequest("'elder_took' is for the dealer's discard at a later exchange")
+    return later.later_advice(hand, turn_up, role, said=said, discards=discards, score=score,
+                              seed=seed, deals=deals)
 
 
 CARDS_FIELDS = ("hand", "turn_up", "role", "said", "discards", "played", "score", "opponent",

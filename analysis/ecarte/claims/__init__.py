@@ -5,4 +5,5 @@
   precision-driven run of every experiment; its report is
   :mod:`ecarte_sim.analysis.reports.claims` (the ``claims`` command).
 * :mod:`.inference_claims` — the treatise's claims about inference, with verdict rules.
+* :mod:`.versus` — the computed strategy against the treatise: paired deals, whole games.
 """

@@ -74,6 +74,9 @@ RULES = np.array([int(r) for r in DISCARD_RULES], dtype=np.int64)
 _SCALE = float(1 << kern.VALUE_BITS)
 #: Source deals per task (the unit a run directory checkpoints).
 LATER_TASK = 1 << 22
+#: The first round's refinement: each round multiplies an open state's deals by this, at
+#: most this many rounds (each round refits the model).
+GROWTH, MAX_ROUNDS = 4, 6
 
 
 @dataclass(frozen=True)
@@ -328,7 +331,7 @@ def first_role(role: str, settings: EcarteSettings, pair: dict, slot: int, v: np
     budget = float(es.budget) * spent_first
     spent = 0
     rounds = []
-    while True:
+    while len(rounds) < MAX_ROUNDS:
         post = posterior()
         reach = w if role == "elder" else w * np.where(attempts > 0, deals / np.maximum(
             attempts, 1), 0.0)
@@ -337,9 +340,10 @@ def first_role(role: str, settings: EcarteSettings, pair: dict, slot: int, v: np
         ids = np.flatnonzero(open_)
         if ids.size == 0 or spent >= budget:
             break
-        # each open state's deals doubled (at most to ``most``); over the budget, the
-        # states of largest expected regret (weighted by how often they are met) first
-        target = np.minimum(2 * deals[ids], most)
+        # each open state's deals quadrupled (at most to ``most``: few rounds, each a fit
+        # of the model); over the budget, the states of largest expected regret (weighted
+        # by how often they are met) first
+        target = np.minimum(GROWTH * deals[ids], most)
         cost = target - deals[ids]
         if spent + cost.sum() > budget:
             er = _expected_regret(post["mean"][ids], post["sd"][ids]) * reach[ids]
@@ -354,6 +358,10 @@ def first_role(role: str, settings: EcarteSettings, pair: dict, slot: int, v: np
                    f"{at.size} unresolved states from {level} deals")
         spent += int(cost.sum())
         rounds.append((int(ids.size), int(target.max())))
+    else:                       # the last round sampled: its posterior
+        post = posterior()
+        reach = w if role == "elder" else w * np.where(attempts > 0, deals / np.maximum(
+            attempts, 1), 0.0)
     table = post["mean"] > 0
     weight = reach / reach.sum()
     open_now = (np.abs(post["mean"]) < z * post["sd"])

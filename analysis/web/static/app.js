@@ -891,11 +891,33 @@ async function showAdvice() {
   const turnUp = (f.get("turn_up") || "").trim();
   const req = {hand: f.get("hand"), trump: turnUp, turn_up: turnUp || null,
                role: f.get("role"), score: f.get("score"), discard: !!f.get("discard")};
+  const said = (f.get("said") || "").trim(), discards = (f.get("discards") || "").trim();
+  const took = (f.get("elder_took") || "").trim();
+  if (said) req.said = said;
+  if (discards) req.discards = discards;
+  if (took) req.elder_took = Number(took);
   const body = $("advise-body");
   body.textContent = "Sampling deals…";
   try {
     const a = await api("POST", "/api/advise", req);
     body.replaceChildren();
+    if (a.decision === "later discard") {
+      const d = a.discard;
+      const p = document.createElement("p");
+      p.id = "advice-action";
+      p.append(el("b", {}, `throw ${d.throws || "nothing"}`), ` — the computed strategy at exchange ${d.round + 1} (rule ${d.rule}), keeping ${d.keeps}`);
+      body.appendChild(p);
+      const t = document.createElement("table");
+      t.className = "values";
+      t.appendChild(headRow(["instead, throw", "P(win the game) gained", "95% interval", "n"]));
+      for (const o of d.others) {
+        const tr = document.createElement("tr");
+        for (const x of [o.throws || "nothing", num(o.gain_win), ci(o.gain_win_ci95), String(o.n)]) tr.appendChild(el("td", {}, x));
+        t.appendChild(tr);
+      }
+      body.appendChild(t);
+      return;
+    }
     const p = document.createElement("p");
     p.id = "advice-action";
     p.append(el("b", {}, a.action), ` — ${a.strategy ? explainPlay(a.strategy.answers) : ""}`);
@@ -911,7 +933,9 @@ async function showAdvice() {
     body.appendChild(t);
     const n = document.createElement("p");
     n.className = "quiet";
-    n.textContent = `n = ${a.n} deals around the hand.`;
+    n.textContent = a.decision === "later"
+      ? `n = ${a.n} worlds drawn from what you know (your discards, the adversary's counts), exchange ${a.round + 1} of the deal.`
+      : `n = ${a.n} deals around the hand.`;
     body.appendChild(n);
     if (a.treatise) {
       const q = document.createElement("p");

@@ -63,16 +63,20 @@ def check_game_index(game: int) -> int:
 
 def play_game(seed: int, game: int, cfg: np.ndarray, runner: DealRunner | None = None,
               score: dict | None = None, first_dealer: str | None = None,
-              script: np.ndarray | None = None) -> Game:
+              script: np.ndarray | None = None,
+              by_elder: dict | None = None) -> Game:
     """Play game ``game`` of ``seed`` to five with the policies of ``cfg`` (both players
     use the same policies, by role; ``script``: the tables a table policy reads, by
     score), from ``score`` (default 0-0) with ``first_dealer`` (default: A in even
-    games, B in odd ones)."""
+    games, B in odd ones). ``by_elder``: a ``cfg`` for each player as elder (``{"A":
+    cfg, "B": cfg}``: A's elder policy and B's dealer policy when A is elder, and so on),
+    for a match between two players who decide differently."""
     seed = check_seed(seed)
     game = check_game_index(game)
     runner = runner or DealRunner()
-    cfg = cfg.copy()
-    cfg[CFG.at.TARGET] = TARGET
+    cfgs = {p: (cfg if by_elder is None else by_elder[p]).copy() for p in PLAYERS}
+    for c in cfgs.values():
+        c[CFG.at.TARGET] = TARGET
     result = Game(seed, game)
     if score is not None:
         if set(score) != set(PLAYERS) or not all(0 <= int(v) < TARGET for v in score.values()):
@@ -84,6 +88,7 @@ def play_game(seed: int, game: int, cfg: np.ndarray, runner: DealRunner | None =
     for k in range(DEALS_PER_GAME):
         elder = "B" if dealer == "A" else "A"
         before = dict(result.score)
+        cfg = cfgs[elder]
         cfg[CFG.at.ELDER_SCORE] = before[elder]
         cfg[CFG.at.DEALER_SCORE] = before[dealer]
         d = runner.play(seed, game * DEALS_PER_GAME + k, cfg, script)

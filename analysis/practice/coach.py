@@ -464,7 +464,47 @@ def _dd_now(s: DealState) -> int | None:
     return max(vals) if mover == ELDER else min(vals)
 
 
-def _king(s: DealState, a: dict) -> dict | None:
+def _king_over_worlds(s: DealState, a: dict, chosen: str, rule: str, plus, seed: int,
+                      worlds: int, model: str) -> dict:
+    """The king's verdict from what the player knows (the adversary's cards unseen): the
+    mark's worth over the worlds the inferring player draws for his next card (the
+    outcome of the card it plays in each world, double dummy), paired world by world."""
+    from ecarte_sim.analysis.ecarte.play.card_advice import decide_position
+    by = a["by"]
+    role = s.role(by)
+    p = s.position_of(by)
+    if p is None:
+        return _verdict("king", s, by, chosen, best="announce", rule=rule,
+                        text=f"{chosen}: not valued: a card is unknown")
+    deal_index = s.deal.get("index")
+    deal_index = (s.deal.get("number", 1) - 1) if deal_index is None else deal_index
+    (best_card, legal, *_), cards, outcomes, _, _ = decide_position(
+        p, seed, deal_index, worlds, model, True, True)
+    n = max(1, bin(int(legal)).count("1"))
+    k = next((i for i in range(n) if int(cards[i]) == int(best_card)), 0)
+    xe, yd = s.live()
+    mark = np.array([outcome_win(int(o), p.first, xe + plus[0], yd + plus[1], role)
+                     if xe + plus[0] < 5 and yd + plus[1] < 5 else 1.0
+                     for o in outcomes[:, k]])
+    none = np.array([outcome_win(int(o), p.first, xe, yd, role) for o in outcomes[:, k]])
+    diff = mark - none
+    worth = float(diff.mean())
+    se = float(diff.std(ddof=1) / math.sqrt(diff.size)) if diff.size > 1 else 0.0
+    cost = 0.0 if chosen == "announce" else worth
+    ci = [0.0, 0.0] if chosen == "announce" else normal_ci(worth, se, Z95_ROUNDED)
+    text = (f"{chosen} the king: "
+            + ("the mark taken" if chosen == "announce" else
+               f"the mark given up costs {cost:.3f} in P(win the game) over {worlds} "
+               "worlds drawn from what you know (what concealing gains by deceiving is not "
+               "valued)"))
+    return _verdict("king", s, by, chosen, best="announce",
+                    values={"announce": float(mark.mean()), "conceal": float(none.mean())},
+                    cost=cost, cost_ci95=[float(c) for c in ci], rule=rule, n=int(worlds),
+                    unit="worlds", text=text)
+
+
+def _king(s: DealState, a: dict, seed: int = 0, worlds: int = 64,
+          model: str = "strategy") -> dict | None:
     by = a["by"]
     chosen = "announce" if a.get("announce") else "conceal"
     role = s.role(by)
@@ -472,13 +512,9 @@ def _king(s: DealState, a: dict) -> dict | None:
             "before playing his first card, or he loses the right to mark it.\u201d")
     xe, yd = s.live()                     # before this action: the mark not yet made
     t = _dd_now(s)
-    if t is None:
-        return _verdict("king", s, by, chosen, best="announce", rule=rule,
-                        text=f"{chosen}: announcing marks one (Laws 23, 47); not valued "
-                             "here: what the mark is worth depends on the deal's outcome, "
-                             "which needs the cards you have not seen (the deal's "
-                             "double-dummy replay shows it when the deal is over)")
     plus = (1, 0) if role == "elder" else (0, 1)
+    if t is None:
+        return _king_over_worlds(s, a, chosen, rule, plus, seed, worlds, model)
     with_mark = outcome_win(t, s.first, xe + plus[0], yd + plus[1], role)
     if xe + plus[0] >= 5 or yd + plus[1] >= 5:
         with_mark = 1.0
@@ -509,7 +545,7 @@ def grade(deal: dict, j: int, *, seed: int = 0, worlds: int = COACH_WORLDS,
             if kind == "card":
                 return _card(s, a, seed, worlds, model)
             if kind == "king":
-                return _king(s, a)
+                return _king(s, a, seed, worlds, model)
             return None
     raise IndexError(f"the deal has no action {j}")
 

@@ -299,6 +299,10 @@ def _audit_scores(ctx, param, values):
               help="A score to audit (repeatable) [default: 0-0 2-4 3-3 4-4].")
 @click.option("--role", "roles", type=click.Choice(["elder", "dealer"]), multiple=True,
               help="A role to audit (repeatable) [default: both].")
+@click.option("--round", "rounds", type=click.Choice(["first", "later"]), multiple=True,
+              help="The first decision of a deal, or the later ones (a proposal after an "
+                   "exchange, its answer; valued on worlds drawn from what the player "
+                   "knows) (repeatable) [default: both].")
 @click.option("--hands", type=click.IntRange(1, 1 << 16), default=200, show_default=True,
               help="Random dealt hands per role and score.")
 @click.option("--deals", "n_deals", type=click.IntRange(4, 1 << 15), default=1 << 14,
@@ -315,12 +319,15 @@ def _audit_scores(ctx, param, values):
 @THREADS
 @quiet_option()
 @JSON
-def audit(play, scores, roles, hands, n_deals, data_dir, top, out, seed, threads, quiet,
-          as_json):
+def audit(play, scores, roles, rounds, hands, n_deals, data_dir, top, out, seed, threads,
+          quiet, as_json):
     """The shipped strategy checked hand by hand. For each role and score, HANDS random
     dealt hands (the dealer's from deals whose elder proposes by the strategy), each
     valued as `advise` values it: both actions on --deals deals around the hand (never
     the deals a solve sampled), the opponent and the later rounds playing the strategy.
+    And HANDS later decisions (the first of each deal the strategy plays at that score:
+    a proposal after an exchange, its answer), each valued as `advise --said ...
+    --discards ...` values it, on worlds drawn from what the player knows then.
     Reported: the mean regret of the table's action and of the treatise's on the same
     hands (plug-in, an upper estimate; cross-fitted, a lower one; 95% intervals over the
     hands), the share of hands whose action the values beat beyond their 95% interval,
@@ -329,6 +336,7 @@ def audit(play, scores, roles, hands, n_deals, data_dir, top, out, seed, threads
     \b
     Examples:
       ecarte-sim audit --hands 20 --deals 2048 --score 0-0
+      ecarte-sim audit --round later --hands 20 --deals 2048 --score 2-2
       ecarte-sim audit --seed 1 --out results/audit
     """
     from ecarte_sim.analysis.ecarte.advice.audit import AuditSettings
@@ -340,7 +348,7 @@ def audit(play, scores, roles, hands, n_deals, data_dir, top, out, seed, threads
                                  param_hint="--deals")
     settings = AuditSettings(hands=hands, deals=n_deals, scores=scores,
                              roles=roles or ("elder", "dealer"), seed=seed, play=play,
-                             data_dir=data_dir)
+                             data_dir=data_dir, rounds=rounds or ("first", "later"))
     if out:
         writable_dir(out)
     try:

@@ -36,6 +36,10 @@ def table_rows(result: dict) -> list[str]:
             "| treatise: cross-fitted | treatise: resolved wrong |",
             "|---|---|---|---|---|---|---|---|---|"]
     for key, s in result["summaries"].items():
+        if not s["hands"]:
+            head.append(f"| {key} | 0 (none met in {s.get('deals_read', 0):,} deals) | – | – "
+                        "| – | – | – | – | – |")
+            continue
         t, h = s["table"], s["treatise"]
         head.append(f"| {key} | {s['hands']} | {_ci(t['regret'])} | {_ci(t['regret_cross'])} "
                     f"| {_share(t['wrong'])} | {t['worst_wrong']:.4f} | {_ci(h['regret'])} | "
@@ -46,8 +50,11 @@ def table_rows(result: dict) -> list[str]:
 def worst_lines(result: dict, top: int) -> list[str]:
     out = []
     for key, s in result["summaries"].items():
-        for w in s["worst"][:top]:
-            out.append(f"- {key}: {w['hand']}, {w['turn_up']} turned up: the table says "
+        for w in s.get("worst", [])[:top]:
+            out.append(f"- {key}: {w['hand']}, {w['turn_up']} turned up"
+                       + (f" (exchange {w['round'] + 1}; thrown {'; '.join(w['thrown'])}, "
+                          f"the adversary took {', '.join(map(str, w['took']))})"
+                          if w.get("round") else "") + ": the table says "
                        f"{w['table']}, the values beat it by {w['table_regret']:.4f} "
                        f"(gain {w['gain']:+.4f} ± {Z95_ROUNDED * w['se']:.4f}); the treatise says "
                        f"{w['treatise']}")
@@ -61,6 +68,10 @@ def audit_lines(result: dict, top: int = 5) -> list[str]:
              f"random dealt hands per role and score, {s['deals']:,} deals around each, "
              f"seed {s['seed']}; regret in P(win the game), 95% intervals over the hands"]
     for key, v in result["summaries"].items():
+        if not v["hands"]:
+            lines.append(f"{key}: none met in {v.get('deals_read', 0):,} deals of the "
+                         "strategy's play")
+            continue
         t, h = v["table"], v["treatise"]
         lines.append(f"{key}: table regret {_ci(t['regret'])} (cross-fitted "
                      f"{_ci(t['regret_cross'])}), resolved wrong on {_share(t['wrong'])}, "
@@ -96,6 +107,12 @@ def write_audit(out_dir: str, result: dict, command_line: str, top: int = 5) -> 
           "action the values beat beyond their 95% interval (Wilson interval of the share). "
           "The treatise's action (Hoyle's list for the elder, the maxims for the dealer) on "
           "the same hands and values beside it.", "",
+          "The *later* rows: decisions after an exchange (a proposal, its answer), the "
+          "first of each deal the strategy plays at that score from the seed's deals, each "
+          "valued as `ecarte-sim advise --said ... --discards ...` values it: both actions "
+          f"on {s['deals']:,} worlds drawn from what the player knows then (his discards, "
+          "what was said, how many cards the adversary took, under the strategy); the "
+          "treatise's lists read on the hand held then.", "",
           *table_rows(result), "", "## The worst hands", "", *worst_lines(result, top), ""]
     commit_file(out_dir, "audit.md",
                 lambda tmp: open(tmp, "w", encoding="utf-8").write("\n".join(md)), paths)

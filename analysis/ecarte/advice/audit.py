@@ -193,7 +193,8 @@ def summary(rows: list[dict], top: int = 5) -> dict:
                     "worst_wrong": max((r[f"{who}_regret"] for r in wrong), default=0.0)}
     worst = sorted(rows, key=lambda r: -r["table_regret"])[:top]
     out["worst"] = [{k: r[k] for k in ("hand", "turn_up", "table", "treatise", "gain", "se",
-                                       "table_regret")} for r in worst if r["table_regret"] > 0]
+                                       "table_regret", "round", "thrown", "took") if k in r}
+                    for r in worst if r["table_regret"] > 0]
     return out
 
 

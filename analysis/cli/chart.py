@@ -64,6 +64,12 @@ def _play_choices() -> list[str]:
               help="The dealer's hands: weighted by how often they are dealt times the "
                    "chance that the elder's table (at that score) proposes, or by how often "
                    "they are dealt alone. The elder's are weighted by how often dealt.")
+@click.option("--round", "rnd", type=click.Choice(["first", "later"]), default="first",
+              show_default=True,
+              help="first: the first decision of a deal; later: a proposal after an "
+                   "exchange and its answer (the strategy's later table; the cells weighted "
+                   "as dealt hands, a hand held after an exchange being a hand like any "
+                   "other).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, callback=_out,
               help="Write the chart to FILE.png, .svg or .pdf (one A4 page).")
 @click.option("--compare", "compare_play", type=click.Choice(_play_choices()), default=None,
@@ -72,7 +78,7 @@ def _play_choices() -> list[str]:
                    "decision differs; the dealer's weighted by the chance the first "
                    "strategy's elder proposes), and the cells that differ at --score.")
 @JSON
-def chart(role, score, play, against, columns, weigh, out, compare_play, as_json):
+def chart(role, score, play, against, columns, weigh, rnd, out, compare_play, as_json):
     """The strategy card: one page per role and score that a player can print and learn.
 
     Rows: trumps held and the king of trumps; columns: the plain kings and the plain suits
@@ -87,6 +93,7 @@ def chart(role, score, play, against, columns, weigh, out, compare_play, as_json
       ecarte-sim chart --role dealer --score 3-4 --out dealer-3-4.pdf
       ecarte-sim chart --role dealer --json
       ecarte-sim chart --play dd --compare pimc-inference --score 4-4
+      ecarte-sim chart --round later --score 0-0
     """
     from ecarte_sim.analysis.ecarte.solving import chart as card
     from ecarte_sim.analysis.ecarte.solving import solved as shipped
@@ -127,9 +134,14 @@ def chart(role, score, play, against, columns, weigh, out, compare_play, as_json
         row = 5 * e + d
         table, gain = solved.table(role)[row], solved.gain(role)[row]
         elder = solved.elder[row]
-    source = card.source_line(solved)
+        if rnd == "later":
+            table, gain = solved.later_table(role)[row], None
+            elder = solved.later_table("elder")[row]
+    source = card.source_line(solved) + (
+        "; the later rounds (a proposal after an exchange, its answer)" if rnd == "later"
+        else "")
     weights, weighting = None, "dealt hands"
-    if role == "dealer" and weigh == "proposed":
+    if role == "dealer" and weigh == "proposed" and rnd == "first":
         from ecarte_sim.engine.ecarte.decisions.states import state_weights
         weights = state_weights() * card.proposal_chance(elder)
         whose = "Hoyle's list" if solved is None else f"the elder's table at {e}-{d}"
@@ -140,8 +152,8 @@ def chart(role, score, play, against, columns, weigh, out, compare_play, as_json
                           weighting=weighting)
     model = solved.play if solved is not None else None
     parameters = {"role": role, "score": score_text, "play": model, "against": against,
-                  "columns": columns, "weigh": weigh if role == "dealer" else "dealt",
-                  "out": out}
+                  "columns": columns, "weigh": weigh if role == "dealer" and rnd == "first"
+                  else "dealt", "out": out} | ({"round": "later"} if rnd == "later" else {})
     prov = provenance("chart", parameters, None, None)
     if solved is not None:
         prov["source"] = solved.provenance

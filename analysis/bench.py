@@ -282,6 +282,54 @@ def resolve_bench(seed: int, say, states: int = 5000, deals: int = 32) -> dict:
     return out
 
 
+def every_bench(seed: int, say, source: int = 1 << 20, states: int = 20_000,
+                deals: int = 32) -> dict:
+    """What one step of ``every-decision`` costs at its defaults (issue 50: one step in at
+    most 3 hours here): the later rounds' source deals at 2-2 (``source`` of them, the
+    decisions and the discards passes, against the shipped strategy), the first round's
+    marks tables (``states`` states drawn by ``seed`` at ``deals`` deals a state, both
+    roles), and the projection to the defaults: at each of the 25 scores, the later
+    steps (at most 3) and the discards over 2^24 source deals each, the first round over
+    every state at 32 deals and a refinement within twice that."""
+    from ecarte_sim.analysis.ecarte.solving import every_decision as ed
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+    from ecarte_sim.analysis.ecarte.solving import solved
+    from ecarte_sim.analysis.ecarte.solving.equilibrium import at_score, base_settings
+    from ecarte_sim.engine.ecarte.deals import later as kern
+    from ecarte_sim.engine.ecarte.settings import EcarteSettings
+    from ecarte_sim.engine.ecarte.decisions.states import N_STATES
+
+    strategy = solved.load()
+    row = at_score(ed.with_later(strategy.tables()), 12)
+    out = {"source_deals": source, "states": states, "deals_per_state": deals}
+    for name, kind in (("decisions", kern.DECIDE), ("discards", kern.DISCARD)):
+        ed.later_stats(ed.EverySettings().settings, row, 2, 2, strategy.v, kind=kind,
+                       seed=seed, deals=4096)                          # compile
+        say(f"every-decision: the later {name} on {source:,} source deals ...")
+        t = time.perf_counter()
+        ed.later_stats(ed.EverySettings().settings, row, 2, 2, strategy.v, kind=kind,
+                       seed=seed, deals=source)
+        out[f"later_{name}_source_deals_per_s"] = source / (time.perf_counter() - t)
+    drawn = np.sort(np.random.default_rng(seed).choice(N_STATES, states, replace=False))
+    run, script = st.reading_tables(base_settings(EcarteSettings()), **row)
+    rates = []
+    for role in ("elder", "dealer"):
+        st.marks_tables(role, run, script, v=strategy.v, seed=seed, sampling=st.Sampling(2, 2),
+                        slots=(12,), states=drawn[:50])
+        say(f"every-decision: the first round's marks tables, {role}, {states:,} states ...")
+        t = time.perf_counter()
+        m = st.marks_tables(role, run, script, v=strategy.v, seed=seed,
+                            sampling=st.Sampling(deals, deals), slots=(12,), states=drawn)
+        rates.append(float(m.deals.sum()) / (time.perf_counter() - t))
+    out["first_paired_deals_per_s"] = rates
+    later = 3 * (1 << 24) / out["later_decisions_source_deals_per_s"] + \
+        (1 << 24) / out["later_discards_source_deals_per_s"]
+    first = sum(3 * N_STATES * 32 / r for r in rates)            # the pass and a budget of 2
+    out["step_hours"] = 25 * (later + first) / 3600
+    out["step_hours_parts"] = {"later": 25 * later / 3600, "first": 25 * first / 3600}
+    return out
+
+
 def inference_bench(repeat: int = 3) -> dict:
     """The exact posterior of the adversary's hand after a proposal and a refusal (issue
     16's budget: under a second), warm, best of ``repeat``: every one of the 65,780
@@ -531,6 +579,7 @@ def run_bench(n_deals: int, reference_deals: int, seed: int = 0, startup: bool =
     if strategy:
         report["strategy"] = strategy_bench(seed, say)
         report["resolve"] = resolve_bench(seed, say)
+        report["every"] = every_bench(seed, say)
     if startup:
         say("measuring cold compile and warm start-up (subprocesses) ...")
         report["startup"] = _startup_times(process_deals)
@@ -690,6 +739,17 @@ def _strategy_lines(r: dict) -> list[str]:
                          f"of both roles at 25 scores over {k['step_states']:,} states: "
                          f"{k['step_hours']:.1f} h here, {k['step_hours_16_threads']:.1f} h on "
                          "16 threads at the measured scaling")
+    if "every" in r:
+        g = r["every"]
+        parts = g["step_hours_parts"]
+        lines.append(f"every-decision, one step at its defaults: the later decisions "
+                     f"{g['later_decisions_source_deals_per_s']:,.0f} source deals/s, the "
+                     f"later discards {g['later_discards_source_deals_per_s']:,.0f}/s, the "
+                     f"first round's marks tables "
+                     + " and ".join(f"{r:,.0f}" for r in g["first_paired_deals_per_s"])
+                     + f" paired deals/s (elder, dealer): {g['step_hours']:.1f} h projected "
+                       f"here (later rounds {parts['later']:.1f} h, first round "
+                       f"{parts['first']:.1f} h)")
     return lines
 
 

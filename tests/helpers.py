@@ -24,6 +24,26 @@ REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
 
 
+# --------------------------------------------------------------------------- waiting
+
+#: How long a test waits for a child process, a server or a page before it gives up: a
+#: backstop so that a blocked test fails rather than hold the suite for ever, never a
+#: measure of speed. An hour: no command a test runs comes near it, even compiling its
+#: kernels on a cold cache with the machine's cores busy. A spinning hang is caught by CPU
+#: time instead (:func:`cpu_limit`), which a busy machine does not inflate.
+BLOCKED = 3600.0
+
+
+def cpu_limit(seconds: int):
+    """A ``preexec_fn`` for :mod:`subprocess`: the child is killed (SIGXCPU, then SIGKILL)
+    once it has used ``seconds`` of CPU time — how much work it did, not how long the
+    machine took to do it."""
+    def limit():
+        import resource
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+    return limit
+
+
 # --------------------------------------------------------------------------- the command line
 
 class Run(NamedTuple):

@@ -46,7 +46,7 @@ PACKAGE = "ecarte_sim"
 NOT_SHIPPED = ("tests", "scripts", "notebooks", "results")
 MUST_SHIP = ("ecarte_sim/__init__.py", "ecarte_sim/__main__.py", "ecarte_sim/py.typed",
              "ecarte_sim/engine/cards.py", "ecarte_sim/analysis/cli/__init__.py",
-             "ecarte_sim/engine/piquet/rules.md",
+             "ecarte_sim/engine/piquet/rules.md", "ecarte_sim/docs/primer.md",
              "ecarte_sim/analysis/practice/examples/treatise_a_y.json")
 ENTRY_POINT = ("ecarte-sim", "ecarte_sim.analysis.cli:run")
 
@@ -209,6 +209,39 @@ def test_the_wheel_declares_one_top_level_name_and_the_command(wheel):
     scripts = dict(entry_points["console_scripts"]) if "console_scripts" in entry_points else {}
     name, target = ENTRY_POINT
     assert scripts.get(name) == target, f"console_scripts: {scripts}, expected {name} = {target}"
+
+
+RULES_PROBE = textwrap.dedent("""
+    import json, sys
+    from starlette.testclient import TestClient
+    import ecarte_sim
+    from ecarte_sim.analysis.web.app import create_app
+    with TestClient(create_app(sys.argv[1])) as client:
+        r = client.get("/rules")
+    print(json.dumps({"package": ecarte_sim.__file__, "status": r.status_code, "text": r.text}))
+""")
+
+
+def test_the_installed_wheel_serves_the_rules_page(wheel, tmp_path):
+    """Installed from the wheel (not the checkout), the web page's rules link works: the
+    primer ships as package data (it answered 404, "the primer is not installed here",
+    when the page read docs/primer.md of a checkout)."""
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    pytest.importorskip("httpx", reason="the test client needs httpx (the test extra)")
+    site = tmp_path / "site"
+    done = _run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index",
+                 "--disable-pip-version-check", "--target", str(site), wheel.filename],
+                cwd=tmp_path, timeout=BLOCKED)
+    assert done.returncode == 0, done.stderr[-3000:]
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    probe = subprocess.run([sys.executable, "-c", RULES_PROBE, str(tmp_path / "store")],
+                           cwd=tmp_path, env={**env, "PYTHONPATH": str(site)},
+                           capture_output=True, text=True, timeout=BLOCKED)
+    assert probe.returncode == 0, probe.stderr[-3000:]
+    seen = json.loads(probe.stdout.strip().splitlines()[-1])
+    assert Path(seen["package"]).resolve().is_relative_to(site.resolve()), seen["package"]
+    assert seen["status"] == 200, seen["text"][:300]
+    assert seen["text"] == (REPO / "docs" / "primer.md").read_text(encoding="utf-8")
 
 
 def _metadata(archive: zipfile.ZipFile):

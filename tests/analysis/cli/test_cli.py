@@ -184,6 +184,37 @@ def test_usage_errors_are_one_line(cli, args, token):
         assert names(line, token), line
 
 
+@pytest.mark.quick
+@pytest.mark.parametrize("args, says", [
+    (["simulate", "--deals", "1e6"], "'1e6' is not written as a whole number: write 1000000"),
+    (["scores", "--deals", "2.5e3"], "'2.5e3' is not written as a whole number: write 2500"),
+    (["simulate", "--deals", "1.5"], "'1.5' is not a whole number: write one in digits, e.g. 1 "
+                                     "(1<=x<="),
+    (["play", "--seed", "1", "--index", "2", "--threshold", "1e3"],
+     "'1e3' is not written as a whole number, and it is out of range: write one in digits, "
+     "e.g. 8 (0<=x<=100)"),
+    (["simulate", "--deals", "10", "--threads", "two"], "'two' is not a whole number: write "
+                                                        "one in digits"),
+    (["hand", ELDER, "--trump", "H", "--precision", "abc"],
+     "'abc' is not a number: write one in digits, e.g. 0.005 (1e-05<=x<=0.5)"),
+])
+def test_a_number_that_cannot_be_read_says_what_to_write(cli, args, says):
+    """Not click's "'1e6' is not a valid integer range", which names a type: the mistake,
+    and what to write instead."""
+    line = one_line_error(cli(*args))
+    assert says in line, line
+    assert "not a valid" not in line
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("command", [["hand", ELDER, "--trump", "H"], ["claims"]])
+@pytest.mark.parametrize("precision", ["0.01", "0.005"])       # the default, written out too
+def test_deals_and_precision_exclude_each_other(cli, command, precision):
+    """--deals N runs exactly N deals: a --precision given with it was ignored in silence."""
+    line = one_line_error(cli(*command, "--deals", "100", "--precision", precision))
+    assert "--deals and --precision exclude each other" in line, line
+
+
 # --------------------------------------------------------------------------- solve
 
 @pytest.mark.quick

@@ -4,9 +4,10 @@ Outputs must not change by accident: before a restructuring or an optimisation, 
 them; afterwards, check them. Each command runs as a user would run it (the installed
 ``ecarte-sim`` console script, in a subprocess); its stdout, stderr and exit code are
 kept, and so are the files it writes with ``--out``. What legitimately differs from run
-to run is masked before the comparison: the git commit, wall-clock times and the time a
-report was written. PNG files are compared by their decoded pixels (their text chunks
-carry the provenance, commit included).
+to run is masked before the comparison: the git commit, wall-clock times, the time a
+report was written and numba's compile notice (it depends on the cache). PNG files are
+compared by their decoded pixels (their text chunks carry the provenance, commit
+included).
 
     python scripts/golden.py record DIR        # before the change
     python scripts/golden.py check DIR         # after it: exit 1 and a diff if any differs
@@ -188,11 +189,15 @@ _MASKS = [
     (re.compile(r"(?m)^(  \w+: )[0-9.]+ s,"), r"\1<seconds> s,"),
     (re.compile(r"(\| *)[0-9]+\.[0-9] s( *\|)"), r"\1<seconds> s\2"),
     (re.compile(r"(?m)^(\| (?:dd|heuristic|pimc) \| )[0-9]+\.[0-9]+( \|)"), r"\1<seconds>\2"),
+    # numba's compilation, said on stderr when a kernel is not in the cache yet: whether it
+    # happens depends on the cache, not on the command
+    (re.compile(r"(?m)^compil(?:ing|ed) .*\n"), ""),
 ]
 
 
 def normalise(text: str) -> str:
-    """``text`` with the commit, wall-clock times and writing time masked."""
+    """``text`` with the commit, wall-clock times, writing time and numba's compile notice
+    masked."""
     for pattern, replacement in _MASKS:
         text = pattern.sub(replacement, text)
     return text

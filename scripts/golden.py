@@ -1,12 +1,14 @@
 """Record, or check, the outputs of a fixed set of ecarte-sim commands, byte for byte.
 
 Outputs must not change by accident: before a restructuring or an optimisation, record
-them; afterwards, check them. Each command runs as a user would run it (the installed
-``ecarte-sim`` console script, in a subprocess); its stdout, stderr and exit code are
+them; afterwards, check them. Each command runs as a user would run it (the
+``ecarte-sim`` console script installed beside the Python running this script, in a
+subprocess); its stdout, stderr and exit code are
 kept, and so are the files it writes with ``--out``. What legitimately differs from run
-to run is masked before the comparison: the git commit, wall-clock times and the time a
-report was written. PNG files are compared by their decoded pixels (their text chunks
-carry the provenance, commit included).
+to run is masked before the comparison: the git commit, wall-clock times, the time a
+report was written and numba's compile notice (it depends on the cache). PNG files are
+compared by their decoded pixels (their text chunks carry the provenance, commit
+included).
 
     python scripts/golden.py record DIR        # before the change
     python scripts/golden.py check DIR         # after it: exit 1 and a diff if any differs
@@ -188,14 +190,24 @@ _MASKS = [
     (re.compile(r"(?m)^(  \w+: )[0-9.]+ s,"), r"\1<seconds> s,"),
     (re.compile(r"(\| *)[0-9]+\.[0-9] s( *\|)"), r"\1<seconds> s\2"),
     (re.compile(r"(?m)^(\| (?:dd|heuristic|pimc) \| )[0-9]+\.[0-9]+( \|)"), r"\1<seconds>\2"),
+    # numba's compilation, said on stderr when a kernel is not in the cache yet: whether it
+    # happens depends on the cache, not on the command
+    (re.compile(r"(?m)^compil(?:ing|ed) .*\n"), ""),
 ]
 
 
 def normalise(text: str) -> str:
-    """``text`` with the commit, wall-clock times and writing time masked."""
+    """``text`` with the commit, wall-clock times, writing time and numba's compile notice
+    masked."""
     for pattern, replacement in _MASKS:
         text = pattern.sub(replacement, text)
     return text
+
+
+#: The console script of the interpreter running this script (its venv's), not whichever
+#: ``ecarte-sim`` comes first on PATH: another installation there (a global one, another
+#: checkout's) would be recorded and checked instead of this one.
+CONSOLE = shutil.which("ecarte-sim", path=str(Path(sys.executable).parent)) or "ecarte-sim"
 
 
 def run_one(name: str, argv: list[str], stdin: str | None, has_out: bool, where: Path
@@ -207,7 +219,7 @@ def run_one(name: str, argv: list[str], stdin: str | None, has_out: bool, where:
         shutil.rmtree(out_dir, ignore_errors=True)
     argv = [a.replace("{out}", str(out_dir)) for a in argv]
     env = {**os.environ, "COLUMNS": "100"}
-    proc = subprocess.run(["ecarte-sim", *argv], input=stdin, capture_output=True, text=True,
+    proc = subprocess.run([CONSOLE, *argv], input=stdin, capture_output=True, text=True,
                           env=env, stdin=None if stdin is not None else subprocess.DEVNULL)
     text = (f"$ ecarte-sim {' '.join(argv)}\nexit {proc.returncode}\n--- stdout\n"
             f"{proc.stdout}--- stderr\n{proc.stderr}")

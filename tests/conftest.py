@@ -1,5 +1,7 @@
 import functools
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,27 @@ settings.register_profile("long", deadline=None, max_examples=3000,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("ECARTE_HYPOTHESIS")
                       or ("ci" if os.environ.get("CI") else "default"))
+
+
+# --------------------------------------------------------------------------- the user's folders
+#
+# The tests keep to temporary folders. The practice table's store defaults to the user's
+# data folder, $XDG_DATA_HOME/ecarte-sim/games (~/.local/share/ecarte-sim/games): for the
+# whole run, in this process and every process a test starts, XDG_DATA_HOME names a
+# temporary folder instead (removed at the end), so a test that forgets --store writes
+# there. The real folder is kept in ECARTE_TESTS_REAL_DATA_HOME (set once, by the first
+# process: pytest-xdist's workers inherit it) for tests/project/test_user_folders.py, which
+# checks that nothing reaches it.
+
+REAL_DATA_HOME = Path(os.environ.setdefault(
+    "ECARTE_TESTS_REAL_DATA_HOME",
+    os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")))
+TEST_DATA_HOME = Path(tempfile.mkdtemp(prefix="ecarte-tests-data-"))
+os.environ["XDG_DATA_HOME"] = str(TEST_DATA_HOME)
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(TEST_DATA_HOME, ignore_errors=True)
 
 
 # --------------------------------------------------------------------------- fixtures

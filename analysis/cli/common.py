@@ -57,15 +57,16 @@ class FileError(click.ClickException):
 
 
 class CompileNotice:
-    """A first run's compilation said on stderr: numba compiles the kernels into its cache
-    on a first run (or after the code changed). How long that takes depends on the machine
-    and its load (a cold ``advise`` took 88-216 s on a busy 2-core machine), so no figure
-    is announced: the time is measured as it goes. One line as the first kernel starts
-    compiling, then the progress (on a terminal one status line, rewritten, and cleared
-    when a kernel is done; in a log a plain line every 15 s), and when the command has
-    succeeded one line: how many functions took how long to compile. Nothing on a warm run
-    (numba fires its compile event only on a cache miss) and nothing under ``--quiet`` or
-    ``--json``."""
+    """A compilation said on stderr: numba compiles each kernel into its cache the first
+    time a command needs it (or after the code changed), so a command that uses kernels no
+    command has run before compiles those, once. How long that takes depends on the
+    machine and its load (a cold ``advise`` took 88-216 s on a busy 2-core machine), so no
+    figure is announced: the time is measured as it goes. One line as the first kernel
+    starts compiling, then the progress (on a terminal one status line, rewritten, and
+    cleared when a kernel is done; in a log a plain line every 15 s), and when the command
+    has succeeded one line: how many functions of which parts of the engine took how long
+    to compile. Nothing on a warm run (numba fires its compile event only on a cache miss)
+    and nothing under ``--quiet`` or ``--json``."""
 
     _active = None
     EVERY = 15.0
@@ -78,6 +79,7 @@ class CompileNotice:
         self.tty = sys.stderr.isatty()
         self.start = None
         self.functions = 0
+        self.parts: dict[str, None] = {}    # the engine's parts compiled, in order
         self.depth = 0
         self.began = 0.0            # when the current outermost compilation began
         self.spent = 0.0            # seconds spent compiling, outermost compilations summed
@@ -131,8 +133,9 @@ class CompileNotice:
         nothing compiled)."""
         if self.start is not None:
             s = "" if self.functions == 1 else "s"
-            click.echo(f"compiled {self.functions} function{s} in {self.spent:.0f} s "
-                       "(cached: later runs skip this)", err=True)
+            click.echo(f"compiled {self.functions} function{s} of {', '.join(self.parts)} in "
+                       f"{self.spent:.0f} s (each kernel once: later runs of any command load "
+                       "it from numba's cache)", err=True)
 
     def started(self, dispatcher) -> None:
         if not getattr(dispatcher.py_func, "__module__", "").startswith("ecarte_sim."):
@@ -140,14 +143,16 @@ class CompileNotice:
         with self.lock:
             now = time.monotonic()
             self.functions += 1
+            self.parts.setdefault(part_of(dispatcher.py_func.__module__))
             if self.depth == 0:
                 self.began = now
             self.depth += 1
             if self.start is None:
                 self.start = now
                 clear = "\r\x1b[2K" if self.tty else ""      # on a terminal: off a bar's line
-                click.echo(f"{clear}compiling the kernels (first run only; "
-                           "numba keeps them in its cache for later runs) ...", err=True)
+                click.echo(f"{clear}compiling the kernels this command needs that numba "
+                           "has not cached yet (each kernel once, for every command) ...",
+                           err=True)
                 self.last = now
             name = dispatcher.py_func.__name__
             if self.tty and now - self.last >= 0.2:
@@ -171,6 +176,16 @@ class CompileNotice:
     def _clear(self) -> None:
         if self.tty and self.start is not None:
             click.echo("\r\x1b[2K", err=True, nl=False)
+
+
+def part_of(module: str) -> str:
+    """The part of the package a kernel's module is in, as the notice names it:
+    ``ecarte_sim.engine.ecarte.search.solver`` → ``ecarte.search``, ``ecarte_sim.engine.rng``
+    → ``rng``."""
+    parts = module.split(".")[1:]
+    if parts[:1] in (["engine"], ["analysis"]):
+        parts = parts[1:]
+    return ".".join(parts[:2] if len(parts) > 2 else parts[:1]) or module
 
 
 class _AfterImport:
@@ -291,6 +306,8 @@ def run_group(main: click.Group, argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
+        if isinstance(exc, click.BadParameter):
+            exc.message = what_to_write(exc.message, exc.param)
         hint = ""
         if isinstance(exc, click.UsageError) and exc.ctx is not None:
             hint = f" (see '{exc.ctx.command_path} --help')"
@@ -304,6 +321,41 @@ def run_group(main: click.Group, argv: list[str] | None = None) -> None:
         sys.exit(130)
     finally:
         CompileNotice.enabled = False
+
+
+def what_to_write(message: str, param: click.Parameter | None) -> str:
+    """click's message for a number it cannot read (``'1e6' is not a valid integer
+    range.``) names a type; this one names the mistake and what to write instead
+    (``'1e6' is not written as a whole number: write 1000000``), with the range the option
+    takes. Any other message is returned as it is."""
+    import ast
+    import math
+    import re
+
+    kind = getattr(param, "type", None)
+    m = re.fullmatch(r"('.*'|\".*\") is not a valid (integer|float)( range)?\.", message, re.S)
+    if m is None or not isinstance(kind, (click.types.IntParamType, click.types.FloatParamType)):
+        return message
+    raw = ast.literal_eval(m[1])
+    lo, hi = getattr(kind, "min", None), getattr(kind, "max", None)
+    where = f" ({kind._describe_range()})" if lo is not None or hi is not None else ""
+    try:
+        number = float(raw)
+    except ValueError:
+        number = math.nan
+    default = getattr(param, "default", None)
+    example = (default if isinstance(default, (int, float)) and not isinstance(default, bool)
+               else lo)
+    example = "" if example is None else f", e.g. {example}"
+    if isinstance(kind, click.types.IntParamType):
+        whole = math.isfinite(number) and number == int(number)
+        if whole and (lo is None or int(number) >= lo) and (hi is None or int(number) <= hi):
+            return f"{raw!r} is not written as a whole number: write {int(number)}"
+        if whole:
+            return (f"{raw!r} is not written as a whole number, and it is out of range: "
+                    f"write one in digits{example}{where}")
+        return f"{raw!r} is not a whole number: write one in digits{example}{where}"
+    return f"{raw!r} is not a number: write one in digits{example}{where}"
 
 
 def finite(obj):

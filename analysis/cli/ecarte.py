@@ -16,12 +16,13 @@ from ecarte_sim.analysis.cli.common import (CONTEXT, INDEX, JSON, PRETTY, THREAD
 
 # --------------------------------------------------------------------------- solve
 
-def _solve_batch(path: str, forced_trump: bool) -> int:
-    """One JSON object per input line; returns the number of bad lines."""
+def _solve_batch(path: str, forced_trump: bool) -> tuple[int, int]:
+    """One JSON object per input line; returns the number of bad lines and of lines
+    answered."""
     from ecarte_sim.analysis.ecarte.api import solve as solve_deal
     from ecarte_sim.engine.cards import CardError
 
-    bad = 0
+    bad = answered = 0
     stream = click.open_file(path, "rb")
     with stream:
         for number, raw in enumerate(stream, start=1):
@@ -46,7 +47,8 @@ def _solve_batch(path: str, forced_trump: bool) -> int:
                 bad += 1
                 result = {"line": number, "error": str(exc)}
             emit(result, provenance=False)   # a stream of answers, one a line
-    return bad
+            answered += 1
+    return bad, answered
 
 
 @click.command(context_settings=CONTEXT)
@@ -73,14 +75,19 @@ def solve(elder, dealer, trump, batch, forced_trump, as_json):
 
     With --batch, every line of FILE gets one JSON object (with its line
     number) in order; a bad line gets {"line": N, "error": "..."} and the
-    others are still solved. The exit code is 2 if any line was bad.
+    others are still solved. The exit code is 2 if any line was bad, and when FILE
+    holds no deal at all (empty, or only blank and '#' comment lines: one Error line).
     """
     if batch is not None:
         if elder is not None or dealer is not None or trump is not None:
             raise click.UsageError("--batch takes no ELDER, DEALER or --trump")
-        bad = _solve_batch(batch, forced_trump)
+        bad, answered = _solve_batch(batch, forced_trump)
+        source = "stdin" if batch == "-" else repr(batch)
+        if not answered:
+            raise click.UsageError(f"no deal in {source}: it is empty or holds only blank "
+                                   "and '#' comment lines (write one deal a line, "
+                                   "'ELDER | DEALER | TRUMP')")
         if bad:
-            source = "stdin" if batch == "-" else repr(batch)
             click.echo(f"Error: {bad} bad line{'s' if bad != 1 else ''} in {source} "
                        "(see their \"error\" objects)", err=True)
             sys.exit(2)
@@ -476,7 +483,8 @@ def precision_options(max_deals_help: str):
                          help="Simulate until every headline 95% interval has half-width <= H "
                               "(checked at 16,384 deals, then at each doubling)."),
             click.option("--deals", "n_deals", type=click.IntRange(100, 2**40), default=None,
-                         help="Simulate exactly N deals instead (no precision rule)."),
+                         help="Simulate exactly N deals instead (no precision rule; not "
+                              "with --precision)."),
             click.option("--max-deals", type=click.IntRange(1000, 2**40), default=None,
                          help=max_deals_help),
         ]
@@ -484,6 +492,17 @@ def precision_options(max_deals_help: str):
             f = option(f)
         return f
     return decorate
+
+
+def _deals_or_precision(n_deals) -> None:
+    """--deals and --precision exclude each other: --deals runs exactly N deals, so a
+    --precision given with it would be ignored in silence."""
+    from click.core import ParameterSource
+    given = click.get_current_context().get_parameter_source("precision")
+    if n_deals is not None and given is not ParameterSource.DEFAULT:
+        raise click.UsageError("--deals and --precision exclude each other: --deals N runs "
+                               "exactly N deals, --precision H runs until the intervals are "
+                               "that narrow (give one)")
 
 
 @click.command(context_settings=CONTEXT)
@@ -526,6 +545,7 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     from ecarte_sim.engine.cards import ECARTE, SUIT_LETTERS, format_hand, parse_hand
     from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE, parse_trump
 
+    _deals_or_precision(n_deals)
     if exact and (n_deals is not None or max_deals is not None):
         raise click.UsageError("--exact enumerates every deal: --deals and --max-deals do "
                                "not apply")
@@ -617,6 +637,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
                                                              ClaimsSettings)
     from ecarte_sim.engine.ecarte.deals.class_sampling import MAX_CLASS_SAMPLES
 
+    _deals_or_precision(n_deals)
     if n_deals is not None and n_deals > MAX_CLASS_SAMPLES:
         raise click.BadParameter(f"{n_deals} is more than {MAX_CLASS_SAMPLES:,} (2^23, the "
                                  "class samples a class has room for)",

@@ -12,6 +12,7 @@ import click
 from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, THREADS, command_line, emit,
                                             long_run, long_run_options, quiet_option,
                                             seed_option, set_threads, writable_dir)
+from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS
 
 # numpy is imported inside the functions that use it: --help imports this module, and
 # starts without numpy.
@@ -43,7 +44,7 @@ def _progress(enabled: bool):
                                                    "pimc-inference"]),
               default="dd", show_default=True, help="Play model of both players' cards.")
 @click.option("--worlds", type=click.IntRange(1, 4096), default=None,
-              help="PIMC: worlds sampled per decision [default: the settings' 16].")
+              help=f"PIMC: worlds sampled per decision [default: {DEFAULT_WORLDS}].")
 @click.option("--deals-per-state", type=click.IntRange(2, 1 << 15), default=None,
               help="First decisions: deals every state gets first [default: 64; 16 under "
                    "pimc].")

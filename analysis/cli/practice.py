@@ -94,7 +94,7 @@ def review(file, no_coach, players, as_json):
         else:
             say("keeps the laws")
         if annotation:
-            for line in _annotation_lines(annotation):
+            for line in _annotation_lines(annotation, record):
                 say(line)
     if breaches:
         raise click.exceptions.Exit(1)
@@ -114,14 +114,18 @@ def one_line(text: str) -> str:
                        str(text))
 
 
-def _annotation_lines(annotation) -> list[str]:
+def _annotation_lines(annotation, record: dict | None = None) -> list[str]:
     """The coach's annotation as text: per deal each graded decision's line and the
-    double-dummy replay's, then the summary."""
+    double-dummy replay's, then the summary. A deal with neither says why (what the
+    record does not give, e.g. a deal the treatise only summarises)."""
     lines = []
     if not isinstance(annotation, dict):
         return lines
+    told = {d.get("number"): d for d in (record or {}).get("deals", [])
+            if isinstance(d, dict)}
     for d in annotation.get("deals", []):
         lines.append(f"deal {d.get('number')}:")
+        before = len(lines)
         for v in d.get("verdicts", []):
             lines.append(f"  {v.get('by')} ({v.get('kind')}): "
                          f"{v.get('text') or v.get('grade')}")
@@ -129,6 +133,12 @@ def _annotation_lines(annotation) -> list[str]:
         if replay.get("known"):
             lines.append(f"  replay: {replay.get('text')}; best line "
                          + " ".join(x["card"] for x in replay.get("best_line", [])))
+        if len(lines) == before:
+            unknown = (told.get(d.get("number")) or {}).get("unknown") or []
+            lines.append("  nothing to grade: the record does not give "
+                         + ", ".join(map(str, unknown)) if unknown else
+                         "  nothing to grade: no decision of the graded players, no play "
+                         "to replay")
     if annotation.get("error"):
         return [f"coach: {annotation['error']}"]
     summary = annotation.get("summary") or {}

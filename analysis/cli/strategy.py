@@ -17,6 +17,7 @@ from ecarte_sim.analysis.cli.common import (CONTEXT, JSON, PLAIN_EVERY, THREADS,
                                             emit, long_run, long_run_options, policy_options,
                                             quiet_option, seed_option, set_threads,
                                             writable_dir)
+from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS
 
 
 def _score(ctx, param, value):
@@ -387,7 +388,7 @@ def _headline(result: dict, role: str, seed: int) -> None:
                    "(one step under realistic card play; see methods) [default: dd; dd "
                    "against the treatise].")
 @click.option("--worlds", type=click.IntRange(1, 4096), default=None,
-              help="PIMC: worlds per decision (--against treatise) [default: 16].")
+              help=f"PIMC: worlds per decision (--against treatise) [default: {DEFAULT_WORLDS}].")
 @click.option("--discard", "discard", is_flag=True,
               help="At an exchange (the first, or the one --said ends with): which cards "
                    "the strategy throws from HAND, and what each other discard is worth "
@@ -406,7 +407,8 @@ def _headline(result: dict, role: str, seed: int) -> None:
                    "many cards the elder took in it (the dealer sees him draw, Law 30).")
 @click.option("--deals", "n_deals", type=click.IntRange(100, 1 << 20), default=None,
               help="Deals around the hand (both actions on each) [default: 2^14 against the "
-                   "equilibrium, 2^16 against the treatise].")
+                   "equilibrium, 2^16 against the treatise (2^15 with the turn-up given: "
+                   "the deals a turn-up has room for)].")
 @click.option("--no-values", "no_values", is_flag=True,
               help="The strategy's action only, without sampling the values.")
 @seed_option()

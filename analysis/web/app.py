@@ -90,7 +90,8 @@ from ecarte_sim.analysis.web.store import (MAX_LISTED, TOKEN_HEADER, TOKENS_HEAD
 # matplotlib is imported where the chart is drawn (chart_svg), not when the app starts.
 
 STATIC = Path(__file__).resolve().parent / "static"
-#: The rules in full (docs/primer.md of the source; served as text at /rules).
+#: The rules in full, served as text at /rules: docs/primer.md of the source, which an
+#: installed package carries as package data (pyproject.toml) at the same place.
 PRIMER = Path(__file__).resolve().parents[2] / "docs" / "primer.md"
 #: The largest request body accepted (bytes).
 MAX_BODY = 16 * 1024

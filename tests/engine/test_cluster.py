@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from ecarte_sim.engine.batch import execution
+from helpers import BLOCKED
 
 distributed = pytest.importorskip("distributed")
 
@@ -27,7 +28,7 @@ def cluster():
 
 def _cli(*args):
     proc = subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", *args], capture_output=True,
-                          timeout=600)
+                          timeout=BLOCKED)
     return proc.returncode, proc.stdout, proc.stderr.decode()
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from ecarte_sim.engine.batch import execution, reduce_counts, task_key
 from ecarte_sim.engine.runs import RunDir, RunDirError
+from helpers import BLOCKED
 
 IDENT = {"command": "test", "parameters": {"n": 10}, "seed": 1, "block": 4}
 CALLS: list[int] = []          # the task ranges computed (a module-level record, see below)
@@ -202,18 +203,18 @@ def _cli(args, **kw):
 def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, game, sig):
     args = COMMANDS[game]
     whole = _cli(args)
-    expected, err = whole.communicate(timeout=600)
+    expected, err = whole.communicate(timeout=BLOCKED)
     assert whole.returncode == 0, err
     run_dir = tmp_path / "run"
     proc = _cli([*args, "--run-dir", str(run_dir)])
-    deadline = time.time() + 300
-    while time.time() < deadline and proc.poll() is None:
+    deadline = time.monotonic() + BLOCKED
+    while time.monotonic() < deadline and proc.poll() is None:
         if len(list(run_dir.glob("task-*.npy"))) >= 3:
             break
         time.sleep(0.02)
     assert proc.poll() is None, "the run ended before it could be interrupted"
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=BLOCKED)
     assert proc.returncode != 0
     done = len(list(run_dir.glob("task-*.npy")))
     value = lambda opt: int(args[args.index(opt) + 1])   # noqa: E731
@@ -222,7 +223,7 @@ def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, game, sig):
     if sig == signal.SIGINT:
         assert b"--resume" in err and b"Traceback" not in err
     resumed = _cli([*args, "--run-dir", str(run_dir), "--resume"])
-    out, err = resumed.communicate(timeout=600)
+    out, err = resumed.communicate(timeout=BLOCKED)
     assert resumed.returncode == 0, err
     assert out == expected
     assert len(list(run_dir.glob("task-*.npy"))) == total

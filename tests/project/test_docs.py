@@ -5,7 +5,7 @@
   (GitHub's slug of it) or an explicit ``<a id="...">``.
 * Every ``ecarte-sim ...`` command shown in a fenced shell block of those pages runs and
   exits 0 (or the code written after it as ``# exit N``). Each runs in-process, through the
-  console entry point, at a small size: :data:`SMALL` says which size options are set (or
+  console entry point, at a small size: ``helpers.SMALL`` says which size options are set (or
   replaced) for each command, and ``--out`` / ``--run-dir`` directories are moved into
   ``tmp_path``. Shell lines that cannot be made small are in :data:`SKIPPED`, each with its
   reason; any other shell line in a page fails the test until it is given one or the other.
@@ -21,47 +21,10 @@ from urllib.parse import unquote
 
 import pytest
 
-from helpers import REPO, invoke
+from helpers import REPO, invoke, small_command
 
 ROOT = REPO
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-
-#: Size options per command: each is set to the value given (replacing the page's value, or
-#: appended when the page gives none); a value of None is a flag, appended if absent.
-SMALL: dict[str, dict[str, str | None]] = {
-    "claims": {"--deals": "100"},
-    "scores": {"--deals": "2000"},
-    "simulate": {"--deals": "2000"},
-    "hand": {"--deals": "500"},                 # not with --exact (see small_command)
-    "advise": {"--deals": "500"},
-    "strategy": {"--deals-per-state": "2", "--max-deals-per-state": "2",
-                 "--fresh-deals": "1000"},
-    "infer": {"--samples": "1000"},
-    "inference-value": {"--deals": "1000", "--worlds": "8", "--v-deals": "1000"},
-    "inference-claims": {"--worlds": "1"},
-    "bench": {"--deals": "2000", "--reference-deals": "100", "--pimc-deals": "100",
-              "--no-startup": None, "--web-games": "2", "--web-finished": "0",
-              "--web-think": "0.02", "--exploit-worlds": "4"},
-    "exploitability": {"--opponent-hands": "64", "--share-deals": "1000"},
-    "every-decision": {"--later-deals": "8192", "--later-steps": "1", "--deals-per-state": "2",
-                       "--max-deals-per-state": "4", "--budget": "0.5",
-                       "--value-deals": "4096", "--score": "4-3"},
-    "versus": {"--deals": "4096", "--games": "16"},
-    "audit": {"--hands": "4", "--deals": "256"},
-    "piquet simulate": {"--deals": "2000"},
-    "piquet partie": {"--parties": "200"},
-    "piquet report": {"--deals": "1000", "--dd-deals": "0", "--pimc-deals": "0",
-                      "--paired-deals": "1000", "--parties": "100", "--search-deals": "0"},
-}
-#: Replaced where given, never added (they only make sense with other options).
-SMALL_IF_GIVEN: dict[str, dict[str, str]] = {
-    "strategy": {"--iterations": "1"},
-    "claims": {"--max-deals": "1000"},
-}
-#: Options dropped where given (a precision rule would override the small --deals).
-DROPPED = {"--precision"}
-#: Options whose value is a directory the command writes: moved into tmp_path.
-WRITTEN = {"--out", "--run-dir"}
 
 #: Shell lines shown in the pages that the test does not run, by design: (a regular
 #: expression matched at the start of the line or of an ``&&`` part, the reason).
@@ -249,40 +212,6 @@ def commands() -> tuple[list[tuple[str, list[str], int]], list[tuple[str, str]]]
     return list(unique.values()), skipped
 
 
-def small_command(args: list[str], tmp: Path) -> list[str]:
-    """``args`` at a small size, writing into ``tmp``."""
-    name = " ".join(args[:2]) if args[0] == "piquet" else args[0]
-    out, i = [], 0
-    while i < len(args):
-        a = args[i]
-        key, eq, value = a.partition("=")
-        if key in DROPPED:
-            i += 1 if eq else 2
-            continue
-        if key in WRITTEN:
-            raw = value if eq else args[i + 1]
-            out += [key, str(tmp / re.sub(r"[^\w.-]+", "_", raw))]
-            i += 1 if eq else 2
-            continue
-        out.append(a)
-        i += 1
-    sizes = dict(SMALL.get(name, {}))
-    if name == "hand" and "--exact" in out:
-        sizes.pop("--deals", None)
-    for option, value in SMALL_IF_GIVEN.get(name, {}).items():
-        if option in out:
-            sizes[option] = value
-    for option, value in sizes.items():
-        if value is None:
-            if option not in out:
-                out.append(option)
-        elif option in out:
-            out[out.index(option) + 1] = value
-        else:
-            out += [option, value]
-    return out
-
-
 RUNS, SKIPS = commands()
 OUTPUTS = [(page, line, shown) for page in PAGES for line, shown in shown_outputs(page)]
 
@@ -377,3 +306,59 @@ def test_the_readme_figures_are_the_reports():
     assert len(intervals) >= 20
     missing = [i for i in intervals if norm(i) not in reports]
     assert missing == [], f"README intervals in no committed report: {missing}"
+
+
+# --------------------------------------------------------------------------- cited files
+
+#: The pages whose text cites files of the repository: the README, docs/, the reports'
+#: pages under results/ and the notebooks' README.
+CITING = [*PAGES, *sorted((ROOT / "results").rglob("*.md")), ROOT / "notebooks" / "README.md"]
+
+
+def cited_py_paths(text: str) -> list[str]:
+    """Every path of a Python file with at least one folder (``analysis/ecarte/api.py``)."""
+    return re.findall(r"(?<![\w./-])((?:[\w.-]+/)+[\w.-]+\.py)\b", text)
+
+
+def missing_files(page: Path, text: str | None = None) -> list[str]:
+    """The Python files ``page`` cites that do not exist (from the repository's root, the
+    page's folder, or tests/)."""
+    text = page.read_text(encoding="utf-8") if text is None else text
+    return sorted({p for p in cited_py_paths(text)
+                   if not any((base / p).exists() for base in (ROOT, page.parent, ROOT / "tests"))})
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("page", CITING, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_cited_module_exists(page):
+    """A page (a committed report too) names only files that exist: the claims reports
+    once cited analysis/ecarte/claims.py and engine/ecarte/class_sampling.py after the
+    modules had moved into sub-packages."""
+    assert missing_files(page) == []
+
+
+def test_the_claims_report_cites_the_modules_where_they_are(tmp_path, capsys):
+    """The generator writes the current paths (so a regenerated report keeps them)."""
+    code, out, err = invoke(capsys, "claims", "--deals", "100", "--play", "heuristic", "-q",
+                            "--out", str(tmp_path))
+    assert code == 0, err
+    text = (tmp_path / "claims.md").read_text(encoding="utf-8")
+    assert len(cited_py_paths(text)) >= 2
+    assert missing_files(tmp_path / "claims.md", text) == []
+
+
+def test_the_cited_file_check_can_fail(tmp_path):
+    page = tmp_path / "page.md"
+    assert missing_files(page, "see analysis/ecarte/claims.py and engine/cards.py, "
+                               "`tests/project/test_docs.py`") == ["analysis/ecarte/claims.py"]
+
+
+@pytest.mark.quick
+def test_no_page_installs_from_a_package_index():
+    """ecarte-sim is not on a package index: no page tells a reader to
+    ``pip install ecarte-sim`` (it fails: "No matching distribution found") but from the
+    source or a wheel built from it. (When it is published, this test goes.)"""
+    told = [f"{page.name}: {m.group(0)}" for page in PAGES
+            for m in re.finditer(r"pip install\s+['\"]?ecarte-sim\b",
+                                 page.read_text(encoding="utf-8"))]
+    assert told == []

@@ -1,7 +1,8 @@
 """A first run speaks, a log stays plain, Ctrl-C says one thing.
 
 * On an empty numba cache the console script says on stderr, as the first kernel starts
-  compiling, that it is compiling (first run only), and at the end how long it took; on a
+  compiling, that it compiles what numba has not cached yet (each kernel once, for every
+  command), and at the end what it compiled and how long it took; on a
   warm cache, and under ``--json``, it says nothing. The command is ``deal``, whose kernels compile in a few seconds.
 * Progress written to a log (stderr not a terminal) is plain lines: no ``\\r``, a line at
   each tenth of the work, not one per step.
@@ -23,15 +24,16 @@ import pytest
 
 from ecarte_sim.analysis.cli import common
 from ecarte_sim.analysis.cli.strategy import _progress
+from helpers import BLOCKED
 
-NOTICE = "compiling the kernels (first run only"
+NOTICE = "compiling the kernels this command needs that numba has not cached yet"
 
 
 def _console(args: list[str], cache, **kw) -> subprocess.CompletedProcess:
     """``ecarte-sim ARGS`` as the console script runs it, with numba's cache in ``cache``."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     return subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", *args],
-                          capture_output=True, text=True, env=env, timeout=600, **kw)
+                          capture_output=True, text=True, env=env, timeout=BLOCKED, **kw)
 
 
 @pytest.mark.quick
@@ -42,8 +44,11 @@ def test_the_first_run_says_it_compiles_and_a_warm_one_says_nothing(tmp_path):
     assert cold.stderr.startswith(NOTICE), cold.stderr
     assert "\r" not in cold.stderr                 # a log: plain lines
     # the time measured as it went, not announced: the last line says what it took
-    assert re.fullmatch(r"compiled \d+ functions? in \d+ s \(cached: later runs skip this\)",
+    # and which parts of the engine it compiled, each kernel once for every command
+    assert re.fullmatch(r"compiled \d+ functions? of [a-z.]+(, [a-z.]+)* in \d+ s \(each kernel "
+                        r"once: later runs of any command load it from numba's cache\)",
                         cold.stderr.splitlines()[-1]), cold.stderr
+    assert "ecarte.laws" in cold.stderr.splitlines()[-1]     # deal: the deal's kernels
     warm = _console(args, tmp_path / "cache")
     assert warm.returncode == 0 and warm.stderr == "", warm.stderr
     assert warm.stdout == cold.stdout and warm.stdout.startswith("deal 1 of seed 7")
@@ -141,14 +146,14 @@ def test_ctrl_c_on_a_long_run_prints_its_message_only(tmp_path):
                             # SIGINT as a terminal gives it, even when the tests run in a
                             # background job (which inherits SIGINT ignored)
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    deadline = time.time() + 600                  # a cold cache compiles first
-    while time.time() < deadline and proc.poll() is None:
+    deadline = time.monotonic() + BLOCKED         # a cold cache compiles first
+    while time.monotonic() < deadline and proc.poll() is None:
         if list(run_dir.glob("task-*.npy")):
             break
         time.sleep(0.05)
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=300)
+    out, err = proc.communicate(timeout=BLOCKED)
     assert proc.returncode == 130, err
     assert "Aborted" not in err and "Traceback" not in err, err
     lines = err.splitlines()

@@ -209,7 +209,7 @@ def draw_decisions(strategy, role: str, x: int, y: int, n: int, seed: int,
     fewer than ``n`` when ``most`` deals hold fewer (the strategy seldom reaches them)."""
     from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
     from ecarte_sim.engine.ecarte.deals import later as kern
-    from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, whole_deal
+    from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, inference_scratch, whole_deal
     from ecarte_sim.engine.rng import check_seed
 
     run, script = strategy_settings(strategy, x, y)
@@ -220,8 +220,9 @@ def draw_decisions(strategy, role: str, x: int, y: int, n: int, seed: int,
     out, did = [], []
     i = 0
     seed = np.uint64(check_seed(seed))
+    infer = inference_scratch(cfg)
     while len(out) < n and i < most:
-        whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, pool, payoff)
+        whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, pool, payoff, infer)
         i += 1
         for q in range(kern.decision_points(rec, points, 0, 1)):
             p = points[q]

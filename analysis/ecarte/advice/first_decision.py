@@ -119,8 +119,11 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
         raise ValueError(f"unknown opponent {against!r}; choose from {', '.join(AGAINST)}")
     x, y = score_pair(score)
     if against == "treatise":
+        turn_ups = hand_situation(hand, trump, turn_up)[3]
+        _check_deals(deals, len(turn_ups))
         result = sampled_advice(hand, trump, f"{x}-{y}", role, turn_up=turn_up,
-                                settings=settings, seed=seed, deals=deals or (1 << 16))
+                                settings=settings, seed=seed,
+                                deals=deals or treatise_deals(len(turn_ups)))
         result["strategy"] = {"against": "treatise",
                               "answers": "the best response to Hoyle's list and the maxims"}
         return result
@@ -171,6 +174,18 @@ def answer(table: str, sampled: str, resolved: bool, decided_by_the_deal: bool,
         out["table_differs_by"] = {"p_win": abs(gain["p_win"]),
                                    "p_win_ci95": [-hi, -lo] if flip else [lo, hi]}
     return out
+
+
+#: Deals around the hand against the treatise: 2^16, at most what the deals a turn-up has
+#: room for allow (``CHECK_DEALS`` each: 2^15 when the turn-up is given).
+TREATISE_DEALS = 1 << 16
+
+
+def treatise_deals(turn_ups: int) -> int:
+    """The default deals against the treatise for a hand with ``turn_ups`` possible
+    turn-ups: :data:`TREATISE_DEALS`, or fewer where the turn-ups have no room for them."""
+    from ecarte_sim.engine.ecarte.deals.action_values import CHECK_DEALS
+    return min(TREATISE_DEALS, CHECK_DEALS * turn_ups)
 
 
 def _check_deals(deals: int | None, turn_ups: int) -> None:

@@ -357,7 +357,7 @@ def put_to_a_card(worlds: int = 64, seed: int = 0, dealer_play: str = "pimc-infe
     third heart (the same hands, the same random words), with standard errors and normal
     95% intervals."""
     from ecarte_sim.engine.cards import parse_card, parse_hand
-    from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, play_dealt
+    from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, inference_scratch, play_dealt
     from ecarte_sim.engine.ecarte.decisions.policies import S_FORCED
     from ecarte_sim.engine.ecarte.decisions.policies import empty_script
     from ecarte_sim.engine.ecarte.records import REC
@@ -373,6 +373,7 @@ def put_to_a_card(worlds: int = 64, seed: int = 0, dealer_play: str = "pimc-infe
     first, second = (parse_card(c, ECARTE) for c in spec["leads"])
     thirds = [parse_card(c, ECARTE) for c in spec["third"]]
     perm, draws, pool, payoff, rec = deal_scratch()
+    infer = inference_scratch(cfg)
     marks = np.zeros((len(thirds), hands.size))
     point = np.zeros((len(thirds), hands.size), dtype=bool)
     premise = np.zeros(hands.size, dtype=bool)
@@ -387,7 +388,7 @@ def put_to_a_card(worlds: int = 64, seed: int = 0, dealer_play: str = "pimc-infe
             perm[:] = [*[c for c in range(32) if own >> c & 1],
                        *[c for c in range(32) if dealer >> c & 1], turn_up, *rest]
             play_dealt(np.uint64(seed), np.uint64(i), cfg, script, rec, perm, draws, pool,
-                       payoff, np.uint32(own), np.uint32(dealer), turn_up)
+                       payoff, np.uint32(own), np.uint32(dealer), turn_up, infer)
             played = rec[at.PLAY:at.PLAY + 10]
             # both hearts led and won: A leads the first, third and fifth cards
             won = bool(played[0] == first and played[2] == second and played[4] == third)

@@ -65,7 +65,7 @@ from ecarte_sim.engine.batch import each_row
 from ecarte_sim.engine.cards import N_SUITS
 from ecarte_sim.engine.ecarte.deals.counts import deal_code
 from ecarte_sim.engine.ecarte.deals.experiments import uniform_below, deal_around
-from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, play_dealt
+from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, inference_scratch, play_dealt
 from ecarte_sim.engine.ecarte.decisions.policies import dealer_accepts, elder_proposes, score_slot
 from ecarte_sim.engine.ecarte.settings import CFG
 
@@ -143,7 +143,7 @@ def relabelled(hand, turn_up, r):
 
 @njit(cache=True, nogil=True)
 def marks_row(j, seed, role, hands, turn_ups, ids, relabel, k_lo, k_hi, cfg_a, cfg_b, script,
-              out, attempts, missed):
+              out, attempts, missed, infer):
     """Row ``j`` (hand ``hands[j]``) of :func:`marks_block`."""
     perm, draws, pool, payoff, rec = deal_scratch()
     slot = score_slot(cfg_a[C.ELDER_SCORE], cfg_a[C.DEALER_SCORE])
@@ -181,10 +181,10 @@ def marks_row(j, seed, role, hands, turn_ups, ids, relabel, k_lo, k_hi, cfg_a, c
             else:
                 elder, dealer = other, hand
         play_dealt(seed, index, cfg_a, script, rec, perm, draws, pool, payoff, elder,
-                   dealer, turn_up)
+                   dealer, turn_up, infer)
         code_a = marks_code(rec)
         play_dealt(seed, index, cfg_b, script, rec, perm, draws, pool, payoff, elder,
-                   dealer, turn_up)
+                   dealer, turn_up, infer)
         out[j, N_MARKS * code_a + marks_code(rec)] += 1
 
 
@@ -195,7 +195,7 @@ def marks_block(seed, role, hands, turn_ups, ids, relabel, k_lo, k_hi, cfg_a, cf
     ``k_lo[j] <= k < k_hi[j]`` played under ``cfg_a`` and ``cfg_b``: adds 1 to
     ``out[j, 16 * code_a + code_b]`` per deal (module docstring for the roles)."""
     each_row(marks_row, hands.shape[0], seed, role, hands, turn_ups, ids, relabel, k_lo, k_hi,
-             cfg_a, cfg_b, script, out, attempts, missed)
+             cfg_a, cfg_b, script, out, attempts, missed, inference_scratch(cfg_a, cfg_b))
 
 
 __all__ = ["marks_block", "marks_code", "relabelled", "deal_index", "ELDER_ROLE",

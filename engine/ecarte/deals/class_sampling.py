@@ -70,7 +70,7 @@ from ecarte_sim.engine.cards import N_CARDS
 from ecarte_sim.engine.ecarte.deals.experiments import (CLASSIFY_DEALER, CLASSIFY_REGLE, N_ARM,
                                                         N_CLASSES, check_cfgs, tabulate, arm_code,
                                                         deal_class)
-from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, whole_deal
+from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, inference_scratch, whole_deal
 from ecarte_sim.engine.ecarte.decisions.policies import empty_script
 from ecarte_sim.engine.ecarte.laws.deal import deal_hands
 from ecarte_sim.engine.rng import MAX_DEAL_INDEX, check_seed
@@ -128,7 +128,7 @@ def find_in_class(seed, classifier, cls, cfg_a, script, i, perm, draws):
 
 @njit(cache=True, nogil=True)
 def class_row(r, seed, classifier, cls, start, count, rows, cfg_a, cfg_b, script,
-              out_class, out_a, out_b, out_attempts):
+              out_class, out_a, out_b, out_attempts, infer):
     """Row ``r`` of :func:`class_block`."""
     lo, hi = row_range(start, count, rows, r)
     perm, draws, pool, payoff, rec = deal_scratch()
@@ -141,10 +141,10 @@ def class_row(r, seed, classifier, cls, start, count, rows, cfg_a, cfg_b, script
         if c < 0:
             continue
         whole_deal(seed, np.uint64(index), cfg_a, script, rec, perm, draws, pool,
-                   payoff)
+                   payoff, infer)
         out_a[k] = arm_code(rec)
         whole_deal(seed, np.uint64(index), cfg_b, script, rec, perm, draws, pool,
-                   payoff)
+                   payoff, infer)
         out_b[k] = arm_code(rec)
 
 
@@ -154,7 +154,7 @@ def class_block(seed, classifier, cls, start, count, rows, cfg_a, cfg_b, script,
     codes under ``cfg_a`` and ``cfg_b`` and the attempts made (``k`` = sample - start), in
     ``rows`` rows on the local threads."""
     each_row(class_row, rows, seed, classifier, cls, start, count, rows, cfg_a, cfg_b,
-             script, out_class, out_a, out_b, out_attempts)
+             script, out_class, out_a, out_b, out_attempts, inference_scratch(cfg_a, cfg_b))
 
 
 @njit(cache=True)

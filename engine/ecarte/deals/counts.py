@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts, row_range
-from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, whole_deal
+from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, inference_scratch, whole_deal
 from ecarte_sim.engine.ecarte.decisions.policies import empty_script
 from ecarte_sim.engine.ecarte.records import COUNTS, REC, ProposalsEnd
 from ecarte_sim.engine.rng import check_index_range, check_seed
@@ -53,12 +53,12 @@ def deal_code(rec):
 
 
 @njit(cache=True, nogil=True)
-def whole_row(r, seed, start, count, rows, cfg, script, counts):
+def whole_row(r, seed, start, count, rows, cfg, script, counts, infer):
     """Row ``r`` of :func:`whole_rows`: its deals' counts into ``counts[r]``."""
     lo, hi = row_range(start, count, rows, r)
     perm, draws, pool, payoff, rec = deal_scratch()
     for i in range(lo, hi):
-        whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, pool, payoff)
+        whole_deal(seed, np.uint64(i), cfg, script, rec, perm, draws, pool, payoff, infer)
         counts[r, K.MARKS + 4 * rec[R.MARKS_ELDER] + rec[R.MARKS_DEALER]] += 1
         if rec[R.OUTCOME] >= 0:
             counts[r, K.OUTCOME + rec[R.OUTCOME]] += 1
@@ -81,7 +81,8 @@ def whole_row(r, seed, start, count, rows, cfg, script, counts):
 def whole_rows(seed, start, count, rows, cfg, script):
     """Counts (``COUNTS``) for deals ``[start, start + count)`` in ``rows`` rows."""
     counts = np.zeros((rows, WIDTH), dtype=np.int64)
-    each_row(whole_row, rows, seed, start, count, rows, cfg, script, counts)
+    each_row(whole_row, rows, seed, start, count, rows, cfg, script, counts,
+             inference_scratch(cfg))
     return counts
 
 

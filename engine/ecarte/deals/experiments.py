@@ -41,7 +41,8 @@ from numba import njit
 from ecarte_sim.engine.batch import DEFAULT_BLOCK, DEFAULT_CHUNK, each_row, reduce_counts, row_range
 from ecarte_sim.engine.cards import N_CARDS, popcount32, suit_mask
 from ecarte_sim.engine.ecarte.deals.counts import king_code
-from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, play_dealt, points_for, whole_deal
+from ecarte_sim.engine.ecarte.deals.whole import (deal_scratch, inference_scratch, play_dealt,
+                                                  points_for, whole_deal)
 from ecarte_sim.engine.ecarte.decisions.policies import (elder_proposes, empty_script, maxim_case,
                                                          score_slot)
 from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
@@ -117,7 +118,7 @@ def deal_class(classifier, cfg_a, script, elder, dealer, turn_up):
 
 @njit(cache=True, nogil=True)
 def paired_row(r, seed, start, count, rows, cfg_a, cfg_b, script, script_b, classifier,
-               out_class, out_a, out_b):
+               out_class, out_a, out_b, infer):
     """Row ``r`` of :func:`paired_block`."""
     lo, hi = row_range(start, count, rows, r)
     perm, draws, pool, payoff, rec = deal_scratch()
@@ -128,9 +129,10 @@ def paired_row(r, seed, start, count, rows, cfg_a, cfg_b, script, script_b, clas
         out_class[k] = c
         if c < 0:
             continue
-        whole_deal(seed, np.uint64(i), cfg_a, script, rec, perm, draws, pool, payoff)
+        whole_deal(seed, np.uint64(i), cfg_a, script, rec, perm, draws, pool, payoff, infer)
         out_a[k] = arm_code(rec)
-        whole_deal(seed, np.uint64(i), cfg_b, script_b, rec, perm, draws, pool, payoff)
+        whole_deal(seed, np.uint64(i), cfg_b, script_b, rec, perm, draws, pool, payoff,
+                   infer)
         out_b[k] = arm_code(rec)
 
 
@@ -140,7 +142,7 @@ def paired_block(seed, start, count, rows, cfg_a, cfg_b, script, script_b, class
     arm codes under (``cfg_a``, ``script``) and (``cfg_b``, ``script_b``) (``k`` = deal -
     start; the class is read with arm a's), in ``rows`` rows on the local threads."""
     each_row(paired_row, rows, seed, start, count, rows, cfg_a, cfg_b, script, script_b,
-             classifier, out_class, out_a, out_b)
+             classifier, out_class, out_a, out_b, inference_scratch(cfg_a, cfg_b))
 
 
 def check_cfgs(*cfgs):
@@ -287,7 +289,7 @@ def deal_around(seed, index, elder, turn_up, trump, perm, draws):
 
 @njit(cache=True, nogil=True)
 def hand_row(r, seed, start, count, rows, elder, turn_up, trump, cfg_a, cfg_b, script,
-             out_a, out_b):
+             out_a, out_b, infer):
     """Row ``r`` of :func:`hand_block`."""
     lo, hi = row_range(start, count, rows, r)
     perm, draws, pool, payoff, rec = deal_scratch()
@@ -296,10 +298,10 @@ def hand_row(r, seed, start, count, rows, elder, turn_up, trump, cfg_a, cfg_b, s
         dealer, t = deal_around(seed, np.uint64(i), elder, turn_up, trump, perm, draws)
         # the hand as uint64, the type whole_deal gives play_dealt: one compiled play_dealt
         play_dealt(seed, np.uint64(i), cfg_a, script, rec, perm, draws, pool, payoff,
-                   np.uint64(np.uint32(elder)), dealer, t)
+                   np.uint64(np.uint32(elder)), dealer, t, infer)
         out_a[k] = arm_code(rec)
         play_dealt(seed, np.uint64(i), cfg_b, script, rec, perm, draws, pool, payoff,
-                   np.uint64(np.uint32(elder)), dealer, t)
+                   np.uint64(np.uint32(elder)), dealer, t, infer)
         out_b[k] = arm_code(rec)
 
 
@@ -309,7 +311,7 @@ def hand_block(seed, start, count, rows, elder, turn_up, trump, cfg_a, cfg_b, sc
     ``cfg_a`` and ``cfg_b``; arm codes in ``out_a``/``out_b`` (``rows`` rows on the local
     threads)."""
     each_row(hand_row, rows, seed, start, count, rows, elder, turn_up, trump, cfg_a, cfg_b,
-             script, out_a, out_b)
+             script, out_a, out_b, inference_scratch(cfg_a, cfg_b))
 
 
 @njit(cache=True)
@@ -343,7 +345,7 @@ def unrank_dealer(rank, rest, perm):
 
 
 @njit(cache=True, nogil=True)
-def exact_row(r, start, count, rows, elder, turn_ups, cfg, script, out):
+def exact_row(r, start, count, rows, elder, turn_ups, cfg, script, out, infer):
     """Row ``r`` of :func:`exact_block`."""
     lo, hi = row_range(start, count, rows, r)
     perm, draws, pool, payoff, rec = deal_scratch()
@@ -363,7 +365,7 @@ def exact_row(r, start, count, rows, elder, turn_ups, cfg, script, out):
         perm[TURN_UP_POSITION] = turn_up
         dealer = unrank_dealer(q % DEALER_HANDS, rest, perm)
         play_dealt(np.uint64(0), np.uint64(q), cfg, script, rec, perm, draws, pool,
-                   payoff, np.uint64(np.uint32(elder)), dealer, turn_up)
+                   payoff, np.uint64(np.uint32(elder)), dealer, turn_up, infer)
         out[q - start] = arm_code(rec)
 
 
@@ -372,7 +374,8 @@ def exact_block(start, count, rows, elder, turn_ups, cfg, script, out):
     turn-up ``turn_ups[q // 65780]`` and the dealer's hand of lexicographic rank
     ``q % 65780`` among the 26 cards left. Arm codes under ``cfg`` in ``out`` (``rows``
     rows on the local threads)."""
-    each_row(exact_row, rows, start, count, rows, elder, turn_ups, cfg, script, out)
+    each_row(exact_row, rows, start, count, rows, elder, turn_ups, cfg, script, out,
+             inference_scratch(cfg))
 
 
 def hand_table(seed: int, start: int, stop: int, elder: int, turn_up: int | None, trump: int,

@@ -63,7 +63,7 @@ from numba import njit
 from ecarte_sim.engine.batch import each_row, row_range
 from ecarte_sim.engine.cards import N_CARDS, bit_index, lowest_bit, popcount32
 from ecarte_sim.engine.ecarte.deals.action_values import N_MARKS, marks_code
-from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, play_dealt
+from ecarte_sim.engine.ecarte.deals.whole import deal_scratch, inference_scratch, play_dealt
 from ecarte_sim.engine.ecarte.decisions.policies import (dealer_accepts, elder_proposes,
                                                          rule_discard, score_slot,
                                                          thrown_cards, weakest)
@@ -254,7 +254,7 @@ def draw_world(seed, index, hist, cfg, script, perm, pool, slots, draws):
 
 @njit(cache=True, nogil=True)
 def marks_row(j, seed, histories, ids, k_lo, k_hi, cfg_a, cfg_b, script, out, attempts,
-              missed):
+              missed, infer):
     """Row ``j`` of :func:`marks_block`: history ``histories[j]``, its worlds
     ``k_lo[j] <= k < k_hi[j]`` (indices of history id ``ids[j]``), both arms each
     (``cfg_a[j]``, ``cfg_b[j]``: the decider's forced history and the arm)."""
@@ -272,10 +272,10 @@ def marks_row(j, seed, histories, ids, k_lo, k_hi, cfg_a, cfg_b, script, out, at
             missed[j] += 1
             continue
         play_dealt(seed, index, cfg_a[j], script, rec, perm, draws, pool, payoff, elder,
-                   dealer, turn_up)
+                   dealer, turn_up, infer)
         code_a = marks_code(rec)
         play_dealt(seed, index, cfg_b[j], script, rec, perm, draws, pool, payoff, elder,
-                   dealer, turn_up)
+                   dealer, turn_up, infer)
         out[j, N_MARKS * code_a + marks_code(rec)] += 1
 
 
@@ -286,7 +286,7 @@ def marks_block(seed, histories, ids, k_lo, k_hi, cfg_a, cfg_b, script, out, att
     ``cfg_b[j]`` (rows of ``cfg`` arrays): adds 1 to ``out[j, 16 * code_a + code_b]`` per
     world, the attempts to ``attempts[j]`` and the worlds not found to ``missed[j]``."""
     each_row(marks_row, histories.shape[0], seed, histories, ids, k_lo, k_hi, cfg_a, cfg_b,
-             script, out, attempts, missed)
+             script, out, attempts, missed, inference_scratch(*cfg_a, *cfg_b))
 
 
 @njit(cache=True)
@@ -394,9 +394,9 @@ GAIN_STATS = 3
 
 @njit(cache=True)
 def _arm_value(seed, index, cfg, script, rec, perm, draws, pool, payoff, elder, dealer,
-               turn_up, values):
+               turn_up, values, infer):
     play_dealt(seed, index, cfg, script, rec, perm, draws, pool, payoff, elder, dealer,
-               turn_up)
+               turn_up, infer)
     return values[marks_code(rec)]
 
 
@@ -409,7 +409,7 @@ def _add(out, at, d):
 
 @njit(cache=True, nogil=True)
 def gains_row(r, seed, start, count, rows, kind, cfg, script, arm_cfgs, values, keys, rules,
-              out):
+              out, infer):
     """Row ``r`` of :func:`gains_block`: the source deals of the row's share of
     ``[start, start + count)``, played under ``cfg`` (the pair, ``target`` set), and at
     each later decision of ``kind`` (round >= 1) both players' arms played on the same
@@ -428,7 +428,7 @@ def gains_row(r, seed, start, count, rows, kind, cfg, script, arm_cfgs, values, 
         for c in range(N_CARDS):
             source[c] = perm[c]
         play_dealt(seed, index, cfg, script, rec, perm, draws, pool, payoff, elder0,
-                   dealer0, turn_up)
+                   dealer0, turn_up, infer)
         n = decision_points(rec, points, 0, 1)
         for q in range(n):
             hist = points[q]
@@ -444,9 +444,9 @@ def gains_row(r, seed, start, count, rows, kind, cfg, script, arm_cfgs, values, 
                 _forced(arm_cfgs[0, role], cfg, hist, 1, 0)
                 _forced(arm_cfgs[1, role], cfg, hist, 0, 0)
                 va = _arm_value(seed, index, arm_cfgs[0, role], script, rec, perm, draws,
-                                pool, payoff, elder0, dealer0, turn_up, values[role])
+                                pool, payoff, elder0, dealer0, turn_up, values[role], infer)
                 vb = _arm_value(seed, index, arm_cfgs[1, role], script, rec, perm, draws,
-                                pool, payoff, elder0, dealer0, turn_up, values[role])
+                                pool, payoff, elder0, dealer0, turn_up, values[role], infer)
                 _add(out, at, va - vb)
             else:
                 did = np.uint32(hist[HISTORY_SIZE])
@@ -462,11 +462,11 @@ def gains_row(r, seed, start, count, rows, kind, cfg, script, arm_cfgs, values, 
                         _forced(arm_cfgs[0, role], cfg, hist, 1, did)
                         base_value = _arm_value(seed, index, arm_cfgs[0, role], script, rec,
                                                 perm, draws, pool, payoff, elder0, dealer0,
-                                                turn_up, values[role])
+                                                turn_up, values[role], infer)
                         base_done = True
                     _forced(arm_cfgs[1, role], cfg, hist, 1, cards)
                     v = _arm_value(seed, index, arm_cfgs[1, role], script, rec, perm, draws,
-                                   pool, payoff, elder0, dealer0, turn_up, values[role])
+                                   pool, payoff, elder0, dealer0, turn_up, values[role], infer)
                     _add(out, at + GAIN_STATS * j, v - base_value)
             # the next arm replays the source deal: its stock order again
             for c in range(N_CARDS):
@@ -525,13 +525,13 @@ def gains_block(seed, start, count, rows, kind, cfg, script, values, rules, out)
     keys = state_keys()
     arm_cfgs = np.zeros((rows, 2, 2, cfg.shape[0]), dtype=np.int64)
     each_row(_gains_row_scratch, rows, seed, start, count, rows, kind, cfg, script, arm_cfgs,
-             values, keys, rules, out)
+             values, keys, rules, out, inference_scratch(cfg))
 
 
 def _gains_row_scratch(r, seed, start, count, rows, kind, cfg, script, arm_cfgs, values, keys,
-                       rules, out):
+                       rules, out, infer):
     gains_row(r, seed, start, count, rows, kind, cfg, script, arm_cfgs[r], values, keys,
-              rules, out[r])
+              rules, out[r], infer)
 
 
 # --------------------------------------------------------------------------- Python side

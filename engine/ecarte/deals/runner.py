@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ecarte_sim.engine.cards import N_CARDS
-from ecarte_sim.engine.ecarte.deals.whole import whole_deal
+from ecarte_sim.engine.ecarte.deals.whole import inference_scratch, whole_deal
 from ecarte_sim.engine.ecarte.decisions.policies import SCRIPT_LEN, empty_script
 from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC
 from ecarte_sim.engine.ecarte.settings import CFG, make_cfg
@@ -73,7 +73,7 @@ class DealRunner:
             raise ValueError(f"script must be {SCRIPT_LEN} int64 values, or more with "
                              "decision tables (see policies)")
         whole_deal(np.uint64(seed), np.uint64(index), cfg, script, self.rec, self.perm,
-                   self.draws, self.pool, self.payoff)
+                   self.draws, self.pool, self.payoff, inference_scratch(cfg))
         return WholeDeal.from_record(self.rec)
 
 

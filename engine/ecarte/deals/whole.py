@@ -171,8 +171,9 @@ def _exchanges(cfg, script, rec, perm, elder, dealer, turn_up):
 
 @njit(cache=True)
 def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d, pool,
-          draws, payoff):
-    """Section 3, card by card. Returns the elder's tricks."""
+          draws, payoff, infer):
+    """Section 3, card by card. Returns the elder's tricks. ``infer``: see
+    :func:`inference_scratch` (None: compiled without the pimc-inference player)."""
     trump = turn_up >> 3
     forced = cfg[C.FORCED_TRUMP] != 0
     worlds = cfg[C.WORLDS]
@@ -219,6 +220,9 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
                 elif model == PlayModel.PIMC:
                     card = pimc_card(mover, e, d, leader, tricks, led, trump, forced,
                                      possible, worlds, seed, index, j, payoff, pool, draws)
+                elif infer is None:     # numba drops the branch below: never compiled
+                    raise ValueError("pimc-inference needs the kernel compiled with it "
+                                     "(inference_scratch)")
                 else:
                     shown = played_d if mover == ELDER else played_e
                     card = pimc_inferred_card(mover, e, d, leader, tricks, led, trump, forced,
@@ -250,23 +254,36 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
     return tricks
 
 
+def inference_scratch(*cfgs: np.ndarray) -> np.ndarray | None:
+    """The ``infer`` argument of :func:`whole_deal` and :func:`play_dealt` for a run of
+    ``cfgs``: an array when a player of one of them plays pimc-inference, None when none
+    does. numba compiles a kernel once per type of ``infer``, and with None it leaves the
+    pimc-inference player out (:mod:`..play.inferred_worlds`, about 40% of the whole-deal
+    kernel's compilation): a run that never infers never compiles it. (A cfg that asks for
+    pimc-inference in a kernel compiled without it raises ``ValueError``.)"""
+    inferring = any(int(cfg[C.ELDER_PLAY]) == PlayModel.PIMC_INFERENCE
+                    or int(cfg[C.DEALER_PLAY]) == PlayModel.PIMC_INFERENCE for cfg in cfgs)
+    return np.zeros(1, dtype=np.int64) if inferring else None
+
+
 @njit(cache=True)
-def whole_deal(seed, index, cfg, script, rec, perm, draws, pool, payoff):
+def whole_deal(seed, index, cfg, script, rec, perm, draws, pool, payoff, infer):
     """Play deal ``index`` of ``seed`` under ``cfg``/``script``; fill ``rec``.
 
     ``perm``, ``draws``, ``pool`` are int64 scratch of length 32; ``payoff`` int64 scratch laid out by ``PAYOFF`` (:mod:`..records`).
+    ``infer``: :func:`inference_scratch` of the run's cfgs.
     """
     elder0, dealer0, turn_up = deal_full(seed, index, perm, draws)
     play_dealt(seed, index, cfg, script, rec, perm, draws, pool, payoff, elder0, dealer0,
-               turn_up)
+               turn_up, infer)
 
 
 @njit(cache=True)
 def play_dealt(seed, index, cfg, script, rec, perm, draws, pool, payoff, elder0, dealer0,
-               turn_up):
+               turn_up, infer):
     """:func:`whole_deal` from a deal already made: hands ``elder0``/``dealer0``, the
     ``turn_up`` card and the stock in ``perm[11:]`` (top first). ``seed``/``index`` key
-    PIMC's worlds only."""
+    PIMC's worlds only; ``infer``: :func:`inference_scratch`."""
     rec[:] = 0
     rec[R.ELDER_TRICKS] = -1
     rec[R.OUTCOME] = -1
@@ -331,7 +348,7 @@ def play_dealt(seed, index, cfg, script, rec, perm, draws, pool, payoff, elder0,
             seen_d |= np.uint32(rec[base + 3])
         payoff[Y.PIMC_DECISIONS:] = 0
         tricks = _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
-                       pool, draws, payoff)
+                       pool, draws, payoff, infer)
         rec[R.PIMC_DECISIONS] = payoff[Y.PIMC_DECISIONS]
         rec[R.PIMC_SOLVES] = payoff[Y.PIMC_SOLVES]
         rec[R.INFER_WORLDS] = payoff[Y.INFER_WORLDS]

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from ecarte_sim.analysis.bench import PAIRED_RUNS
 from ecarte_sim.engine.cards import cards_of, format_card, parse_hand
-from helpers import Run, json_only, names, one_line_error
+from helpers import BLOCKED, Run, json_only, names, one_line_error
 
 ELDER = "QH AH 7H KS KD"
 DEALER = "KH JH 9H 8H 9C"
@@ -90,7 +90,7 @@ def _fresh_run(*args: str) -> subprocess.CompletedProcess:
             "if m.startswith('ecarte_sim.analysis.cli.')), file=sys.stderr)\n"
             "sys.exit(code)")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=300)
+                          timeout=BLOCKED)
 
 
 def _loaded(r: subprocess.CompletedProcess) -> set[str]:
@@ -182,6 +182,37 @@ def test_usage_errors_are_one_line(cli, args, token):
     line = one_line_error(cli(*args))
     if token is not None:
         assert names(line, token), line
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("args, says", [
+    (["simulate", "--deals", "1e6"], "'1e6' is not written as a whole number: write 1000000"),
+    (["scores", "--deals", "2.5e3"], "'2.5e3' is not written as a whole number: write 2500"),
+    (["simulate", "--deals", "1.5"], "'1.5' is not a whole number: write one in digits, e.g. 1 "
+                                     "(1<=x<="),
+    (["play", "--seed", "1", "--index", "2", "--threshold", "1e3"],
+     "'1e3' is not written as a whole number, and it is out of range: write one in digits, "
+     "e.g. 8 (0<=x<=100)"),
+    (["simulate", "--deals", "10", "--threads", "two"], "'two' is not a whole number: write "
+                                                        "one in digits"),
+    (["hand", ELDER, "--trump", "H", "--precision", "abc"],
+     "'abc' is not a number: write one in digits, e.g. 0.005 (1e-05<=x<=0.5)"),
+])
+def test_a_number_that_cannot_be_read_says_what_to_write(cli, args, says):
+    """Not click's "'1e6' is not a valid integer range", which names a type: the mistake,
+    and what to write instead."""
+    line = one_line_error(cli(*args))
+    assert says in line, line
+    assert "not a valid" not in line
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("command", [["hand", ELDER, "--trump", "H"], ["claims"]])
+@pytest.mark.parametrize("precision", ["0.01", "0.005"])       # the default, written out too
+def test_deals_and_precision_exclude_each_other(cli, command, precision):
+    """--deals N runs exactly N deals: a --precision given with it was ignored in silence."""
+    line = one_line_error(cli(*command, "--deals", "100", "--precision", precision))
+    assert "--deals and --precision exclude each other" in line, line
 
 
 # --------------------------------------------------------------------------- solve
@@ -529,9 +560,15 @@ def test_batch_stdin_all_good_exit_0(cli):
 
 
 @pytest.mark.parametrize("data", [b"", b"\n\n", b"# only a comment\n", b"   \n# x\n"])
-def test_batch_nothing_to_do(cli, data):
+def test_batch_with_no_deal_is_an_error(cli, data, tmp_path):
+    """An empty file or stdin (or only blank and comment lines) is not accepted in
+    silence: one line naming the source, exit 2 (it printed nothing, exit 0, before)."""
     r = cli("solve", "--batch", "-", stdin=data)
-    assert r == Run(0, "", "")
+    assert one_line_error(r).startswith("Error: no deal in stdin: it is empty")
+    path = tmp_path / "deals.txt"
+    path.write_bytes(data)
+    r = cli("solve", "--batch", str(path))
+    assert one_line_error(r).startswith(f"Error: no deal in {str(path)!r}")
 
 
 def test_batch_only_bad_lines(cli):
@@ -584,6 +621,7 @@ def test_batch_generated_lines(cli, items):
         any_bad |= error is not None
         _check_against_reference(None if error else obj, error, fields)
     assert next(answered, None) is None
+    any_bad |= not objs                    # no deal at all: refused (one Error line)
     assert r.code == (2 if any_bad else 0)
     assert len(r.err.splitlines()) == (1 if any_bad else 0)
 
@@ -969,7 +1007,7 @@ def _console() -> list[str]:
 
 def _spawn(args: list, stdin: bytes = b"") -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONFAULTHANDLER="1")
-    return subprocess.run(args, input=stdin, capture_output=True, timeout=120, env=env)
+    return subprocess.run(args, input=stdin, capture_output=True, timeout=BLOCKED, env=env)
 
 
 @pytest.mark.quick

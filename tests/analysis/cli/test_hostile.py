@@ -6,8 +6,12 @@ stderr starting with ``Error:`` and exit code 2 — never a traceback, never a h
 partial or temporary file left where a complete one was expected.
 
 Almost everything runs in-process through ``analysis.cli.run`` (the console entry point;
-a NUL byte can only be passed this way), under an alarm so that a hang fails instead of
-blocking; a few subprocess calls check the real stderr of ``python -m ecarte_sim.analysis.cli``.
+a NUL byte can only be passed this way), under a watchdog so that a hang fails instead of
+blocking: a budget of this process's CPU time, not of wall time (a busy machine slows a call
+without making it use more CPU), which stops while numba compiles (a cold cache compiles for
+minutes, and an exception raised inside a compilation would leave numba half-built in the
+worker). A few subprocess calls check the real stderr of ``python -m ecarte_sim.analysis.cli``,
+under a CPU-time limit of their own (:func:`helpers.cpu_limit`).
 Counts are kept tiny (``--deals``/``--parties`` minimums); longer checks are marked slow.
 """
 
@@ -22,6 +26,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 import traceback
 from pathlib import Path
 from typing import NamedTuple
@@ -33,6 +38,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ecarte_sim.analysis.cli import run
+from helpers import BLOCKED, cpu_limit
 
 ELDER = "QH AH 7H KS KD"
 DEALER = "KH JH 9H 8H 9C"
@@ -53,7 +59,7 @@ FAST = settings(max_examples=40, deadline=None,
 
 
 class Hang(Exception):
-    """Raised by the alarm inside a call that did not return in time."""
+    """Raised by the watchdog inside a call that used its CPU-time budget."""
 
 
 class Run(NamedTuple):
@@ -63,20 +69,67 @@ class Run(NamedTuple):
     args: tuple
 
 
+#: The CPU time a call may use outside numba's compilation before it counts as a hang:
+#: the calls here use a few seconds at most (tiny counts), whatever the machine's load.
+CPU_BUDGET = 120.0
+
+
+def _in_numba(frame) -> bool:
+    """Whether numba's own Python code is on the stack (a compilation starting)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith(_NUMBA_DIR):
+            return True
+        frame = frame.f_back
+    return False
+
+
+_NUMBA_DIR = os.path.dirname(numba.__file__)
+
+
 @contextlib.contextmanager
-def _alarm(seconds: float):
+def _watchdog(cpu_seconds: float):
+    """Raise :class:`Hang` in the call once it has used ``cpu_seconds`` of this process's
+    CPU time (``ITIMER_PROF``: user and system time of every thread) outside numba's
+    compilation. The budget is paused while numba compiles (its compile events), and the
+    signal never raises inside a compilation: it waits for the compilation to end."""
+    from numba.core import event
+
+    state = {"depth": 0, "left": 0.0, "expired": False}
+
     def fire(signum, frame):
-        raise Hang(f"no answer after {seconds} s")
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+        if state["depth"]:
+            state["expired"] = True          # raise once the compilation is over
+            return
+        if _in_numba(frame):                 # about to compile, or typing: a moment later
+            signal.setitimer(signal.ITIMER_PROF, 0.05)
+            return
+        raise Hang(f"no answer after {cpu_seconds} s of CPU time (compilation not counted)")
+
+    class Pause(event.Listener):
+        def on_start(self, ev):
+            if state["depth"] == 0:
+                state["left"] = signal.setitimer(signal.ITIMER_PROF, 0)[0]
+            state["depth"] += 1
+
+        def on_end(self, ev):
+            state["depth"] -= 1
+            if state["depth"] == 0:
+                signal.setitimer(signal.ITIMER_PROF, 1e-3 if state["expired"]
+                                 else max(state["left"], 1e-3))
+
+    old = signal.signal(signal.SIGPROF, fire)
+    listener = Pause()
+    event.register("numba:compile", listener)
+    signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        event.unregister("numba:compile", listener)
+        signal.signal(signal.SIGPROF, old)
 
 
-def invoke(*args: str, stdin: bytes | None = None, timeout: float = 60) -> Run:
+def invoke(*args: str, stdin: bytes | None = None, cpu_seconds: float = CPU_BUDGET) -> Run:
     """``ecarte-sim ARGS`` in-process; ``stdin`` (bytes) feeds ``--batch -``.
 
     Never raises: an exception escaping ``run`` becomes the code ``"exception: T"`` with
@@ -89,7 +142,8 @@ def invoke(*args: str, stdin: bytes | None = None, timeout: float = 60) -> Run:
         sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
     code: object = 0
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _alarm(timeout):
+        with (contextlib.redirect_stdout(out), contextlib.redirect_stderr(err),
+              _watchdog(cpu_seconds)):
             run(list(args))
     except SystemExit as exc:
         code = 0 if exc.code is None else exc.code
@@ -449,7 +503,9 @@ def _expected_lines(data: bytes) -> list[int]:
 
 def _check_batch(r: Run, data: bytes, good: set[int]) -> list[dict]:
     """Every line answered once, in order; ``good`` lines solved as EXAMPLE; the others
-    with an error object; exit 2 (one 'Error:' line) iff any line was bad."""
+    with an error object; exit 2 (one 'Error:' line) iff any line was bad or no line holds
+    a deal (an empty file, only blank and comment lines: refused, not accepted in
+    silence)."""
     contract(r)
     objs = [json.loads(line) for line in r.out.splitlines()]
     assert [o["line"] for o in objs] == _expected_lines(data), _show(r)
@@ -461,6 +517,9 @@ def _check_batch(r: Run, data: bytes, good: set[int]) -> list[dict]:
             assert set(bare(o)) == {"line", "error"}, o
             assert isinstance(o["error"], str) and o["error"], o
             bad = True
+    if not objs:
+        assert "no deal in" in refused(r), _show(r)
+        return objs
     assert r.code == (2 if bad else 0), _show(r)
     if not bad:
         assert r.err == "", _show(r)
@@ -542,7 +601,7 @@ def test_batch_generated_lines(lines, newline, final):
     for o in objs:
         if o["line"] in good:
             assert {k: v for k, v in bare(o).items() if k != "line"} == EXAMPLE, o
-    any_bad = any("error" in o for o in objs)
+    any_bad = any("error" in o for o in objs) or not objs
     assert r.code == (2 if any_bad else 0)
     assert len(r.err.splitlines()) == (1 if any_bad else 0), r.err
 
@@ -850,12 +909,15 @@ def test_bad_run_directories(tmp_path, command, kind):
 
 # --------------------------------------------------------------------------- end to end
 
-def _spawn(args: list, stdin: bytes = b"", timeout: float = 120,
+def _spawn(args: list, stdin: bytes = b"", cpu_seconds: int = 600,
            cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """``python -m ecarte_sim.analysis.cli ARGS`` in a child process killed once it has
+    used ``cpu_seconds`` of CPU time (its numba compilation included): a hang detector that
+    does not depend on the machine's load."""
     env = dict(os.environ, PYTHONFAULTHANDLER="1")
     return subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", *args], input=stdin,
-                          capture_output=True, timeout=timeout, env=env, cwd=cwd,
-                          check=False)
+                          capture_output=True, timeout=BLOCKED, env=env, cwd=cwd,
+                          preexec_fn=cpu_limit(cpu_seconds), check=False)
 
 
 def _one_error_line(p: subprocess.CompletedProcess) -> None:
@@ -915,8 +977,37 @@ def test_e2e_scores_out_collision_leaves_no_temporary_file(tmp_path):
 def test_e2e_nan_precision_is_refused_at_once(argv):
     """Without a --max-deals cap a NaN precision runs to the default cap (2^24/2^25 deals):
     it must be refused before any deal is played."""
-    try:
-        p = _spawn(argv, timeout=60)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"{argv} still running after 60 s")
+    p = _spawn(argv, cpu_seconds=60)
+    assert p.returncode not in (-signal.SIGXCPU, -signal.SIGKILL), \
+        f"{argv} still running after 60 s of CPU time"
     _one_error_line(p)
+
+
+# --------------------------------------------------------------------------- the watchdog
+
+def _burn(cpu_seconds: float) -> None:
+    end = time.process_time() + cpu_seconds
+    while time.process_time() < end:
+        pass
+
+
+@pytest.mark.quick
+def test_the_watchdog_counts_cpu_time_outside_compilation_only():
+    """A call that spins past its CPU budget is a hang; CPU time spent inside numba's
+    compilation (its compile event) is not counted, and the watchdog never raises inside
+    one — it raises once the compilation is over if the budget was spent before it."""
+    from numba.core import event
+
+    with pytest.raises(Hang):
+        with _watchdog(0.2):
+            _burn(2.0)
+    with _watchdog(0.2):
+        with event.trigger_event("numba:compile", data={"dispatcher": None}):
+            _burn(0.6)                 # three budgets, compiling: not a hang
+        _burn(0.05)
+    with pytest.raises(Hang):
+        with _watchdog(0.2):
+            _burn(0.15)
+            with event.trigger_event("numba:compile", data={"dispatcher": None}):
+                _burn(0.1)
+            _burn(0.2)                 # the rest of the budget is used after it

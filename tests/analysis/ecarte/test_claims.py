@@ -16,7 +16,7 @@ from ecarte_sim.analysis.stats.precision import checkpoints, run_until
 from ecarte_sim.engine.cards import parse_hand
 from ecarte_sim.engine.ecarte.deals.experiments import exact_codes
 from ecarte_sim.engine.ecarte.settings import make_cfg
-from helpers import REPO, one_line_error
+from helpers import BLOCKED, REPO, one_line_error
 
 
 @pytest.mark.quick
@@ -271,7 +271,7 @@ def test_bad_input_is_one_line_and_exit_code_2(args, token):
     import subprocess
     import sys
     run = subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", *args], capture_output=True,
-                         text=True, timeout=300)
+                         text=True, timeout=BLOCKED)
     assert run.returncode == 2, run
     assert "Traceback" not in run.stderr
     assert run.stderr.count("\n") == 1 and token.lower() in run.stderr.lower(), run.stderr

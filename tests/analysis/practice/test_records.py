@@ -295,6 +295,14 @@ def test_review_with_the_coach_finds_the_treatise_s_lesson(example):
     assert discards and all(v["grade"] == "unknown" for v in discards)
     text = _review(str(EXAMPLE)).output
     assert "coach:" in text and "deal 5:" in text
+    # every deal has a line under it: deal 4 says why nothing is graded (it was a bare
+    # "deal 4:" before)
+    lines = text.splitlines()
+    four = lines.index("deal 4:")
+    assert lines[four + 1] == ("  nothing to grade: the record does not give the hands, "
+                               "the turn-up, the proposals, the play")
+    heads = [i for i, line in enumerate(lines) if line.startswith("deal ")]
+    assert all(lines[i + 1].startswith("  ") for i in heads)
 
 
 # ----------------------------------------------------------------------------- robustness

@@ -28,6 +28,7 @@ with warnings.catch_warnings():  # starlette >= 1.x prefers httpx2 to httpx; eit
 from ecarte_sim.analysis.practice.computer import DEFAULT_OPPONENT  # noqa: E402
 from ecarte_sim.analysis.web import app as web  # noqa: E402
 from ecarte_sim.analysis.web.store import FORMAT, ID_PATTERN  # noqa: E402
+from helpers import BLOCKED  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from web_fake import FakeIllegal, FakeTable  # noqa: E402
@@ -518,11 +519,11 @@ def test_a_real_game_through_the_api_is_the_game_played_directly(tmp_path, oppon
 
 def test_the_load_test_plays_games_at_once_on_a_socket():
     from ecarte_sim.analysis.web.load import load_test
-    r = load_test(games=4, table=FakeTable, illegal=FakeIllegal, timeout=60)
+    r = load_test(games=4, table=FakeTable, illegal=FakeIllegal, timeout=BLOCKED)
     assert r["errors"] == [] and r["finished"] == 4
     assert r["requests"] == r["actions"] + 4 and r["latency_ms"]["p95"] > 0
     paced = load_test(games=2, max_actions=3, table=FakeTable, illegal=FakeIllegal,
-                      timeout=60, think=0.05)
+                      timeout=BLOCKED, think=0.05)
     assert paced["errors"] == [] and paced["think_s"] == 0.05 and paced["actions"] == 6
     assert paced["wall_s"] >= 3 * 0.05 * 0.5
 
@@ -615,7 +616,7 @@ def test_ctrl_c_loses_nothing_and_a_new_process_resumes(tmp_path):
                                 preexec_fn=lambda: signal.signal(signal.SIGINT,
                                                                  signal.SIG_DFL))
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + BLOCKED
         while True:
             try:
                 urllib.request.urlopen(base + "/api/games", timeout=2).read()
@@ -634,7 +635,7 @@ def test_ctrl_c_loses_nothing_and_a_new_process_resumes(tmp_path):
         req = urllib.request.Request(base + path, method="GET" if body is None else "POST",
                                      data=None if body is None else json.dumps(body).encode(),
                                      headers=headers)
-        with urllib.request.urlopen(req, timeout=120) as r:
+        with urllib.request.urlopen(req, timeout=BLOCKED) as r:
             return json.loads(r.read())
 
     proc, base = start()
@@ -647,7 +648,7 @@ def test_ctrl_c_loses_nothing_and_a_new_process_resumes(tmp_path):
                      {"seq": g["seq"], "action": choose(g["view"], rng)})
     finally:
         proc.send_signal(signal.SIGINT)
-        err = proc.communicate(timeout=30)[1]
+        err = proc.communicate(timeout=BLOCKED)[1]
     assert proc.returncode in (0, 130), err
     assert "Traceback" not in err
     proc, base = start()
@@ -660,7 +661,7 @@ def test_ctrl_c_loses_nothing_and_a_new_process_resumes(tmp_path):
         assert nxt["seq"] == g["seq"] + 1
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=30)
+        proc.communicate(timeout=BLOCKED)
 
 
 # --------------------------------------------------------------------------- issue 43

@@ -30,11 +30,12 @@ if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
 
 from ecarte_sim.analysis.web.app import LOOPBACK_HOSTS, create_app  # noqa: E402
 from ecarte_sim.analysis.web.server import running  # noqa: E402
+from helpers import BLOCKED  # noqa: E402
 
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
         "--disable-sync"]
 SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-STEP_TIMEOUT = 60_000  # ms: a first action may wait for numba to load its kernels
+STEP_TIMEOUT = BLOCKED * 1000  # ms: a first action may wait for numba to compile its kernels
 
 
 def shown(card: str) -> str:
@@ -66,7 +67,7 @@ def store(tmp_path_factory):
 def server(store):
     from ecarte_sim.analysis.web.load import warm_up
     warm_up()
-    with running(create_app(store, hosts=LOOPBACK_HOSTS)) as url:
+    with running(create_app(store, hosts=LOOPBACK_HOSTS), timeout=BLOCKED) as url:
         yield url
 
 
@@ -74,8 +75,22 @@ def server(store):
 def browser():
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
+        yield Patient(b)
         b.close()
+
+
+class Patient:
+    """The browser, whose every context waits for a page as long as :data:`BLOCKED`
+    (Playwright's own default is 30 s: a first action on a cold numba cache, on a busy
+    machine, can take longer, and no test here measures speed)."""
+
+    def __init__(self, browser):
+        self.browser = browser
+
+    def new_context(self, **kwargs):
+        context = self.browser.new_context(**kwargs)
+        context.set_default_timeout(STEP_TIMEOUT)
+        return context
 
 
 @pytest.fixture
@@ -441,7 +456,7 @@ def test_the_page_at_a_phones_width(browser, server, shots):
 
 
 def test_a_game_resumes_after_the_server_restarts(browser, store, shots):
-    with running(create_app(store)) as first:
+    with running(create_app(store), timeout=BLOCKED) as first:
         context = browser.new_context(bypass_csp=True)
         pg = context.new_page()
         pg.goto(first + "/")
@@ -452,7 +467,7 @@ def test_a_game_resumes_after_the_server_restarts(browser, store, shots):
         at = seq(pg)
         kept = pg.evaluate("localStorage.getItem('ecarte-tokens')")
         context.close()
-    with running(create_app(store)) as second:       # a new process would read the same files
+    with running(create_app(store), timeout=BLOCKED) as second:       # a new process would read the same files
         context = browser.new_context(bypass_csp=True)
         pg = context.new_page()
         # the same page's storage (serve keeps its port; here the port is new)
@@ -614,7 +629,7 @@ def test_a_hostile_record_in_the_store_runs_no_script(browser, server, store, sh
     pg.evaluate("([g, t]) => localStorage.setItem('ecarte-tokens', JSON.stringify({[g]: t}))",
                 [game, token])
     pg.goto(f"{server}/?game={game}")        # under the page's CSP: no wait_for_function
-    deadline = clock.monotonic() + 60
+    deadline = clock.monotonic() + BLOCKED
     while not pg.evaluate("document.body.dataset.ready === '1' && !!document.body.dataset.game"):
         assert clock.monotonic() < deadline, pg.text_content("#message")
         clock.sleep(0.1)

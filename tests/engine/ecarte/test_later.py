@@ -32,7 +32,8 @@ def _points(seed: int, deals: int, settings=SETTINGS, script=None):
     rows = np.zeros((96, L.HISTORY_SIZE + 1), dtype=np.int64)
     out = []
     for i in range(deals):
-        whole_deal(np.uint64(seed), np.uint64(i), cfg, script, rec, perm, draws, pool, payoff)
+        whole_deal(np.uint64(seed), np.uint64(i), cfg, script, rec, perm, draws, pool, payoff,
+                   None)
         for q in range(L.decision_points(rec, rows, 0, 1)):
             out.append((rows[q, :L.HISTORY_SIZE].copy(), int(rows[q, L.HISTORY_SIZE]), i))
     return out
@@ -46,13 +47,15 @@ def test_a_forced_history_that_the_policy_would_follow_changes_nothing():
     rec2 = rec.copy()
     checked = 0
     for i in range(400):
-        whole_deal(np.uint64(3), np.uint64(i), cfg, script, rec, perm, draws, pool, payoff)
+        whole_deal(np.uint64(3), np.uint64(i), cfg, script, rec, perm, draws, pool, payoff,
+                   None)
         n = int(rec[REC.at.EXCHANGES])
         if n == 0:
             continue
         thrown = tuple(int(rec[REC.at.EXCHANGE_CARDS + 4 * r]) for r in range(n))
         forced = SETTINGS.cfg(elder_forced=Forced(says=(True,) * n, thrown=thrown))
-        whole_deal(np.uint64(3), np.uint64(i), forced, script, rec2, perm, draws, pool, payoff)
+        whole_deal(np.uint64(3), np.uint64(i), forced, script, rec2, perm, draws, pool,
+                   payoff, None)
         assert np.array_equal(rec, rec2), i
         checked += 1
     assert checked > 50
@@ -88,7 +91,7 @@ def test_every_world_of_a_history_replays_that_history():
             assert mine == hist[H.HAND0]
             assert sorted(perm) == list(range(32))
             play_dealt(np.uint64(5), index, cfg, script, rec, perm, draws, pool, payoff, e, d,
-                       int(hist[H.TURN_UP]))
+                       int(hist[H.TURN_UP]), None)
             assert rec[REC.at.EXCHANGES] >= rnd
             for r in range(rnd):
                 base = REC.at.EXCHANGE_CARDS + 4 * r
@@ -159,7 +162,7 @@ def _one_by_one(seed, lo, hi, kind, cfg, script, values):
     rows = np.zeros((96, L.HISTORY_SIZE + 1), dtype=np.int64)
     for i in range(lo, hi):
         index = np.uint64(i)
-        whole_deal(np.uint64(seed), index, cfg, script, rec, perm, draws, pool, payoff)
+        whole_deal(np.uint64(seed), index, cfg, script, rec, perm, draws, pool, payoff, None)
         e0, d0, tu = int(rec[REC.at.ELDER0]), int(rec[REC.at.DEALER0]), int(rec[REC.at.TURN_UP])
         for q in range(L.decision_points(rec, rows, 0, 1)):
             hist, did = rows[q, :L.HISTORY_SIZE], int(rows[q, L.HISTORY_SIZE])
@@ -173,7 +176,7 @@ def _one_by_one(seed, lo, hi, kind, cfg, script, values):
             vals = []
             for c in L.arm_cfgs(hist, SETTINGS, 0, 0, arms):
                 play_dealt(np.uint64(seed), index, c, script, rec, perm, draws, pool, payoff,
-                           np.uint32(e0), np.uint32(d0), tu)
+                           np.uint32(e0), np.uint32(d0), tu, None)
                 vals.append(int(values[role, marks_code(rec)]))
             if kind == L.DECIDE:
                 d = vals[0] - vals[1]

@@ -27,7 +27,7 @@ from ecarte_sim.engine.piquet.reference import (RulesError, Variant, declaration
 from ecarte_sim.engine.piquet.settings import (PiquetSettings, Reading, SinkPolicy)
 from ecarte_sim.engine.piquet.whole import (SCRIPT_SIZE, SCRIPT_SINKS, consistent_calls,
                                             new_solver_scratch, play_dealt, sample_calls)
-from helpers import H, masks_of
+from helpers import BLOCKED, H, masks_of
 
 ALL = 0xFFFFFFFF
 
@@ -382,10 +382,10 @@ def test_cli_sinking_on_a_local_cluster_is_byte_identical(args, task_size):
     pytest.importorskip("distributed")
     base = [sys.executable, "-m", "ecarte_sim.analysis.cli", "piquet", "simulate", "--seed",
             "13", "--json", *args]
-    threads = subprocess.run(base, capture_output=True, timeout=600)
+    threads = subprocess.run(base, capture_output=True, timeout=BLOCKED)
     assert threads.returncode == 0, threads.stderr.decode()
     dask = subprocess.run(base + ["--workers", "2", "--task-size", task_size],
-                          capture_output=True, timeout=600)
+                          capture_output=True, timeout=BLOCKED)
     assert dask.returncode == 0, dask.stderr.decode()
     assert dask.stdout == threads.stdout
 

@@ -37,6 +37,7 @@ from ecarte_sim.engine.ecarte.play.inferred_worlds import (INFER_WORK_ROWS, MAX_
                                                            PARTICLE_COLUMNS, pimc_inferred_card)
 from ecarte_sim.engine.ecarte.play.players import (dd_card, heuristic_card, pimc_card, reveal,
                                                    scripted_card)
+from ecarte_sim.engine.ecarte.play.reading import pimc_king_card
 from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC, Law49, ProposalsEnd
 from ecarte_sim.engine.ecarte.search.moves import legal_moves
 from ecarte_sim.engine.ecarte.search.solver import (DEALER_POINT, DEALER_VOLE, ELDER_POINT,
@@ -175,7 +176,7 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
     played = np.uint64(0)
     played_e = np.uint64(0)  # the cards each player has played
     played_d = np.uint64(0)
-    # pimc-inference: each player's history particles, drawn at his first choice
+    # pimc-inference, pimc-king: each player's history particles, drawn at his first choice
     particles = np.empty((2, MAX_PARTICLES, PARTICLE_COLUMNS), dtype=np.int64)
     particle_state = np.zeros((2, 2), dtype=np.int64)
     infer_work = np.empty((2, INFER_WORK_ROWS, N_CARDS), dtype=np.int64)
@@ -208,6 +209,15 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
                 elif model == PlayModel.PIMC:
                     card = pimc_card(mover, e, d, leader, tricks, led, trump, forced,
                                      possible, worlds, seed, index, j, payoff, pool, draws)
+                elif model == PlayModel.PIMC_KING:
+                    # the engine's players always announce the king (Law 23): silence
+                    # proves he has not it (a concealing policy of 0)
+                    shown = played_d if mover == ELDER else played_e
+                    card = pimc_king_card(mover, e, d, leader, tricks, led, trump, forced,
+                                          possible, worlds, seed, index, j, payoff, pool,
+                                          draws, cfg, script, rec, ~before & _FULL, shown,
+                                          particles[mover], particle_state[mover],
+                                          infer_work[mover], 0)
                 else:
                     shown = played_d if mover == ELDER else played_e
                     card = pimc_inferred_card(mover, e, d, leader, tricks, led, trump, forced,

@@ -43,6 +43,7 @@ from ecarte_sim.engine.ecarte.laws.deal import TURN_UP_POSITION
 from ecarte_sim.engine.ecarte.laws.position import step
 from ecarte_sim.engine.ecarte.laws.tricks import ELDER
 from ecarte_sim.engine.ecarte.play.players import heuristic_card, pimc_card, pimc_moves, reveal
+from ecarte_sim.engine.ecarte.play.reading import read_decide
 from ecarte_sim.engine.ecarte.play.single import decide
 from ecarte_sim.engine.ecarte.records import REC
 from ecarte_sim.engine.ecarte.search.moves import legal_moves
@@ -117,7 +118,8 @@ def position_of(mover, own_start, unseen, plays, n_played, trump, forced_trump):
 @njit(cache=True)
 def card_for(model, mover, own_start, unseen, plays, n_played, trump, forced_trump, worlds,
              seed, index, cfg, script, rec, payoff, hands, pool, draws):
-    """The card ``model`` (a ``PlayModel``: HEURISTIC, PIMC or PIMC_INFERENCE) plays for
+    """The card ``model`` (a ``PlayModel``: HEURISTIC, PIMC, PIMC_INFERENCE or PIMC_KING,
+    whose worlds read the king's announcements in ``rec``) plays for
     ``mover`` at card ``n_played``, from his knowledge only, reading the words of deal
     ``index`` of ``seed`` (arguments as :func:`~.single.decide`; ``pool``/``draws``:
     int64 scratch of 32; ``hands``: uint32 of ``worlds``)."""
@@ -126,6 +128,15 @@ def card_for(model, mover, own_start, unseen, plays, n_played, trump, forced_tru
         outcomes = np.zeros((1, 5), dtype=np.int64)
         res = decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, worlds,
                      seed, index, cfg, script, rec, payoff, hands, False, cards, outcomes)
+        return res[0]
+    if model == PlayModel.PIMC_KING:
+        # the king's announcements are ``rec``'s marks; the opponent always announces
+        cards = np.zeros(5, dtype=np.int64)
+        outcomes = np.zeros((1, 5), dtype=np.int64)
+        weights = np.empty(hands.shape[0], dtype=np.int64)
+        res = read_decide(mover, own_start, unseen, plays, n_played, trump, forced_trump,
+                          worlds, seed, index, cfg, script, rec, payoff, hands, weights, False,
+                          cards, outcomes, 0)
         return res[0]
     own, leader, tricks, led, possible, count = position_of(mover, own_start, unseen, plays,
                                                             n_played, trump, forced_trump)

@@ -1,7 +1,9 @@
 """``ecarte-sim cards``: which card to lead or play, from one's own hand and what has
-happened so far — each legal card's value as the inferring player sees it, and the
-double-dummy value beside it when the adversary's hand is given
-(:func:`ecarte_sim.analysis.ecarte.play.card_advice.card_values`)."""
+happened so far — each legal card's value as the inferring player sees it (``pimc-king``
+by default), and the double-dummy value beside it when the adversary's hand is given
+(:func:`ecarte_sim.analysis.ecarte.play.card_advice.card_values`); with ``--continuation``,
+each card's value with the player's own play after it
+(:func:`ecarte_sim.analysis.ecarte.play.card_regret.position_values`)."""
 
 from __future__ import annotations
 
@@ -30,28 +32,61 @@ from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option
               help="The score before the deal, the elder's first.")
 @click.option("--opponent", default=None, metavar="CARDS",
               help="The adversary's cards now: adds each card's double-dummy value.")
+@click.option("--king", type=click.Choice(["elder", "dealer", "none"]), default=None,
+              help="Who announced the king of trumps (Laws 23-24): the adversary's "
+                   "announcement puts it in his hand; 'none' once he has played a card "
+                   "means he has not it (unless he conceals it: --concealing). Not given: "
+                   "his silence is not read.")
+@click.option("--concealing", type=click.IntRange(0, 1000), default=0, show_default=True,
+              metavar="PERMILLE",
+              help="With --king none: the thousandths of his hands holding the king in "
+                   "which the adversary would not announce it (0: he always announces, as "
+                   "the engine's players do).")
+@click.option("--player", type=click.Choice(["pimc-king", "pimc-inference"]),
+              default="pimc-king", show_default=True,
+              help="Whose worlds and card: pimc-king (also reads the king's announcement; "
+                   "every hand the adversary may hold when they are few) or pimc-inference.")
 @click.option("--model", type=click.Choice(["strategy", "treatise"]), default="strategy",
               show_default=True,
               help="How both players are assumed to decide and discard: the shipped "
                    "strategy, or the treatise (Hoyle's list, the maxims).")
-@click.option("--worlds", type=click.IntRange(1, 4096), default=64, show_default=True,
-              help="Worlds (adversary's hands drawn from the posterior) compared.")
+@click.option("--worlds", type=click.IntRange(1, 4096), default=None,
+              help="Worlds (adversary's hands drawn from the posterior) compared [default: "
+                   "1024 for pimc-king, 64 for pimc-inference].")
+@click.option("--continuation", type=click.IntRange(0, 1 << 16), default=0, metavar="N",
+              help="Also each card's value with the player's own play after it (both sides, "
+                   "keyed by --seed) over N of the adversary's hands weighed as the player's "
+                   "inference weighs them, every one when they number at most N; with a 95% "
+                   "interval against the player's card. Slower (seconds).")
 @seed_option(help="Seed of the worlds, in [0, 2^64).")
 @click.option("--deal", "deal", type=click.IntRange(0, 2**44 - 1), default=0,
               show_default=True, help="Deal index of the worlds' random words.")
 @JSON
-def cards(hand, turn_up, role, said, discards, played, score, opponent, model, worlds, seed,
-          deal, as_json):
+def cards(hand, turn_up, role, said, discards, played, score, opponent, king, concealing,
+          player, model, worlds, continuation, seed, deal, as_json):
     """Which card to lead or play with HAND (the cards you hold now): each legal card
-    (Law 43) valued by the inferring player (pimc-inference: the adversary's hand drawn
-    from what was said and discarded, double dummy after the card; P(point) with its
-    Wilson 95% interval over the worlds, marks with a normal 95% interval; Laws 48-49
-    count the marks) and, with --opponent, double dummy.
+    (Law 43) valued by the inferring player (pimc-king: the adversary's hand drawn from
+    what was said, discarded and announced, every hand he may hold when they are few;
+    double dummy after the card, which lets the player see every card from then on;
+    P(point) with its Wilson 95% interval over the worlds, marks with a normal 95%
+    interval, none when the worlds are every hand; Laws 48-49 count the marks), with
+    --opponent double dummy, with --continuation each card's value with the player's own
+    play after it.
     """
     from ecarte_sim.analysis.ecarte.play.card_advice import card_values
     result = card_values(hand, turn_up, role, said=said, discards=discards, played=played,
                          score=score, seed=seed, deal=deal, worlds=worlds, model=model,
-                         opponent=opponent)
+                         opponent=opponent, chooser=player, king=king, policy=concealing)
+    if continuation:
+        from ecarte_sim.analysis.ecarte.play.card_regret import position_values
+        cont = position_values(hand, turn_up, role, said=said, discards=discards,
+                               played=played, score=score, model=model, player=player,
+                               worlds=result["worlds"], cap=continuation, seed=seed,
+                               king=king)
+        result["continuation"] = cont
+        by = {c["card"]: c for c in cont["cards"]}
+        for r in result["cards"]:
+            r["continuation"] = by[r["card"]]
     if as_json:
         emit(result)
         return
@@ -61,8 +96,10 @@ def cards(hand, turn_up, role, said, discards, played, score, opponent, model, w
                f"{result['score']}; tricks elder {result['tricks']['elder']}, dealer "
                f"{result['tricks']['dealer']}")
     dd = result["opponent"] is not None
+    cont = result.get("continuation")
     head = f"{'card':<5} {'P(point) [95%]':<22} {'marks [95%]':<23} {'vole':>5}"
-    click.echo(head + ("  dd tricks (elder)  dd marks" if dd else ""))
+    click.echo(head + ("  dd tricks (elder)  dd marks" if dd else "")
+               + ("  marks, then his own play [95% against his card]" if cont else ""))
     for r in result["cards"]:
         lo, hi = r["point_ci95"]
         mlo, mhi = r["marks_ci95"]
@@ -70,12 +107,25 @@ def cards(hand, turn_up, role, said, discards, played, score, opponent, model, w
                 f"{r['marks']:+.2f} [{mlo:+.2f}, {mhi:+.2f}]    {r['vole']:.3f}")
         if dd:
             line += f"  {r['dd_tricks']:>17}  {r['dd_marks']:+8d}"
+        if cont:
+            c = r["continuation"]
+            line += f"  {c['marks']:+.2f}"
+            if c["diff_ci95"] is not None:
+                dlo, dhi = c["diff_ci95"]
+                line += f" ({c['diff']:+.3f} [{dlo:+.3f}, {dhi:+.3f}])"
         click.echo(line)
-    click.echo(f"the inferring player ({result['model']} model, {result['worlds']} worlds, "
+    worlds = (f"every one of the {result['weighted_worlds']} hands he may hold"
+              if result["every_hand"] else f"{result['worlds']} worlds")
+    click.echo(f"the inferring player ({result['chooser']}, {result['model']} model, {worlds}, "
                f"seed {result['seed']}) plays {result['best']}"
                + (f"; double dummy best: {' '.join(result['dd_best'])}" if dd else "")
                + (f"; {result['fallback_worlds']} world(s) drawn uniformly (no history fitted"
                   " the model)" if result["fallback_worlds"] else ""))
+    if cont:
+        click.echo(f"with his own play after the card (both sides {cont['player']}, keyed by "
+                   f"seed {cont['seed']}), over {cont['worlds_text']}: best "
+                   f"{' '.join(cont['best'])}; the double-dummy values above are "
+                   f"{cont['dd_minus_measured']:+.2f} marks above these on average")
 
 
 COMMANDS = [cards]

@@ -18,9 +18,10 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
   wrong one 404); the page keeps it, nothing lists it. ``number``: game ``number`` of
   this server (the same number, the same deals; its seed is an HMAC under the server's
   secret, so the deals cannot be computed from it); none: a random game. ``opponent``
-  "alphamu" (the default: the shipped strategy's decisions, cards by alpha-mu search),
-  "strategy" (the same decisions, cards by pimc-inference) or "treatise"; ``coach`` true/false; ``worlds``
-  8–256.
+  "pimc-king" (the default: the shipped strategy's decisions, cards by pimc-king with
+  1,024 worlds, whatever ``worlds``), "alphamu" (the same decisions, cards by alpha-mu
+  search), "strategy" (the same decisions, cards by pimc-inference) or "treatise";
+  ``coach`` true/false; ``worlds`` 8–256.
 * ``GET /api/games/{id}`` — ``{"id", "seq", "view"}``: what the person may see now. No
   response tells the seed, or anything else that fixes a card the person has not seen,
   before the game is over (the view gives ``seed`` at ``game_over``).

@@ -223,7 +223,7 @@ def _uniform_below(key, pos, bound):
 
 @njit(cache=True)
 def exchange_histories(seed, opponent, cfg, script, turn_up, pool, elder_counts,
-                       dealer_counts, final_refused, out, max_trials):
+                       dealer_counts, final_refused, out, max_trials, must=0, never=0):
     """The opponent's histories after the exchanges, as dealt, by rejection: ``out[i]``
     (uint64) his hand at the play in the low 32 bits, every card he threw in the high 32.
 
@@ -242,7 +242,10 @@ def exchange_histories(seed, opponent, cfg, script, turn_up, pool, elder_counts,
     as a dealer refuses that proposal (1) or has nothing to decide (0). Every kept
     history has the same probability under the laws and his model, so the kept ones are
     an equally weighted sample of the histories that agree with what was said. Returns
-    (histories kept, trials); stops after ``max_trials`` trials."""
+    (histories kept, trials); stops after ``max_trials`` trials. ``must``, ``never``
+    (masks): keep only the histories whose hand at the play holds every card of ``must``
+    and none of ``never`` (what the play has shown: the cards he played, the cards Law 43
+    proves he has not), the same trials otherwise."""
     trump = turn_up >> 3
     slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
     cards = pool.copy()
@@ -300,7 +303,8 @@ def exchange_histories(seed, opponent, cfg, script, turn_up, pool, elder_counts,
                 hand |= np.uint32(1) << np.uint32(cards[i])
             nxt += mine[r]
             left -= elder_counts[r] + dealer_counts[r]
-        if not ok:
+        if not ok or (hand & np.uint32(must)) != np.uint32(must) \
+                or (hand & np.uint32(never)) != 0:
             continue
         out[got] = np.uint64(hand) | (np.uint64(thrown_all) << np.uint64(32))
         got += 1

@@ -57,8 +57,8 @@ from ecarte_sim.engine.ecarte.laws.position import step
 from ecarte_sim.engine.ecarte.laws.tricks import ELDER
 from ecarte_sim.engine.ecarte.play.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTICLES,
                                                            PARTICLE_COLUMNS, WORK_COUNTS,
-                                                           WORK_ORDER, _choose, _fits_from,
-                                                           _one_decision, draw_inferred_worlds,
+                                                           WORK_ORDER, binomial, fits_from,
+                                                           one_decision, draw_inferred_worlds,
                                                            opponent_counts)
 from ecarte_sim.engine.ecarte.play.players import (outcome_after, pimc_moves, pool_of, reveal,
                                                    run_top, world_shape)
@@ -121,7 +121,7 @@ def _enumerate(mover, cfg, script, rec, possible, shown, must, count, kweight, k
     order = work[WORK_ORDER]
     turn_up = rec[R.TURN_UP]
     slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
-    wanted = _one_decision(opponent, cfg, rec, 0)
+    wanted = one_decision(opponent, cfg, rec, 0)
     m = pool_of(possible, pool)
     idx = np.empty(6, dtype=np.int64)
     for j in range(count):
@@ -134,7 +134,7 @@ def _enumerate(mover, cfg, script, rec, possible, shown, must, count, kweight, k
             hand |= np.uint32(1) << np.uint32(pool[idx[j]])
         hands[n] = hand
         w = np.int64(0)
-        if _fits_from(hand | np.uint32(shown), order, opponent, cfg, script, rec, counts, 0,
+        if fits_from(hand | np.uint32(shown), order, opponent, cfg, script, rec, counts, 0,
                       wanted, turn_up, slot):
             w = kweight if (hand & king) != 0 else np.int64(KING_SCALE)
         weights[n] = w
@@ -162,11 +162,11 @@ def reading_worlds(seed, index, decision, mover, cfg, script, rec, unseen, possi
                    payoff, concealing):
     """The ``pimc-king`` worlds of ``mover`` at the ``decision``-th card of deal ``index``
     (module docstring): fills ``hands[:n]`` (the opponent's ``count`` cards) and
-    ``weights[:n]`` (int64) and returns ``n``. The arguments are
+    ``weights[:n]`` (int64) and returns (``n``, whether they are every hand he may hold). The arguments are
     :func:`~.inferred_worlds.draw_inferred_worlds`' (``particles``, ``state``, ``work``
     carried from card to card of the deal as there), and ``concealing``, the opponent's
     concealing policy (:func:`king_evidence`). ``worlds`` = 0 grows the particles as a
-    choice with W worlds would, draws nothing and returns 0."""
+    choice with W worlds would, draws nothing and returns (0, False)."""
     trump = rec[R.TURN_UP] >> 3
     king = np.uint32(1) << np.uint32(king_card(trump))
     possible2, must, kweight = king_evidence(rec, mover, trump, possible, shown, concealing)
@@ -184,14 +184,14 @@ def reading_worlds(seed, index, decision, mover, cfg, script, rec, unseen, possi
     if n_drawn == 0:
         m = popcount32(possible)
         if worlds == 0:
-            return 0
-        if _choose(m, count2) <= worlds:
+            return 0, False
+        if binomial(m, count2) <= worlds:
             n, fell_back = _enumerate(mover, cfg, script, rec, possible, shown2, must, count2,
                                       kweight, king, hands, weights, work, pool)
             payoff[Y.INFER_WORLDS] += n
             if fell_back:
                 payoff[Y.INFER_FALLBACKS] += n
-            return n
+            return n, True
     draw_inferred_worlds(seed, index, decision, mover, cfg, script, rec, unseen, possible,
                          shown2, count2, hands, worlds, particles, state, work, pool, draws,
                          payoff)
@@ -199,7 +199,7 @@ def reading_worlds(seed, index, decision, mover, cfg, script, rec, unseen, possi
         h = np.uint32(hands[w]) | must
         hands[w] = h
         weights[w] = kweight if (must == 0 and (h & king) != 0) else KING_SCALE
-    return worlds
+    return worlds, False
 
 
 @njit(cache=True)
@@ -270,9 +270,9 @@ def pimc_king_card(mover, elder, dealer, leader, tricks, led, trump, forced_trum
     count = popcount32(np.uint32(dealer if mover == ELDER else elder))
     hands = np.empty(max(worlds, 1), dtype=np.uint32)
     weights = np.empty(max(worlds, 1), dtype=np.int64)
-    n = reading_worlds(seed, index, decision, mover, cfg, script, rec, unseen, possible, shown,
-                       count, hands, weights, worlds, particles, state, work, pool, draws,
-                       payoff, concealing)
+    n, _ = reading_worlds(seed, index, decision, mover, cfg, script, rec, unseen, possible,
+                          shown, count, hands, weights, worlds, particles, state, work, pool,
+                          draws, payoff, concealing)
     return pimc_weighted_over(mover, own, legal, leader, tricks, led, trump, forced_trump,
                               hands, weights, n, payoff)
 
@@ -286,7 +286,7 @@ def read_decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, 
     (int64, length >= ``worlds``: each world's weight, :func:`reading_worlds`) and the
     opponent's ``concealing`` policy; returns (card, legal mask, distinct-move mask,
     leader, elder tricks, led card, the opponent's hand size, the cards he may hold, the
-    number of worlds). The particles grow at each of his earlier choices as in the whole
+    number of worlds, whether they are every hand he may hold). The particles grow at each of his earlier choices as in the whole
     deal, so the card is the whole deal's; with ``evaluate``, ``outcomes[w, k]`` is the
     ``k``-th legal card's outcome in world ``w`` (of the number returned)."""
     own = np.uint32(own_start)
@@ -327,10 +327,11 @@ def read_decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, 
     legal = pimc_moves(own, led, trump, forced_trump, possible)
     choice = legal & (legal - np.uint32(1)) != 0
     n = 0
+    every = False
     if choice or evaluate:
-        n = reading_worlds(seed, index, n_played, mover, cfg, script, rec, unseen, possible,
-                           shown, count, hands, weights, worlds, particles, state, work, pool,
-                           draws, payoff, concealing)
+        n, every = reading_worlds(seed, index, n_played, mover, cfg, script, rec, unseen,
+                                  possible, shown, count, hands, weights, worlds, particles,
+                                  state, work, pool, draws, payoff, concealing)
     if choice:
         card = pimc_weighted_over(mover, own, legal, leader, tricks, led, trump, forced_trump,
                                   hands, weights, n, payoff)
@@ -340,4 +341,4 @@ def read_decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, 
         evaluate_cards(mover, own, legal_all, leader, tricks, led, trump, forced_trump, hands,
                        n, cards, outcomes)
     return (np.int64(card), np.int64(legal_all), np.int64(legal), leader, tricks, led,
-            np.int64(count), np.int64(possible), np.int64(n))
+            np.int64(count), np.int64(possible), np.int64(n), every)

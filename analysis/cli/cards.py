@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, seed_option
+from ecarte_sim.analysis.cli.common import CONTEXT, JSON, emit, quiet_option, seed_option
 
 
 @click.command(context_settings=CONTEXT)
@@ -128,4 +128,100 @@ def cards(hand, turn_up, role, said, discards, played, score, opponent, king, co
                    f"{cont['dd_minus_measured']:+.2f} marks above these on average")
 
 
-COMMANDS = [cards]
+@click.command("card-regret", context_settings=CONTEXT)
+@click.option("--players", default="pimc-king,pimc-inference", show_default=True,
+              metavar="LIST", help="The card players measured, comma-separated: pimc-king "
+                                   "(W = 1024) and pimc-inference (W = 64), or either as "
+                                   "PLAYER:W.")
+@click.option("--per-cell", type=click.IntRange(1, 1000), default=6, show_default=True,
+              help="Positions per cell: kind of history (played, refused, one exchange) x "
+                   "trick 1-4 x the mover's seat.")
+@click.option("--worlds", "cap", type=click.IntRange(2, 1 << 16), default=1024,
+              show_default=True, help="The adversary's hands per position: every one when "
+                                      "they are no more, else a uniform sample.")
+@click.option("--key-seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed of the keyed play after the card (both sides).")
+@click.option("--model", type=click.Choice(["strategy", "treatise"]), default="strategy",
+              show_default=True, help="How both players decide and discard.")
+@click.option("--run-dir", type=click.Path(file_okay=False), default=None,
+              help="Keep each position's result here (positions.jsonl) as it is made; a "
+                   "later run with the same settings and --run-dir continues it.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write card-regret.md, .csv and provenance.json here.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=1, show_default=True,
+              help="Seed of the held-out deals the positions come from, in [0, 2^64) (the "
+                   "exploitability sample's deals are seed 0's).")
+@quiet_option(help="No progress lines.")
+@JSON
+def card_regret(players, per_cell, cap, key_seed, model, run_dir, out_dir, seed, quiet,
+                as_json):
+    """Each card's value with the player's own play after it, position by position: on
+    random positions of held-out deals (every trick with a choice, both seats, each kind
+    of history), each legal card valued with the player's play after it on both sides,
+    over the adversary's hands his inference weighs (every one when few, else a sample);
+    the regret of his card (mean, the share where another card is better beyond its 95%
+    interval, the split-half regret), and how far the values `cards` and the coach print
+    (double dummy after the card) are from these.
+    """
+    import json
+    import os
+    import time
+
+    from ecarte_sim.analysis.cli.common import command_line, writable_dir
+    from ecarte_sim.analysis.ecarte.play import card_regret as CR
+    from ecarte_sim.analysis.reports.provenance import provenance
+
+    writable_dir(out_dir)
+    labels = tuple(x.strip() for x in players.split(",") if x.strip())
+    try:
+        settings = CR.RegretSettings(players=labels, per_cell=per_cell, seed=seed,
+                                     key_seed=key_seed, cap=cap, decisions=model)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    store = None
+    if run_dir:
+        os.makedirs(run_dir, exist_ok=True)
+        ident = os.path.join(run_dir, "settings.json")
+        mine = json.dumps({**settings.__dict__, "players": None}, sort_keys=True)
+        if os.path.exists(ident) and open(ident).read() != mine:
+            raise click.UsageError(f"--run-dir {run_dir} holds another run's positions "
+                                   "(other settings)")
+        with open(ident, "w") as f:
+            f.write(mine)
+        store = os.path.join(run_dir, "positions.jsonl")
+    start = time.monotonic()
+
+    def say(label, done, total):
+        if not quiet and not as_json and (done % 12 == 0 or done == total):
+            click.echo(f"[{time.monotonic() - start:6.0f} s] {label}: {done}/{total} "
+                       "positions", err=True)
+    result = CR.measure(settings, store=store, progress=say)
+    for m in result["players"].values():
+        m["worst"] = CR.worst(m["rows"])
+    result["command"] = command_line("card-regret")
+    result["provenance"] = provenance("card-regret", result["settings"], seed,
+                                      {label: len(m["rows"]) for label, m in
+                                       result["players"].items()})
+    written = []
+    if out_dir:
+        from ecarte_sim.analysis.reports.card_regret import write_report
+        written = write_report(out_dir, result)
+    if as_json:
+        emit({"command": result["command"], "settings": result["settings"],
+              "positions": result["positions"],
+              "players": {k: {"summary": m["summary"], "rows": m["rows"]}
+                          for k, m in result["players"].items()},
+              "provenance": result["provenance"], "files": written})
+        return
+    for label, m in result["players"].items():
+        a = m["summary"]["all"]
+        r, b, sp = a["regret"], a["beyond"], a["split_regret"]
+        click.echo(f"{label}: regret {r['mean']:+.4f} [{r['ci95'][0]:+.4f}, {r['ci95'][1]:+.4f}]"
+                   f" marks a position (n={r['n']}); another card better beyond its interval "
+                   f"in {b['mean']:.1%}; split-half {sp['mean']:+.4f}; printed minus measured "
+                   f"{a['printed_minus_measured']['mean']:+.3f}")
+    for path in written:
+        click.echo(f"wrote {path}")
+
+
+COMMANDS = [cards, card_regret]

@@ -275,8 +275,8 @@ def inference_scratch(*cfgs: np.ndarray) -> np.ndarray | None:
     pimc-inference player out (:mod:`..play.inferred_worlds`, about 40% of the whole-deal
     kernel's compilation): a run that never infers never compiles it. (A cfg that asks for
     pimc-inference in a kernel compiled without it raises ``ValueError``.)"""
-    inferring = any(int(cfg[C.ELDER_PLAY]) in _INFERRING or int(cfg[C.DEALER_PLAY]) in _INFERRING
-                    for cfg in cfgs)
+    inferring = any(int(cfg[C.ELDER_PLAY]) in _INFERRING
+                    or int(cfg[C.DEALER_PLAY]) in _INFERRING for cfg in cfgs)
     return np.zeros(1, dtype=np.int64) if inferring else None
 
 

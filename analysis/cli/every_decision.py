@@ -147,7 +147,8 @@ def every_decision(start_dir, play, worlds, later_deals, later_steps, later_tole
     began = time.monotonic()
     with long_run("every-decision", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers) as how:
-        result = ed.solve(es, begun.tables(), progress=_progress(not quiet and not as_json))
+        start = {**begun.tables(), **{f"{r}_gain": begun.gain(r) for r in ("elder", "dealer")}}
+        result = ed.solve(es, start, progress=_progress(not quiet and not as_json))
     result["seconds"] = time.monotonic() - began
     result["start"] = {"sha256": begun.provenance.get("sha256"),
                        "dir": start_dir, "play": begun.play}

@@ -429,6 +429,8 @@ def with_later(pair: dict) -> dict:
 def solve(es: EverySettings, start: dict, *, step: int = 0, progress=None) -> dict:
     """One step from the pair ``start`` (module docstring): the scores of ``es.scores``
     swept from the last, each score's later rounds, then its first round, then its ``V``.
+    ``start`` may hold the first round's gains (``elder_gain``, ``dealer_gain``: (25,
+    N_STATES)), kept where the step does not solve the first round again.
     Returns the new pair, ``V`` and the records."""
     settings = es.settings
     pair = with_later(start)
@@ -440,7 +442,10 @@ def solve(es: EverySettings, start: dict, *, step: int = 0, progress=None) -> di
         counts[s], accepted[s] = o["counts"], o["accepted"]
     v = values_by_score(counts / counts.sum(axis=1)[:, None])
     records = []
-    gains = {f"{r}_gain": np.full((SCORE_SLOTS, N_STATES), np.nan) for r in ROLES}
+    # the first round's gains: the start's where this step does not solve it again
+    gains = {f"{r}_gain": np.array(start[f"{r}_gain"], dtype=np.float64, copy=True)
+             if f"{r}_gain" in start else np.full((SCORE_SLOTS, N_STATES), np.nan)
+             for r in ROLES}
     for slot in sweep_order(slots):
         records += later_at(settings, pair, slot, v, es, step=step, progress=progress)
         if es.first_round:

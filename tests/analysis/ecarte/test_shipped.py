@@ -50,12 +50,18 @@ def test_shipped_data_is_whole_and_matches_its_hash(play):
         assert {"elder": s.elder_gain, "dealer": s.dealer_gain}[role].shape == (25, classes)
     # a whole solve estimates every class at every score
     assert np.isfinite(s.elder_gain).all() and np.isfinite(s.dealer_gain).all()
-    # every score has its exploitability and the provenance names its command and commit
-    assert set(prov["exploitability"]) == {f"{x}-{y}" for x, y in SCORES}
-    assert prov["command"].startswith("ecarte-sim equilibrium") and prov["git_commit"]
+    # the provenance names its command and commit; an equilibrium's has every score's
+    # exploitability, every-decision's (issue 50) the steps that led to it
+    assert prov["git_commit"]
+    if prov["command"].startswith("ecarte-sim every-decision"):
+        assert s.solves_later and prov["history"][0]["sha256"] and prov["start"]["sha256"]
+    else:
+        assert prov["command"].startswith("ecarte-sim equilibrium")
+        assert set(prov["exploitability"]) == {f"{x}-{y}" for x, y in SCORES}
     # the data is canonical: packing what was loaded gives the same bytes
+    later = {name: s._array(name) for name in solved.LATER_TABLES} if s.solves_later else None
     again = solved.pack(s.elder, s.dealer, s.elder_discard, s.dealer_discard,
-                        s.gain("elder"), s.gain("dealer"), s.v)
+                        s.gain("elder"), s.gain("dealer"), s.v, later=later)
     assert again == data
     # small enough to ship
     assert len(data) < 2 << 20

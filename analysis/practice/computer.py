@@ -68,9 +68,8 @@ CHOOSER = {"pimc-king": "pimc-king", "alphamu": "alphamu", "strategy": "pimc-inf
 
 @cache
 def _strategy_script() -> np.ndarray:
-    from ecarte_sim.analysis.ecarte.solving.solved import load
-    from ecarte_sim.engine.ecarte.decisions.tables import policy_script
-    script = policy_script(**load().tables())
+    from ecarte_sim.analysis.ecarte.solving.solved import strategy_script
+    script = strategy_script()          # the later rounds' tables too (issue 50)
     script.flags.writeable = False
     return script
 

@@ -301,7 +301,10 @@ def test_the_readme_figures_are_the_reports():
                               *sorted(ROOT.glob("results/strategy*/strategy.md")),
                               *sorted(ROOT.glob("results/equilibrium*/equilibrium.md")),
                               *sorted(ROOT.glob("results/exploitability*/exploitability.md")),
-                              *sorted(ROOT.glob("results/audit*/**/audit.md"))]))
+                              *sorted(ROOT.glob("results/audit*/**/audit.md")),
+                              *sorted(ROOT.glob("results/every-decision*/**/*.md")),
+                              ROOT / "results/versus/versus.md",
+                              ROOT / "results/card-play/README.md"]))
     intervals = re.findall(r"\[[-−+]?\d[\d.]*, [-−+]?\d[\d.]*\]", findings)
     assert len(intervals) >= 20
     missing = [i for i in intervals if norm(i) not in reports]

@@ -268,6 +268,21 @@ def script_for(settings, play: str | None = None) -> np.ndarray | None:
     return policy_script(**first, later=later)
 
 
+def strategy_script(play: str | None = None) -> np.ndarray:
+    """The ``script`` of the whole shipped strategy of ``play`` (default: the default one):
+    its first-round tables and, where it has them, its later rounds' (what the practice
+    table's computer reads for every decision and discard)."""
+    from ecarte_sim.engine.ecarte.decisions.tables import policy_script
+    strategy = load(play)
+    tables = strategy.tables()
+    first = {k: tables[k] for k in ("elder", "dealer", "elder_discard", "dealer_discard")}
+    later = None
+    if strategy.solves_later:
+        later = {k: tables[k.replace("_", "_later_") if "_" in k else f"{k}_later"]
+                 for k in first}
+    return policy_script(**first, later=later)
+
+
 def unpack(data: bytes, play: str = "", provenance: dict | None = None) -> Solved:
     """A :class:`Solved` from :func:`pack`'s bytes."""
     return Solved(play, data, provenance)

@@ -564,7 +564,7 @@ def _hide(v: dict) -> dict:
 
 
 def grade_action(before, table, phase: str, action: dict) -> dict | None:
-    """The practice table's hook (:class:`~ecarte_sim.analysis.practice.session.Table`):
+    """The practice table's hook (:class:`~ecarte_sim.apps.practice.session.Table`):
     the verdict on the person's decision just made, read from the table's record (its
     last deal's last action), with ``revealed``/``hidden``/``prompt`` for "try again"."""
     del before, phase, action

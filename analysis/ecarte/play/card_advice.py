@@ -496,7 +496,7 @@ def _is_table_position(obj) -> bool:
 
 def from_table_position(pos, forced_trump: bool = True) -> tuple[Position, int, int]:
     """(position, seed, deal) from the practice table's view of a player
-    (:class:`ecarte_sim.analysis.practice.computer.Position`: ``discards`` per exchange
+    (:class:`ecarte_sim.apps.practice.computer.Position`: ``discards`` per exchange
     (his thrown mask, the adversary's count), ``played`` as (role, card) pairs, ``seed``
     and ``index`` the random words)."""
     groups = []

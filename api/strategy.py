@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.solving.situation import score_pair
+from ecarte_sim.engine.ecarte.laws.score import Score
 from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
 #: The choices of :func:`strategy`, spelt as the command's options.
@@ -51,7 +51,7 @@ def advise(hand: str, trump: str, score: str | tuple[int, int] = "0-0", role: st
     What ``ecarte-sim advise --json`` prints."""
     from ecarte_sim.analysis.ecarte.advice import first_decision as advice
 
-    x, y = score_pair(score)
+    x, y = Score.of(score)
     if discard:
         return advice.discard_advice(hand, trump, (x, y), role, **options)
     return advice.advise(hand, trump, (x, y), role, against=against, **options)
@@ -64,7 +64,7 @@ def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
     ``"E-D"`` or ``(E, D)``; what ``ecarte-sim infer --json`` prints."""
     from ecarte_sim.analysis.ecarte.advice.inference import infer as infer_hand
 
-    x, y = score_pair(score)
+    x, y = Score.of(score)
     return infer_hand(hand, turn_up, history, role, score=f"{x}-{y}", **options)
 
 
@@ -114,7 +114,7 @@ def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise
     seed = _count(seed, 0, (1 << 64) - 1, "seed")
     default = study.Sampling.for_play(settings.elder_play)
     sampling = study.Sampling(first or default.first, most or default.most)
-    scores = study.SCORES if all_scores else (score_pair("0-0" if score is None else score),)
+    scores = study.SCORES if all_scores else (Score.of("0-0" if score is None else score).pair,)
     decisions = ("first", "discard") if decision == "both" else (decision,)
     parameters = {"against": against, "role": role,
                   **({"decision": decision} if decision != "first" else {}),

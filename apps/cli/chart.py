@@ -8,16 +8,7 @@ import os
 
 import click
 
-from ecarte_sim.apps.cli.common import CONTEXT, JSON, emit
-
-
-def _score(ctx, param, value):
-    """``E-D`` as (E, D): one line naming the token and exit 2 otherwise."""
-    from ecarte_sim.analysis.ecarte.solving.proposal_game import parse_score
-    try:
-        return parse_score(value)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+from ecarte_sim.apps.cli.common import CONTEXT, JSON, emit, score_value
 
 
 def _out(ctx, param, value):
@@ -45,7 +36,7 @@ def _play_choices() -> list[str]:
 @click.option("--role", type=click.Choice(["elder", "dealer"]), default="elder",
               show_default=True, help="Whose first decision: the elder's (propose or play) "
                                       "or the dealer's (accept or refuse).")
-@click.option("--score", default="0-0", show_default=True, callback=_score,
+@click.option("--score", default="0-0", show_default=True, callback=score_value,
               help="The score before the deal, E-D (the elder's first, each 0-4).")
 @click.option("--play", type=click.Choice(_play_choices()), default=None,
               help="The play model whose solved strategy is charted [default: the shipped "
@@ -98,6 +89,7 @@ def chart(role, score, play, against, columns, weigh, rnd, out, compare_play, as
     from ecarte_sim.analysis.ecarte.solving import chart as card
     from ecarte_sim.analysis.ecarte.solving import solved as shipped
     from ecarte_sim.analysis.reports.provenance import provenance
+    from ecarte_sim.engine.ecarte.laws.score import score_row
 
     e, d = score
     score_text = f"{e}-{d}"
@@ -131,7 +123,7 @@ def chart(role, score, play, against, columns, weigh, rnd, out, compare_play, as
         except ValueError as exc:
             raise click.UsageError(f"{exc} (--against treatise charts the treatise's own "
                                    f"table)") from None
-        row = 5 * e + d
+        row = score_row(e, d)
         table, gain = solved.table(role)[row], solved.gain(role)[row]
         elder = solved.elder[row]
         if rnd == "later":

@@ -634,6 +634,21 @@ class Counter:
             click.echo("\r\x1b[2K", err=True, nl=False)
 
 
+def score_value(ctx, param, value):
+    """``E-D`` (:class:`~ecarte_sim.engine.ecarte.laws.score.Score`) as the pair (E, D), or
+    each of several (an option given ``multiple=True``); None stays None. One line naming
+    the token and exit 2 otherwise."""
+    from ecarte_sim.engine.ecarte.laws.score import Score
+    if value is None:
+        return None
+    try:
+        if isinstance(value, tuple):
+            return tuple(Score.parse(v).pair for v in value)
+        return Score.parse(value).pair
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
 def not_nan(ctx, param, value):
     """click's FloatRange lets NaN through (it compares false with both bounds)."""
     if value is not None and value != value:

@@ -11,7 +11,8 @@ import click
 
 from ecarte_sim.apps.cli.common import (CONTEXT, JSON, THREADS, command_line, emit,
                                             long_run, long_run_options, quiet_option,
-                                            seed_option, set_threads, writable_dir)
+                                            score_value, seed_option, set_threads,
+                                            writable_dir)
 from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS
 
 # numpy is imported inside the functions that use it: --help imports this module, and
@@ -19,13 +20,9 @@ from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS
 
 
 def _scores(ctx, param, values):
-    from ecarte_sim.analysis.ecarte.solving.proposal_game import SCORES, parse_score
-    if not values:
-        return SCORES
-    try:
-        return tuple(parse_score(v) for v in values)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    """The scores given (E-D each), or every score of five up."""
+    from ecarte_sim.engine.ecarte.laws.score import SCORES
+    return score_value(ctx, param, values) if values else SCORES
 
 
 def _progress(enabled: bool):

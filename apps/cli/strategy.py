@@ -15,20 +15,9 @@ import click
 
 from ecarte_sim.apps.cli.common import (CONTEXT, JSON, PLAIN_EVERY, THREADS, command_line,
                                             emit, long_run, long_run_options, policy_options,
-                                            quiet_option, seed_option, set_threads,
-                                            writable_dir)
+                                            quiet_option, score_value, seed_option,
+                                            set_threads, writable_dir)
 from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS
-
-
-def _score(ctx, param, value):
-    """``E-D`` as (E, D): one line naming the token and exit 2 otherwise."""
-    if value is None:
-        return None
-    from ecarte_sim.analysis.ecarte.solving.situation import parse_score
-    try:
-        return parse_score(value)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
 
 
 def _progress(enabled: bool):
@@ -67,7 +56,7 @@ def _progress(enabled: bool):
                    "what to throw at the first exchange (six rules: keep the trumps and the "
                    "plain cards from a rank up, or keep all five); both. --against "
                    "equilibrium iterates first or both.")
-@click.option("--score", "score", metavar="E-D", callback=_score, default=None,
+@click.option("--score", "score", metavar="E-D", callback=score_value, default=None,
               help="The score before the deal, the elder's first (default 0-0).")
 @click.option("--all-scores", is_flag=True,
               help="Every score 0-0 .. 4-4 (--against treatise).")
@@ -221,7 +210,7 @@ def _print(result: dict, against: str) -> None:
 
 def _is_later(said: str, discard: bool) -> bool:
     """Whether ``said`` (as `cards` takes it) asks about a decision after an exchange."""
-    from ecarte_sim.engine.ecarte.laws.position import parse_said
+    from ecarte_sim.engine.ecarte.laws.history import parse_said
     try:
         words = parse_said(said)
     except ValueError as exc:
@@ -371,7 +360,7 @@ def _headline(result: dict, role: str, seed: int) -> None:
                    "suit) or the turned-up card (e.g. KH). Not needed with --turn-up.")
 @click.option("--turn-up", "turn_up", metavar="CARD", default=None,
               help="The turned-up card (not in the hand): its suit is trumps.")
-@click.option("--score", "score", metavar="E-D", callback=_score, default="0-0",
+@click.option("--score", "score", metavar="E-D", callback=score_value, default="0-0",
               show_default=True, help="The score before the deal, the elder's first.")
 @click.option("--role", type=click.Choice(["elder", "dealer"]), default="elder",
               show_default=True, help="Whose hand: the elder's (propose or play) or the "
@@ -562,7 +551,7 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, sa
                    "treatise's, regle or maxims].")
 @click.option("--threshold", type=click.IntRange(0, 100), default=None,
               help="The strength an elder of the threshold model needs to play.")
-@click.option("--score", "score", metavar="E-D", callback=_score, default="0-0",
+@click.option("--score", "score", metavar="E-D", callback=score_value, default="0-0",
               show_default=True,
               help="The score, the elder's first (which row of a computed table).")
 @JSON

@@ -44,13 +44,13 @@ def versus(n_deals, n_games, score, play, seed, threads, out_dir, quiet, as_json
     from pathlib import Path
 
     from ecarte_sim.analysis.ecarte.claims import versus as vs
-    from ecarte_sim.analysis.ecarte.play.card_advice import parse_score
+    from ecarte_sim.engine.ecarte.laws.score import Score
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     set_threads(threads)
     writable_dir(out_dir)
     try:
-        x, y = parse_score(score)
+        x, y = Score.parse(score).pair
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--score") from None
     settings = EcarteSettings.build(play=play)

@@ -313,15 +313,15 @@ def chart_json(role: str, score: str, against: str) -> dict:
     """The strategy card of ``role`` at ``score`` (as ``ecarte-sim chart --json``)."""
     from ecarte_sim.analysis.ecarte.solving import chart as card
     from ecarte_sim.analysis.ecarte.solving import solved as shipped
-    from ecarte_sim.analysis.ecarte.solving.proposal_game import parse_score
-    e, d = parse_score(score)
+    from ecarte_sim.engine.ecarte.laws.score import Score
+    e, d = Score.parse(score)
     treatise = card.treatise_tables()[role]
     if against == "treatise":
         solved, table, gain = None, treatise, None
         elder = card.treatise_tables()["elder"]
     else:
         solved = shipped.load(None)
-        row = 5 * e + d
+        row = Score(e, d).row
         table, gain, elder = solved.table(role)[row], solved.gain(role)[row], solved.elder[row]
     weights, weighting = None, "dealt hands"
     if role == "dealer":
@@ -400,7 +400,7 @@ def advise_json(data: dict) -> dict:
 def _later_question(data: dict) -> dict | None:
     """``said``, ``discards`` and ``elder_took`` as ``advise --said ...`` takes them, when
     they ask about a decision after an exchange; None for a first decision."""
-    from ecarte_sim.engine.ecarte.laws.position import parse_said
+    from ecarte_sim.engine.ecarte.laws.history import parse_said
     said, discards, took = data.get("said"), data.get("discards"), data.get("elder_took")
     for name, value in (("said", said), ("discards", discards)):
         if value is not None and not isinstance(value, str):
@@ -751,9 +751,9 @@ async def _chart(request: Request):
     fmt = q.get("format", "json")
     if fmt not in ("json", "svg"):
         raise BadRequest(f"unknown format {fmt!r}; choose from json, svg")
-    from ecarte_sim.analysis.ecarte.solving.proposal_game import parse_score
+    from ecarte_sim.engine.ecarte.laws.score import Score
     try:
-        e, d = parse_score(q.get("score", "0-0"))
+        e, d = Score.parse(q.get("score", "0-0"))
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
     score = f"{e}-{d}"

@@ -905,7 +905,11 @@ STRATEGY = [
 
     S = solved.load()
     P = S.provenance
-    if P.get("responded"):
+    if (P.get("solve") or {}).get("every_decision"):
+        print(f"shipped strategy: play model {S.play}; one step of the solve of every "
+              "decision (the later rounds given tables of their own, the first round "
+              f"resolved) from the strategy with sha256 {P['start']['sha256'][:12]}")
+    elif P.get("responded"):
         print(f"shipped strategy: play model {S.play}; one step of both players' best "
               "responses to the strategy shipped before, at every score")
     else:
@@ -914,15 +918,20 @@ STRATEGY = [
                  f"not converged at {', '.join(P['unsettled'])}")
               + f" after {P['steps']} steps of the sweep from 4-4 down to 0-0")
     print(f"made by: {P['command']}")
-    print(f"value from 0-0: the elder wins five up {S.v[0, 0]:.4f} "
-          f"{ci(P['elder_wins_0_0_ci95'], 4)}, the first dealer {1 - S.v[0, 0]:.4f}")
-    worst = max(P["exploitability"].items(), key=lambda kv: kv[1]["total"])
-    whose = "the strategy shipped before" if P.get("responded") else "the pair"
-    print(f"exploitability of {whose}, found by these best responses: at most "
-          f"{worst[1]['total']:+.4f} {ci(worst[1]['ci95'], 4, True)} (at {worst[0]})"
-          + (f"; Hoyle's pair at most "
-             f"{max(e['total'] for e in P['hoyle_exploitability'].values()):+.4f}"
-             if "hoyle_exploitability" in P else ""))
+    print(f"value from 0-0: the elder wins five up {S.v[0, 0]:.4f}"
+          + (f" {ci(P['elder_wins_0_0_ci95'], 4)}" if "elder_wins_0_0_ci95" in P else "")
+          + f", the first dealer {1 - S.v[0, 0]:.4f}")
+    if "exploitability" in P:
+        worst = max(P["exploitability"].items(), key=lambda kv: kv[1]["total"])
+        whose = "the strategy shipped before" if P.get("responded") else "the pair"
+        print(f"exploitability of {whose}, found by these best responses: at most "
+              f"{worst[1]['total']:+.4f} {ci(worst[1]['ci95'], 4, True)} (at {worst[0]})"
+              + (f"; Hoyle's pair at most "
+                 f"{max(e['total'] for e in P['hoyle_exploitability'].values()):+.4f}"
+                 if "hoyle_exploitability" in P else ""))
+    print("the later rounds (a proposal after an exchange, its answer, a later discard): "
+          + ("tables of their own" if S.solves_later else
+             "the first round's tables read on the new hand"))
     '''),
     ("md", r'''
     ### One hand at every score
@@ -980,6 +989,32 @@ STRATEGY = [
     c = ch.compute("elder", S.elder[0], S.gain("elder")[0], T0["elder"])
     print(f"the card reproduces the table on {c.reproduced:.1%} of dealt hands")
     show(card.figure(c, score="0-0", play=S.play, source=ch.source_line(S)))
+    '''),
+    ("md", r'''
+    ### After an exchange: the later rounds
+
+    After the first exchange the elder may propose again and the dealer answer again (Law
+    26's note), with no Law 49 doubling, each knowing his discards and how many cards the
+    other took. The shipped strategy has tables of its own for those rounds (`every-decision`);
+    here the share of dealt hands on which the later table differs from the first round's,
+    and one later decision valued on worlds drawn from what the elder knows after throwing
+    three cards when the dealer took three (`advise --said propose,accept --discards ...`).
+    '''),
+    ("code", '''
+    from ecarte_sim.analysis.ecarte.advice.later_decision import later_advice
+
+    for role in ("elder", "dealer"):
+        parts = [W[S.later_table(role)[k] != S.table(role)[k]].sum() / W.sum()
+                 for k in range(25)]
+        print(f"{role}: the later table differs from the first round's on "
+              f"{100 * min(parts):.0f}% to {100 * max(parts):.0f}% of dealt hands (by score)")
+    a = later_advice("KH 9H 8S 7D QC", "JH", "elder", said="propose,accept",
+                     discards="7S 8D 9C:3", deals=min(ADVISE_DEALS, 1 << 15), seed=SEED)
+    g = a["gain"]
+    print(f"elder after one exchange (threw 7S 8D 9C, the dealer took 3), holding KH 9H 8S "
+          f"7D QC, JH turned up: the strategy says {a['table_action']['action']}; "
+          f"{g['of']} {g['p_win']:+.4f} {ci(g['p_win_ci95'], 4, True)} in P(win), "
+          f"n={a['n']:,}; the treatise says {a['treatise']['says']}")
     '''),
     ("md", r'''
     ## 1. One hand: `es.advise`

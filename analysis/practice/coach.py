@@ -30,7 +30,8 @@ What a decision is worth
       discarded in the first instance") is quoted.
     * **Cards** (Law 43 says which are legal; a forced card is not graded): the
       inferring player's values (:func:`ecarte_sim.analysis.ecarte.play.card_advice`, the worlds
-      the computer would draw for that player, :data:`COACH_WORLDS` of them), each
+      the computer's ``pimc-king`` would draw for that player, :data:`COACH_WORLDS` of them,
+      or every hand the adversary may hold when they are fewer: then exact), each
       world's outcome turned into P(win the game) from the score after the deal (Laws
       46, 48–49; :func:`win_after`), the cost paired over the worlds; beside it the double-dummy
       cost (both hands known, the engine's exact values), and the treatise's card (the
@@ -38,8 +39,8 @@ What a decision is worth
     * **The king of trumps** (Laws 23–24, 47): announcing marks one; concealing it (as A
       does in the treatise's worked game) gives the mark up. Its cost is the mark's worth
       in P(win the game) given the deal's double-dummy outcome; what a concealed king
-      gains by deceiving is not valued (the inferring player does not read
-      announcements).
+      gains by deceiving is not valued (the computer reads the person's silence as the
+      treatise's concealer: :func:`~ecarte_sim.apps.practice.computer.concealing_policy`).
 
 The grades (thresholds in P(win the game) lost against the best choice)
     lichess grades a move by the winning chance it lost on a -1..+1 scale: inaccuracy
@@ -96,6 +97,10 @@ ADVICE_DEALS = 1 << 14
 #: paired cost's 95% interval is about +-0.01 (at 64 a card's cost of 0.03 cannot be told
 #: from zero: the treatise's worked game, Y's queen of diamonds).
 COACH_WORLDS = 1024
+#: The coach's card values: the table's card player's worlds (pimc-king: the person's
+#: adversary's announcement of the king read, every hand he may hold when they number at
+#: most :data:`COACH_WORLDS`).
+COACH_PLAYER = "pimc-king"
 DISCARD_DEALS = 1 << 12
 #: The keys a waiting verdict hides until the person reveals it (or tries again).
 HIDDEN = ("best", "values", "rule", "strategy", "dd", "text")
@@ -367,8 +372,9 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
         return _verdict("card", s, by, chosen, text="not valued: a card is unknown")
     deal_index = s.deal.get("index")
     deal_index = (s.deal.get("number", 1) - 1) if deal_index is None else deal_index
-    (best_card, legal, _, leader, tricks, led, count, possible), cards, outcomes, _, _ = \
-        decide_position(p, seed, deal_index, worlds, model, True, True)
+    (best_card, legal, _, leader, tricks, led, count, possible), cards, outcomes, _, _, \
+        weights, every = decide_position(p, seed, deal_index, worlds, model, True, True,
+                                         COACH_PLAYER, _concealing(s, by))
     n = bin(int(legal)).count("1")
     if n <= 1:
         return None                        # a forced card is not graded
@@ -376,10 +382,13 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
     role = p.role
     xe, yd = s.live()
     table = {o: outcome_win(o, p.first, xe, yd, role) for o in (0, 1, 3, 5)}
+    keep = weights > 0
+    outcomes, w = outcomes[keep], weights[keep].astype(float)
     win = np.vectorize(table.get)(outcomes[:, :n]).astype(float)        # worlds x cards
     names = [format_card(int(c)) for c in cards[:n]]
-    means = win.mean(axis=0)
-    point = ((outcomes[:, :n] >= 3) if role == "elder" else (outcomes[:, :n] <= 1)).mean(axis=0)
+    means = np.average(win, axis=0, weights=w)
+    point = np.average(((outcomes[:, :n] >= 3) if role == "elder"
+                        else (outcomes[:, :n] <= 1)).astype(float), axis=0, weights=w)
     k_best = int(np.argmax(means + 1e-12 * (np.array(names) == format_card(int(best_card)))))
     if chosen not in names:
         return _verdict("card", s, by, chosen, text=f"{chosen} is not a legal card here "
@@ -388,9 +397,12 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
     if means[k] >= means[k_best] - 1e-12:
         k_best = k                         # worth the same: the chosen card is a best
     diff = win[:, k_best] - win[:, k]
-    cost = float(diff.mean())
-    se = float(diff.std(ddof=1) / math.sqrt(diff.size)) if diff.size > 1 else 0.0
-    ci = normal_ci(cost, se, Z95_ROUNDED) if k != k_best else [0.0, 0.0]
+    cost = float(np.average(diff, weights=w))
+    n_eff = w.sum() ** 2 / (w ** 2).sum()
+    se = math.sqrt(float(np.average((diff - cost) ** 2, weights=w)) / max(n_eff - 1, 1)) \
+        if n_eff > 1 else 0.0
+    ci = [cost, cost] if every else normal_ci(cost, se, Z95_ROUNDED) if k != k_best \
+        else [0.0, 0.0]
     values = {nm: {"p_win": float(means[i]), "p_point": float(point[i])}
               for i, nm in enumerate(names)}
     dd = None
@@ -410,7 +422,8 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
               "grade": grade_of(dd_cost)[0]}
     best = names[k_best]
     grade, noise = grade_of(cost, ci)
-    text = (f"{chosen}: P(win the game) {means[k]:.3f} over {worlds} worlds"
+    over = f"every one of the {int(keep.sum())} hands" if every else f"{worlds} worlds"
+    text = (f"{chosen}: P(win the game) {means[k]:.3f} over {over}"
             + ("" if k == k_best else f"; {best} {means[k_best]:.3f} (cost {cost:.3f}, "
                f"95% [{ci[0]:.3f}, {ci[1]:.3f}])")
             + f" — {grade}"
@@ -423,9 +436,25 @@ def _card(s: DealState, a: dict, seed: int, worlds: int, model: str) -> dict | N
                   "over what he knew it was the best" if dd["cost"] > 1e-12 and cost <= EQUAL
                   else "")))
     return _verdict("card", s, by, chosen, best=best, values=values, cost=cost,
-                    cost_ci95=ci, grade=grade, within_noise=noise, n=int(worlds),
-                    unit="worlds", strategy=format_card(int(best_card)), dd=dd, rule=rule,
-                    text=text)
+                    cost_ci95=ci, grade=grade, within_noise=noise,
+                    n=int(keep.sum()) if every else int(worlds),
+                    unit="exact" if every else "worlds", strategy=format_card(int(best_card)),
+                    dd=dd, rule=rule, text=text)
+
+
+def _concealing(s: DealState, by: str) -> int:
+    """How the coach reads the adversary's silence about the king of trumps
+    (:func:`~ecarte_sim.analysis.ecarte.play.card_advice.concealing`), from what ``by``
+    could know: as the treatise's concealer — where the mark cannot change the game he
+    may conceal it, and his silence says nothing (A in the worked game, whom Y took "not
+    to hold the king because he did not mark it"); elsewhere concealing would cost him the
+    mark, and his silence says he has not the king."""
+    from ecarte_sim.analysis.practice.laws import king_mark_changes_nothing
+    other = s.other(by)
+    xe, yd = s.live()
+    holder, mine = (xe, yd) if other == s.elder else (yd, xe)
+    return 1000 if king_mark_changes_nothing(holder, mine, other == s.elder, int(s.first)) \
+        else 0
 
 
 #: The treatise on leads (Hoyle's Games Modernized, the jeux de règle).
@@ -614,8 +643,9 @@ def _players(record: dict, players) -> list[str]:
 
 
 def _model(opponent) -> str:
-    """The model of the cards' values for a table's opponent: the ``alphamu`` computer
-    decides as the strategy (its cards are valued as the strategy's)."""
+    """The model of the cards' values for a table's opponent: the ``pimc-king`` and
+    ``alphamu`` computers decide as the strategy (their cards are valued as the
+    strategy's)."""
     return {"treatise": "treatise"}.get(opponent, "strategy")
 
 

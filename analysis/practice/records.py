@@ -119,8 +119,9 @@ def validate(record) -> dict:
     table = record.get("table")
     if table is not None:
         _need(isinstance(table, dict), "table", "must be an object or null")
-        _need(table.get("opponent") in ("alphamu", "strategy", "treatise"), "table.opponent",
-              f"must be 'alphamu', 'strategy' or 'treatise', got {table.get('opponent')!r}")
+        _need(table.get("opponent") in ("pimc-king", "alphamu", "strategy", "treatise"),
+              "table.opponent", "must be 'pimc-king', 'alphamu', 'strategy' or 'treatise', "
+              f"got {table.get('opponent')!r}")
         _int(table.get("worlds"), "table.worlds", 1, 4096)
         _need(isinstance(table.get("coach"), bool), "table.coach", "must be true or false")
         _int(table.get("number"), "table.number", 0, null=True)

@@ -86,6 +86,7 @@ class DealState:
         self.played: list[tuple[str, object]] = []
         self.first = Law49.NONE
         self.score = dict(deal["score_before"])
+        self.announced: list[str] = []       # who announced the king of trumps (Law 23)
         self.at_play: dict | None = None
         self.names = {ELDER: self.elder, 1 - ELDER: self.dealer}
         self.state = None if self.trump is None else START
@@ -130,6 +131,7 @@ class DealState:
         elif kind == "king":
             if a.get("announce"):
                 self.score[by] += 1           # Laws 23, 47
+                self.announced.append(by)
         elif kind == "card":
             self._play(by, known_card(a["card"]))
 
@@ -173,7 +175,8 @@ class DealState:
         return parse_position(self.hand[player], self.turn_up, self.role(player),
                               said=self.said, discards=groups,
                               played=[c for _, c in self.played],
-                              score=self.score_before())
+                              score=self.score_before(),
+                              king=self.role(self.announced[0]) if self.announced else "none")
 
 
 def action_states(deal: dict):

@@ -561,7 +561,7 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                         ) -> list[str]:
     """claims.md, claims.csv (+ claims.parquet), rules.csv, rules.png,
     play_minus_propose.png, game_win.png, convergence.png and provenance.json in
-    ``out_dir`` (``execution``: how the run ran, from ``analysis.cli.long_run``)."""
+    ``out_dir`` (``execution``: how the run ran, from ``apps.cli.long_run``)."""
     _pyplot()
     os.makedirs(out_dir, exist_ok=True)
     paths: list[str] = []

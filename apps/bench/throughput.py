@@ -389,9 +389,13 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
     warm, on every card of ``deals`` whole deals played by two inferring players under the
     shipped strategy (its first decisions and discards at 2-2): ``computer_card`` (the
     whole Python entry: the position checked, the particles grown, the worlds drawn and
-    compared), the same with ``chooser="alphamu"`` (``alphamu_card``: the table's default
-    computer, αμ over the same worlds within its work budget), ``card_values`` with the
-    adversary's hand (every legal card in every world and double dummy), and the coach's ``grade`` of the card (the same at the coach's
+    compared; ``pimc-inference`` at ``worlds``), the same with ``chooser="pimc-king"``
+    (``pimc_king_card``: the table's default computer since issue 53, W = 1024, the king's
+    announcement read) and with ``chooser="alphamu"`` (``alphamu_card``: αμ over
+    pimc-inference's worlds within its work budget, the default before),
+    ``card_values`` with the adversary's hand (pimc-king's worlds, as ``cards`` prints
+    them: every legal card in every world and double dummy), and the coach's ``grade`` of
+    the card (pimc-king's worlds at the coach's
     ``COACH_WORLDS``, turned into P(win the game), on the deal's record). Per-call wall
     times: median, 95th percentile, max, and the 95th percentile over the positions
     where the mover had more than one legal card."""
@@ -406,9 +410,12 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
     score = (2, 2)
     cfg, script = cards.settings_for("strategy", score, worlds)
     runner = DealRunner()
-    cards.computer_card("KH JH TH QD JS", "9C", "elder", worlds=worlds)       # compile
+    cards.computer_card("KH JH TH QD JS", "9C", "elder", worlds=worlds,
+                        chooser="pimc-inference")                       # compile
+    cards.computer_card("KH JH TH QD JS", "9C", "elder")
     cards.computer_card("KH JH TH QD JS", "9C", "elder", worlds=worlds, chooser="alphamu")
-    times = {"computer_card": [], "alphamu_card": [], "card_values": [], "coach_grade": []}
+    times = {"computer_card": [], "pimc_king_card": [], "alphamu_card": [], "card_values": [],
+             "coach_grade": []}
     choice = []                         # the mover had more than one legal card
     positions = 0
     for i in range(deals):
@@ -439,23 +446,29 @@ def practice_bench(deals: int = 60, seed: int = 0, worlds: int = 64) -> dict:
         for j, (who, _, c) in enumerate(walk([int(x) for x in d.play], trump)):
             groups = [(int(x[0] if who == ELDER else x[2]),
                        bin(int(x[2] if who == ELDER else x[0])).count("1")) for x in d.exchanges]
+            king = "elder" if d.king_elder else "dealer" if d.king_dealer else "none"
             kw = dict(said=said, discards=groups, played=[int(x) for x in d.play[:j]],
-                      score=score, seed=seed, deal=i, worlds=worlds)
+                      score=score, seed=seed, deal=i)
             role = "elder" if who == ELDER else "dealer"
             t0 = time.perf_counter()
-            cards.computer_card(hands[who], int(d.turn_up), role, **kw)
+            cards.computer_card(hands[who], int(d.turn_up), role, worlds=worlds,
+                                chooser="pimc-inference", **kw)
+            t0k = time.perf_counter()
+            cards.computer_card(hands[who], int(d.turn_up), role, king=king, **kw)
             t1 = time.perf_counter()
-            cards.computer_card(hands[who], int(d.turn_up), role, chooser="alphamu", **kw)
+            cards.computer_card(hands[who], int(d.turn_up), role, chooser="alphamu",
+                                worlds=worlds, **kw)
             t1a = time.perf_counter()
             verdict = cards.card_values(hands[who], int(d.turn_up), role,
-                                        opponent=hands[1 - who], **kw)
+                                        opponent=hands[1 - who], king=king, **kw)
             t2 = time.perf_counter()
             choice.append(len(verdict["cards"]) > 1)
             record["actions"] = actions + [{"by": names[who], "type": "card",
                                             "card": format_card(int(c))}]
             coach.grade(record, len(record["actions"]) - 1, seed=seed)
             t3 = time.perf_counter()
-            times["computer_card"].append(t1 - t0)
+            times["computer_card"].append(t0k - t0)
+            times["pimc_king_card"].append(t1 - t0k)
             times["alphamu_card"].append(t1a - t1)
             times["card_values"].append(t2 - t1a)
             times["coach_grade"].append(t3 - t2)
@@ -706,15 +719,15 @@ def _practice_lines(g: dict) -> list[str]:
             f"{g['worlds']}, the coach's W={g['coach_worlds']}, {g['score']}), ms "
             "median / p95 / max: " + "; ".join(
                 f"{k} {g[k]['median_ms']:.1f} / {g[k]['p95_ms']:.1f} / "
-                f"{g[k]['max_ms']:.1f}" for k in ("computer_card", "alphamu_card",
-                                                  "card_values", "coach_grade")
-                if k in g),
+                f"{g[k]['max_ms']:.1f}" for k in _PRACTICE_KEYS if k in g),
             f"  p95 over the {g['with_a_choice']} cards with a choice: " + "; ".join(
-                f"{k} {g[k]['p95_ms_with_a_choice']:.1f} ms" for k in ("computer_card",
-                                                                       "alphamu_card",
-                                                                       "card_values",
-                                                                       "coach_grade")
+                f"{k} {g[k]['p95_ms_with_a_choice']:.1f} ms" for k in _PRACTICE_KEYS
                 if k in g)]
+
+
+#: The practice table's timings, in the order printed (:func:`practice_bench`).
+_PRACTICE_KEYS = ("computer_card", "pimc_king_card", "alphamu_card", "card_values",
+                  "coach_grade")
 
 
 def _strategy_lines(r: dict) -> list[str]:

@@ -22,7 +22,9 @@ statistics or science is computed here.
   a deal (the later rounds, the first round resolved), its report and shipped data.
 * :mod:`.chart` — ``chart``: the strategy card (and ``--compare``: where two solved
   strategies part).
-* :mod:`.cards` — ``cards``: which card to lead or play from one's own knowledge.
+* :mod:`.cards` — ``cards``: which card to lead or play from one's own knowledge;
+  ``card-regret``: each card's value with the player's own play after it, position by
+  position (the regret of his card, the printed values against it).
 * :mod:`.exploit` — ``exploit``: one hand's best response in the play against a play
   model, its gain and the line that exploits it.
 * :mod:`.exploitability` — ``exploitability``: the card play's exploitability of each
@@ -31,8 +33,8 @@ statistics or science is computed here.
 * :mod:`.serve` — ``serve``: the practice table in the browser.
 * :mod:`.versus` — ``versus``: the computed strategy against the treatise, on the same
   deals and over whole games.
-* :mod:`.stronger` — ``stronger``: the ``alphamu`` card player against
-  ``pimc-inference``, paired on the same deals.
+* :mod:`.stronger` — ``stronger``: the ``alphamu`` card player (or others, ``--player``)
+  against ``pimc-inference``, paired on the same deals.
 * :mod:`.bench` — ``bench``, the throughput of every kernel.
 
 The command modules import :mod:`.common` and the library, never each other;
@@ -58,7 +60,8 @@ COMMANDS = {
     "strategy": "strategy", "advise": "strategy", "infer": "strategy",
     "inference-value": "strategy", "inference-claims": "strategy",
     "equilibrium": "equilibrium", "audit": "equilibrium", "every-decision": "every_decision",
-    "chart": "chart", "review": "practice", "cards": "cards", "exploit": "exploit",
+    "chart": "chart", "review": "practice", "cards": "cards", "card-regret": "cards",
+    "exploit": "exploit",
     "exploitability": "exploitability", "piquet": "piquet_group", "bench": "bench",
     "serve": "serve", "stronger": "stronger", "versus": "versus",
 }

@@ -711,7 +711,9 @@ def policy_options(f):
                      help="Play model for both: dd (both see all cards: measures the cards), "
                           "heuristic (Hoyle's advice), pimc (sampled worlds), pimc-inference "
                           "(worlds drawn from what the opponent's proposals, answers and "
-                          "discards say of his hand)."),
+                          "discards say of his hand), pimc-king (those worlds also weighed by "
+                          "his announcement of the king of trumps, every hand he may hold "
+                          "when they are few)."),
         click.option("--elder-play", type=click.Choice(plays), default=None,
                      help="Play model of the elder only (overrides --play)."),
         click.option("--dealer-play", type=click.Choice(plays), default=None,
@@ -719,7 +721,8 @@ def policy_options(f):
         click.option("--opponent-model", type=click.Choice(
                          sorted(set(choices(ElderPolicy)) | set(choices(DealerPolicy)))),
                      multiple=True,
-                     help="pimc-inference: the policy the inferring player assumes his "
+                     help="pimc-inference, pimc-king: the policy the inferring player "
+                          "assumes his "
                           "opponent decides by (an elder policy models the elder, a dealer "
                           "policy the dealer; repeat for both) [default: the policy he "
                           "plays]."),

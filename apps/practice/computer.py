@@ -1,14 +1,26 @@
 """The computer at the practice table: its decisions and its cards.
 
-Three opponents:
+Four opponents:
 
-``alphamu`` (default)
+``pimc-king`` (default)
+    The ``strategy`` opponent's decisions and discards, its cards chosen by the engine's
+    ``pimc-king`` (:mod:`ecarte_sim.engine.ecarte.play.reading`: ``pimc-inference``'s
+    worlds also weighed by the person's announcement of the king of trumps, Laws 23-24,
+    every hand he may hold when they are few) with
+    :data:`~ecarte_sim.engine.ecarte.settings.READING_WORLDS` worlds whatever the table's
+    ``worlds``: the strongest card player measured (``results/card-play/``: +0.015 marks a
+    deal against ``pimc-inference`` at W = 64, against +0.005 for ``alphamu``), hard to
+    exploit (``results/exploitability/``), about a millisecond a card. The person's
+    silence about the king is read with the treatise's concealing policy: he conceals it
+    where its mark cannot change the game (A in the worked game), announces it elsewhere
+    (:func:`concealing_policy`).
+``alphamu``
     The ``strategy`` opponent's decisions and discards, its cards chosen by the engine's
     ``alphamu`` (:func:`~ecarte_sim.engine.ecarte.play.alphamu.alphamu_decide`: αμ search over
     the same ``W`` worlds ``pimc-inference`` draws, on every card with a choice; among
     equals ``pimc-inference``'s card; a decision whose search would pass its work budget
-    plays ``pimc-inference``'s card), the stronger player of ``ecarte-sim stronger``
-    (+0.0059 marks a deal over ``pimc-inference`` as measured there).
+    plays ``pimc-inference``'s card), the default before issue 53 (+0.0059 marks a deal
+    over ``pimc-inference`` as ``ecarte-sim stronger`` measured it).
 ``strategy``
     The first decisions (propose or play; accept or refuse) and the discards of the
     shipped strategy (:mod:`ecarte_sim.analysis.ecarte.solving.solved`), read by the engine's own
@@ -42,15 +54,16 @@ from functools import cache
 
 import numpy as np
 
-OPPONENTS = ("alphamu", "strategy", "treatise")
-#: The table's opponent when none is asked: ``alphamu``, the stronger card player (issue
-#: 43.8). Its decisions are bounded by a work budget counted in the kernel
-#: (:data:`~ecarte_sim.engine.ecarte.play.alphamu.DEFAULT_BUDGET`; before it, a first card
-#: took half a minute now and then) and release the GIL, so one game's search does not
-#: stop the server.
-DEFAULT_OPPONENT = "alphamu"
-#: The decisions' and the coach's model of each opponent (alphamu decides as the strategy).
-MODEL = {"alphamu": "strategy", "strategy": "strategy", "treatise": "treatise"}
+OPPONENTS = ("pimc-king", "alphamu", "strategy", "treatise")
+#: The table's opponent when none is asked: ``pimc-king``, the strongest card player
+#: measured (issue 53; ``alphamu`` before it, issue 43.8).
+DEFAULT_OPPONENT = "pimc-king"
+#: The decisions' and the coach's model of each opponent (pimc-king and alphamu decide as
+#: the strategy).
+MODEL = {"pimc-king": "strategy", "alphamu": "strategy", "strategy": "strategy",
+         "treatise": "treatise"}
+#: The card player of each opponent that plays by the inferring player's worlds.
+CHOOSER = {"pimc-king": "pimc-king", "alphamu": "alphamu", "strategy": "pimc-inference"}
 
 
 @cache
@@ -65,7 +78,7 @@ def _strategy_script() -> np.ndarray:
 @cache
 def _cfg(opponent: str) -> np.ndarray:
     from ecarte_sim.engine.ecarte.settings import make_cfg
-    if opponent in ("strategy", "alphamu"):
+    if opponent in ("strategy", "alphamu", "pimc-king"):
         cfg = make_cfg(elder_policy="table", dealer_policy="table", elder_discard="table",
                        dealer_discard="table")
     else:
@@ -103,6 +116,24 @@ class Position:
     seed: int
     index: int
     score: tuple
+    kings: tuple = ()
+
+
+def concealing_policy(position: Position) -> int:
+    """How the computer reads the person's silence about the king of trumps (thousandths of
+    his hands holding it in which he does not announce it): the treatise's concealer —
+    where the mark cannot change the game (:func:`~ecarte_sim.analysis.practice.laws.
+    king_mark_changes_nothing`: "To mark the king will be useless, if Y win the point") he
+    may conceal it and his silence says nothing (1000); elsewhere he announces it (0)."""
+    from ecarte_sim.analysis.practice.laws import king_mark_changes_nothing
+    from ecarte_sim.engine.ecarte.records import Law49
+    mine = 0 if position.role == "elder" else 1
+    holder, other = position.score[1 - mine], position.score[mine]
+    said = tuple(position.said)
+    first = (Law49.PLAYED_WITHOUT_PROPOSING if said[:1] == ("play",) else
+             Law49.REFUSED_FIRST if said[:2] == ("propose", "refuse") else Law49.NONE)
+    return 1000 if king_mark_changes_nothing(holder, other, position.role != "elder",
+                                             int(first)) else 0
 
 
 class Computer:
@@ -110,6 +141,8 @@ class Computer:
     worlds for the inferring player's cards."""
 
     def __init__(self, opponent: str = DEFAULT_OPPONENT, worlds: int = 64):
+        """``worlds``: the inferring player's worlds for ``alphamu`` and ``strategy``;
+        ``pimc-king`` plays with :data:`~ecarte_sim.engine.ecarte.settings.READING_WORLDS`."""
         if opponent not in OPPONENTS:
             raise ValueError(f"unknown opponent {opponent!r}; choose from "
                              f"{', '.join(OPPONENTS)}")
@@ -159,8 +192,9 @@ class Computer:
         """The card the computer plays. ``not_held``: the cards the opponent's play has
         proved he does not hold (Law 43)."""
         if self.opponent != "treatise":
-            chosen = _inferring_card(position, self.worlds, "alphamu" if
-                                     self.opponent == "alphamu" else "pimc-inference")
+            chooser = CHOOSER[self.opponent]
+            worlds = None if chooser == "pimc-king" else self.worlds
+            chosen = _inferring_card(position, worlds, chooser)
             if chosen is not None:
                 return chosen
         return heuristic(position, not_held)
@@ -180,8 +214,8 @@ def heuristic(position: Position, not_held: int) -> int:
                               np.int64(position.turn_up >> 3), True, np.uint32(possible)))
 
 
-def _inferring_card(position: Position, worlds: int, chooser: str = "pimc-inference"
-                    ) -> int | None:
+def _inferring_card(position: Position, worlds: int | None,
+                    chooser: str = "pimc-inference") -> int | None:
     """The inferring player's card (H2's ``cards.computer_card``), or None while that
     module is not there."""
     try:
@@ -196,5 +230,12 @@ def _inferring_card(position: Position, worlds: int, chooser: str = "pimc-infere
                 discards=[tuple(x) for x in position.discards],
                 played=[c for _, c in position.played], score=position.score,
                 seed=position.seed, deal=position.index, worlds=worlds, model="strategy",
-                chooser=chooser)
+                chooser=chooser, king=_who_announced(position),
+                policy=concealing_policy(position))
     return parse_card(chosen) if isinstance(chosen, str) else int(chosen)
+
+
+def _who_announced(position: Position) -> str:
+    """Who announced the king of trumps this deal, as the card verdicts take it."""
+    kings = tuple(getattr(position, "kings", ()))
+    return kings[0] if kings else "none"

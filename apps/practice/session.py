@@ -31,8 +31,8 @@ score, and keeps the game's record (:mod:`.records`). The laws (the Club Code *L
 
 Contract (H2's coach and H3's web app build on it)::
 
-    Table.new(*, key=None | seed=None, opponent="alphamu" | "strategy" | "treatise",
-              coach=True, worlds=64, number=None) -> Table
+    Table.new(*, key=None | seed=None, opponent="pimc-king" | "alphamu" | "strategy" |
+              "treatise", coach=True, worlds=64, number=None) -> Table
     table.view() -> dict          # JSON-serialisable; only what the person may see now
     table.act(action) -> dict     # the new view; the computer's replies applied inside
     table.record() -> dict        # the game record (records.py)
@@ -528,7 +528,8 @@ class Table:
         return Position(role(side), d.hand[side], d.turn_up, said, tuple(counts),
                         d.discarded[side], d.held[side],
                         tuple((role(s), c) for s, c in d.played), d.seed, d.index,
-                        (d.score_before[d.elder], d.score_before[d.dealer]))
+                        (d.score_before[d.elder], d.score_before[d.dealer]),
+                        tuple(role(s) for s in SIDES if d.king_said[s]))
 
     def decision(self, phase: str, side: str = COMPUTER, computer: Computer | None = None
                  ) -> dict:
@@ -570,7 +571,8 @@ class Table:
                 "king": "announce the king" if action.get("announce") else
                         "conceal the king",
                 "card": f"play {action.get('card')}"}[kind]
-        who_plays = {"alphamu": "the strategy's player (cards by alphamu)",
+        who_plays = {"pimc-king": "the strategy's player (cards by pimc-king)",
+                     "alphamu": "the strategy's player (cards by alphamu)",
                      "strategy": "the strategy's player", "treatise": "the treatise"}
         return {"action": action,
                 "text": f"Hint: {who_plays[self.opponent]} would {said} here, from what "

@@ -18,10 +18,10 @@ Endpoints (every body JSON; every error ``{"error": "<one line>"}`` with a 4xx c
   wrong one 404); the page keeps it, nothing lists it. ``number``: game ``number`` of
   this server (the same number, the same deals for every player of it; its key is an HMAC
   under the server's secret, so the deals cannot be computed from the number); none: a
-  random game. ``opponent``
-  "alphamu" (the default: the shipped strategy's decisions, cards by alpha-mu search),
-  "strategy" (the same decisions, cards by pimc-inference) or "treatise"; ``coach`` true/false; ``worlds``
-  8–256.
+  random game. ``opponent`` "pimc-king" (the default: the shipped strategy's decisions,
+  cards by pimc-king with 1,024 worlds, whatever ``worlds``), "alphamu" (the same decisions,
+  cards by alpha-mu search), "strategy" (the same decisions, cards by pimc-inference) or
+  "treatise"; ``coach`` true/false; ``worlds`` 8–256.
 * ``GET /api/games/{id}`` — ``{"id", "seq", "view"}``: what the person may see now. No
   response tells anything that fixes a card the person has not seen: a deal's seed is
   given when that deal is over (``deal_seed``), the game's key when the game is

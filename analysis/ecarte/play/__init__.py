@@ -12,8 +12,11 @@
   :mod:`.exploit_sample` (a stratified sample of hands, keyed against deal-keyed play).
 * :mod:`.exploitability` — the best response's gain over each play model, on a
   stratified sample of hands.
-* :mod:`.stronger` — αμ against pimc-inference, a paired match on the same deals, and
-  the exploitability of both.
+* :mod:`.card_regret` — each legal card's value with the player's own play after it,
+  position by position: the regret of his card, and how far the printed values (``cards``,
+  the coach: double dummy over his worlds) are from it (issue 53).
+* :mod:`.stronger` — a card player (αμ, pimc-king, pimc-inference at other W) against
+  pimc-inference, a paired match on the same deals, and the exploitability of αμ.
 * :mod:`.inference_value` — what reading the proposals is worth: the inferring player
   against plain PIMC and dd in each seat, paired; what pimc-inference did, from counts.
 """

@@ -106,6 +106,9 @@ class Position:
     leader: int
     tricks: int                # the elder's tricks so far
     led: int                   # the card led to the current trick, or -1
+    #: the adversary's announcement of the king of trumps (Laws 23-24): True he announced
+    #: it, False he played a card without announcing it, None not told (no evidence)
+    adversary_king: bool | None = None
 
     @property
     def trump(self) -> int:
@@ -115,9 +118,12 @@ class Position:
 # ----------------------------------------------------------------------------- parsing
 
 def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
-                   score=(0, 0), forced_trump: bool = True) -> Position:
+                   score=(0, 0), forced_trump: bool = True, king=None) -> Position:
     """The position checked against the laws (module docstring for the arguments).
-    Raises ``ValueError``/``CardError`` naming the bad token and the law."""
+    ``king``: who announced the king of trumps (Laws 23-24): ``"elder"``, ``"dealer"``,
+    ``"none"`` (neither; read as the adversary's silence once he has played a card), or
+    None (not told). Raises ``ValueError``/``CardError`` naming the bad token and the
+    law."""
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
     mover = ELDER if role == "elder" else 1 - ELDER
@@ -146,8 +152,34 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
     _check_own_cards_legal(seq, start, mover, role, trump, forced_trump)
     x, y = Score.of(score)
     unseen = ~(start | thrown | (1 << up)) & _FULL
+    adversary_king = _adversary_king(king, role, start, up, seq, mover)
     return Position(role, mover, own, start, up, tuple(words), tuple(groups), tuple(seq),
-                    (x, y), int(how), int(first), unseen, leader, tricks, led)
+                    (x, y), int(how), int(first), unseen, leader, tricks, led, adversary_king)
+
+
+KING_SAID = ("elder", "dealer", "none")
+
+
+def _adversary_king(king, role: str, start: int, up: int, seq, mover: int) -> bool | None:
+    """The adversary's announcement of the king of trumps from who announced it
+    (:func:`parse_position`), checked against the laws: only its holder announces it (Law
+    25), so not the mover unless he holds it, nor the adversary if the mover holds it or
+    it is turned up, and he announces before his first card (Law 23)."""
+    if king is None:
+        return None
+    if king not in KING_SAID:
+        raise ValueError(f"unknown king {king!r}; who announced the king of trumps: "
+                         f"{', '.join(KING_SAID)}")
+    k = (up >> 3) * 8 + 7
+    mine = bool(start >> k & 1)
+    if king == role and not mine:
+        raise ValueError(f"the {role} announced the king of trumps but does not hold it "
+                         "(Law 25)")
+    adversary = "dealer" if role == "elder" else "elder"
+    if king == adversary and (mine or up == k):
+        raise ValueError(f"the {adversary} announced the king of trumps but the {role} "
+                         + ("holds it" if mine else "sees it turned up") + " (Law 25)")
+    return king == adversary
 
 
 def _how_proposals_ended(words: list[str], left: int) -> tuple[ProposalsEnd, Law49]:
@@ -248,9 +280,11 @@ def _check_own_cards_legal(seq, start: int, mover: int, role: str, trump: int,
 # ----------------------------------------------------------------------------- settings
 
 @lru_cache(maxsize=64)
-def _settings(model: str, x: int, y: int, worlds: int, forced_trump: bool):
+def _settings(model: str, x: int, y: int, worlds: int, forced_trump: bool,
+              play: str = "pimc-inference"):
     """(cfg, script) of a deal at (x, y) in which both players play ``model`` and the
-    cards as ``pimc-inference`` with ``worlds`` worlds (read-only arrays)."""
+    cards as ``play`` (pimc-inference or pimc-king) with ``worlds`` worlds (read-only
+    arrays)."""
     from ecarte_sim.engine.ecarte.decisions.policies import empty_script
     from ecarte_sim.engine.ecarte.settings import EcarteSettings, PlayModel
 
@@ -262,8 +296,8 @@ def _settings(model: str, x: int, y: int, worlds: int, forced_trump: bool):
         settings, script = EcarteSettings(), empty_script()
     else:
         raise ValueError(f"unknown model {model!r}; choose from {', '.join(MODELS)}")
-    settings = replace(settings, elder_play=PlayModel.PIMC_INFERENCE,
-                       dealer_play=PlayModel.PIMC_INFERENCE, worlds=int(worlds),
+    cards = PlayModel.PIMC_KING if play == "pimc-king" else PlayModel.PIMC_INFERENCE
+    settings = replace(settings, elder_play=cards, dealer_play=cards, worlds=int(worlds),
                        forced_trump=bool(forced_trump))
     cfg = settings.cfg(elder_score=x, dealer_score=y)
     cfg.setflags(write=False)
@@ -273,15 +307,18 @@ def _settings(model: str, x: int, y: int, worlds: int, forced_trump: bool):
 
 
 def settings_for(model: str, score=(0, 0), worlds: int = DEFAULT_WORLDS,
-                 forced_trump: bool = True):
+                 forced_trump: bool = True, play: str = "pimc-inference"):
     """The ``(cfg, script)`` the computer's inferring player runs under (a whole deal
     with these plays exactly as :func:`computer_card` chooses): ``model`` and its tables
-    at ``score``, both players ``pimc-inference`` with ``worlds`` worlds."""
+    at ``score``, both players' cards ``play`` (``pimc-inference`` or ``pimc-king``) with
+    ``worlds`` worlds."""
     from ecarte_sim.engine.ecarte.settings import MAX_WORLDS
     if isinstance(worlds, bool) or not 1 <= int(worlds) <= MAX_WORLDS:
         raise ValueError(f"worlds must be in 1..{MAX_WORLDS}, got {worlds!r}")
     x, y = Score.of(score)
-    return _settings(model, x, y, int(worlds), bool(forced_trump))
+    if play == "pimc-inference":     # the cache's key as before issue 53
+        return _settings(model, x, y, int(worlds), bool(forced_trump))
+    return _settings(model, x, y, int(worlds), bool(forced_trump), play)
 
 
 def deal_record(p: Position) -> np.ndarray:
@@ -289,22 +326,41 @@ def deal_record(p: Position) -> np.ndarray:
     (:func:`~ecarte_sim.engine.ecarte.records.known_record`): what the keyed player and the
     best response pass the kernels (:mod:`ecarte_sim.analysis.ecarte.play.exploit`)."""
     from ecarte_sim.engine.ecarte.records import known_record
+    from ecarte_sim.engine.ecarte.records import REC
     thrown = [(bin(out).count("1"), k) if p.role == "elder" else (k, bin(out).count("1"))
               for out, k in p.discards]
-    return known_record(p.turn_up, p.how_ended, p.first, thrown)
+    rec = known_record(p.turn_up, p.how_ended, p.first, thrown)
+    # the kings announced (Laws 23-24): the mover's own when he holds it, the adversary's
+    # as told (unknown: left unmarked; pimc-king then reads no evidence, :func:`concealing`)
+    k = p.trump * 8 + 7
+    mine = {ELDER: REC.at.KING_ELDER, 1 - ELDER: REC.at.KING_DEALER}
+    rec[mine[p.mover]] = int(p.start >> k & 1)
+    rec[mine[1 - p.mover]] = int(bool(p.adversary_king))
+    return rec
+
+
+def concealing(p: Position, policy: int = 0) -> int:
+    """The concealing policy pimc-king reads the adversary's silence with at ``p``
+    (thousandths of his hands holding the king of trumps in which he does not announce
+    it): ``policy`` when he is known not to have announced it, 1000 (silence says nothing)
+    when it was not told."""
+    from ecarte_sim.engine.ecarte.play.reading import KING_SCALE
+    return KING_SCALE if p.adversary_king is None else int(policy)
 
 
 def deal_position(d, who: int, hand: int, played, forced_trump: bool = True) -> Position:
     """The position of ``who`` (ELDER or DEALER) in whole deal ``d`` (a
-    :class:`~ecarte_sim.engine.ecarte.deals.runner.WholeDeal`: its turn-up, what was said and
-    the exchanges) holding ``hand`` after the cards ``played``: what a replay of the
-    deal's play asks at each card (:func:`~ecarte_sim.analysis.ecarte.play.exploit.keyed_vs_deal`,
+    :class:`~ecarte_sim.engine.ecarte.deals.runner.WholeDeal`: its turn-up, what was said, the
+    exchanges and the kings marked, every holder announcing as the engine's players do)
+    holding ``hand`` after the cards ``played``: what a replay of the deal's play asks at
+    each card (:func:`~ecarte_sim.analysis.ecarte.play.exploit.keyed_vs_deal`,
     :func:`~ecarte_sim.analysis.ecarte.play.stronger.play_out`)."""
     mine, theirs = (0, 2) if who == ELDER else (2, 0)
     groups = [(int(x[mine]), bin(int(x[theirs])).count("1")) for x in d.exchanges]
+    king = "elder" if d.king_elder else "dealer" if d.king_dealer else "none"
     return parse_position(hand, int(d.turn_up), "elder" if who == ELDER else "dealer",
                           said=said_of(d), discards=groups, played=played,
-                          forced_trump=forced_trump)
+                          forced_trump=forced_trump, king=king)
 
 
 def replay(d, choose, *, from_card: int = 0, forced_trump: bool = True):
@@ -341,24 +397,42 @@ def _check_seed_deal(seed, deal):
     return seed, int(deal)
 
 
-def decide_position(p: Position, seed, deal, worlds, model, forced_trump, evaluate):
-    """The engine's one-card decision at ``p`` (:func:`~ecarte_sim.engine.ecarte.play.single.
-    decide`, worlds keyed by ``seed`` and ``deal``; ``evaluate``: every legal card valued in
-    every world): (its result tuple, the cards, their outcomes by world, the worlds'
-    hands, the payoff table)."""
+def decide_position(p: Position, seed, deal, worlds, model, forced_trump, evaluate,
+                    chooser: str = "pimc-inference", policy: int = 0):
+    """The engine's one-card decision at ``p`` by ``chooser``'s worlds (``pimc-inference``:
+    :func:`~ecarte_sim.engine.ecarte.play.single.decide`; ``pimc-king``:
+    :func:`~ecarte_sim.engine.ecarte.play.reading.read_decide`, reading the adversary's
+    king with the concealing ``policy``, :func:`concealing`), keyed by ``seed`` and
+    ``deal``; ``evaluate``: every legal card valued in every world. Returns (its result
+    tuple: card, legal, moves, leader, tricks, led, the adversary's count, the cards he may
+    hold; the cards; their outcomes by world; the worlds' hands; the payoff table; the
+    worlds' weights; whether the worlds are every hand he may hold), the worlds' arrays
+    cut to the worlds drawn."""
+    from ecarte_sim.engine.ecarte.play.reading import read_decide
     from ecarte_sim.engine.ecarte.play.single import decide
     seed, deal = _check_seed_deal(seed, deal)
-    cfg, script = settings_for(model, p.score, worlds, forced_trump)
+    if chooser not in ("pimc-inference", "pimc-king"):
+        raise ValueError(f"unknown worlds {chooser!r}: pimc-inference or pimc-king")
+    cfg, script = settings_for(model, p.score, worlds, forced_trump, chooser)
     payoff = payoff_table(p.first)
     hands = np.zeros(max(int(worlds), 1), dtype=np.uint32)
     plays = np.array(list(p.played) + [-1] * (10 - len(p.played)), dtype=np.int64)
     cards = np.zeros(5, dtype=np.int64)
     outcomes = np.zeros((int(worlds), 5), dtype=np.int64)
-    result = decide(p.mover, np.uint32(p.start), np.uint32(p.unseen), plays,
-                    len(p.played), p.trump, bool(forced_trump), int(worlds),
-                    np.uint64(seed), np.uint64(deal), cfg, script, deal_record(p), payoff, hands,
-                    bool(evaluate), cards, outcomes)
-    return result, cards, outcomes, hands, payoff
+    args = (p.mover, np.uint32(p.start), np.uint32(p.unseen), plays, len(p.played), p.trump,
+            bool(forced_trump), int(worlds), np.uint64(seed), np.uint64(deal), cfg, script,
+            deal_record(p), payoff, hands)
+    if chooser == "pimc-king":
+        weights = np.zeros(max(int(worlds), 1), dtype=np.int64)
+        r = read_decide(*args, weights, bool(evaluate), cards, outcomes,
+                        concealing(p, policy))
+        n, every = int(r[8]), bool(r[9])
+        result = r[:8]
+    else:
+        result = decide(*args, bool(evaluate), cards, outcomes)
+        n, every = int(worlds), False
+        weights = np.ones(max(n, 1), dtype=np.int64)
+    return result, cards, outcomes[:n], hands[:n], payoff, weights[:n], every
 
 
 class Card(str):
@@ -377,11 +451,24 @@ class Card(str):
         return self.index
 
 
-#: The computer's card choosers: the engine's ``pimc-inference``, and ``alphamu``
-#: (:func:`~ecarte_sim.engine.ecarte.play.alphamu.alphamu_decide`: αμ over the same worlds on
-#: every card with a choice, the last :data:`~ecarte_sim.engine.ecarte.play.alphamu.DEFAULT_TRICKS`
-#: tricks, M unbounded, as ``ecarte-sim stronger`` measured it).
-CHOOSERS = ("pimc-inference", "alphamu")
+#: The computer's card choosers: ``pimc-king`` (the default: pimc-inference's worlds also
+#: weighed by the adversary's announcement of the king, every hand he may hold when they
+#: are few, W = :data:`~ecarte_sim.engine.ecarte.settings.READING_WORLDS`), the engine's
+#: ``pimc-inference`` (W = 64), and ``alphamu``
+#: (:func:`~ecarte_sim.engine.ecarte.play.alphamu.alphamu_decide`: αμ over pimc-inference's
+#: worlds on every card with a choice, the last
+#: :data:`~ecarte_sim.engine.ecarte.play.alphamu.DEFAULT_TRICKS` tricks, M unbounded, as
+#: ``ecarte-sim stronger`` measured it; W = 64). Measured against each other in
+#: ``results/card-play/``.
+CHOOSERS = ("pimc-king", "pimc-inference", "alphamu")
+DEFAULT_CHOOSER = "pimc-king"
+
+
+def default_worlds(chooser: str) -> int:
+    """The worlds a chooser plays with when none are asked: pimc-king's
+    :data:`~ecarte_sim.engine.ecarte.settings.READING_WORLDS`, the others' 64."""
+    from ecarte_sim.engine.ecarte.settings import READING_WORLDS
+    return READING_WORLDS if chooser == "pimc-king" else DEFAULT_WORLDS
 
 
 def _alphamu(p: Position, seed, deal, worlds, model, forced_trump) -> int:
@@ -399,27 +486,30 @@ def _alphamu(p: Position, seed, deal, worlds, model, forced_trump) -> int:
 
 
 def computer_card(hand, turn_up=None, role=None, *, said="play", discards=(), played=(),
-                  score=(0, 0), seed: int = 0, deal: int = 0, worlds: int = DEFAULT_WORLDS,
+                  score=(0, 0), seed: int = 0, deal: int = 0, worlds: int | None = None,
                   model: str = "strategy", forced_trump: bool = True,
-                  chooser: str = "pimc-inference") -> Card:
-    """The card the computer plays now: the engine's ``pimc-inference`` choice in this
-    position (``chooser="alphamu"``: the engine's ``alphamu``, :data:`CHOOSERS`), W =
-    ``worlds`` (module docstring for every argument), as a :class:`Card`
-    (the text ``"KH"``; ``int()`` gives its index). ``hand`` may also be a
-    :class:`Position`, or the practice table's view of the computer
-    (:func:`from_table_position`, which also gives ``seed`` and ``deal``); then the other
-    position keywords are ignored."""
+                  chooser: str = DEFAULT_CHOOSER, king=None, policy: int = 0) -> Card:
+    """The card the computer plays now: ``chooser``'s choice in this position
+    (:data:`CHOOSERS`; ``pimc-king`` by default), W = ``worlds`` (default
+    :func:`default_worlds`; module docstring for every argument; ``king`` and ``policy``:
+    who announced the king of trumps, :func:`parse_position`, and the concealing policy
+    the adversary's silence is read with, :func:`concealing`), as a :class:`Card` (the
+    text ``"KH"``; ``int()`` gives its index). ``hand`` may also be a :class:`Position`, or
+    the practice table's view of the computer (:func:`from_table_position`, which also
+    gives ``seed`` and ``deal``); then the other position keywords are ignored."""
+    if chooser not in CHOOSERS:
+        raise ValueError(f"unknown chooser {chooser!r}; choose from {', '.join(CHOOSERS)}")
+    worlds = default_worlds(chooser) if worlds is None else worlds
     if _is_table_position(hand):
         p, seed, deal = from_table_position(hand, forced_trump)
     else:
         p = hand if isinstance(hand, Position) else parse_position(
             hand, turn_up, role, said=said, discards=discards, played=played, score=score,
-            forced_trump=forced_trump)
+            forced_trump=forced_trump, king=king)
     if chooser == "alphamu":
         return Card(_alphamu(p, seed, deal, worlds, model, forced_trump))
-    if chooser != "pimc-inference":
-        raise ValueError(f"unknown chooser {chooser!r}; choose from {', '.join(CHOOSERS)}")
-    (card, *_), *_ = decide_position(p, seed, deal, worlds, model, forced_trump, False)
+    (card, *_), *_ = decide_position(p, seed, deal, worlds, model, forced_trump, False,
+                                     chooser, policy)
     return Card(int(card))
 
 
@@ -437,30 +527,49 @@ def from_table_position(pos, forced_trump: bool = True) -> tuple[Position, int, 
     groups = []
     for mine, theirs in pos.discards:
         groups.append((int(mine), int(theirs)))
+    kings = tuple(getattr(pos, "kings", ()))
     p = parse_position(int(pos.hand), int(pos.turn_up), pos.role, said=list(pos.said),
                        discards=groups, played=[int(c) for _, c in pos.played],
-                       score=tuple(pos.score), forced_trump=forced_trump)
+                       score=tuple(pos.score), forced_trump=forced_trump,
+                       king=kings[0] if kings else "none")
     return p, int(pos.seed), int(pos.index)
 
 
-def _mean_ci(values: np.ndarray) -> tuple[float, list[float]]:
-    """Mean and normal 95% interval over the worlds."""
-    n = values.size
-    mean = float(values.mean())
-    se = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    return mean, normal_ci(mean, se, Z95_ROUNDED)
+def _mean_ci(values: np.ndarray, weights: np.ndarray | None = None,
+             exact: bool = False) -> tuple[float, list[float]]:
+    """The (weighted) mean and its normal 95% interval over the worlds (the weights' sample
+    size ``(sum w)^2 / sum w^2``); ``exact``: the worlds are every hand, no interval
+    beyond the mean."""
+    w = np.ones(values.size) if weights is None else np.asarray(weights, dtype=float)
+    mean = float(np.average(values, weights=w))
+    if exact:
+        return mean, [mean, mean]
+    n = w.sum() ** 2 / (w ** 2).sum()
+    var = float(np.average((values - mean) ** 2, weights=w)) * n / (n - 1) if n > 1 \
+        else math.nan
+    return mean, normal_ci(mean, math.sqrt(var / n) if n > 1 else math.nan, Z95_ROUNDED)
 
 
-def _wilson(k: int, n: int) -> list[float]:
+def _wilson(k: float, n: float, exact: bool = False) -> list[float]:
     from ecarte_sim.analysis.stats.intervals import wilson_interval
-    return [float(v) for v in wilson_interval(k, n)]
+    if exact:
+        return [k / n, k / n]
+    return [float(v) for v in wilson_interval(int(round(k)), max(int(round(n)), 1))]
 
 
 def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), score=(0, 0),
-                seed: int = 0, deal: int = 0, worlds: int = DEFAULT_WORLDS,
-                model: str = "strategy", opponent=None, forced_trump: bool = True) -> dict:
+                seed: int = 0, deal: int = 0, worlds: int | None = None,
+                model: str = "strategy", opponent=None, forced_trump: bool = True,
+                chooser: str = DEFAULT_CHOOSER, king=None, policy: int = 0) -> dict:
     """Each legal card's value for the mover (module docstring for the arguments);
-    ``opponent``: the adversary's cards now (text or mask), for the double-dummy values.
+    ``opponent``: the adversary's cards now (text or mask), for the double-dummy values;
+    ``chooser``: whose worlds (``pimc-king``, the default, W =
+    :data:`~ecarte_sim.engine.ecarte.settings.READING_WORLDS`: weighed also by who
+    announced the king, ``king``, under the concealing ``policy``; or ``pimc-inference``,
+    W = 64). The values are the inferring player's: in each world, double dummy from the
+    card on (both players then see every card: the strategy fusion that
+    ``results/card-play/`` measures against each card's value with the player's own play
+    after it).
 
     Returns a dict: ``role``, ``hand``, ``turn_up``, ``trump`` (suit letter),
     ``to_play`` (``"lead"`` or ``"reply"``), ``led`` (card or None), ``tricks``
@@ -474,15 +583,26 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
     ``marks_ci95`` (normal, over the worlds); ``outcomes`` (world counts of
     ``dealer_vole``, ``dealer_point``, ``elder_point``, ``elder_vole``); and with
     ``opponent``: ``dd_tricks`` (the elder's tricks at the end, best play by both),
-    ``dd_marks`` (the mover's marks from it minus the adversary's) and ``dd_point``."""
+    ``dd_marks`` (the mover's marks from it minus the adversary's) and ``dd_point``.
+    Also ``chooser``, ``weighted_worlds`` (the worlds of a weight) and ``every_hand``
+    (the worlds are every hand he may hold, each weighed as the posterior says: the
+    values are exact, no interval)."""
     from ecarte_sim.engine.ecarte.deals.whole import outcome_of, points_for
     from ecarte_sim.engine.ecarte.records import PAYOFF
 
+    if chooser not in ("pimc-king", "pimc-inference"):
+        raise ValueError(f"unknown chooser {chooser!r}; the values are pimc-king's or "
+                         "pimc-inference's")
+    worlds = default_worlds(chooser) if worlds is None else worlds
     p = hand if isinstance(hand, Position) else parse_position(
         hand, turn_up, role, said=said, discards=discards, played=played, score=score,
-        forced_trump=forced_trump)
-    (card, legal_all, _, leader, tricks, led, count, possible), cards, outcomes, _, payoff = \
-        decide_position(p, seed, deal, worlds, model, forced_trump, True)
+        forced_trump=forced_trump, king=king)
+    (card, legal_all, _, leader, tricks, led, count, possible), cards, outcomes, _, payoff, \
+        weights, every = decide_position(p, seed, deal, worlds, model, forced_trump, True,
+                                         chooser, policy)
+    keep = weights > 0
+    outcomes, weights = outcomes[keep], weights[keep].astype(float)
+    total = weights.sum()
     sign = 1 if p.mover == ELDER else -1
     points = payoff[PAYOFF.at.POINTS:PAYOFF.at.POINTS + 6] * sign
     other = None
@@ -504,10 +624,13 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
         mover_point = (o >= 3) if p.mover == ELDER else (o <= 1)
         mover_vole = (o == 5) if p.mover == ELDER else (o == 0)
         marks = points[o]
-        m, m_ci = _mean_ci(marks.astype(float))
-        row = {"card": format_card(c), "point": float(mover_point.mean()),
-               "point_ci95": _wilson(int(mover_point.sum()), int(o.size)),
-               "vole": float(mover_vole.mean()), "marks": m, "marks_ci95": m_ci,
+        m, m_ci = _mean_ci(marks.astype(float), weights, every)
+        n_eff = total ** 2 / (weights ** 2).sum()
+        share = float(weights[mover_point].sum() / total)
+        row = {"card": format_card(c), "point": share,
+               "point_ci95": _wilson(share * n_eff, n_eff, every),
+               "vole": float(weights[mover_vole].sum() / total), "marks": m,
+               "marks_ci95": m_ci,
                "outcomes": {name: int((o == code).sum()) for code, name in OUTCOMES.items()}}
         if other is not None:
             from ecarte_sim.engine.ecarte.search.solver import value_after
@@ -528,6 +651,8 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
             "tricks": {"elder": int(tricks), "dealer": (len(p.played) // 2) - int(tricks)},
             "said": list(p.said), "score": f"{p.score[0]}-{p.score[1]}",
             "worlds": int(worlds), "seed": int(seed), "deal": int(deal), "model": model,
+            "chooser": chooser, "weighted_worlds": int(keep.sum()), "every_hand": bool(every),
+            "adversary_king": p.adversary_king,
             "best": format_card(int(card)),
             "fallback_worlds": int(payoff[PAYOFF.at.INFER_FALLBACKS]),
             "opponent": None if other is None else format_hand(other),
@@ -535,4 +660,4 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
 
 
 __all__ = ["Position", "parse_position", "computer_card", "card_values", "settings_for",
-           "MODELS", "DEFAULT_WORLDS"]
+           "MODELS", "DEFAULT_WORLDS", "CHOOSERS", "DEFAULT_CHOOSER", "KING_SAID"]

@@ -1,5 +1,6 @@
-"""Is ``alphamu`` a stronger card player than ``pimc-inference``? A paired match on the same
-deals (issue 35 item 3).
+"""Is ``alphamu`` (or ``pimc-king``, or ``pimc-inference`` with more worlds) a stronger card
+player than ``pimc-inference``? A paired match on the same deals (issue 35 item 3; issue
+53: :func:`compare`, several players on the same deals and against each other).
 
 The chooser (:mod:`ecarte_sim.engine.ecarte.play.alphamu`) is ``pimc-inference`` until the last
 ``K`` tricks (by default 5: every card), then αμ with M unbounded over the same worlds.
@@ -159,6 +160,124 @@ def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: in
             "pimc_inference": stats["pimc_seconds"] / n_dec if n_dec else None},
         "seconds": time.perf_counter() - t0,
     }
+
+
+# ----------------------------------------------------------------------------- several players
+
+#: The card players :func:`compare` plays against ``pimc-inference`` (each ``NAME:W``).
+PLAYERS = ("pimc-king", "pimc-inference", "alphamu")
+
+
+def player_of(label: str) -> tuple[str, int]:
+    """(a card player of :data:`PLAYERS`, its worlds) from ``NAME:W`` (W in 1..4096)."""
+    name, sep, w = label.partition(":")
+    if name not in PLAYERS or not sep or not w.isdigit() or not 1 <= int(w) <= 4096:
+        raise ValueError(f"bad player {label!r}: NAME:W with NAME one of "
+                         f"{', '.join(PLAYERS)} and W in 1..4096")
+    return name, int(w)
+
+
+def _chooser(name: str, worlds: int, cfg, script, seed: int, index: int):
+    """``choose(who, position, plays, n)`` for :func:`~ecarte_sim.analysis.ecarte.play.
+    card_advice.replay`: the card of ``name`` with ``worlds`` worlds and the deal's words
+    (pimc-king reads the kings the deal marked, every holder announcing)."""
+    from ecarte_sim.analysis.ecarte.play.card_advice import deal_record
+    from ecarte_sim.engine.ecarte.deals.whole import payoff_table
+    from ecarte_sim.engine.ecarte.play.alphamu import DEFAULT_TRICKS, M_INF, alphamu_decide
+    from ecarte_sim.engine.ecarte.play.reading import read_decide
+    from ecarte_sim.engine.ecarte.play.single import decide
+    hands = np.zeros(max(worlds, 1), dtype=np.uint32)
+    weights = np.zeros(max(worlds, 1), dtype=np.int64)
+    cards = np.zeros(5, dtype=np.int64)
+    outcomes = np.zeros((1, 5), dtype=np.int64)
+
+    def choose(who, p, plays, n):
+        args = (who, np.uint32(p.start), np.uint32(p.unseen), plays, n, p.trump, True,
+                worlds, np.uint64(seed), np.uint64(index), cfg, script, deal_record(p),
+                payoff_table(p.first), hands)
+        if name == "pimc-king":
+            return int(read_decide(*args, weights, False, cards, outcomes, 0)[0])
+        if name == "alphamu":
+            return int(alphamu_decide(*args, DEFAULT_TRICKS, M_INF)[0])
+        return int(decide(*args, False, cards, outcomes)[0])
+    return choose
+
+
+def compare(players, *, deals: int = 2000, seed: int = 0, worlds: int = 64,
+            decisions: str = "treatise", start: int = 0, on_deal=None) -> dict:
+    """Each of ``players`` (``NAME:W`` labels, :func:`player_of`) against ``pimc-inference``
+    with ``worlds`` worlds on whole deals ``start .. start + deals`` of ``seed``: each deal
+    played by ``pimc-inference`` on both sides, then again once per side and player with
+    that side's cards chosen by the player, the other's by ``pimc-inference``, both with the
+    deal's own words (the same worlds where the players draw them alike); the side's marks
+    minus his marks in the deal (the point 1, the vole 2, Law 49; the kings do not change),
+    mean and 95% interval over deal-sides, by seat, and every two players' difference
+    paired on the same deal-sides. The proposals, answers and discards by ``decisions``,
+    at 0-0."""
+    from ecarte_sim.analysis.ecarte.play.card_advice import replay, settings_for
+    from ecarte_sim.engine.ecarte.deals.runner import DealRunner
+    from ecarte_sim.engine.ecarte.deals.whole import outcome_of, points_for
+    from ecarte_sim.engine.ecarte.settings import CFG, MAX_WORLDS, PlayModel
+    from ecarte_sim.engine.rng import check_index_range, check_seed
+    seed = check_seed(seed)
+    labels = list(dict.fromkeys(players))
+    chosen = [player_of(x) for x in labels]
+    if not chosen:
+        raise ValueError("name at least one player")
+    if isinstance(worlds, bool) or not 1 <= int(worlds) <= MAX_WORLDS:
+        raise ValueError(f"worlds must be in 1..{MAX_WORLDS}, got {worlds!r}")
+    if decisions not in ("treatise", "strategy"):
+        raise ValueError(f"unknown decision model {decisions!r}; choose from treatise, "
+                         "strategy")
+    check_index_range(int(start), int(start) + int(deals))
+    cfg, script = settings_for(decisions, (0, 0), int(worlds))
+    cfg = np.array(cfg)
+    cfg[CFG.at.ELDER_PLAY] = cfg[CFG.at.DEALER_PLAY] = int(PlayModel.PIMC_INFERENCE)
+    script = np.array(script)
+    runner = DealRunner()
+    diffs = {x: {ELDER: [], DEALER: []} for x in labels}
+    seconds = {x: 0.0 for x in labels}
+    skipped = 0
+    t0 = time.perf_counter()
+    for k, i in enumerate(range(int(start), int(start) + int(deals))):
+        d = runner.play(seed, i, cfg, script)
+        if d.ended or len(d.play) < 10:
+            skipped += 1
+        else:
+            pe0, pd0 = points_for(outcome_of(d.elder_tricks), d.first)
+            base = _chooser("pimc-inference", int(worlds), cfg, script, seed, i)
+            for label, (name, w) in zip(labels, chosen):
+                mine = _chooser(name, w, cfg, script, seed, i)
+                for side in (ELDER, DEALER):
+                    t1 = time.perf_counter()
+                    t, _ = replay(d, lambda who, p, plays, n, side=side, mine=mine:
+                                  (mine if who == side else base)(who, p, plays, n))
+                    seconds[label] += time.perf_counter() - t1
+                    pe, pd = points_for(outcome_of(t), d.first)
+                    net = (pe - pd) - (pe0 - pd0)
+                    diffs[label][side].append(net if side == ELDER else -net)
+        if on_deal is not None:
+            on_deal(k + 1)
+    out = {"against": f"pimc-inference:{int(worlds)}", "seed": seed, "start": int(start),
+           "deals": int(deals), "decisions_model": decisions, "deals_skipped": skipped,
+           "pairing": "each deal played by pimc-inference on both sides, then once per side "
+                      "and player with that side's cards by the player, the same deal and "
+                      "random words",
+           "players": {}, "differences": {}, "seconds": time.perf_counter() - t0}
+    for label in labels:
+        both = diffs[label][ELDER] + diffs[label][DEALER]
+        out["players"][label] = {
+            "n": len(both), "marks": _mean_ci(both),
+            "elder": _mean_ci(diffs[label][ELDER]), "dealer": _mean_ci(diffs[label][DEALER]),
+            "changed_share": float(np.mean(np.array(both) != 0)) if both else None,
+            "seconds_per_deal_side": seconds[label] / max(len(both), 1)}
+    for a in range(len(labels)):
+        for b in range(a + 1, len(labels)):
+            x, y = labels[a], labels[b]
+            da = np.array(diffs[x][ELDER] + diffs[x][DEALER], dtype=float)
+            db = np.array(diffs[y][ELDER] + diffs[y][DEALER], dtype=float)
+            out["differences"][f"{x} - {y}"] = _mean_ci(da - db)
+    return out
 
 
 # ----------------------------------------------------------------------------- exploitability

@@ -49,7 +49,7 @@ directory checkpoints them, a Dask cluster runs them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np

@@ -815,7 +815,8 @@ async function listGames() {
 }
 
 // What the saved-games list calls each opponent (the page's choices, shorter).
-const OPPONENT_NAMES = {alphamu: "the strategy, cards by αμ", strategy: "the strategy, cards by PIMC",
+const OPPONENT_NAMES = {"pimc-king": "the strategy, cards by PIMC reading the king",
+                        alphamu: "the strategy, cards by αμ", strategy: "the strategy, cards by PIMC",
                         treatise: "the treatise"};
 
 // ------------------------------------------------------------------ the strategy card

@@ -37,6 +37,7 @@ from ecarte_sim.engine.ecarte.play.inferred_worlds import (INFER_WORK_ROWS, MAX_
                                                            PARTICLE_COLUMNS, pimc_inferred_card)
 from ecarte_sim.engine.ecarte.play.players import (dd_card, heuristic_card, pimc_card, reveal,
                                                    scripted_card)
+from ecarte_sim.engine.ecarte.play.reading import pimc_king_card
 from ecarte_sim.engine.ecarte.records import MAX_EXCHANGES, PAYOFF, REC, Law49, ProposalsEnd
 from ecarte_sim.engine.ecarte.search.moves import legal_moves
 from ecarte_sim.engine.ecarte.search.solver import (DEALER_POINT, DEALER_VOLE, ELDER_POINT,
@@ -187,7 +188,7 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
     played = np.uint64(0)
     played_e = np.uint64(0)  # the cards each player has played
     played_d = np.uint64(0)
-    # pimc-inference: each player's history particles, drawn at his first choice
+    # pimc-inference, pimc-king: each player's history particles, drawn at his first choice
     particles = np.empty((2, MAX_PARTICLES, PARTICLE_COLUMNS), dtype=np.int64)
     particle_state = np.zeros((2, 2), dtype=np.int64)
     infer_work = np.empty((2, INFER_WORK_ROWS, N_CARDS), dtype=np.int64)
@@ -221,8 +222,17 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
                     card = pimc_card(mover, e, d, leader, tricks, led, trump, forced,
                                      possible, worlds, seed, index, j, payoff, pool, draws)
                 elif infer is None:     # numba drops the branch below: never compiled
-                    raise ValueError("pimc-inference needs the kernel compiled with it "
-                                     "(inference_scratch)")
+                    raise ValueError("pimc-inference and pimc-king need the kernel compiled "
+                                     "with it (inference_scratch)")
+                elif model == PlayModel.PIMC_KING:
+                    # the engine's players always announce the king (Law 23): silence
+                    # proves he has not it (a concealing policy of 0)
+                    shown = played_d if mover == ELDER else played_e
+                    card = pimc_king_card(mover, e, d, leader, tricks, led, trump, forced,
+                                          possible, worlds, seed, index, j, payoff, pool,
+                                          draws, cfg, script, rec, ~before & _FULL, shown,
+                                          particles[mover], particle_state[mover],
+                                          infer_work[mover], 0)
                 else:
                     shown = played_d if mover == ELDER else played_e
                     card = pimc_inferred_card(mover, e, d, leader, tricks, led, trump, forced,
@@ -254,15 +264,19 @@ def _play(seed, index, cfg, script, rec, elder, dealer, turn_up, seen_e, seen_d,
     return tricks
 
 
+#: The play models that read the history (particles): compiled only with ``infer``.
+_INFERRING = (int(PlayModel.PIMC_INFERENCE), int(PlayModel.PIMC_KING))
+
+
 def inference_scratch(*cfgs: np.ndarray) -> np.ndarray | None:
     """The ``infer`` argument of :func:`whole_deal` and :func:`play_dealt` for a run of
-    ``cfgs``: an array when a player of one of them plays pimc-inference, None when none
+    ``cfgs``: an array when a player of one of them plays pimc-inference or pimc-king, None when none
     does. numba compiles a kernel once per type of ``infer``, and with None it leaves the
     pimc-inference player out (:mod:`..play.inferred_worlds`, about 40% of the whole-deal
     kernel's compilation): a run that never infers never compiles it. (A cfg that asks for
     pimc-inference in a kernel compiled without it raises ``ValueError``.)"""
-    inferring = any(int(cfg[C.ELDER_PLAY]) == PlayModel.PIMC_INFERENCE
-                    or int(cfg[C.DEALER_PLAY]) == PlayModel.PIMC_INFERENCE for cfg in cfgs)
+    inferring = any(int(cfg[C.ELDER_PLAY]) in _INFERRING
+                    or int(cfg[C.DEALER_PLAY]) in _INFERRING for cfg in cfgs)
     return np.zeros(1, dtype=np.int64) if inferring else None
 
 

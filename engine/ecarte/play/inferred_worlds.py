@@ -73,7 +73,7 @@ Speed: no reference counting, no allocation, almost no division in the hot loops
     (:func:`~ecarte_sim.engine.rng.draw_descending_lazy`: the same draws). The same
     worlds come cheaper still: where the replay is one decision (an unchanged hand with
     no exchange; the round after an exchanged hand's last draw) the model is asked it
-    directly (:func:`_fits_from`), and where he decides nothing the first proposal
+    directly (:func:`fits_from`), and where he decides nothing the first proposal
     stands without a replay; a particle is found by weight from a guide table
     (:func:`_guide`) instead of a binary search.
 
@@ -226,8 +226,8 @@ def _fits_hand(hand, order, opponent, cfg, script, rec, counts, available, first
 
 
 @njit(cache=True, _nrt=False)
-def _one_decision(opponent, cfg, rec, first_round):
-    """How :func:`_fits_from` replays the opponent's rounds from ``first_round`` when he
+def one_decision(opponent, cfg, rec, first_round):
+    """How :func:`fits_from` replays the opponent's rounds from ``first_round`` when he
     draws no more: if it is the last round, by his one decision there (:func:`decided`),
     else -2 (the whole replay, :func:`_fits_hand`)."""
     if first_round == rec[R.EXCHANGES]:
@@ -236,10 +236,10 @@ def _one_decision(opponent, cfg, rec, first_round):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _fits_from(hand, order, opponent, cfg, script, rec, counts, first_round, wanted, turn_up,
+def fits_from(hand, order, opponent, cfg, script, rec, counts, first_round, wanted, turn_up,
                slot):
     """Whether his rounds from ``first_round`` fit, his hand then being ``hand`` and no
-    card drawn after it (``order`` is not read): ``wanted`` (:func:`_one_decision`) is
+    card drawn after it (``order`` is not read): ``wanted`` (:func:`one_decision`) is
     the decision the model must make on it (``turn_up``, score ``slot``), or -1 (none:
     it fits), or -2 (replay every round, :func:`_fits_hand`)."""
     if wanted == -2:
@@ -436,7 +436,7 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
         n_high = pool_of(unseen & ~np.uint32(low) & _FULL, high_cards)
         for j in range(6):
             if allowed[j]:
-                total += _choose(n_low, j) * _choose(n_pool - n_low, 5 - j)
+                total += binomial(n_low, j) * binomial(n_pool - n_low, 5 - j)
             weights[j] = total
         if total == 0:
             return
@@ -445,7 +445,7 @@ def history_particles(seed, index, opponent, cfg, script, rec, counts, n_before,
     k_last = 5 - n_before
     for r in range(rec[R.EXCHANGES]):
         k_last += counts[r]
-    bound = WEIGHT_BOUND // (MAX_PARTICLES * _choose(n_free, min(k_last, n_free // 2)))
+    bound = WEIGHT_BOUND // (MAX_PARTICLES * binomial(n_free, min(k_last, n_free // 2)))
     while state[0] < want and state[1] < PARTICLE_TRIES:
         attempt = state[1]
         state[1] += 1
@@ -510,7 +510,7 @@ def _later_draws(key, k, scratch, n_before, opponent, cfg, script, rec, counts, 
         avail = unseen & ~held & _FULL
         after = rnd + 1
         policy = discard_policy(cfg, opponent, after)
-        size = _choose(popcount32(avail), drawn)
+        size = binomial(popcount32(avail), drawn)
         if policy != Discard.SCRIPTED and policy != Discard.TABLE and after < last \
                 and product <= bound // size:
             product *= size
@@ -522,7 +522,7 @@ def _later_draws(key, k, scratch, n_before, opponent, cfg, script, rec, counts, 
             total = np.int64(0)
             for j in range(drawn + 1):
                 if throw_count(opponent, cfg, a + j, room) == counts[after]:
-                    total += _choose(n_low, j) * _choose(n_high, drawn - j)
+                    total += binomial(n_low, j) * binomial(n_high, drawn - j)
                 cumulative[j] = total
             if total == 0:
                 return np.int64(-1), weight
@@ -563,7 +563,7 @@ _BINOMIALS = _binomials(N_CARDS, 5)
 
 
 @njit(cache=True)
-def _choose(n, r):
+def binomial(n, r):
     """The binomial coefficient C(n, r) (0 if r < 0 or r > n), n <= 32, r <= 5."""
     if r < 0 or r > n:
         return np.int64(0)
@@ -587,7 +587,7 @@ def particle_weights(particles, n, unseen, possible, shown, k_last):
         w = np.int64(0)
         if (need & held) == 0 and ((kept & ~shown) & ~possible & _FULL) == 0:
             drawable = unseen & ~held & possible & _FULL
-            w = particles[p, PARTICLE_WEIGHT] * _choose(popcount32(drawable),
+            w = particles[p, PARTICLE_WEIGHT] * binomial(popcount32(drawable),
                                                          k_last - popcount32(need))
         if w > 0:
             positive += 1
@@ -653,7 +653,7 @@ def _weighted_world(key, attempt, particles, n, total, scale, unseen, possible, 
                     draws, scratch):
     """One proposal of an exchanged hand: a particle drawn in proportion to its weight
     at this card (:func:`particle_weights`), its last draw uniform among those that fit
-    the play, and the rounds after it replayed on the final hand (:func:`_fits_from`:
+    the play, and the rounds after it replayed on the final hand (:func:`fits_from`:
     ``wanted``, ``turn_up``, ``slot``). Returns the final hand, or -1.
     ``scratch``: int64, length >= 32."""
     k = _draw_below(key, np.int64(attempt) << 16, total, draws)
@@ -668,7 +668,7 @@ def _weighted_world(key, attempt, particles, n, total, scale, unseen, possible, 
     for j in range(free):
         hand |= np.uint32(1) << np.uint32(scratch[j])
     # he draws no card after his last draw
-    if not _fits_from(hand, scratch, opponent, cfg, script, rec, counts, last_round + 1,
+    if not fits_from(hand, scratch, opponent, cfg, script, rec, counts, last_round + 1,
                       wanted, turn_up, slot):
         return np.int64(-1)
     return np.int64(hand)
@@ -694,7 +694,7 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
     slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
     if n_drawn == 0:
         # His hand never changed: propose a uniform world that the play allows.
-        wanted = _one_decision(opponent, cfg, rec, 0)
+        wanted = one_decision(opponent, cfg, rec, 0)
         for attempt in range(INFER_TRIES):
             payoff[Y.INFER_TRIES] += 1
             if attempt == 0:
@@ -707,12 +707,12 @@ def inferred_world(seed, index, decision, world, opponent, cfg, script, rec, cou
                 hand = np.uint32(0)
                 for j in range(count):
                     hand |= np.uint32(1) << np.uint32(order[j])
-            if _fits_from(hand | shown, order, opponent, cfg, script, rec, counts, 0, wanted,
+            if fits_from(hand | shown, order, opponent, cfg, script, rec, counts, 0, wanted,
                           turn_up, slot):
                 return np.uint32(hand)
     elif total > 0:
         # He exchanged: a history particle by its weight, then his last draw.
-        wanted = _one_decision(opponent, cfg, rec, last_round + 1)
+        wanted = one_decision(opponent, cfg, rec, last_round + 1)
         key = _world_key(seed, index, decision, world)
         for attempt in range(INFER_TRIES):
             payoff[Y.INFER_TRIES] += 1

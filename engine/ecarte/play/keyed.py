@@ -43,6 +43,7 @@ from ecarte_sim.engine.ecarte.laws.deal import TURN_UP_POSITION
 from ecarte_sim.engine.ecarte.laws.position import step
 from ecarte_sim.engine.ecarte.laws.tricks import ELDER
 from ecarte_sim.engine.ecarte.play.players import heuristic_card, pimc_card, pimc_moves, reveal
+from ecarte_sim.engine.ecarte.play.reading import read_decide
 from ecarte_sim.engine.ecarte.play.single import decide
 from ecarte_sim.engine.ecarte.records import REC
 from ecarte_sim.engine.ecarte.search.moves import legal_moves
@@ -117,7 +118,8 @@ def position_of(mover, own_start, unseen, plays, n_played, trump, forced_trump):
 @njit(cache=True)
 def card_for(model, mover, own_start, unseen, plays, n_played, trump, forced_trump, worlds,
              seed, index, cfg, script, rec, payoff, hands, pool, draws):
-    """The card ``model`` (a ``PlayModel``: HEURISTIC, PIMC or PIMC_INFERENCE) plays for
+    """The card ``model`` (a ``PlayModel``: HEURISTIC, PIMC, PIMC_INFERENCE or PIMC_KING,
+    whose worlds read the king's announcements in ``rec``) plays for
     ``mover`` at card ``n_played``, from his knowledge only, reading the words of deal
     ``index`` of ``seed`` (arguments as :func:`~.single.decide`; ``pool``/``draws``:
     int64 scratch of 32; ``hands``: uint32 of ``worlds``)."""
@@ -126,6 +128,15 @@ def card_for(model, mover, own_start, unseen, plays, n_played, trump, forced_tru
         outcomes = np.zeros((1, 5), dtype=np.int64)
         res = decide(mover, own_start, unseen, plays, n_played, trump, forced_trump, worlds,
                      seed, index, cfg, script, rec, payoff, hands, False, cards, outcomes)
+        return res[0]
+    if model == PlayModel.PIMC_KING:
+        # the king's announcements are ``rec``'s marks; the opponent always announces
+        cards = np.zeros(5, dtype=np.int64)
+        outcomes = np.zeros((1, 5), dtype=np.int64)
+        weights = np.empty(hands.shape[0], dtype=np.int64)
+        res = read_decide(mover, own_start, unseen, plays, n_played, trump, forced_trump,
+                          worlds, seed, index, cfg, script, rec, payoff, hands, weights, False,
+                          cards, outcomes, 0)
         return res[0]
     own, leader, tricks, led, possible, count = position_of(mover, own_start, unseen, plays,
                                                             n_played, trump, forced_trump)
@@ -212,7 +223,7 @@ def _uniform_below(key, pos, bound):
 
 @njit(cache=True)
 def exchange_histories(seed, opponent, cfg, script, turn_up, pool, elder_counts,
-                       dealer_counts, final_refused, out, max_trials):
+                       dealer_counts, final_refused, out, max_trials, must=0, never=0):
     """The opponent's histories after the exchanges, as dealt, by rejection: ``out[i]``
     (uint64) his hand at the play in the low 32 bits, every card he threw in the high 32.
 
@@ -231,7 +242,10 @@ def exchange_histories(seed, opponent, cfg, script, turn_up, pool, elder_counts,
     as a dealer refuses that proposal (1) or has nothing to decide (0). Every kept
     history has the same probability under the laws and his model, so the kept ones are
     an equally weighted sample of the histories that agree with what was said. Returns
-    (histories kept, trials); stops after ``max_trials`` trials."""
+    (histories kept, trials); stops after ``max_trials`` trials. ``must``, ``never``
+    (masks): keep only the histories whose hand at the play holds every card of ``must``
+    and none of ``never`` (what the play has shown: the cards he played, the cards Law 43
+    proves he has not), the same trials otherwise."""
     trump = turn_up >> 3
     slot = score_slot(cfg[C.ELDER_SCORE], cfg[C.DEALER_SCORE])
     cards = pool.copy()
@@ -289,7 +303,8 @@ def exchange_histories(seed, opponent, cfg, script, turn_up, pool, elder_counts,
                 hand |= np.uint32(1) << np.uint32(cards[i])
             nxt += mine[r]
             left -= elder_counts[r] + dealer_counts[r]
-        if not ok:
+        if not ok or (hand & np.uint32(must)) != np.uint32(must) \
+                or (hand & np.uint32(never)) != 0:
             continue
         out[got] = np.uint64(hand) | (np.uint64(thrown_all) << np.uint64(32))
         got += 1

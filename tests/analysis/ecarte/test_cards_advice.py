@@ -1,5 +1,6 @@
-"""The card verdicts (analysis/ecarte/play/card_advice.py, engine/ecarte/play/single.py): the computer's
-card is the whole-deal ``pimc-inference`` player's card, card by card, on many deals; the
+"""The card verdicts (analysis/ecarte/play/card_advice.py, engine/ecarte/play/single.py and
+reading.py): the computer's card is the whole-deal ``pimc-inference`` or ``pimc-king``
+player's card, card by card, on many deals (the kings marked as the deal marked them); the
 double-dummy values are the reference's ``move_values``; bad positions name the token and
 the law."""
 from __future__ import annotations
@@ -42,15 +43,22 @@ def mover_args(d, j, who, own, score):
                 discards=groups, played=[int(x) for x in d.play[:j]], score=score)
 
 
+def king_said(d) -> str:
+    """Who announced the king of trumps in deal ``d`` (the engine's players always do)."""
+    return "elder" if d.king_elder else "dealer" if d.king_dealer else "none"
+
+
 @pytest.mark.quick
+@pytest.mark.parametrize("chooser", ["pimc-inference", "pimc-king"])
 @pytest.mark.parametrize("model,score,deals", [("strategy", (0, 0), 200),
                                                ("strategy", (3, 4), 200),
                                                ("treatise", (1, 2), 200)])
-def test_computer_card_is_the_whole_deal_players_card(model, score, deals):
-    """Every card of ``deals`` whole deals played by two pimc-inference players (W = 64):
+def test_computer_card_is_the_whole_deal_players_card(model, score, deals, chooser):
+    """Every card of ``deals`` whole deals played by two ``chooser`` players (W = 64):
     computer_card in the same position, same seed and deal, chooses the card played —
-    including after exchanges (the history particles grown as in the deal)."""
-    cfg, script = cards.settings_for(model, score, 64)
+    including after exchanges (the history particles grown as in the deal); pimc-king told
+    who announced the king, read as the engine's players announce it (always)."""
+    cfg, script = cards.settings_for(model, score, 64, play=chooser)
     runner = DealRunner()
     checked = exchanged = 0
     for i in range(deals):
@@ -60,7 +68,8 @@ def test_computer_card_is_the_whole_deal_players_card(model, score, deals):
         exchanged += bool(d.exchanges)
         for j, who, own, _, _, _, _ in positions(d):
             got = cards.computer_card(**mover_args(d, j, who, own, score), seed=11, deal=i,
-                                      model=model)
+                                      model=model, chooser=chooser, worlds=64,
+                                      king=king_said(d), policy=0)
             assert got == format_card(int(d.play[j])), (i, j)
             checked += 1
     # the check reaches exchanged deals on every row (how many depends on how often the
@@ -83,7 +92,8 @@ def test_card_values_best_is_the_computer_card_and_dd_is_the_reference():
             if j % 3:
                 continue
             args = mover_args(d, j, who, own, score)
-            v = cards.card_values(**args, seed=5, deal=i, opponent=int(other))
+            v = cards.card_values(**args, seed=5, deal=i, opponent=int(other),
+                                  chooser="pimc-inference", worlds=64)
             assert v["best"] == format_card(int(d.play[j]))
             e, dl = (own, other) if who == ELDER else (other, own)
             ref = reference.move_values(int(e), int(dl), int(d.turn_up) >> 3, leader, tricks,
@@ -171,7 +181,7 @@ def test_the_tables_view_of_the_computer_gives_the_same_card():
                                    own_discards=0, seen=0,
                                    played=tuple(zip(roles, a["played"])), seed=2, index=i,
                                    score=score)
-            card = cards.computer_card(view, worlds=64)
+            card = cards.computer_card(view, worlds=64, chooser="pimc-inference")
             assert card == format_card(int(d.play[j])) and int(card) == int(d.play[j])
             n += 1
     assert n > 200
@@ -229,7 +239,7 @@ def test_the_worlds_honour_what_was_said(model):
     turn_up = parse_card_("9C")
     played = cards.parse_position("8H 9H TD JC 7C", "9C", "dealer", played="KH",
                                   score=(1, 3))
-    _, _, _, hands, payoff = cards.decide_position(played, 4, 2, 64, model, True, True)
+    _, _, _, hands, payoff, _, _ = cards.decide_position(played, 4, 2, 64, model, True, True)
     from ecarte_sim.engine.ecarte.records import PAYOFF
     assert payoff[PAYOFF.at.INFER_FALLBACKS] == 0
     king = np.uint32(1 << parse_card_("KH"))
@@ -238,7 +248,7 @@ def test_the_worlds_honour_what_was_said(model):
                                   turn_up >> 3, 0, script, turn_up, slot)
     refused = cards.parse_position("KH JH TH QD JS", "9C", "elder", said="propose,refuse",
                                    score=(1, 3))
-    _, _, _, hands, payoff = cards.decide_position(refused, 4, 2, 64, model, True, True)
+    _, _, _, hands, payoff, _, _ = cards.decide_position(refused, 4, 2, 64, model, True, True)
     assert payoff[PAYOFF.at.INFER_FALLBACKS] == 0
     for h in hands:
         assert not dealer_accepts(cfg[at.DEALER_POLICY], np.uint32(h), turn_up >> 3, 0, script,
@@ -280,9 +290,36 @@ def test_the_inferring_values_estimate_the_exact_posterior():
                             True, c)
             wins[c] += t <= 2
     v = cards.card_values("8H 9H TD JC 7C", "9C", "dealer", said="play", played="KH",
-                          model="treatise", worlds=4096, seed=8)
+                          model="treatise", worlds=4096, seed=8, chooser="pimc-inference")
     assert v["fallback_worlds"] == 0 and n > 100
     for r in v["cards"]:
         p = wins[parse_card(r["card"])] / n
         se = max(np.sqrt(p * (1 - p) / 4096), 1e-3)
         assert abs(r["point"] - p) < 4 * se, (r["card"], r["point"], p)
+
+
+@pytest.mark.quick
+def test_who_announced_the_king_is_checked_and_read():
+    """Only its holder announces the king of trumps (Law 25); the adversary's
+    announcement puts it in every world of pimc-king's values, his silence (a player who
+    always announces) in none, and not told says nothing (as pimc-inference)."""
+    with pytest.raises(ValueError, match="Law 25"):
+        cards.parse_position("JH AH 9D 8D", "QH", "elder", played="QD 7D", king="elder")
+    with pytest.raises(ValueError, match="Law 25"):
+        cards.parse_position("KH AH 9D 8D", "QH", "elder", played="QD 7D", king="dealer")
+    with pytest.raises(ValueError, match="queen"):
+        cards.parse_position("JH AH 9D 8D", "QH", "elder", played="QD 7D", king="queen")
+    p = {k: cards.parse_position("JH AH 9D 8D", "QH", "elder", played="QD 7D", king=k)
+         for k in ("dealer", "none", None)}
+    assert [p[k].adversary_king for k in ("dealer", "none", None)] == [True, False, None]
+    king = 1 << parse_card_("KH")
+    for k, want in (("dealer", "all"), ("none", "none")):
+        _, _, _, hands, _, weights, _ = cards.decide_position(
+            p[k], 1, 97, 256, "treatise", True, True, "pimc-king")
+        held = [bool(int(h) & king) for h, w in zip(hands, weights) if w]
+        assert held and (all(held) if want == "all" else not any(held))
+    _, _, _, hands, _, weights, _ = cards.decide_position(p[None], 1, 97, 256, "treatise",
+                                                          True, True, "pimc-king")
+    _, _, _, plain, _, _, _ = cards.decide_position(p[None], 1, 97, 256, "treatise", True,
+                                                    True, "pimc-inference")
+    assert (hands == plain).all() and (weights == 1000).all()

@@ -1,6 +1,6 @@
 """The ``ecarte-sim`` command line (apps/cli.py): contracts and hostile input.
 
-Almost everything runs in-process through ``analysis.cli.run`` (the console
+Almost everything runs in-process through ``apps.cli.run`` (the console
 entry point), catching ``SystemExit`` (the ``cli`` fixture of conftest.py); a few
 subprocess tests prove the same end to end. The rule for every bad input: exit code 2,
 nothing on stdout, exactly one line on stderr starting with ``Error:``, never a traceback.

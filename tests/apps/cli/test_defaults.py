@@ -85,6 +85,7 @@ RUNS: list[DefaultRun] = [
                          "--exploit-worlds", "4"]),
     DefaultRun("serve", []),                        # the server itself replaced: below
     DefaultRun("stronger", ["--deals", "20"]),
+    DefaultRun("card-regret", ["--per-cell", "1", "--worlds", "16"]),
     DefaultRun("every-decision", ["--score", "4-3", "--later-deals", "8192", "--later-steps",
                                   "1", "--deals-per-state", "2", "--max-deals-per-state", "4",
                                   "--budget", "0.5", "--value-deals", "4096"]),
@@ -117,6 +118,7 @@ NOT_AT_DEFAULT: dict[str, dict[str, str]] = {
               "--no-startup": "the start-up section times fresh processes of a dozen "
                               "commands (test_cli's bench tests run it)"},
     "stronger": {"--deals": LONG},
+    "card-regret": dict.fromkeys(["--per-cell", "--worlds"], LONG),
     "every-decision": dict.fromkeys(["--score", "--later-deals", "--later-steps",
                                      "--deals-per-state", "--max-deals-per-state", "--budget",
                                      "--value-deals"], LONG),

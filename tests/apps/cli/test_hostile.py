@@ -5,7 +5,7 @@ The contract, for every call: either a correct answer (exit 0), or exactly one l
 stderr starting with ``Error:`` and exit code 2 — never a traceback, never a hang, never a
 partial or temporary file left where a complete one was expected.
 
-Almost everything runs in-process through ``analysis.cli.run`` (the console entry point;
+Almost everything runs in-process through ``apps.cli.run`` (the console entry point;
 a NUL byte can only be passed this way), under a watchdog so that a hang fails instead of
 blocking: a budget of this process's CPU time, not of wall time (a busy machine slows a call
 without making it use more CPU), which stops while numba compiles (a cold cache compiles for

@@ -524,36 +524,33 @@ def test_the_treatise_s_computer_conceals_the_king_only_where_the_mark_changes_n
     pytest.fail("no concealed king in 200 games")
 
 
-def test_the_default_computer_plays_as_the_engine_s_alphamu_card_for_card():
-    """The table's default opponent is ``alphamu`` (issue 43.8): the strategy's decisions
-    and the engine's ``alphamu`` cards. A game with the default opponent, self-play with a
-    ``pimc-inference`` stand-in in the person's chair;
-    each first deal (at 0-0) equals the engine's whole deal under the strategy's tables
-    (the same exchanges) replayed by :func:`ecarte_sim.analysis.ecarte.play.stronger.play_out`
-    with the computer's side choosing by ``alphamu`` and the other by ``pimc-inference``:
-    the same ten cards."""
-    from ecarte_sim.analysis.ecarte.play.card_advice import settings_for
-    from ecarte_sim.analysis.ecarte.play.stronger import play_out
+@pytest.mark.parametrize("opponent", ["pimc-king", "alphamu"])
+def test_the_computer_plays_as_the_engine_s_card_player_card_for_card(opponent):
+    """The table's default opponent is ``pimc-king`` (issue 53; ``alphamu`` before, issue
+    43.8): the strategy's decisions and the engine's ``pimc-king`` cards (W = 1024, the
+    person's announcement of the king read, his silence as the treatise's concealer's: at
+    0-0 the mark always counts, so he announces). A game against ``opponent``, self-play
+    with a ``pimc-inference`` stand-in in the person's chair; each first deal (at 0-0)
+    equals the engine's whole deal under the strategy's tables (the same exchanges) played
+    again with the computer's side choosing by its card player and the other by
+    ``pimc-inference`` (W = 64): the same ten cards."""
+    from ecarte_sim.analysis.ecarte.play.card_advice import computer_card, replay
     from ecarte_sim.apps.practice.computer import DEFAULT_OPPONENT, Computer
     from ecarte_sim.apps.practice.computer import _strategy_script
     from ecarte_sim.apps.practice.session import COMPUTER, PERSON
     from ecarte_sim.engine.cards import parse_card
     from ecarte_sim.engine.ecarte.deals.runner import DealRunner
     from ecarte_sim.engine.ecarte.laws.tricks import DEALER, ELDER
-    from ecarte_sim.engine.ecarte.play.alphamu import DEFAULT_TRICKS, M_INF
-    from ecarte_sim.engine.ecarte.settings import CFG, PlayModel, make_cfg
+    from ecarte_sim.engine.ecarte.settings import make_cfg
 
-    assert DEFAULT_OPPONENT == "alphamu" and Table.new(seed=0).opponent == DEFAULT_OPPONENT
+    assert DEFAULT_OPPONENT == "pimc-king" and Table.new(seed=0).opponent == DEFAULT_OPPONENT
     runner = DealRunner()
-    cfg, script = settings_for("strategy", (0, 0), 64)
-    cfg = np.array(cfg)
-    cfg[CFG.at.ELDER_PLAY] = cfg[CFG.at.DEALER_PLAY] = int(PlayModel.PIMC_INFERENCE)
     engine_cfg = make_cfg(elder_score=0, dealer_score=0, target=5, trick_by_trick=True,
                           elder_policy="table", dealer_policy="table", elder_discard="table",
                           dealer_discard="table", play="pimc-inference", worlds=64)
     differ = 0
-    for seed in range(24):
-        table = Table.new(seed=seed, coach=False)
+    for seed in range(24 if opponent == "alphamu" else 12):
+        table = Table.new(seed=seed, coach=False, opponent=opponent)
         stand_in = Computer("strategy", 64)
         while table.to_act()[1] not in ("deal_over", "game_over"):
             table.act(table.decision(table.to_act()[1], PERSON, stand_in))
@@ -565,8 +562,14 @@ def test_the_default_computer_plays_as_the_engine_s_alphamu_card_for_card():
         if k.ended or len(cards) < 10:
             continue                       # a king turned up ended the game: no play
         side = ELDER if d["elder"] == COMPUTER else DEALER
-        _, played = play_out(k, cfg, script, seed=d["seed"], index=0, worlds=64, side=side,
-                             last_tricks=DEFAULT_TRICKS, m=M_INF)
+        chooser = {ELDER: "pimc-inference", DEALER: "pimc-inference", side: opponent}
+
+        def choose(who, p, plays, n, seed=d["seed"], chooser=chooser):
+            return int(computer_card(p, seed=seed, deal=0, model="strategy",
+                                     chooser=chooser[who],
+                                     worlds=None if chooser[who] == "pimc-king" else 64))
+
+        _, played = replay(k, choose)
         assert played == cards, seed
         differ += played != list(k.play)
-    assert differ > 0, "alphamu never chose otherwise than pimc-inference: not tested"
+    assert differ > 0, f"{opponent} never chose otherwise than pimc-inference: not tested"

@@ -130,7 +130,7 @@ def test_new_game_view_and_list(client, store):
     other = client.post("/api/games", json={}).json()
     assert other["id"] != g["id"]
     saved = json.loads((store / f"{other['id']}.json").read_text())
-    assert saved["settings"]["opponent"] == DEFAULT_OPPONENT       # alphamu (issue 43.8)
+    assert saved["settings"]["opponent"] == DEFAULT_OPPONENT       # pimc-king (issue 53)
     listed = client.get("/api/games").json()["games"]
     assert {x["id"] for x in listed} == {g["id"], other["id"]}
     assert all(x["over"] is False and x["seq"] == 0 and "score" in x for x in listed)
@@ -451,10 +451,7 @@ def test_bad_card_questions(client, body, says):
 # --------------------------------------------------------------------------- the real table
 
 def _session():
-    try:
-        from ecarte_sim.analysis.practice import session
-    except ImportError as exc:
-        pytest.skip(f"the practice table is not there yet ({exc})")
+    from ecarte_sim.apps.practice import session
     return session
 
 

@@ -480,7 +480,8 @@ def test_a_game_resumes_after_the_server_restarts(browser, store, shots):
         pg.wait_for_selector("#saved-list li.current")
         assert "in progress" in pg.text_content("#saved-list li.current")
         # the page's default opponent, named as the page's choices name it
-        assert "the strategy, cards by αμ" in pg.text_content("#saved-list li.current")
+        assert "the strategy, cards by PIMC reading the king" in \
+            pg.text_content("#saved-list li.current")
         pg.locator("#saved").screenshot(path=str(shots / "saved-games.png"))
         step(pg, 1)
         assert int(seq(pg)) == int(at) + 1

@@ -37,7 +37,6 @@ def _decisions(record: dict) -> tuple[int, set]:
     import numpy as np
 
     from ecarte_sim.analysis.practice.replay import action_states
-    from ecarte_sim.engine.deck import format_card
     from ecarte_sim.engine.ecarte.search.moves import distinct_moves, legal_moves
     others, cards = 0, set()
     for deal in record["deals"]:

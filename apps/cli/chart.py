@@ -28,8 +28,8 @@ def _out(ctx, param, value):
 
 
 def _play_choices() -> list[str]:
-    from ecarte_sim.engine.ecarte.settings import PlayModel, choices
-    return list(choices(PlayModel))
+    from ecarte_sim.engine.ecarte.settings import play_models
+    return list(play_models("play"))
 
 
 @click.command(context_settings=CONTEXT)

@@ -685,10 +685,10 @@ def policy_options(f):
     one ``settings`` argument: an :class:`EcarteSettings`. The choices and defaults are
     the settings' own."""
     from ecarte_sim.engine.ecarte.settings import (MAX_WORLDS, DealerPolicy, Discard,
-                                                   EcarteSettings, ElderPolicy, PlayModel,
-                                                   choices, name_of)
+                                                   EcarteSettings, ElderPolicy, choices,
+                                                   name_of, play_help, play_models)
     default = EcarteSettings()
-    plays = choices(PlayModel)
+    plays = play_models("play")
 
     @functools.wraps(f)
     def with_settings(*args, **kwargs):
@@ -708,12 +708,7 @@ def policy_options(f):
                           "regle = refuse iff his hand is a jeu de règle."),
         click.option("--play", "play_model", type=click.Choice(plays),
                      default=name_of(default.elder_play), show_default=True,
-                     help="Play model for both: dd (both see all cards: measures the cards), "
-                          "heuristic (Hoyle's advice), pimc (sampled worlds), pimc-inference "
-                          "(worlds drawn from what the opponent's proposals, answers and "
-                          "discards say of his hand), pimc-king (those worlds also weighed by "
-                          "his announcement of the king of trumps, every hand he may hold "
-                          "when they are few)."),
+                     help=f"Play model for both: {play_help('play')}."),
         click.option("--elder-play", type=click.Choice(plays), default=None,
                      help="Play model of the elder only (overrides --play)."),
         click.option("--dealer-play", type=click.Choice(plays), default=None,

@@ -13,6 +13,7 @@ from ecarte_sim.apps.cli.common import (CONTEXT, INDEX, JSON, PRETTY, THREADS, C
                                             command_line, emit, long_run, long_run_options,
                                             not_nan, policy_options, progress, quiet_option,
                                             seed_option, set_threads, writable_dir)
+from ecarte_sim.engine.ecarte.settings import play_models
 
 # --------------------------------------------------------------------------- solve
 
@@ -589,8 +590,9 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
 
 @click.command(context_settings=CONTEXT)
 @click.option("--play", "models",
-              type=click.Choice(["dd", "heuristic", "pimc", "pimc-inference"]), multiple=True,
-              help="Play model(s) to test (repeatable) [default: dd, heuristic, pimc]; "
+              type=click.Choice(play_models("claims")), multiple=True,
+              help="Play model(s) to test (repeatable) "
+                   f"[default: {', '.join(play_models('claims-default'))}]; "
                    "pimc-inference: PIMC whose worlds honour the opponent's proposals.")
 @seed_option()
 @precision_options("Most deals per experiment (class samples per class, at most 2^23) "

@@ -13,7 +13,7 @@ from ecarte_sim.apps.cli.common import (CONTEXT, JSON, THREADS, command_line, em
                                             long_run, long_run_options, quiet_option,
                                             score_value, seed_option, set_threads,
                                             writable_dir)
-from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS
+from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS, play_models
 
 # numpy is imported inside the functions that use it: --help imports this module, and
 # starts without numpy.
@@ -37,8 +37,7 @@ def _progress(enabled: bool):
 
 
 @click.command("equilibrium", context_settings=CONTEXT)
-@click.option("--play", "play", type=click.Choice(["dd", "heuristic", "pimc",
-                                                   "pimc-inference"]),
+@click.option("--play", "play", type=click.Choice(play_models("solved")),
               default="dd", show_default=True, help="Play model of both players' cards.")
 @click.option("--worlds", type=click.IntRange(1, 4096), default=None,
               help=f"PIMC: worlds sampled per decision [default: {DEFAULT_WORLDS}].")
@@ -290,8 +289,7 @@ def _audit_scores(ctx, param, values):
 
 
 @click.command("audit", context_settings=CONTEXT)
-@click.option("--play", "play", type=click.Choice(["dd", "heuristic", "pimc",
-                                                   "pimc-inference"]), default=None,
+@click.option("--play", "play", type=click.Choice(play_models("solved")), default=None,
               help="The shipped strategy of this play model [default: the default one].")
 @click.option("--score", "scores", metavar="E-D", multiple=True, callback=_audit_scores,
               help="A score to audit (repeatable) [default: 0-0 2-4 3-3 4-4].")

@@ -14,6 +14,7 @@ from ecarte_sim.apps.cli.common import (CONTEXT, JSON, THREADS, command_line, em
                                             long_run, long_run_options, quiet_option,
                                             score_value, seed_option, set_threads,
                                             writable_dir)
+from ecarte_sim.engine.ecarte.settings import play_models
 
 # numpy and the library are imported inside the command: --help imports this module.
 
@@ -40,8 +41,7 @@ def _progress(enabled: bool):
               default=None,
               help="Start from the strategy data in this directory (<play>.npz, <play>.json, "
                    "as --ship writes them) [default: the package's shipped strategy].")
-@click.option("--play", "play", type=click.Choice(["dd", "heuristic", "pimc",
-                                                   "pimc-inference"]),
+@click.option("--play", "play", type=click.Choice(play_models("solved")),
               default="dd", show_default=True, help="Play model of both players' cards.")
 @click.option("--worlds", type=click.IntRange(1, 4096), default=None,
               help="PIMC: worlds per decision [default: the settings' 64].")

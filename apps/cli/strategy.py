@@ -17,7 +17,7 @@ from ecarte_sim.apps.cli.common import (CONTEXT, JSON, PLAIN_EVERY, THREADS, com
                                             emit, long_run, long_run_options, policy_options,
                                             quiet_option, score_value, seed_option,
                                             set_threads, writable_dir)
-from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS
+from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS, play_models
 
 
 def _progress(enabled: bool):
@@ -370,8 +370,7 @@ def _headline(result: dict, role: str, seed: int) -> None:
               help="equilibrium: the computed strategy of five up answers (both players play "
                    "it; its table's action, unless the hand's own values resolve the other). "
                    "treatise: the best response to Hoyle's list and the maxims, sampled.")
-@click.option("--play", "play", type=click.Choice(["dd", "heuristic", "pimc",
-                                                   "pimc-inference"]), default=None,
+@click.option("--play", "play", type=click.Choice(play_models("solved")), default=None,
               help="Play model of the cards, and whose solved strategy answers: dd (the "
                    "default: solved on every state, audited hand by hand) or pimc-inference "
                    "(one step under realistic card play; see methods) [default: dd; dd "

@@ -7,6 +7,7 @@ import click
 
 from ecarte_sim.apps.cli.common import (CONTEXT, JSON, THREADS, emit, quiet_option,
                                             seed_option, set_threads, writable_dir)
+from ecarte_sim.engine.ecarte.settings import play_models
 
 
 @click.command("versus", context_settings=CONTEXT)
@@ -17,8 +18,7 @@ from ecarte_sim.apps.cli.common import (CONTEXT, JSON, THREADS, emit, quiet_opti
               help="Game indices of whole games (each played twice, the sides swapped).")
 @click.option("--score", "score", metavar="E-D", default="0-0", show_default=True,
               help="The score of the paired deals, the elder's first.")
-@click.option("--play", "play", type=click.Choice(["dd", "heuristic", "pimc",
-                                                   "pimc-inference"]),
+@click.option("--play", "play", type=click.Choice(play_models("solved")),
               default="dd", show_default=True, help="Play model of both players' cards.")
 @seed_option()
 @THREADS

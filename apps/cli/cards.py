@@ -73,20 +73,11 @@ def cards(hand, turn_up, role, said, discards, played, score, opponent, king, co
     --opponent double dummy, with --continuation each card's value with the player's own
     play after it.
     """
-    from ecarte_sim.analysis.ecarte.play.card_advice import card_values
-    result = card_values(hand, turn_up, role, said=said, discards=discards, played=played,
-                         score=score, seed=seed, deal=deal, worlds=worlds, model=model,
-                         opponent=opponent, chooser=player, king=king, policy=concealing)
-    if continuation:
-        from ecarte_sim.analysis.ecarte.play.card_regret import position_values
-        cont = position_values(hand, turn_up, role, said=said, discards=discards,
-                               played=played, score=score, model=model, player=player,
-                               worlds=result["worlds"], cap=continuation, seed=seed,
-                               king=king)
-        result["continuation"] = cont
-        by = {c["card"]: c for c in cont["cards"]}
-        for r in result["cards"]:
-            r["continuation"] = by[r["card"]]
+    from ecarte_sim.api.strategy import cards as card_question
+    result = card_question(hand, turn_up, role, said=said, discards=discards, played=played,
+                           score=score, seed=seed, deal=deal, worlds=worlds, model=model,
+                           opponent=opponent, chooser=player, king=king, policy=concealing,
+                           continuation=continuation)
     if as_json:
         emit(result)
         return

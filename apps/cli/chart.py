@@ -86,10 +86,8 @@ def chart(role, score, play, against, columns, weigh, rnd, out, compare_play, as
       ecarte-sim chart --play dd --compare pimc-inference --score 4-4
       ecarte-sim chart --round later --score 0-0
     """
-    from ecarte_sim.analysis.ecarte.solving import chart as card
-    from ecarte_sim.analysis.ecarte.solving import solved as shipped
     from ecarte_sim.analysis.reports.provenance import provenance
-    from ecarte_sim.engine.ecarte.laws.score import score_row
+    from ecarte_sim.api.strategy import chart as strategy_card, chart_compare
 
     e, d = score
     score_text = f"{e}-{d}"
@@ -97,68 +95,33 @@ def chart(role, score, play, against, columns, weigh, rnd, out, compare_play, as
         if against == "treatise" or out:
             raise click.UsageError("--compare compares two solved strategies: not with "
                                    "--against treatise or --out")
-        try:
-            first, second = shipped.load(play), shipped.load(compare_play)
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
-        frame = card.compare(first, second, scheme=columns)
-        prov = provenance("chart", {"play": first.play, "compare": second.play,
+        parts = chart_compare(play, compare_play, columns=columns)
+        frame = parts["rows"]
+        prov = provenance("chart", {"play": parts["first"].play,
+                                    "compare": parts["second"].play,
                                     "columns": columns, "score": score_text}, None, None)
         if as_json:
-            emit({"first": card.source_line(first), "second": card.source_line(second),
+            emit({"first": parts["first_source"], "second": parts["second_source"],
                   "rows": frame.to_dict(orient="records"), "provenance": prov})
             return
-        _print_compare(frame, card.source_line(first), card.source_line(second), score_text)
+        _print_compare(frame, parts["first_source"], parts["second_source"], score_text)
         return
-    treatise = card.treatise_tables()[role]
-    if against == "treatise":
-        if play is not None:
-            raise click.UsageError("--play names a solved strategy; --against treatise "
-                                   "charts the treatise's own table")
-        solved, table, gain = None, treatise, None
-        elder = card.treatise_tables()["elder"]
-    else:
-        try:
-            solved = shipped.load(play)
-        except ValueError as exc:
-            raise click.UsageError(f"{exc} (--against treatise charts the treatise's own "
-                                   f"table)") from None
-        row = score_row(e, d)
-        table, gain = solved.table(role)[row], solved.gain(role)[row]
-        elder = solved.elder[row]
-        if rnd == "later":
-            table, gain = solved.later_table(role)[row], None
-            elder = solved.later_table("elder")[row]
-    source = card.source_line(solved) + (
-        "; the later rounds (a proposal after an exchange, its answer)" if rnd == "later"
-        else "")
-    weights, weighting = None, "dealt hands"
-    if role == "dealer" and weigh == "proposed" and rnd == "first":
-        from ecarte_sim.engine.ecarte.decisions.states import state_weights
-        weights = state_weights() * card.proposal_chance(elder)
-        whose = "Hoyle's list" if solved is None else f"the elder's table at {e}-{d}"
-        weighting = (f"how often it is dealt times the chance that the elder "
-                     f"proposes by {whose} ({card.PROPOSAL_SAMPLES} sampled elder hands "
-                     f"a state, seed 0)")
-    result = card.compute(role, table, gain, treatise, scheme=columns, weights=weights,
-                          weighting=weighting)
-    model = solved.play if solved is not None else None
-    parameters = {"role": role, "score": score_text, "play": model, "against": against,
-                  "columns": columns, "weigh": weigh if role == "dealer" and rnd == "first"
-                  else "dealt", "out": out} | ({"round": "later"} if rnd == "later" else {})
+    card = strategy_card(role, (e, d), against=against, play=play, columns=columns,
+                         weigh=weigh, round=rnd)
+    parameters = {"role": role, "score": score_text, "play": card.play, "against": against,
+                  "columns": columns, "weigh": card.weigh, "out": out} | (
+                      {"round": "later"} if rnd == "later" else {})
     prov = provenance("chart", parameters, None, None)
-    if solved is not None:
-        prov["source"] = solved.provenance
+    if card.solved is not None:
+        prov["source"] = card.solved.provenance
     if out:
         from ecarte_sim.analysis.reports.chart import write
-        write(result, out, prov, score=score_text, play=model, source=source,
-              made_by=card.made_by(solved))
+        write(card.card, out, prov, score=score_text, play=card.play, source=card.source,
+              made_by=card.made_by)
     if as_json:
-        emit({"score": score_text, "play": model, "against": against, "source": source,
-              "made_by": card.made_by(solved),
-              **result.to_dict(), "file": out, "provenance": prov})
+        emit({**card.to_dict(), "file": out, "provenance": prov})
         return
-    _print(result, score_text, source, out)
+    _print(card.card, score_text, card.source, out)
 
 
 def _print(result, score: str, source: str, out) -> None:

@@ -208,39 +208,9 @@ def _print(result: dict, against: str) -> None:
         click.echo(f"wrote {path}")
 
 
-def _is_later(said: str, discard: bool) -> bool:
-    """Whether ``said`` (as `cards` takes it) asks about a decision after an exchange."""
-    from ecarte_sim.engine.ecarte.laws.history import parse_said
-    try:
-        words = parse_said(said)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--said") from None
-    return words.count("accept") - (1 if discard else 0) >= 1
-
-
-def _advise_later(hand, trump, turn_up, score, role, against, play, discard, said, discards,
-                  elder_took, n_deals, no_values, seed, as_json) -> None:
-    """``advise`` at a decision after an exchange (a proposal, its answer, a discard)."""
-    from ecarte_sim.analysis.ecarte.advice import later_decision as later
-
-    if against != "equilibrium":
-        raise click.UsageError("a later decision is advised from the computed strategy "
-                               "(drop --against treatise)")
-    if turn_up is None:
-        raise click.UsageError("a later decision needs the turned-up card: --turn-up CARD")
-    x, y = score
-    if elder_took is not None and not (discard and role == "dealer"):
-        raise click.BadParameter("is for the dealer's discard at a later exchange (--role "
-                                 "dealer --discard)", param_hint="--elder-took")
-    if discard:
-        if no_values:
-            raise click.UsageError("--discard values each discard; drop --no-values")
-        r = later.later_discard_advice(hand, turn_up, role, said=said, discards=discards,
-                                       elder_took=elder_took, score=(x, y), play=play,
-                                       seed=seed, deals=n_deals)
-        if as_json:
-            emit(r)
-            return
+def _print_later(kind: str, r: dict, role: str, seed: int) -> None:
+    """A decision after an exchange (a proposal, its answer, a discard), as text."""
+    if kind == "later discard":
         click.echo(f"{r['hand']} ({role}) at exchange {r['round'] + 1}, said "
                    f"{','.join(r['said'])}, score {r['score']}: the computed strategy "
                    f"({r['strategy']['play']}) throws {r['throws'] or 'nothing'}, keeping "
@@ -253,11 +223,6 @@ def _advise_later(hand, trump, turn_up, score, role, against, play, discard, sai
         if not r["others"]:
             click.echo("  every discard rule throws the same cards from this hand")
         _missed_line(r)
-        return
-    r = later.later_advice(hand, turn_up, role, said=said, discards=discards, score=(x, y),
-                           play=play, seed=seed, deals=n_deals, values=not no_values)
-    if as_json:
-        emit(r)
         return
     play_name = r["strategy"]["play"]
     table = r["table_action"]["action"]
@@ -438,33 +403,20 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, sa
     under the strategy; everything after plays the strategy. The treatise's lists decide
     each round on the hand held then, as it reads them.
     """
-    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
-    from ecarte_sim.engine.ecarte.settings import EcarteSettings
+    from ecarte_sim.api.strategy import advice, decided_by_the_deal
 
     set_threads(threads)
-    x, y = score
-    if trump is None:
-        if turn_up is None:
-            raise click.UsageError("give the trumps: --turn-up CARD (or --trump SUIT)")
-        trump = turn_up
-    if said is not None and _is_later(said, discard):
-        _advise_later(hand, trump, turn_up, (x, y), role, against, play, discard, said,
-                      discards, elder_took, n_deals, no_values, seed, as_json)
+    asked = advice(hand, trump, score, role, turn_up=turn_up, against=against, play=play,
+                   worlds=worlds, discard=discard, said=said, discards=discards,
+                   elder_took=elder_took, deals=n_deals, values=not no_values, seed=seed)
+    result = asked.to_dict()
+    if as_json:
+        emit(result)
         return
-    if discards or elder_took is not None:
-        raise click.UsageError("--discards and --elder-took describe the exchanges made: "
-                               "give --said with them (e.g. --said propose,accept)")
-    if discard:
-        if no_values:
-            raise click.UsageError("--discard values each discard; drop --no-values")
-        if against != "equilibrium":
-            raise click.UsageError("--discard advises from the equilibrium's discard table "
-                                   "(drop --against treatise)")
-        result = advice.discard_advice(hand, trump, (x, y), role, turn_up=turn_up,
-                                       play=play, seed=seed, deals=n_deals)
-        if as_json:
-            emit(result)
-            return
+    if asked.kind.startswith("later"):
+        _print_later(asked.kind, result, role, seed)
+        return
+    if asked.kind == "first discard":
         click.echo(f"{result['hand']} ({role}) at the first exchange, score {result['score']}:"
                    f" the computed strategy ({result['strategy']['play']}) throws "
                    f"{result['throws'] or 'nothing'}, keeping {result['keeps']} "
@@ -478,24 +430,10 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, sa
         if not result["others"]:
             click.echo("  every discard rule throws the same cards from this hand")
         return
-    if against == "treatise":
-        settings = EcarteSettings.build(play=play or "dd",
-                                        **({"worlds": worlds} if worlds else {}))
-        result = advice.advise(hand, trump, (x, y), role, turn_up=turn_up,
-                               against="treatise", settings=settings, seed=seed,
-                               deals=n_deals)
-    else:
-        result = advice.advise(hand, trump, (x, y), role, turn_up=turn_up, play=play,
-                               seed=seed, deals=n_deals, values=not no_values)
-        if as_json:
-            emit(result)
-            return
+    if against != "treatise":
         _headline(result, role, seed)
         if no_values:
             return
-    if as_json:
-        emit(result)
-        return
     if against == "treatise":
         click.echo(f"{result['hand']} ({role}), trump {result['trump']}"
                    + (f", {result['turn_up']} turned up" if result["turn_up"] else "")
@@ -509,7 +447,7 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, sa
     click.echo(f"  {g['of']}: {g['p_win']:+.4f} [{g['p_win_ci95'][0]:+.4f}, "
                f"{g['p_win_ci95'][1]:+.4f}]")
     if result.get("decided_by_the_deal") or (against == "treatise" and
-                                             advice.decided_by_the_deal(result)):
+                                             decided_by_the_deal(result)):
         click.echo("  this deal cannot change the game: it is decided before the play "
                    "(a king marked at four, Laws 22-24 and 46)")
     elif against == "treatise":

@@ -310,29 +310,11 @@ _MPL = threading.Lock()
 
 @lru_cache(maxsize=64)
 def chart_json(role: str, score: str, against: str) -> dict:
-    """The strategy card of ``role`` at ``score`` (as ``ecarte-sim chart --json``)."""
-    from ecarte_sim.analysis.ecarte.solving import chart as card
-    from ecarte_sim.analysis.ecarte.solving import solved as shipped
-    from ecarte_sim.engine.ecarte.laws.score import Score
-    e, d = Score.parse(score)
-    treatise = card.treatise_tables()[role]
-    if against == "treatise":
-        solved, table, gain = None, treatise, None
-        elder = card.treatise_tables()["elder"]
-    else:
-        solved = shipped.load(None)
-        row = Score(e, d).row
-        table, gain, elder = solved.table(role)[row], solved.gain(role)[row], solved.elder[row]
-    weights, weighting = None, "dealt hands"
-    if role == "dealer":
-        from ecarte_sim.engine.ecarte.decisions.states import state_weights
-        weights = state_weights() * card.proposal_chance(elder)
-        whose = "Hoyle's list" if solved is None else f"the elder's table at {e}-{d}"
-        weighting = f"how often it is dealt times the chance that the elder proposes by {whose}"
-    result = card.compute(role, table, gain, treatise, weights=weights, weighting=weighting)
-    return {"score": f"{e}-{d}", "against": against, "source": card.source_line(solved),
-            "made_by": card.made_by(solved), **result.to_dict(), "_chart": result,
-            "_solved": solved}
+    """The strategy card of ``role`` at ``score`` (:func:`ecarte_sim.api.strategy.chart`, as
+    ``ecarte-sim chart --json``)."""
+    from ecarte_sim.api.strategy import chart
+    card = chart(role, score, against=against)
+    return {**card.to_dict(), "_chart": card.card, "_solved": card.solved}
 
 
 @lru_cache(maxsize=64)
@@ -360,7 +342,9 @@ def chart_svg(role: str, score: str, against: str) -> bytes:
 
 
 def advise_json(data: dict) -> dict:
-    from ecarte_sim.analysis.ecarte.advice import first_decision as advice
+    """The advice on one decision (:func:`ecarte_sim.api.strategy.advice`, as ``ecarte-sim
+    advise --json``), with ``discard``: also the discard at that exchange."""
+    from ecarte_sim.api.strategy import advice, is_later
     _only(data, ADVISE_FIELDS, "advice")
     hand, trump = data.get("hand"), data.get("trump")
     if not isinstance(hand, str) or not hand.strip():
@@ -383,24 +367,28 @@ def advise_json(data: dict) -> dict:
         raise BadRequest("'score' must be E-D, e.g. 3-4")
     deals = _int(data.get("deals", 1 << 14), "deals", 64, MAX_ADVISE_DEALS)
     seed = _int(data.get("seed", 0), "seed", 0, 2**64 - 1)
-    if not isinstance(data.get("discard", False), bool):
+    discard = data.get("discard", False)
+    if not isinstance(discard, bool):
         raise BadRequest(f"'discard' must be true or false, not {data['discard']!r}")
-    later = _later_question(data)
-    if later is not None:
-        return _later_advice(hand, turn_up, role, score, against, seed, deals,
-                             bool(data.get("discard")), **later)
-    out = advice.advise(hand, trump, score, role, turn_up=turn_up, against=against,
-                        seed=seed, deals=deals)
-    if data.get("discard"):
-        out["discard"] = advice.discard_advice(hand, trump, score, role, turn_up=turn_up,
-                                               seed=seed, deals=min(deals, 1 << 12))
+    history = _history(data)
+    ask = dict(hand=hand, trump=trump, score=score, role=role, turn_up=turn_up, seed=seed,
+               **history)
+    if history["said"] is not None and is_later(history["said"], discard):
+        if discard:
+            return {"discard": advice(against=against, discard=True,
+                                      deals=min(deals, 1 << 12), **ask).to_dict(),
+                    "decision": "later discard"}
+        return advice(against=against, deals=deals, **ask).to_dict()
+    out = advice(against=against, deals=deals, **ask).to_dict()
+    if discard:             # the first exchange's discard, from the computed strategy
+        out["discard"] = advice(against="equilibrium", discard=True,
+                                deals=min(deals, 1 << 12), **ask).to_dict()
     return out
 
 
-def _later_question(data: dict) -> dict | None:
-    """``said``, ``discards`` and ``elder_took`` as ``advise --said ...`` takes them, when
-    they ask about a decision after an exchange; None for a first decision."""
-    from ecarte_sim.engine.ecarte.laws.history import parse_said
+def _history(data: dict) -> dict:
+    """``said``, ``discards`` and ``elder_took`` as ``advise --said ...`` takes them,
+    checked for their types and lengths (the front door checks what they say)."""
     said, discards, took = data.get("said"), data.get("discards"), data.get("elder_took")
     for name, value in (("said", said), ("discards", discards)):
         if value is not None and not isinstance(value, str):
@@ -409,33 +397,7 @@ def _later_question(data: dict) -> dict | None:
             raise BadRequest(f"{name!r} is longer than 200 characters")
     if took is not None:
         took = _int(took, "elder_took", 1, 5)
-    words = parse_said(said or "")
-    discard = bool(data.get("discard"))
-    if words.count("accept") - (1 if discard else 0) < 1:
-        if (discards or "").strip() or took is not None:
-            raise BadRequest("'discards' and 'elder_took' describe the exchanges made: give "
-                             "'said' with them (e.g. propose,accept)")
-        return None
     return {"said": said, "discards": discards or "", "elder_took": took}
-
-
-def _later_advice(hand, turn_up, role, score, against, seed, deals, discard, *, said,
-                  discards, elder_took) -> dict:
-    """A later decision (``advise --said ... --discards ...``)."""
-    from ecarte_sim.analysis.ecarte.advice import later_decision as later
-    if against != "equilibrium":
-        raise BadRequest("a later decision is advised from the computed strategy (against "
-                         "'equilibrium')")
-    if not isinstance(turn_up, str):
-        raise BadRequest("a later decision needs 'turn_up': the turned-up card")
-    if discard:
-        return {"discard": later.later_discard_advice(
-            hand, turn_up, role, said=said, discards=discards, elder_took=elder_took,
-            score=score, seed=seed, deals=min(deals, 1 << 12)), "decision": "later discard"}
-    if elder_took is not None:
-        raise BadRequest("'elder_took' is for the dealer's discard at a later exchange")
-    return later.later_advice(hand, turn_up, role, said=said, discards=discards, score=score,
-                              seed=seed, deals=deals)
 
 
 CARDS_FIELDS = ("hand", "turn_up", "role", "said", "discards", "played", "score", "opponent",
@@ -444,9 +406,9 @@ MAX_CARD_WORLDS = 1024
 
 
 def cards_json(data: dict) -> dict:
-    """:func:`ecarte_sim.analysis.ecarte.play.card_advice.card_values` on one position: which card
+    """:func:`ecarte_sim.api.strategy.cards` on one position: which card
     to lead or play (as ``ecarte-sim cards``)."""
-    from ecarte_sim.analysis.ecarte.play import card_advice as cards
+    from ecarte_sim.api.strategy import cards
     _only(data, CARDS_FIELDS, "a card question")
     for name in ("hand", "turn_up", "role"):
         if not isinstance(data.get(name), str) or not data[name].strip():
@@ -465,8 +427,8 @@ def cards_json(data: dict) -> dict:
             text[name] = value.strip()
     worlds = _int(data.get("worlds", 64), "worlds", 8, MAX_CARD_WORLDS)
     seed = _int(data.get("seed", 0), "seed", 0, 2**64 - 1)
-    return cards.card_values(data["hand"], data["turn_up"], data["role"],
-                             worlds=worlds, seed=seed, **text)
+    return cards(data["hand"], data["turn_up"], data["role"], worlds=worlds, seed=seed,
+                 **text)
 
 
 # --------------------------------------------------------------------------- the app

@@ -200,7 +200,7 @@ def _first(s: DealState, a: dict, seed: int) -> dict | None:
         cost, ci = 0.0, [0.0, 0.0]
     else:
         lo, hi = gain["p_win_ci95"]
-        cost = sign * gain["p_win"]
+        cost = max(0.0, sign * gain["p_win"])   # never -0.0: best is the larger value
         ci = [lo, hi] if sign > 0 else [-hi, -lo]
     t = r.get("treatise") or {}
     rule = None
@@ -496,7 +496,7 @@ def _dd_now(s: DealState) -> int | None:
 def _king_over_worlds(s: DealState, a: dict, chosen: str, rule: str, plus, seed: int,
                       worlds: int, model: str) -> dict:
     """The king's verdict from what the player knows (the adversary's cards unseen): the
-    mark's worth over the worlds the inferring player draws for his next card (the
+    mark's worth over the worlds the coach's card player weighs for his next card (the
     outcome of the card it plays in each world, double dummy), paired world by world."""
     from ecarte_sim.analysis.ecarte.play.card_advice import decide_position
     by = a["by"]
@@ -507,29 +507,36 @@ def _king_over_worlds(s: DealState, a: dict, chosen: str, rule: str, plus, seed:
                         text=f"{chosen}: not valued: a card is unknown")
     deal_index = s.deal.get("index")
     deal_index = (s.deal.get("number", 1) - 1) if deal_index is None else deal_index
-    (best_card, legal, *_), cards, outcomes, _, _ = decide_position(
-        p, seed, deal_index, worlds, model, True, True)
+    (best_card, legal, *_), cards, outcomes, _, _, weights, every = decide_position(
+        p, seed, deal_index, worlds, model, True, True, COACH_PLAYER, _concealing(s, by))
     n = max(1, bin(int(legal)).count("1"))
     k = next((i for i in range(n) if int(cards[i]) == int(best_card)), 0)
+    keep = weights > 0
+    outcomes, w = outcomes[keep], weights[keep].astype(float)
     xe, yd = s.live()
     mark = np.array([outcome_win(int(o), p.first, xe + plus[0], yd + plus[1], role)
                      if xe + plus[0] < 5 and yd + plus[1] < 5 else 1.0
                      for o in outcomes[:, k]])
     none = np.array([outcome_win(int(o), p.first, xe, yd, role) for o in outcomes[:, k]])
     diff = mark - none
-    worth = float(diff.mean())
-    se = float(diff.std(ddof=1) / math.sqrt(diff.size)) if diff.size > 1 else 0.0
+    worth = float(np.average(diff, weights=w))
+    n_eff = w.sum() ** 2 / (w ** 2).sum()
+    se = 0.0 if every or n_eff <= 1 else \
+        math.sqrt(float(np.average((diff - worth) ** 2, weights=w)) / (n_eff - 1))
     cost = 0.0 if chosen == "announce" else worth
     ci = [0.0, 0.0] if chosen == "announce" else normal_ci(worth, se, Z95_ROUNDED)
     text = (f"{chosen} the king: "
             + ("the mark taken" if chosen == "announce" else
-               f"the mark given up costs {cost:.3f} in P(win the game) over {worlds} "
-               "worlds drawn from what you know (what concealing gains by deceiving is not "
-               "valued)"))
+               f"the mark given up costs {cost:.3f} in P(win the game) over "
+               + (f"every hand the adversary may hold ({int(keep.sum())}), weighed by "
+                  "what you know" if every else f"{worlds} worlds drawn from what you know")
+               + " (what concealing gains by deceiving is not valued)"))
     return _verdict("king", s, by, chosen, best="announce",
-                    values={"announce": float(mark.mean()), "conceal": float(none.mean())},
-                    cost=cost, cost_ci95=[float(c) for c in ci], rule=rule, n=int(worlds),
-                    unit="worlds", text=text)
+                    values={"announce": float(np.average(mark, weights=w)),
+                            "conceal": float(np.average(none, weights=w))},
+                    cost=cost, cost_ci95=[float(c) for c in ci], rule=rule,
+                    n=int(keep.sum()) if every else int(worlds),
+                    unit="exact" if every else "worlds", text=text)
 
 
 def _king(s: DealState, a: dict, seed: int = 0, worlds: int = 64,

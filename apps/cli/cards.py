@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from ecarte_sim.apps.cli.common import CONTEXT, JSON, emit, quiet_option, seed_option
+from ecarte_sim.engine.ecarte.settings import card_players
 
 
 @click.command(context_settings=CONTEXT)
@@ -42,8 +43,8 @@ from ecarte_sim.apps.cli.common import CONTEXT, JSON, emit, quiet_option, seed_o
               help="With --king none: the thousandths of his hands holding the king in "
                    "which the adversary would not announce it (0: he always announces, as "
                    "the engine's players do).")
-@click.option("--player", type=click.Choice(["pimc-king", "pimc-inference"]),
-              default="pimc-king", show_default=True,
+@click.option("--player", type=click.Choice(card_players("cards")),
+              default=card_players("cards-default")[0], show_default=True,
               help="Whose worlds and card: pimc-king (also reads the king's announcement; "
                    "every hand the adversary may hold when they are few) or pimc-inference.")
 @click.option("--model", type=click.Choice(["strategy", "treatise"]), default="strategy",
@@ -120,7 +121,7 @@ def cards(hand, turn_up, role, said, discards, played, score, opponent, king, co
 
 
 @click.command("card-regret", context_settings=CONTEXT)
-@click.option("--players", default="pimc-king,pimc-inference", show_default=True,
+@click.option("--players", default=",".join(card_players("regret-default")), show_default=True,
               metavar="LIST", help="The card players measured, comma-separated: pimc-king "
                                    "(W = 1024) and pimc-inference (W = 64), or either as "
                                    "PLAYER:W.")

@@ -220,6 +220,49 @@ MAX_WORLDS = 4096
 #: worlds play better, and the gain stops between 1,024 and 4,096 (measured in
 #: ``results/card-play/``).
 READING_WORLDS = 1024
+#: The card players that choose one card from a position (``cards --player``, the practice
+#: table's and the coach's chooser, ``card-regret --players``, ``stronger --player``): the
+#: play models that infer, and ``alphamu`` (αμ over pimc-inference's worlds, no
+#: :class:`PlayModel` of the whole deal), each with the worlds it plays at when none are
+#: asked and where it is offered (``cards``, ``chooser``, ``regret``, ``stronger``; a
+#: ``-default`` use: among that question's defaults).
+CARD_USES = ("cards", "chooser", "regret", "stronger", "cards-default", "regret-default")
+
+
+@dataclass(frozen=True)
+class CardPlayerEntry:
+    """One card player in the registry (:data:`CARD_PLAYERS`)."""
+    name: str
+    worlds: int
+    uses: frozenset[str]
+
+
+CARD_PLAYERS = (
+    CardPlayerEntry("pimc-king", READING_WORLDS,
+                    frozenset({"cards", "chooser", "regret", "stronger", "cards-default",
+                               "regret-default"})),
+    CardPlayerEntry("pimc-inference", DEFAULT_WORLDS,
+                    frozenset({"cards", "chooser", "regret", "stronger", "regret-default"})),
+    CardPlayerEntry("alphamu", DEFAULT_WORLDS, frozenset({"chooser", "stronger"})),
+)
+
+
+def card_players(use: str) -> tuple[str, ...]:
+    """The names of the card players offered where ``use`` (:data:`CARD_USES`)."""
+    if use not in CARD_USES:
+        raise ValueError(f"unknown use {use!r}; choose from {', '.join(CARD_USES)}")
+    return tuple(e.name for e in CARD_PLAYERS if use in e.uses)
+
+
+def card_player_worlds(name: str) -> int:
+    """The worlds the card player ``name`` plays at when none are asked."""
+    for e in CARD_PLAYERS:
+        if e.name == name:
+            return e.worlds
+    raise ValueError(f"unknown card player {name!r}; choose from "
+                     f"{', '.join(e.name for e in CARD_PLAYERS)}")
+
+
 #: ``threshold`` policy: the strength needed to play (:func:`policies.strength`).
 DEFAULT_THRESHOLD = 8
 #: Deals per task when a player uses PIMC (~10^4 deals a second on two cores): small

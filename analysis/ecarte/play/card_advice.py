@@ -78,6 +78,7 @@ from ecarte_sim.engine.ecarte.laws.score import Score
 from ecarte_sim.engine.ecarte.laws.tricks import ELDER
 from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
 from ecarte_sim.engine.ecarte.search.moves import legal_moves
+from ecarte_sim.engine.ecarte.settings import card_player_worlds, card_players
 
 MODELS = ("strategy", "treatise")
 ROLES = ("elder", "dealer")
@@ -460,15 +461,14 @@ class Card(str):
 #: :data:`~ecarte_sim.engine.ecarte.play.alphamu.DEFAULT_TRICKS` tricks, M unbounded, as
 #: ``ecarte-sim stronger`` measured it; W = 64). Measured against each other in
 #: ``results/card-play/``.
-CHOOSERS = ("pimc-king", "pimc-inference", "alphamu")
-DEFAULT_CHOOSER = "pimc-king"
+CHOOSERS = card_players("chooser")
+DEFAULT_CHOOSER = card_players("cards-default")[0]
 
 
 def default_worlds(chooser: str) -> int:
     """The worlds a chooser plays with when none are asked: pimc-king's
     :data:`~ecarte_sim.engine.ecarte.settings.READING_WORLDS`, the others' 64."""
-    from ecarte_sim.engine.ecarte.settings import READING_WORLDS
-    return READING_WORLDS if chooser == "pimc-king" else DEFAULT_WORLDS
+    return card_player_worlds(chooser)
 
 
 def _alphamu(p: Position, seed, deal, worlds, model, forced_trump) -> int:
@@ -590,9 +590,9 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
     from ecarte_sim.engine.ecarte.deals.whole import outcome_of, points_for
     from ecarte_sim.engine.ecarte.records import PAYOFF
 
-    if chooser not in ("pimc-king", "pimc-inference"):
-        raise ValueError(f"unknown chooser {chooser!r}; the values are pimc-king's or "
-                         "pimc-inference's")
+    if chooser not in card_players("cards"):
+        raise ValueError(f"unknown chooser {chooser!r}; the values are "
+                         + " or ".join(f"{n}'s" for n in card_players("cards")))
     worlds = default_worlds(chooser) if worlds is None else worlds
     p = hand if isinstance(hand, Position) else parse_position(
         hand, turn_up, role, said=said, discards=discards, played=played, score=score,

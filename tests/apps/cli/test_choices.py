@@ -44,3 +44,12 @@ def test_the_defaults_are_the_registry_s():
 def test_the_play_help_names_every_model_with_its_text():
     text = _option("simulate", "--play").help
     assert all(f"{e.name} ({e.text})" in text for e in PLAY_MODELS)
+
+
+def test_the_card_player_options_read_the_registry():
+    from ecarte_sim.engine.ecarte.settings import card_players
+    option = _option("cards", "--player")
+    assert tuple(option.type.choices) == card_players("cards")
+    assert option.default == card_players("cards-default")[0]
+    assert _option("card-regret", "--players").default == ",".join(
+        card_players("regret-default"))

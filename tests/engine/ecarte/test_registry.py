@@ -58,3 +58,24 @@ def test_the_library_s_lists_read_the_registry():
     assert decisions.DEFAULT_MODELS == play_models("claims-default")
     assert decisions.SAMPLED_MODELS == tuple(n for n in play_models("claims")
                                              if member(PlayModel, n, "m") in PIMC_MODELS)
+
+
+def test_the_card_players_and_their_worlds():
+    """The card players choosing one card from a position (``CARD_PLAYERS``): where each
+    is offered, as the lists typed out before the registry (issue 52), and its worlds."""
+    from ecarte_sim.analysis.ecarte.play import card_advice, card_regret, stronger
+    from ecarte_sim.engine.ecarte.settings import (CARD_PLAYERS, DEFAULT_WORLDS, READING_WORLDS,
+                                                   card_player_worlds, card_players)
+    assert card_players("chooser") == card_advice.CHOOSERS == (
+        "pimc-king", "pimc-inference", "alphamu")
+    assert card_players("stronger") == stronger.PLAYERS == card_players("chooser")
+    assert card_players("regret") == card_regret.PLAYERS == ("pimc-king", "pimc-inference")
+    assert card_players("cards") == card_players("regret-default") == card_regret.PLAYERS
+    assert card_players("cards-default") == (card_advice.DEFAULT_CHOOSER,) == ("pimc-king",)
+    assert [card_player_worlds(e.name) for e in CARD_PLAYERS] == [
+        READING_WORLDS, DEFAULT_WORLDS, DEFAULT_WORLDS]
+    assert all(card_advice.default_worlds(e.name) == e.worlds for e in CARD_PLAYERS)
+    with pytest.raises(ValueError, match="unknown card player 'queen'"):
+        card_player_worlds("queen")
+    with pytest.raises(ValueError, match="unknown use"):
+        card_players("play")

@@ -224,6 +224,24 @@ def resolve_discard(stats_role: np.ndarray, current: np.ndarray) -> dict:
     return {"table": table, "gain": best}
 
 
+#: Decisions met above which a role's paired gains cannot all be exactly zero.
+MET_CHECK = 1000
+
+
+def check_gains(stats: np.ndarray, where: str) -> None:
+    """Refuse stats whose paired gains are all exactly zero though many decisions were met:
+    the forced action then changed no deal, which is what a whole-deal kernel compiled
+    against another layout of the cfg reads (a stale numba cache: numba keys a kernel's
+    cache on its own file, not on the constants it imports; clear it with
+    ``find . -name '*.nb[ic]' -delete``). A first run of every-decision met this."""
+    for r, role in enumerate(ROLES):
+        met = int(stats[r, ..., 0].sum())
+        if met >= MET_CHECK and not stats[r, ..., 1:].any():
+            raise RuntimeError(f"{where}: the {role}'s {met:,} decisions met all gain exactly "
+                               "0: the forced actions changed nothing (a stale numba cache? "
+                               "clear it and run again)")
+
+
 def _weighted_change(old: np.ndarray, new: np.ndarray, met: np.ndarray) -> float:
     """The share of the decisions met whose state's entry changed."""
     total = met.sum()
@@ -241,6 +259,7 @@ def later_at(settings: EcarteSettings, pair: dict, slot: int, v: np.ndarray,
         row = at_score(pair, slot)
         stats = later_stats(settings, row, x, y, v, kind=kern.DECIDE, seed=seed,
                             deals=int(es.later_deals), progress=progress)
+        check_gains(stats, f"later decisions at {x}-{y}")
         rec = {"score": f"{x}-{y}", "stage": "later decisions", "k": k, "seed": seed}
         changed = 0.0
         for r, role in enumerate(ROLES):
@@ -261,6 +280,7 @@ def later_at(settings: EcarteSettings, pair: dict, slot: int, v: np.ndarray,
         row = at_score(pair, slot)
         stats = later_stats(settings, row, x, y, v, kind=kern.DISCARD, seed=seed,
                             deals=int(es.later_deals), progress=progress)
+        check_gains(stats, f"later discards at {x}-{y}")
         rec = {"score": f"{x}-{y}", "stage": "later discards", "seed": seed}
         for r, role in enumerate(ROLES):
             key = f"{role}_later_discard"
@@ -437,5 +457,5 @@ def solve(es: EverySettings, start: dict, *, step: int = 0, progress=None) -> di
             "records": records, "gains": gains, "solve": es.echo(), "step": step}
 
 
-__all__ = ["EverySettings", "later_stats", "stat_gains", "resolve_decide", "resolve_discard",
-           "later_at", "first_role", "first_at", "with_later", "solve"]
+__all__ = ["EverySettings", "later_stats", "check_gains", "stat_gains", "resolve_decide",
+           "resolve_discard", "later_at", "first_role", "first_at", "with_later", "solve"]

@@ -93,3 +93,20 @@ def test_the_command_resumes_and_ships_tables_the_kernels_read(cli, tmp_path):
     assert np.array_equal(table_rows(script, "elder", later=True), t["elder_later"])
     assert np.array_equal(table_rows(script, "dealer"), t["dealer"])
     assert any(f.endswith("every_decision.md") for f in json.loads(first.out)["files"])
+
+
+def test_stats_whose_gains_are_all_zero_are_refused():
+    """A first full run met it: every paired gain exactly 0 over millions of decisions
+    met (the forced actions changed nothing: a kernel compiled against another cfg
+    layout). Such stats stop the solve; a single non-zero gain, or few decisions, pass."""
+    import numpy as np
+    from ecarte_sim.analysis.ecarte.solving.every_decision import MET_CHECK, check_gains
+    stats = np.zeros((2, 10, 1, 3), dtype=np.int64)
+    stats[0, 3, 0, 0] = MET_CHECK
+    with pytest.raises(RuntimeError, match="elder's 1,000 decisions met all gain exactly 0"):
+        check_gains(stats, "later decisions at 3-3")
+    stats[0, 5, 0, 1:] = (-7, 49)
+    check_gains(stats, "later decisions at 3-3")
+    few = np.zeros_like(stats)
+    few[1, 2, 0, 0] = MET_CHECK - 1
+    check_gains(few, "later decisions at 3-3")

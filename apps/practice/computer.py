@@ -70,7 +70,14 @@ CHOOSER = {"pimc-king": "pimc-king", "alphamu": "alphamu", "strategy": "pimc-inf
 def _strategy_script() -> np.ndarray:
     from ecarte_sim.analysis.ecarte.solving.solved import load
     from ecarte_sim.engine.ecarte.decisions.tables import policy_script
-    script = policy_script(**load().tables())
+    strategy = load()
+    tables = strategy.tables()
+    first = {k: tables[k] for k in ("elder", "dealer", "elder_discard", "dealer_discard")}
+    later = None
+    if strategy.solves_later:   # elder_later, dealer_later, elder_later_discard, ... (as
+        later = {k: tables[k.replace("_", "_later_") if "_" in k else f"{k}_later"]
+                 for k in first}             # solved.script_for reads them)
+    script = policy_script(**first, later=later)
     script.flags.writeable = False
     return script
 

@@ -549,7 +549,7 @@ def test_the_computer_plays_as_the_engine_s_card_player_card_for_card(opponent):
                           elder_policy="table", dealer_policy="table", elder_discard="table",
                           dealer_discard="table", play="pimc-inference", worlds=64)
     differ = 0
-    for seed in range(24 if opponent == "alphamu" else 12):
+    for seed in range(64 if opponent == "alphamu" else 12):
         table = Table.new(seed=seed, coach=False, opponent=opponent)
         stand_in = Computer("strategy", 64)
         while table.to_act()[1] not in ("deal_over", "game_over"):

@@ -78,16 +78,16 @@ if not _os.environ.get("NUMBA_CACHE_DIR") and (_cache := _numba_cache_dir()) is 
 _API = {
     **dict.fromkeys(["deal", "solve", "play", "game", "simulate", "simulate_cards",
                      "hand", "scores", "scores_frame", "claims", "claims_frame"],
-                    "ecarte_sim.analysis.ecarte.api"),
-    "classify": "ecarte_sim.analysis.ecarte.api_regle",
-    **dict.fromkeys(["advise", "infer", "strategy"], "ecarte_sim.analysis.ecarte.api_strategy"),
+                    "ecarte_sim.api.ecarte"),
+    "classify": "ecarte_sim.api.classify",
+    **dict.fromkeys(["advise", "infer", "strategy"], "ecarte_sim.api.strategy"),
     "inference_value": "ecarte_sim.analysis.ecarte.play.inference_value",
     "inference_claims": "ecarte_sim.analysis.ecarte.claims.inference_claims",
     "EcarteSettings": "ecarte_sim.engine.ecarte.settings",
     "ClaimsSettings": "ecarte_sim.analysis.ecarte.claims.decisions",
     **dict.fromkeys(["piquet_deal", "piquet_simulate", "piquet_partie", "piquet_report",
                      "piquet_discard_search", "piquet_deal_order"],
-                    "ecarte_sim.analysis.piquet.api"),
+                    "ecarte_sim.api.piquet"),
     "PiquetSettings": "ecarte_sim.engine.piquet.settings",
 }
 
@@ -103,5 +103,5 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    """The public API and the two sub-packages: no helper or imported name."""
-    return sorted({*__all__, "engine", "analysis"})
+    """The public API and the four sub-packages (the tiers): no helper or imported name."""
+    return sorted({*__all__, "engine", "analysis", "api", "apps"})

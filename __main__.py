@@ -1,5 +1,5 @@
 """``python -m ecarte_sim``: the same as the ``ecarte-sim`` command."""
 
-from ecarte_sim.analysis.cli import run
+from ecarte_sim.apps.cli import run
 
 run()

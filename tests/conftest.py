@@ -53,7 +53,7 @@ def cli(capsys):
 # --------------------------------------------------------------------------- markers
 #
 # The tests sit in folders that mirror the package (tests/engine/ecarte/ tests
-# engine/ecarte/, tests/analysis/web/ tests analysis/web/, ...; tests/project/ tests the
+# engine/ecarte/, tests/apps/web/ tests apps/web/, ...; tests/project/ tests the
 # package as a whole: its API, docs, install, layout). Each folder on a test's path is also
 # a marker, so ``-m piquet`` runs the Piquet tests of the engine and of the analysis,
 # ``-m web`` the practice table's web tests, and a folder's tests also run by its path
@@ -70,13 +70,15 @@ TESTS = Path(__file__).resolve().parent
 #: Every folder under tests/ that holds tests, by marker name: what its tests cover.
 FOLDERS = {
     "engine": "the engine: cards, RNG, batches, runs, cluster (tests/engine)",
-    "analysis": "the analysis layer (tests/analysis)",
+    "analysis": "the questions and the reports (tests/analysis)",
+    "apps": "the applications: the command line, the web app, the practice table (tests/apps)",
     "project": "the package as a whole: API, docs, doctests, install, layout (tests/project)",
     "ecarte": "Écarté (tests/engine/ecarte, tests/analysis/ecarte)",
     "piquet": "Piquet (tests/engine/piquet, tests/analysis/piquet)",
-    "practice": "the practice table's game, coach and records (tests/analysis/practice)",
-    "web": "the practice table's web app (tests/analysis/web)",
-    "cli": "the command line (tests/analysis/cli)",
+    "practice": "the practice table's game (tests/apps/practice), its records and coach "
+                "(tests/analysis/practice)",
+    "web": "the practice table's web app (tests/apps/web)",
+    "cli": "the command line (tests/apps/cli)",
     "stats": "intervals and precision (tests/analysis/stats)",
     "reports": "report files and provenance (tests/analysis/reports)",
 }

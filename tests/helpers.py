@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from ecarte_sim.analysis.practice.session import Table
+    from ecarte_sim.apps.practice.session import Table
 
 #: The repository's root, the folder of the package's sources (a checkout, or an
 #: unpacked sdist), and the tests' data files.
@@ -56,9 +56,9 @@ class Run(NamedTuple):
 
 def invoke(capsys, *args: str, stdin: bytes | None = None) -> Run:
     """Run ``ecarte-sim ARGS`` in-process through the console entry point
-    (``ecarte_sim.analysis.cli.run``), catching ``SystemExit``; stdin (bytes) feeds
+    (``ecarte_sim.apps.cli.run``), catching ``SystemExit``; stdin (bytes) feeds
     ``--batch -``. Any exit code: :func:`run_cli` adds the output contract's checks."""
-    from ecarte_sim.analysis.cli import run
+    from ecarte_sim.apps.cli import run
 
     capsys.readouterr()
     saved = sys.stdin
@@ -115,7 +115,7 @@ def json_only(r: Run, keep_provenance: bool = False) -> dict:
 # --------------------------------------------------------------------------- commands at a small size
 #
 # The commands the docs show (tests/project/test_docs.py) and the examples of each command's
-# --help (tests/analysis/cli/test_defaults.py) run at a small size.
+# --help (tests/apps/cli/test_defaults.py) run at a small size.
 
 #: Size options per command: each is set to the value given (replacing the page's value, or
 #: appended when the page gives none); a value of None is a flag, appended if absent.

@@ -1,13 +1,8 @@
-"""Écarté's questions, answered from the engine's counts: the front doors, and the
-questions' code grouped by concern in sub-packages (each ``__init__`` maps its modules).
-
-Front doors (the CLI, the notebooks and ``ecarte_sim``'s public names call these):
-
-* :mod:`.api` — the public Python face: deal, solve, play, game, simulate, hand, scores,
-  claims.
-* :mod:`.api_regle` — the public API's classify: a jeu de règle by Hoyle's list (numpy
-  alone, for a quick start) or by the book's definition.
-* :mod:`.api_strategy` — the public API's advise, infer and strategy.
+"""Écarté's questions, answered from the engine's counts, grouped by concern in
+sub-packages (each ``__init__`` maps its modules). Their front doors, which the command
+line, the web page, the notebooks and ``ecarte_sim``'s public names call, are in
+:mod:`ecarte_sim.api` (:mod:`~ecarte_sim.api.ecarte`, :mod:`~ecarte_sim.api.classify`,
+:mod:`~ecarte_sim.api.strategy`).
 
 Sub-packages, each importing only those listed before it:
 

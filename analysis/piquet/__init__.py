@@ -18,5 +18,5 @@
   and PNG files are written by :mod:`ecarte_sim.analysis.reports.piquet`.
 
 The kernels and the rules are in :mod:`ecarte_sim.engine.piquet`; the command line
-(:mod:`ecarte_sim.analysis.cli.piquet`) only parses options and prints.
+(:mod:`ecarte_sim.apps.cli.piquet`) only parses options and prints.
 """

@@ -1,6 +1,6 @@
 """A Piquet deal told in prose: what ``ecarte-sim piquet deal`` prints.
 
-The deal comes as :func:`ecarte_sim.analysis.piquet.api.piquet_deal` returns it: the
+The deal comes as :func:`ecarte_sim.api.piquet.piquet_deal` returns it: the
 cards dealt and the events of the plain reference walk
 (:func:`ecarte_sim.engine.piquet.reference.play_deal`, whose docstring lists every
 event and its keys). :func:`told` turns them into sentences a Piquet player would

@@ -1,11 +1,7 @@
-"""The practice table: a game of five up between a person and the computer, its records and
-the coach.
+"""A game of five up as a record: its format, the laws checked on it, where its cards come
+from, its deals replayed and its decisions graded (what ``ecarte-sim review`` asks; the
+practice table, :mod:`ecarte_sim.apps.practice`, plays the game and writes the record).
 
-* :mod:`.session` — :class:`~.session.Table`, one game by the laws: ``new``, ``view``,
-  ``act``, ``record``, ``from_record`` (the contract the web app and the coach use).
-* :mod:`.computer` — the computer's decisions: the shipped strategy's tables or the
-  treatise's rules, its cards by the inferring player or αμ (:mod:`ecarte_sim.analysis.ecarte.play.card_advice`)
-  or the treatise's play.
 * :mod:`.seeds` — where the cards come from: each deal's seed an HMAC of the game's
   key (version 2), the old one-seed games (version 1), a record's deals checked
   against their seeds.

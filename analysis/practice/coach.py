@@ -40,7 +40,7 @@ What a decision is worth
       does in the treatise's worked game) gives the mark up. Its cost is the mark's worth
       in P(win the game) given the deal's double-dummy outcome; what a concealed king
       gains by deceiving is not valued (the computer reads the person's silence as the
-      treatise's concealer: :func:`~ecarte_sim.analysis.practice.computer.concealing_policy`).
+      treatise's concealer: :func:`~ecarte_sim.apps.practice.computer.concealing_policy`).
 
 The grades (thresholds in P(win the game) lost against the best choice)
     lichess grades a move by the winning chance it lost on a -1..+1 scale: inaccuracy
@@ -600,7 +600,7 @@ def _hide(v: dict) -> dict:
 
 
 def grade_action(before, table, phase: str, action: dict) -> dict | None:
-    """The practice table's hook (:class:`~ecarte_sim.analysis.practice.session.Table`):
+    """The practice table's hook (:class:`~ecarte_sim.apps.practice.session.Table`):
     the verdict on the person's decision just made, read from the table's record (its
     last deal's last action), with ``revealed``/``hidden``/``prompt`` for "try again"."""
     del before, phase, action

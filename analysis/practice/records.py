@@ -25,7 +25,7 @@ from pathlib import Path
 from ecarte_sim.engine.cards import CardError, parse_card
 
 FORMAT = "ecarte-sim game record"
-#: A game saved by the web app's store (:mod:`ecarte_sim.analysis.web.store`): the record
+#: A game saved by the web app's store (:mod:`ecarte_sim.apps.web.store`): the record
 #: is its ``"record"``; :func:`load` reads either.
 STORED_GAME_FORMAT = "ecarte-sim web game 1"
 #: The version written (2: each deal's own seed, the game's key; see :mod:`.seeds`);

@@ -3,7 +3,7 @@ checked against their seeds.
 
 **Version 2** (records of ``version`` 2, the table's since issue 51). A game has a secret
 *key* of :data:`KEY_BYTES` random bytes (a numbered game's is an HMAC of its number under
-the store's secret, :meth:`ecarte_sim.analysis.web.store.GameStore.key_for`). Deal ``n``
+the store's secret, :meth:`ecarte_sim.apps.web.store.GameStore.key_for`). Deal ``n``
 (1, 2, ...) is the engine's deal 0 of the seed :func:`deal_seed` ``(key, n)``: the first
 eight bytes (big-endian) of HMAC-SHA256 of ``b"ecarte-sim deal\\0" + n`` under the key.
 Who deals first (standing for the cut, Law 5) is a bit of another HMAC of the key

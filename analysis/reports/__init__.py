@@ -1,4 +1,6 @@
-"""Report files: :mod:`.provenance` (what made a result, on every output and file),
+"""Report files: :mod:`.provenance` (what made a result, on every output and file; and the
+scaffold every writer shares: ``ReportFiles``, the folder, each file written atomically in
+order, ``provenance.json``; ``pyplot``, matplotlib on Agg),
 :mod:`.claims` (the claims report: Markdown, CSV/Parquet, PNG plots), :mod:`.scores` (the
 score report of ``scores``), :mod:`.piquet` (the files of ``piquet report``),
 :mod:`.strategy` (the files of ``strategy``: best responses, iterated best responses,

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ecarte_sim.analysis.reports.provenance import (caption, commit_file, csv_columns,
-                                                    provenance, write_provenance)
+from ecarte_sim.analysis.reports.provenance import ReportFiles, caption, provenance
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED
 
 
@@ -89,10 +88,8 @@ def write_audit(out_dir: str, result: dict, command_line: str, top: int = 5) -> 
     n = sum(v["hands"] for v in result["summaries"].values())
     prov = provenance("audit", s, s["seed"], n)
     prov["strategy"] = result["strategy"]
-    paths: list[str] = []
-    frame = csv_columns(pd.DataFrame(result["rows"]), prov)
-    commit_file(out_dir, "audit.csv",
-                lambda tmp: frame.to_csv(tmp, index=False, float_format="%.6g"), paths)
+    files = ReportFiles(out_dir, prov)
+    files.csv("audit.csv", pd.DataFrame(result["rows"]), "%.6g")
     md = [f"# {_which(result)[0].upper()}{_which(result)[1:]} hand by hand",
           "", f"_{caption(prov)}_", "",
           f"{s['hands']} random dealt hands per role and score (the dealer's from deals whose "
@@ -114,10 +111,9 @@ def write_audit(out_dir: str, result: dict, command_line: str, top: int = 5) -> 
           "what was said, how many cards the adversary took, under the strategy); the "
           "treatise's lists read on the hand held then.", "",
           *table_rows(result), "", "## The worst hands", "", *worst_lines(result, top), ""]
-    commit_file(out_dir, "audit.md",
-                lambda tmp: open(tmp, "w", encoding="utf-8").write("\n".join(md)), paths)
-    write_provenance(out_dir, prov, command_line=command_line, paths=paths)
-    return paths
+    files.text("audit.md", "\n".join(md))
+    files.provenance(command_line=command_line)
+    return files.paths
 
 
 __all__ = ["audit_lines", "write_audit", "table_rows"]

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import os
 
 
 def _est(e: dict, fmt: str = "+.4f") -> str:
@@ -122,12 +121,10 @@ def write_report(out_dir: str, result: dict) -> list[str]:
     renamed."""
     import pandas as pd
 
-    from ecarte_sim.analysis.reports.provenance import (caption, commit_file, csv_columns,
-                                                        write_provenance)
-    os.makedirs(out_dir, exist_ok=True)
+    from ecarte_sim.analysis.reports.provenance import ReportFiles, caption
     prov = result["provenance"]
-    paths: list[str] = []
-    write_provenance(out_dir, prov, None, result.get("command"), paths)
+    files = ReportFiles(out_dir, prov)
+    files.provenance(None, result.get("command"))
     rows = []
     for label, m in result["players"].items():
         for r in m["rows"]:
@@ -140,10 +137,6 @@ def write_report(out_dir: str, result: dict) -> list[str]:
                              "measured": c["measured"], "printed": c["printed"],
                              "dd_same_worlds": c["dd"], "advantage": c["diff"],
                              "advantage_lo": lo, "advantage_hi": hi})
-    frame = csv_columns(pd.DataFrame(rows), prov)
-    commit_file(out_dir, "card-regret.csv",
-                lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
-    text = markdown(result, caption(prov))
-    commit_file(out_dir, "card-regret.md",
-                lambda p: open(p, "w", encoding="utf-8").write(text), paths)
-    return paths
+    files.csv("card-regret.csv", pd.DataFrame(rows), "%.6f")
+    files.text("card-regret.md", markdown(result, caption(prov)))
+    return files.paths

@@ -10,7 +10,7 @@ import os
 import numpy as np
 
 from ecarte_sim.analysis.ecarte.claims.decisions import TWO_THIRDS, VERDICTS
-from ecarte_sim.analysis.reports.provenance import (FILE, commit_file, csv_columns,
+from ecarte_sim.analysis.reports.provenance import (FILE, commit_file, csv_columns, pyplot,
                                                     parquet_metadata, png_metadata,
                                                     write_provenance)
 from ecarte_sim.engine.ecarte.decisions.regle import RULES
@@ -380,23 +380,15 @@ def write_markdown(path: str, payload: dict, caption: str) -> None:
         _classes(f, payload, models)
 
 
-def _pyplot():
-    """matplotlib's pyplot on the Agg backend (files only, no display)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
 def _save(fig, p, prov: dict) -> None:
     fig.savefig(p, dpi=110, format="png", bbox_inches="tight", pad_inches=0.1,
                 metadata=png_metadata(prov))
-    _pyplot().close(fig)
+    pyplot().close(fig)
 
 
 def rules_png(p, payload: dict, short: str) -> None:
     """rules.png: P(point) per rule of the list, with 95% intervals, n and the 2/3 line."""
-    plt = _pyplot()
+    plt = pyplot()
     models = payload["provenance"]["models"]
     fig, ax = plt.subplots(figsize=(10, 5), layout="constrained")
     width = 0.8 / max(len(models), 1)
@@ -439,7 +431,7 @@ def heat_png(p, payload: dict, short: str, key: str, title: str, label: str, sca
     """A 5 x 5 table by score per play model (``payload[key]``), coloured by ``scale``
     (:func:`scale_for`), each cell written with ``fmt`` (and its 95% half-width)."""
     from matplotlib.colors import Normalize
-    plt = _pyplot()
+    plt = pyplot()
     models = payload["provenance"]["models"]
     cmap_name, vmin, vmax = scale
     cmap = plt.get_cmap(cmap_name)
@@ -471,7 +463,7 @@ def heat_png(p, payload: dict, short: str, key: str, title: str, label: str, sca
 def convergence_png(p, payload: dict, short: str) -> None:
     """convergence.png: the two-to-one estimate as the deals grow, and whether each
     experiment (each class) reached its precision."""
-    plt = _pyplot()
+    plt = pyplot()
     models = payload["provenance"]["models"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.2), layout="constrained",
                                       gridspec_kw={"width_ratios": [1, 1.1]})
@@ -561,8 +553,8 @@ def write_claims_report(out_dir: str, payload: dict, execution: dict | None = No
                         ) -> list[str]:
     """claims.md, claims.csv (+ claims.parquet), rules.csv, rules.png,
     play_minus_propose.png, game_win.png, convergence.png and provenance.json in
-    ``out_dir`` (``execution``: how the run ran, from ``analysis.cli.long_run``)."""
-    _pyplot()
+    ``out_dir`` (``execution``: how the run ran, from ``apps.cli.long_run``)."""
+    pyplot()
     os.makedirs(out_dir, exist_ok=True)
     paths: list[str] = []
     prov = payload["provenance"]

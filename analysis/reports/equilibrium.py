@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import NamedTuple
 
 import numpy as np
@@ -313,24 +312,16 @@ def _method_lines(result: dict) -> list[str]:
 def write_report(out_dir: str, result: dict, execution: dict | None = None) -> list[str]:
     """The report files (module docstring), each written under a temporary name and
     renamed."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import pandas as pd
 
-    from ecarte_sim.analysis.reports.provenance import (caption, commit_file, csv_columns,
-                                                        png_metadata, write_provenance)
-
-    os.makedirs(out_dir, exist_ok=True)
+    from ecarte_sim.analysis.reports.provenance import (ReportFiles, caption, png_metadata,
+                                                        pyplot)
+    plt = pyplot()
     prov = result["provenance"]
-    paths: list[str] = []
-    write_provenance(out_dir, prov, execution, result.get("command"), paths)
-    frame = csv_columns(pd.DataFrame(rows(result)), prov)
-    commit_file(out_dir, "equilibrium.csv",
-                lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
-    text = markdown(result, caption(prov))
-    commit_file(out_dir, "equilibrium.md",
-                lambda p: open(p, "w", encoding="utf-8").write(text), paths)
+    files = ReportFiles(out_dir, prov)
+    files.provenance(execution, result.get("command"))
+    files.csv("equilibrium.csv", pd.DataFrame(rows(result)), "%.6f")
+    files.text("equilibrium.md", markdown(result, caption(prov)))
 
     s = summary(result)
     labels = [e["score"] for e in s["hoyle"]]
@@ -395,9 +386,9 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
         fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
         plt.close(fig)
 
-    commit_file(out_dir, "exploitability.png", exploit_png, paths)
-    commit_file(out_dir, "convergence.png", convergence_png, paths)
-    return paths
+    files.commit("exploitability.png", exploit_png)
+    files.commit("convergence.png", convergence_png)
+    return files.paths
 
 
 def ship(ship_dir: str, result: dict) -> list[str]:

@@ -10,8 +10,7 @@ import json
 
 import numpy as np
 
-from ecarte_sim.analysis.reports.provenance import (commit_file, csv_columns,
-                                                    write_provenance)
+from ecarte_sim.analysis.reports.provenance import ReportFiles
 
 
 def deals_played(result: dict) -> int:
@@ -127,15 +126,11 @@ def markdown(result: dict) -> str:
 def write_report(out_dir: str, result: dict, how: dict) -> list[str]:
     """every_decision.md, every_decision.csv and provenance.json; the paths written."""
     import pandas as pd     # here: writing a table
-    prov = result["provenance"]
-    paths: list = []
-    commit_file(out_dir, "every_decision.md",
-                lambda p: p.write_text(markdown(result), encoding="utf-8"), paths)
-    frame = csv_columns(pd.DataFrame(score_rows(result)), prov)
-    commit_file(out_dir, "every_decision.csv",
-                lambda p: frame.to_csv(p, index=False, float_format="%.6g"), paths)
-    write_provenance(out_dir, prov, how, result.get("command"), paths)
-    return [str(p) for p in paths]
+    files = ReportFiles(out_dir, result["provenance"])
+    files.text("every_decision.md", markdown(result))
+    files.csv("every_decision.csv", pd.DataFrame(score_rows(result)), "%.6g")
+    files.provenance(how, result.get("command"))
+    return [str(p) for p in files.paths]
 
 
 def ship(ship_dir: str, result: dict, play: str) -> list[str]:

@@ -7,13 +7,12 @@ seed, n and version."""
 from __future__ import annotations
 
 import math
-import os
 import textwrap
 
 import numpy as np
 
-from ecarte_sim.analysis.reports.provenance import (caption as made_by, commit_file, csv_columns, png_metadata,
-                                                    write_provenance)
+from ecarte_sim.analysis.reports.provenance import (ReportFiles, caption as made_by,
+                                                    csv_columns, png_metadata, pyplot)
 from ecarte_sim.analysis.stats.intervals import Z95
 
 # matplotlib and pandas are imported where a figure or a table is written, not here:
@@ -348,25 +347,17 @@ def partie_rows(result: dict, provenance: dict) -> list[dict]:
             for p in result["parties"]]
 
 
-def _pyplot():
-    """matplotlib's pyplot on the Agg backend (files only, no display)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
 def _save(fig, f, provenance: dict) -> None:
     fig.savefig(f, format="png", dpi=110, bbox_inches="tight", pad_inches=0.1,
                 metadata=png_metadata(provenance))
-    _pyplot().close(fig)
+    pyplot().close(fig)
 
 
 def totals_png(f, result: dict, provenance: dict, footer: str) -> None:
     """Each seat's deal total as the share of deals reaching at least x points (log
     scale, so that the rare big deals — pique, repique, capot — stay visible instead
     of a jagged histogram flattened by its tail)."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True, layout="constrained")
     shown = [(ax, key, _pairing(result, *key))
              for ax, key in zip(axes, (("random", "random"), ("heuristic", "heuristic")))]
@@ -400,7 +391,7 @@ def totals_png(f, result: dict, provenance: dict, footer: str) -> None:
 def exchange_png(f, result: dict, provenance: dict, footer: str) -> None:
     """The exchange's questions: each paired difference in the elder's margin with its 95%
     interval, one bar a question."""
-    plt = _pyplot()
+    plt = pyplot()
     rows = result["exchange"]
     fig, ax = plt.subplots(figsize=(10, 0.55 * len(rows) + 2.2), layout="constrained")
     colours = {"elder takes five": "tab:blue", "younger takes all": "tab:orange"}
@@ -448,15 +439,11 @@ def write_report(out_dir: str, result: dict, provenance: dict, execution: dict |
     atomically."""
     import pandas as pd
 
-    _pyplot()
-    os.makedirs(out_dir, exist_ok=True)
+    pyplot()
+    files = ReportFiles(out_dir, provenance)
+    commit = files.commit               # write under a temporary name, then rename
     caption = made_by(provenance)
-    paths: list[str] = []
-
-    def commit(name, write):           # write under a temporary name, then rename
-        commit_file(out_dir, name, write, paths)
-
-    write_provenance(out_dir, provenance, execution, command_line, paths)
+    files.provenance(execution, command_line)
     for name, rows, always in (("pairings.csv", pairing_rows(result, provenance), True),
                                ("exchange.csv", exchange_rows(result, provenance), True),
                                ("sinking.csv", sinking_rows(result, provenance), False),
@@ -470,4 +457,4 @@ def write_report(out_dir: str, result: dict, provenance: dict, execution: dict |
     footer = textwrap.fill(caption.replace("`", ""), 170)
     commit("totals.png", lambda f: totals_png(f, result, provenance, footer))
     commit("exchange.png", lambda f: exchange_png(f, result, provenance, footer))
-    return paths
+    return files.paths

@@ -96,6 +96,46 @@ def commit_file(out_dir: str, name: str, write, paths: list | None = None) -> st
     return path
 
 
+class ReportFiles:
+    """The scaffold every report writer shares: ``out_dir`` made, each file written under a
+    temporary name and renamed (:func:`commit_file`), the paths written kept in the order
+    written (``paths``), the run's provenance ``prov`` at hand; :meth:`provenance` writes
+    ``provenance.json`` where the writer puts it in that order."""
+
+    def __init__(self, out_dir: str, prov: dict):
+        os.makedirs(out_dir, exist_ok=True)
+        self.out_dir, self.prov, self.paths = out_dir, prov, []
+
+    def commit(self, name: str, write) -> str:
+        """``name`` written through ``write(tmp_path)`` (:func:`commit_file`)."""
+        return commit_file(self.out_dir, name, write, self.paths)
+
+    def text(self, name: str, text: str) -> str:
+        """``name`` holding ``text`` (UTF-8)."""
+        return self.commit(name, lambda p: Path(p).write_text(text, encoding="utf-8"))
+
+    def csv(self, name: str, frame, float_format: str) -> str:
+        """``name``: ``frame`` (a DataFrame) with the provenance columns
+        (:func:`csv_columns`), no index."""
+        frame = csv_columns(frame, self.prov)
+        return self.commit(name, lambda p: frame.to_csv(p, index=False,
+                                                         float_format=float_format))
+
+    def provenance(self, execution: dict | None = None, command_line: str | None = None
+                   ) -> str:
+        """``provenance.json`` (:func:`write_provenance`)."""
+        return write_provenance(self.out_dir, self.prov, execution, command_line, self.paths)
+
+
+def pyplot():
+    """matplotlib's pyplot on the Agg backend (files, no display), as every writer of a
+    figure first needs it."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
 def write_provenance(out_dir: str, prov: dict, execution: dict | None = None,
                      command_line: str | None = None, paths: list | None = None) -> str:
     """``provenance.json`` in ``out_dir``: the identity, how it ran and, when the run was

@@ -4,7 +4,6 @@ provenance.json, each written under a temporary name and renamed."""
 
 from __future__ import annotations
 
-import os
 import textwrap
 
 import numpy as np
@@ -20,33 +19,27 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
     """scores.csv (pandas), scores.md, scores.png (matplotlib heatmaps) and provenance.json
     in ``out_dir``; each written to a temporary name first and renamed, so no partial file
     is left. ``result["provenance"]``: :func:`analysis.provenance.provenance`."""
-    from ecarte_sim.analysis.reports.provenance import (caption as made_by, commit_file, csv_columns,
-                                                        parquet_metadata, write_provenance)
-    import matplotlib
-    matplotlib.use("Agg")
+    from ecarte_sim.analysis.reports.provenance import (ReportFiles, caption as made_by,
+                                                        csv_columns, parquet_metadata, pyplot)
     import pandas as pd
 
-    os.makedirs(out_dir, exist_ok=True)
+    pyplot()
     prov = result["provenance"]
+    files = ReportFiles(out_dir, prov)
     frame = csv_columns(pd.DataFrame(_score_rows(result)), prov)
     s = result["settings"]
     caption = (f"{made_by(prov)}; elder {s['elder_policy']}, dealer {s['dealer_policy']}, "
                f"play {s['play']['elder']}/{s['play']['dealer']}")
-    paths: list[str] = []
-
-    def commit(name, write):
-        commit_file(out_dir, name, write, paths)
-
-    write_provenance(out_dir, prov, execution, result.get("command"), paths)
-    commit("scores.csv", lambda p: frame.to_csv(p, index=False, float_format="%.6f"))
+    files.provenance(execution, result.get("command"))
+    files.commit("scores.csv", lambda p: frame.to_csv(p, index=False, float_format="%.6f"))
     try:
         import pyarrow  # noqa: F401
-        commit("scores.parquet", lambda p: parquet_metadata(frame, prov, p))
+        files.commit("scores.parquet", lambda p: parquet_metadata(frame, prov, p))
     except ImportError:
         pass
-    commit("scores.md", lambda p: _scores_md(p, result, caption))
-    commit("scores.png", lambda p: _scores_png(p, result, caption))
-    return paths
+    files.commit("scores.md", lambda p: _scores_md(p, result, caption))
+    files.commit("scores.png", lambda p: _scores_png(p, result, caption))
+    return files.paths
 
 
 def _score_rows(result: dict) -> list[dict]:

@@ -189,36 +189,25 @@ def write_report(out_dir: str, result: dict, execution: dict | None = None) -> l
     ``out_dir``, each written under a temporary name and renamed; tables.npz holds the
     computed tables (one row per score: a decision table bit-packed, a discard table as
     ``Discard`` values in uint8)."""
-    import matplotlib
-    matplotlib.use("Agg")
     import pandas as pd
 
-    from ecarte_sim.analysis.reports.provenance import (commit_file, csv_columns,
-                                                        write_provenance)
+    from ecarte_sim.analysis.reports.provenance import ReportFiles, pyplot
 
-    os.makedirs(out_dir, exist_ok=True)
-    prov = result["provenance"]
-    paths: list[str] = []
+    pyplot()
+    files = ReportFiles(out_dir, result["provenance"])
     rows = [{"role": role, **_ci_columns(r)}
             for role, data in result["roles"].items() for r in data["rows"]]
-    frame = csv_columns(pd.DataFrame(rows), prov)
-    write_provenance(out_dir, prov, execution, result.get("command"), paths)
-    commit_file(out_dir, "strategy.csv",
-                lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
-
+    files.provenance(execution, result.get("command"))
+    files.csv("strategy.csv", pd.DataFrame(rows), "%.6f")
     rule_rows = [_ci_columns(r)
                  for data in result["roles"].values() for r in data.get("by_rule", [])]
     if rule_rows:
-        rules_frame = csv_columns(pd.DataFrame(rule_rows), prov)
-        commit_file(out_dir, "treatise_rules.csv",
-                    lambda p: rules_frame.to_csv(p, index=False, float_format="%.6f"), paths)
-
-    commit_file(out_dir, "tables.npz",
-                _tables_npz({role: d["table"] for role, d in result["roles"].items()}),
-                paths)
-    commit_file(out_dir, "strategy.md", lambda p: _strategy_md(p, result), paths)
-    commit_file(out_dir, "strategy.png", lambda p: _strategy_png(p, result), paths)
-    return paths
+        files.csv("treatise_rules.csv", pd.DataFrame(rule_rows), "%.6f")
+    files.commit("tables.npz",
+                 _tables_npz({role: d["table"] for role, d in result["roles"].items()}))
+    files.commit("strategy.md", lambda p: _strategy_md(p, result))
+    files.commit("strategy.png", lambda p: _strategy_png(p, result))
+    return files.paths
 
 
 def _ci_columns(r: dict) -> dict:
@@ -396,18 +385,14 @@ def write_equilibrium_report(out_dir: str, result: dict,
     """equilibrium.csv (one row per step), equilibrium.md, equilibrium.png (exploitability
     and the elder's value by step, 95% intervals), tables.npz (the last pair: decision
     tables bit-packed, discard tables as ``Discard`` values) and provenance.json."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import pandas as pd
 
-    from ecarte_sim.analysis.reports.provenance import (caption as made_by, commit_file,
-                                                        csv_columns, png_metadata,
-                                                        write_provenance)
+    from ecarte_sim.analysis.reports.provenance import (ReportFiles, caption as made_by,
+                                                        png_metadata, pyplot)
 
-    os.makedirs(out_dir, exist_ok=True)
+    plt = pyplot()
     prov = result["provenance"]
-    paths: list[str] = []
+    files = ReportFiles(out_dir, prov)
     steps = result["steps"]
     rows = []
     for st in steps:
@@ -418,12 +403,9 @@ def write_equilibrium_report(out_dir: str, result: dict,
             else:
                 row[k] = val
         rows.append(row)
-    frame = csv_columns(pd.DataFrame(rows), prov)
-    write_provenance(out_dir, prov, execution, result.get("command"), paths)
-    commit_file(out_dir, "equilibrium.csv",
-                lambda p: frame.to_csv(p, index=False, float_format="%.6f"), paths)
-
-    commit_file(out_dir, "tables.npz", _tables_npz(result["tables"]), paths)
+    files.provenance(execution, result.get("command"))
+    files.csv("equilibrium.csv", pd.DataFrame(rows), "%.6f")
+    files.commit("tables.npz", _tables_npz(result["tables"]))
     discards = "discard" in result.get("decisions", ())
 
     def markdown(p):
@@ -466,7 +448,7 @@ def write_equilibrium_report(out_dir: str, result: dict,
                     "of dealt hands (the dealer's: of hands that meet a proposal); "
                     "*agrees*: the share of dealt hands on which the discard throws the "
                     "treatise rule's cards.\n")
-    commit_file(out_dir, "equilibrium.md", markdown, paths)
+    files.commit("equilibrium.md", markdown)
 
     def png(p):
         fig, axes = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
@@ -484,8 +466,8 @@ def write_equilibrium_report(out_dir: str, result: dict,
         fig.suptitle(made_by(prov), fontsize=7)
         fig.savefig(p, format="png", dpi=110, metadata=png_metadata(prov))
         plt.close(fig)
-    commit_file(out_dir, "equilibrium.png", png, paths)
-    return paths
+    files.commit("equilibrium.png", png)
+    return files.paths
 
 
 __all__ = ["write_report", "write_equilibrium_report", "read_rules", "rules_markdown",

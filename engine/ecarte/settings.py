@@ -19,7 +19,10 @@ the shipped tables in the script (``ecarte_sim.analysis.ecarte.solving.solved.sc
 To add a policy: add a member to its enum here, implement it in
 :mod:`ecarte_sim.engine.ecarte.decisions.policies` (or a play model in
 :mod:`ecarte_sim.engine.ecarte.play.players`) with the sentence of the treatise it
-encodes, and test it; the CLI, the echo and the validation follow.
+encodes, and test it; the CLI, the echo and the validation follow. A play model is also
+one entry of :data:`PLAY_MODELS` (what the help says of it, where it is offered and where
+it is a default: :data:`PLAY_USES`), which the command line's choices, the best
+response's ids and the claims' lists read (:func:`play_models`).
 """
 
 from __future__ import annotations
@@ -102,6 +105,74 @@ PIMC_MODELS = (PlayModel.PIMC, PlayModel.PIMC_INFERENCE, PlayModel.PIMC_KING)
 INFERRING_MODELS = (PlayModel.PIMC_INFERENCE, PlayModel.PIMC_KING)
 
 
+#: Where a play model is offered, by question: ``play`` every whole deal (``play``, ``game``,
+#: ``simulate``, ``--elder-play``, ``chart --play``); ``solved`` the proposal game solved
+#: under it (``strategy``, ``advise``, ``equilibrium``, ``audit``, ``every-decision``,
+#: ``versus``); ``claims`` the treatise's claims' experiments; ``exploited`` the exact best
+#: response to it (``exploit``, ``exploitability``). A name ending in ``-default`` is where
+#: the model is among a question's defaults: ``claims`` tests ``claims-default`` unless
+#: told, ``exploit`` answers ``exploit-default``, ``exploitability`` measures
+#: ``exploitability-default``.
+PLAY_USES = ("play", "solved", "claims", "exploited", "claims-default", "exploit-default",
+             "exploitability-default")
+
+
+@dataclass(frozen=True)
+class PlayModelEntry:
+    """One play model in the registry (:data:`PLAY_MODELS`): its id, what the help says
+    of it, and the questions that offer it (:data:`PLAY_USES`)."""
+    model: PlayModel
+    text: str
+    uses: frozenset[str]
+
+    @property
+    def name(self) -> str:
+        return name_of(self.model)
+
+
+#: The play models a user may choose, in id order: adding a play model is one entry here
+#: (and its kernel); the command line's choices, help texts and defaults, the best
+#: response's ids and the claims' lists read it (:func:`play_models`, :func:`play_help`).
+PLAY_MODELS = (
+    PlayModelEntry(PlayModel.DD, "both see all cards: measures the cards",
+                   frozenset({"play", "solved", "claims", "claims-default"})),
+    PlayModelEntry(PlayModel.HEURISTIC, "Hoyle's advice",
+                   frozenset({"play", "solved", "claims", "claims-default", "exploited",
+                              "exploitability-default"})),
+    PlayModelEntry(PlayModel.PIMC, "sampled worlds",
+                   frozenset({"play", "solved", "claims", "claims-default", "exploited",
+                              "exploit-default", "exploitability-default"})),
+    PlayModelEntry(PlayModel.PIMC_INFERENCE,
+                   "worlds drawn from what the opponent's proposals, answers and discards "
+                   "say of his hand",
+                   frozenset({"play", "solved", "claims", "exploited",
+                              "exploitability-default"})),
+    PlayModelEntry(PlayModel.PIMC_KING,
+                   "those worlds also weighed by his announcement of the king of trumps, "
+                   "every hand he may hold when they are few",
+                   frozenset({"play", "exploited"})),
+)
+
+
+def play_models(use: str = "play") -> tuple[str, ...]:
+    """The names of the play models offered where ``use`` (:data:`PLAY_USES`), in id
+    order."""
+    if use not in PLAY_USES:
+        raise ValueError(f"unknown use {use!r}; choose from {', '.join(PLAY_USES)}")
+    return tuple(e.name for e in PLAY_MODELS if use in e.uses)
+
+
+def play_help(use: str = "play") -> str:
+    """The play models offered where ``use``, each with what it is, for a help text:
+    ``dd (both see all cards: measures the cards), heuristic (Hoyle's advice), ...``."""
+    return ", ".join(f"{e.name} ({e.text})" for e in PLAY_MODELS if use in e.uses)
+
+
+def play_model_id(name: str) -> int:
+    """The kernel id of the play model ``name`` (``pimc`` → ``PlayModel.PIMC``)."""
+    return int(member(PlayModel, name, "play model"))
+
+
 class ElderFirst(IntEnum):
     """The elder's first decision (round 0) forced one way: the arms of a paired run."""
     BY_POLICY = 0
@@ -149,6 +220,49 @@ MAX_WORLDS = 4096
 #: worlds play better, and the gain stops between 1,024 and 4,096 (measured in
 #: ``results/card-play/``).
 READING_WORLDS = 1024
+#: The card players that choose one card from a position (``cards --player``, the practice
+#: table's and the coach's chooser, ``card-regret --players``, ``stronger --player``): the
+#: play models that infer, and ``alphamu`` (αμ over pimc-inference's worlds, no
+#: :class:`PlayModel` of the whole deal), each with the worlds it plays at when none are
+#: asked and where it is offered (``cards``, ``chooser``, ``regret``, ``stronger``; a
+#: ``-default`` use: among that question's defaults).
+CARD_USES = ("cards", "chooser", "regret", "stronger", "cards-default", "regret-default")
+
+
+@dataclass(frozen=True)
+class CardPlayerEntry:
+    """One card player in the registry (:data:`CARD_PLAYERS`)."""
+    name: str
+    worlds: int
+    uses: frozenset[str]
+
+
+CARD_PLAYERS = (
+    CardPlayerEntry("pimc-king", READING_WORLDS,
+                    frozenset({"cards", "chooser", "regret", "stronger", "cards-default",
+                               "regret-default"})),
+    CardPlayerEntry("pimc-inference", DEFAULT_WORLDS,
+                    frozenset({"cards", "chooser", "regret", "stronger", "regret-default"})),
+    CardPlayerEntry("alphamu", DEFAULT_WORLDS, frozenset({"chooser", "stronger"})),
+)
+
+
+def card_players(use: str) -> tuple[str, ...]:
+    """The names of the card players offered where ``use`` (:data:`CARD_USES`)."""
+    if use not in CARD_USES:
+        raise ValueError(f"unknown use {use!r}; choose from {', '.join(CARD_USES)}")
+    return tuple(e.name for e in CARD_PLAYERS if use in e.uses)
+
+
+def card_player_worlds(name: str) -> int:
+    """The worlds the card player ``name`` plays at when none are asked."""
+    for e in CARD_PLAYERS:
+        if e.name == name:
+            return e.worlds
+    raise ValueError(f"unknown card player {name!r}; choose from "
+                     f"{', '.join(e.name for e in CARD_PLAYERS)}")
+
+
 #: ``threshold`` policy: the strength needed to play (:func:`policies.strength`).
 DEFAULT_THRESHOLD = 8
 #: Deals per task when a player uses PIMC (~10^4 deals a second on two cores): small

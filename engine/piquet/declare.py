@@ -11,6 +11,9 @@ below and frozen into the kernels as constants:
 * ``SEQ_SCORE[b]`` = the sum of the scores of all the suit's runs
   (tierce 3, quart 4, quint 15, sixième 16, septième 17, huitième 18).
 
+The best point's suit is found once, by :func:`point_suit` (sinking guards it, showing
+shows it: :func:`sink_masks`, ``whole.shown_calls``).
+
 Quatorzes and trios (Law 64) are counted rank by rank with ``RANK_MASK``; a
 set's key is ``8 * (count - 2) + rank``, so any quatorze beats any trio.
 
@@ -103,6 +106,21 @@ def hand_keys(hand):
 
 
 @njit(cache=True)
+def point_suit(hand):
+    """(point key, suit) of the best point of ``hand`` (Law 62: the most cards, then the
+    most pips; the first suit of the best on a tie), the one place it is found."""
+    h = np.uint32(hand)
+    best = -1
+    best_suit = 0
+    for s in range(4):
+        k = POINT_KEY[(h >> np.uint32(8 * s)) & np.uint32(0xFF)]
+        if k > best:
+            best = k
+            best_suit = s
+    return best, best_suit
+
+
+@njit(cache=True)
 def called_keys(point_hand, seq_hand, sets_hand):
     """(point key, sequence key, sequence score, set key, set score) of what a player
     calls: his point from ``point_hand``, his sequences from ``seq_hand``, his
@@ -133,13 +151,7 @@ def sink_masks(policy, hand):
     if policy != SinkPolicy.GUARD:
         return zero, zero, zero
     point_mask = zero
-    best = -1
-    best_suit = 0
-    for s in range(4):
-        k = POINT_KEY[(h >> np.uint32(8 * s)) & np.uint32(0xFF)]
-        if k > best:
-            best = k
-            best_suit = s
+    best, best_suit = point_suit(h)
     if (best >> 7) <= 4 and _guarded_king_suit(h, best_suit):
         point_mask = h
     seq_mask = zero

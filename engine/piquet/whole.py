@@ -41,8 +41,8 @@ from ecarte_sim.engine.piquet.deal import (HAND_SIZE, STOCK_POSITION, STOCK_SIZE
                                            WORDS_ELDER_DISCARD, WORDS_PLAY, WORDS_WORLDS,
                                            WORDS_YOUNGER_DISCARD, deal_pack, random_below,
                                            random_subset)
-from ecarte_sim.engine.piquet.declare import (POINT_KEY, RANK_MASK, called_keys, declare_called,
-                                              hand_keys, repiques, sink_masks)
+from ecarte_sim.engine.piquet.declare import (RANK_MASK, called_keys, declare_called, hand_keys,
+                                              point_suit, repiques, sink_masks)
 from ecarte_sim.engine.piquet.players import (heuristic_card, heuristic_discard, legal_moves,
                                               nth_card)
 from ecarte_sim.engine.piquet.records import (DECLARATIONS, N_CALL_KEYS, N_CATEGORIES, N_SEATS,
@@ -98,14 +98,7 @@ def shown_calls(point_hand, seq_hand, sets_hand, won_point, won_sequences, won_s
     h = np.uint32(point_hand)
     shown = np.uint32(0)
     if won_point:
-        best = -1
-        best_suit = 0
-        for s in range(4):
-            k = POINT_KEY[(h >> np.uint32(8 * s)) & np.uint32(0xFF)]
-            if k > best:
-                best = k
-                best_suit = s
-        shown |= h & suit_mask(best_suit)
+        shown |= h & suit_mask(point_suit(h)[1])
     h = np.uint32(seq_hand)
     if won_sequences:
         for s in range(4):

@@ -27,7 +27,7 @@ def cluster():
 
 
 def _cli(*args):
-    proc = subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", *args], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "ecarte_sim.apps.cli", *args], capture_output=True,
                           timeout=BLOCKED)
     return proc.returncode, proc.stdout, proc.stderr.decode()
 

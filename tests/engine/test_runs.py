@@ -193,7 +193,7 @@ def _default_sigint():
 
 
 def _cli(args, **kw):
-    return subprocess.Popen([sys.executable, "-m", "ecarte_sim.analysis.cli", *args],
+    return subprocess.Popen([sys.executable, "-m", "ecarte_sim.apps.cli", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=_default_sigint, **kw)
 

@@ -123,7 +123,7 @@ def test_the_namespace_is_the_public_api():
     names = dir(es)
     assert set(es.__all__) <= set(names)
     assert not {"annotations", "importlib", "import_module", "_API"} & set(names)
-    assert set(names) - set(es.__all__) == {"engine", "analysis"}
+    assert set(names) - set(es.__all__) == {"engine", "analysis", "api", "apps"}
     assert {"strategy", "advise", "play"} <= set(es.__all__)
 
 
@@ -230,8 +230,8 @@ def test_strategy_refuses_bad_arguments(kwargs, token):
 
 
 def test_strategy_returns_what_the_command_prints(cli):
-    from ecarte_sim.analysis.cli.common import finite
-    from ecarte_sim.analysis.cli.strategy import _plain
+    from ecarte_sim.apps.cli.common import finite
+    from ecarte_sim.apps.cli.strategy import _plain
 
     small = ["--deals-per-state", "2", "--max-deals-per-state", "2", "--fresh-deals", "2000"]
     printed = _cli_json(cli, "strategy", "--role", "elder", "--score", "2-3", *small)

@@ -2,15 +2,17 @@
 
 * No import cycles between the modules of ``ecarte_sim`` (function-level imports count;
   ``if TYPE_CHECKING:`` blocks do not).
-* The two games' engines are independent: ``ecarte_sim.engine.ecarte`` never imports
-  ``ecarte_sim.engine.piquet`` and vice versa.
-* The engine does not depend on the analysis layer: nothing under ``ecarte_sim.engine``
-  imports ``ecarte_sim.analysis``; the game's analyses (``ecarte_sim.analysis.ecarte``)
-  never import their clients, the practice table and the web app.
-* Écarté's engine goes from the cards up: its sub-packages ``laws``, ``search``,
-  ``decisions``, ``play``, ``deals`` each import only those before them, ``settings`` and
-  ``records`` import none of them, and ``reference`` imports no module of the engine's
-  (it shares only the card parser of ``ecarte_sim.engine.cards``).
+* The two games are independent: ``ecarte_sim.engine.ecarte`` never imports
+  ``ecarte_sim.engine.piquet`` and vice versa, nor do their analyses.
+* The tiers are folders: ``engine``, ``analysis`` (the questions and their reports),
+  ``api`` (the front door), ``apps`` (the command line, the web app, the practice table,
+  the bench); each imports only those before it.
+* Every package's sub-packages have an order (:data:`ORDER`), tested as the engine's:
+  Écarté's engine goes from the cards up (``laws``, ``search``, ``decisions``, ``play``,
+  ``deals``), and so on; each imports only those before it. Every package that has
+  sub-packages has its order here (:func:`test_every_package_has_an_order`). ``settings``
+  and ``records`` import none of the engine's layers, and ``reference`` imports no module
+  of the engine's (it shares only the card parser of ``ecarte_sim.engine.cards``).
 * No module reaches into another's private names: no ``from m import _name`` and no
   ``m._name`` through an imported module ``m`` of the package (the seams between modules
   are public and documented).
@@ -36,26 +38,39 @@ from helpers import REPO
 pytestmark = pytest.mark.quick
 
 PACKAGE = "ecarte_sim"
-SUBPACKAGES = ("engine", "analysis")  # folders of the checkout that are sub-packages
+SUBPACKAGES = ("engine", "analysis", "api", "apps")  # folders of the checkout that are sub-packages (the tiers)
+
+#: Each package's sub-packages in order: a sub-package imports only those before it (and
+#: modules outside its package). The top level's are the tiers: the engine, the questions
+#: and their reports, the front door, the applications.
+ORDER = {
+    "ecarte_sim": ("engine", "analysis", "api", "apps"),
+    # the two games side by side (they never import each other: FORBIDDEN below)
+    "ecarte_sim.engine": ("ecarte", "piquet"),
+    # Écarté's engine from the cards up
+    "ecarte_sim.engine.ecarte": ("laws", "search", "decisions", "play", "deals"),
+    "ecarte_sim.analysis": ("stats", "ecarte", "piquet", "practice", "reports"),
+    # Écarté's questions (their map: analysis/ecarte/__init__.py)
+    "ecarte_sim.analysis.ecarte": ("measures", "text", "solving", "advice", "play", "claims"),
+    "ecarte_sim.apps": ("practice", "web", "bench", "cli"),
+}
 
 FORBIDDEN = [  # (importer, imported): no module under the first imports one under the second
     ("ecarte_sim.engine.ecarte", "ecarte_sim.engine.piquet"),
     ("ecarte_sim.engine.piquet", "ecarte_sim.engine.ecarte"),
-    ("ecarte_sim.engine", "ecarte_sim.analysis"),
-    # the practice table is a client of the game's analyses, never their dependency
-    ("ecarte_sim.analysis.ecarte", "ecarte_sim.analysis.practice"),
-    ("ecarte_sim.analysis.ecarte", "ecarte_sim.analysis.web"),
+    ("ecarte_sim.analysis.ecarte", "ecarte_sim.analysis.piquet"),
+    ("ecarte_sim.analysis.piquet", "ecarte_sim.analysis.ecarte"),
     # the reference is independent of the kernels it checks (it shares the card parser)
     ("ecarte_sim.engine.ecarte.reference", "ecarte_sim.engine.ecarte"),
 ]
-# Écarté's engine from the cards up: a sub-package imports only those before it; the
-# settings and the records (the typed boundary) import none of them
+# a sub-package imports only those before it
+FORBIDDEN += [(f"{package}.{low}", f"{package}.{high}")
+              for package, subs in ORDER.items()
+              for i, low in enumerate(subs) for high in subs[i + 1:]]
+# the settings and the records (the typed boundary) import none of the engine's layers
 ENGINE = "ecarte_sim.engine.ecarte"
-ENGINE_LAYERS = ("laws", "search", "decisions", "play", "deals")
-FORBIDDEN += [(f"{ENGINE}.{low}", f"{ENGINE}.{high}")
-              for i, low in enumerate(ENGINE_LAYERS) for high in ENGINE_LAYERS[i + 1:]]
 FORBIDDEN += [(f"{ENGINE}.{top}", f"{ENGINE}.{layer}")
-              for top in ("settings", "records") for layer in ENGINE_LAYERS]
+              for top in ("settings", "records") for layer in ORDER[ENGINE]]
 
 
 class Import(NamedTuple):
@@ -225,7 +240,7 @@ def test_the_graph_covers_the_package(imports):
     """Guards the guard: a walker that found nothing would pass every check below."""
     modules = module_files(REPO)
     for name in ("ecarte_sim", "ecarte_sim.engine.cards", "ecarte_sim.engine.ecarte",
-                 "ecarte_sim.engine.piquet", "ecarte_sim.analysis.cli"):
+                 "ecarte_sim.engine.piquet", "ecarte_sim.apps.cli"):
         assert name in modules, f"{name} not found under {REPO}"
     assert any(imp.target == "ecarte_sim.engine.cards" for imp in imports)
 
@@ -246,6 +261,31 @@ def test_no_import_cycles(imports):
 def test_layers_stay_apart(imports, importer, imported):
     bad = forbidden_imports(imports, importer, imported)
     assert not bad, f"{importer} must not import {imported}:\n  " + "\n  ".join(imp.where() for imp in bad)
+
+
+def sub_packages(root: Path) -> dict[str, list[str]]:
+    """Every package of the tree that has sub-packages, with their names."""
+    found = {}
+    for init in sorted(root.rglob("__init__.py")):
+        folder = init.parent
+        if "__pycache__" in folder.parts or "tests" in folder.relative_to(root).parts[:1]:
+            continue
+        rel = folder.relative_to(root).parts
+        if rel and rel[0] not in SUBPACKAGES:
+            continue
+        subs = sorted(p.name for p in folder.iterdir() if (p / "__init__.py").is_file())
+        if subs:
+            found[".".join((PACKAGE, *rel))] = subs
+    return found
+
+
+def test_every_package_has_an_order():
+    """A package that has sub-packages names them all in :data:`ORDER` (one added without
+    its place in the order fails here)."""
+    found = sub_packages(REPO)
+    assert set(found) == set(ORDER), set(found) ^ set(ORDER)
+    for package, subs in found.items():
+        assert sorted(ORDER[package]) == subs, (package, subs, ORDER[package])
 
 
 # --------------------------------------------------------------------------- the checks can fail
@@ -364,14 +404,20 @@ def test_a_clean_tree_passes(tmp_path):
     ({"engine/piquet/__init__.py": "import ecarte_sim.engine.ecarte.solver as S\n",
       "engine/ecarte/solver.py": ""}, FORBIDDEN[1],
      "ecarte_sim.engine.piquet -> ecarte_sim.engine.ecarte.solver (engine/piquet/__init__.py:1)"),
-    ({"engine/cards.py": "\nfrom ecarte_sim.analysis.stats import wilson\n"}, FORBIDDEN[2],
+    ({"engine/cards.py": "\nfrom ecarte_sim.analysis.stats import wilson\n"},
+     ("ecarte_sim.engine", "ecarte_sim.analysis"),
      "ecarte_sim.engine.cards -> ecarte_sim.analysis.stats (engine/cards.py:2)"),
+    ({"api/front.py": "from ecarte_sim.apps.cli import run\n", "apps/cli.py": ""},
+     ("ecarte_sim.api", "ecarte_sim.apps"),
+     "ecarte_sim.api.front -> ecarte_sim.apps.cli (api/front.py:1)"),
     ({"engine/ecarte/laws/a.py": "from ecarte_sim.engine.ecarte.deals.b import c\n",
       "engine/ecarte/deals/b.py": ""},
      ("ecarte_sim.engine.ecarte.laws", "ecarte_sim.engine.ecarte.deals"),
      "ecarte_sim.engine.ecarte.laws.a -> ecarte_sim.engine.ecarte.deals.b (engine/ecarte/laws/a.py:1)"),
-], ids=["ecarte-x-piquet", "piquet-x-ecarte", "engine-x-analysis", "laws-x-deals"])
+], ids=["ecarte-x-piquet", "piquet-x-ecarte", "engine-x-analysis", "api-x-apps",
+        "laws-x-deals"])
 def test_a_forbidden_import_is_reported(tmp_path, files, rule, expected):
+    assert rule in FORBIDDEN
     imports = build_imports(write_tree(tmp_path, {**BASE, **files}))
     assert [imp.where(tmp_path) for imp in forbidden_imports(imports, *rule)] == [expected]
 

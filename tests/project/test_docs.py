@@ -319,7 +319,7 @@ CITING = [*PAGES, *sorted((ROOT / "results").rglob("*.md")), ROOT / "notebooks" 
 
 
 def cited_py_paths(text: str) -> list[str]:
-    """Every path of a Python file with at least one folder (``analysis/ecarte/api.py``)."""
+    """Every path of a Python file with at least one folder (``api/ecarte.py``)."""
     return re.findall(r"(?<![\w./-])((?:[\w.-]+/)+[\w.-]+\.py)\b", text)
 
 

@@ -15,13 +15,13 @@ ROOT = REPO
 #: Modules that carry examples; discovery must find at least these.
 KNOWN = {"ecarte_sim.engine.deck", "ecarte_sim.engine.ecarte.decisions.regle",
          "ecarte_sim.engine.piquet.partie", "ecarte_sim.analysis.stats.intervals",
-         "ecarte_sim.analysis.ecarte.api", "ecarte_sim.analysis.ecarte.api_regle"}
+         "ecarte_sim.api.ecarte", "ecarte_sim.api.classify"}
 
 
 def _modules_with_examples() -> list[str]:
     names = []
-    for path in sorted([*ROOT.joinpath("engine").rglob("*.py"),
-                        *ROOT.joinpath("analysis").rglob("*.py")]):
+    for path in sorted(p for sub in ("engine", "analysis", "api", "apps")
+                       for p in ROOT.joinpath(sub).rglob("*.py")):
         if ">>> " in path.read_text(encoding="utf-8"):
             parts = path.relative_to(ROOT).with_suffix("").parts
             if parts[-1] == "__init__":

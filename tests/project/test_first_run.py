@@ -22,8 +22,8 @@ import time
 import click
 import pytest
 
-from ecarte_sim.analysis.cli import common
-from ecarte_sim.analysis.cli.strategy import _progress
+from ecarte_sim.apps.cli import common
+from ecarte_sim.apps.cli.strategy import _progress
 from helpers import BLOCKED
 
 NOTICE = "compiling the kernels this command needs that numba has not cached yet"
@@ -32,7 +32,7 @@ NOTICE = "compiling the kernels this command needs that numba has not cached yet
 def _console(args: list[str], cache, **kw) -> subprocess.CompletedProcess:
     """``ecarte-sim ARGS`` as the console script runs it, with numba's cache in ``cache``."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    return subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", *args],
+    return subprocess.run([sys.executable, "-m", "ecarte_sim.apps.cli", *args],
                           capture_output=True, text=True, env=env, timeout=BLOCKED, **kw)
 
 
@@ -63,7 +63,7 @@ def test_no_notice_under_json_even_on_a_cold_cache(tmp_path):
 def test_in_process_calls_get_no_notice(capsys):
     """``run(argv)`` from a program or a test is not the console script: the notice's
     listener is not even installed, so its stderr stays the command's own."""
-    from ecarte_sim.analysis.cli import run
+    from ecarte_sim.apps.cli import run
     run(["deal", "--seed", "7", "--index", "1"])
     assert capsys.readouterr().err == ""
     assert common.CompileNotice._active is None and not common.CompileNotice.enabled
@@ -139,7 +139,7 @@ def test_ctrl_c_on_a_long_run_prints_its_message_only(tmp_path):
     its own message on where the finished work is, exit code 130, no "Aborted.", no
     traceback."""
     run_dir = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "-m", "ecarte_sim.analysis.cli", "simulate",
+    proc = subprocess.Popen([sys.executable, "-m", "ecarte_sim.apps.cli", "simulate",
                              "--deals", str(1 << 30), "--play", "heuristic", "--threads", "1",
                              "--task-size", str(1 << 12), "--quiet", "--run-dir", str(run_dir)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -45,10 +45,10 @@ from helpers import BLOCKED, REPO
 PACKAGE = "ecarte_sim"
 NOT_SHIPPED = ("tests", "scripts", "notebooks", "results")
 MUST_SHIP = ("ecarte_sim/__init__.py", "ecarte_sim/__main__.py", "ecarte_sim/py.typed",
-             "ecarte_sim/engine/cards.py", "ecarte_sim/analysis/cli/__init__.py",
+             "ecarte_sim/engine/cards.py", "ecarte_sim/apps/cli/__init__.py",
              "ecarte_sim/engine/piquet/rules.md", "ecarte_sim/docs/primer.md",
              "ecarte_sim/analysis/practice/examples/treatise_a_y.json")
-ENTRY_POINT = ("ecarte-sim", "ecarte_sim.analysis.cli:run")
+ENTRY_POINT = ("ecarte-sim", "ecarte_sim.apps.cli:run")
 
 
 def _run(args, cwd, **kwargs):
@@ -64,7 +64,7 @@ def _inside(path: str | None) -> bool:
 
 def checkout_names() -> list[str]:
     """Every top-level name the checkout would provide if its root were on sys.path."""
-    names = {"engine", "analysis"}
+    names = {"engine", "analysis", "api", "apps"}
     for entry in REPO.iterdir():
         name = entry.stem if entry.suffix == ".py" else entry.name
         if (entry.is_dir() or entry.suffix == ".py") and name.isidentifier() and not name.startswith("_"):
@@ -215,7 +215,7 @@ RULES_PROBE = textwrap.dedent("""
     import json, sys
     from starlette.testclient import TestClient
     import ecarte_sim
-    from ecarte_sim.analysis.web.app import create_app
+    from ecarte_sim.apps.web.app import create_app
     with TestClient(create_app(sys.argv[1])) as client:
         r = client.get("/rules")
     print(json.dumps({"package": ecarte_sim.__file__, "status": r.status_code, "text": r.text}))

@@ -1,6 +1,6 @@
 """Peak memory does not grow with the number of deals (slow: run with ``-m slow``).
 
-Each run is its own ``python -m ecarte_sim.analysis.cli`` process; its peak resident set size is the
+Each run is its own ``python -m ecarte_sim.apps.cli`` process; its peak resident set size is the
 kernel's own figure, ``ru_maxrss`` from ``os.wait4`` (KiB on Linux), not a polled sample.
 A small warm-up run first fills numba's cache, so that no measured run pays the JIT
 compilation (compiling peaks near 390-430 MB, against about 165 MB warm).
@@ -40,14 +40,14 @@ TOLERANCE_MB = 8.0
 
 
 def _peak_rss(args: list[str], timeout: float) -> tuple[float, float, dict]:
-    """Run ``python -m ecarte_sim.analysis.cli ARGS``; return (peak RSS in MB, wall s, JSON output).
+    """Run ``python -m ecarte_sim.apps.cli ARGS``; return (peak RSS in MB, wall s, JSON output).
 
     The child is reaped with ``os.wait4`` so its ``ru_maxrss`` is read directly. Output
     goes to temporary files (no pipe can fill); a timer kills a run that overstays.
     """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "ecarte_sim.analysis.cli", *args],
+        proc = subprocess.Popen([sys.executable, "-m", "ecarte_sim.apps.cli", *args],
                                 cwd=ROOT, stdout=out, stderr=err)
         watchdog = threading.Timer(timeout, proc.kill)
         watchdog.start()

@@ -31,7 +31,7 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
 
 @pytest.mark.quick
 def test_the_default_store_is_a_temporary_folder():
-    from ecarte_sim.analysis.web.store import default_dir
+    from ecarte_sim.apps.web.store import default_dir
 
     here = Path(os.environ["XDG_DATA_HOME"])
     assert here != REAL and not here.is_relative_to(REAL)
@@ -44,18 +44,19 @@ def test_serve_at_its_default_store_writes_into_the_temporary_folder(cli, monkey
     makes the store, and its secret, in the temporary data folder; the real one is
     untouched. In-process and in a child process (which inherits the environment)."""
     pytest.importorskip("starlette", reason="the web extra is not installed")
-    from ecarte_sim.analysis.cli import serve as serve_command
-    from ecarte_sim.analysis.web import server
-    from ecarte_sim.analysis.web.store import SECRET_NAME, default_dir
+    from ecarte_sim.apps.cli import serve as serve_command
+    from ecarte_sim.apps.web import server
+    from ecarte_sim.apps.web.store import SECRET_NAME, default_dir
 
     before = snapshot(REAL / "ecarte-sim")
-    monkeypatch.setattr(server, "serve", lambda app, host, port, on_ready=None: None)
+    monkeypatch.setattr(server, "serve", lambda app, host, port, on_ready=None, url_host=None:
+                        None)
     monkeypatch.setattr(serve_command, "_check_listen", lambda host, port: None)
     r = cli("serve", "--no-warm-up")
     assert r.code == 0, r.err
     assert (default_dir() / SECRET_NAME).is_file()
     child = subprocess.run([sys.executable, "-c",
-                            "import os; from ecarte_sim.analysis.web.store import default_dir; "
+                            "import os; from ecarte_sim.apps.web.store import default_dir; "
                             "print(default_dir())"], capture_output=True, text=True,
                            timeout=BLOCKED)
     assert Path(child.stdout.strip()) == default_dir(), child.stderr

@@ -41,6 +41,7 @@ import numpy as np
 from ecarte_sim.analysis.ecarte.solving import proposal_game as st
 from ecarte_sim.analysis.ecarte.measures.paired import paired_mean
 from ecarte_sim.analysis.stats.intervals import Z95, mean_ci
+from ecarte_sim.engine.ecarte.laws.score import score_row
 
 #: The scores measured by default (the issue's: the start, and three late scores).
 DEFAULT_SCORES = ((0, 0), (2, 4), (3, 3), (4, 4))
@@ -96,7 +97,7 @@ def draw_hands(strategy, role: str, x: int, y: int, hands: int, seed: int):
     from ecarte_sim.engine.ecarte.decisions.states import canonical_index
     from ecarte_sim.engine.ecarte.laws.deal import deal
 
-    elder_table = strategy.table("elder")[5 * x + y]
+    elder_table = strategy.table("elder")[score_row(x, y)]
     masks, turn_ups, states = [], [], []
     i = 0
     while len(masks) < hands:
@@ -154,7 +155,7 @@ def hand_rows(strategy, role: str, x: int, y: int, masks, turn_ups, states,
 
     f = st.marks_value(strategy.v, x, y)
     own = f if role == "elder" else 1.0 - f
-    table = strategy.table(role)[5 * x + y]
+    table = strategy.table(role)[score_row(x, y)]
     treatise = st.treatise_tables(EcarteSettings())[role]
     arm_a, arm_b = st.ACTIONS[role]
     rows = []

@@ -30,10 +30,10 @@ from __future__ import annotations
 import numpy as np
 
 from ecarte_sim.analysis.ecarte.solving import solved as shipped
-from ecarte_sim.analysis.ecarte.solving.situation import (ACTIONS, hand_situation, parse_score,
-                                                          score_pair)
+from ecarte_sim.analysis.ecarte.solving.situation import ACTIONS, hand_situation
 from ecarte_sim.engine.deck import ECARTE, format_card, format_hand
 from ecarte_sim.engine.ecarte.decisions.canonical import canonical_index
+from ecarte_sim.engine.ecarte.laws.score import Score, score_row
 
 # The table's action reads one hand in plain Python (the situation, its state counted, one
 # table of the shipped data): :mod:`~ecarte_sim.analysis.ecarte.solving.proposal_game`, which
@@ -53,7 +53,7 @@ def table_action(strategy: shipped.Solved, role: str, mask: int, turn_ups, x: in
                  y: int) -> dict:
     """The table's first decision for the hand at (x, y), per possible turn-up, and the
     one it takes for most of them."""
-    slot = 5 * x + y
+    slot = score_row(x, y)
     arm_a, arm_b = ACTIONS[role]
     row = strategy.table(role)[slot]
     by = {}
@@ -101,7 +101,8 @@ def _strategy_settings(strategy: shipped.Solved, x: int, y: int, play: str | Non
     settings = EcarteSettings.build(play=play or strategy.play,
                                     **({"worlds": solved_with["worlds"]}
                                        if "worlds" in solved_with and play is None else {}))
-    return st.reading_tables(base_settings(settings), **at_score(strategy.tables(), 5 * x + y))
+    return st.reading_tables(base_settings(settings),
+                             **at_score(strategy.tables(), score_row(x, y)))
 
 
 def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
@@ -117,7 +118,7 @@ def advise(hand: str, trump: str, score="0-0", role: str = "elder", *,
     role = _role(role)
     if against not in AGAINST:
         raise ValueError(f"unknown opponent {against!r}; choose from {', '.join(AGAINST)}")
-    x, y = score_pair(score)
+    x, y = Score.of(score)
     if against == "treatise":
         turn_ups = hand_situation(hand, trump, turn_up)[3]
         _check_deals(deals, len(turn_ups))
@@ -231,7 +232,7 @@ def sampled_advice(hand: str, trump: str, score: str = "0-0", role: str = "elder
     settings = settings or EcarteSettings()
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
-    x, y = parse_score(score)
+    x, y = Score.of(score)
     mask, suit, turned, turn_ups = hand_situation(hand, trump, turn_up)
     if v is None:
         v = continuation(settings, seed)["v"]
@@ -310,10 +311,10 @@ def discard_advice(hand: str, trump: str, score="0-0", role: str = "elder", *,
     from ecarte_sim.engine.rng import check_seed
 
     role = _role(role)
-    x, y = score_pair(score)
+    x, y = Score.of(score)
     strategy = shipped.load(play)
     mask, suit, turned, turn_ups = hand_situation(hand, trump, turn_up)
-    slot = 5 * x + y
+    slot = score_row(x, y)
     ids = np.array([canonical_index(mask, int(t)) for t in turn_ups], dtype=np.int64)
     own_rules = strategy.discard(role)[slot][ids]
     own = int(np.bincount(own_rules).argmax())

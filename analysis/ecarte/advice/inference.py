@@ -43,7 +43,8 @@ import numpy as np
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
 from ecarte_sim.engine.cards import ECARTE, SUIT_LETTERS, SUIT_NAMES, CardError, format_card
 from ecarte_sim.engine.ecarte.decisions.tables import decisions
-from ecarte_sim.engine.ecarte.laws.position import parse_said
+from ecarte_sim.engine.ecarte.laws.history import parse_said
+from ecarte_sim.engine.ecarte.laws.score import Score
 from ecarte_sim.engine.ecarte.settings import DealerPolicy, ElderPolicy, choices, member
 
 #: The words of a first-round history: the elder's decision, then the dealer's answer.
@@ -262,13 +263,12 @@ def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
     the first answer (or with ``thrown``, the player's discards: ``"7C 8D; 9S"``, one
     group per exchange) is sampled (:func:`sampled_posterior`, ``samples`` draws of
     ``seed``). What ``ecarte-sim infer --json`` prints, without the provenance."""
-    from ecarte_sim.analysis.ecarte.solving.proposal_game import parse_score
     from ecarte_sim.engine.cards import format_hand, parse_card, parse_hand
     from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE
 
     mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
     card = parse_card(turn_up, ECARTE)
-    x, y = parse_score(score)
+    x, y = Score.of(score)
     tokens = [w for w in str(history).replace(" ", ",").split(",") if w.strip()]
     if thrown is not None or len(tokens) > 2 or ":" in str(history):
         if opponent_model is not None and str(opponent_model).endswith(".npz"):
@@ -430,7 +430,7 @@ def read_table(path: str, role: str, score=(0, 0)) -> np.ndarray:
         raise ValueError(f"cannot read the opponent model {path!r}: "
                          f"{exc.strerror or exc}") from None
     bits = np.unpackbits(packed, axis=-1)[..., :N_STATES].astype(bool)
-    return bits if bits.ndim == 1 else bits[5 * score[0] + score[1]]
+    return bits if bits.ndim == 1 else bits[Score.of(score).row]
 
 
 def all_hands() -> np.ndarray:

@@ -32,14 +32,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ecarte_sim.analysis.ecarte.play.card_advice import parse_discards, parse_score
 from ecarte_sim.engine.deck import CardError, card_of, card_set, format_card, format_hand, ECARTE
-from ecarte_sim.engine.ecarte.laws.deal import TURN_UP_POSITION
-from ecarte_sim.engine.ecarte.laws.position import parse_said
+from ecarte_sim.engine.ecarte.laws.history import check_exchanges, parse_discards, parse_said
+from ecarte_sim.engine.ecarte.laws.score import Score, score_row
 
 ROLES = ("elder", "dealer")
-#: Stock cards after the deal (Law 10).
-STOCK = 32 - TURN_UP_POSITION - 1
 ACTIONS = {"elder": ("propose", "play"), "dealer": ("accept", "refuse")}
 
 
@@ -86,27 +83,7 @@ def history_of(hand, turn_up, role: str, said, discards=(), *, discard: bool = F
         raise ValueError(f"{rnd} exchange(s) made before this decision but {len(groups)} "
                          "discard group(s) given: one group per exchange (Law 27)")
     mover = 0 if role == "elder" else 1
-    left = STOCK
-    thrown_all = 0
-    for r, (mine, theirs) in enumerate(groups):
-        n_mine = bin(mine).count("1")
-        elder_n, dealer_n = (n_mine, theirs) if mover == 0 else (theirs, n_mine)
-        if elder_n == 0:
-            raise ValueError(f"exchange {r + 1}: the elder throws at least one card (Law 27)")
-        if elder_n + dealer_n > left:
-            raise ValueError(f"exchange {r + 1}: {elder_n + dealer_n} cards drawn with "
-                             f"{left} left in the stock (Law 38)")
-        if mine & thrown_all:
-            c = (mine & thrown_all).bit_length() - 1
-            raise CardError(f"card {format_card(c)!r} thrown twice", format_card(c))
-        if mine & own:
-            c = (mine & own).bit_length() - 1
-            raise CardError(f"card {format_card(c)!r} is both thrown and held",
-                            format_card(c))
-        if mine >> up & 1:
-            raise CardError(f"the turn-up {format_card(up)!r} was thrown", format_card(up))
-        thrown_all |= mine
-        left -= elder_n + dealer_n
+    _, left = check_exchanges(groups, mover, held=own, turn_up=up)
     took_now = 0
     if discard and role == "dealer":
         if elder_took is None:
@@ -182,7 +159,7 @@ def _values_of(strategy, x, y, hist, arms, *, deals: int, seed: int):
 
 def _table_action(strategy, role: str, hand: int, turn_up: int, x: int, y: int) -> bool:
     from ecarte_sim.engine.ecarte.decisions.canonical import canonical_index
-    return bool(strategy.later_table(role)[5 * x + y][canonical_index(hand, turn_up)])
+    return bool(strategy.later_table(role)[score_row(x, y)][canonical_index(hand, turn_up)])
 
 
 def later_advice(hand, turn_up, role: str = "elder", *, said, discards=(), score="0-0",
@@ -196,7 +173,7 @@ def later_advice(hand, turn_up, role: str = "elder", *, said, discards=(), score
     from ecarte_sim.analysis.ecarte.solving import solved as shipped
     from ecarte_sim.engine.ecarte.decisions.tables import decisions
 
-    x, y = parse_score(score)
+    x, y = Score.of(score)
     h = history_of(hand, turn_up, role, said, discards)
     strategy = shipped.load(play)
     arm_a, arm_b = ACTIONS[role]
@@ -269,11 +246,11 @@ def later_discard_advice(hand, turn_up, role: str = "elder", *, said, discards=(
     from ecarte_sim.engine.ecarte.deals import later as kern
     from ecarte_sim.engine.ecarte.settings import EcarteSettings, Discard, name_of
 
-    x, y = parse_score(score)
+    x, y = Score.of(score)
     h = history_of(hand, turn_up, role, said, discards, discard=True, elder_took=elder_took)
     strategy = shipped.load(play)
     hand_now, up = h["hand"], h["turn_up"]
-    rule = int(strategy.later_discard(role)[5 * x + y][canonical_index(hand_now, up)])
+    rule = int(strategy.later_discard(role)[score_row(x, y)][canonical_index(hand_now, up)])
     settings = EcarteSettings()
     cfg = settings.cfg()
     room = int(kern.stock_left(h["hist"]))

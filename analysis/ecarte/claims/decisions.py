@@ -88,16 +88,19 @@ from ecarte_sim.engine.ecarte.deals.experiments import (CLASSIFY_ALL, CLASSIFY_D
                                                         exact_codes, hand_table, paired_table)
 from ecarte_sim.engine.ecarte.decisions.policies import MAXIM_CASES
 from ecarte_sim.engine.ecarte.decisions.regle import RULES
-from ecarte_sim.engine.ecarte.settings import ElderPolicy, EcarteSettings
+from ecarte_sim.engine.ecarte.settings import (PIMC_MODELS, ElderPolicy, EcarteSettings,
+                                               PlayModel, member, play_models)
 
 #: Where every claim is quoted from (the Écarté chapter, with the Club Code laws it quotes
 #: from *Cavendish on Écarté*).
 SOURCE = "Hoyle's Games Modernized, Écarté"
-MODELS = ("dd", "heuristic", "pimc", "pimc-inference")
-#: The models a claims run tests unless told (pimc-inference is asked for by name).
-DEFAULT_MODELS = ("dd", "heuristic", "pimc")
+#: The play models the claims test (the registry's ``claims``), and those a run tests unless
+#: told (``claims-default``: pimc-inference is asked for by name).
+MODELS = play_models("claims")
+DEFAULT_MODELS = play_models("claims-default")
 #: Models whose sampled worlds make a deal random: no exact enumeration, no variant run.
-SAMPLED_MODELS = ("pimc", "pimc-inference")
+SAMPLED_MODELS = tuple(name for name in MODELS
+                       if member(PlayModel, name, "play model") in PIMC_MODELS)
 EXPERIMENTS = ("regle", "rules", "dealer", "habit", "hand")
 #: The class-sampled experiments (module docstring): their caps and ``--deals`` count class
 #: samples per class.

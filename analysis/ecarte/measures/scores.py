@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ecarte_sim.engine.ecarte.laws.score import TARGET  # noqa: F401 - five up, re-exported
 from ecarte_sim.engine.ecarte.records import COUNTS, KINGS, POINTS
 
-TARGET = 5
 N_CODES = len(KINGS) * len(POINTS)
 _NO_POINT = len(POINTS) - 1
 

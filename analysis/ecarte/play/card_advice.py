@@ -71,15 +71,15 @@ import numpy as np
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, normal_ci
 from ecarte_sim.engine.cards import suit_mask
 from ecarte_sim.engine.deck import CardError, card_list, card_of, card_set, format_card, format_hand
-from ecarte_sim.engine.ecarte.laws.deal import TURN_UP_POSITION
 from ecarte_sim.engine.ecarte.deals.whole import payoff_table
-from ecarte_sim.engine.ecarte.laws.position import START, after, parse_said, said_of, to_play, walk
+from ecarte_sim.engine.ecarte.laws.history import check_exchanges, parse_discards, parse_said
+from ecarte_sim.engine.ecarte.laws.position import START, after, said_of, to_play, walk
+from ecarte_sim.engine.ecarte.laws.score import Score
 from ecarte_sim.engine.ecarte.laws.tricks import ELDER
 from ecarte_sim.engine.ecarte.records import Law49, ProposalsEnd
 from ecarte_sim.engine.ecarte.search.moves import legal_moves
+from ecarte_sim.engine.ecarte.settings import card_player_worlds, card_players
 
-#: Cards in the stock after the deal (Law 10: five each and the turn-up).
-STOCK = 32 - TURN_UP_POSITION - 1
 MODELS = ("strategy", "treatise")
 ROLES = ("elder", "dealer")
 DEFAULT_WORLDS = 64
@@ -118,48 +118,6 @@ class Position:
 
 # ----------------------------------------------------------------------------- parsing
 
-def parse_discards(discards) -> list[tuple[int, int]]:
-    """Groups (mover's thrown mask, adversary's count) from text ``"7S 8D:2; 9C:1"`` or
-    pairs."""
-    if discards is None:
-        return []
-    if isinstance(discards, str):
-        groups = []
-        for part in [p for p in discards.split(";") if p.strip()]:
-            cards, sep, count = part.rpartition(":")
-            if not sep or not count.strip().isdigit():
-                raise ValueError(f"bad discard group {part.strip()!r}: write MY CARDS:N, N "
-                                 "the cards the adversary threw (e.g. '7S 8D:2')")
-            groups.append((cards, int(count)))
-        discards = groups
-    out = []
-    for group in discards:
-        try:
-            cards, count = group
-        except (TypeError, ValueError):
-            raise ValueError(f"bad discard group {group!r}: (my cards, adversary's count)") \
-                from None
-        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) \
-                or not 0 <= int(count) <= 5:
-            raise ValueError(f"bad discard count {count!r}: the adversary threw 0 to 5 cards "
-                             "(Law 27)")
-        out.append((card_set(cards, "discard"), int(count)))
-    return out
-
-
-def parse_score(score) -> tuple[int, int]:
-    """(elder's, dealer's) score before the deal, each 0..4 (Law 46: five up)."""
-    if isinstance(score, str):
-        parts = score.replace(":", "-").split("-")
-        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-            raise ValueError(f"bad score {score!r}: write elder-dealer, e.g. 3-4")
-        score = tuple(int(p) for p in parts)
-    x, y = (int(v) for v in score)
-    if not (0 <= x <= 4 and 0 <= y <= 4):
-        raise ValueError(f"bad score {x}-{y}: each side has 0 to 4 before a deal (five up)")
-    return x, y
-
-
 def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
                    score=(0, 0), forced_trump: bool = True, king=None) -> Position:
     """The position checked against the laws (module docstring for the arguments).
@@ -183,7 +141,7 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
     if len(groups) != accepts:
         raise ValueError(f"{accepts} proposal(s) accepted but {len(groups)} discard group(s) "
                          "given: one group per exchange (Law 27)")
-    thrown, left = _exchanges(groups, mover)
+    thrown, left = check_exchanges(groups, mover)
     how, first = _how_proposals_ended(words, left)
     seq = card_list(played, "played")
     if len(seq) >= 10:
@@ -193,7 +151,7 @@ def parse_position(hand, turn_up, role, *, said="play", discards=(), played=(),
     start = own | own_played
     _check_cards_held(role, own, own_played, thrown, up)
     _check_own_cards_legal(seq, start, mover, role, trump, forced_trump)
-    x, y = parse_score(score)
+    x, y = Score.of(score)
     unseen = ~(start | thrown | (1 << up)) & _FULL
     adversary_king = _adversary_king(king, role, start, up, seq, mover)
     return Position(role, mover, own, start, up, tuple(words), tuple(groups), tuple(seq),
@@ -223,28 +181,6 @@ def _adversary_king(king, role: str, start: int, up: int, seq, mover: int) -> bo
         raise ValueError(f"the {adversary} announced the king of trumps but the {role} "
                          + ("holds it" if mine else "sees it turned up") + " (Law 25)")
     return king == adversary
-
-
-def _exchanges(groups, mover: int) -> tuple[int, int]:
-    """The mover's thrown cards (a mask) and the cards left in the stock after the
-    exchanges ``groups`` (Laws 27 and 38: the elder throws at least one, no more drawn than
-    the stock holds, no card thrown twice)."""
-    left = STOCK
-    thrown = 0
-    for r, (mine, theirs) in enumerate(groups):
-        n_mine = bin(mine).count("1")
-        elder_n, dealer_n = (n_mine, theirs) if mover == ELDER else (theirs, n_mine)
-        if elder_n == 0:
-            raise ValueError(f"exchange {r + 1}: the elder throws at least one card (Law 27)")
-        if elder_n + dealer_n > left:
-            raise ValueError(f"exchange {r + 1}: {elder_n + dealer_n} cards drawn with "
-                             f"{left} left in the stock (Law 38)")
-        if mine & thrown:
-            c = (mine & thrown).bit_length() - 1
-            raise CardError(f"card {format_card(c)!r} thrown twice", format_card(c))
-        thrown |= mine
-        left -= elder_n + dealer_n
-    return thrown, left
 
 
 def _how_proposals_ended(words: list[str], left: int) -> tuple[ProposalsEnd, Law49]:
@@ -380,7 +316,7 @@ def settings_for(model: str, score=(0, 0), worlds: int = DEFAULT_WORLDS,
     from ecarte_sim.engine.ecarte.settings import MAX_WORLDS
     if isinstance(worlds, bool) or not 1 <= int(worlds) <= MAX_WORLDS:
         raise ValueError(f"worlds must be in 1..{MAX_WORLDS}, got {worlds!r}")
-    x, y = parse_score(score)
+    x, y = Score.of(score)
     if play == "pimc-inference":     # the cache's key as before issue 53
         return _settings(model, x, y, int(worlds), bool(forced_trump))
     return _settings(model, x, y, int(worlds), bool(forced_trump), play)
@@ -525,15 +461,14 @@ class Card(str):
 #: :data:`~ecarte_sim.engine.ecarte.play.alphamu.DEFAULT_TRICKS` tricks, M unbounded, as
 #: ``ecarte-sim stronger`` measured it; W = 64). Measured against each other in
 #: ``results/card-play/``.
-CHOOSERS = ("pimc-king", "pimc-inference", "alphamu")
-DEFAULT_CHOOSER = "pimc-king"
+CHOOSERS = card_players("chooser")
+DEFAULT_CHOOSER = card_players("cards-default")[0]
 
 
 def default_worlds(chooser: str) -> int:
     """The worlds a chooser plays with when none are asked: pimc-king's
     :data:`~ecarte_sim.engine.ecarte.settings.READING_WORLDS`, the others' 64."""
-    from ecarte_sim.engine.ecarte.settings import READING_WORLDS
-    return READING_WORLDS if chooser == "pimc-king" else DEFAULT_WORLDS
+    return card_player_worlds(chooser)
 
 
 def _alphamu(p: Position, seed, deal, worlds, model, forced_trump) -> int:
@@ -586,7 +521,7 @@ def _is_table_position(obj) -> bool:
 
 def from_table_position(pos, forced_trump: bool = True) -> tuple[Position, int, int]:
     """(position, seed, deal) from the practice table's view of a player
-    (:class:`ecarte_sim.analysis.practice.computer.Position`: ``discards`` per exchange
+    (:class:`ecarte_sim.apps.practice.computer.Position`: ``discards`` per exchange
     (his thrown mask, the adversary's count), ``played`` as (role, card) pairs, ``seed``
     and ``index`` the random words)."""
     groups = []
@@ -655,9 +590,9 @@ def card_values(hand, turn_up, role, *, said="play", discards=(), played=(), sco
     from ecarte_sim.engine.ecarte.deals.whole import outcome_of, points_for
     from ecarte_sim.engine.ecarte.records import PAYOFF
 
-    if chooser not in ("pimc-king", "pimc-inference"):
-        raise ValueError(f"unknown chooser {chooser!r}; the values are pimc-king's or "
-                         "pimc-inference's")
+    if chooser not in card_players("cards"):
+        raise ValueError(f"unknown chooser {chooser!r}; the values are "
+                         + " or ".join(f"{n}'s" for n in card_players("cards")))
     worlds = default_worlds(chooser) if worlds is None else worlds
     p = hand if isinstance(hand, Position) else parse_position(
         hand, turn_up, role, said=said, discards=discards, played=played, score=score,

@@ -45,10 +45,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, mean_ci, wilson_interval
+from ecarte_sim.engine.ecarte.settings import card_players
 
 #: The players measured and their worlds: ``pimc-king`` at the table's W, the engine's
 #: ``pimc-inference`` at 64.
-PLAYERS = ("pimc-king", "pimc-inference")
+PLAYERS = card_players("regret")
 #: The situations a position's play starts from (as :mod:`.exploitability`'s strata).
 KINDS = ("play", "propose,refuse", "exchange")
 FULL = 0xFFFFFFFF

@@ -36,6 +36,7 @@ import numpy as np
 
 from ecarte_sim.analysis.ecarte.play.exploit import Engine
 from ecarte_sim.analysis.stats.intervals import Z95_ROUNDED, mean_ci
+from ecarte_sim.engine.ecarte.settings import card_players
 
 ELDER, DEALER = 0, 1
 #: The mean with its 95% interval, z = 1.96 (as this module's figures were recorded).
@@ -165,7 +166,7 @@ def match(*, deals: int = 1000, seed: int = 0, worlds: int = 64, last_tricks: in
 # ----------------------------------------------------------------------------- several players
 
 #: The card players :func:`compare` plays against ``pimc-inference`` (each ``NAME:W``).
-PLAYERS = ("pimc-king", "pimc-inference", "alphamu")
+PLAYERS = card_players("stronger")
 
 
 def player_of(label: str) -> tuple[str, int]:

@@ -64,9 +64,9 @@ import numpy as np
 
 from ecarte_sim.analysis.ecarte.measures.paired import (NET, deal_code, game_value, mean_of,
                                                         paired_mean)
-from ecarte_sim.analysis.ecarte.measures.scores import (TARGET, outcome_distribution,
+from ecarte_sim.analysis.ecarte.measures.scores import (outcome_distribution,
                                                         win_probabilities)
-from ecarte_sim.analysis.ecarte.solving.situation import ACTIONS, parse_score
+from ecarte_sim.analysis.ecarte.solving.situation import ACTIONS
 from ecarte_sim.engine.batch import current_execution, run_task, task_key
 from ecarte_sim.engine.ecarte.deals.action_values import (DEALER_DISCARD_ROLE, DEALER_ROLE,
                                                           DISCARD_DEALS_START, ELDER_DISCARD_ROLE,
@@ -79,6 +79,7 @@ from ecarte_sim.engine.ecarte.decisions.policies import DISCARD_RULES, SCORE_SLO
 from ecarte_sim.engine.ecarte.decisions.states import (N_PAIRS, N_STATES, representatives,
                                                        state_weights)
 from ecarte_sim.engine.ecarte.decisions.tables import discards, policy_script, treatise_table
+from ecarte_sim.engine.ecarte.laws.score import SCORES, score_row
 from ecarte_sim.engine.ecarte.settings import (DealerFirst, DealerPolicy, Discard, EcarteSettings,
                                                ElderFirst, ElderPolicy, PlayModel, name_of)
 from ecarte_sim.engine.rng import check_seed
@@ -86,8 +87,6 @@ from ecarte_sim.engine.rng import check_seed
 ROLES = {"elder": ELDER_ROLE, "dealer": DEALER_ROLE}
 #: The kernel role of each player's first discard (``marks_block``).
 DISCARD_ROLES = {"elder": ELDER_DISCARD_ROLE, "dealer": DEALER_DISCARD_ROLE}
-#: Every score before a deal, as (elder's, dealer's), in table-row order.
-SCORES = tuple((x, y) for x in range(TARGET) for y in range(TARGET))
 #: First deal index of the score table behind ``V`` (the claims' own range).
 CONTINUATION_START = 1 << 40
 #: States per kernel call (bounds the int64 scratch; any value gives the same counts).
@@ -604,7 +603,7 @@ def against_treatise(settings: EcarteSettings, *, roles=("elder", "dealer"),
     v = cont["v"]
     treatise = treatise_tables(settings)
     fresh = fresh_deals or (1 << 14 if settings.uses_pimc else 1 << 20)
-    slots = tuple(5 * x + y for x, y in scores)
+    slots = tuple(score_row(x, y) for x, y in scores)
     out = {}
     for role in roles if "first" in decisions else ():
         br = respond(role, settings, v, seed=seed, sampling=sampling, slots=slots,
@@ -669,7 +668,7 @@ def _readable(key: str, data: dict, treatise: np.ndarray, settings: EcarteSettin
     short = table.copy()
     per_score, first = [], None
     for (x, y) in scores:
-        slot = 5 * x + y
+        slot = score_row(x, y)
         classes, reproduced = rd.short_list(table[slot], feats=feats)
         short[slot] = rd.short_table(classes, feats=feats).astype(table.dtype)
         worst = rd.disagreements(role, table[slot], treatise, data["gain"][slot],
@@ -715,7 +714,8 @@ def by_rule(role: str, settings: EcarteSettings, table: np.ndarray, v: np.ndarra
     from ecarte_sim.engine.ecarte.decisions.regle_kernel import regle_rule
 
     x, y = score
-    table = np.broadcast_to(np.asarray(table, dtype=bool), (SCORE_SLOTS, N_STATES))[5 * x + y]
+    table = np.broadcast_to(np.asarray(table, dtype=bool),
+                            (SCORE_SLOTS, N_STATES))[score_row(x, y)]
     sign = 1.0 if role == "elder" else -1.0
     arm_a, script_a = reading_tables(settings, **{role: table})
     arm_b, script_b = reading_tables(settings)
@@ -801,7 +801,7 @@ def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
     steps, the final tables and the value of the game at ``score``: the elder's
     probability of winning under the last pair."""
     x, y = score
-    slot = 5 * x + y
+    slot = score_row(x, y)
     cont = continuation(settings, seed)
     v = cont["v"]
     fresh = fresh_deals or (1 << 14 if settings.uses_pimc else 1 << 20)
@@ -876,7 +876,7 @@ def equilibrium(settings: EcarteSettings, *, score=(0, 0), iterations: int = 3,
             "tables": tables}
 
 
-__all__ = ["gains_between", "reading_tables", "against_treatise", "equilibrium", "respond", "parse_score", "Sampling", "MarksTables", "marks_tables", "marks_value", "score_values",
+__all__ = ["gains_between", "reading_tables", "against_treatise", "equilibrium", "respond", "Sampling", "MarksTables", "marks_tables", "marks_value", "score_values",
            "state_gains", "best_response", "evaluate", "continuation", "treatise_tables",
            "agreement", "dealt_weights", "arm_cfgs", "ROLES", "ACTIONS", "SCORES", "MARKS_NET", "RULES",
            "DISCARD_ROLES", "thrown", "discard_response", "discard_agreement",

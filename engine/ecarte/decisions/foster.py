@@ -80,7 +80,8 @@ The list and the definition
     lead against every turn-up) the definition takes 124,230 pairs (9.14%).
 
 Kernels (pure: no I/O, no globals; numba cannot load a recursive kernel from its cache,
-so none recurses): :func:`lead_counts` counts, for each of the elder's five leads, the
+so none recurses): :func:`dealer_hands` lists the dealer's hands with at most one trump,
+once, in lexicographic order; :func:`lead_counts` counts, for each of the elder's five leads, the
 dealer hands it beats; :func:`qualifying_turn_ups` answers the yes/no question for every
 turn-up at once, with early exits, for :func:`survey`. Each position after the lead is
 solved by :func:`ecarte_sim.engine.ecarte.search.solver.search` with the null window (2, 3), the
@@ -139,6 +140,44 @@ def _pack_without(elder, trump, trumps_last):
     return cards, is_trump, n
 
 
+#: The most dealer hands :func:`dealer_hands` lists: five of the 27 cards outside the
+#: elder's hand, C(27, 5), bounds those with at most one trump.
+MAX_DEALER_HANDS = 80730
+
+
+@njit(cache=True)
+def dealer_hands(cards, is_trump, n, out):
+    """Every hand of five of the ``n`` cards ``cards`` holding at most one trump
+    (``is_trump``), as masks into ``out``, in lexicographic order of the cards' positions in
+    ``cards``; returns how many. The one enumeration of the dealer's hands that
+    :func:`lead_counts` and :func:`qualifying_turn_ups` read."""
+    m = 0
+    for a in range(n - 4):
+        ta = is_trump[a]
+        ha = np.uint32(1) << np.uint32(cards[a])
+        for b in range(a + 1, n - 3):
+            tb = ta + is_trump[b]
+            if tb > 1:
+                continue
+            hb = ha | (np.uint32(1) << np.uint32(cards[b]))
+            for c in range(b + 1, n - 2):
+                tc = tb + is_trump[c]
+                if tc > 1:
+                    continue
+                hc = hb | (np.uint32(1) << np.uint32(cards[c]))
+                for d in range(c + 1, n - 1):
+                    td = tc + is_trump[d]
+                    if td > 1:
+                        continue
+                    hd = hc | (np.uint32(1) << np.uint32(cards[d]))
+                    for e in range(d + 1, n):
+                        if td + is_trump[e] > 1:
+                            continue
+                        out[m] = hd | (np.uint32(1) << np.uint32(cards[e]))
+                        m += 1
+    return m
+
+
 @njit(cache=True)
 def lead_counts(elder, trump, turn_ups, forced_trump, leads, won, first_loss):
     """For each lead ``leads[i]`` (the elder's five cards), ``won[i]`` = how many (turn-up,
@@ -152,81 +191,42 @@ def lead_counts(elder, trump, turn_ups, forced_trump, leads, won, first_loss):
     elder = np.uint32(elder)
     ups = np.uint32(turn_ups)
     cards, is_trump, n = _pack_without(elder, trump, False)
+    hands = np.empty(MAX_DEALER_HANDS, dtype=np.uint32)
+    m = dealer_hands(cards, is_trump, n, hands)
     for i in range(HAND_SIZE):
         won[i] = 0
         first_loss[i] = 0
     total = np.int64(0)
-    for a in range(n - 4):
-        ta = is_trump[a]
-        ha = np.uint32(1) << np.uint32(cards[a])
-        for b in range(a + 1, n - 3):
-            tb = ta + is_trump[b]
-            if tb > 1:
-                continue
-            hb = ha | (np.uint32(1) << np.uint32(cards[b]))
-            for c in range(b + 1, n - 2):
-                tc = tb + is_trump[c]
-                if tc > 1:
-                    continue
-                hc = hb | (np.uint32(1) << np.uint32(cards[c]))
-                for d in range(c + 1, n - 1):
-                    td = tc + is_trump[d]
-                    if td > 1:
-                        continue
-                    hd = hc | (np.uint32(1) << np.uint32(cards[d]))
-                    for e in range(d + 1, n):
-                        if td + is_trump[e] > 1:
-                            continue
-                        dealer = hd | (np.uint32(1) << np.uint32(cards[e]))
-                        weight = popcount32(ups & ~dealer)
-                        if weight == 0:
-                            continue
-                        total += weight
-                        for i in range(HAND_SIZE):
-                            if wins_point_after_lead(elder, dealer, leads[i], trump,
-                                                     forced_trump):
-                                won[i] += weight
-                            elif first_loss[i] == 0:
-                                first_loss[i] = dealer
+    for j in range(m):
+        dealer = hands[j]
+        weight = popcount32(ups & ~dealer)
+        if weight == 0:
+            continue
+        total += weight
+        for i in range(HAND_SIZE):
+            if wins_point_after_lead(elder, dealer, leads[i], trump, forced_trump):
+                won[i] += weight
+            elif first_loss[i] == 0:
+                first_loss[i] = dealer
     return total
 
 
 @njit(cache=True)
-def _lead_losses(elder, lead, trump, forced_trump, cards, is_trump, n):
-    """The trumps held by the dealer hands (at most one trump each, of the ``n`` cards
-    ``cards``) that ``lead`` loses the point to, as a mask, and whether it loses to a hand
-    without a trump or to hands holding two different trumps (then it can qualify for no
-    turn-up, and the enumeration stops there)."""
+def _lead_losses(elder, lead, trump, forced_trump, hands, m):
+    """The trumps held by the dealer hands (the ``m`` masks ``hands``, at most one trump
+    each: :func:`dealer_hands`) that ``lead`` loses the point to, as a mask, and whether it
+    loses to a hand without a trump or to hands holding two different trumps (then it can
+    qualify for no turn-up, and the enumeration stops there)."""
     losses = np.uint32(0)
     trump_bits = suit_mask(trump)
-    for a in range(n - 4):
-        ta = is_trump[a]
-        ha = np.uint32(1) << np.uint32(cards[a])
-        for b in range(a + 1, n - 3):
-            tb = ta + is_trump[b]
-            if tb > 1:
-                continue
-            hb = ha | (np.uint32(1) << np.uint32(cards[b]))
-            for c in range(b + 1, n - 2):
-                tc = tb + is_trump[c]
-                if tc > 1:
-                    continue
-                hc = hb | (np.uint32(1) << np.uint32(cards[c]))
-                for d in range(c + 1, n - 1):
-                    td = tc + is_trump[d]
-                    if td > 1:
-                        continue
-                    hd = hc | (np.uint32(1) << np.uint32(cards[d]))
-                    for e in range(d + 1, n):
-                        if td + is_trump[e] > 1:
-                            continue
-                        dealer = hd | (np.uint32(1) << np.uint32(cards[e]))
-                        if wins_point_after_lead(elder, dealer, lead, trump, forced_trump):
-                            continue
-                        held = dealer & trump_bits
-                        losses |= held
-                        if held == 0 or popcount32(losses) > 1:
-                            return losses, True
+    for j in range(m):
+        dealer = hands[j]
+        if wins_point_after_lead(elder, dealer, lead, trump, forced_trump):
+            continue
+        held = dealer & trump_bits
+        losses |= held
+        if held == 0 or popcount32(losses) > 1:
+            return losses, True
     return losses, False
 
 
@@ -245,6 +245,8 @@ def qualifying_turn_ups(elder, trump, forced_trump):
     card lies between them)."""
     elder = np.uint32(elder)
     cards, is_trump, n = _pack_without(elder, trump, True)
+    hands = np.empty(MAX_DEALER_HANDS, dtype=np.uint32)
+    m = dealer_hands(cards, is_trump, n, hands)
     free = suit_mask(trump) & ~elder
     turn_up_mask = np.uint32(0)
     for rank in range(7, -1, -1):  # high cards first: the likelier winners, found sooner
@@ -254,8 +256,7 @@ def qualifying_turn_ups(elder, trump, forced_trump):
                 continue
             if rank < 7 and (elder >> np.uint32(lead + 1)) & np.uint32(1) != 0:
                 continue  # the card above it, in the hand, is the same lead
-            losses, ruled_out = _lead_losses(elder, lead, trump, forced_trump, cards,
-                                             is_trump, n)
+            losses, ruled_out = _lead_losses(elder, lead, trump, forced_trump, hands, m)
             if ruled_out:
                 continue
             if losses == 0:

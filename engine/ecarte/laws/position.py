@@ -12,9 +12,8 @@ The state of the play after ``n`` cards is (leader, the elder's tricks, the card
   ``leader_wins`` once per trump into a table (:func:`beats`) so that a search's inner loop
   pays no kernel dispatch per card; a test checks it equals :func:`step` on every input.
 * :func:`walk` — every card of a sequence with who played it and the state before it.
-* :func:`parse_said` — what was said before the play (Laws 25–26), the one parser of it
-  (the practice table's positions, the inference of a history, the best response's
-  situations each add their own limits); :func:`said_of` the words of a whole deal.
+* :func:`said_of` — the words said in a whole deal (parsed from text by
+  :func:`~.history.parse_said`).
 """
 
 from __future__ import annotations
@@ -80,38 +79,9 @@ def walk(cards, trump: int, state: tuple = START):
         state = after(state, card, trump)
 
 
-#: Per speaker (True: the elder): his words, the one that ends the proposals, and what a
-#: bad word or a word after the end is told (Laws 25–26).
-_WORDS = {True: (("propose", "play"), "play", "the elder speaks here (propose or play; Law 25)",
-                 "after play the proposals are over"),
-          False: (("accept", "refuse"), "refuse",
-                  "the dealer answers a proposal (accept or refuse; Law 25)",
-                  "after a refusal the proposals are over")}
-
-
-def parse_said(said) -> list[str]:
-    """The words said (text such as ``"propose,accept,play"``, commas or spaces, or a
-    sequence of words), checked for order (Laws 25–26): the elder proposes or plays, the
-    dealer accepts or refuses a proposal, nothing after a play or a refusal;
-    ``ValueError`` naming the bad word otherwise. Lower case; ``[]`` for nothing said."""
-    if said is None:
-        return []
-    words = [w.strip().lower() for w in (said.replace(" ", ",").split(",")
-                                         if isinstance(said, str) else said) if w.strip()]
-    elder = True                        # whose word comes next: the elder's, then the answer
-    for i, w in enumerate(words):
-        allowed, last, speaks, over = _WORDS[elder]
-        if w not in allowed:
-            raise ValueError(f"bad word {w!r} in what was said: {speaks}")
-        if w == last and i + 1 < len(words):
-            raise ValueError(f"bad word {words[i + 1]!r} in what was said: {over}")
-        elder = not elder
-    return words
-
-
 def said_of(d) -> list[str]:
     """What was said in a whole deal (a :class:`~ecarte_sim.engine.ecarte.deals.runner.WholeDeal`:
-    its exchanges and how the proposals ended), as :func:`parse_said` reads it:
+    its exchanges and how the proposals ended), as :func:`~.history.parse_said` reads it:
     ``propose, accept`` per exchange, then ``play`` or ``propose, refuse`` (Laws 25–26)."""
     words = ["propose", "accept"] * len(d.exchanges)
     if d.how_ended == ProposalsEnd.ELDER_PLAYED:
@@ -121,4 +91,4 @@ def said_of(d) -> list[str]:
     return words
 
 
-__all__ = ["START", "step", "beats", "after", "to_play", "walk", "parse_said", "said_of"]
+__all__ = ["START", "step", "beats", "after", "to_play", "walk", "said_of"]

@@ -61,7 +61,7 @@ from numba import njit
 
 from ecarte_sim.engine.cards import bit_index, lowest_bit
 from ecarte_sim.engine.ecarte.laws.tricks import ELDER, leader_wins
-from ecarte_sim.engine.ecarte.play.keyed import info_key, legal_now
+from ecarte_sim.engine.ecarte.play.keyed import hand_to_play, info_key
 from ecarte_sim.engine.ecarte.play.single import decide
 from ecarte_sim.engine.ecarte.records import PAYOFF
 from ecarte_sim.engine.ecarte.search.moves import distinct_moves, legal_moves
@@ -508,11 +508,11 @@ def keyed_alphamu_cards(mover, starts, thrown, unseen_of_start, plays, n_played,
     hands = np.zeros(max(worlds, 1), dtype=np.uint32)
     for i in range(starts.shape[0]):
         own = np.uint32(starts[i])
-        legal = legal_now(mover, own, plays, n_played, trump, forced_trump)
-        if legal & (legal - np.uint32(1)) == 0:
-            out[i] = bit_index(legal)
+        only, unseen = hand_to_play(mover, own, thrown[i], unseen_of_start, plays, n_played,
+                                    trump, forced_trump)
+        if only >= 0:
+            out[i] = only
             continue
-        unseen = np.uint32(unseen_of_start & ~(own | np.uint32(thrown[i])) & _FULL)
         asked += 1
         out[i] = keyed_alphamu_card(mover, own, unseen, plays, n_played, trump, forced_trump,
                                     worlds, seed, cfg, script, rec, payoff, hands, last_tricks,

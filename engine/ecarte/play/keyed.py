@@ -22,7 +22,9 @@ that look the same to the chooser get the same card.
   over the words of his information (seed first), its top 44 bits (``rng.MAX_DEAL_INDEX``).
 * :func:`keyed_card` — ``card_for`` at ``info_key``; :func:`keyed_cards` and
   :func:`keyed_cards_thrown` — for many hands after the same public play (with each
-  hand's own discards: the cards he threw are cards he saw).
+  hand's own discards: the cards he threw are cards he saw); :func:`hand_to_play` — one
+  hand of such a set (its only legal card, or the cards its player never saw), which
+  ``alphamu.keyed_alphamu_cards`` reads too.
 * :func:`exchange_histories` — the opponent's histories after the exchanges (Laws
   27–38) as the best response weighs them: his hand as dealt uniform among the cards
   the responder never saw, his draws uniform among the rest, kept when his decision
@@ -170,6 +172,18 @@ def legal_now(mover, own_start, plays, n_played, trump, forced_trump):
 
 
 @njit(cache=True)
+def hand_to_play(mover, own, thrown, unseen_of_start, plays, n_played, trump, forced_trump):
+    """One hand of a set the keyed players answer for at once (:func:`keyed_cards_thrown`,
+    ``alphamu.keyed_alphamu_cards``): (its only legal card, or -1 when it has a choice;
+    the cards its player never saw: ``unseen_of_start`` less his hand at the first card
+    ``own`` and the cards he ``thrown`` in the exchange, Law 27)."""
+    legal = legal_now(mover, own, plays, n_played, trump, forced_trump)
+    if legal & (legal - np.uint32(1)) == 0:
+        return np.int64(bit_index(legal)), np.uint32(0)
+    return np.int64(-1), np.uint32(unseen_of_start & ~(own | np.uint32(thrown)) & _FULL)
+
+
+@njit(cache=True)
 def keyed_cards(model, mover, starts, unseen_of_start, plays, n_played, trump, forced_trump,
                 worlds, seed, cfg, script, rec, payoff, out):
     """:func:`keyed_card` for many hands of the same mover after the same public play:
@@ -196,11 +210,11 @@ def keyed_cards_thrown(model, mover, starts, thrown, unseen_of_start, plays, n_p
     draws = np.zeros(32, dtype=np.int64)
     for i in range(starts.shape[0]):
         own = np.uint32(starts[i])
-        legal = legal_now(mover, own, plays, n_played, trump, forced_trump)
-        if legal & (legal - np.uint32(1)) == 0:
-            out[i] = bit_index(legal)
+        only, unseen = hand_to_play(mover, own, thrown[i], unseen_of_start, plays, n_played,
+                                    trump, forced_trump)
+        if only >= 0:
+            out[i] = only
             continue
-        unseen = np.uint32(unseen_of_start & ~(own | np.uint32(thrown[i])) & _FULL)
         asked += 1
         out[i] = keyed_card(model, mover, own, unseen, plays, n_played, trump, forced_trump,
                             worlds, seed, cfg, script, rec, payoff, hands, pool, draws)

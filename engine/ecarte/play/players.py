@@ -172,7 +172,7 @@ def heuristic_card(hand, led, trump, forced_trump, possible):
 
 @njit(cache=True)
 def pool_of(possible, pool):
-    """List the cards of ``possible`` into ``pool``; return (count, batch threshold)."""
+    """List the cards of ``possible`` into ``pool``, lowest index first; return how many."""
     m = 0
     rest = np.uint32(possible)
     while rest:

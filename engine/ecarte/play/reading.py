@@ -15,7 +15,7 @@ opponent has played a card, his announcement or his silence is evidence:
   be useless, if Y win the point", and Y, "imagining that A could not hold the king
   because he did not mark it", plays feebly): a reader of a person's play should not
   take silence as proof, and the practice table's computer does not
-  (:mod:`ecarte_sim.analysis.practice.computer`).
+  (:mod:`ecarte_sim.apps.practice.computer`).
 
 Before the opponent's first card his silence says nothing (he may still announce).
 

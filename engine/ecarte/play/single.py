@@ -29,13 +29,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ecarte_sim.engine.cards import N_CARDS, bit_index, lowest_bit
+from ecarte_sim.engine.cards import N_CARDS, bit_index
 from ecarte_sim.engine.ecarte.laws.position import step
 from ecarte_sim.engine.ecarte.laws.tricks import ELDER
 from ecarte_sim.engine.ecarte.play.inferred_worlds import (INFER_WORK_ROWS, MAX_PARTICLES,
                                                            PARTICLE_COLUMNS, draw_inferred_worlds)
-from ecarte_sim.engine.ecarte.play.players import (outcome_after, pimc_moves, pimc_over, reveal,
-                                                   world_shape)
+from ecarte_sim.engine.ecarte.play.players import (outcome_after, pimc_moves, pimc_over, pool_of,
+                                                   reveal, world_shape)
 from ecarte_sim.engine.ecarte.search.moves import legal_moves
 
 _FULL = np.uint32(0xFFFFFFFF)
@@ -120,13 +120,7 @@ def evaluate_cards(mover, own, legal, leader, tricks, led, trump, forced_trump, 
     the ``k``-th card of ``legal`` (``cards[k]``, by index) in world ``w`` (the
     opponent's hand ``hands[w]``); a world of a shape already solved
     (:func:`~.players.world_shape`) is not solved again. Returns the number of cards."""
-    n = 0
-    rest = np.uint32(legal)
-    while rest:
-        bit = lowest_bit(rest)
-        rest ^= bit
-        cards[n] = bit_index(bit)
-        n += 1
+    n = pool_of(legal, cards)
     fixed = own | (np.uint32(1) << np.uint32(led)) if led >= 0 else own
     shapes = np.empty(worlds, dtype=np.uint32)
     first = np.empty(worlds, dtype=np.int64)

@@ -216,7 +216,7 @@ def test_the_cards_command_refuses_bad_input_in_one_line(cli, args, token):
 
 def test_the_practice_bench_reports_percentiles():
     """The bench's shape (no wall-time assert): every card of the deals timed three ways."""
-    from ecarte_sim.analysis.bench import practice_bench
+    from ecarte_sim.apps.bench.throughput import practice_bench
     r = practice_bench(deals=4, seed=1)
     assert r["worlds"] == 64 and r["positions"] >= 30
     for k in ("computer_card", "card_values", "coach_grade"):

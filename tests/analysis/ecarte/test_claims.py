@@ -270,7 +270,7 @@ def test_hand_exact_equals_the_enumeration(cli):
 def test_bad_input_is_one_line_and_exit_code_2(args, token):
     import subprocess
     import sys
-    run = subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", *args], capture_output=True,
+    run = subprocess.run([sys.executable, "-m", "ecarte_sim.apps.cli", *args], capture_output=True,
                          text=True, timeout=BLOCKED)
     assert run.returncode == 2, run
     assert "Traceback" not in run.stderr
@@ -313,7 +313,7 @@ def test_game_value_averages_back_to_v_at_every_score():
 
 
 def test_json_has_no_nan():
-    from ecarte_sim.analysis.cli.common import finite as _finite
+    from ecarte_sim.apps.cli.common import finite as _finite
     assert _finite({"a": [float("nan"), 1.0, float("inf")], "b": (2, "x")}) == \
         {"a": [None, 1.0, None], "b": [2, "x"]}
 

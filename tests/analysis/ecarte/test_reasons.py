@@ -16,7 +16,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from ecarte_sim.analysis.ecarte import api, api_regle
+from ecarte_sim.api import classify as api_regle
+from ecarte_sim.api import ecarte as api
 from ecarte_sim.analysis.ecarte.text.narrative import deal_data, game_data, tell_deal, tell_game
 from ecarte_sim.analysis.ecarte.text.reasons import (MAXIM_WORDS, DealReasons, Reason, deal_reasons,
                                                      dealer_decision, dealer_discard,

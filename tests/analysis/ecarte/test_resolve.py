@@ -252,7 +252,7 @@ def test_extended_every_state_takes_the_models_answer():
 
 
 def test_the_resolve_bench_measures_and_projects():
-    from ecarte_sim.analysis.bench import resolve_bench
+    from ecarte_sim.apps.bench.throughput import resolve_bench
     r = resolve_bench(0, lambda *_: None, states=200, deals=2)
     for play, states in (("dd", N_STATES), ("pimc-inference", 5000)):
         k = r[play]

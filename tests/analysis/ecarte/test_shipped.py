@@ -282,7 +282,7 @@ def test_the_issues_two_hands_are_answered_by_their_values(cli):
 def test_advise_text_says_who_answered_and_too_close(cli, capsys):
     """Each answer's first lines, from advise's own result (the table overruled by the
     values, too close to call, agreed), and the command's on two hands."""
-    from ecarte_sim.analysis.cli.strategy import _headline
+    from ecarte_sim.apps.cli.strategy import _headline
     from ecarte_sim.analysis.ecarte.advice import first_decision as advice
     result = advice.advise("KS JC 9H 7S KC", "TC", (2, 4), "elder", deals=4096)
     table = result["table_action"]["action"]

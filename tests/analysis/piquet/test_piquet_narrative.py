@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from ecarte_sim.analysis.piquet.api import piquet_deal
+from ecarte_sim.api.piquet import piquet_deal
 from ecarte_sim.analysis.piquet.narrative import KINDS, scores_by_kind, tell_deal, told
 from ecarte_sim.engine.piquet.deal import parse_deal
 from ecarte_sim.engine.piquet.settings import PiquetSettings

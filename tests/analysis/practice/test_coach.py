@@ -120,7 +120,7 @@ def test_a_forced_card_is_not_graded_and_an_unknown_card_is_not_valued():
 
 
 def play_random_game(seed: int, moves: int = 400):
-    from ecarte_sim.analysis.practice.session import Table
+    from ecarte_sim.apps.practice.session import Table
     t = Table.new(seed=seed, coach=False)
     rng = random.Random(seed)
     for _ in range(moves):

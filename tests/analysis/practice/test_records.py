@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from ecarte_sim.analysis.practice import laws
 from ecarte_sim.analysis.practice.records import RecordError, load, save, validate
-from ecarte_sim.analysis.practice.session import Table
+from ecarte_sim.apps.practice.session import Table
 from helpers import DATA, REPO
 
 EXAMPLE = (REPO / "analysis" / "practice" / "examples"
@@ -244,7 +244,7 @@ def test_a_record_that_is_not_the_seed_s_deal_is_refused():
 # ----------------------------------------------------------------------------- the command
 
 def _review(*args):
-    from ecarte_sim.analysis.cli import main
+    from ecarte_sim.apps.cli import main
     return CliRunner().invoke(main, ["review", *args])
 
 
@@ -269,8 +269,8 @@ def test_review_names_the_law_and_exits_1(tmp_path, example):
 
 
 def test_review_of_a_bad_file_is_one_line_exit_2(tmp_path):
-    from ecarte_sim.analysis.cli.common import run_group
-    from ecarte_sim.analysis.cli import main
+    from ecarte_sim.apps.cli.common import run_group
+    from ecarte_sim.apps.cli import main
     (tmp_path / "x.json").write_text('{"format": "something else"}')
     for args in (["review", str(tmp_path / "x.json")], ["review", str(tmp_path / "no.json")]):
         with pytest.raises(SystemExit) as exit_:
@@ -383,8 +383,8 @@ def test_review_of_an_illegal_record_still_exits_1_with_the_coach_on(tmp_path, e
 def test_review_grades_the_player_named(tmp_path):
     out = json.loads(_review(str(EXAMPLE), "--json", "--player", "Y").output)
     assert {v["by"] for d in out["coach"]["deals"] for v in d["verdicts"]} == {"Y"}
-    from ecarte_sim.analysis.cli import main
-    from ecarte_sim.analysis.cli.common import run_group
+    from ecarte_sim.apps.cli import main
+    from ecarte_sim.apps.cli.common import run_group
     with pytest.raises(SystemExit) as exit_:
         run_group(main, ["review", str(EXAMPLE), "--player", "B"])
     assert exit_.value.code == 2
@@ -506,7 +506,7 @@ def test_a_file_larger_than_the_cap_is_not_read(tmp_path):
 
 
 def test_review_reads_a_game_saved_by_the_store(tmp_path):
-    from ecarte_sim.analysis.web.store import FORMAT
+    from ecarte_sim.apps.web.store import FORMAT
     record = json.loads((HOSTILE / "legal.json").read_text())
     path = tmp_path / "eXampleIdOfTwentyTwoCh.json"
     path.write_text(json.dumps({"format": FORMAT, "id": path.stem, "seq": 1, "created": 0,

@@ -18,7 +18,7 @@ import pytest
 
 from ecarte_sim.analysis.practice import laws, seeds
 from ecarte_sim.analysis.practice.records import validate
-from ecarte_sim.analysis.practice.session import COMPUTER, PERSON, Table
+from ecarte_sim.apps.practice.session import COMPUTER, PERSON, Table
 from ecarte_sim.engine.cards import parse_card
 from ecarte_sim.engine.ecarte import reference as R
 from helpers import random_action

@@ -61,7 +61,7 @@ def _reference_class(classifier, d) -> int:
 
 @pytest.mark.quick
 def test_index_scheme_is_in_range_and_disjoint_from_the_plain_deals_and_the_scores():
-    from ecarte_sim.analysis.cli.ecarte import claims as command
+    from ecarte_sim.apps.cli.ecarte import claims as command
     # the most deals a claims run can ask for: --deals and --max-deals are at most 2^40
     limits = {p.name: p.type.max for p in command.params if p.name in ("n_deals", "max_deals")}
     most = max(limits.values())

@@ -245,3 +245,20 @@ def test_survey_reproduces_the_docstring():
     for k, row in result["by_trumps"].items():
         figures = [f"{row[key]:,}" for key in ("pairs", "list", "definition", "both")]
         assert [str(k), *figures] in rows, (k, figures)
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("hand, trump", [("KS QS JS 8H 8D", "H"), ("9S 8S 7S 9D 8C", "S")])
+@pytest.mark.parametrize("trumps_last", [False, True])
+def test_the_dealer_hands_are_listed_once_in_order(hand, trump, trumps_last):
+    """``dealer_hands`` (the one enumeration :func:`lead_counts` and
+    :func:`qualifying_turn_ups` read): every five of the other cards with at most one
+    trump, in lexicographic order of their positions in the pack ``_pack_without`` gives."""
+    from itertools import combinations
+    mask, suit, _ = _parse(hand, trump, None)
+    cards, is_trump, n = foster._pack_without(np.uint32(mask), suit, trumps_last)
+    out = np.zeros(foster.MAX_DEALER_HANDS, dtype=np.uint32)
+    m = foster.dealer_hands(cards, is_trump, n, out)
+    want = [sum(1 << int(cards[i]) for i in five) for five in combinations(range(n), 5)
+            if sum(int(is_trump[i]) for i in five) <= 1]
+    assert m == len(want) and [int(h) for h in out[:m]] == want

@@ -53,26 +53,3 @@ def test_walk_is_lazy_and_starts_where_told():
     state = (1, 2, -1, 6)                   # the dealer leads the fourth trick
     who, before, card = next(P.walk([np.int64(5), 7], 0, state))
     assert (who, before, card) == (1, state, 5)
-
-
-@pytest.mark.parametrize("said, words", [
-    ("propose,refuse", ["propose", "refuse"]),
-    ("PROPOSE accept, play", ["propose", "accept", "play"]),
-    (["propose", "accept", "propose", "refuse"], ["propose", "accept", "propose", "refuse"]),
-    ("", []), (None, []),
-])
-def test_what_was_said_is_read_in_order(said, words):
-    assert P.parse_said(said) == words
-
-
-@pytest.mark.parametrize("said, token, law", [
-    ("refuse", "'refuse'", "the elder speaks here"),
-    ("play,accept", "'accept'", "after play"),
-    ("propose,propose", "'propose'", "the dealer answers"),
-    ("propose,refuse,play", "'play'", "after a refusal"),
-    ("propose,accept,accept", "'accept'", "the elder speaks here"),
-])
-def test_a_word_out_of_order_is_named(said, token, law):
-    with pytest.raises(ValueError, match=law) as err:
-        P.parse_said(said)
-    assert token in str(err.value)

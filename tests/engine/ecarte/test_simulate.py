@@ -36,7 +36,7 @@ def test_identical_for_any_chunk_and_block(mode):
 
 def _simulate_json(threads: int, chunk: int) -> str:
     env = dict(os.environ, NUMBA_NUM_THREADS=str(threads))
-    out = subprocess.run([sys.executable, "-m", "ecarte_sim.analysis.cli", "simulate", "--deals",
+    out = subprocess.run([sys.executable, "-m", "ecarte_sim.apps.cli", "simulate", "--deals",
                           "200000", "--seed", "42", "--chunk", str(chunk), "--json",
                           "--no-exchange"],
                          env=env, check=True, capture_output=True, text=True)

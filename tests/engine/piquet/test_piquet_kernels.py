@@ -271,3 +271,17 @@ def test_kernel_equals_reference_on_carte_blanche_deals():
 def test_kernel_equals_reference_slow(lead, timing):
     for players in (("random", "random"), ("heuristic", "heuristic"), ("heuristic", "random")):
         _cross_check(77, 10_000, players, 5, 0, lead, timing, 25_000)
+
+
+@pytest.mark.quick
+def test_the_point_suit_is_the_first_suit_of_the_best_point():
+    """``declare.point_suit`` (the one search of the point's suit that sinking and showing
+    read): its key is the hand's point key (Law 62) and no earlier suit ties it."""
+    from ecarte_sim.engine.piquet.declare import POINT_KEY, hand_keys, point_suit
+    rng = np.random.default_rng(62)
+    for _ in range(2000):
+        cards = rng.choice(32, size=12, replace=False)
+        h = int(sum(1 << int(c) for c in cards))
+        key, suit = point_suit(h)
+        keys = [int(POINT_KEY[(h >> (8 * s)) & 0xFF]) for s in range(4)]
+        assert key == int(hand_keys(h)[0]) == max(keys) and suit == keys.index(max(keys))

@@ -380,7 +380,7 @@ def test_cli_sinking_on_a_local_cluster_is_byte_identical(args, task_size):
     import sys
 
     pytest.importorskip("distributed")
-    base = [sys.executable, "-m", "ecarte_sim.analysis.cli", "piquet", "simulate", "--seed",
+    base = [sys.executable, "-m", "ecarte_sim.apps.cli", "piquet", "simulate", "--seed",
             "13", "--json", *args]
     threads = subprocess.run(base, capture_output=True, timeout=BLOCKED)
     assert threads.returncode == 0, threads.stderr.decode()
@@ -394,7 +394,7 @@ def test_the_prose_tells_every_sink_once_with_its_law():
     """``piquet deal`` under sinking: every event told exactly once, each sink on a line
     of its own citing Law 47, whole sinks and smaller calls both told, and the younger's
     calls still introduced once after the first lead."""
-    from ecarte_sim.analysis.piquet.api import piquet_deal
+    from ecarte_sim.api.piquet import piquet_deal
     from ecarte_sim.analysis.piquet.narrative import told
 
     kinds = set()

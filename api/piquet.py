@@ -1,0 +1,154 @@
+"""The Piquet library: one call per question, plain dicts back.
+
+Each function takes its rules and players as a
+:class:`~ecarte_sim.engine.piquet.settings.PiquetSettings` and returns exactly the
+object ``ecarte-sim piquet ...`` prints with ``--json`` (the command adds the
+provenance). ``chunk`` and ``progress`` never change a result; where a long run's
+tasks go (local threads, a Dask cluster, a checkpointed run directory) is the
+caller's :func:`ecarte_sim.engine.batch.execution` context::
+
+    from ecarte_sim.api.piquet import piquet_simulate
+    from ecarte_sim.engine.piquet.settings import PiquetSettings
+
+    piquet_simulate(20_000, seed=1, settings=PiquetSettings("heuristic", "random"))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, replace
+
+from ecarte_sim.analysis.piquet.report import measure
+from ecarte_sim.analysis.piquet.search import (DEFAULT_SAMPLES, check_discarding,
+                                               searched_deal_counts)
+from ecarte_sim.analysis.piquet.search import discard_search as piquet_discard_search
+from ecarte_sim.analysis.piquet.summaries import deal_summary, partie_summary
+from ecarte_sim.engine.piquet.deal import PiquetDeal, deal as deal_of
+from ecarte_sim.engine.piquet.game import play_one
+from ecarte_sim.engine.piquet.partie import deal_order
+from ecarte_sim.engine.piquet.reference import Variant, play_deal
+from ecarte_sim.engine.piquet.settings import (REPORT_DEALS, Discarding, Partie, Player,
+                                               PiquetSettings, member, name_of)
+from ecarte_sim.engine.piquet.simulate import deal_counts, partie_counts
+
+Progress = Callable[[int], None] | None
+
+
+def _players(settings: PiquetSettings):
+    """One name when both seats have the same player, else one per seat."""
+    elder, younger = settings.players
+    if elder == younger:
+        return name_of(elder)
+    return {"elder": name_of(elder), "younger": name_of(younger)}
+
+
+def piquet_deal(deal: PiquetDeal | None = None, *, seed: int = 0, index: int = 0,
+                settings: PiquetSettings | None = None, elder_discard: int = 0,
+                younger_discard: int = 0) -> dict:
+    """One deal played by the kernel and told event by event by the reference (carte
+    blanche, the exchange, each declaration, every card, the cards, pique and repique:
+    Laws 18-24, 46-69).
+
+    ``deal``: the cards (:func:`~ecarte_sim.engine.piquet.deal.parse_deal`), or None for
+    deal ``index`` of ``seed``; ``seed`` and ``index`` also draw the players' random
+    choices. ``settings``: both seats ``heuristic`` by default. A discard given (a mask
+    of the dealt hand) replaces its player's choice and fixes how many cards he takes
+    (Laws 21-22).
+    """
+    if settings is None:
+        settings = PiquetSettings(Player.HEURISTIC, Player.HEURISTIC)
+    takes = {key: bin(disc).count("1") for key, disc in
+             (("elder_take", elder_discard), ("younger_take", younger_discard)) if disc}
+    settings = replace(settings, **takes)
+    the_deal = deal_of(seed, index) if deal is None else deal
+    record = play_one(the_deal, settings.cfg(), seed, index, elder_discard, younger_discard)
+    told = play_deal(record.elder_dealt, record.younger_dealt, list(record.stock),
+                     record.elder_discard, record.younger_discard, list(record.plays),
+                     Variant(lead_scoring=name_of(settings.lead_scoring),
+                             pique_timing=name_of(settings.pique_timing)),
+                     sinks=(name_of(settings.elder_sink), name_of(settings.younger_sink)))
+    return {"elder": record.elder["total"], "younger": record.younger["total"],
+            "events": told.events,
+            "scores": {"elder": record.elder, "younger": record.younger},
+            "deal": the_deal.as_dict(), "play": _players(settings),
+            "settings": settings.echo(),
+            **({"seed": seed, "index": index} if deal is None else {"seed": seed})}
+
+
+def piquet_simulate(deals: int, *, seed: int = 0, start: int = 0,
+                    settings: PiquetSettings = PiquetSettings(), chunk: int | None = None,
+                    progress: Progress = None,
+                    discard: tuple = (Discarding.OWN, Discarding.OWN),
+                    samples: int = DEFAULT_SAMPLES) -> dict:
+    """Deals ``start .. start + deals - 1`` of ``seed`` played out: who wins each deal (the
+    higher total; equal totals tie), the mean totals, carte blanche, pique, repique and
+    capot by seat (Laws 18, 66, 68, 69), each with its 95% interval.
+
+    ``discard`` (the elder's, the younger's): each seat discards as its player does
+    (``own``), or by search (``search``: the full take, each candidate evaluated on
+    ``samples`` sampled deals, :mod:`ecarte_sim.engine.piquet.discard_search`)."""
+    discard = check_discarding(settings, discard)
+    if discard == (Discarding.OWN, Discarding.OWN):
+        counts = deal_counts(seed, start, start + deals, settings.cfg(),
+                             chunk=settings.chunk() if chunk is None else chunk,
+                             block=settings.task_size(), progress=progress)
+        searched = {}
+    else:
+        counts = searched_deal_counts(seed, start, start + deals, settings, discard, samples,
+                                      **({} if chunk is None else {"chunk": chunk}),
+                                      progress=progress)
+        searched = {"discard": {"elder": name_of(discard[0]), "younger": name_of(discard[1])},
+                    "search_samples": samples}
+    elder, younger = settings.players
+    return {**deal_summary(counts), "seed": seed, "start": start,
+            "players": {"elder": name_of(elder), "younger": name_of(younger)},
+            "settings": {**settings.echo(), **searched}}
+
+
+def piquet_partie(parties: int, *, seed: int = 0, start: int = 0,
+                  settings: PiquetSettings = PiquetSettings(), partie: Partie | str = Partie.SIX,
+                  chunk: int | None = None, progress: Progress = None) -> dict:
+    """Parties ``start .. start + parties - 1`` of ``seed`` (partie ``p`` deals indices
+    ``8p .. 8p+7``): who wins, how often the loser is rubiconed, the mean settlement
+    (Laws 71-73), tie-break deals.
+
+    ``settings`` are the first deal's: its younger hand is A, the first dealer, its elder
+    B; the seats alternate deal by deal. ``partie``: six deals (Law 71) or four, the
+    first and last counting double (its note).
+    """
+    partie = member(Partie, partie, "partie")
+    counts = partie_counts(seed, start, start + parties, settings.cfg(),
+                           settings.swapped().cfg(), four=partie == Partie.FOUR,
+                           chunk=settings.chunk(parties=True) if chunk is None else chunk,
+                           block=settings.task_size(parties=True), progress=progress)
+    return {**partie_summary(counts), "seed": seed, "start": start,
+            "players": {"a": name_of(settings.younger_player),
+                        "b": name_of(settings.elder_player)},
+            "partie": name_of(partie), "settings": settings.echo()}
+
+
+def piquet_report(deals: dict | None = None, *, seed: int = 0,
+                  say: Callable[[str], None] | None = None) -> dict:
+    """Every Piquet analysis, measured: the elder's advantage for each pairing of players,
+    bonuses by seat, deal totals, the exchange and the rule variants (paired on the same
+    deals), the partie, and the peer engine's figures beside ours.
+
+    ``deals``: the sizes, as :data:`~ecarte_sim.engine.piquet.settings.REPORT_DEALS` (the
+    default); ``say`` is told what is being measured.
+    """
+    return measure(seed, REPORT_DEALS if deals is None else deals,
+                   say or (lambda msg: None))
+
+
+def piquet_deal_order(first: int = 0, *, partie: Partie | str = Partie.SIX,
+                      tied: bool = False) -> list[dict]:
+    """Who deals each deal of a partie whose first dealer is player ``first`` (0 or 1):
+    the players deal alternately (Law 16), six deals (Law 71) or four, the first and last
+    counting double (its note); ``tied``: each deals once more, counting single (Law 71).
+    One dict per deal: ``number``, ``dealer``, ``elder`` (the non-dealer, Law 9),
+    ``weight``, ``extra`` (:func:`ecarte_sim.engine.piquet.partie.deal_order`)."""
+    return [asdict(turn) for turn in deal_order(first, partie, tied)]
+
+
+__all__ = ["piquet_deal", "piquet_simulate", "piquet_partie", "piquet_report",
+           "piquet_discard_search", "piquet_deal_order"]

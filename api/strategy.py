@@ -1,0 +1,354 @@
+"""The public API's questions of strategy: :func:`advise` (every decision before the play),
+:func:`chart` (the strategy card), :func:`cards` (which card to play), :func:`infer` and
+:func:`strategy`, what the ``ecarte-sim`` commands of those names and the web page's
+``/api/advise``, ``/api/chart`` and ``/api/cards`` compute, with typed arguments. Each
+question is dispatched here, once: the command line parses, calls and formats; the web app
+validates, calls and serialises.
+
+A score is given as the commands write it, ``"3-4"``, or as a pair of integers,
+``(3, 4)`` — the elder's score first, each 0–4 (five up, Law 46). These functions sit
+beside :mod:`~ecarte_sim.api.ecarte` rather than in it because
+:mod:`~ecarte_sim.analysis.ecarte.solving.proposal_game` itself reads ``api``.
+
+>>> a = advise("KH QH JH 7S 8D", "H", "0-0", turn_up="9H", values=False)
+>>> a["action"], a["strategy"]["against"]
+('propose', 'equilibrium')
+>>> question = advice("KH QH JH 7S 8D", turn_up="9H", values=False)
+>>> question.kind, question.to_dict() == a
+('first', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ecarte_sim.engine.ecarte.laws.score import Score
+from ecarte_sim.engine.ecarte.settings import EcarteSettings
+
+#: The choices of :func:`strategy`, spelt as the command's options.
+AGAINST = ("treatise", "equilibrium")
+ROLES = ("elder", "dealer", "both")
+DECISIONS = ("first", "discard", "both")
+
+
+def _choice(value, choices: tuple[str, ...], what: str) -> str:
+    if value not in choices:
+        raise ValueError(f"unknown {what} {value!r}: choose from {', '.join(choices)}")
+    return value
+
+
+def _count(value, lo: int, hi: int, what: str) -> int | None:
+    """An optional integer option in ``[lo, hi]``, as the command's range."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or not lo <= int(value) <= hi:
+        raise ValueError(f"{what} {value!r} is not an integer in [{lo}, {hi}]")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One decision advised (:func:`advice`): ``kind`` — ``"first"`` (propose or play,
+    accept or refuse, before any exchange), ``"first discard"``, ``"later"`` (a proposal
+    or its answer after an exchange) or ``"later discard"`` — and ``result``, what
+    ``ecarte-sim advise --json`` prints (:meth:`to_dict`)."""
+    kind: str
+    against: str
+    result: dict
+
+    def to_dict(self) -> dict:
+        return self.result
+
+
+def is_later(said, discard: bool = False) -> bool:
+    """Whether ``said`` asks about a decision after an exchange (an exchange made before
+    it: one ``accept``, or two for the discard of the second exchange)."""
+    from ecarte_sim.engine.ecarte.laws.history import parse_said
+    return parse_said(said).count("accept") - (1 if discard else 0) >= 1
+
+
+def advice(hand: str, trump: str | None = None, score: str | tuple[int, int] = "0-0",
+           role: str = "elder", *, turn_up: str | None = None, against: str = "equilibrium",
+           play: str | None = None, worlds: int | None = None, settings=None,
+           discard: bool = False, said=None, discards="", elder_took: int | None = None,
+           deals: int | None = None, values: bool = True, seed: int = 0) -> Advice:
+    """Every decision before the play advised, dispatched here once (the command line's
+    ``advise`` and the web page's ``/api/advise`` call it).
+
+    ``hand`` (the ``role``'s five cards now), ``trump`` (a suit or the turned-up card;
+    ``turn_up`` alone gives it too), ``score`` (``"E-D"`` or ``(E, D)``). Without ``said``
+    (or with nothing accepted before the decision): the first decision, against the
+    computed strategy (``against="equilibrium"``, its ``play`` model's; ``values=False``
+    reads its table alone) or the best response to the treatise (``"treatise"``, played
+    by ``play`` or ``settings``, ``worlds``); ``discard=True``: the first exchange's
+    discard. With ``said`` (``"propose,accept"``...), ``discards`` (``"7S 8D:2"``, one
+    group per exchange) and for the dealer's later discard ``elder_took``: a later
+    decision (:mod:`~ecarte_sim.analysis.ecarte.advice.later_decision`). ``deals`` and
+    ``seed`` size and key the values. :class:`ValueError` names a bad argument or a
+    question the strategy does not answer."""
+    from ecarte_sim.analysis.ecarte.advice import first_decision as first
+
+    if trump is None:
+        if turn_up is None:
+            raise ValueError("give the trumps: the turned-up card (--turn-up CARD) or the "
+                             "trump suit (--trump SUIT)")
+        trump = turn_up
+    x, y = Score.of(score)
+    if said is not None and is_later(said, discard):
+        from ecarte_sim.analysis.ecarte.advice import later_decision as later
+        if against != "equilibrium":
+            raise ValueError("a later decision is advised from the computed strategy "
+                             "(against equilibrium, not the treatise)")
+        if turn_up is None:
+            raise ValueError("a later decision needs the turned-up card (--turn-up CARD)")
+        if elder_took is not None and not (discard and role == "dealer"):
+            raise ValueError("elder_took (--elder-took) is for the dealer's discard at a "
+                             "later exchange (role dealer, discard)")
+        if discard:
+            if not values:
+                raise ValueError("a discard is advised with each discard's values: drop "
+                                 "--no-values")
+            return Advice("later discard", against, later.later_discard_advice(
+                hand, turn_up, role, said=said, discards=discards, elder_took=elder_took,
+                score=(x, y), play=play, seed=seed, deals=deals))
+        return Advice("later", against, later.later_advice(
+            hand, turn_up, role, said=said, discards=discards, score=(x, y), play=play,
+            seed=seed, deals=deals, values=values))
+    if (discards or "").strip() or elder_took is not None:
+        raise ValueError("discards and elder_took (--discards, --elder-took) describe the "
+                         "exchanges made: give what was said with them (said, --said: "
+                         "e.g. propose,accept)")
+    if discard:
+        if not values:
+            raise ValueError("a discard is advised with each discard's values: drop "
+                             "--no-values")
+        if against != "equilibrium":
+            raise ValueError("a discard is advised from the computed strategy's discard "
+                             "table (against equilibrium, not the treatise)")
+        return Advice("first discard", against, first.discard_advice(
+            hand, trump, (x, y), role, turn_up=turn_up, play=play, seed=seed, deals=deals))
+    if against == "treatise":
+        if settings is None and (play is not None or worlds is not None):
+            settings = EcarteSettings.build(play=play or "dd",
+                                            **({"worlds": worlds} if worlds else {}))
+        return Advice("first", against, first.advise(
+            hand, trump, (x, y), role, turn_up=turn_up, against="treatise",
+            settings=settings, seed=seed, deals=deals))
+    return Advice("first", against, first.advise(
+        hand, trump, (x, y), role, turn_up=turn_up, against=against, play=play, seed=seed,
+        deals=deals, values=values))
+
+
+def decided_by_the_deal(result: dict) -> bool | None:
+    """Whether an advice's two actions win (or lose) on every deal: the game decided before
+    the play (a king marked at four, Laws 22-24 and 46)."""
+    from ecarte_sim.analysis.ecarte.advice.first_decision import decided_by_the_deal as decided
+    return decided(result)
+
+
+def advise(hand: str, trump: str | None = None, score: str | tuple[int, int] = "0-0",
+           role: str = "elder", **options) -> dict:
+    """What to do with ``hand`` (the ``role``'s five cards; ``trump`` a suit or the
+    turned-up card) at ``score`` (``"E-D"`` or ``(E, D)``): the shipped equilibrium's
+    action (``against="treatise"``: the best response to Hoyle's pair), each action's
+    probability of winning the game and marks per deal with 95% intervals, and what the
+    treatise says; ``discard=True`` the discard; ``said`` a later decision — :func:`advice`
+    (``options``: its keywords), as a dict. What ``ecarte-sim advise --json`` prints."""
+    return advice(hand, trump, score, role, **options).to_dict()
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The strategy card of one role at one score (:func:`chart`): ``card`` (the cells:
+    :class:`ecarte_sim.analysis.ecarte.solving.chart.Chart`), where it comes from
+    (``source``, ``made_by``, the ``solved`` strategy or None for the treatise's own
+    table) and how the dealer's cells are weighed; :meth:`to_dict` is what ``ecarte-sim
+    chart --json`` prints before its file and provenance."""
+    role: str
+    score: str
+    against: str
+    play: str | None
+    source: str
+    made_by: str | None
+    weigh: str
+    round: str
+    card: object
+    solved: object
+
+    def to_dict(self) -> dict:
+        return {"score": self.score, "play": self.play, "against": self.against,
+                "source": self.source, "made_by": self.made_by, **self.card.to_dict()}
+
+
+def chart(role: str = "elder", score: str | tuple[int, int] = "0-0", *,
+          against: str = "equilibrium", play: str | None = None, columns: str | None = None,
+          weigh: str = "proposed", round: str = "first") -> Chart:
+    """The strategy card of ``role`` at ``score``, computed here once (``ecarte-sim
+    chart`` and the web page's ``/api/chart``): the shipped strategy's table (its
+    ``play`` model's; ``round="later"`` the later rounds' table) or the treatise's own
+    (``against="treatise"``), in cells of ``columns``, each cell the action on most of its
+    hands and the share it is; the dealer's cells weighed by the hands he is proposed to
+    (``weigh="proposed"``) or as dealt. :class:`ValueError` names a bad argument."""
+    from ecarte_sim.analysis.ecarte.solving import chart as card
+    from ecarte_sim.analysis.ecarte.solving import solved as shipped
+
+    _choice(role, ("elder", "dealer"), "role")
+    _choice(against, ("equilibrium", "treatise"), "against")
+    _choice(weigh, ("proposed", "dealt"), "weigh")
+    _choice(round, ("first", "later"), "round")
+    s = Score.of(score)
+    e, d = s
+    treatise = card.treatise_tables()[role]
+    if against == "treatise":
+        if play is not None:
+            raise ValueError("play (--play) names a solved strategy; against the treatise "
+                             "the chart is the treatise's own table")
+        solved, table, gain = None, treatise, None
+        elder = card.treatise_tables()["elder"]
+    else:
+        try:
+            solved = shipped.load(play)
+        except ValueError as exc:
+            raise ValueError(f"{exc} (against the treatise the chart is the treatise's own "
+                             "table)") from None
+        row = s.row
+        table, gain, elder = solved.table(role)[row], solved.gain(role)[row], solved.elder[row]
+        if round == "later":
+            table, gain = solved.later_table(role)[row], None
+            elder = solved.later_table("elder")[row]
+    source = card.source_line(solved) + (
+        "; the later rounds (a proposal after an exchange, its answer)" if round == "later"
+        else "")
+    weights, weighting = None, "dealt hands"
+    if role == "dealer" and weigh == "proposed" and round == "first":
+        from ecarte_sim.engine.ecarte.decisions.states import state_weights
+        weights = state_weights() * card.proposal_chance(elder)
+        whose = "Hoyle's list" if solved is None else f"the elder's table at {e}-{d}"
+        weighting = (f"how often it is dealt times the chance that the elder "
+                     f"proposes by {whose} ({card.PROPOSAL_SAMPLES} sampled elder hands "
+                     f"a state, seed 0)")
+    result = card.compute(role, table, gain, treatise, scheme=columns or card.DEFAULT_COLUMNS,
+                          weights=weights, weighting=weighting)
+    return Chart(role, s.text, against, solved.play if solved is not None else None, source,
+                 card.made_by(solved), weigh if role == "dealer" and round == "first"
+                 else "dealt", round, result, solved)
+
+
+def chart_compare(play: str | None, other: str, *, columns: str | None = None) -> dict:
+    """Where two solved strategies part (``ecarte-sim chart --play P --compare Q``): at
+    every score and for both roles the share of hands whose first decision differs, and
+    the cells that differ: ``{"first", "second"}`` (the strategies),
+    ``{"first_source", "second_source"}`` and ``rows`` (a DataFrame)."""
+    from ecarte_sim.analysis.ecarte.solving import chart as card
+    from ecarte_sim.analysis.ecarte.solving import solved as shipped
+
+    first, second = shipped.load(play), shipped.load(other)
+    return {"first": first, "second": second, "first_source": card.source_line(first),
+            "second_source": card.source_line(second),
+            "rows": card.compare(first, second, scheme=columns or card.DEFAULT_COLUMNS)}
+
+
+def cards(hand: str, turn_up: str, role: str = "elder", *, continuation: int = 0,
+          **options) -> dict:
+    """Which card to lead or play with ``hand`` (the ``role``'s cards now), each legal
+    card valued by the inferring player — :func:`ecarte_sim.analysis.ecarte.play.card_advice.card_values`
+    (``options``: ``said``, ``discards``, ``played``, ``score``, ``seed``, ``deal``,
+    ``worlds``, ``model``, ``opponent``, ``chooser``, ``king``, ``policy``); with
+    ``continuation`` N, each card's value also with the player's own play after it over N
+    of the adversary's hands (``continuation`` on the result and on each card). What
+    ``ecarte-sim cards --json`` prints and the web page's ``/api/cards`` answers."""
+    from ecarte_sim.analysis.ecarte.play.card_advice import DEFAULT_CHOOSER, card_values
+
+    result = card_values(hand, turn_up, role, **options)
+    if continuation:
+        from ecarte_sim.analysis.ecarte.play.card_regret import position_values
+        keep = ("said", "discards", "played", "score", "model", "seed", "king")
+        cont = position_values(hand, turn_up, role,
+                               player=options.get("chooser", DEFAULT_CHOOSER),
+                               worlds=result["worlds"], cap=continuation,
+                               **{k: options[k] for k in keep if k in options})
+        result["continuation"] = cont
+        by = {c["card"]: c for c in cont["cards"]}
+        for r in result["cards"]:
+            r["continuation"] = by[r["card"]]
+    return result
+
+
+def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
+          score: str | tuple[int, int] = "0-0", **options) -> dict:
+    """What the adversary's decisions (``history``, e.g. ``"propose,refuse"``) say about
+    his hand — :func:`ecarte_sim.analysis.ecarte.advice.inference.infer`, with ``score`` as
+    ``"E-D"`` or ``(E, D)``; what ``ecarte-sim infer --json`` prints."""
+    from ecarte_sim.analysis.ecarte.advice.inference import infer as infer_hand
+
+    x, y = Score.of(score)
+    return infer_hand(hand, turn_up, history, role, score=f"{x}-{y}", **options)
+
+
+def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise",
+             role: str = "both", decision: str = "first",
+             score: str | tuple[int, int] | None = None, all_scores: bool = False,
+             iterations: int = 3, seed: int = 0, deals_per_state: int | None = None,
+             max_deals_per_state: int | None = None, fresh_deals: int | None = None,
+             progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """What should one play: ``ecarte-sim strategy`` from Python, the same library calls
+    (:func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.against_treatise` or
+    :func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.equilibrium`) with the command's options
+    as arguments.
+
+    ``against="treatise"``: each ``role``'s (``"elder"``, ``"dealer"``, ``"both"``) best
+    response to the other's treatise policy at ``score`` (default 0-0) or at every score
+    (``all_scores``), and its gain over the policy it replaces on ``fresh_deals`` fresh
+    deals; ``"equilibrium"``: ``iterations`` steps of iterated best responses at one score,
+    each pair's exploitability and the value of the game. ``decision``: ``"first"``
+    (propose or play, accept or refuse), ``"discard"`` (the first discard; treatise only)
+    or ``"both"``. Deals per state: ``deals_per_state`` at first, up to
+    ``max_deals_per_state`` (defaults as the command's, by play model). ``progress(stage,
+    done, total)`` is told each stage's progress.
+
+    Returns the parameters (as ``--json`` echoes them) and the library's result with its
+    arrays (``v``; the best responses' ``table``, ``gain``, ``se``; ``tables``), which
+    ``--json`` leaves out. :class:`ValueError` names a bad argument."""
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as study
+
+    settings = settings or EcarteSettings()
+    _choice(against, AGAINST, "against")
+    _choice(role, ROLES, "role")
+    _choice(decision, DECISIONS, "decision")
+    if all_scores and score is not None:
+        raise ValueError("give score or all_scores, not both")
+    if against == "equilibrium" and all_scores:
+        raise ValueError("against='equilibrium' runs at one score (score=(E, D))")
+    if against == "equilibrium" and decision == "discard":
+        raise ValueError("against='equilibrium' iterates the first decisions "
+                         "(decision='first') or them and the first discards "
+                         "(decision='both'); the discards alone are against='treatise', "
+                         "decision='discard'")
+    iterations = _count(iterations, 0, 50, "iterations")
+    first = _count(deals_per_state, 2, 1 << 16, "deals_per_state")
+    most = _count(max_deals_per_state, 2, 1 << 16, "max_deals_per_state")
+    fresh_deals = _count(fresh_deals, 1000, 1 << 40, "fresh_deals")
+    seed = _count(seed, 0, (1 << 64) - 1, "seed")
+    default = study.Sampling.for_play(settings.elder_play)
+    sampling = study.Sampling(first or default.first, most or default.most)
+    scores = study.SCORES if all_scores else (Score.of("0-0" if score is None else score).pair,)
+    decisions = ("first", "discard") if decision == "both" else (decision,)
+    parameters = {"against": against, "role": role,
+                  **({"decision": decision} if decision != "first" else {}),
+                  "scores": [f"{x}-{y}" for x, y in scores], "iterations": iterations,
+                  "deals_per_state": sampling.first, "max_deals_per_state": sampling.most,
+                  "fresh_deals": fresh_deals, "settings": settings.echo()}
+    if against == "treatise":
+        roles = ("elder", "dealer") if role == "both" else (role,)
+        result = study.against_treatise(settings, roles=roles, scores=scores, seed=seed,
+                                        sampling=sampling, fresh_deals=fresh_deals,
+                                        progress=progress, decisions=decisions)
+    else:
+        result = study.equilibrium(settings, score=scores[0], iterations=iterations,
+                                   seed=seed, sampling=sampling, fresh_deals=fresh_deals,
+                                   progress=progress, decisions=decisions)
+    return {"seed": seed, **parameters, **result}

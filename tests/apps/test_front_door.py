@@ -1,0 +1,122 @@
+"""The command line and the web app ask their questions through the front door
+(:mod:`ecarte_sim.api`): read statically from the source (no import), the questions already
+dispatched there — ``advise``, the chart and ``cards`` — reach nothing of the library but
+the front door, the registry (:mod:`ecarte_sim.engine.ecarte.settings`), the value types and
+the formatting helpers (the report writers); every other reach past the door is listed in
+:data:`PAST_THE_DOOR`, module by module, so that the list only shrinks (issue 52, item 1:
+what remains to move behind the door)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from helpers import REPO
+
+pytestmark = pytest.mark.quick
+
+#: What an application may import of the package besides the front door.
+ALLOWED = ("ecarte_sim.api", "ecarte_sim.apps",
+           "ecarte_sim.engine.ecarte.settings",            # the registry
+           "ecarte_sim.engine.ecarte.laws.score",          # the value types
+           "ecarte_sim.engine.ecarte.laws.history",
+           "ecarte_sim.engine.deck", "ecarte_sim.engine.cards",
+           "ecarte_sim.analysis.reports")                  # the formatting helpers
+
+#: The functions whose question is dispatched in the front door: they import nothing else.
+THROUGH_THE_DOOR = {"apps/cli/strategy.py": ("advise",), "apps/cli/chart.py": ("chart",),
+                    "apps/cli/cards.py": ("cards",),
+                    "apps/web/app.py": ("chart_json", "chart_svg", "advise_json",
+                                        "_history", "cards_json")}
+
+#: The modules of the library each application module still reaches past the door (the
+#: questions not yet moved behind it). A reach added fails; one removed must be struck off.
+PAST_THE_DOOR = {
+    "apps/cli/cards.py": {"ecarte_sim.analysis.ecarte.play"},
+    "apps/cli/chart.py": {"ecarte_sim.analysis.ecarte.solving.chart"},
+    "apps/cli/common.py": {
+        "ecarte_sim.engine.batch", "ecarte_sim.engine.cluster", "ecarte_sim.engine.runs"},
+    "apps/cli/ecarte.py": {
+        "ecarte_sim.analysis.ecarte.claims.decisions", "ecarte_sim.analysis.stats.precision",
+        "ecarte_sim.engine.ecarte.deals.class_sampling",
+        "ecarte_sim.engine.ecarte.decisions.regle", "ecarte_sim.engine.ecarte.laws.deal",
+        "ecarte_sim.engine.ecarte.laws.notation", "ecarte_sim.engine.rng",
+        "ecarte_sim.engine.runs"},
+    "apps/cli/equilibrium.py": {
+        "ecarte_sim.analysis.ecarte.advice.audit", "ecarte_sim.analysis.ecarte.solving",
+        "ecarte_sim.analysis.ecarte.solving.proposal_game",
+        "ecarte_sim.engine.ecarte.decisions.states"},
+    "apps/cli/every_decision.py": {
+        "ecarte_sim.analysis.ecarte.solving", "ecarte_sim.analysis.ecarte.solving.proposal_game"},
+    "apps/cli/exploit.py": {"ecarte_sim.analysis.ecarte.play.exploit"},
+    "apps/cli/exploitability.py": {
+        "ecarte_sim.analysis.ecarte.play", "ecarte_sim.analysis.ecarte.play.exploit"},
+    "apps/cli/piquet.py": {
+        "ecarte_sim.analysis.piquet.narrative", "ecarte_sim.analysis.piquet.search",
+        "ecarte_sim.engine.piquet.deal", "ecarte_sim.engine.piquet.discard_search",
+        "ecarte_sim.engine.piquet.settings", "ecarte_sim.engine.rng"},
+    "apps/cli/piquet_search.py": {
+        "ecarte_sim.analysis.piquet.search", "ecarte_sim.engine.piquet.discard_search",
+        "ecarte_sim.engine.piquet.settings", "ecarte_sim.engine.rng"},
+    "apps/cli/practice.py": {
+        "ecarte_sim.analysis.practice", "ecarte_sim.analysis.practice.records"},
+    "apps/cli/strategy.py": {
+        "ecarte_sim.analysis.ecarte.advice.inference",
+        "ecarte_sim.analysis.ecarte.claims.inference_claims",
+        "ecarte_sim.analysis.ecarte.play.inference_value", "ecarte_sim.analysis.ecarte.solving"},
+    "apps/cli/stronger.py": {"ecarte_sim.analysis.ecarte.play.stronger"},
+    "apps/cli/versus.py": {"ecarte_sim.analysis.ecarte.claims"},
+    "apps/web/store.py": {"ecarte_sim.analysis.practice.records"},
+}
+
+
+def _allowed(name: str) -> bool:
+    return any(name == a or name.startswith(a + ".") for a in ALLOWED)
+
+
+def _imported(node: ast.AST) -> set[str]:
+    """The ``ecarte_sim`` modules (or module.name) imported anywhere under ``node``."""
+    found = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Import):
+            found |= {a.name for a in n.names}
+        elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
+            found.add(n.module)
+    return {f for f in found if f.startswith("ecarte_sim.")}
+
+
+def _tree(path: str) -> ast.Module:
+    return ast.parse((REPO / path).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path, names", THROUGH_THE_DOOR.items())
+def test_the_questions_at_the_front_door_import_only_it(path, names):
+    defs = {n.name: n for n in ast.walk(_tree(path)) if isinstance(n, ast.FunctionDef)}
+    for name in names:
+        assert name in defs, f"{path} has no function {name}"
+        past = sorted(m for m in _imported(defs[name]) if not _allowed(m))
+        assert past == [], f"{path}: {name} reaches past the front door: {past}"
+
+
+def _reach() -> dict[str, set[str]]:
+    out = {}
+    for path in sorted(Path(REPO, "apps").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        if not rel.startswith(("apps/cli/", "apps/web/")):
+            continue
+        past = {m for m in _imported(_tree(rel)) if not _allowed(m)}
+        if past:
+            out[rel] = past
+    return out
+
+
+def test_what_still_reaches_past_the_door_is_listed():
+    assert _reach() == PAST_THE_DOOR
+
+
+def test_a_reach_past_the_door_is_found():
+    tree = ast.parse("def f():\n    from ecarte_sim.analysis.ecarte.solving import chart\n"
+                     "    from ecarte_sim.api.strategy import advice\n")
+    assert {m for m in _imported(tree) if not _allowed(m)} == {
+        "ecarte_sim.analysis.ecarte.solving"}

@@ -45,9 +45,9 @@ What a decision is worth
 The grades (thresholds in P(win the game) lost against the best choice)
     lichess grades a move by the winning chance it lost on a -1..+1 scale: inaccuracy
     0.1, mistake 0.2, blunder 0.3, i.e. 0.05, 0.10, 0.15 in probability. Écarté's unit
-    is the mark: under the shipped strategy's ``V`` one mark is worth a median 0.118 of
+    is the mark: under the shipped strategy's ``V`` one mark is worth a median 0.120 of
     P(win the game) over the 25 scores (0.047 to 0.483), the point won rather than lost
-    0.230. The coach's thresholds are a quarter, a half and a whole mark's median worth:
+    0.227. The coach's thresholds are a quarter, a half and a whole mark's median worth:
     **inaccuracy** >= :data:`INACCURACY` (0.03), **mistake** >= :data:`MISTAKE` (0.06),
     **blunder** >= :data:`BLUNDER` (0.12); below, **best** (the best choice or one worth
     the same) or **good**. A cost whose 95% interval reaches zero cannot be told from

@@ -649,6 +649,26 @@ def score_value(ctx, param, value):
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
 
 
+def scores_or_all(ctx, param, values):
+    """A ``--score`` (multiple) callback: the scores given (E-D each), or every score of
+    five up when none is."""
+    from ecarte_sim.engine.ecarte.laws.score import SCORES
+    return score_value(ctx, param, values) if values else SCORES
+
+
+def stage_lines(enabled: bool):
+    """A solve's ``progress`` callback that prints one line per finished stage (with the
+    seconds since the start) to stderr; None when ``enabled`` is false."""
+    if not enabled:
+        return None
+    start = time.monotonic()
+
+    def report(what: str, done: int, total: int) -> None:
+        if done >= total:
+            click.echo(f"[{time.monotonic() - start:7.0f} s] {what}: done", err=True)
+    return report
+
+
 def not_nan(ctx, param, value):
     """click's FloatRange lets NaN through (it compares false with both bounds)."""
     if value is not None and value != value:

@@ -5,35 +5,16 @@ discards at every score, ``V`` from the strategies themselves), its report and, 
 
 from __future__ import annotations
 
-import time
-
 import click
 
 from ecarte_sim.apps.cli.common import (CONTEXT, JSON, THREADS, command_line, emit,
                                             long_run, long_run_options, quiet_option,
-                                            score_value, seed_option, set_threads,
-                                            writable_dir)
+                                            scores_or_all, seed_option, set_threads,
+                                            stage_lines, writable_dir)
 from ecarte_sim.engine.ecarte.settings import DEFAULT_WORLDS, play_models
 
 # numpy is imported inside the functions that use it: --help imports this module, and
 # starts without numpy.
-
-
-def _scores(ctx, param, values):
-    """The scores given (E-D each), or every score of five up."""
-    from ecarte_sim.engine.ecarte.laws.score import SCORES
-    return score_value(ctx, param, values) if values else SCORES
-
-
-def _progress(enabled: bool):
-    if not enabled:
-        return None
-    start = time.monotonic()
-
-    def report(what: str, done: int, total: int) -> None:
-        if done >= total:
-            click.echo(f"[{time.monotonic() - start:7.0f} s] {what}: done", err=True)
-    return report
 
 
 @click.command("equilibrium", context_settings=CONTEXT)
@@ -93,7 +74,7 @@ def _progress(enabled: bool):
 @click.option("--no-discards", is_flag=True,
               help="Keep the starting pair's first discards, the treatise's unless --start "
                    "(solve the first decisions only).")
-@click.option("--score", "scores", metavar="E-D", multiple=True, callback=_scores,
+@click.option("--score", "scores", metavar="E-D", multiple=True, callback=scores_or_all,
               help="Solve only at these scores (repeat; a reduced instance) [default: all 25].")
 @click.option("--states", "n_states", type=click.IntRange(1, 255_304), default=None,
               help="Re-solve only this many states drawn by --seed (a reduced instance; the "
@@ -171,9 +152,9 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
         {"respond": True} if respond else {})
     with long_run("equilibrium", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers) as how:
-        result = eq.solve(solve, progress=_progress(not quiet and not as_json), start=start)
+        result = eq.solve(solve, progress=stage_lines(not quiet and not as_json), start=start)
         if respond:
-            result = eq.responded(solve, result, progress=_progress(not quiet and not as_json))
+            result = eq.responded(solve, result, progress=stage_lines(not quiet and not as_json))
     result["command"] = command_line("equilibrium")
     result["provenance"] = provenance("equilibrium", parameters, seed,
                                       sum(h["deals"] for h in result["history"]))
@@ -285,7 +266,7 @@ def _summary_lines(s: dict, play, seed, iterations, respond, begin: str) -> list
 
 def _audit_scores(ctx, param, values):
     from ecarte_sim.analysis.ecarte.advice.audit import DEFAULT_SCORES
-    return _scores(ctx, param, values) if values else DEFAULT_SCORES
+    return scores_or_all(ctx, param, values) if values else DEFAULT_SCORES
 
 
 @click.command("audit", context_settings=CONTEXT)
@@ -348,7 +329,7 @@ def audit(play, scores, roles, rounds, hands, n_deals, data_dir, top, out, seed,
     if out:
         writable_dir(out)
     try:
-        result = run_audit(settings, progress=_progress(not quiet and not as_json))
+        result = run_audit(settings, progress=stage_lines(not quiet and not as_json))
     except ValueError as exc:           # no strategy of that play model there, or damaged
         raise click.UsageError(str(exc)) from None
     files = []

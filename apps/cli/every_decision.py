@@ -12,28 +12,11 @@ import click
 
 from ecarte_sim.apps.cli.common import (CONTEXT, JSON, THREADS, command_line, emit,
                                             long_run, long_run_options, quiet_option,
-                                            score_value, seed_option, set_threads,
-                                            writable_dir)
+                                            scores_or_all, seed_option, set_threads,
+                                            stage_lines, writable_dir)
 from ecarte_sim.engine.ecarte.settings import play_models
 
 # numpy and the library are imported inside the command: --help imports this module.
-
-
-def _scores(ctx, param, values):
-    """The scores given (E-D each), or every score of five up."""
-    from ecarte_sim.engine.ecarte.laws.score import SCORES
-    return score_value(ctx, param, values) if values else SCORES
-
-
-def _progress(enabled: bool):
-    if not enabled:
-        return None
-    start = time.monotonic()
-
-    def report(what: str, done: int, total: int) -> None:
-        if done >= total:
-            click.echo(f"[{time.monotonic() - start:7.0f} s] {what}: done", err=True)
-    return report
 
 
 @click.command("every-decision", context_settings=CONTEXT)
@@ -74,7 +57,7 @@ def _progress(enabled: bool):
               help="Keep the starting pair's first decisions (solve the later rounds only).")
 @click.option("--value-deals", type=click.IntRange(1000, 1 << 40), default=1 << 18,
               show_default=True, help="Whole deals per score for V.")
-@click.option("--score", "scores", metavar="E-D", multiple=True, callback=_scores,
+@click.option("--score", "scores", metavar="E-D", multiple=True, callback=scores_or_all,
               help="Solve only at these scores (repeat) [default: all 25, from 4-4 down].")
 @seed_option()
 @THREADS
@@ -145,7 +128,7 @@ def every_decision(start_dir, play, worlds, later_deals, later_steps, later_tole
     with long_run("every-decision", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers) as how:
         start = {**begun.tables(), **{f"{r}_gain": begun.gain(r) for r in ("elder", "dealer")}}
-        result = ed.solve(es, start, progress=_progress(not quiet and not as_json))
+        result = ed.solve(es, start, progress=stage_lines(not quiet and not as_json))
     result["seconds"] = time.monotonic() - began
     result["start"] = {"sha256": begun.provenance.get("sha256"),
                        "dir": start_dir, "play": begun.play}

@@ -208,6 +208,30 @@ def decided_by_the_deal(result: dict) -> bool | None:
     return all(v in (0.0, 1.0) and a == b == v for v, a, b in zip(vals, lo, hi))
 
 
+def arm_values(joint, v, x: int, y: int, role: str, arm_a: str, arm_b: str):
+    """Both actions valued from the paired marks codes ``joint`` (arm a's code by arm b's,
+    counts) at (x, y) under ``V`` = ``v``, for ``role``: (values per action — P(win the game)
+    and his marks a deal, with 95% intervals —, the paired gain of arm a over arm b, n,
+    whether the gain's interval excludes zero)."""
+    from ecarte_sim.analysis.ecarte.measures.paired import mean_of, paired_mean
+    from ecarte_sim.analysis.ecarte.solving.proposal_game import MARKS_NET, marks_value
+    f = marks_value(v, x, y)
+    own = f if role == "elder" else 1.0 - f
+    net = (1.0 if role == "elder" else -1.0) * MARKS_NET.astype(float)
+    values = {}
+    for name, counts in ((arm_a, joint.sum(axis=1)), (arm_b, joint.sum(axis=0))):
+        win = mean_of(counts, own)
+        marks = mean_of(counts, net)
+        values[name] = {"p_win": win["mean"], "p_win_ci95": win["ci95"],
+                        "marks": marks["mean"], "marks_ci95": marks["ci95"]}
+    gain = paired_mean(joint, own)
+    gain_marks = paired_mean(joint, net)
+    decided = not (gain["ci95"][0] <= 0 <= gain["ci95"][1])
+    return (values, {"of": f"{arm_a} over {arm_b}", "p_win": gain["mean"],
+                     "p_win_ci95": gain["ci95"], "marks": gain_marks["mean"],
+                     "marks_ci95": gain_marks["ci95"]}, int(joint.sum()), decided)
+
+
 def sampled_advice(hand: str, trump: str, score: str = "0-0", role: str = "elder", *,
                    turn_up: str | None = None, settings=None, seed: int = 0,
                    deals: int = 1 << 16, v: np.ndarray | None = None,
@@ -217,9 +241,7 @@ def sampled_advice(hand: str, trump: str, score: str = "0-0", role: str = "elder
     deals around the hand (both actions on the same deals), the opponent and the later
     rounds as ``settings`` (and the tables of ``script``, for table policies) say; and
     what the treatise says."""
-    from ecarte_sim.analysis.ecarte.measures.paired import mean_of, paired_mean
-    from ecarte_sim.analysis.ecarte.solving.proposal_game import (MARKS_NET, ROLES, arm_cfgs,
-                                                                  continuation, marks_value)
+    from ecarte_sim.analysis.ecarte.solving.proposal_game import ROLES, arm_cfgs, continuation
     from ecarte_sim.analysis.ecarte.text.reasons import MAXIM_WORDS
     from ecarte_sim.engine.ecarte.deals.action_values import (CHECK_DEALS, CHECK_DEALS_START,
                                                               N_MARKS, marks_block)
@@ -251,21 +273,8 @@ def sampled_advice(hand: str, trump: str, score: str = "0-0", role: str = "elder
                 np.full(n_rows, CHECK_DEALS_START + per, dtype=np.int64), cfg_a, cfg_b,
                 empty_script() if script is None else script, out, att, mis)
     joint = out.sum(axis=0).reshape(N_MARKS, N_MARKS)
-    sign = 1.0 if role == "elder" else -1.0
-    f = marks_value(v, x, y)
-    own = f if role == "elder" else 1.0 - f
-    net = sign * MARKS_NET.astype(float)
     arm_a, arm_b = ACTIONS[role]
-    values = {}
-    for name, counts in ((arm_a, joint.sum(axis=1)), (arm_b, joint.sum(axis=0))):
-        win = mean_of(counts, own)
-        marks = mean_of(counts, net)
-        values[name] = {"p_win": win["mean"], "p_win_ci95": win["ci95"],
-                        "marks": marks["mean"], "marks_ci95": marks["ci95"]}
-    gain = paired_mean(joint, own)
-    gain_marks = paired_mean(joint, net)
-    n = int(joint.sum())
-    decided = not (gain["ci95"][0] <= 0 <= gain["ci95"][1])
+    values, gain, n, decided = arm_values(joint, v, x, y, role, arm_a, arm_b)
     if role == "elder":
         why = explain(mask, suit)
         says = "play" if why["rule"] else "propose"
@@ -280,14 +289,11 @@ def sampled_advice(hand: str, trump: str, score: str = "0-0", role: str = "elder
                                f"no maxim speaks for this hand ({case}); the maxims' "
                                f"default is to {says}")}
     # the better action; on an exact tie (the same chance on every deal) the treatise's
-    action = arm_a if gain["mean"] > 0 else arm_b if gain["mean"] < 0 else says
+    action = arm_a if gain["p_win"] > 0 else arm_b if gain["p_win"] < 0 else says
     result = {"hand": format_hand(mask, ECARTE), "trump": "SHDC"[suit],
               "turn_up": format_card(turned) if turned is not None else None,
               "role": role, "score": f"{x}-{y}", "action": action, "decided": decided,
-              "values": values,
-              "gain": {"of": f"{arm_a} over {arm_b}", "p_win": gain["mean"],
-                       "p_win_ci95": gain["ci95"], "marks": gain_marks["mean"],
-                       "marks_ci95": gain_marks["ci95"]},
+              "values": values, "gain": gain,
               "treatise": treatise, "agrees": action == says,
               "n": n, "seed": int(seed), "settings": settings.echo()}
     if role == "dealer":

@@ -167,9 +167,8 @@ def later_advice(hand, turn_up, role: str = "elder", *, said, discards=(), score
                  values: bool = True) -> dict:
     """What to do at a proposal after an exchange (the elder) or its answer (the dealer):
     module docstring. The JSON of ``ecarte-sim advise HAND --said ... --discards ...``."""
-    from ecarte_sim.analysis.ecarte.advice.first_decision import answer, decided_by_the_deal
-    from ecarte_sim.analysis.ecarte.measures.paired import mean_of, paired_mean
-    from ecarte_sim.analysis.ecarte.solving import proposal_game as st
+    from ecarte_sim.analysis.ecarte.advice.first_decision import (answer, arm_values,
+                                                                   decided_by_the_deal)
     from ecarte_sim.analysis.ecarte.solving import solved as shipped
     from ecarte_sim.engine.ecarte.decisions.tables import decisions
 
@@ -201,27 +200,9 @@ def later_advice(hand, turn_up, role: str = "elder", *, said, discards=(), score
         return {**base, "action": table}
     joint, missed, attempts = _values_of(strategy, x, y, h["hist"], [True, False],
                                          deals=int(deals or (1 << 14)), seed=seed)
-    joint = joint[0]
-    f = st.marks_value(strategy.v, x, y)
-    own = f if role == "elder" else 1.0 - f
-    sign = 1.0 if role == "elder" else -1.0
-    net = sign * st.MARKS_NET.astype(float)
-    vals = {}
-    for name, counts in ((arm_a, joint.sum(axis=1)), (arm_b, joint.sum(axis=0))):
-        win = mean_of(counts, own)
-        marks = mean_of(counts, net)
-        vals[name] = {"p_win": win["mean"], "p_win_ci95": win["ci95"],
-                      "marks": marks["mean"], "marks_ci95": marks["ci95"]}
-    gain = paired_mean(joint, own)
-    gain_marks = paired_mean(joint, net)
-    n = int(joint.sum())
-    decided = not (gain["ci95"][0] <= 0 <= gain["ci95"][1])
-    sampled = arm_a if gain["mean"] > 0 else arm_b if gain["mean"] < 0 else table
-    result = {**base, "values": vals,
-              "gain": {"of": f"{arm_a} over {arm_b}", "p_win": gain["mean"],
-                       "p_win_ci95": gain["ci95"], "marks": gain_marks["mean"],
-                       "marks_ci95": gain_marks["ci95"]},
-              "n": n, "seed": int(seed), "decided": decided, "sampled_better": sampled,
+    vals, gain, n, decided = arm_values(joint[0], strategy.v, x, y, role, arm_a, arm_b)
+    sampled = arm_a if gain["p_win"] > 0 else arm_b if gain["p_win"] < 0 else table
+    result = {**base, "values": vals, "gain": gain, "n": n, "seed": int(seed), "decided": decided, "sampled_better": sampled,
               "worlds_missed": missed, "attempts_per_world": attempts / max(n + missed, 1)}
     result["decided_by_the_deal"] = decided_by_the_deal(result)
     result.update(answer(table, sampled, decided, result["decided_by_the_deal"],

@@ -241,6 +241,12 @@ def _check_shape(name: str, t: np.ndarray) -> None:
         raise ValueError(f"{name}: shape {t.shape}, expected ({SCORE_SLOTS}, {N_STATES})")
 
 
+def later_name(key: str) -> str:
+    """The later rounds' table of a first-round table: ``elder`` → ``elder_later``,
+    ``elder_discard`` → ``elder_later_discard`` (:data:`LATER_TABLES`)."""
+    return key.replace("_", "_later_") if "_" in key else f"{key}_later"
+
+
 def script_for(settings, play: str | None = None) -> np.ndarray | None:
     """The ``script`` a whole deal under ``settings`` reads: the computed strategy's tables
     (all 25 rows, the later rounds' too where shipped) for every decision or discard the
@@ -248,10 +254,6 @@ def script_for(settings, play: str | None = None) -> np.ndarray | None:
     one); None when none is (the kernels' empty script serves)."""
     if not settings.uses_strategy:
         return None
-    from ecarte_sim.engine.ecarte.decisions.tables import policy_script
-    strategy = load(play)
-    tables = strategy.tables()
-
     def is_strategy(value) -> bool:
         return value is not None and value.name == "STRATEGY"
 
@@ -260,26 +262,27 @@ def script_for(settings, play: str | None = None) -> np.ndarray | None:
              or is_strategy(settings.model_of_dealer),
              "elder_discard": is_strategy(settings.elder_discard),
              "dealer_discard": is_strategy(settings.dealer_discard)}
-    first = {k: tables[k] if reads[k] else None for k in reads}
-    later = None
-    if strategy.solves_later:       # the later tables' names: elder_later, elder_later_discard
-        later = {k: tables[k.replace("_", "_later_") if "_" in k else f"{k}_later"]
-                 for k in reads if reads[k]}
-    return policy_script(**first, later=later)
+    return _script(load(play), [k for k in reads if reads[k]])
 
 
 def strategy_script(play: str | None = None) -> np.ndarray:
     """The ``script`` of the whole shipped strategy of ``play`` (default: the default one):
     its first-round tables and, where it has them, its later rounds' (what the practice
     table's computer reads for every decision and discard)."""
+    return _script(load(play), FIRST_TABLES)
+
+
+#: The first round's tables, in the order :func:`policy_script` takes them.
+FIRST_TABLES = ("elder", "dealer", "elder_discard", "dealer_discard")
+
+
+def _script(strategy: Solved, keys) -> np.ndarray:
+    """The ``script`` carrying ``strategy``'s tables named in ``keys`` (of
+    :data:`FIRST_TABLES`), and their later rounds' where it has them; the others left out."""
     from ecarte_sim.engine.ecarte.decisions.tables import policy_script
-    strategy = load(play)
     tables = strategy.tables()
-    first = {k: tables[k] for k in ("elder", "dealer", "elder_discard", "dealer_discard")}
-    later = None
-    if strategy.solves_later:
-        later = {k: tables[k.replace("_", "_later_") if "_" in k else f"{k}_later"]
-                 for k in first}
+    first = {k: tables[k] if k in keys else None for k in FIRST_TABLES}
+    later = {k: tables[later_name(k)] for k in keys} if strategy.solves_later else None
     return policy_script(**first, later=later)
 
 

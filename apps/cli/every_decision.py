@@ -55,6 +55,10 @@ from ecarte_sim.engine.ecarte.settings import play_models
                    "be told apart (a state stops when its posterior sd is below half).")
 @click.option("--no-first-round", is_flag=True,
               help="Keep the starting pair's first decisions (solve the later rounds only).")
+@click.option("--elder-then-dealer", is_flag=True,
+              help="First round: solve the elder's decision first and the dealer's then "
+                   "against the elder's new table (else both at once against the starting "
+                   "pair).")
 @click.option("--value-deals", type=click.IntRange(1000, 1 << 40), default=1 << 18,
               show_default=True, help="Whole deals per score for V.")
 @click.option("--score", "scores", metavar="E-D", multiple=True, callback=scores_or_all,
@@ -74,7 +78,7 @@ from ecarte_sim.engine.ecarte.settings import play_models
 @JSON
 def every_decision(start_dir, play, worlds, later_deals, later_steps, later_tolerance,
                    no_later_discards, deals_per_state, max_deals_per_state, budget, epsilon,
-                   no_first_round, value_deals, scores, seed, threads, out_dir, ship_dir,
+                   no_first_round, elder_then_dealer, value_deals, scores, seed, threads, out_dir, ship_dir,
                    run_dir, resume, task_size, scheduler, workers, quiet, as_json):
     """One step of the solve of every decision of a deal, score by score from 4-4 down.
 
@@ -122,6 +126,7 @@ def every_decision(start_dir, play, worlds, later_deals, later_steps, later_tole
                           later_discards=not no_later_discards,
                           first=Sampling(deals_per_state, max_deals_per_state),
                           budget=budget, epsilon=epsilon, first_round=not no_first_round,
+                          elder_then_dealer=elder_then_dealer,
                           value_deals=value_deals, seed=seed, scores=tuple(scores))
     parameters = {**es.echo(), "start": begun.provenance.get("sha256")}
     began = time.monotonic()

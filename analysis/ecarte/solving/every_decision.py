@@ -35,7 +35,10 @@ At each score:
    actions may still differ by more than ``epsilon`` (posterior sd above ``epsilon / 2``)
    get their deals doubled, at most to ``first.most`` and within ``budget`` times the
    first pass's deals, the states of largest expected regret (weighted as dealt, and for
-   the dealer by the chance to be asked) first.
+   the dealer by the chance to be asked) first. With ``elder_then_dealer`` the elder's
+   first decision is solved first and the dealer's against the elder's new table: the
+   dealer's answer is then a best response to the elder as shipped, which is what an
+   audit measures (solved at once, the dealer answers the elder of the step before).
 3. ``V`` of the score from whole deals played by the new row.
 
 Seeds: step ``k`` of a solve samples the later rounds' source deals of ``seed + k``
@@ -88,7 +91,10 @@ class EverySettings:
     sampling (deals every state gets, the most a state gets); ``budget``: the
     refinement's deals at most, in units of the first pass's; ``epsilon``: two actions
     closer than this need not be told apart; ``first_round``: solve the first round
-    (else only the later rounds); ``value_deals``: whole deals per score for ``V``."""
+    (else only the later rounds); ``elder_then_dealer``: solve the first round's elder
+    first and the dealer then against the elder's new table (his best response to the
+    pair as shipped), else both at once against the starting pair; ``value_deals``: whole
+    deals per score for ``V``."""
     settings: EcarteSettings = field(default_factory=EcarteSettings)
     later_deals: int = 1 << 25
     later_steps: int = 3
@@ -98,6 +104,7 @@ class EverySettings:
     budget: float = 2.0
     epsilon: float = 0.005
     first_round: bool = True
+    elder_then_dealer: bool = False
     value_deals: int = 1 << 18
     seed: int = 0
     scores: tuple = SCORES
@@ -124,7 +131,9 @@ class EverySettings:
                 "first": [int(self.first.first), int(self.first.most), float(self.first.z)],
                 "budget": float(self.budget), "epsilon": float(self.epsilon),
                 "first_round": bool(self.first_round), "value_deals": int(self.value_deals),
-                "scores": [f"{x}-{y}" for x, y in self.scores]}
+                "scores": [f"{x}-{y}" for x, y in self.scores],
+                # recorded only when set: the runs before it keep their identity
+                **({"elder_then_dealer": True} if self.elder_then_dealer else {})}
 
 
 # ------------------------------------------------------------------ the later rounds
@@ -394,18 +403,24 @@ def first_role(role: str, settings: EcarteSettings, pair: dict, slot: int, v: np
 
 def first_at(settings: EcarteSettings, pair: dict, slot: int, v: np.ndarray,
              es: EverySettings, *, step: int = 0, progress=None) -> dict:
-    """Both players' first decisions at one score, solved at once against the pair and put
-    in place (module docstring, 2.); returns the record."""
+    """Both players' first decisions at one score, solved at once against the pair (or
+    the elder's first and the dealer's against it, ``es.elder_then_dealer``) and put in
+    place (module docstring, 2.); returns the record."""
     x, y = divmod(slot, TARGET)
     seed = (es.seed + step) % (1 << 64)
-    found = {role: first_role(role, settings, pair, slot, v, es, seed=seed,
-                              progress=progress) for role in ROLES}
+    old = {role: pair[role][slot].copy() for role in ROLES}
+    found = {}
+    for role in ROLES:
+        found[role] = first_role(role, settings, pair, slot, v, es, seed=seed,
+                                 progress=progress)
+        if es.elder_then_dealer:
+            pair[role][slot] = found[role]["table"]
     w = state_weights().astype(np.float64)
     rec = {"score": f"{x}-{y}", "stage": "first decisions", "seed": seed}
     for role in ROLES:
         r = found[role]
-        old = pair[role][slot]
-        rec[f"{role}_changed"] = float(w[old != r["table"]].sum() / w.sum())
+        old_table = old[role]
+        rec[f"{role}_changed"] = float(w[old_table != r["table"]].sum() / w.sum())
         rec[f"{role}_unresolved"] = r["unresolved"]
         rec[f"{role}_expected_regret"] = r["expected_regret"]
         rec[f"{role}_deals"] = int(r["spent_first"] + r["spent_refine"])

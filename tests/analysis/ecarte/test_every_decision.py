@@ -111,3 +111,29 @@ def test_stats_whose_gains_are_all_zero_are_refused():
     few = np.zeros_like(stats)
     few[1, 2, 0, 0] = MET_CHECK - 1
     check_gains(few, "later decisions at 3-3")
+
+
+def test_elder_then_dealer_answers_the_elders_new_table():
+    """With ``elder_then_dealer`` the dealer's first decision is his best response to the
+    elder's table of this step (the same as solving him alone against the pair with that
+    table), and the elder's is the one solved at once; at once, the dealer answers the
+    elder of the start."""
+    es = ed.EverySettings(**{**TINY, "later_steps": 0, "later_discards": False})
+    seq = ed.EverySettings(**{**TINY, "later_steps": 0, "later_discards": False,
+                              "elder_then_dealer": True})
+    assert "elder_then_dealer" not in es.echo() and seq.echo()["elder_then_dealer"]
+    start = ed.with_later(solved.load().tables())
+    slot = 5 * 4 + 3
+    v = solved.load().v
+    at_once = {k: a.copy() for k, a in start.items()}
+    rec = ed.first_at(es.settings, at_once, slot, v, es)
+    in_turn = {k: a.copy() for k, a in start.items()}
+    ed.first_at(seq.settings, in_turn, slot, v, seq)
+    assert np.array_equal(in_turn["elder"][slot], at_once["elder"][slot])
+    alone = {k: a.copy() for k, a in start.items()}
+    alone["elder"][slot] = at_once["elder"][slot]
+    dealer = ed.first_role("dealer", seq.settings, alone, slot, v, seq, seed=seq.seed)
+    assert np.array_equal(in_turn["dealer"][slot], dealer["table"])
+    # the test can fail: the elder's table moved, and the dealer's answers differ
+    assert rec["elder_changed"] > 0
+    assert not np.array_equal(in_turn["dealer"][slot], at_once["dealer"][slot])

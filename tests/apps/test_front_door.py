@@ -22,7 +22,12 @@ ALLOWED = ("ecarte_sim.api", "ecarte_sim.apps",
            "ecarte_sim.engine.ecarte.laws.score",          # the value types
            "ecarte_sim.engine.ecarte.laws.history",
            "ecarte_sim.engine.deck", "ecarte_sim.engine.cards",
-           "ecarte_sim.analysis.reports")                  # the formatting helpers
+           "ecarte_sim.analysis.reports",                  # the formatting helpers
+           # app plumbing, not a question: the execution context (threads, a Dask
+           # cluster) and the run directories behind the long-run options (--run-dir,
+           # --resume, --scheduler, --workers) and every report's provenance (the commit)
+           "ecarte_sim.engine.batch", "ecarte_sim.engine.cluster", "ecarte_sim.engine.runs",
+           "ecarte_sim.engine.piquet.settings")            # Piquet's registry
 
 #: The functions whose question is dispatched in the front door: they import nothing else.
 THROUGH_THE_DOOR = {"apps/cli/strategy.py": ("advise",), "apps/cli/chart.py": ("chart",),
@@ -35,37 +40,17 @@ THROUGH_THE_DOOR = {"apps/cli/strategy.py": ("advise",), "apps/cli/chart.py": ("
 PAST_THE_DOOR = {
     "apps/cli/cards.py": {"ecarte_sim.analysis.ecarte.play"},
     "apps/cli/chart.py": {"ecarte_sim.analysis.ecarte.solving.chart"},
-    "apps/cli/common.py": {
-        "ecarte_sim.engine.batch", "ecarte_sim.engine.cluster", "ecarte_sim.engine.runs"},
-    "apps/cli/ecarte.py": {
-        "ecarte_sim.analysis.ecarte.claims.decisions", "ecarte_sim.analysis.stats.precision",
-        "ecarte_sim.engine.ecarte.deals.class_sampling",
-        "ecarte_sim.engine.ecarte.decisions.regle", "ecarte_sim.engine.ecarte.laws.deal",
-        "ecarte_sim.engine.ecarte.laws.notation", "ecarte_sim.engine.rng",
-        "ecarte_sim.engine.runs"},
-    "apps/cli/equilibrium.py": {
-        "ecarte_sim.analysis.ecarte.advice.audit", "ecarte_sim.analysis.ecarte.solving",
-        "ecarte_sim.analysis.ecarte.solving.proposal_game",
-        "ecarte_sim.engine.ecarte.decisions.states"},
-    "apps/cli/every_decision.py": {
-        "ecarte_sim.analysis.ecarte.solving", "ecarte_sim.analysis.ecarte.solving.proposal_game"},
-    "apps/cli/exploit.py": {"ecarte_sim.analysis.ecarte.play.exploit"},
-    "apps/cli/exploitability.py": {
-        "ecarte_sim.analysis.ecarte.play", "ecarte_sim.analysis.ecarte.play.exploit"},
     "apps/cli/piquet.py": {
         "ecarte_sim.analysis.piquet.narrative", "ecarte_sim.analysis.piquet.search",
         "ecarte_sim.engine.piquet.deal", "ecarte_sim.engine.piquet.discard_search",
-        "ecarte_sim.engine.piquet.settings", "ecarte_sim.engine.rng"},
+        "ecarte_sim.engine.rng"},
     "apps/cli/piquet_search.py": {
         "ecarte_sim.analysis.piquet.search", "ecarte_sim.engine.piquet.discard_search",
-        "ecarte_sim.engine.piquet.settings", "ecarte_sim.engine.rng"},
-    "apps/cli/practice.py": {
-        "ecarte_sim.analysis.practice", "ecarte_sim.analysis.practice.records"},
+        "ecarte_sim.engine.rng"},
     "apps/cli/strategy.py": {
         "ecarte_sim.analysis.ecarte.advice.inference",
         "ecarte_sim.analysis.ecarte.claims.inference_claims",
         "ecarte_sim.analysis.ecarte.play.inference_value", "ecarte_sim.analysis.ecarte.solving"},
-    "apps/cli/stronger.py": {"ecarte_sim.analysis.ecarte.play.stronger"},
     "apps/cli/versus.py": {"ecarte_sim.analysis.ecarte.claims"},
     "apps/web/store.py": {"ecarte_sim.analysis.practice.records"},
 }

@@ -47,11 +47,6 @@ PAST_THE_DOOR = {
     "apps/cli/piquet_search.py": {
         "ecarte_sim.analysis.piquet.search", "ecarte_sim.engine.piquet.discard_search",
         "ecarte_sim.engine.rng"},
-    "apps/cli/strategy.py": {
-        "ecarte_sim.analysis.ecarte.advice.inference",
-        "ecarte_sim.analysis.ecarte.claims.inference_claims",
-        "ecarte_sim.analysis.ecarte.play.inference_value", "ecarte_sim.analysis.ecarte.solving"},
-    "apps/cli/versus.py": {"ecarte_sim.analysis.ecarte.claims"},
     "apps/web/store.py": {"ecarte_sim.analysis.practice.records"},
 }
 

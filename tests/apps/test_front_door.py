@@ -40,13 +40,6 @@ THROUGH_THE_DOOR = {"apps/cli/strategy.py": ("advise",), "apps/cli/chart.py": ("
 PAST_THE_DOOR = {
     "apps/cli/cards.py": {"ecarte_sim.analysis.ecarte.play"},
     "apps/cli/chart.py": {"ecarte_sim.analysis.ecarte.solving.chart"},
-    "apps/cli/piquet.py": {
-        "ecarte_sim.analysis.piquet.narrative", "ecarte_sim.analysis.piquet.search",
-        "ecarte_sim.engine.piquet.deal", "ecarte_sim.engine.piquet.discard_search",
-        "ecarte_sim.engine.rng"},
-    "apps/cli/piquet_search.py": {
-        "ecarte_sim.analysis.piquet.search", "ecarte_sim.engine.piquet.discard_search",
-        "ecarte_sim.engine.rng"},
     "apps/web/store.py": {"ecarte_sim.analysis.practice.records"},
 }
 

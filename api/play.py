@@ -1,8 +1,10 @@
 """The card play's questions: :func:`exploit` (one hand's exact best response against a
-play model), :func:`exploitability` (over a stratified sample of hands) and
+play model), :func:`exploitability` (over a stratified sample of hands),
 :func:`stronger` / :func:`stronger_players` (a card player against ``pimc-inference``,
-paired on the same deals) — the front door of ``ecarte-sim exploit``, ``exploitability``
-and ``stronger``. Each is a search over many deals; the examples that run one are marked
+paired on the same deals) and :func:`card_regret` (each card's value with the player's
+own play after it, position by position) — the front door of ``ecarte-sim exploit``,
+``exploitability``, ``stronger`` and ``card-regret`` (which card to play in one position
+is :func:`ecarte_sim.api.strategy.cards`). Each is a search over many deals; the examples that run one are marked
 to skip (a best response compiles the search's kernels and takes minutes on a busy
 machine), the others run.
 
@@ -10,18 +12,21 @@ machine), the others run.
 ('pimc-king', 1024)
 >>> ExploitSettings(models=("heuristic",), per_stratum=1).echo()["models"]
 ['heuristic']
+>>> RegretSettings(players=("pimc-king:16",), per_cell=1).players
+('pimc-king:16',)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ecarte_sim.analysis.ecarte.play.card_regret import RegretSettings
 from ecarte_sim.analysis.ecarte.play.exploit import STRATA
 from ecarte_sim.analysis.ecarte.play.exploitability import MODELS as EXPLOITED
 from ecarte_sim.analysis.ecarte.play.exploitability import ExploitSettings
 
-__all__ = ["EXPLOITED", "STRATA", "ExploitSettings", "exploit", "exploitability", "stronger",
-           "stronger_player", "stronger_players"]
+__all__ = ["EXPLOITED", "STRATA", "ExploitSettings", "RegretSettings", "card_regret", "exploit",
+           "exploitability", "stronger", "stronger_player", "stronger_players"]
 
 
 def exploit(hand: str, turn_up: str, role: str = "dealer", *, said: str = "play",
@@ -115,3 +120,25 @@ def stronger_players(players: tuple[str, ...] | list[str], *, deals: int = 2000,
 
     return compare(players, deals=deals, seed=seed, worlds=worlds, start=start,
                    decisions=decisions, on_deal=on_deal)
+
+
+def card_regret(settings: RegretSettings, *, store: str | None = None,
+                progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """Each card's value with the player's own play after it, on random positions of
+    held-out deals, for each card player of ``settings``: the regret of his card, the
+    share where another is better beyond its 95% interval, the split-half regret and how
+    far the printed values are — :func:`~ecarte_sim.analysis.ecarte.play.card_regret.measure`
+    — with each player's ``"worst"`` positions. ``store``: a file (JSON lines) keeping each
+    position as it is valued, read back on a rerun; ``progress(label, done, total)``.
+
+    >>> r = card_regret(RegretSettings(players=("pimc-king:4",), per_cell=1,
+    ...                                cap=4))  # doctest: +SKIP
+    >>> list(r["players"])  # doctest: +SKIP
+    ['pimc-king:4']
+    """
+    from ecarte_sim.analysis.ecarte.play import card_regret as CR
+
+    result = CR.measure(settings, store=store, progress=progress)
+    for m in result["players"].values():
+        m["worst"] = CR.worst(m["rows"])
+    return result

@@ -183,6 +183,12 @@ class Chart:
         return {"score": self.score, "play": self.play, "against": self.against,
                 "source": self.source, "made_by": self.made_by, **self.card.to_dict()}
 
+    @property
+    def column_labels(self) -> list[str]:
+        """Each column's label under its group, as the chart's header shows it."""
+        from ecarte_sim.analysis.ecarte.solving.chart import sub_label
+        return [sub_label(c) for c in self.card.columns]
+
 
 def chart(role: str = "elder", score: str | tuple[int, int] = "0-0", *,
           against: str = "equilibrium", play: str | None = None, columns: str | None = None,

@@ -2,7 +2,10 @@
 ``ecarte-sim review FILE``. The record (``docs/records.md``) is read
 (:mod:`ecarte_sim.analysis.practice.records`), checked against the laws
 (:func:`ecarte_sim.analysis.practice.laws.check`) and, when it keeps them, annotated by
-the coach (:func:`ecarte_sim.analysis.practice.coach.review`).
+the coach (:func:`ecarte_sim.analysis.practice.coach.review`). The practice table's store
+keeps its games as records through the same module: the format tag of a stored game,
+:data:`STORED_GAME_FORMAT`, and :func:`write_text_atomic` (a file replaced whole or not at
+all), re-exported here.
 
 >>> r = review(EXAMPLE, coach=False)
 >>> r.legal, r.to_dict()["players"], r.to_dict()["deals"]
@@ -14,13 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ecarte_sim.analysis.practice.records import RecordError, load
+from ecarte_sim.analysis.practice.records import (STORED_GAME_FORMAT, RecordError, load,
+                                                  write_text_atomic)
 
 #: The treatise's worked game between A and Y as a record, shipped with the package.
 EXAMPLE = Path(__file__).resolve().parent.parent / "analysis" / "practice" / "examples" \
     / "treatise_a_y.json"
 
-__all__ = ["EXAMPLE", "PlayerError", "RecordError", "Review", "review"]
+__all__ = ["EXAMPLE", "STORED_GAME_FORMAT", "PlayerError", "RecordError", "Review", "review",
+           "write_text_atomic"]
 
 
 class PlayerError(ValueError):

@@ -2,7 +2,7 @@
 (:mod:`ecarte_sim.api`): read statically from the source (no import), every module of
 ``apps/cli`` and ``apps/web`` reaches nothing of the library but the front door, the
 registries (:mod:`ecarte_sim.engine.ecarte.settings`, Piquet's settings), the value types
-and the notation, the formatting helpers (the report writers) and the long runs' plumbing
+and the cards' notation, the formatting helpers (the report writers) and the long runs' plumbing
 (:data:`ALLOWED`, each with its reason); the questions first dispatched there — ``advise``,
 the chart and ``cards`` — are checked function by function too. A reach past the door
 would be listed in :data:`PAST_THE_DOOR`, module by module, so that the list only shrinks;

@@ -1,6 +1,7 @@
 """The Écarté commands of ``ecarte-sim``: solve, classify, deal, play, game, simulate,
-scores, hand and claims. Each parses its options into :class:`EcarteSettings` and calls
-the library (:mod:`ecarte_sim.analysis.ecarte`, :mod:`ecarte_sim.engine.ecarte`)."""
+scores, hand and claims. Each parses its options into :class:`EcarteSettings`, calls the
+front door (:mod:`ecarte_sim.api.ecarte`, :mod:`ecarte_sim.api.classify`) and formats the
+answer."""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ def inference_value(deals: int = DEFAULT_DEALS, *, seed: int = 0,
     return measure(deals, seed=seed, worlds=worlds, v_deals=v_deals, progress=progress)
 
 
-def inference_claims(*, worlds: int = 64, seed: int = 0,
+def inference_claims(worlds: int = 64, seed: int = 0,
                      progress: Callable[[str], None] | None = None) -> list[dict]:
     """The treatise's claims about inference, each reading with its estimate, 95% interval,
     n and verdict by a rule fixed before the run —

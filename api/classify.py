@@ -23,6 +23,7 @@ from ecarte_sim.engine.ecarte.laws.notation import HAND_SIZE, parse_trump, parse
 #: The readings of "jeu de règle" that :func:`classify` offers.
 READINGS = ("list", "definition")
 
+
 @dataclass(frozen=True)
 class HandAndTrump:
     """A hand and its trump as :func:`hand_and_trump` reads them: ``mask`` (the cards' bit

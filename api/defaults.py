@@ -11,5 +11,3 @@ loaded, for its help, before any question is asked. Each is defined once where i
 from __future__ import annotations
 
 from ecarte_sim.analysis.stats.precision import DEFAULT_PRECISION
-
-

@@ -1,6 +1,7 @@
 """The public API's questions of strategy: :func:`advise` (every decision before the play),
-:func:`chart` (the strategy card), :func:`cards` (which card to play), :func:`infer` and
-:func:`strategy`, what the ``ecarte-sim`` commands of those names and the web page's
+:func:`chart` (the strategy card), :func:`cards` (which card to play), :func:`infer`,
+:func:`strategy` (its arguments checked once in a :class:`StrategyPlan`) and
+:func:`versus`, what the ``ecarte-sim`` commands of those names and the web page's
 ``/api/advise``, ``/api/chart`` and ``/api/cards`` compute, with typed arguments. Each
 question is dispatched here, once: the command line parses, calls and formats; the web app
 validates, calls and serialises.

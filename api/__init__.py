@@ -1,13 +1,23 @@
 """The front door: the questions the command line and the web page ask, one function each,
-with typed arguments. ``advise`` (every decision before the play), the chart and ``cards``
-are dispatched here alone (:mod:`.strategy`: :class:`~.strategy.Advice` and
-:class:`~.strategy.Chart` are typed results with ``to_dict()``); the other commands still
-reach past the door into the library in places, listed module by module in
-``tests/apps/test_front_door.py``.
+with typed arguments (the library's frozen settings dataclasses and enums, re-exported
+where a question takes them). Each question is dispatched here, once: the command line
+parses, calls and formats; the web app validates, calls and serialises
+(``tests/apps/test_front_door.py`` checks that they import nothing else of the library
+but the registries, the value types, the report writers and the long runs' plumbing).
 
-* :mod:`.ecarte` — deal, solve, play, game, simulate, hand, scores, claims.
+* :mod:`.ecarte` — deal, solve, play, game, simulate, hand, scores, claims (and the claims
+  run's settings and plan).
 * :mod:`.classify` — classify: a jeu de règle by Hoyle's list (numpy alone) or by the
-  definition.
-* :mod:`.strategy` — advise, infer, strategy.
+  definition; a hand and its trump read (:func:`~.classify.hand_and_trump`).
+* :mod:`.strategy` — advise, the chart and cards (typed results :class:`~.strategy.Advice`,
+  :class:`~.strategy.Chart` with ``to_dict()``), infer, strategy (its checked
+  :class:`~.strategy.StrategyPlan`), versus.
+* :mod:`.inference` — what reading the proposals is worth, and the treatise's claims about
+  inference.
+* :mod:`.solving` — five up solved: equilibrium, every decision, the audit of the shipped
+  strategy.
+* :mod:`.play` — the card play: exploit, exploitability, stronger, card regret.
+* :mod:`.practice` — a game record reviewed (:class:`~.practice.Review` with ``to_dict()``).
 * :mod:`.piquet` — Piquet's questions.
+* :mod:`.defaults` — the defaults the options show, light to import (no numpy).
 """

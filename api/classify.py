@@ -12,13 +12,52 @@ searches double dummy and loads its kernels when asked.
 
 from __future__ import annotations
 
-from ecarte_sim.engine.deck import ECARTE, SUIT_NAMES, format_card, format_hand, parse_hand
+from dataclasses import dataclass
+
+from ecarte_sim.engine.deck import (ECARTE, SUIT_LETTERS, SUIT_NAMES, format_card, format_hand,
+                                    parse_hand)
+from ecarte_sim.engine.ecarte.decisions.regle import RULE_TRUMPS, explain
 from ecarte_sim.engine.ecarte.decisions.regle import classify as classify_hand
-from ecarte_sim.engine.ecarte.decisions.regle import explain
 from ecarte_sim.engine.ecarte.laws.notation import HAND_SIZE, parse_trump, parse_turn_up
 
 #: The readings of "jeu de règle" that :func:`classify` offers.
 READINGS = ("list", "definition")
+
+
+@dataclass(frozen=True)
+class HandAndTrump:
+    """A hand and its trump as :func:`hand_and_trump` reads them: ``mask`` (the cards' bit
+    mask), ``hand`` (canonical notation: spades, hearts, diamonds, clubs, each from the
+    king down), ``suit`` (0-3), ``suit_letter`` and ``suit_name``, ``turn_up`` (the
+    turned-up card when ``trump`` names one, else None) and ``trumps`` (how many the hand
+    holds)."""
+    mask: int
+    hand: str
+    suit: int
+    suit_letter: str
+    suit_name: str
+    turn_up: str | None
+    trumps: int
+
+    def to_dict(self) -> dict:
+        return {"hand": self.hand, "trump": self.suit_letter, "turn_up": self.turn_up,
+                "trumps": self.trumps}
+
+
+def hand_and_trump(hand: str, trump: str) -> HandAndTrump:
+    """Five cards and a trump (a suit or the turned-up card, not in the hand) read and
+    checked, as every question about one hand reads them;
+    :class:`~ecarte_sim.engine.deck.CardError` names a bad token.
+
+    >>> h = hand_and_trump("QH AH 7H KS KD", "TH")
+    >>> h.hand, h.suit_name, h.turn_up, h.trumps
+    ('KS QH AH 7H KD', 'hearts', 'TH', 3)
+    """
+    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
+    suit, turned = parse_trump(trump, [("hand", mask)])
+    return HandAndTrump(mask, format_hand(mask, ECARTE), suit, SUIT_LETTERS[suit],
+                        SUIT_NAMES[suit], None if turned is None else format_card(turned, ECARTE),
+                        bin(mask & (0xFF << (8 * suit))).count("1"))
 
 
 def classify(hand: str, trump: str, *, turn_up: str | None = None,

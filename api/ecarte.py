@@ -40,6 +40,7 @@ from ecarte_sim.engine.ecarte.laws.deal import deal as make_deal
 from ecarte_sim.engine.ecarte.records import COUNTS
 from ecarte_sim.engine.ecarte.search.solver import move_values
 from ecarte_sim.engine.ecarte.settings import EcarteSettings, name_of
+from ecarte_sim.engine.rng import MAX_DEAL_INDEX  # noqa: F401  (the bound of start + deals)
 
 # pandas is imported by the two functions that return data frames: the rest of the API
 # starts without it.
@@ -53,12 +54,19 @@ Progress = Callable[[int], None] | None
 HAND_CAP = {False: 1 << 24, True: 1 << 18}
 
 
-def deal(seed: int, index: int) -> dict:
+def deal(seed: int, index: int, *, pretty: bool = False) -> dict:
     """Deal ``index`` of ``seed``: both hands, the turn-up and the stock in draw order
-    (Laws 8, 10), in canonical notation."""
+    (Laws 8, 10), in canonical notation (``pretty``: the suits as symbols, as ``ecarte-sim
+    deal --pretty`` prints them).
+
+    >>> deal(7, 12345)["turn_up"] == deal(7, 12345, pretty=True)["turn_up"]
+    False
+    """
     d = make_deal(seed, index)
-    return {"elder": format_hand(d.elder, ECARTE), "dealer": format_hand(d.dealer, ECARTE),
-            "turn_up": format_card(d.turn_up, ECARTE), "stock": format_cards(d.stock, ECARTE)}
+    return {"elder": format_hand(d.elder, ECARTE, pretty),
+            "dealer": format_hand(d.dealer, ECARTE, pretty),
+            "turn_up": format_card(d.turn_up, ECARTE, pretty),
+            "stock": format_cards(d.stock, ECARTE, pretty)}
 
 
 def solve(elder: str, dealer: str, trump: str, *, forced_trump: bool = True) -> dict:
@@ -321,6 +329,52 @@ def claims(models: tuple[str, ...] | None = None, settings: ClaimsSettings | Non
 
     models = DEFAULT_MODELS if models is None else models
     return run_claims(list(models), settings or ClaimsSettings(), command, progress=progress)
+
+
+def claims_models(models: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """The play models a claims run tests: ``models`` in the order given, each once, or
+    (none given) every model of
+    :data:`~ecarte_sim.analysis.ecarte.claims.decisions.DEFAULT_MODELS`.
+
+    >>> claims_models(("pimc", "dd", "pimc"))
+    ['pimc', 'dd']
+    """
+    from ecarte_sim.analysis.ecarte.claims.decisions import DEFAULT_MODELS
+
+    return list(dict.fromkeys(models)) or list(DEFAULT_MODELS)
+
+
+def claims_settings(*, seed: int = 0, precision: float = DEFAULT_PRECISION,
+                    deals: int | None = None, worlds: int = 64,
+                    max_deals: int | None = None) -> ClaimsSettings:
+    """The :class:`~ecarte_sim.analysis.ecarte.claims.decisions.ClaimsSettings` of a claims
+    run as ``ecarte-sim claims`` takes them: ``deals`` deals per experiment and class
+    samples per class (None: run to ``precision``); ``max_deals`` caps every experiment and
+    the score table's deals (at least 1,000). :class:`ValueError` when ``deals`` is more
+    than the class samples a class has room for (2^23).
+
+    >>> claims_settings(seed=1, max_deals=4096).score_deals["dd"]
+    4096
+    """
+    from ecarte_sim.analysis.ecarte.claims.decisions import EXPERIMENTS, MODELS, ClaimsSettings
+    from ecarte_sim.engine.ecarte.deals.class_sampling import MAX_CLASS_SAMPLES
+
+    if deals is not None and deals > MAX_CLASS_SAMPLES:
+        raise ValueError(f"{deals} is more than {MAX_CLASS_SAMPLES:,} (2^23, the class "
+                         "samples a class has room for)")
+    settings = ClaimsSettings(seed=seed, precision=precision, deals=deals, worlds=worlds)
+    if max_deals is not None:
+        settings.max_deals = {m: dict.fromkeys(EXPERIMENTS, max_deals) for m in MODELS}
+        settings.score_deals = {m: max(max_deals, 1000) for m in MODELS}
+    return settings
+
+
+def claims_plan(models: list[str], settings: ClaimsSettings) -> list[tuple[str, int | None]]:
+    """The stages of a :func:`claims` run and the deals each will count, for a progress
+    display (:func:`~ecarte_sim.analysis.ecarte.claims.decisions.plan`)."""
+    from ecarte_sim.analysis.ecarte.claims.decisions import plan
+
+    return plan(list(models), settings)
 
 
 def claims_frame(payload: dict):

@@ -11,6 +11,13 @@ caller's :func:`ecarte_sim.engine.batch.execution` context::
     from ecarte_sim.engine.piquet.settings import PiquetSettings
 
     piquet_simulate(20_000, seed=1, settings=PiquetSettings("heuristic", "random"))
+
+The bounds and defaults the ``piquet`` commands' options show are re-exported here
+(:data:`MAX_DEAL_INDEX`, the search's :data:`DEFAULT_SAMPLES`, :data:`MAX_SAMPLES`,
+:data:`WINDOW`, :data:`CHUNK`, :data:`TASK`), each defined once where it is used.
+
+>>> [turn["dealer"] for turn in piquet_deal_order(0)]
+[0, 1, 0, 1, 0, 1]
 """
 
 from __future__ import annotations
@@ -19,17 +26,20 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 
 from ecarte_sim.analysis.piquet.report import measure
-from ecarte_sim.analysis.piquet.search import (DEFAULT_SAMPLES, check_discarding,
-                                               searched_deal_counts)
+from ecarte_sim.analysis.piquet.search import (CHUNK, DEFAULT_SAMPLES, TASK,  # noqa: F401
+                                               check_discarding, searched_deal_counts)
 from ecarte_sim.analysis.piquet.search import discard_search as piquet_discard_search
 from ecarte_sim.analysis.piquet.summaries import deal_summary, partie_summary
-from ecarte_sim.engine.piquet.deal import PiquetDeal, deal as deal_of
+from ecarte_sim.engine.piquet.deal import PiquetDeal, parse_deal
+from ecarte_sim.engine.piquet.deal import deal as deal_of
+from ecarte_sim.engine.piquet.discard_search import MAX_SAMPLES, WINDOW  # noqa: F401
 from ecarte_sim.engine.piquet.game import play_one
 from ecarte_sim.engine.piquet.partie import deal_order
 from ecarte_sim.engine.piquet.reference import Variant, play_deal
 from ecarte_sim.engine.piquet.settings import (REPORT_DEALS, Discarding, Partie, Player,
                                                PiquetSettings, member, name_of)
 from ecarte_sim.engine.piquet.simulate import deal_counts, partie_counts
+from ecarte_sim.engine.rng import MAX_DEAL_INDEX  # noqa: F401  (the bound of start + deals)
 
 Progress = Callable[[int], None] | None
 
@@ -150,5 +160,30 @@ def piquet_deal_order(first: int = 0, *, partie: Partie | str = Partie.SIX,
     return [asdict(turn) for turn in deal_order(first, partie, tied)]
 
 
+def piquet_cards(elder: str, younger: str, talon: str) -> PiquetDeal:
+    """A deal's cards from their text — the elder's twelve, the younger's twelve and the
+    talon's eight in draw order — checked (a :class:`~ecarte_sim.engine.deck.CardError`
+    names a bad token): the ``deal`` of :func:`piquet_deal`."""
+    return parse_deal(elder, younger, talon)
+
+
+def piquet_discarding(settings: PiquetSettings, discard) -> tuple[Discarding, Discarding]:
+    """How each seat discards (``discard``: the elder's, the younger's, each ``"own"`` or
+    ``"search"``) as members, checked against ``settings`` before any work:
+    :class:`ValueError` naming the take when a search is asked with another than the full
+    exchange (:func:`~ecarte_sim.analysis.piquet.search.check_discarding`)."""
+    return check_discarding(settings, discard)
+
+
+def piquet_told(result: dict, pretty: bool = False) -> list[str]:
+    """A :func:`piquet_deal` result told as a Piquet player would, line by line, each
+    score with its law (:func:`~ecarte_sim.analysis.piquet.narrative.tell_deal`);
+    ``pretty`` writes the suits as symbols."""
+    from ecarte_sim.analysis.piquet.narrative import tell_deal
+
+    return tell_deal(result, pretty)
+
+
 __all__ = ["piquet_deal", "piquet_simulate", "piquet_partie", "piquet_report",
-           "piquet_discard_search", "piquet_deal_order"]
+           "piquet_discard_search", "piquet_deal_order", "piquet_cards", "piquet_discarding",
+           "piquet_told"]

@@ -1,6 +1,7 @@
 """The public API's questions of strategy: :func:`advise` (every decision before the play),
-:func:`chart` (the strategy card), :func:`cards` (which card to play), :func:`infer` and
-:func:`strategy`, what the ``ecarte-sim`` commands of those names and the web page's
+:func:`chart` (the strategy card), :func:`cards` (which card to play), :func:`infer`,
+:func:`strategy` (its arguments checked once in a :class:`StrategyPlan`) and
+:func:`versus`, what the ``ecarte-sim`` commands of those names and the web page's
 ``/api/advise``, ``/api/chart`` and ``/api/cards`` compute, with typed arguments. Each
 question is dispatched here, once: the command line parses, calls and formats; the web app
 validates, calls and serialises.
@@ -183,6 +184,12 @@ class Chart:
         return {"score": self.score, "play": self.play, "against": self.against,
                 "source": self.source, "made_by": self.made_by, **self.card.to_dict()}
 
+    @property
+    def column_labels(self) -> list[str]:
+        """Each column's label under its group, as the chart's header shows it."""
+        from ecarte_sim.analysis.ecarte.solving.chart import sub_label
+        return [sub_label(c) for c in self.card.columns]
+
 
 def chart(role: str = "elder", score: str | tuple[int, int] = "0-0", *,
           against: str = "equilibrium", play: str | None = None, columns: str | None = None,
@@ -289,30 +296,51 @@ def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
     return infer_hand(hand, turn_up, history, role, score=f"{x}-{y}", **options)
 
 
-def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise",
-             role: str = "both", decision: str = "first",
-             score: str | tuple[int, int] | None = None, all_scores: bool = False,
-             iterations: int = 3, seed: int = 0, deals_per_state: int | None = None,
-             max_deals_per_state: int | None = None, fresh_deals: int | None = None,
-             progress: Callable[[str, int, int], None] | None = None) -> dict:
-    """What should one play: ``ecarte-sim strategy`` from Python, the same library calls
-    (:func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.against_treatise` or
-    :func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.equilibrium`) with the command's options
-    as arguments.
+@dataclass(frozen=True)
+class StrategyPlan:
+    """A ``strategy`` run, its arguments checked once (:func:`strategy_plan`): what it
+    runs (``settings``, ``against``, the ``roles``, the ``scores`` as pairs, the
+    ``decisions``, ``iterations``, ``seed``, the ``sampling`` of a state and the
+    ``fresh_deals``) and :attr:`parameters`, what ``--json`` echoes of it (and the run
+    directory's identity)."""
+    settings: EcarteSettings
+    against: str
+    role: str
+    decision: str
+    scores: tuple
+    decisions: tuple
+    iterations: int
+    seed: int
+    sampling: object
+    fresh_deals: int | None
 
-    ``against="treatise"``: each ``role``'s (``"elder"``, ``"dealer"``, ``"both"``) best
-    response to the other's treatise policy at ``score`` (default 0-0) or at every score
-    (``all_scores``), and its gain over the policy it replaces on ``fresh_deals`` fresh
-    deals; ``"equilibrium"``: ``iterations`` steps of iterated best responses at one score,
-    each pair's exploitability and the value of the game. ``decision``: ``"first"``
-    (propose or play, accept or refuse), ``"discard"`` (the first discard; treatise only)
-    or ``"both"``. Deals per state: ``deals_per_state`` at first, up to
-    ``max_deals_per_state`` (defaults as the command's, by play model). ``progress(stage,
-    done, total)`` is told each stage's progress.
+    @property
+    def parameters(self) -> dict:
+        return {"against": self.against, "role": self.role,
+                **({"decision": self.decision} if self.decision != "first" else {}),
+                "scores": [f"{x}-{y}" for x, y in self.scores], "iterations": self.iterations,
+                "deals_per_state": self.sampling.first,
+                "max_deals_per_state": self.sampling.most,
+                "fresh_deals": self.fresh_deals, "settings": self.settings.echo()}
 
-    Returns the parameters (as ``--json`` echoes them) and the library's result with its
-    arrays (``v``; the best responses' ``table``, ``gain``, ``se``; ``tables``), which
-    ``--json`` leaves out. :class:`ValueError` names a bad argument."""
+    def to_dict(self) -> dict:
+        return {"seed": self.seed, **self.parameters}
+
+
+def strategy_plan(settings: EcarteSettings | None = None, *, against: str = "treatise",
+                  role: str = "both", decision: str = "first",
+                  score: str | tuple[int, int] | None = None, all_scores: bool = False,
+                  iterations: int = 3, seed: int = 0, deals_per_state: int | None = None,
+                  max_deals_per_state: int | None = None,
+                  fresh_deals: int | None = None) -> StrategyPlan:
+    """The arguments of :func:`strategy` checked and completed (each default by the play
+    model), without running anything: a :class:`StrategyPlan`. :class:`ValueError` names
+    a bad argument.
+
+    >>> plan = strategy_plan(score="3-4", deals_per_state=8)
+    >>> plan.parameters["scores"], plan.sampling.first, plan.sampling.most
+    (['3-4'], 8, 4096)
+    """
     from ecarte_sim.analysis.ecarte.solving import proposal_game as study
 
     settings = settings or EcarteSettings()
@@ -337,18 +365,81 @@ def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise
     sampling = study.Sampling(first or default.first, most or default.most)
     scores = study.SCORES if all_scores else (Score.of("0-0" if score is None else score).pair,)
     decisions = ("first", "discard") if decision == "both" else (decision,)
-    parameters = {"against": against, "role": role,
-                  **({"decision": decision} if decision != "first" else {}),
-                  "scores": [f"{x}-{y}" for x, y in scores], "iterations": iterations,
-                  "deals_per_state": sampling.first, "max_deals_per_state": sampling.most,
-                  "fresh_deals": fresh_deals, "settings": settings.echo()}
-    if against == "treatise":
-        roles = ("elder", "dealer") if role == "both" else (role,)
-        result = study.against_treatise(settings, roles=roles, scores=scores, seed=seed,
-                                        sampling=sampling, fresh_deals=fresh_deals,
-                                        progress=progress, decisions=decisions)
+    return StrategyPlan(settings, against, role, decision, tuple(scores), decisions,
+                        iterations, seed, sampling, fresh_deals)
+
+
+def run_strategy(plan: StrategyPlan,
+                 progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """A :class:`StrategyPlan` run: its :meth:`~StrategyPlan.to_dict` and the library's
+    result (see :func:`strategy`)."""
+    from ecarte_sim.analysis.ecarte.solving import proposal_game as study
+
+    if plan.against == "treatise":
+        roles = ("elder", "dealer") if plan.role == "both" else (plan.role,)
+        result = study.against_treatise(plan.settings, roles=roles, scores=plan.scores,
+                                        seed=plan.seed, sampling=plan.sampling,
+                                        fresh_deals=plan.fresh_deals, progress=progress,
+                                        decisions=plan.decisions)
     else:
-        result = study.equilibrium(settings, score=scores[0], iterations=iterations,
-                                   seed=seed, sampling=sampling, fresh_deals=fresh_deals,
-                                   progress=progress, decisions=decisions)
-    return {"seed": seed, **parameters, **result}
+        result = study.equilibrium(plan.settings, score=plan.scores[0],
+                                   iterations=plan.iterations, seed=plan.seed,
+                                   sampling=plan.sampling, fresh_deals=plan.fresh_deals,
+                                   progress=progress, decisions=plan.decisions)
+    return {**plan.to_dict(), **result}
+
+
+def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise",
+             role: str = "both", decision: str = "first",
+             score: str | tuple[int, int] | None = None, all_scores: bool = False,
+             iterations: int = 3, seed: int = 0, deals_per_state: int | None = None,
+             max_deals_per_state: int | None = None, fresh_deals: int | None = None,
+             progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """What should one play: ``ecarte-sim strategy`` from Python, the same library calls
+    (:func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.against_treatise` or
+    :func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.equilibrium`) with the command's options
+    as arguments.
+
+    ``against="treatise"``: each ``role``'s (``"elder"``, ``"dealer"``, ``"both"``) best
+    response to the other's treatise policy at ``score`` (default 0-0) or at every score
+    (``all_scores``), and its gain over the policy it replaces on ``fresh_deals`` fresh
+    deals; ``"equilibrium"``: ``iterations`` steps of iterated best responses at one score,
+    each pair's exploitability and the value of the game. ``decision``: ``"first"``
+    (propose or play, accept or refuse), ``"discard"`` (the first discard; treatise only)
+    or ``"both"``. Deals per state: ``deals_per_state`` at first, up to
+    ``max_deals_per_state`` (defaults as the command's, by play model). ``progress(stage,
+    done, total)`` is told each stage's progress.
+
+    Returns the parameters (as ``--json`` echoes them) and the library's result with its
+    arrays (``v``; the best responses' ``table``, ``gain``, ``se``; ``tables``), which
+    ``--json`` leaves out. :class:`ValueError` names a bad argument
+    (:func:`strategy_plan`; :func:`run_strategy` runs a plan)."""
+    return run_strategy(strategy_plan(settings, against=against, role=role,
+                                      decision=decision, score=score, all_scores=all_scores,
+                                      iterations=iterations, seed=seed,
+                                      deals_per_state=deals_per_state,
+                                      max_deals_per_state=max_deals_per_state,
+                                      fresh_deals=fresh_deals), progress)
+
+
+def versus(deals: int = 1 << 20, games: int = 1 << 14, *,
+           score: str | tuple[int, int] = "0-0", play: str = "dd", seed: int = 0) -> dict:
+    """The computed strategy against the treatise (``ecarte-sim versus``;
+    :mod:`ecarte_sim.analysis.ecarte.claims.versus`): on the same ``deals`` deals at
+    ``score``, the elder, then the dealer, then both deciding by the strategy, the rest by
+    the treatise — the paired gain in marks a deal and in P(win the game) (``"deals"``,
+    by side); and ``games`` game indices of five up, each played twice with the sides
+    swapped — the share the strategy wins with its Wilson 95% interval (``"games"``).
+    Both players' cards by the ``play`` model.
+
+    >>> r = versus(1000, 1, seed=3)  # doctest: +SKIP
+    >>> sorted(r["deals"]), r["games"]["games"]  # doctest: +SKIP
+    (['both', 'dealer', 'elder'], 2)
+    """
+    from ecarte_sim.analysis.ecarte.claims import versus as vs
+
+    x, y = Score.of(score)
+    settings = EcarteSettings.build(play=play)
+    return {"deals": {side: vs.paired_deals(deals, side=side, score=(x, y), seed=seed,
+                                            settings=settings) for side in vs.SIDES},
+            "games": vs.games(games, seed=seed, settings=settings)}

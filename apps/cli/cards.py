@@ -1,9 +1,9 @@
 """``ecarte-sim cards``: which card to lead or play, from one's own hand and what has
 happened so far — each legal card's value as the inferring player sees it (``pimc-king``
-by default), and the double-dummy value beside it when the adversary's hand is given
-(:func:`ecarte_sim.analysis.ecarte.play.card_advice.card_values`); with ``--continuation``,
-each card's value with the player's own play after it
-(:func:`ecarte_sim.analysis.ecarte.play.card_regret.position_values`)."""
+by default), and the double-dummy value beside it when the adversary's hand is given;
+with ``--continuation``, each card's value with the player's own play after it
+(:func:`ecarte_sim.api.strategy.cards`); and ``ecarte-sim card-regret``, the regret of a
+card player's cards position by position (:func:`ecarte_sim.api.play.card_regret`)."""
 
 from __future__ import annotations
 
@@ -160,14 +160,15 @@ def card_regret(players, per_cell, cap, key_seed, model, run_dir, out_dir, seed,
     import time
 
     from ecarte_sim.apps.cli.common import command_line, writable_dir
-    from ecarte_sim.analysis.ecarte.play import card_regret as CR
     from ecarte_sim.analysis.reports.provenance import provenance
+    from ecarte_sim.api.play import RegretSettings
+    from ecarte_sim.api.play import card_regret as measure
 
     writable_dir(out_dir)
     labels = tuple(x.strip() for x in players.split(",") if x.strip())
     try:
-        settings = CR.RegretSettings(players=labels, per_cell=per_cell, seed=seed,
-                                     key_seed=key_seed, cap=cap, decisions=model)
+        settings = RegretSettings(players=labels, per_cell=per_cell, seed=seed,
+                                  key_seed=key_seed, cap=cap, decisions=model)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     store = None
@@ -187,9 +188,7 @@ def card_regret(players, per_cell, cap, key_seed, model, run_dir, out_dir, seed,
         if not quiet and not as_json and (done % 12 == 0 or done == total):
             click.echo(f"[{time.monotonic() - start:6.0f} s] {label}: {done}/{total} "
                        "positions", err=True)
-    result = CR.measure(settings, store=store, progress=say)
-    for m in result["players"].values():
-        m["worst"] = CR.worst(m["rows"])
+    result = measure(settings, store=store, progress=say)
     result["command"] = command_line("card-regret")
     result["provenance"] = provenance("card-regret", result["settings"], seed,
                                       {label: len(m["rows"]) for label, m in

@@ -121,18 +121,18 @@ def chart(role, score, play, against, columns, weigh, rnd, out, compare_play, as
     if as_json:
         emit({**card.to_dict(), "file": out, "provenance": prov})
         return
-    _print(card.card, score_text, card.source, out)
+    _print(card, score_text, out)
 
 
-def _print(result, score: str, source: str, out) -> None:
-    """The chart as text: each cell the action the table takes on most of its hands, in
-    words, and the share of the cell's hands it is; * where the treatise says otherwise."""
-    from ecarte_sim.analysis.ecarte.solving.chart import sub_label
+def _print(card, score: str, out) -> None:
+    """The chart (:class:`ecarte_sim.api.strategy.Chart`) as text: each cell the action the
+    table takes on most of its hands, in words, and the share of the cell's hands it is; *
+    where the treatise says otherwise."""
+    result, labels = card.card, card.column_labels
     yes, no = result.actions
-    click.echo(f"{result.role} at {score}: {source}")
-    width = max(max(len(yes), len(no)) + 7,
-                max(len(sub_label(c)) for c in result.columns) + 2)
-    head = " " * 20 + "".join(f"{sub_label(c):>{width}}" for c in result.columns)
+    click.echo(f"{result.role} at {score}: {card.source}")
+    width = max(max(len(yes), len(no)) + 7, max(len(label) for label in labels) + 2)
+    head = " " * 20 + "".join(f"{label:>{width}}" for label in labels)
     groups = " " * 20 + "".join(f"{label.replace(' plain', '')[:n * width - 1]:>{n * width}}"
                                 for label, _, n in result.groups)
     click.echo(groups)

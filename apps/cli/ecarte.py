@@ -1,6 +1,7 @@
 """The Écarté commands of ``ecarte-sim``: solve, classify, deal, play, game, simulate,
-scores, hand and claims. Each parses its options into :class:`EcarteSettings` and calls
-the library (:mod:`ecarte_sim.analysis.ecarte`, :mod:`ecarte_sim.engine.ecarte`)."""
+scores, hand and claims. Each parses its options into :class:`EcarteSettings`, calls the
+front door (:mod:`ecarte_sim.api.ecarte`, :mod:`ecarte_sim.api.classify`) and formats the
+answer."""
 
 from __future__ import annotations
 
@@ -163,18 +164,15 @@ def classify(hand, trump, turn_up, reading, as_json):
       {"reading": "list", "jeu_de_regle": true, "rule": "three-trumps", ...}
       ecarte-sim classify "KS QS JS 8H 8D" --trump H --reading definition
     """
+    from ecarte_sim.api.classify import RULE_TRUMPS, hand_and_trump
     from ecarte_sim.api.classify import classify as classify_hand
-    from ecarte_sim.engine.deck import SUIT_NAMES, format_hand, parse_hand
-    from ecarte_sim.engine.ecarte.decisions.regle import RULE_TRUMPS
-    from ecarte_sim.engine.ecarte.laws.notation import HAND_SIZE, parse_trump
 
     result = classify_hand(hand, trump, turn_up=turn_up, reading=reading)
     if as_json:
         emit(result)
         return
-    mask = int(parse_hand(hand, HAND_SIZE, name="hand"))
-    suit, _ = parse_trump(trump, [("hand", mask)])
-    head = f"{format_hand(mask)}, {SUIT_NAMES[suit]} trumps: "
+    read = hand_and_trump(hand, trump)
+    head = f"{read.hand}, {read.suit_name} trumps: "
     if reading == "definition":
         _tell_definition(head, result)
         return
@@ -192,8 +190,7 @@ def classify(hand, trump, turn_up, reading, as_json):
     x = n["exchange"]
     click.echo(f"  Missed by {by}: {n['missing']}; {x['out']} out and {x['in']} in would "
                f"make it ({x['gives']}).")
-    trumps = bin(mask & (0xFF << (8 * suit))).count("1")
-    own = [m for m in n["also"] if RULE_TRUMPS[m["rule_number"] - 1] == trumps]
+    own = [m for m in n["also"] if RULE_TRUMPS[m["rule_number"] - 1] == read.trumps]
     for m in own:
         click.echo(f"  Also missed by {by}: rule {m['rule_number']} ({m['rule']}), "
                    f"{m['rule_name']}: {m['missing']}.")
@@ -235,18 +232,16 @@ def deal(seed, index, pretty, as_json):
     thread count or batch split.
     """
     from ecarte_sim.api.ecarte import deal as make_deal
-    from ecarte_sim.engine.cards import ECARTE, format_card, format_cards, format_hand
-    from ecarte_sim.engine.ecarte.laws.deal import deal as dealt
 
     if as_json:
         emit(make_deal(seed, index))
         return
-    d = dealt(seed, index)
+    d = make_deal(seed, index, pretty=pretty)
     click.echo(f"deal {index} of seed {seed}")
-    click.echo(f"  elder   : {format_hand(d.elder, ECARTE, pretty)}")
-    click.echo(f"  dealer  : {format_hand(d.dealer, ECARTE, pretty)}")
-    click.echo(f"  turn-up : {format_card(d.turn_up, ECARTE, pretty)}")
-    click.echo(f"  stock   : {format_cards(d.stock, ECARTE, pretty)}")
+    click.echo(f"  elder   : {d['elder']}")
+    click.echo(f"  dealer  : {d['dealer']}")
+    click.echo(f"  turn-up : {d['turn_up']}")
+    click.echo(f"  stock   : {d['stock']}")
 
 
 # --------------------------------------------------------------------------- play / game
@@ -342,7 +337,7 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
     from ecarte_sim.api.ecarte import simulate as simulate_deals
     from ecarte_sim.api.ecarte import simulate_cards
     from ecarte_sim.analysis.reports.provenance import provenance
-    from ecarte_sim.engine.rng import MAX_DEAL_INDEX
+    from ecarte_sim.api.ecarte import MAX_DEAL_INDEX
 
     if start + n_deals > MAX_DEAL_INDEX:
         raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
@@ -475,7 +470,7 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, 
 
 def precision_options(max_deals_help: str):
     """--precision, --deals, --max-deals: how long a precision-driven run goes on."""
-    from ecarte_sim.analysis.stats.precision import DEFAULT_PRECISION
+    from ecarte_sim.api.defaults import DEFAULT_PRECISION
 
     def decorate(f):
         options = [
@@ -541,23 +536,21 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     Example:
       ecarte-sim hand "QH AH 7H KS KD" --trump H --exact --json
     """
-    from ecarte_sim.api.ecarte import hand as study_hand
     from ecarte_sim.analysis.reports.provenance import provenance
-    from ecarte_sim.engine.cards import ECARTE, SUIT_LETTERS, format_hand, parse_hand
-    from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE, parse_trump
+    from ecarte_sim.api.classify import hand_and_trump
+    from ecarte_sim.api.ecarte import hand as study_hand
 
     _deals_or_precision(n_deals)
     if exact and (n_deals is not None or max_deals is not None):
         raise click.UsageError("--exact enumerates every deal: --deals and --max-deals do "
                                "not apply")
-    elder = int(parse_hand(hand, HAND_SIZE, name="hand"))
-    suit, _ = parse_trump(trump, [("hand", elder)])
+    read = hand_and_trump(hand, trump)
     set_threads(threads)
     if exact and settings.uses_pimc:
         raise click.UsageError("--exact needs a deterministic play model (dd or heuristic): "
                                "PIMC's sampled worlds make each deal random")
     counter = Counter(not quiet and not as_json)
-    parameters = {"hand": format_hand(elder, ECARTE), "trump": trump, "exact": exact,
+    parameters = {"hand": read.hand, "trump": trump, "exact": exact,
                   "precision": None if n_deals else precision, "deals": n_deals,
                   "max_deals": max_deals, "settings": settings.echo()}
     with contextlib.ExitStack() as stack:
@@ -571,7 +564,7 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     if as_json:
         emit(result)
         return
-    where = result["turn_up"] or f"{SUIT_LETTERS[suit]} (turn-up drawn from the suit)"
+    where = result["turn_up"] or f"{read.suit_letter} (turn-up drawn from the suit)"
     click.echo(f"{result['hand']}, trump {where}; play {result['model']}; seed {seed}")
     for key, title in (("play", "play without proposing"), ("propose", "propose first")):
         if key not in result:
@@ -635,15 +628,14 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
     class samples per class. Where a figure fails, the report lists what would explain it.
     """
     from ecarte_sim.api.ecarte import claims as run_claims
-    from ecarte_sim.analysis.ecarte.claims.decisions import (DEFAULT_MODELS, EXPERIMENTS, MODELS,
-                                                             ClaimsSettings)
-    from ecarte_sim.engine.ecarte.deals.class_sampling import MAX_CLASS_SAMPLES
+    from ecarte_sim.api.ecarte import claims_models, claims_plan, claims_settings
 
     _deals_or_precision(n_deals)
-    if n_deals is not None and n_deals > MAX_CLASS_SAMPLES:
-        raise click.BadParameter(f"{n_deals} is more than {MAX_CLASS_SAMPLES:,} (2^23, the "
-                                 "class samples a class has room for)",
-                                 param_hint="'--deals'")
+    try:
+        settings = claims_settings(seed=seed, precision=precision, deals=n_deals,
+                                   worlds=worlds, max_deals=max_deals)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--deals'") from None
     set_threads(threads)
     writable_dir(out_dir)
     beside = None
@@ -653,15 +645,10 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
             beside = read_rules(strategy_dir)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--strategy'") from None
-    models = list(dict.fromkeys(models)) or list(DEFAULT_MODELS)
-    settings = ClaimsSettings(seed=seed, precision=precision, deals=n_deals, worlds=worlds)
-    if max_deals is not None:
-        settings.max_deals = {m: dict.fromkeys(EXPERIMENTS, max_deals) for m in MODELS}
-        settings.score_deals = {m: max(max_deals, 1000) for m in MODELS}
+    models = claims_models(models)
     command = command_line("claims")
-    from ecarte_sim.analysis.ecarte.claims.decisions import plan
     from ecarte_sim.engine.runs import git_commit
-    counter = Counter(not quiet and not as_json, plan(models, settings))
+    counter = Counter(not quiet and not as_json, claims_plan(models, settings))
     parameters = {"models": models, "precision": None if n_deals else precision,
                   "deals": n_deals, "max_deals": max_deals, "worlds": worlds}
     try:

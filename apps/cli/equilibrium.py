@@ -1,7 +1,8 @@
 """``ecarte-sim equilibrium``: five up solved (both players' first decisions and first
 discards at every score, ``V`` from the strategies themselves), its report and, with
 ``--ship``, the package's shipped strategy. Parses its options and calls
-:mod:`ecarte_sim.analysis.ecarte.solving.equilibrium` and :mod:`ecarte_sim.analysis.reports.equilibrium`."""
+:func:`ecarte_sim.api.solving.equilibrium` (the front door) and
+:mod:`ecarte_sim.analysis.reports.equilibrium`."""
 
 from __future__ import annotations
 
@@ -127,9 +128,10 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
       ecarte-sim equilibrium --states 500 --score 0-0 --score 3-4 --deals-per-state 4 \\
           --max-deals-per-state 8 --fresh-deals 4096 --value-deals 4096 --iterations 1
     """
-    from ecarte_sim.analysis.ecarte.solving import equilibrium as eq
     from ecarte_sim.analysis.reports import equilibrium as files
     from ecarte_sim.analysis.reports.provenance import provenance
+    from ecarte_sim.api.solving import SolveSettings
+    from ecarte_sim.api.solving import equilibrium as solve_game
 
     set_threads(threads)
     writable_dir(out_dir)
@@ -140,21 +142,20 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
                                            max_discard_deals_per_state)
     start, start_sha = _starting_pair(start_dir, play)
     states = _drawn_states(n_states, seed, extend)
-    solve = eq.SolveSettings(settings=settings, sampling=sampling, discard_sampling=rules,
-                             fresh_deals=fresh_deals, value_deals=value_deals,
-                             iterations=iterations, tolerance=tolerance,
-                             exploit_tolerance=exploit_tolerance, discards=not no_discards,
-                             discard_steps=discard_steps,
-                             **({"resolution": resolution} if resolution else {}),
-                             start=start_sha, extend=extend,
-                             seed=seed, states=states, scores=tuple(scores))
+    solve = SolveSettings(settings=settings, sampling=sampling, discard_sampling=rules,
+                          fresh_deals=fresh_deals, value_deals=value_deals,
+                          iterations=iterations, tolerance=tolerance,
+                          exploit_tolerance=exploit_tolerance, discards=not no_discards,
+                          discard_steps=discard_steps,
+                          **({"resolution": resolution} if resolution else {}),
+                          start=start_sha, extend=extend,
+                          seed=seed, states=states, scores=tuple(scores))
     parameters = {**solve.echo(), "states_drawn": n_states} | (
         {"respond": True} if respond else {})
     with long_run("equilibrium", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers) as how:
-        result = eq.solve(solve, progress=stage_lines(not quiet and not as_json), start=start)
-        if respond:
-            result = eq.responded(solve, result, progress=stage_lines(not quiet and not as_json))
+        result = solve_game(solve, start=start, respond=respond,
+                            progress=stage_lines(not quiet and not as_json))
     result["command"] = command_line("equilibrium")
     result["provenance"] = provenance("equilibrium", parameters, seed,
                                       sum(h["deals"] for h in result["history"]))
@@ -188,11 +189,11 @@ def _samplings(play, worlds, deals_per_state, max_deals_per_state, discard_deals
                max_discard_deals_per_state):
     """The play settings and the two samplings (first decisions, discards), each option
     left out taking the play model's default; a bad pair is a usage error."""
-    from ecarte_sim.analysis.ecarte.solving.proposal_game import Sampling
+    from ecarte_sim.api.solving import Sampling, default_sampling
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     settings = EcarteSettings.build(play=play, **({"worlds": worlds} if worlds else {}))
-    default = Sampling.for_play(settings.elder_play)
+    default = default_sampling(settings)
     try:
         sampling = Sampling(deals_per_state or default.first,
                             max_deals_per_state or default.most)
@@ -204,30 +205,24 @@ def _samplings(play, worlds, deals_per_state, max_deals_per_state, discard_deals
 
 
 def _starting_pair(start_dir, play):
-    """--start DIR: the shipped pair there (the play model's, else the one it holds) and
-    its sha256; (None, None) without it."""
+    """--start DIR: the shipped strategy there (the play model's, else the one it holds)
+    and its sha256; (None, None) without it."""
     if start_dir is None:
         return None, None
-    from ecarte_sim.analysis.ecarte.solving import solved
+    from ecarte_sim.api.solving import starting_strategy
     try:
-        held = solved.solved_models(start_dir)
-        begun = solved.load(play if play in held else None, data_dir=start_dir)
+        begun = starting_strategy(start_dir, play)
     except (OSError, ValueError) as exc:
         raise click.BadParameter(f"{start_dir}: {exc}", param_hint="--start") from None
-    return begun.tables(), begun.provenance["sha256"]
+    return begun, begun.provenance["sha256"]
 
 
 def _drawn_states(n_states, seed, extend):
     """--states N: N canonical states drawn by the seed (None: all of them); --extend
     needs them."""
-    import numpy as np
+    from ecarte_sim.api.solving import draw_states
 
-    from ecarte_sim.engine.ecarte.decisions.states import N_STATES
-
-    states = None
-    if n_states is not None and n_states < N_STATES:
-        rng = np.random.default_rng(seed)
-        states = tuple(sorted(rng.choice(N_STATES, n_states, replace=False).tolist()))
+    states = draw_states(n_states, seed)
     if extend and n_states is None:
         raise click.BadParameter("needs --states N (the sample the model is fitted on)",
                                  param_hint="--extend")
@@ -265,7 +260,7 @@ def _summary_lines(s: dict, play, seed, iterations, respond, begin: str) -> list
 
 
 def _audit_scores(ctx, param, values):
-    from ecarte_sim.analysis.ecarte.advice.audit import DEFAULT_SCORES
+    from ecarte_sim.api.solving import DEFAULT_SCORES
     return scores_or_all(ctx, param, values) if values else DEFAULT_SCORES
 
 
@@ -316,8 +311,8 @@ def audit(play, scores, roles, rounds, hands, n_deals, data_dir, top, out, seed,
       ecarte-sim audit --round later --hands 20 --deals 2048 --score 2-2
       ecarte-sim audit --seed 1 --out results/audit
     """
-    from ecarte_sim.analysis.ecarte.advice.audit import AuditSettings
-    from ecarte_sim.analysis.ecarte.advice.audit import audit as run_audit
+    from ecarte_sim.api.solving import AuditSettings
+    from ecarte_sim.api.solving import audit as run_audit
 
     set_threads(threads)
     if n_deals % 2:

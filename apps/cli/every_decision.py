@@ -1,7 +1,7 @@
 """``ecarte-sim every-decision``: one step of the solve of every decision of a deal (the
 later proposals, answers and discards, and the first round resolved where it was not),
 its report and, with ``--ship``, the package's shipped strategy. Parses its options and
-calls :mod:`ecarte_sim.analysis.ecarte.solving.every_decision` and
+calls the front door (:func:`ecarte_sim.api.solving.every_decision`) and
 :mod:`ecarte_sim.analysis.reports.every_decision`."""
 
 from __future__ import annotations
@@ -102,11 +102,10 @@ def every_decision(start_dir, play, worlds, later_deals, later_steps, later_tole
       ecarte-sim every-decision --out results/every-decision-dd \\
           --ship analysis/ecarte/solving/strategy_data --run-dir results/runs/every-dd
     """
-    from ecarte_sim.analysis.ecarte.solving import every_decision as ed
-    from ecarte_sim.analysis.ecarte.solving import solved
-    from ecarte_sim.analysis.ecarte.solving.proposal_game import Sampling
     from ecarte_sim.analysis.reports import every_decision as files
     from ecarte_sim.analysis.reports.provenance import provenance
+    from ecarte_sim.api.solving import EverySettings, Sampling, starting_strategy
+    from ecarte_sim.api.solving import every_decision as solve_every
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     set_threads(threads)
@@ -116,24 +115,22 @@ def every_decision(start_dir, play, worlds, later_deals, later_steps, later_tole
         raise click.BadParameter(f"{deals_per_state} is above --max-deals-per-state "
                                  f"{max_deals_per_state}", param_hint="--deals-per-state")
     try:
-        held = solved.solved_models(start_dir)
-        begun = solved.load(play if play in held else None, data_dir=start_dir)
+        begun = starting_strategy(start_dir, play)
     except (OSError, ValueError) as exc:
         raise click.BadParameter(str(exc), param_hint="--start") from None
     settings = EcarteSettings.build(play=play, **({"worlds": worlds} if worlds else {}))
-    es = ed.EverySettings(settings=settings, later_deals=later_deals, later_steps=later_steps,
-                          later_tolerance=later_tolerance,
-                          later_discards=not no_later_discards,
-                          first=Sampling(deals_per_state, max_deals_per_state),
-                          budget=budget, epsilon=epsilon, first_round=not no_first_round,
-                          elder_then_dealer=elder_then_dealer,
-                          value_deals=value_deals, seed=seed, scores=tuple(scores))
+    es = EverySettings(settings=settings, later_deals=later_deals, later_steps=later_steps,
+                       later_tolerance=later_tolerance,
+                       later_discards=not no_later_discards,
+                       first=Sampling(deals_per_state, max_deals_per_state),
+                       budget=budget, epsilon=epsilon, first_round=not no_first_round,
+                       elder_then_dealer=elder_then_dealer,
+                       value_deals=value_deals, seed=seed, scores=tuple(scores))
     parameters = {**es.echo(), "start": begun.provenance.get("sha256")}
     began = time.monotonic()
     with long_run("every-decision", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers) as how:
-        start = {**begun.tables(), **{f"{r}_gain": begun.gain(r) for r in ("elder", "dealer")}}
-        result = ed.solve(es, start, progress=stage_lines(not quiet and not as_json))
+        result = solve_every(es, begun, progress=stage_lines(not quiet and not as_json))
     result["seconds"] = time.monotonic() - began
     result["start"] = {"sha256": begun.provenance.get("sha256"),
                        "dir": start_dir, "play": begun.play}

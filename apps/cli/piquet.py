@@ -17,8 +17,7 @@ import click
 from ecarte_sim.apps.cli.common import (CONTEXT, JSON, PRETTY, THREADS, command_line, emit, long_run, long_run_options,
                                             progress, quiet_option, seed_option, set_threads,
                                             writable_dir)
-from ecarte_sim.analysis.piquet.search import DEFAULT_SAMPLES, check_discarding
-from ecarte_sim.engine.piquet.discard_search import MAX_SAMPLES
+from ecarte_sim.api.piquet import DEFAULT_SAMPLES, MAX_SAMPLES, piquet_discarding
 from ecarte_sim.engine.piquet.settings import (DEFAULT_WORLDS, MAX_ELDER_TAKE, MAX_WORLDS,
                                                MAX_YOUNGER_TAKE, REPORT_DEALS, Discarding,
                                                LeadScoring, Partie, PiqueTiming, Player,
@@ -162,14 +161,13 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
     \b
     JSON: {"elder": total, "younger": total, "events": [...], "scores": {...}, ...}
     """
-    from ecarte_sim.api.piquet import piquet_deal
+    from ecarte_sim.api.piquet import piquet_cards, piquet_deal
     from ecarte_sim.engine.cards import PIQUET, parse_hand
-    from ecarte_sim.engine.piquet.deal import parse_deal
 
     given = [t is not None for t in (elder_text, younger_text, talon_text)]
     if any(given) and not all(given):
         raise click.UsageError("give all of --elder, --younger and --talon, or none of them")
-    the_deal = parse_deal(elder_text, younger_text, talon_text) if all(given) else None
+    the_deal = piquet_cards(elder_text, younger_text, talon_text) if all(given) else None
     e_disc = int(parse_hand(elder_discard, None, PIQUET, "elder discard")) \
         if elder_discard is not None else 0
     y_disc = int(parse_hand(younger_discard, None, PIQUET, "younger discard")) \
@@ -198,9 +196,9 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
     if as_json:
         emit(result)
         return
-    from ecarte_sim.analysis.piquet.narrative import tell_deal
+    from ecarte_sim.api.piquet import piquet_told
 
-    for line in tell_deal(result, pretty):
+    for line in piquet_told(result, pretty):
         click.echo(line)
 
 
@@ -246,7 +244,7 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
     """
     from ecarte_sim.api.piquet import piquet_simulate
     from ecarte_sim.analysis.reports.provenance import provenance
-    from ecarte_sim.engine.rng import MAX_DEAL_INDEX
+    from ecarte_sim.api.piquet import MAX_DEAL_INDEX
 
     if start + n_deals > MAX_DEAL_INDEX:
         raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
@@ -254,7 +252,7 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
     settings = PiquetSettings(elder_player, younger_player, **_declaring(opts), **opts)
     parameters = {"deals": n_deals, "start": start, "players": [elder_player, younger_player],
                   **opts, **settings.declaring_echo()}
-    if check_discarding(settings, discard) != (Discarding.OWN, Discarding.OWN):
+    if piquet_discarding(settings, discard) != (Discarding.OWN, Discarding.OWN):
         # checked before any work (a search refuses other takes); recorded only when asked
         parameters["discard"] = list(discard)
         parameters["search_samples"] = search_samples

@@ -1,6 +1,6 @@
 """``ecarte-sim piquet discard-search``: discards chosen by search against the heuristic's
 keep value, paired on the same deals, and the exchange's two questions under the search
-(:func:`ecarte_sim.analysis.piquet.search.discard_search`)."""
+(:func:`ecarte_sim.api.piquet.piquet_discard_search`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import click
 from ecarte_sim.apps.cli.common import (CONTEXT, THREADS, JSON, emit, long_run,
                                             long_run_options, progress, quiet_option,
                                             seed_option, set_threads)
-from ecarte_sim.analysis.piquet.search import CHUNK, DEFAULT_SAMPLES, TASK
-from ecarte_sim.engine.piquet.discard_search import MAX_SAMPLES, WINDOW
+from ecarte_sim.api.piquet import CHUNK, DEFAULT_SAMPLES, MAX_SAMPLES, TASK, WINDOW
 from ecarte_sim.engine.piquet.settings import (DEFAULT_WORLDS, MAX_WORLDS, LeadScoring,
                                                PiqueTiming, Player, choices)
 
@@ -59,9 +58,9 @@ def discard_search_command(n_deals, seed, start, samples, play, worlds, lead_sco
            "younger_free_take", "search_is_heuristic", ...}
     Results are bit-identical for any --threads, --chunk, --task-size or backend.
     """
-    from ecarte_sim.analysis.piquet.search import discard_search
     from ecarte_sim.analysis.reports.provenance import provenance
-    from ecarte_sim.engine.rng import MAX_DEAL_INDEX
+    from ecarte_sim.api.piquet import MAX_DEAL_INDEX
+    from ecarte_sim.api.piquet import piquet_discard_search as discard_search
 
     if start + n_deals > MAX_DEAL_INDEX:
         raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")

@@ -1,7 +1,5 @@
-"""``ecarte-sim review FILE``: a game record (:mod:`ecarte_sim.analysis.practice.records`,
-``docs/records.md``) checked against the laws
-(:func:`ecarte_sim.analysis.practice.laws.check`) and annotated by the coach
-(:func:`ecarte_sim.analysis.practice.coach.review`).
+"""``ecarte-sim review FILE``: a game record (``docs/records.md``) checked against the laws
+and annotated by the coach, through the front door (:func:`ecarte_sim.api.practice.review`).
 
 Exit codes: 0 the record keeps the laws, 1 it breaks at least one (each breach one line,
 naming the law), 2 the file cannot be read or is not a record (one line, ``Error: ...``).
@@ -16,28 +14,6 @@ import re
 import click
 
 from ecarte_sim.apps.cli.common import CONTEXT, JSON, emit
-
-
-def _coach_review(record: dict, breaches: list, players=None) -> dict | None:
-    """The coach's annotation (``coach.review``) of a record that keeps the laws; for one
-    that breaks them, ``{"error": ...}`` saying the coach was not run (an impossible
-    game has nothing to grade against). A coach's failure on a legal record is its own
-    line, never the exit code."""
-    if breaches:
-        return {"error": "not run: the record breaks the laws (above), and an impossible "
-                         "game cannot be graded"}
-    try:
-        from ecarte_sim.analysis.practice import coach
-    except ImportError:
-        return None
-    fn = getattr(coach, "review", None)
-    if fn is None:
-        return None
-    try:
-        return fn(record, players=players) if players else fn(record)
-    except Exception as exc:     # a bug of the coach's: said, not a law's breach
-        return {"error": f"could not annotate this record ({exc.__class__.__name__}: "
-                         f"{str(exc)[:160]})"}
 
 
 @click.command(context_settings=CONTEXT)
@@ -60,26 +36,17 @@ def review(file, no_coach, players, as_json):
     ships with the package:
     ecarte_sim/analysis/practice/examples/treatise_a_y.json.
     """
-    from ecarte_sim.analysis.practice import laws
-    from ecarte_sim.analysis.practice.records import RecordError, load
+    from ecarte_sim.api.practice import PlayerError, RecordError
+    from ecarte_sim.api.practice import review as review_record
     try:
-        record = load(file)
-        breaches = laws.check(record)
+        reviewed = review_record(file, coach=not no_coach, players=players)
     except RecordError as exc:
         raise click.UsageError(one_line(f"{file}: {exc}")) from None
-    for p in players:
-        if p not in record["players"]:
-            raise click.UsageError(f"--player {p!r}: the record's players are "
-                                   f"{' and '.join(record['players'])}")
-    annotation = None if no_coach else _coach_review(record, breaches, list(players) or None)
+    except PlayerError as exc:
+        raise click.UsageError(f"--player {exc}") from None
+    record, breaches, annotation = reviewed.record, reviewed.breaches, reviewed.coach
     players = record["players"]
-    summary = {
-        "file": file, "players": players, "deals": len(record["deals"]),
-        "score": record["score"], "winner": record.get("winner"),
-        "legal": not breaches,
-        "breaches": [{"law": law, "reason": reason} for law, reason in breaches],
-        "coach": annotation,
-    }
+    summary = reviewed.to_dict()
     if as_json:
         emit(summary)
     else:

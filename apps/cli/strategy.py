@@ -2,9 +2,9 @@
 equilibrium of the first decisions and discards), ``advise`` (one hand at one score) and
 ``infer`` (what the adversary's first decisions say about his hand) and
 ``inference-value`` (what reading them is worth in play) and ``inference-claims`` (the
-treatise's claims about inference, with verdicts). Each parses its options and
-calls :mod:`ecarte_sim.analysis.ecarte.solving.proposal_game`, :mod:`ecarte_sim.analysis.ecarte.advice.inference`
-or :mod:`ecarte_sim.analysis.ecarte.play.inference_value`."""
+treatise's claims about inference, with verdicts). Each parses its options, calls the
+front door (:mod:`ecarte_sim.api.strategy`, :mod:`ecarte_sim.api.inference`) and formats
+the answer."""
 
 from __future__ import annotations
 
@@ -108,9 +108,9 @@ def strategy(against, role, decision, score, all_scores, iterations, deals_per_s
       ecarte-sim strategy --all-scores --out results/strategy --run-dir results/runs/s
       ecarte-sim strategy --against equilibrium --decision both --iterations 3 --json
     """
-    from ecarte_sim.analysis.ecarte.solving import proposal_game as study
     from ecarte_sim.analysis.reports import strategy as files
     from ecarte_sim.analysis.reports.provenance import provenance
+    from ecarte_sim.api.strategy import run_strategy, strategy_plan
 
     if all_scores and score is not None:
         raise click.UsageError("give --score E-D or --all-scores, not both")
@@ -123,35 +123,21 @@ def strategy(against, role, decision, score, all_scores, iterations, deals_per_s
                                "treatise --decision discard")
     set_threads(threads)
     writable_dir(out_dir)
-    default = study.Sampling.for_play(settings.elder_play)
     try:
-        sampling = study.Sampling(deals_per_state or default.first,
-                                  max_deals_per_state or default.most)
+        plan = strategy_plan(settings, against=against, role=role, decision=decision,
+                             score=score, all_scores=all_scores, iterations=iterations,
+                             seed=seed, deals_per_state=deals_per_state,
+                             max_deals_per_state=max_deals_per_state, fresh_deals=fresh_deals)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    scores = study.SCORES if all_scores else (score or (0, 0),)
     report = _progress(not quiet and not as_json)
-    decisions = ("first", "discard") if decision == "both" else (decision,)
-    parameters = {"against": against, "role": role,
-                  **({"decision": decision} if decision != "first" else {}),
-                  "scores": [f"{x}-{y}" for x, y in scores], "iterations": iterations,
-                  "deals_per_state": sampling.first, "max_deals_per_state": sampling.most,
-                  "fresh_deals": fresh_deals, "settings": settings.echo()}
+    parameters = plan.parameters
     with long_run("strategy", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers) as how:
-        if against == "treatise":
-            roles = ("elder", "dealer") if role == "both" else (role,)
-            result = study.against_treatise(settings, roles=roles, scores=scores, seed=seed,
-                                            sampling=sampling, fresh_deals=fresh_deals,
-                                            progress=report, decisions=decisions)
-            n = sum(r["deals"] for r in result["roles"].values())
-        else:
-            result = study.equilibrium(settings, score=scores[0], iterations=iterations,
-                                       seed=seed, sampling=sampling,
-                                       fresh_deals=fresh_deals, progress=report,
-                                       decisions=decisions)
-            n = result["fresh_deals"]
-    result = {"command": command_line("strategy"), "seed": seed, **parameters, **result,
+        result = run_strategy(plan, progress=report)
+    n = (sum(r["deals"] for r in result["roles"].values()) if against == "treatise"
+         else result["fresh_deals"])
+    result = {"command": command_line("strategy"), **result,
               "provenance": provenance("strategy", parameters, seed, n)}
     if out_dir:
         write = files.write_report if against == "treatise" else files.write_equilibrium_report
@@ -506,11 +492,10 @@ def infer(hand, turn_up, history, thrown, samples, seed, discard, role, model, t
       ecarte-sim infer "QS KH AH 9C JD" --turn-up 8D --history propose,accept:2,play \\
           --thrown "7C 8H"
     """
-    from ecarte_sim.analysis.ecarte.advice.inference import infer as infer_hand
+    from ecarte_sim.api.strategy import infer as infer_hand
 
-    x, y = score
     result = infer_hand(hand, turn_up, history, role, opponent_model=model,
-                        threshold=threshold, score=f"{x}-{y}", thrown=thrown,
+                        threshold=threshold, score=score, thrown=thrown,
                         samples=samples, seed=seed, discard=discard)
     if as_json:
         emit(result)
@@ -568,7 +553,7 @@ def inference_value(n_deals, worlds, v_deals, seed, threads, quiet, as_json):
     Example:
       ecarte-sim inference-value --deals 65536 --json
     """
-    from ecarte_sim.analysis.ecarte.play.inference_value import inference_value as measure
+    from ecarte_sim.api.inference import inference_value as measure
     from ecarte_sim.analysis.reports.provenance import provenance
 
     set_threads(threads)
@@ -616,7 +601,7 @@ def inference_claims(worlds, seed, threads, quiet, as_json):
     Example:
       ecarte-sim inference-claims --json
     """
-    from ecarte_sim.analysis.ecarte.claims.inference_claims import inference_claims as measure
+    from ecarte_sim.api.inference import inference_claims as measure
     from ecarte_sim.analysis.reports.provenance import provenance
 
     set_threads(threads)

@@ -1,6 +1,6 @@
 """``ecarte-sim stronger``: the ``alphamu`` card player (αμ search on the last tricks over
 ``pimc-inference``'s worlds) against ``pimc-inference``, paired on the same deals
-(:func:`ecarte_sim.analysis.ecarte.play.stronger.match`)."""
+(:func:`ecarte_sim.api.play.stronger`)."""
 
 from __future__ import annotations
 
@@ -38,14 +38,15 @@ def stronger(deals, worlds, tricks, start, decisions, players, seed, quiet, as_j
     random words; that side's marks per deal (Laws 48-49) minus the deal's, with a 95%
     interval over deal-sides, how often alphamu's card differs and the time per decision.
     """
-    from ecarte_sim.analysis.ecarte.play.stronger import compare, match, player_of
+    from ecarte_sim.api.play import stronger as match
+    from ecarte_sim.api.play import stronger_player, stronger_players
     if players:
         for label in players:
             try:
-                player_of(label)
+                stronger_player(label)
             except ValueError as exc:
                 raise click.BadParameter(str(exc), param_hint="--player") from None
-        return _compare(compare, players, deals, worlds, start, decisions, seed, quiet,
+        return _compare(stronger_players, players, deals, worlds, start, decisions, seed, quiet,
                         as_json)
     with progress(not quiet, deals, "deals") as bar:
         done = [0]

@@ -1,5 +1,5 @@
 """``ecarte-sim versus``: the computed strategy against the treatise, on the same deals and
-over whole games (:mod:`ecarte_sim.analysis.ecarte.claims.versus`)."""
+over whole games (:func:`ecarte_sim.api.strategy.versus`)."""
 
 from __future__ import annotations
 
@@ -43,9 +43,8 @@ def versus(n_deals, n_games, score, play, seed, threads, out_dir, quiet, as_json
     import json
     from pathlib import Path
 
-    from ecarte_sim.analysis.ecarte.claims import versus as vs
+    from ecarte_sim.api.strategy import versus as measure
     from ecarte_sim.engine.ecarte.laws.score import Score
-    from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
     set_threads(threads)
     writable_dir(out_dir)
@@ -53,13 +52,10 @@ def versus(n_deals, n_games, score, play, seed, threads, out_dir, quiet, as_json
         x, y = Score.parse(score).pair
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--score") from None
-    settings = EcarteSettings.build(play=play)
     if not quiet and not as_json:
         click.echo(f"paired deals ({n_deals:,} a side) and whole games ({2 * n_games:,}) ...",
                    err=True)
-    result = {"deals": {side: vs.paired_deals(n_deals, side=side, score=(x, y), seed=seed,
-                                              settings=settings) for side in vs.SIDES},
-              "games": vs.games(n_games, seed=seed, settings=settings)}
+    result = measure(n_deals, n_games, score=(x, y), play=play, seed=seed)
     lines = _lines(result, n_deals, x, y, seed, play)
     files = []
     if out_dir:

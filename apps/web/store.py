@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ecarte_sim.analysis.practice.records import STORED_GAME_FORMAT, write_text_atomic
+from ecarte_sim.api.practice import STORED_GAME_FORMAT, write_text_atomic
 
 #: The stored game's format tag (``review`` reads a stored game's record too).
 FORMAT = STORED_GAME_FORMAT

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import ecarte_sim as es
+from ecarte_sim.api.practice import EXAMPLE, review
 from ecarte_sim.engine.batch import DEFAULT_BLOCK
 from ecarte_sim.engine.ecarte.settings import (CFG, PIMC_TASK, DealerPolicy, Discard, ElderPolicy,
                                                PlayModel, choices, member)
@@ -54,6 +55,7 @@ def test_public_names_resolve():
      lambda: es.inference_value(200, worlds=4, v_deals=1000)),
     (["piquet", "discard-search", "--deals", "40", "--seed", "3", "--samples", "8", "--quiet"],
      lambda: es.piquet_discard_search(40, seed=3, samples=8)),
+    (["review", str(EXAMPLE), "--no-coach"], lambda: review(EXAMPLE, coach=False).to_dict()),
 ])
 def test_api_returns_what_the_command_prints(cli, args, call):
     assert json.loads(json.dumps(call())) == _cli_json(cli, *args)

@@ -38,6 +38,14 @@ def test_discovery_finds_the_known_examples():
     assert KNOWN <= set(MODULES)
 
 
+@pytest.mark.quick
+def test_every_front_door_module_has_examples():
+    """Each module of the front door (:mod:`ecarte_sim.api`) shows a question asked."""
+    front = {f"ecarte_sim.api.{p.stem}" for p in ROOT.joinpath("api").glob("*.py")
+             if p.stem != "__init__"}
+    assert front and front <= set(MODULES), sorted(front - set(MODULES))
+
+
 @pytest.mark.parametrize("name", MODULES)
 def test_the_examples_run(name):
     result = doctest.testmod(importlib.import_module(name),

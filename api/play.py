@@ -1,0 +1,144 @@
+"""The card play's questions: :func:`exploit` (one hand's exact best response against a
+play model), :func:`exploitability` (over a stratified sample of hands),
+:func:`stronger` / :func:`stronger_players` (a card player against ``pimc-inference``,
+paired on the same deals) and :func:`card_regret` (each card's value with the player's
+own play after it, position by position) — the front door of ``ecarte-sim exploit``,
+``exploitability``, ``stronger`` and ``card-regret`` (which card to play in one position
+is :func:`ecarte_sim.api.strategy.cards`). Each is a search over many deals; the examples that run one are marked
+to skip (a best response compiles the search's kernels and takes minutes on a busy
+machine), the others run.
+
+>>> stronger_player("pimc-king:1024")
+('pimc-king', 1024)
+>>> ExploitSettings(models=("heuristic",), per_stratum=1).echo()["models"]
+['heuristic']
+>>> RegretSettings(players=("pimc-king:16",), per_cell=1).players
+('pimc-king:16',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ecarte_sim.analysis.ecarte.play.card_regret import RegretSettings
+from ecarte_sim.analysis.ecarte.play.exploit import STRATA
+from ecarte_sim.analysis.ecarte.play.exploitability import MODELS as EXPLOITED
+from ecarte_sim.analysis.ecarte.play.exploitability import ExploitSettings
+
+__all__ = ["EXPLOITED", "STRATA", "ExploitSettings", "RegretSettings", "card_regret", "exploit",
+           "exploitability", "stronger", "stronger_player", "stronger_players"]
+
+
+def exploit(hand: str, turn_up: str, role: str = "dealer", *, said: str = "play",
+            model: str = "pimc", worlds: int = 16, seed: int = 0, held_out_seeds: int = 2,
+            hands: int | None = None, played: str = "", score: str = "0-0",
+            decisions: str = "treatise", local: bool = True, discarded: str | None = None,
+            drew: str | None = None, opponent_threw: str | None = None,
+            kings: bool = True) -> dict:
+    """The exact best response in the play with ``hand`` (the ``role``'s) against the
+    opponent's play ``model`` after ``said`` (and, after an exchange, ``discarded``,
+    ``drew``, ``opponent_threw``): its value per deal in marks and P(point), the model's
+    own, the gain, the local best response's, the gain held out over the next
+    ``held_out_seeds`` seeds and the lines that exploit the model —
+    :func:`~ecarte_sim.analysis.ecarte.play.exploit.exploit_hand`; what ``ecarte-sim
+    exploit --json`` prints.
+
+    >>> r = exploit("KS QS 9S 8H 7D", "TS", "dealer", model="heuristic",
+    ...             held_out_seeds=0, hands=8)  # doctest: +SKIP
+    >>> sorted(r["gain"])  # doctest: +SKIP
+    ['marks', 'point']
+    """
+    from ecarte_sim.analysis.ecarte.play.exploit import exploit_hand
+
+    return exploit_hand(hand, turn_up, role, said=said, model=model, worlds=worlds, seed=seed,
+                        held_out_seeds=held_out_seeds, hands=hands, played=played,
+                        score=score, decisions=decisions, local=local, discarded=discarded,
+                        drew=drew, opponent_threw=opponent_threw, kings=kings)
+
+
+def exploitability(settings: ExploitSettings, strata: tuple | None = None, *, top: int = 0,
+                   progress: Callable[[str, str, int, int], None] | None = None) -> dict:
+    """The exploitability of each model of ``settings`` over its stratified sample of
+    responder hands (``strata``: some of :data:`STRATA` only; None: all) —
+    :func:`~ecarte_sim.analysis.ecarte.play.exploitability.measure` — with, for each model,
+    its ``top`` hands and the lines that exploit them (``"top"``). ``progress(model,
+    stratum, done, total)`` is told each stratum's hands.
+
+    >>> r = exploitability(ExploitSettings(models=("heuristic",), per_stratum=1,
+    ...                                    held_out_seeds=0))  # doctest: +SKIP
+    >>> sorted(r["models"])  # doctest: +SKIP
+    ['heuristic']
+    """
+    from ecarte_sim.analysis.ecarte.play import exploitability as X
+
+    result = X.measure(settings, strata, progress=progress)
+    for model, m in result["models"].items():
+        m["top"] = X.top_hands(settings, model, m["frame"], top) if top else []
+    return result
+
+
+def stronger_player(label: str) -> tuple[str, int]:
+    """A card player for :func:`stronger_players` from its ``NAME:W`` label: (its name,
+    its worlds); :class:`ValueError` says what a bad label lacks."""
+    from ecarte_sim.analysis.ecarte.play.stronger import player_of
+
+    return player_of(label)
+
+
+def stronger(*, deals: int = 2000, seed: int = 0, worlds: int = 64, last_tricks: int = 5,
+             start: int = 0, decisions: str = "treatise",
+             on_deal: Callable[[int], None] | None = None) -> dict:
+    """``alphamu`` (αμ on the last ``last_tricks`` tricks) against ``pimc-inference`` on the
+    same deals, one side then the other:
+    :func:`~ecarte_sim.analysis.ecarte.play.stronger.match`; what ``ecarte-sim stronger
+    --json`` prints. ``on_deal(k)`` is told the deals done.
+
+    >>> r = stronger(deals=2, worlds=4, last_tricks=1)  # doctest: +SKIP
+    >>> r["deals"]  # doctest: +SKIP
+    2
+    """
+    from ecarte_sim.analysis.ecarte.play.stronger import match
+
+    return match(deals=deals, seed=seed, worlds=worlds, last_tricks=last_tricks, start=start,
+                 decisions=decisions, on_deal=on_deal)
+
+
+def stronger_players(players: tuple[str, ...] | list[str], *, deals: int = 2000,
+                     seed: int = 0, worlds: int = 64, start: int = 0,
+                     decisions: str = "treatise",
+                     on_deal: Callable[[int], None] | None = None) -> dict:
+    """Each card player of ``players`` (``NAME:W`` labels, :func:`stronger_player`) against
+    ``pimc-inference`` at ``worlds``, paired on the same deals, and every two players'
+    difference: :func:`~ecarte_sim.analysis.ecarte.play.stronger.compare`; what
+    ``ecarte-sim stronger --player ... --json`` prints.
+
+    >>> r = stronger_players(["pimc-king:4"], deals=2, worlds=4)  # doctest: +SKIP
+    >>> list(r["players"])  # doctest: +SKIP
+    ['pimc-king:4']
+    """
+    from ecarte_sim.analysis.ecarte.play.stronger import compare
+
+    return compare(players, deals=deals, seed=seed, worlds=worlds, start=start,
+                   decisions=decisions, on_deal=on_deal)
+
+
+def card_regret(settings: RegretSettings, *, store: str | None = None,
+                progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """Each card's value with the player's own play after it, on random positions of
+    held-out deals, for each card player of ``settings``: the regret of his card, the
+    share where another is better beyond its 95% interval, the split-half regret and how
+    far the printed values are — :func:`~ecarte_sim.analysis.ecarte.play.card_regret.measure`
+    — with each player's ``"worst"`` positions. ``store``: a file (JSON lines) keeping each
+    position as it is valued, read back on a rerun; ``progress(label, done, total)``.
+
+    >>> r = card_regret(RegretSettings(players=("pimc-king:4",), per_cell=1,
+    ...                                cap=4))  # doctest: +SKIP
+    >>> list(r["players"])  # doctest: +SKIP
+    ['pimc-king:4']
+    """
+    from ecarte_sim.analysis.ecarte.play import card_regret as CR
+
+    result = CR.measure(settings, store=store, progress=progress)
+    for m in result["players"].values():
+        m["worst"] = CR.worst(m["rows"])
+    return result

@@ -148,6 +148,74 @@ def test_play_reads_as_the_command_prints_it(cli):
     assert "Trick 1:" in text and "Marks this deal:" in text
 
 
+def _advice(*args, **kw):
+    from ecarte_sim.api.strategy import advice
+    return advice(*args, **kw)
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("args, call, kind", [
+    (["KS JC 9H 7S KC", "--trump", "TC", "--score", "2-4", "--deals", "1000"],
+     lambda: _advice("KS JC 9H 7S KC", "TC", "2-4", deals=1000), "first"),
+    (["QH AH 7H KS KD", "--trump", "H", "--score", "2-2", "--against", "treatise",
+      "--deals", "1000"],
+     lambda: _advice("QH AH 7H KS KD", "H", "2-2", against="treatise", deals=1000), "first"),
+    (["QH 8H KS 9D 7C", "--turn-up", "JH", "--discard", "--deals", "500"],
+     lambda: _advice("QH 8H KS 9D 7C", turn_up="JH", discard=True, deals=500),
+     "first discard"),
+    (["KH 9H 8S 7D QC", "--turn-up", "JH", "--said", "propose,accept", "--discards",
+      "7S 8D 9C:3", "--no-values"],
+     lambda: _advice("KH 9H 8S 7D QC", turn_up="JH", said="propose,accept",
+                     discards="7S 8D 9C:3", values=False), "later"),
+])
+def test_advice_reads_as_the_command_prints_it(cli, args, call, kind):
+    """The typed advice: ``to_dict()`` is ``advise --json``, and its fields are the
+    figures that dict holds."""
+    from ecarte_sim.api.strategy import ActionValue
+
+    a = call()
+    out = _cli_json(cli, "advise", *args)
+    assert a.kind == kind and json.loads(json.dumps(a.to_dict())) == out
+    assert (a.hand, a.role, a.score) == (out["hand"], out["role"], out["score"])
+    if kind.endswith("discard"):
+        assert (a.throws, a.keeps, a.rule, a.action) == (out["throws"], out["keeps"],
+                                                         out["rule"], None)
+        assert [o.throws for o in a.others] == [o["throws"] for o in out["others"]]
+        assert [o.gain_win_ci95 for o in a.others] == \
+            [tuple(o["gain_win_ci95"]) for o in out["others"]]
+        return
+    assert a.action == out["action"] and a.treatise.says == out["treatise"]["says"]
+    if "values" not in out:
+        assert a.values == {} and a.gain is None and a.n is None
+        assert a.table_action == out["table_action"]["action"]
+        return
+    assert a.n == out["n"] and a.gain_of == out["gain"]["of"]
+    for name, v in out["values"].items():
+        assert a.values[name] == ActionValue(v["p_win"], tuple(v["p_win_ci95"]), v["marks"],
+                                             tuple(v["marks_ci95"]))
+    assert a.gain.p_win_ci95 == tuple(out["gain"]["p_win_ci95"])
+    assert a.too_close is (not out["decided"])
+    assert a.table_action == (out["table_action"]["action"] if "table_action" in out
+                              else None)
+
+
+@pytest.mark.quick
+def test_card_choice_reads_as_the_command_prints_it(cli):
+    """The typed card question: ``to_dict()`` is ``cards --json``; its fields, the figures."""
+    from ecarte_sim.api.strategy import cards
+
+    c = cards("QS 9H 8D 7C", "JS", said="propose,refuse", played="KS AS", score="2-1",
+              worlds=64)
+    out = _cli_json(cli, "cards", "QS 9H 8D 7C", "--turn-up", "JS", "--said",
+                    "propose,refuse", "--played", "KS AS", "--score", "2-1", "--worlds", "64")
+    assert json.loads(json.dumps(c.to_dict())) == out
+    assert (c.best, c.to_play, c.led, c.worlds, c.said) == (out["best"], out["to_play"],
+                                                            out["led"], 64, tuple(out["said"]))
+    assert [v.card for v in c.cards] == [r["card"] for r in out["cards"]]
+    assert [v.point_ci95 for v in c.cards] == [tuple(r["point_ci95"]) for r in out["cards"]]
+    assert c.continuation is None and c.dd_best is None
+
+
 def test_game_reads_as_the_command_prints_it(cli):
     g = es.game(2, 3)
     assert json.loads(json.dumps(g.to_dict())) == _cli_json(cli, "game", "--seed", "2",

@@ -19,6 +19,7 @@ from __future__ import annotations
 # by the functions that use them, so that a quick question (``solve``, ``classify``,
 # ``deal``) does not pay for loading them.
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
@@ -250,24 +251,100 @@ def scores(deals: int = 1_000_000, *, seed: int = 0, settings: EcarteSettings | 
     return player_tables(t["v"], t["lo"], t["hi"])
 
 
-def _arm(summary: dict, exact: bool) -> dict:
-    return {"point": summary["point"], "vole": summary["vole"],
-            "expected_points": summary["expected_points"], "n": summary["n"], "exact": exact,
-            "ci95": summary["point_ci95"], "vole_ci95": summary["vole_ci95"],
-            "expected_points_ci95": summary["expected_points_ci95"]}
+@dataclass(frozen=True, slots=True)
+class HandArm:
+    """One way of playing a hand (:class:`HandValue`'s ``play`` or ``propose``): P(point)
+    ``point`` with its 95% interval ``ci95``, P(vole) ``vole`` (``vole_ci95``) and the
+    elder's marks per deal ``expected_points`` (``expected_points_ci95``; elder minus
+    dealer, kings and Law 49 included), on ``n`` deals; ``exact``: every deal enumerated
+    (the intervals are then the figures themselves)."""
+    point: float
+    vole: float
+    expected_points: float
+    n: int
+    exact: bool
+    ci95: tuple[float, float]
+    vole_ci95: tuple[float, float]
+    expected_points_ci95: tuple[float, float]
+
+    @classmethod
+    def of(cls, summary: dict, exact: bool) -> HandArm:
+        return cls(summary["point"], summary["vole"], summary["expected_points"],
+                   int(summary["n"]), exact, tuple(summary["point_ci95"]),
+                   tuple(summary["vole_ci95"]), tuple(summary["expected_points_ci95"]))
+
+    def to_dict(self) -> dict:
+        return {"point": self.point, "vole": self.vole,
+                "expected_points": self.expected_points, "n": self.n, "exact": self.exact,
+                "ci95": list(self.ci95), "vole_ci95": list(self.vole_ci95),
+                "expected_points_ci95": list(self.expected_points_ci95)}
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """How good a hand is for the elder (:func:`hand_value`): the ``hand`` (canonical
+    notation), the ``trump`` letter, the ``turn_up`` (None: drawn from the suit), the
+    elder's play ``model``, the ``seed`` and the ``settings`` (as ``--json`` echoes them);
+    ``play`` (without proposing) and ``propose`` (proposing first), each a
+    :class:`HandArm`; ``play_minus_propose`` (marks per deal, paired on the same sampled
+    deals) with its 95% interval ``play_minus_propose_ci95`` on ``paired_n`` deals; and
+    when run to a precision, its ``precision`` target, the ``worst_half_width`` reached
+    and whether it was ``reached`` (all three None on a fixed number of deals).
+    :meth:`to_dict` is what ``ecarte-sim hand --json`` prints before its provenance."""
+    hand: str
+    trump: str
+    turn_up: str | None
+    model: str
+    seed: int
+    settings: dict
+    play: HandArm
+    propose: HandArm
+    play_minus_propose: float
+    play_minus_propose_ci95: tuple[float, float]
+    paired_n: int
+    precision: float | None
+    worst_half_width: float | None
+    reached: bool | None
+
+    def to_dict(self) -> dict:
+        return {"hand": self.hand, "trump": self.trump, "turn_up": self.turn_up,
+                "model": self.model, "seed": self.seed, "settings": copy.deepcopy(self.settings),
+                "play": self.play.to_dict(), "propose": self.propose.to_dict(),
+                "play_minus_propose": {"expected_points": self.play_minus_propose,
+                                       "ci95": list(self.play_minus_propose_ci95),
+                                       "n": self.paired_n, "paired": True},
+                "precision": None if self.precision is None else {
+                    "target": self.precision, "worst_half_width": self.worst_half_width,
+                    "reached": self.reached}}
 
 
 def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact: bool = False,
          seed: int = 0, precision: float = DEFAULT_PRECISION, deals: int | None = None,
          max_deals: int | None = None, progress: Callable[[str, int], None] | None = None
          ) -> dict:
+    """How good is ``hand`` for the elder — :func:`hand_value` (the same arguments), as a
+    dict: what ``ecarte-sim hand --json`` prints."""
+    return hand_value(hand, trump, settings, exact=exact, seed=seed, precision=precision,
+                      deals=deals, max_deals=max_deals, progress=progress).to_dict()
+
+
+def hand_value(hand: str, trump: str, settings: EcarteSettings | None = None, *,
+               exact: bool = False, seed: int = 0, precision: float = DEFAULT_PRECISION,
+               deals: int | None = None, max_deals: int | None = None,
+               progress: Callable[[str, int], None] | None = None) -> HandValue:
     """How good is ``hand`` for the elder: P(point), P(vole) and marks per deal played
     without proposing and proposing first, on the same deals dealt around it (the paired
     difference), until both P(point) intervals have half-width <= ``precision`` (at most
     ``max_deals``), or on exactly ``deals`` deals; ``exact=True`` enumerates every dealer
     hand and turn-up for play without proposing (dd or heuristic); proposing first draws
     from the stock, so its row and the paired difference stay sampled.
-    ``progress(label, n)`` is told the deals done."""
+    ``progress(label, n)`` is told the deals done.
+
+    >>> v = hand_value("QH AH 7H KS KD", "KH", deals=1000)
+    >>> lo, hi = v.play_minus_propose_ci95
+    >>> v.hand, v.play.n, v.play.exact, lo < v.play_minus_propose < hi, v.precision
+    ('KS QH AH 7H KD', 1000, False, True, None)
+    """
     from ecarte_sim.analysis.ecarte.measures import paired as AP
     from ecarte_sim.engine.ecarte.deals.experiments import exact_codes, hand_table
 
@@ -277,9 +354,9 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
     elder = int(parse_hand(hand, HAND_SIZE, name="hand"))
     suit, turn_up = parse_trump(trump, [("hand", elder)])
     play_cfg = settings.cfg(elder_first="play")
-    result = {"hand": format_hand(elder, ECARTE), "trump": SUIT_LETTERS[suit],
-              "turn_up": None if turn_up is None else format_card(turn_up, ECARTE),
-              "model": name_of(settings.elder_play), "seed": seed, "settings": settings.echo()}
+    head = {"hand": format_hand(elder, ECARTE), "trump": SUIT_LETTERS[suit],
+            "turn_up": None if turn_up is None else format_card(turn_up, ECARTE),
+            "model": name_of(settings.elder_play), "seed": seed, "settings": settings.echo()}
     tell = progress or (lambda label, n: None)
     if exact:
         if settings.uses_pimc:
@@ -287,7 +364,7 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
                              "PIMC's sampled worlds make each deal random")
         codes = exact_codes(elder, turn_up, suit, play_cfg,
                             progress=lambda n: tell("enumerating", n))
-        exact_play = _arm(AP.exact_summary(codes), True)
+        exact_play = HandArm.of(AP.exact_summary(codes), True)
     propose_cfg = settings.cfg(elder_first="propose")
 
     script = script_for(settings)
@@ -307,14 +384,15 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
     joint, n, worst = run_until(step, checkpoints(cap, deals), check)
     # with exact, the play arm is the enumeration's; proposing draws from the stock, so
     # its row (and the paired difference) is sampled as without exact
-    result["play"] = exact_play if exact else _arm(AP.arm_summary(joint.sum(axis=1)), False)
-    result["propose"] = _arm(AP.arm_summary(joint.sum(axis=0)), False)
+    play = exact_play if exact else HandArm.of(AP.arm_summary(joint.sum(axis=1)), False)
     diff = AP.paired_mean(joint, AP.NET.astype(float))
-    result["play_minus_propose"] = {"expected_points": diff["mean"], "ci95": diff["ci95"],
-                                    "n": diff["n"], "paired": True}
-    result["precision"] = None if deals else {
-        "target": precision, "worst_half_width": worst, "reached": worst <= precision}
-    return result
+    return HandValue(**head, play=play,
+                     propose=HandArm.of(AP.arm_summary(joint.sum(axis=0)), False),
+                     play_minus_propose=diff["mean"],
+                     play_minus_propose_ci95=tuple(diff["ci95"]), paired_n=diff["n"],
+                     precision=None if deals else precision,
+                     worst_half_width=None if deals else worst,
+                     reached=None if deals else worst <= precision)
 
 
 def claims(models: tuple[str, ...] | None = None, settings: ClaimsSettings | None = None,

@@ -538,7 +538,7 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     """
     from ecarte_sim.analysis.reports.provenance import provenance
     from ecarte_sim.api.classify import hand_and_trump
-    from ecarte_sim.api.ecarte import hand as study_hand
+    from ecarte_sim.api.ecarte import hand_value
 
     _deals_or_precision(n_deals)
     if exact and (n_deals is not None or max_deals is not None):
@@ -557,28 +557,23 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
         stack.callback(counter.close)
         stack.enter_context(long_run("hand", parameters, seed, run_dir, resume, task_size,
                                      scheduler, workers))
-        result = study_hand(hand, trump, settings, exact=exact, seed=seed, precision=precision,
-                            deals=n_deals, max_deals=max_deals, progress=counter)
-    result["provenance"] = provenance("hand", parameters, seed,
-                                      result["play"]["n"])
+        value = hand_value(hand, trump, settings, exact=exact, seed=seed, precision=precision,
+                           deals=n_deals, max_deals=max_deals, progress=counter)
     if as_json:
-        emit(result)
+        emit({**value.to_dict(),
+              "provenance": provenance("hand", parameters, seed, value.play.n)})
         return
-    where = result["turn_up"] or f"{read.suit_letter} (turn-up drawn from the suit)"
-    click.echo(f"{result['hand']}, trump {where}; play {result['model']}; seed {seed}")
-    for key, title in (("play", "play without proposing"), ("propose", "propose first")):
-        if key not in result:
-            continue
-        r = result[key]
-        how = "exact, every deal" if r["exact"] else "95% CI"
-        click.echo(f"  {title:22s} P(point) {r['point']:.4f} [{r['ci95'][0]:.4f}, "
-                   f"{r['ci95'][1]:.4f}]  P(vole) {r['vole']:.4f}  marks/deal "
-                   f"{r['expected_points']:+.4f}  (n={r['n']:,}, {how})")
-    if "play_minus_propose" in result:
-        d = result["play_minus_propose"]
-        click.echo(f"  play minus propose: {d['expected_points']:+.4f} marks/deal "
-                   f"[{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}] (paired, the same "
-                   f"{d['n']:,} sampled deals)")
+    where = value.turn_up or f"{read.suit_letter} (turn-up drawn from the suit)"
+    click.echo(f"{value.hand}, trump {where}; play {value.model}; seed {seed}")
+    for r, title in ((value.play, "play without proposing"), (value.propose, "propose first")):
+        how = "exact, every deal" if r.exact else "95% CI"
+        click.echo(f"  {title:22s} P(point) {r.point:.4f} [{r.ci95[0]:.4f}, "
+                   f"{r.ci95[1]:.4f}]  P(vole) {r.vole:.4f}  marks/deal "
+                   f"{r.expected_points:+.4f}  (n={r.n:,}, {how})")
+    lo, hi = value.play_minus_propose_ci95
+    click.echo(f"  play minus propose: {value.play_minus_propose:+.4f} marks/deal "
+               f"[{lo:+.4f}, {hi:+.4f}] (paired, the same "
+               f"{value.paired_n:,} sampled deals)")
 
 
 @click.command(context_settings=CONTEXT)

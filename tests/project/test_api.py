@@ -216,6 +216,24 @@ def test_card_choice_reads_as_the_command_prints_it(cli):
     assert c.continuation is None and c.dd_best is None
 
 
+@pytest.mark.quick
+def test_hand_value_reads_as_the_command_prints_it(cli):
+    """The typed hand study: ``to_dict()`` is ``hand --json``; its fields, the figures."""
+    from ecarte_sim.api.ecarte import hand_value
+
+    v = hand_value("QH AH 7H KS KD", "KH", deals=2048, seed=3)
+    out = _cli_json(cli, "hand", "QH AH 7H KS KD", "--trump", "KH", "--deals", "2048",
+                    "--seed", "3", "--quiet")
+    assert json.loads(json.dumps(v.to_dict())) == out
+    for arm, key in ((v.play, "play"), (v.propose, "propose")):
+        assert (arm.point, arm.ci95, arm.n, arm.exact) == (
+            out[key]["point"], tuple(out[key]["ci95"]), out[key]["n"], False)
+    d = out["play_minus_propose"]
+    assert (v.play_minus_propose, v.play_minus_propose_ci95, v.paired_n) == (
+        d["expected_points"], tuple(d["ci95"]), d["n"])
+    assert v.precision is None and out["precision"] is None
+
+
 def test_game_reads_as_the_command_prints_it(cli):
     g = es.game(2, 3)
     assert json.loads(json.dumps(g.to_dict())) == _cli_json(cli, "game", "--seed", "2",

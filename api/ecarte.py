@@ -36,7 +36,7 @@ from ecarte_sim.engine.ecarte.deals.counts import whole_counts
 from ecarte_sim.engine.ecarte.deals.game import Game, play_game
 from ecarte_sim.engine.ecarte.deals.runner import WholeDeal, play_deal
 from ecarte_sim.engine.ecarte.deals.simulate import simulate_counts
-from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE, parse_deal, parse_trump
+from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE, Deal, parse_deal, parse_trump
 from ecarte_sim.engine.ecarte.laws.deal import deal as make_deal
 from ecarte_sim.engine.ecarte.records import COUNTS
 from ecarte_sim.engine.ecarte.search.solver import move_values
@@ -55,19 +55,44 @@ Progress = Callable[[int], None] | None
 HAND_CAP = {False: 1 << 24, True: 1 << 18}
 
 
-def deal(seed: int, index: int, *, pretty: bool = False) -> dict:
+@dataclass(frozen=True)
+class DealtCards(Deal):
+    """A deal as :func:`dealt` returns it: the engine's
+    :class:`~ecarte_sim.engine.ecarte.laws.deal.Deal` (``seed``, ``index``, the
+    ``elder``'s and ``dealer``'s hands as bit masks, the ``turn_up`` card and the
+    ``stock`` top card first, as card indices) and :meth:`to_dict`, what ``ecarte-sim
+    deal --json`` prints (without the provenance)."""
+
+    def to_dict(self, pretty: bool = False) -> dict:
+        """Both hands, the turn-up and the stock in draw order in canonical notation
+        (``pretty``: the suits as symbols, as ``ecarte-sim deal --pretty`` prints them)."""
+        return {"elder": format_hand(self.elder, ECARTE, pretty),
+                "dealer": format_hand(self.dealer, ECARTE, pretty),
+                "turn_up": format_card(self.turn_up, ECARTE, pretty),
+                "stock": format_cards(self.stock, ECARTE, pretty)}
+
+
+def dealt(seed: int, index: int) -> DealtCards:
     """Deal ``index`` of ``seed``: both hands, the turn-up and the stock in draw order
-    (Laws 8, 10), in canonical notation (``pretty``: the suits as symbols, as ``ecarte-sim
-    deal --pretty`` prints them).
+    (Laws 8, 10), typed (:class:`DealtCards`).
+
+    >>> d = dealt(7, 12345)
+    >>> len(d.stock), d.to_dict()["turn_up"] == d.to_dict(pretty=True)["turn_up"]
+    (21, False)
+    """
+    d = make_deal(seed, index)
+    return DealtCards(**{f.name: getattr(d, f.name) for f in fields(Deal)})
+
+
+def deal(seed: int, index: int, *, pretty: bool = False) -> dict:
+    """Deal ``index`` of ``seed`` as a dict — :func:`dealt`'s ``to_dict(pretty)``: both
+    hands, the turn-up and the stock in draw order (Laws 8, 10), in canonical notation
+    (``pretty``: the suits as symbols, as ``ecarte-sim deal --pretty`` prints them).
 
     >>> deal(7, 12345)["turn_up"] == deal(7, 12345, pretty=True)["turn_up"]
     False
     """
-    d = make_deal(seed, index)
-    return {"elder": format_hand(d.elder, ECARTE, pretty),
-            "dealer": format_hand(d.dealer, ECARTE, pretty),
-            "turn_up": format_card(d.turn_up, ECARTE, pretty),
-            "stock": format_cards(d.stock, ECARTE, pretty)}
+    return dealt(seed, index).to_dict(pretty)
 
 
 def solve(elder: str, dealer: str, trump: str, *, forced_trump: bool = True) -> dict:

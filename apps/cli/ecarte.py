@@ -231,12 +231,13 @@ def deal(seed, index, pretty, as_json):
     Deal i of seed s is a pure function of (s, i): the same on any machine,
     thread count or batch split.
     """
-    from ecarte_sim.api.ecarte import deal as make_deal
+    from ecarte_sim.api.ecarte import dealt
 
+    cards = dealt(seed, index)
     if as_json:
-        emit(make_deal(seed, index))
+        emit(cards.to_dict())
         return
-    d = make_deal(seed, index, pretty=pretty)
+    d = cards.to_dict(pretty=pretty)
     click.echo(f"deal {index} of seed {seed}")
     click.echo(f"  elder   : {d['elder']}")
     click.echo(f"  dealer  : {d['dealer']}")

@@ -234,6 +234,20 @@ def test_hand_value_reads_as_the_command_prints_it(cli):
     assert v.precision is None and out["precision"] is None
 
 
+@pytest.mark.quick
+def test_dealt_reads_as_the_command_prints_it(cli):
+    """The typed deal: ``to_dict()`` is ``deal --json``; its fields, the cards as indices."""
+    from ecarte_sim.api.ecarte import dealt
+    from ecarte_sim.engine.cards import format_card, format_hand
+
+    d = dealt(7, 12345)
+    out = _cli_json(cli, "deal", "--seed", "7", "--index", "12345")
+    assert d.to_dict() == out and (d.seed, d.index) == (7, 12345)
+    assert (format_hand(d.elder), format_hand(d.dealer), format_card(d.turn_up)) == (
+        out["elder"], out["dealer"], out["turn_up"])
+    assert " ".join(format_card(c) for c in d.stock) == out["stock"]
+
+
 def test_game_reads_as_the_command_prints_it(cli):
     g = es.game(2, 3)
     assert json.loads(json.dumps(g.to_dict())) == _cli_json(cli, "game", "--seed", "2",

@@ -235,17 +235,105 @@ def whole_summary(counts: np.ndarray, n_deals: int) -> dict:
 
 
 
-def simulate(deals: int, *, seed: int = 0, start: int = 0,
-             settings: EcarteSettings | None = None, chunk: int | None = None,
-             progress: Progress = None) -> dict:
+@dataclass(frozen=True, slots=True)
+class Simulation:
+    """Whole deals played (:func:`simulation`): the run's identity (``deals``, ``seed``,
+    ``start``, the ``settings`` as ``--json`` echoes them); the deals on which the elder
+    (``elder_marks``) and the dealer (``dealer_marks``) scored 0, 1, 2 and 3 marks and the
+    ``joint`` table (elder by dealer); the mean marks per deal of each (``elder_mean``,
+    ``dealer_mean``) and their ``difference``, each with its normal 95% interval; the
+    ``outcomes`` (dealer vole, dealer point, elder point, elder vole: deal counts), the
+    deals ``played`` and the elder's ``point_rate`` among them with its Wilson 95%
+    interval (None when none was played); ``law_49`` (no penalty, played without
+    proposing, first proposal refused), ``exchanges_per_deal``, ``stock_exhausted``,
+    ``kings`` (turned, in the elder's hand, in the dealer's) and, for the inferring
+    players, the ``inference`` work (else None). :meth:`to_dict` is what ``ecarte-sim
+    simulate --json`` prints before its provenance."""
+    deals: int
+    seed: int
+    start: int
+    settings: dict
+    elder_marks: tuple[int, ...]
+    dealer_marks: tuple[int, ...]
+    joint: tuple[tuple[int, ...], ...]
+    elder_mean: float
+    elder_mean_ci95: tuple[float, float]
+    dealer_mean: float
+    dealer_mean_ci95: tuple[float, float]
+    difference: float
+    difference_ci95: tuple[float, float]
+    outcomes: dict[str, int]
+    played: int
+    point_rate: float | None
+    point_rate_ci95: tuple[float, float] | None
+    law_49: dict[str, int]
+    exchanges_per_deal: float
+    stock_exhausted: int
+    kings: dict[str, int]
+    inference: dict | None
+
+    @classmethod
+    def of(cls, deals: int, seed: int, start: int, settings: dict,
+           summary: dict) -> Simulation:
+        """The figures of :func:`whole_summary` read into their fields."""
+        m, mean = summary["marks"], summary["mean_marks"]
+        ci = summary.get("elder_point_ci95")
+        return cls(deals, seed, start, settings, tuple(m["elder"]), tuple(m["dealer"]),
+                   tuple(tuple(row) for row in m["joint"]), mean["elder"],
+                   tuple(mean["elder_ci95"]), mean["dealer"], tuple(mean["dealer_ci95"]),
+                   mean["difference"], tuple(mean["difference_ci95"]),
+                   dict(summary["outcomes"]), summary["played"],
+                   summary.get("elder_point_rate"), None if ci is None else tuple(ci),
+                   dict(summary["law_49"]), summary["exchanges_per_deal"],
+                   summary["stock_exhausted"], dict(summary["kings"]),
+                   summary.get("inference"))
+
+    def to_dict(self) -> dict:
+        out = {"deals": self.deals, "seed": self.seed, "start": self.start,
+               "settings": copy.deepcopy(self.settings),
+               "marks": {"elder": list(self.elder_marks), "dealer": list(self.dealer_marks),
+                         "joint": [list(row) for row in self.joint]},
+               "mean_marks": {"elder": self.elder_mean, "elder_ci95": list(self.elder_mean_ci95),
+                              "dealer": self.dealer_mean,
+                              "dealer_ci95": list(self.dealer_mean_ci95),
+                              "difference": self.difference,
+                              "difference_ci95": list(self.difference_ci95)},
+               "outcomes": dict(self.outcomes), "played": self.played}
+        if self.point_rate_ci95 is not None:
+            out["elder_point_rate"] = self.point_rate
+            out["elder_point_ci95"] = list(self.point_rate_ci95)
+        out.update({"law_49": dict(self.law_49), "exchanges_per_deal": self.exchanges_per_deal,
+                    "stock_exhausted": self.stock_exhausted, "kings": dict(self.kings)})
+        if self.inference is not None:
+            out["inference"] = copy.deepcopy(self.inference)
+        return out
+
+
+def simulation(deals: int, *, seed: int = 0, start: int = 0,
+               settings: EcarteSettings | None = None, chunk: int | None = None,
+               progress: Progress = None) -> Simulation:
     """Deals ``[start, start + deals)`` of ``seed`` played whole under ``settings``:
-    the figures of :func:`whole_summary`, with the run's identity first."""
+    the figures of :func:`whole_summary`, typed (:class:`Simulation`).
+
+    >>> s = simulation(2000, seed=1)
+    >>> s.deals, sum(s.elder_marks) == s.deals, s.point_rate_ci95[0] < s.point_rate
+    (2000, True, True)
+    """
     settings = settings or EcarteSettings()
     counts = whole_counts(seed, start, start + deals, settings.cfg(), script_for(settings),
                           chunk=chunk or settings.chunk(), block=settings.task_size(),
                           progress=progress)
-    return {"deals": deals, "seed": seed, "start": start, "settings": settings.echo(),
-            **whole_summary(counts, deals)}
+    return Simulation.of(deals, seed, start, settings.echo(), whole_summary(counts, deals))
+
+
+def simulate(deals: int, *, seed: int = 0, start: int = 0,
+             settings: EcarteSettings | None = None, chunk: int | None = None,
+             progress: Progress = None) -> dict:
+    """Deals ``[start, start + deals)`` of ``seed`` played whole under ``settings``:
+    the figures of :func:`whole_summary`, with the run's identity first — :func:`simulation`
+    as a dict, what ``ecarte-sim simulate --json`` prints."""
+    return simulation(deals, seed=seed, start=start, settings=settings, chunk=chunk,
+                      progress=progress).to_dict()
 
 
 def simulate_cards(deals: int, *, seed: int = 0, start: int = 0, forced_trump: bool = True,

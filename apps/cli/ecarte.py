@@ -335,7 +335,7 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
     With --no-exchange: the distribution of the elder's double-dummy tricks as
     dealt. Results are bit-identical for any --threads and --chunk.
     """
-    from ecarte_sim.api.ecarte import simulate as simulate_deals
+    from ecarte_sim.api.ecarte import simulation
     from ecarte_sim.api.ecarte import simulate_cards
     from ecarte_sim.analysis.reports.provenance import provenance
     from ecarte_sim.api.ecarte import MAX_DEAL_INDEX
@@ -357,34 +357,34 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
     parameters = {"deals": n_deals, "start": start, "settings": settings.echo()}
     with long_run("simulate", parameters, seed, *run), \
             progress(not quiet and not as_json, n_deals, "playing") as bar:
-        result = simulate_deals(n_deals, seed=seed, start=start, settings=settings, chunk=chunk,
-                                progress=bar.update)
-    result["provenance"] = provenance("simulate", parameters, seed, n_deals)
+        sim = simulation(n_deals, seed=seed, start=start, settings=settings, chunk=chunk,
+                         progress=bar.update)
     if as_json:
-        emit(result)
+        emit({**sim.to_dict(),
+              "provenance": provenance("simulate", parameters, seed, n_deals)})
         return
-    s = result["settings"]
+    s = sim.settings
     click.echo(f"{n_deals} whole deals, seed {seed} (indices {start}..{start + n_deals - 1}); "
                f"elder {s['elder_policy']}, dealer {s['dealer_policy']}, play "
                f"{s['play']['elder']}/{s['play']['dealer']}")
     click.echo("  marks per deal   elder        dealer")
     for k in range(4):
-        e, d = result["marks"]["elder"][k], result["marks"]["dealer"][k]
+        e, d = sim.elder_marks[k], sim.dealer_marks[k]
         click.echo(f"    {k}          {e / n_deals:10.4%}   {d / n_deals:10.4%}")
-    m = result["mean_marks"]
-    click.echo(f"  mean marks: elder {m['elder']:.4f} [{m['elder_ci95'][0]:.4f}, "
-               f"{m['elder_ci95'][1]:.4f}], dealer {m['dealer']:.4f} [{m['dealer_ci95'][0]:.4f}, "
-               f"{m['dealer_ci95'][1]:.4f}]  (95% CI, n={n_deals})")
-    if result["played"]:
-        lo, hi = result["elder_point_ci95"]
-        click.echo(f"  elder wins the point in {result['elder_point_rate']:.4f} of "
-                   f"{result['played']} deals played  95% CI [{lo:.4f}, {hi:.4f}]")
-    law = result["law_49"]
+    click.echo(f"  mean marks: elder {sim.elder_mean:.4f} [{sim.elder_mean_ci95[0]:.4f}, "
+               f"{sim.elder_mean_ci95[1]:.4f}], dealer {sim.dealer_mean:.4f} "
+               f"[{sim.dealer_mean_ci95[0]:.4f}, "
+               f"{sim.dealer_mean_ci95[1]:.4f}]  (95% CI, n={n_deals})")
+    if sim.played:
+        lo, hi = sim.point_rate_ci95
+        click.echo(f"  elder wins the point in {sim.point_rate:.4f} of "
+                   f"{sim.played} deals played  95% CI [{lo:.4f}, {hi:.4f}]")
+    law = sim.law_49
     click.echo(f"  played without proposing {law['played_without_proposing']}, first proposal "
                f"refused {law['refused_first']}, exchanges per deal "
-               f"{result['exchanges_per_deal']:.3f}, stock exhausted {result['stock_exhausted']}")
-    if "inference" in result:
-        w = result["inference"]
+               f"{sim.exchanges_per_deal:.3f}, stock exhausted {sim.stock_exhausted}")
+    if sim.inference is not None:
+        w = sim.inference
         click.echo(f"  pimc-inference: {w['worlds']} worlds from {w['proposals']} proposals; "
                    f"{w['fallback_worlds']} ({w['fallback_share']:.2%}) fell back to uniform "
                    "(no history fitted)")

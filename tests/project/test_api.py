@@ -248,6 +248,25 @@ def test_dealt_reads_as_the_command_prints_it(cli):
     assert " ".join(format_card(c) for c in d.stock) == out["stock"]
 
 
+@pytest.mark.quick
+def test_simulation_reads_as_the_command_prints_it(cli):
+    """The typed simulation: ``to_dict()`` is ``simulate --json``; its fields, the figures."""
+    from ecarte_sim.api.ecarte import simulation
+
+    settings = es.EcarteSettings.build(play="heuristic")
+    s = simulation(3000, seed=2, settings=settings)
+    out = _cli_json(cli, "simulate", "--deals", "3000", "--seed", "2", "--play", "heuristic",
+                    "--quiet")
+    assert json.loads(json.dumps(s.to_dict())) == out
+    assert (s.deals, s.seed, s.start, s.played) == (3000, 2, 0, out["played"])
+    assert list(s.elder_marks) == out["marks"]["elder"] and sum(s.elder_marks) == 3000
+    assert (s.elder_mean, s.elder_mean_ci95) == (out["mean_marks"]["elder"],
+                                                 tuple(out["mean_marks"]["elder_ci95"]))
+    assert (s.point_rate, s.point_rate_ci95) == (out["elder_point_rate"],
+                                                 tuple(out["elder_point_ci95"]))
+    assert s.inference is None and "inference" not in out
+
+
 def test_game_reads_as_the_command_prints_it(cli):
     g = es.game(2, 3)
     assert json.loads(json.dumps(g.to_dict())) == _cli_json(cli, "game", "--seed", "2",

@@ -632,24 +632,133 @@ def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise
                                       fresh_deals=fresh_deals), progress)
 
 
+@dataclass(frozen=True, slots=True)
+class SideGain:
+    """One side's paired gain from deciding by the computed strategy instead of the
+    treatise (:class:`VersusDeals`): in P(win the game) (``gain_win``) and in marks a deal
+    (``gain_marks``), each with its 95% interval, on ``n`` deals."""
+    gain_win: float
+    gain_win_ci95: tuple[float, float]
+    gain_marks: float
+    gain_marks_ci95: tuple[float, float]
+    n: int
+
+    def to_dict(self) -> dict:
+        return {"gain_win": self.gain_win, "gain_win_ci95": list(self.gain_win_ci95),
+                "gain_marks": self.gain_marks, "gain_marks_ci95": list(self.gain_marks_ci95),
+                "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class VersusDeals:
+    """The same ``deals`` deals at ``score`` (seed ``seed``) with ``side`` (``"elder"``,
+    ``"dealer"`` or ``"both"``) deciding by the computed strategy, everyone else by the
+    treatise: the ``elder``'s and the ``dealer``'s :class:`SideGain` (None for the side
+    that does not change) and the ``settings`` (as ``--json`` echoes them)."""
+    side: str
+    score: str
+    deals: int
+    seed: int
+    settings: dict
+    elder: SideGain | None
+    dealer: SideGain | None
+
+    @classmethod
+    def of(cls, r: dict) -> VersusDeals:
+        def gain(who):
+            g = r.get(who)
+            return None if g is None else SideGain(
+                g["gain_win"], tuple(g["gain_win_ci95"]), g["gain_marks"],
+                tuple(g["gain_marks_ci95"]), g["n"])
+        return cls(r["side"], r["score"], r["deals"], r["seed"], r["settings"], gain("elder"),
+                   gain("dealer"))
+
+    def to_dict(self) -> dict:
+        out = {"side": self.side, "score": self.score, "deals": self.deals, "seed": self.seed,
+               "settings": copy.deepcopy(self.settings)}
+        for who, g in (("elder", self.elder), ("dealer", self.dealer)):
+            if g is not None:
+                out[who] = g.to_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class VersusGames:
+    """Whole games of five up, the strategy against the treatise, each game index played
+    twice with the sides swapped: ``games`` played (of the indices ``game_indices``, seed
+    ``seed``), the ``strategy_wins`` and their ``share`` with its Wilson 95% interval
+    ``ci95``; the games won dealing first and being elder first (``(won, of)`` each); the
+    ``paired_excess`` (a game index's wins less one, halved) with its 95% interval; the
+    ``deals`` played and the ``settings``."""
+    games: int
+    game_indices: tuple[int, int]
+    seed: int
+    strategy_wins: int
+    share: float
+    ci95: tuple[float, float]
+    as_first_dealer: tuple[int, int]
+    as_first_elder: tuple[int, int]
+    paired_excess: float
+    paired_excess_ci95: tuple[float, float]
+    deals: int
+    settings: dict
+
+    @classmethod
+    def of(cls, g: dict) -> VersusGames:
+        return cls(g["games"], tuple(g["game_indices"]), g["seed"], g["strategy_wins"],
+                   g["share"], tuple(g["ci95"]),
+                   (g["as_first_dealer"]["won"], g["as_first_dealer"]["of"]),
+                   (g["as_first_elder"]["won"], g["as_first_elder"]["of"]),
+                   g["paired_excess"]["mean"], tuple(g["paired_excess"]["ci95"]), g["deals"],
+                   g["settings"])
+
+    def to_dict(self) -> dict:
+        return {"games": self.games, "game_indices": list(self.game_indices),
+                "seed": self.seed, "strategy_wins": self.strategy_wins, "share": self.share,
+                "ci95": list(self.ci95),
+                "as_first_dealer": {"won": self.as_first_dealer[0],
+                                    "of": self.as_first_dealer[1]},
+                "as_first_elder": {"won": self.as_first_elder[0], "of": self.as_first_elder[1]},
+                "paired_excess": {"mean": self.paired_excess,
+                                  "ci95": list(self.paired_excess_ci95)},
+                "deals": self.deals, "settings": copy.deepcopy(self.settings)}
+
+
+@dataclass(frozen=True, slots=True)
+class Versus:
+    """The computed strategy against the treatise (:func:`versus`): on the same deals,
+    ``deals`` by the side deciding by the strategy (``"elder"``, ``"dealer"``, ``"both"``:
+    each a :class:`VersusDeals`), and over whole ``games`` (:class:`VersusGames`).
+    :meth:`to_dict` is what ``ecarte-sim versus --json`` prints (before its files and
+    provenance) and ``--out`` writes as versus.json."""
+    deals: dict[str, VersusDeals]
+    games: VersusGames
+
+    def to_dict(self) -> dict:
+        return {"deals": {side: r.to_dict() for side, r in self.deals.items()},
+                "games": self.games.to_dict()}
+
+
 def versus(deals: int = 1 << 20, games: int = 1 << 14, *,
-           score: str | tuple[int, int] = "0-0", play: str = "dd", seed: int = 0) -> dict:
+           score: str | tuple[int, int] = "0-0", play: str = "dd", seed: int = 0) -> Versus:
     """The computed strategy against the treatise (``ecarte-sim versus``;
     :mod:`ecarte_sim.analysis.ecarte.claims.versus`): on the same ``deals`` deals at
     ``score``, the elder, then the dealer, then both deciding by the strategy, the rest by
-    the treatise — the paired gain in marks a deal and in P(win the game) (``"deals"``,
+    the treatise — the paired gain in marks a deal and in P(win the game) (``deals``,
     by side); and ``games`` game indices of five up, each played twice with the sides
-    swapped — the share the strategy wins with its Wilson 95% interval (``"games"``).
-    Both players' cards by the ``play`` model.
+    swapped — the share the strategy wins with its Wilson 95% interval (``games``).
+    Both players' cards by the ``play`` model. A :class:`Versus`; its ``to_dict()`` is
+    what ``--json`` prints.
 
-    >>> r = versus(1000, 1, seed=3)  # doctest: +SKIP
-    >>> sorted(r["deals"]), r["games"]["games"]  # doctest: +SKIP
-    (['both', 'dealer', 'elder'], 2)
+    >>> r = versus(1000, 1, seed=3)
+    >>> sorted(r.deals), r.games.games, r.deals["elder"].dealer is None
+    (['both', 'dealer', 'elder'], 2, True)
     """
     from ecarte_sim.analysis.ecarte.claims import versus as vs
 
     x, y = Score.of(score)
     settings = EcarteSettings.build(play=play)
-    return {"deals": {side: vs.paired_deals(deals, side=side, score=(x, y), seed=seed,
-                                            settings=settings) for side in vs.SIDES},
-            "games": vs.games(games, seed=seed, settings=settings)}
+    return Versus({side: VersusDeals.of(vs.paired_deals(deals, side=side, score=(x, y),
+                                                        seed=seed, settings=settings))
+                   for side in vs.SIDES},
+                  VersusGames.of(vs.games(games, seed=seed, settings=settings)))

@@ -267,6 +267,32 @@ def test_simulation_reads_as_the_command_prints_it(cli):
     assert s.inference is None and "inference" not in out
 
 
+@pytest.mark.quick
+def test_versus_reads_as_the_command_prints_it(cli):
+    """The typed versus: ``to_dict()`` is ``versus --json`` (without its files); its
+    fields, the figures."""
+    from ecarte_sim.api.strategy import versus
+
+    v = versus(1000, 2, score=(2, 3), seed=3)
+    out = _cli_json(cli, "versus", "--deals", "1000", "--games", "2", "--score", "2-3",
+                    "--seed", "3", "--quiet")
+    assert out.pop("files") == []
+    assert json.loads(json.dumps(v.to_dict())) == out
+    for side, r in out["deals"].items():
+        d = v.deals[side]
+        assert (d.side, d.score, d.deals) == (side, "2-3", 1000)
+        for who in ("elder", "dealer"):
+            g = getattr(d, who)
+            assert (g is None) == (who not in r)
+            if g is not None:
+                assert (g.gain_win, g.gain_win_ci95, g.n) == (
+                    r[who]["gain_win"], tuple(r[who]["gain_win_ci95"]), r[who]["n"])
+    g = out["games"]
+    assert (v.games.games, v.games.strategy_wins, v.games.ci95) == (4, g["strategy_wins"],
+                                                                   tuple(g["ci95"]))
+    assert v.games.as_first_dealer == (g["as_first_dealer"]["won"], 2)
+
+
 def test_game_reads_as_the_command_prints_it(cli):
     g = es.game(2, 3)
     assert json.loads(json.dumps(g.to_dict())) == _cli_json(cli, "game", "--seed", "2",

@@ -508,18 +508,110 @@ def hand_value(hand: str, trump: str, settings: EcarteSettings | None = None, *,
                      reached=None if deals else worst <= precision)
 
 
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One claim of the treatise measured under one play model (:class:`CheckedClaims`'s
+    ``claims``): its ``id``, the ``reading`` and ``subset`` measured, the ``measure``, the
+    ``estimate`` with its 95% interval ``ci95`` on ``n`` (``exact``: counted over every
+    case), the ``verdict`` by the ``rule`` fixed before the run, the treatise's ``quote``
+    and its ``source``, whether it is a ``headline`` figure, and for paired differences
+    the paired and unpaired standard errors (None otherwise)."""
+    id: str
+    model: str
+    reading: str
+    subset: str
+    measure: str
+    estimate: float
+    ci95: tuple[float, float]
+    n: int
+    verdict: str
+    rule: str
+    quote: str
+    source: str
+    headline: bool
+    exact: bool
+    paired_se: float | None = None
+    unpaired_se: float | None = None
+
+    @classmethod
+    def of(cls, row: dict) -> Claim:
+        return cls(row["id"], row["model"], row["reading"], row["subset"], row["measure"],
+                   row["estimate"], tuple(row["ci95"]), row["n"], row["verdict"], row["rule"],
+                   row["quote"], row["source"], row["headline"], row["exact"],
+                   row.get("paired_se"), row.get("unpaired_se"))
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimsModelRun:
+    """How one play model's claims run went (:class:`CheckedClaims`'s ``models``): its
+    ``seconds``, the ``deals`` of each experiment, the worst half-width of the headline
+    figures and of the rules' rows (``worst_half_width``, ``worst_rule_half_width``), the
+    rules' target ``rule_precision``, whether the precision was reached, and the
+    ``classes`` sampled."""
+    seconds: float
+    deals: dict
+    worst_half_width: float
+    worst_rule_half_width: float
+    rule_precision: float
+    precision_reached: bool
+    classes: dict
+
+    @classmethod
+    def of(cls, run: dict) -> ClaimsModelRun:
+        return cls(run["seconds"], run["deals"], run["worst_half_width"],
+                   run["worst_rule_half_width"], run["rule_precision"],
+                   run["precision_reached"], run["classes"])
+
+
+@dataclass(frozen=True)
+class CheckedClaims:
+    """Every claim of the treatise checked (:func:`claims_checked`): ``claims``, one
+    :class:`Claim` a claim and play model (``headline``: the headline figures alone), and
+    ``models``, each model's :class:`ClaimsModelRun`. :meth:`to_dict` is the whole payload
+    ``ecarte-sim claims --json`` prints and its report is written from (the
+    explanations, the disagreements, the rules' table, play minus propose, the win by
+    score, the precision history and the provenance too; a copy)."""
+    claims: tuple[Claim, ...]
+    models: dict[str, ClaimsModelRun]
+    payload: dict = field(repr=False)
+
+    @property
+    def headline(self) -> tuple[Claim, ...]:
+        return tuple(c for c in self.claims if c.headline)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
+
+
 def claims(models: tuple[str, ...] | None = None, settings: ClaimsSettings | None = None,
            command: str = "ecarte_sim.claims", progress: Callable[[str, int], None] | None = None
            ) -> dict:
     """Every claim of the treatise for each play model (``models``; None: every model of
     :data:`ecarte_sim.analysis.ecarte.claims.decisions.DEFAULT_MODELS`; ``pimc-inference`` by
     name), with estimate, 95% interval, n and
-    verdict (:mod:`ecarte_sim.analysis.ecarte.claims.decisions`); see :func:`claims_frame`."""
+    verdict (:mod:`ecarte_sim.analysis.ecarte.claims.decisions`); see :func:`claims_frame`.
+    :func:`claims_checked` as a dict."""
+    return claims_checked(models, settings, command, progress).to_dict()
+
+
+def claims_checked(models: tuple[str, ...] | None = None,
+                   settings: ClaimsSettings | None = None, command: str = "ecarte_sim.claims",
+                   progress: Callable[[str, int], None] | None = None) -> CheckedClaims:
+    """Every claim of the treatise for each play model, typed (:class:`CheckedClaims`):
+    the arguments of :func:`claims`.
+
+    >>> c = claims_checked(("dd",), claims_settings(deals=256))
+    >>> sorted(c.models), c.headline[0].model, c.headline[0].n > 0
+    (['dd'], 'dd', True)
+    """
     from ecarte_sim.analysis.ecarte.claims.decisions import (DEFAULT_MODELS, ClaimsSettings,
                                                              run_claims)
 
     models = DEFAULT_MODELS if models is None else models
-    return run_claims(list(models), settings or ClaimsSettings(), command, progress=progress)
+    payload = run_claims(list(models), settings or ClaimsSettings(), command, progress=progress)
+    return CheckedClaims(tuple(Claim.of(r) for r in payload["claims"]),
+                         {m: ClaimsModelRun.of(r) for m, r in payload["models"].items()},
+                         payload)
 
 
 def claims_models(models: tuple[str, ...] | list[str] = ()) -> list[str]:

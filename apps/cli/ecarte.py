@@ -623,7 +623,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
     --max-deals caps them too, at most 2^23). --deals N runs N deals per experiment and N
     class samples per class. Where a figure fails, the report lists what would explain it.
     """
-    from ecarte_sim.api.ecarte import claims as run_claims
+    from ecarte_sim.api.ecarte import claims_checked
     from ecarte_sim.api.ecarte import claims_models, claims_plan, claims_settings
 
     _deals_or_precision(n_deals)
@@ -650,7 +650,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
     try:
         with long_run("claims", parameters, seed, run_dir, resume, task_size, scheduler,
                       workers) as how:
-            payload = run_claims(models, settings, command, progress=counter)
+            payload = claims_checked(models, settings, command, progress=counter).to_dict()
     finally:
         counter.close()
     payload["provenance"].update(parameters=parameters, n=payload["provenance"]["deals"],

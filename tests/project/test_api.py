@@ -293,6 +293,30 @@ def test_versus_reads_as_the_command_prints_it(cli):
     assert v.games.as_first_dealer == (g["as_first_dealer"]["won"], 2)
 
 
+@pytest.mark.quick
+def test_checked_claims_read_as_the_command_prints_them(cli):
+    """The typed claims: ``to_dict()`` is ``claims --json`` (its provenance apart); the
+    claims and the model's run, the rows."""
+    from ecarte_sim.api.ecarte import claims_checked, claims_settings
+
+    c = claims_checked(("dd",), claims_settings(deals=1024, seed=1))
+    out = _cli_json(cli, "claims", "--play", "dd", "--deals", "1024", "--seed", "1",
+                    "--quiet")
+    mine = json.loads(json.dumps(c.to_dict()))
+    mine.pop("provenance")
+    for payload in (mine, out):              # wall-clock time, the one figure that varies
+        for run in payload["models"].values():
+            assert run.pop("seconds") >= 0
+    assert mine == out
+    assert [(k.id, k.model, k.verdict, k.estimate, k.ci95, k.n) for k in c.claims] == [
+        (r["id"], r["model"], r["verdict"], r["estimate"], tuple(r["ci95"]), r["n"])
+        for r in out["claims"]]
+    assert [k.id for k in c.headline] == [r["id"] for r in out["claims"] if r["headline"]]
+    run = out["models"]["dd"]
+    assert (c.models["dd"].worst_half_width, c.models["dd"].precision_reached) == (
+        run["worst_half_width"], run["precision_reached"])
+
+
 def test_game_reads_as_the_command_prints_it(cli):
     g = es.game(2, 3)
     assert json.loads(json.dumps(g.to_dict())) == _cli_json(cli, "game", "--seed", "2",

@@ -4,7 +4,10 @@ Each function takes an :class:`~ecarte_sim.engine.ecarte.settings.EcarteSettings
 (default: Hoyle's list for the elder, the dealer's maxims, the trumps-and-kings
 discard, double-dummy play) and returns a dict of plain values, a record object or
 a pandas DataFrame — the same figures the ``ecarte-sim`` commands print, which call
-these functions. Long runs split their deals into tasks as the current
+these functions. :func:`dealt`, :func:`hand_value`, :func:`simulation` and
+:func:`claims_checked` return typed results (:class:`DealtCards`, :class:`HandValue`,
+:class:`Simulation`, :class:`CheckedClaims`), whose ``to_dict()`` is what :func:`deal`,
+:func:`hand`, :func:`simulate` and :func:`claims` return. Long runs split their deals into tasks as the current
 :func:`ecarte_sim.engine.batch.execution` says (local threads by default); every
 result is a pure function of the seed and the deal indices.
 

@@ -2,9 +2,10 @@
 :func:`chart` (the strategy card), :func:`cards` (which card to play), :func:`infer`,
 :func:`strategy` (its arguments checked once in a :class:`StrategyPlan`) and
 :func:`versus`, what the ``ecarte-sim`` commands of those names and the web page's
-``/api/advise``, ``/api/chart`` and ``/api/cards`` compute, with typed arguments. Each
-question is dispatched here, once: the command line parses, calls and formats; the web app
-validates, calls and serialises.
+``/api/advise``, ``/api/chart`` and ``/api/cards`` compute, with typed arguments and
+typed results (:class:`Advice`, :class:`Chart`, :class:`CardChoice`, :class:`Versus`; each
+``to_dict()`` is the command's ``--json``). Each question is dispatched here, once: the
+command line parses, calls and formats; the web app validates, calls and serialises.
 
 A score is given as the commands write it, ``"3-4"``, or as a pair of integers,
 ``(3, 4)`` — the elder's score first, each 0–4 (five up, Law 46). These functions sit

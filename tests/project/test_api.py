@@ -153,7 +153,6 @@ def _advice(*args, **kw):
     return advice(*args, **kw)
 
 
-@pytest.mark.quick
 @pytest.mark.parametrize("args, call, kind", [
     (["KS JC 9H 7S KC", "--trump", "TC", "--score", "2-4", "--deals", "1000"],
      lambda: _advice("KS JC 9H 7S KC", "TC", "2-4", deals=1000), "first"),
@@ -199,7 +198,6 @@ def test_advice_reads_as_the_command_prints_it(cli, args, call, kind):
                               else None)
 
 
-@pytest.mark.quick
 def test_card_choice_reads_as_the_command_prints_it(cli):
     """The typed card question: ``to_dict()`` is ``cards --json``; its fields, the figures."""
     from ecarte_sim.api.strategy import cards
@@ -216,7 +214,6 @@ def test_card_choice_reads_as_the_command_prints_it(cli):
     assert c.continuation is None and c.dd_best is None
 
 
-@pytest.mark.quick
 def test_hand_value_reads_as_the_command_prints_it(cli):
     """The typed hand study: ``to_dict()`` is ``hand --json``; its fields, the figures."""
     from ecarte_sim.api.ecarte import hand_value
@@ -248,7 +245,6 @@ def test_dealt_reads_as_the_command_prints_it(cli):
     assert " ".join(format_card(c) for c in d.stock) == out["stock"]
 
 
-@pytest.mark.quick
 def test_simulation_reads_as_the_command_prints_it(cli):
     """The typed simulation: ``to_dict()`` is ``simulate --json``; its fields, the figures."""
     from ecarte_sim.api.ecarte import simulation
@@ -267,7 +263,6 @@ def test_simulation_reads_as_the_command_prints_it(cli):
     assert s.inference is None and "inference" not in out
 
 
-@pytest.mark.quick
 def test_versus_reads_as_the_command_prints_it(cli):
     """The typed versus: ``to_dict()`` is ``versus --json`` (without its files); its
     fields, the figures."""
@@ -293,7 +288,6 @@ def test_versus_reads_as_the_command_prints_it(cli):
     assert v.games.as_first_dealer == (g["as_first_dealer"]["won"], 2)
 
 
-@pytest.mark.quick
 def test_checked_claims_read_as_the_command_prints_them(cli):
     """The typed claims: ``to_dict()`` is ``claims --json`` (its provenance apart); the
     claims and the model's run, the rows."""

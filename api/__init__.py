@@ -6,12 +6,17 @@ parses, calls and formats; the web app validates, calls and serialises
 but the registries, the value types, the report writers and the long runs' plumbing).
 
 * :mod:`.ecarte` — deal, solve, play, game, simulate, hand, scores, claims (and the claims
-  run's settings and plan).
+  run's settings and plan); typed results with ``to_dict()``: :class:`~.ecarte.DealtCards`
+  (:func:`~.ecarte.dealt`), :class:`~.ecarte.HandValue` (:func:`~.ecarte.hand_value`),
+  :class:`~.ecarte.Simulation` (:func:`~.ecarte.simulation`),
+  :class:`~.ecarte.CheckedClaims` (:func:`~.ecarte.claims_checked`), beside
+  :class:`~.ecarte.PlayedDeal` and :class:`~.ecarte.PlayedGame`.
 * :mod:`.classify` — classify: a jeu de règle by Hoyle's list (numpy alone) or by the
   definition; a hand and its trump read (:func:`~.classify.hand_and_trump`).
-* :mod:`.strategy` — advise, the chart and cards (typed results :class:`~.strategy.Advice`,
-  :class:`~.strategy.Chart` with ``to_dict()``), infer, strategy (its checked
-  :class:`~.strategy.StrategyPlan`), versus.
+* :mod:`.strategy` — advise, the chart and cards, infer, strategy (its checked
+  :class:`~.strategy.StrategyPlan`), versus; typed results with ``to_dict()``:
+  :class:`~.strategy.Advice`, :class:`~.strategy.Chart`, :class:`~.strategy.CardChoice`,
+  :class:`~.strategy.Versus`.
 * :mod:`.inference` — what reading the proposals is worth, and the treatise's claims about
   inference.
 * :mod:`.solving` — five up solved: equilibrium, every decision, the audit of the shipped

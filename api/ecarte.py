@@ -4,7 +4,10 @@ Each function takes an :class:`~ecarte_sim.engine.ecarte.settings.EcarteSettings
 (default: Hoyle's list for the elder, the dealer's maxims, the trumps-and-kings
 discard, double-dummy play) and returns a dict of plain values, a record object or
 a pandas DataFrame — the same figures the ``ecarte-sim`` commands print, which call
-these functions. Long runs split their deals into tasks as the current
+these functions. :func:`dealt`, :func:`hand_value`, :func:`simulation` and
+:func:`claims_checked` return typed results (:class:`DealtCards`, :class:`HandValue`,
+:class:`Simulation`, :class:`CheckedClaims`), whose ``to_dict()`` is what :func:`deal`,
+:func:`hand`, :func:`simulate` and :func:`claims` return. Long runs split their deals into tasks as the current
 :func:`ecarte_sim.engine.batch.execution` says (local threads by default); every
 result is a pure function of the seed and the deal indices.
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 # by the functions that use them, so that a quick question (``solve``, ``classify``,
 # ``deal``) does not pay for loading them.
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
@@ -35,7 +39,7 @@ from ecarte_sim.engine.ecarte.deals.counts import whole_counts
 from ecarte_sim.engine.ecarte.deals.game import Game, play_game
 from ecarte_sim.engine.ecarte.deals.runner import WholeDeal, play_deal
 from ecarte_sim.engine.ecarte.deals.simulate import simulate_counts
-from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE, parse_deal, parse_trump
+from ecarte_sim.engine.ecarte.laws.deal import HAND_SIZE, Deal, parse_deal, parse_trump
 from ecarte_sim.engine.ecarte.laws.deal import deal as make_deal
 from ecarte_sim.engine.ecarte.records import COUNTS
 from ecarte_sim.engine.ecarte.search.solver import move_values
@@ -54,19 +58,44 @@ Progress = Callable[[int], None] | None
 HAND_CAP = {False: 1 << 24, True: 1 << 18}
 
 
-def deal(seed: int, index: int, *, pretty: bool = False) -> dict:
+@dataclass(frozen=True)
+class DealtCards(Deal):
+    """A deal as :func:`dealt` returns it: the engine's
+    :class:`~ecarte_sim.engine.ecarte.laws.deal.Deal` (``seed``, ``index``, the
+    ``elder``'s and ``dealer``'s hands as bit masks, the ``turn_up`` card and the
+    ``stock`` top card first, as card indices) and :meth:`to_dict`, what ``ecarte-sim
+    deal --json`` prints (without the provenance)."""
+
+    def to_dict(self, pretty: bool = False) -> dict:
+        """Both hands, the turn-up and the stock in draw order in canonical notation
+        (``pretty``: the suits as symbols, as ``ecarte-sim deal --pretty`` prints them)."""
+        return {"elder": format_hand(self.elder, ECARTE, pretty),
+                "dealer": format_hand(self.dealer, ECARTE, pretty),
+                "turn_up": format_card(self.turn_up, ECARTE, pretty),
+                "stock": format_cards(self.stock, ECARTE, pretty)}
+
+
+def dealt(seed: int, index: int) -> DealtCards:
     """Deal ``index`` of ``seed``: both hands, the turn-up and the stock in draw order
-    (Laws 8, 10), in canonical notation (``pretty``: the suits as symbols, as ``ecarte-sim
-    deal --pretty`` prints them).
+    (Laws 8, 10), typed (:class:`DealtCards`).
+
+    >>> d = dealt(7, 12345)
+    >>> len(d.stock), d.to_dict()["turn_up"] == d.to_dict(pretty=True)["turn_up"]
+    (21, False)
+    """
+    d = make_deal(seed, index)
+    return DealtCards(**{f.name: getattr(d, f.name) for f in fields(Deal)})
+
+
+def deal(seed: int, index: int, *, pretty: bool = False) -> dict:
+    """Deal ``index`` of ``seed`` as a dict — :func:`dealt`'s ``to_dict(pretty)``: both
+    hands, the turn-up and the stock in draw order (Laws 8, 10), in canonical notation
+    (``pretty``: the suits as symbols, as ``ecarte-sim deal --pretty`` prints them).
 
     >>> deal(7, 12345)["turn_up"] == deal(7, 12345, pretty=True)["turn_up"]
     False
     """
-    d = make_deal(seed, index)
-    return {"elder": format_hand(d.elder, ECARTE, pretty),
-            "dealer": format_hand(d.dealer, ECARTE, pretty),
-            "turn_up": format_card(d.turn_up, ECARTE, pretty),
-            "stock": format_cards(d.stock, ECARTE, pretty)}
+    return dealt(seed, index).to_dict(pretty)
 
 
 def solve(elder: str, dealer: str, trump: str, *, forced_trump: bool = True) -> dict:
@@ -209,17 +238,105 @@ def whole_summary(counts: np.ndarray, n_deals: int) -> dict:
 
 
 
-def simulate(deals: int, *, seed: int = 0, start: int = 0,
-             settings: EcarteSettings | None = None, chunk: int | None = None,
-             progress: Progress = None) -> dict:
+@dataclass(frozen=True, slots=True)
+class Simulation:
+    """Whole deals played (:func:`simulation`): the run's identity (``deals``, ``seed``,
+    ``start``, the ``settings`` as ``--json`` echoes them); the deals on which the elder
+    (``elder_marks``) and the dealer (``dealer_marks``) scored 0, 1, 2 and 3 marks and the
+    ``joint`` table (elder by dealer); the mean marks per deal of each (``elder_mean``,
+    ``dealer_mean``) and their ``difference``, each with its normal 95% interval; the
+    ``outcomes`` (dealer vole, dealer point, elder point, elder vole: deal counts), the
+    deals ``played`` and the elder's ``point_rate`` among them with its Wilson 95%
+    interval (None when none was played); ``law_49`` (no penalty, played without
+    proposing, first proposal refused), ``exchanges_per_deal``, ``stock_exhausted``,
+    ``kings`` (turned, in the elder's hand, in the dealer's) and, for the inferring
+    players, the ``inference`` work (else None). :meth:`to_dict` is what ``ecarte-sim
+    simulate --json`` prints before its provenance."""
+    deals: int
+    seed: int
+    start: int
+    settings: dict
+    elder_marks: tuple[int, ...]
+    dealer_marks: tuple[int, ...]
+    joint: tuple[tuple[int, ...], ...]
+    elder_mean: float
+    elder_mean_ci95: tuple[float, float]
+    dealer_mean: float
+    dealer_mean_ci95: tuple[float, float]
+    difference: float
+    difference_ci95: tuple[float, float]
+    outcomes: dict[str, int]
+    played: int
+    point_rate: float | None
+    point_rate_ci95: tuple[float, float] | None
+    law_49: dict[str, int]
+    exchanges_per_deal: float
+    stock_exhausted: int
+    kings: dict[str, int]
+    inference: dict | None
+
+    @classmethod
+    def of(cls, deals: int, seed: int, start: int, settings: dict,
+           summary: dict) -> Simulation:
+        """The figures of :func:`whole_summary` read into their fields."""
+        m, mean = summary["marks"], summary["mean_marks"]
+        ci = summary.get("elder_point_ci95")
+        return cls(deals, seed, start, settings, tuple(m["elder"]), tuple(m["dealer"]),
+                   tuple(tuple(row) for row in m["joint"]), mean["elder"],
+                   tuple(mean["elder_ci95"]), mean["dealer"], tuple(mean["dealer_ci95"]),
+                   mean["difference"], tuple(mean["difference_ci95"]),
+                   dict(summary["outcomes"]), summary["played"],
+                   summary.get("elder_point_rate"), None if ci is None else tuple(ci),
+                   dict(summary["law_49"]), summary["exchanges_per_deal"],
+                   summary["stock_exhausted"], dict(summary["kings"]),
+                   summary.get("inference"))
+
+    def to_dict(self) -> dict:
+        out = {"deals": self.deals, "seed": self.seed, "start": self.start,
+               "settings": copy.deepcopy(self.settings),
+               "marks": {"elder": list(self.elder_marks), "dealer": list(self.dealer_marks),
+                         "joint": [list(row) for row in self.joint]},
+               "mean_marks": {"elder": self.elder_mean, "elder_ci95": list(self.elder_mean_ci95),
+                              "dealer": self.dealer_mean,
+                              "dealer_ci95": list(self.dealer_mean_ci95),
+                              "difference": self.difference,
+                              "difference_ci95": list(self.difference_ci95)},
+               "outcomes": dict(self.outcomes), "played": self.played}
+        if self.point_rate_ci95 is not None:
+            out["elder_point_rate"] = self.point_rate
+            out["elder_point_ci95"] = list(self.point_rate_ci95)
+        out.update({"law_49": dict(self.law_49), "exchanges_per_deal": self.exchanges_per_deal,
+                    "stock_exhausted": self.stock_exhausted, "kings": dict(self.kings)})
+        if self.inference is not None:
+            out["inference"] = copy.deepcopy(self.inference)
+        return out
+
+
+def simulation(deals: int, *, seed: int = 0, start: int = 0,
+               settings: EcarteSettings | None = None, chunk: int | None = None,
+               progress: Progress = None) -> Simulation:
     """Deals ``[start, start + deals)`` of ``seed`` played whole under ``settings``:
-    the figures of :func:`whole_summary`, with the run's identity first."""
+    the figures of :func:`whole_summary`, typed (:class:`Simulation`).
+
+    >>> s = simulation(2000, seed=1)
+    >>> s.deals, sum(s.elder_marks) == s.deals, s.point_rate_ci95[0] < s.point_rate
+    (2000, True, True)
+    """
     settings = settings or EcarteSettings()
     counts = whole_counts(seed, start, start + deals, settings.cfg(), script_for(settings),
                           chunk=chunk or settings.chunk(), block=settings.task_size(),
                           progress=progress)
-    return {"deals": deals, "seed": seed, "start": start, "settings": settings.echo(),
-            **whole_summary(counts, deals)}
+    return Simulation.of(deals, seed, start, settings.echo(), whole_summary(counts, deals))
+
+
+def simulate(deals: int, *, seed: int = 0, start: int = 0,
+             settings: EcarteSettings | None = None, chunk: int | None = None,
+             progress: Progress = None) -> dict:
+    """Deals ``[start, start + deals)`` of ``seed`` played whole under ``settings``:
+    the figures of :func:`whole_summary`, with the run's identity first — :func:`simulation`
+    as a dict, what ``ecarte-sim simulate --json`` prints."""
+    return simulation(deals, seed=seed, start=start, settings=settings, chunk=chunk,
+                      progress=progress).to_dict()
 
 
 def simulate_cards(deals: int, *, seed: int = 0, start: int = 0, forced_trump: bool = True,
@@ -250,24 +367,100 @@ def scores(deals: int = 1_000_000, *, seed: int = 0, settings: EcarteSettings | 
     return player_tables(t["v"], t["lo"], t["hi"])
 
 
-def _arm(summary: dict, exact: bool) -> dict:
-    return {"point": summary["point"], "vole": summary["vole"],
-            "expected_points": summary["expected_points"], "n": summary["n"], "exact": exact,
-            "ci95": summary["point_ci95"], "vole_ci95": summary["vole_ci95"],
-            "expected_points_ci95": summary["expected_points_ci95"]}
+@dataclass(frozen=True, slots=True)
+class HandArm:
+    """One way of playing a hand (:class:`HandValue`'s ``play`` or ``propose``): P(point)
+    ``point`` with its 95% interval ``ci95``, P(vole) ``vole`` (``vole_ci95``) and the
+    elder's marks per deal ``expected_points`` (``expected_points_ci95``; elder minus
+    dealer, kings and Law 49 included), on ``n`` deals; ``exact``: every deal enumerated
+    (the intervals are then the figures themselves)."""
+    point: float
+    vole: float
+    expected_points: float
+    n: int
+    exact: bool
+    ci95: tuple[float, float]
+    vole_ci95: tuple[float, float]
+    expected_points_ci95: tuple[float, float]
+
+    @classmethod
+    def of(cls, summary: dict, exact: bool) -> HandArm:
+        return cls(summary["point"], summary["vole"], summary["expected_points"],
+                   int(summary["n"]), exact, tuple(summary["point_ci95"]),
+                   tuple(summary["vole_ci95"]), tuple(summary["expected_points_ci95"]))
+
+    def to_dict(self) -> dict:
+        return {"point": self.point, "vole": self.vole,
+                "expected_points": self.expected_points, "n": self.n, "exact": self.exact,
+                "ci95": list(self.ci95), "vole_ci95": list(self.vole_ci95),
+                "expected_points_ci95": list(self.expected_points_ci95)}
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """How good a hand is for the elder (:func:`hand_value`): the ``hand`` (canonical
+    notation), the ``trump`` letter, the ``turn_up`` (None: drawn from the suit), the
+    elder's play ``model``, the ``seed`` and the ``settings`` (as ``--json`` echoes them);
+    ``play`` (without proposing) and ``propose`` (proposing first), each a
+    :class:`HandArm`; ``play_minus_propose`` (marks per deal, paired on the same sampled
+    deals) with its 95% interval ``play_minus_propose_ci95`` on ``paired_n`` deals; and
+    when run to a precision, its ``precision`` target, the ``worst_half_width`` reached
+    and whether it was ``reached`` (all three None on a fixed number of deals).
+    :meth:`to_dict` is what ``ecarte-sim hand --json`` prints before its provenance."""
+    hand: str
+    trump: str
+    turn_up: str | None
+    model: str
+    seed: int
+    settings: dict
+    play: HandArm
+    propose: HandArm
+    play_minus_propose: float
+    play_minus_propose_ci95: tuple[float, float]
+    paired_n: int
+    precision: float | None
+    worst_half_width: float | None
+    reached: bool | None
+
+    def to_dict(self) -> dict:
+        return {"hand": self.hand, "trump": self.trump, "turn_up": self.turn_up,
+                "model": self.model, "seed": self.seed, "settings": copy.deepcopy(self.settings),
+                "play": self.play.to_dict(), "propose": self.propose.to_dict(),
+                "play_minus_propose": {"expected_points": self.play_minus_propose,
+                                       "ci95": list(self.play_minus_propose_ci95),
+                                       "n": self.paired_n, "paired": True},
+                "precision": None if self.precision is None else {
+                    "target": self.precision, "worst_half_width": self.worst_half_width,
+                    "reached": self.reached}}
 
 
 def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact: bool = False,
          seed: int = 0, precision: float = DEFAULT_PRECISION, deals: int | None = None,
          max_deals: int | None = None, progress: Callable[[str, int], None] | None = None
          ) -> dict:
+    """How good is ``hand`` for the elder — :func:`hand_value` (the same arguments), as a
+    dict: what ``ecarte-sim hand --json`` prints."""
+    return hand_value(hand, trump, settings, exact=exact, seed=seed, precision=precision,
+                      deals=deals, max_deals=max_deals, progress=progress).to_dict()
+
+
+def hand_value(hand: str, trump: str, settings: EcarteSettings | None = None, *,
+               exact: bool = False, seed: int = 0, precision: float = DEFAULT_PRECISION,
+               deals: int | None = None, max_deals: int | None = None,
+               progress: Callable[[str, int], None] | None = None) -> HandValue:
     """How good is ``hand`` for the elder: P(point), P(vole) and marks per deal played
     without proposing and proposing first, on the same deals dealt around it (the paired
     difference), until both P(point) intervals have half-width <= ``precision`` (at most
     ``max_deals``), or on exactly ``deals`` deals; ``exact=True`` enumerates every dealer
     hand and turn-up for play without proposing (dd or heuristic); proposing first draws
     from the stock, so its row and the paired difference stay sampled.
-    ``progress(label, n)`` is told the deals done."""
+    ``progress(label, n)`` is told the deals done.
+
+    >>> v = hand_value("QH AH 7H KS KD", "KH", deals=1000)
+    >>> lo, hi = v.play_minus_propose_ci95
+    >>> v.hand, v.play.n, v.play.exact, lo < v.play_minus_propose < hi, v.precision
+    ('KS QH AH 7H KD', 1000, False, True, None)
+    """
     from ecarte_sim.analysis.ecarte.measures import paired as AP
     from ecarte_sim.engine.ecarte.deals.experiments import exact_codes, hand_table
 
@@ -277,9 +470,9 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
     elder = int(parse_hand(hand, HAND_SIZE, name="hand"))
     suit, turn_up = parse_trump(trump, [("hand", elder)])
     play_cfg = settings.cfg(elder_first="play")
-    result = {"hand": format_hand(elder, ECARTE), "trump": SUIT_LETTERS[suit],
-              "turn_up": None if turn_up is None else format_card(turn_up, ECARTE),
-              "model": name_of(settings.elder_play), "seed": seed, "settings": settings.echo()}
+    head = {"hand": format_hand(elder, ECARTE), "trump": SUIT_LETTERS[suit],
+            "turn_up": None if turn_up is None else format_card(turn_up, ECARTE),
+            "model": name_of(settings.elder_play), "seed": seed, "settings": settings.echo()}
     tell = progress or (lambda label, n: None)
     if exact:
         if settings.uses_pimc:
@@ -287,7 +480,7 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
                              "PIMC's sampled worlds make each deal random")
         codes = exact_codes(elder, turn_up, suit, play_cfg,
                             progress=lambda n: tell("enumerating", n))
-        exact_play = _arm(AP.exact_summary(codes), True)
+        exact_play = HandArm.of(AP.exact_summary(codes), True)
     propose_cfg = settings.cfg(elder_first="propose")
 
     script = script_for(settings)
@@ -307,14 +500,90 @@ def hand(hand: str, trump: str, settings: EcarteSettings | None = None, *, exact
     joint, n, worst = run_until(step, checkpoints(cap, deals), check)
     # with exact, the play arm is the enumeration's; proposing draws from the stock, so
     # its row (and the paired difference) is sampled as without exact
-    result["play"] = exact_play if exact else _arm(AP.arm_summary(joint.sum(axis=1)), False)
-    result["propose"] = _arm(AP.arm_summary(joint.sum(axis=0)), False)
+    play = exact_play if exact else HandArm.of(AP.arm_summary(joint.sum(axis=1)), False)
     diff = AP.paired_mean(joint, AP.NET.astype(float))
-    result["play_minus_propose"] = {"expected_points": diff["mean"], "ci95": diff["ci95"],
-                                    "n": diff["n"], "paired": True}
-    result["precision"] = None if deals else {
-        "target": precision, "worst_half_width": worst, "reached": worst <= precision}
-    return result
+    return HandValue(**head, play=play,
+                     propose=HandArm.of(AP.arm_summary(joint.sum(axis=0)), False),
+                     play_minus_propose=diff["mean"],
+                     play_minus_propose_ci95=tuple(diff["ci95"]), paired_n=diff["n"],
+                     precision=None if deals else precision,
+                     worst_half_width=None if deals else worst,
+                     reached=None if deals else worst <= precision)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One claim of the treatise measured under one play model (:class:`CheckedClaims`'s
+    ``claims``): its ``id``, the ``reading`` and ``subset`` measured, the ``measure``, the
+    ``estimate`` with its 95% interval ``ci95`` on ``n`` (``exact``: counted over every
+    case), the ``verdict`` by the ``rule`` fixed before the run, the treatise's ``quote``
+    and its ``source``, whether it is a ``headline`` figure, and for paired differences
+    the paired and unpaired standard errors (None otherwise)."""
+    id: str
+    model: str
+    reading: str
+    subset: str
+    measure: str
+    estimate: float
+    ci95: tuple[float, float]
+    n: int
+    verdict: str
+    rule: str
+    quote: str
+    source: str
+    headline: bool
+    exact: bool
+    paired_se: float | None = None
+    unpaired_se: float | None = None
+
+    @classmethod
+    def of(cls, row: dict) -> Claim:
+        return cls(row["id"], row["model"], row["reading"], row["subset"], row["measure"],
+                   row["estimate"], tuple(row["ci95"]), row["n"], row["verdict"], row["rule"],
+                   row["quote"], row["source"], row["headline"], row["exact"],
+                   row.get("paired_se"), row.get("unpaired_se"))
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimsModelRun:
+    """How one play model's claims run went (:class:`CheckedClaims`'s ``models``): its
+    ``seconds``, the ``deals`` of each experiment, the worst half-width of the headline
+    figures and of the rules' rows (``worst_half_width``, ``worst_rule_half_width``), the
+    rules' target ``rule_precision``, whether the precision was reached, and the
+    ``classes`` sampled."""
+    seconds: float
+    deals: dict
+    worst_half_width: float
+    worst_rule_half_width: float
+    rule_precision: float
+    precision_reached: bool
+    classes: dict
+
+    @classmethod
+    def of(cls, run: dict) -> ClaimsModelRun:
+        return cls(run["seconds"], run["deals"], run["worst_half_width"],
+                   run["worst_rule_half_width"], run["rule_precision"],
+                   run["precision_reached"], run["classes"])
+
+
+@dataclass(frozen=True)
+class CheckedClaims:
+    """Every claim of the treatise checked (:func:`claims_checked`): ``claims``, one
+    :class:`Claim` a claim and play model (``headline``: the headline figures alone), and
+    ``models``, each model's :class:`ClaimsModelRun`. :meth:`to_dict` is the whole payload
+    ``ecarte-sim claims --json`` prints and its report is written from (the
+    explanations, the disagreements, the rules' table, play minus propose, the win by
+    score, the precision history and the provenance too; a copy)."""
+    claims: tuple[Claim, ...]
+    models: dict[str, ClaimsModelRun]
+    payload: dict = field(repr=False)
+
+    @property
+    def headline(self) -> tuple[Claim, ...]:
+        return tuple(c for c in self.claims if c.headline)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
 
 
 def claims(models: tuple[str, ...] | None = None, settings: ClaimsSettings | None = None,
@@ -323,12 +592,29 @@ def claims(models: tuple[str, ...] | None = None, settings: ClaimsSettings | Non
     """Every claim of the treatise for each play model (``models``; None: every model of
     :data:`ecarte_sim.analysis.ecarte.claims.decisions.DEFAULT_MODELS`; ``pimc-inference`` by
     name), with estimate, 95% interval, n and
-    verdict (:mod:`ecarte_sim.analysis.ecarte.claims.decisions`); see :func:`claims_frame`."""
+    verdict (:mod:`ecarte_sim.analysis.ecarte.claims.decisions`); see :func:`claims_frame`.
+    :func:`claims_checked` as a dict."""
+    return claims_checked(models, settings, command, progress).to_dict()
+
+
+def claims_checked(models: tuple[str, ...] | None = None,
+                   settings: ClaimsSettings | None = None, command: str = "ecarte_sim.claims",
+                   progress: Callable[[str, int], None] | None = None) -> CheckedClaims:
+    """Every claim of the treatise for each play model, typed (:class:`CheckedClaims`):
+    the arguments of :func:`claims`.
+
+    >>> c = claims_checked(("dd",), claims_settings(deals=256))
+    >>> sorted(c.models), c.headline[0].model, c.headline[0].n > 0
+    (['dd'], 'dd', True)
+    """
     from ecarte_sim.analysis.ecarte.claims.decisions import (DEFAULT_MODELS, ClaimsSettings,
                                                              run_claims)
 
     models = DEFAULT_MODELS if models is None else models
-    return run_claims(list(models), settings or ClaimsSettings(), command, progress=progress)
+    payload = run_claims(list(models), settings or ClaimsSettings(), command, progress=progress)
+    return CheckedClaims(tuple(Claim.of(r) for r in payload["claims"]),
+                         {m: ClaimsModelRun.of(r) for m, r in payload["models"].items()},
+                         payload)
 
 
 def claims_models(models: tuple[str, ...] | list[str] = ()) -> list[str]:

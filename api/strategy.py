@@ -2,9 +2,10 @@
 :func:`chart` (the strategy card), :func:`cards` (which card to play), :func:`infer`,
 :func:`strategy` (its arguments checked once in a :class:`StrategyPlan`) and
 :func:`versus`, what the ``ecarte-sim`` commands of those names and the web page's
-``/api/advise``, ``/api/chart`` and ``/api/cards`` compute, with typed arguments. Each
-question is dispatched here, once: the command line parses, calls and formats; the web app
-validates, calls and serialises.
+``/api/advise``, ``/api/chart`` and ``/api/cards`` compute, with typed arguments and
+typed results (:class:`Advice`, :class:`Chart`, :class:`CardChoice`, :class:`Versus`; each
+``to_dict()`` is the command's ``--json``). Each question is dispatched here, once: the
+command line parses, calls and formats; the web app validates, calls and serialises.
 
 A score is given as the commands write it, ``"3-4"``, or as a pair of integers,
 ``(3, 4)`` — the elder's score first, each 0–4 (five up, Law 46). These functions sit
@@ -21,8 +22,9 @@ beside :mod:`~ecarte_sim.api.ecarte` rather than in it because
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -51,18 +53,135 @@ def _count(value, lo: int, hi: int, what: str) -> int | None:
     return int(value)
 
 
-@dataclass(frozen=True)
+def _pair(ci) -> tuple[float, float]:
+    lo, hi = ci
+    return float(lo), float(hi)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionValue:
+    """An action's value (or the difference of two): ``p_win``, the chance of winning the
+    game, and ``marks`` per deal, each with its 95% interval (``p_win_ci95``,
+    ``marks_ci95``)."""
+    p_win: float
+    p_win_ci95: tuple[float, float]
+    marks: float
+    marks_ci95: tuple[float, float]
+
+    @classmethod
+    def of(cls, value: dict) -> ActionValue:
+        return cls(float(value["p_win"]), _pair(value["p_win_ci95"]), float(value["marks"]),
+                   _pair(value["marks_ci95"]))
+
+
+@dataclass(frozen=True, slots=True)
+class OtherDiscard:
+    """A discard the strategy does not make, valued against its own (:class:`Advice`'s
+    ``others``): the discard ``rule`` that makes it, the cards it ``throws``, its gain in
+    P(win the game) and in marks per deal over the strategy's discard with their 95%
+    intervals, on ``n`` deals."""
+    rule: str
+    throws: str
+    gain_win: float
+    gain_win_ci95: tuple[float, float]
+    gain_marks: float
+    gain_marks_ci95: tuple[float, float]
+    n: int
+
+    @classmethod
+    def of(cls, other: dict) -> OtherDiscard:
+        return cls(other["rule"], other["throws"], float(other["gain_win"]),
+                   _pair(other["gain_win_ci95"]), float(other["gain_marks"]),
+                   _pair(other["gain_marks_ci95"]), int(other["n"]))
+
+
+@dataclass(frozen=True, slots=True)
+class TreatiseSays:
+    """What the treatise says of the decision: the ``policy`` read (``regle``: Hoyle's
+    list; ``maxims``: the dealer's), the action it ``says``, its ``reason``, and where a
+    rule of the list speaks, the ``rule`` and Hoyle's ``words``."""
+    policy: str
+    says: str
+    reason: str
+    rule: str | None = None
+    words: str | None = None
+
+    @classmethod
+    def of(cls, said: dict) -> TreatiseSays:
+        return cls(said["policy"], said["says"], said["reason"], said.get("rule"),
+                   said.get("words"))
+
+
+@dataclass(frozen=True, slots=True)
 class Advice:
-    """One decision advised (:func:`advice`): ``kind`` — ``"first"`` (propose or play,
-    accept or refuse, before any exchange), ``"first discard"``, ``"later"`` (a proposal
-    or its answer after an exchange) or ``"later discard"`` — and ``result``, what
-    ``ecarte-sim advise --json`` prints (:meth:`to_dict`)."""
+    """One decision advised (:func:`advice`).
+
+    ``kind``: ``"first"`` (propose or play, accept or refuse, before any exchange),
+    ``"first discard"``, ``"later"`` (a proposal or its answer after an exchange) or
+    ``"later discard"``; ``against`` (``"equilibrium"`` or ``"treatise"``); the ``hand``
+    (canonical notation), ``role`` and ``score`` (``"E-D"``), the ``trump`` suit's letter
+    and the ``turn_up`` (None where not given).
+
+    A proposal or its answer: ``action`` (the advice), ``table_action`` (the computed
+    strategy's table's action; None against the treatise), ``values`` (each action's
+    :class:`ActionValue`; empty with ``values=False``), ``gain`` (the first action's over
+    the second, named by ``gain_of``, e.g. ``"propose over play"``), ``n`` (the deals or
+    worlds valued; None without values), ``too_close`` (the interval of the difference
+    holds zero) and ``decided_by_the_deal`` (a king marked at four ends the game first,
+    Laws 22-24 and 46; None where not asked). A discard: ``throws``, ``keeps``, the discard
+    ``rule`` and ``others`` (each other discard's :class:`OtherDiscard`). ``treatise``:
+    what the treatise says (:class:`TreatiseSays`; None where the answer does not say).
+
+    :meth:`to_dict` is what ``ecarte-sim advise --json`` prints (before its provenance)
+    and ``/api/advise`` answers: the whole answer, every field above and the rest (the
+    settings, the strategy's source, ...)."""
     kind: str
     against: str
-    result: dict
+    hand: str
+    role: str
+    score: str
+    trump: str | None
+    turn_up: str | None
+    action: str | None
+    table_action: str | None
+    values: dict[str, ActionValue]
+    gain: ActionValue | None
+    gain_of: str | None
+    n: int | None
+    too_close: bool | None
+    decided_by_the_deal: bool | None
+    throws: str | None
+    keeps: str | None
+    rule: str | None
+    others: tuple[OtherDiscard, ...]
+    treatise: TreatiseSays | None
+    result: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, kind: str, against: str, result: dict) -> Advice:
+        """The library's answer (a dict, as ``--json`` prints it) read into its fields."""
+        table = result.get("table_action")
+        gain = result.get("gain")
+        too_close = result.get("too_close")
+        if too_close is None and "decided" in result and "values" in result:
+            too_close = not result["decided"]
+        said = result.get("treatise")
+        return cls(kind, against, result["hand"], result["role"], result["score"],
+                   result.get("trump"), result.get("turn_up"), result.get("action"),
+                   table["action"] if table is not None else None,
+                   {k: ActionValue.of(v) for k, v in result.get("values", {}).items()},
+                   None if gain is None else ActionValue.of(gain),
+                   None if gain is None else gain["of"],
+                   None if result.get("n") is None or "values" not in result
+                   else int(result["n"]),
+                   too_close, result.get("decided_by_the_deal"), result.get("throws"),
+                   result.get("keeps"), result.get("rule") if "throws" in result else None,
+                   tuple(OtherDiscard.of(o) for o in result.get("others", ())),
+                   None if said is None else TreatiseSays.of(said), result)
 
     def to_dict(self) -> dict:
-        return self.result
+        """What ``ecarte-sim advise --json`` prints, before its provenance (a copy)."""
+        return copy.deepcopy(self.result)
 
 
 def is_later(said, discard: bool = False) -> bool:
@@ -90,7 +209,14 @@ def advice(hand: str, trump: str | None = None, score: str | tuple[int, int] = "
     group per exchange) and for the dealer's later discard ``elder_took``: a later
     decision (:mod:`~ecarte_sim.analysis.ecarte.advice.later_decision`). ``deals`` and
     ``seed`` size and key the values. :class:`ValueError` names a bad argument or a
-    question the strategy does not answer."""
+    question the strategy does not answer.
+
+    >>> a = advice("KS JC 9H 7S KC", "TC", "2-4", deals=1000)
+    >>> a.action, a.table_action, a.n, a.gain_of
+    ('propose', 'propose', 1000, 'propose over play')
+    >>> a.values["propose"].p_win > a.values["play"].p_win, a.treatise.says
+    (True, 'play')
+    """
     from ecarte_sim.analysis.ecarte.advice import first_decision as first
 
     if trump is None:
@@ -113,10 +239,10 @@ def advice(hand: str, trump: str | None = None, score: str | tuple[int, int] = "
             if not values:
                 raise ValueError("a discard is advised with each discard's values: drop "
                                  "--no-values")
-            return Advice("later discard", against, later.later_discard_advice(
+            return Advice.of("later discard", against, later.later_discard_advice(
                 hand, turn_up, role, said=said, discards=discards, elder_took=elder_took,
                 score=(x, y), play=play, seed=seed, deals=deals))
-        return Advice("later", against, later.later_advice(
+        return Advice.of("later", against, later.later_advice(
             hand, turn_up, role, said=said, discards=discards, score=(x, y), play=play,
             seed=seed, deals=deals, values=values))
     if (discards or "").strip() or elder_took is not None:
@@ -130,16 +256,16 @@ def advice(hand: str, trump: str | None = None, score: str | tuple[int, int] = "
         if against != "equilibrium":
             raise ValueError("a discard is advised from the computed strategy's discard "
                              "table (against equilibrium, not the treatise)")
-        return Advice("first discard", against, first.discard_advice(
+        return Advice.of("first discard", against, first.discard_advice(
             hand, trump, (x, y), role, turn_up=turn_up, play=play, seed=seed, deals=deals))
     if against == "treatise":
         if settings is None and (play is not None or worlds is not None):
             settings = EcarteSettings.build(play=play or "dd",
                                             **({"worlds": worlds} if worlds else {}))
-        return Advice("first", against, first.advise(
+        return Advice.of("first", against, first.advise(
             hand, trump, (x, y), role, turn_up=turn_up, against="treatise",
             settings=settings, seed=seed, deals=deals))
-    return Advice("first", against, first.advise(
+    return Advice.of("first", against, first.advise(
         hand, trump, (x, y), role, turn_up=turn_up, against=against, play=play, seed=seed,
         deals=deals, values=values))
 
@@ -259,15 +385,100 @@ def chart_compare(play: str | None, other: str, *, columns: str | None = None) -
             "rows": card.compare(first, second, scheme=columns or card.DEFAULT_COLUMNS)}
 
 
+def _pair_or_none(ci) -> tuple[float, float] | None:
+    return None if ci is None else _pair(ci)
+
+
+@dataclass(frozen=True, slots=True)
+class CardValue:
+    """One legal card's value for the player to move (:class:`CardChoice`'s ``cards``):
+    ``point`` (the share of the worlds on which he wins the point) with its Wilson 95%
+    interval, ``vole``, ``marks`` per deal with its normal 95% interval (None when the
+    worlds are every hand he may hold), and with a given adversary's hand its double-dummy
+    ``dd_tricks`` (the elder's) and ``dd_marks`` (None otherwise)."""
+    card: str
+    point: float
+    point_ci95: tuple[float, float] | None
+    vole: float
+    marks: float
+    marks_ci95: tuple[float, float] | None
+    dd_tricks: int | None = None
+    dd_marks: int | None = None
+
+    @classmethod
+    def of(cls, row: dict) -> CardValue:
+        return cls(row["card"], float(row["point"]), _pair_or_none(row["point_ci95"]),
+                   float(row["vole"]), float(row["marks"]), _pair_or_none(row["marks_ci95"]),
+                   row.get("dd_tricks"), row.get("dd_marks"))
+
+
+@dataclass(frozen=True, slots=True)
+class CardChoice:
+    """Which card to lead or play (:func:`cards`): the ``role`` to move, his ``hand`` now,
+    the ``turn_up`` and ``trump`` letter, ``to_play`` (``"lead"`` or ``"reply"``, to the
+    card ``led``), what was ``said`` and the ``score``; the inferring player's card
+    ``best``, found by the ``chooser`` with the adversary's ``model`` over ``worlds``
+    worlds keyed by ``seed`` (``every_hand``: the worlds are every hand he may hold);
+    ``cards``, each legal card's :class:`CardValue`; with the adversary's hand given
+    (``opponent``), ``dd_best``, the double-dummy best cards. :meth:`to_dict` is what
+    ``ecarte-sim cards --json`` prints (before its provenance) and ``/api/cards`` answers,
+    the continuation's values (``continuation``) included."""
+    role: str
+    hand: str
+    turn_up: str
+    trump: str
+    to_play: str
+    led: str | None
+    said: tuple[str, ...]
+    score: str
+    best: str
+    chooser: str
+    model: str
+    worlds: int
+    seed: int
+    every_hand: bool
+    opponent: str | None
+    dd_best: tuple[str, ...] | None
+    cards: tuple[CardValue, ...]
+    result: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, result: dict) -> CardChoice:
+        """The library's answer (a dict, as ``--json`` prints it) read into its fields."""
+        dd = result["dd_best"]
+        return cls(result["role"], result["hand"], result["turn_up"], result["trump"],
+                   result["to_play"], result["led"], tuple(result["said"]), result["score"],
+                   result["best"], result["chooser"], result["model"], int(result["worlds"]),
+                   int(result["seed"]), bool(result["every_hand"]), result["opponent"],
+                   None if dd is None else tuple(dd),
+                   tuple(CardValue.of(r) for r in result["cards"]), result)
+
+    @property
+    def continuation(self) -> dict | None:
+        """With ``continuation`` N: each card's value with the player's own play after it
+        (as ``--json`` prints it), else None."""
+        return self.result.get("continuation")
+
+    def to_dict(self) -> dict:
+        """What ``ecarte-sim cards --json`` prints, before its provenance (a copy)."""
+        return copy.deepcopy(self.result)
+
+
 def cards(hand: str, turn_up: str, role: str = "elder", *, continuation: int = 0,
-          **options) -> dict:
+          **options) -> CardChoice:
     """Which card to lead or play with ``hand`` (the ``role``'s cards now), each legal
     card valued by the inferring player — :func:`ecarte_sim.analysis.ecarte.play.card_advice.card_values`
     (``options``: ``said``, ``discards``, ``played``, ``score``, ``seed``, ``deal``,
     ``worlds``, ``model``, ``opponent``, ``chooser``, ``king``, ``policy``); with
     ``continuation`` N, each card's value also with the player's own play after it over N
-    of the adversary's hands (``continuation`` on the result and on each card). What
-    ``ecarte-sim cards --json`` prints and the web page's ``/api/cards`` answers."""
+    of the adversary's hands (``continuation`` on the result and on each card). Its
+    ``to_dict()`` is what ``ecarte-sim cards --json`` prints and the web page's
+    ``/api/cards`` answers.
+
+    >>> c = cards("KS QS 9H 8D 7C", "JS", worlds=64)
+    >>> c.to_play, c.worlds, c.best in {v.card for v in c.cards}, len(c.cards)
+    ('lead', 64, True, 5)
+    """
     from ecarte_sim.analysis.ecarte.play.card_advice import DEFAULT_CHOOSER, card_values
 
     result = card_values(hand, turn_up, role, **options)
@@ -282,7 +493,7 @@ def cards(hand: str, turn_up: str, role: str = "elder", *, continuation: int = 0
         by = {c["card"]: c for c in cont["cards"]}
         for r in result["cards"]:
             r["continuation"] = by[r["card"]]
-    return result
+    return CardChoice.of(result)
 
 
 def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
@@ -422,24 +633,133 @@ def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise
                                       fresh_deals=fresh_deals), progress)
 
 
+@dataclass(frozen=True, slots=True)
+class SideGain:
+    """One side's paired gain from deciding by the computed strategy instead of the
+    treatise (:class:`VersusDeals`): in P(win the game) (``gain_win``) and in marks a deal
+    (``gain_marks``), each with its 95% interval, on ``n`` deals."""
+    gain_win: float
+    gain_win_ci95: tuple[float, float]
+    gain_marks: float
+    gain_marks_ci95: tuple[float, float]
+    n: int
+
+    def to_dict(self) -> dict:
+        return {"gain_win": self.gain_win, "gain_win_ci95": list(self.gain_win_ci95),
+                "gain_marks": self.gain_marks, "gain_marks_ci95": list(self.gain_marks_ci95),
+                "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class VersusDeals:
+    """The same ``deals`` deals at ``score`` (seed ``seed``) with ``side`` (``"elder"``,
+    ``"dealer"`` or ``"both"``) deciding by the computed strategy, everyone else by the
+    treatise: the ``elder``'s and the ``dealer``'s :class:`SideGain` (None for the side
+    that does not change) and the ``settings`` (as ``--json`` echoes them)."""
+    side: str
+    score: str
+    deals: int
+    seed: int
+    settings: dict
+    elder: SideGain | None
+    dealer: SideGain | None
+
+    @classmethod
+    def of(cls, r: dict) -> VersusDeals:
+        def gain(who):
+            g = r.get(who)
+            return None if g is None else SideGain(
+                g["gain_win"], tuple(g["gain_win_ci95"]), g["gain_marks"],
+                tuple(g["gain_marks_ci95"]), g["n"])
+        return cls(r["side"], r["score"], r["deals"], r["seed"], r["settings"], gain("elder"),
+                   gain("dealer"))
+
+    def to_dict(self) -> dict:
+        out = {"side": self.side, "score": self.score, "deals": self.deals, "seed": self.seed,
+               "settings": copy.deepcopy(self.settings)}
+        for who, g in (("elder", self.elder), ("dealer", self.dealer)):
+            if g is not None:
+                out[who] = g.to_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class VersusGames:
+    """Whole games of five up, the strategy against the treatise, each game index played
+    twice with the sides swapped: ``games`` played (of the indices ``game_indices``, seed
+    ``seed``), the ``strategy_wins`` and their ``share`` with its Wilson 95% interval
+    ``ci95``; the games won dealing first and being elder first (``(won, of)`` each); the
+    ``paired_excess`` (a game index's wins less one, halved) with its 95% interval; the
+    ``deals`` played and the ``settings``."""
+    games: int
+    game_indices: tuple[int, int]
+    seed: int
+    strategy_wins: int
+    share: float
+    ci95: tuple[float, float]
+    as_first_dealer: tuple[int, int]
+    as_first_elder: tuple[int, int]
+    paired_excess: float
+    paired_excess_ci95: tuple[float, float]
+    deals: int
+    settings: dict
+
+    @classmethod
+    def of(cls, g: dict) -> VersusGames:
+        return cls(g["games"], tuple(g["game_indices"]), g["seed"], g["strategy_wins"],
+                   g["share"], tuple(g["ci95"]),
+                   (g["as_first_dealer"]["won"], g["as_first_dealer"]["of"]),
+                   (g["as_first_elder"]["won"], g["as_first_elder"]["of"]),
+                   g["paired_excess"]["mean"], tuple(g["paired_excess"]["ci95"]), g["deals"],
+                   g["settings"])
+
+    def to_dict(self) -> dict:
+        return {"games": self.games, "game_indices": list(self.game_indices),
+                "seed": self.seed, "strategy_wins": self.strategy_wins, "share": self.share,
+                "ci95": list(self.ci95),
+                "as_first_dealer": {"won": self.as_first_dealer[0],
+                                    "of": self.as_first_dealer[1]},
+                "as_first_elder": {"won": self.as_first_elder[0], "of": self.as_first_elder[1]},
+                "paired_excess": {"mean": self.paired_excess,
+                                  "ci95": list(self.paired_excess_ci95)},
+                "deals": self.deals, "settings": copy.deepcopy(self.settings)}
+
+
+@dataclass(frozen=True, slots=True)
+class Versus:
+    """The computed strategy against the treatise (:func:`versus`): on the same deals,
+    ``deals`` by the side deciding by the strategy (``"elder"``, ``"dealer"``, ``"both"``:
+    each a :class:`VersusDeals`), and over whole ``games`` (:class:`VersusGames`).
+    :meth:`to_dict` is what ``ecarte-sim versus --json`` prints (before its files and
+    provenance) and ``--out`` writes as versus.json."""
+    deals: dict[str, VersusDeals]
+    games: VersusGames
+
+    def to_dict(self) -> dict:
+        return {"deals": {side: r.to_dict() for side, r in self.deals.items()},
+                "games": self.games.to_dict()}
+
+
 def versus(deals: int = 1 << 20, games: int = 1 << 14, *,
-           score: str | tuple[int, int] = "0-0", play: str = "dd", seed: int = 0) -> dict:
+           score: str | tuple[int, int] = "0-0", play: str = "dd", seed: int = 0) -> Versus:
     """The computed strategy against the treatise (``ecarte-sim versus``;
     :mod:`ecarte_sim.analysis.ecarte.claims.versus`): on the same ``deals`` deals at
     ``score``, the elder, then the dealer, then both deciding by the strategy, the rest by
-    the treatise — the paired gain in marks a deal and in P(win the game) (``"deals"``,
+    the treatise — the paired gain in marks a deal and in P(win the game) (``deals``,
     by side); and ``games`` game indices of five up, each played twice with the sides
-    swapped — the share the strategy wins with its Wilson 95% interval (``"games"``).
-    Both players' cards by the ``play`` model.
+    swapped — the share the strategy wins with its Wilson 95% interval (``games``).
+    Both players' cards by the ``play`` model. A :class:`Versus`; its ``to_dict()`` is
+    what ``--json`` prints.
 
-    >>> r = versus(1000, 1, seed=3)  # doctest: +SKIP
-    >>> sorted(r["deals"]), r["games"]["games"]  # doctest: +SKIP
-    (['both', 'dealer', 'elder'], 2)
+    >>> r = versus(1000, 1, seed=3)
+    >>> sorted(r.deals), r.games.games, r.deals["elder"].dealer is None
+    (['both', 'dealer', 'elder'], 2, True)
     """
     from ecarte_sim.analysis.ecarte.claims import versus as vs
 
     x, y = Score.of(score)
     settings = EcarteSettings.build(play=play)
-    return {"deals": {side: vs.paired_deals(deals, side=side, score=(x, y), seed=seed,
-                                            settings=settings) for side in vs.SIDES},
-            "games": vs.games(games, seed=seed, settings=settings)}
+    return Versus({side: VersusDeals.of(vs.paired_deals(deals, side=side, score=(x, y),
+                                                        seed=seed, settings=settings))
+                   for side in vs.SIDES},
+                  VersusGames.of(vs.games(games, seed=seed, settings=settings)))

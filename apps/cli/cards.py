@@ -78,7 +78,7 @@ def cards(hand, turn_up, role, said, discards, played, score, opponent, king, co
     result = card_question(hand, turn_up, role, said=said, discards=discards, played=played,
                            score=score, seed=seed, deal=deal, worlds=worlds, model=model,
                            opponent=opponent, chooser=player, king=king, policy=concealing,
-                           continuation=continuation)
+                           continuation=continuation).to_dict()
     if as_json:
         emit(result)
         return

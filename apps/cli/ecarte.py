@@ -231,12 +231,13 @@ def deal(seed, index, pretty, as_json):
     Deal i of seed s is a pure function of (s, i): the same on any machine,
     thread count or batch split.
     """
-    from ecarte_sim.api.ecarte import deal as make_deal
+    from ecarte_sim.api.ecarte import dealt
 
+    cards = dealt(seed, index)
     if as_json:
-        emit(make_deal(seed, index))
+        emit(cards.to_dict())
         return
-    d = make_deal(seed, index, pretty=pretty)
+    d = cards.to_dict(pretty=pretty)
     click.echo(f"deal {index} of seed {seed}")
     click.echo(f"  elder   : {d['elder']}")
     click.echo(f"  dealer  : {d['dealer']}")
@@ -334,7 +335,7 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
     With --no-exchange: the distribution of the elder's double-dummy tricks as
     dealt. Results are bit-identical for any --threads and --chunk.
     """
-    from ecarte_sim.api.ecarte import simulate as simulate_deals
+    from ecarte_sim.api.ecarte import simulation
     from ecarte_sim.api.ecarte import simulate_cards
     from ecarte_sim.analysis.reports.provenance import provenance
     from ecarte_sim.api.ecarte import MAX_DEAL_INDEX
@@ -356,34 +357,34 @@ def simulate(n_deals, seed, start, chunk, threads, no_exchange, quiet, as_json, 
     parameters = {"deals": n_deals, "start": start, "settings": settings.echo()}
     with long_run("simulate", parameters, seed, *run), \
             progress(not quiet and not as_json, n_deals, "playing") as bar:
-        result = simulate_deals(n_deals, seed=seed, start=start, settings=settings, chunk=chunk,
-                                progress=bar.update)
-    result["provenance"] = provenance("simulate", parameters, seed, n_deals)
+        sim = simulation(n_deals, seed=seed, start=start, settings=settings, chunk=chunk,
+                         progress=bar.update)
     if as_json:
-        emit(result)
+        emit({**sim.to_dict(),
+              "provenance": provenance("simulate", parameters, seed, n_deals)})
         return
-    s = result["settings"]
+    s = sim.settings
     click.echo(f"{n_deals} whole deals, seed {seed} (indices {start}..{start + n_deals - 1}); "
                f"elder {s['elder_policy']}, dealer {s['dealer_policy']}, play "
                f"{s['play']['elder']}/{s['play']['dealer']}")
     click.echo("  marks per deal   elder        dealer")
     for k in range(4):
-        e, d = result["marks"]["elder"][k], result["marks"]["dealer"][k]
+        e, d = sim.elder_marks[k], sim.dealer_marks[k]
         click.echo(f"    {k}          {e / n_deals:10.4%}   {d / n_deals:10.4%}")
-    m = result["mean_marks"]
-    click.echo(f"  mean marks: elder {m['elder']:.4f} [{m['elder_ci95'][0]:.4f}, "
-               f"{m['elder_ci95'][1]:.4f}], dealer {m['dealer']:.4f} [{m['dealer_ci95'][0]:.4f}, "
-               f"{m['dealer_ci95'][1]:.4f}]  (95% CI, n={n_deals})")
-    if result["played"]:
-        lo, hi = result["elder_point_ci95"]
-        click.echo(f"  elder wins the point in {result['elder_point_rate']:.4f} of "
-                   f"{result['played']} deals played  95% CI [{lo:.4f}, {hi:.4f}]")
-    law = result["law_49"]
+    click.echo(f"  mean marks: elder {sim.elder_mean:.4f} [{sim.elder_mean_ci95[0]:.4f}, "
+               f"{sim.elder_mean_ci95[1]:.4f}], dealer {sim.dealer_mean:.4f} "
+               f"[{sim.dealer_mean_ci95[0]:.4f}, "
+               f"{sim.dealer_mean_ci95[1]:.4f}]  (95% CI, n={n_deals})")
+    if sim.played:
+        lo, hi = sim.point_rate_ci95
+        click.echo(f"  elder wins the point in {sim.point_rate:.4f} of "
+                   f"{sim.played} deals played  95% CI [{lo:.4f}, {hi:.4f}]")
+    law = sim.law_49
     click.echo(f"  played without proposing {law['played_without_proposing']}, first proposal "
                f"refused {law['refused_first']}, exchanges per deal "
-               f"{result['exchanges_per_deal']:.3f}, stock exhausted {result['stock_exhausted']}")
-    if "inference" in result:
-        w = result["inference"]
+               f"{sim.exchanges_per_deal:.3f}, stock exhausted {sim.stock_exhausted}")
+    if sim.inference is not None:
+        w = sim.inference
         click.echo(f"  pimc-inference: {w['worlds']} worlds from {w['proposals']} proposals; "
                    f"{w['fallback_worlds']} ({w['fallback_share']:.2%}) fell back to uniform "
                    "(no history fitted)")
@@ -538,7 +539,7 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
     """
     from ecarte_sim.analysis.reports.provenance import provenance
     from ecarte_sim.api.classify import hand_and_trump
-    from ecarte_sim.api.ecarte import hand as study_hand
+    from ecarte_sim.api.ecarte import hand_value
 
     _deals_or_precision(n_deals)
     if exact and (n_deals is not None or max_deals is not None):
@@ -557,28 +558,23 @@ def hand(hand, trump, exact, seed, precision, n_deals, max_deals, threads, quiet
         stack.callback(counter.close)
         stack.enter_context(long_run("hand", parameters, seed, run_dir, resume, task_size,
                                      scheduler, workers))
-        result = study_hand(hand, trump, settings, exact=exact, seed=seed, precision=precision,
-                            deals=n_deals, max_deals=max_deals, progress=counter)
-    result["provenance"] = provenance("hand", parameters, seed,
-                                      result["play"]["n"])
+        value = hand_value(hand, trump, settings, exact=exact, seed=seed, precision=precision,
+                           deals=n_deals, max_deals=max_deals, progress=counter)
     if as_json:
-        emit(result)
+        emit({**value.to_dict(),
+              "provenance": provenance("hand", parameters, seed, value.play.n)})
         return
-    where = result["turn_up"] or f"{read.suit_letter} (turn-up drawn from the suit)"
-    click.echo(f"{result['hand']}, trump {where}; play {result['model']}; seed {seed}")
-    for key, title in (("play", "play without proposing"), ("propose", "propose first")):
-        if key not in result:
-            continue
-        r = result[key]
-        how = "exact, every deal" if r["exact"] else "95% CI"
-        click.echo(f"  {title:22s} P(point) {r['point']:.4f} [{r['ci95'][0]:.4f}, "
-                   f"{r['ci95'][1]:.4f}]  P(vole) {r['vole']:.4f}  marks/deal "
-                   f"{r['expected_points']:+.4f}  (n={r['n']:,}, {how})")
-    if "play_minus_propose" in result:
-        d = result["play_minus_propose"]
-        click.echo(f"  play minus propose: {d['expected_points']:+.4f} marks/deal "
-                   f"[{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}] (paired, the same "
-                   f"{d['n']:,} sampled deals)")
+    where = value.turn_up or f"{read.suit_letter} (turn-up drawn from the suit)"
+    click.echo(f"{value.hand}, trump {where}; play {value.model}; seed {seed}")
+    for r, title in ((value.play, "play without proposing"), (value.propose, "propose first")):
+        how = "exact, every deal" if r.exact else "95% CI"
+        click.echo(f"  {title:22s} P(point) {r.point:.4f} [{r.ci95[0]:.4f}, "
+                   f"{r.ci95[1]:.4f}]  P(vole) {r.vole:.4f}  marks/deal "
+                   f"{r.expected_points:+.4f}  (n={r.n:,}, {how})")
+    lo, hi = value.play_minus_propose_ci95
+    click.echo(f"  play minus propose: {value.play_minus_propose:+.4f} marks/deal "
+               f"[{lo:+.4f}, {hi:+.4f}] (paired, the same "
+               f"{value.paired_n:,} sampled deals)")
 
 
 @click.command(context_settings=CONTEXT)
@@ -627,7 +623,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
     --max-deals caps them too, at most 2^23). --deals N runs N deals per experiment and N
     class samples per class. Where a figure fails, the report lists what would explain it.
     """
-    from ecarte_sim.api.ecarte import claims as run_claims
+    from ecarte_sim.api.ecarte import claims_checked
     from ecarte_sim.api.ecarte import claims_models, claims_plan, claims_settings
 
     _deals_or_precision(n_deals)
@@ -654,7 +650,7 @@ def claims(models, seed, precision, n_deals, max_deals, worlds, out_dir, strateg
     try:
         with long_run("claims", parameters, seed, run_dir, resume, task_size, scheduler,
                       workers) as how:
-            payload = run_claims(models, settings, command, progress=counter)
+            payload = claims_checked(models, settings, command, progress=counter).to_dict()
     finally:
         counter.close()
     payload["provenance"].update(parameters=parameters, n=payload["provenance"]["deals"],

@@ -55,7 +55,7 @@ def versus(n_deals, n_games, score, play, seed, threads, out_dir, quiet, as_json
     if not quiet and not as_json:
         click.echo(f"paired deals ({n_deals:,} a side) and whole games ({2 * n_games:,}) ...",
                    err=True)
-    result = measure(n_deals, n_games, score=(x, y), play=play, seed=seed)
+    result = measure(n_deals, n_games, score=(x, y), play=play, seed=seed).to_dict()
     lines = _lines(result, n_deals, x, y, seed, play)
     files = []
     if out_dir:

@@ -428,7 +428,7 @@ def cards_json(data: dict) -> dict:
     worlds = _int(data.get("worlds", 64), "worlds", 8, MAX_CARD_WORLDS)
     seed = _int(data.get("seed", 0), "seed", 0, 2**64 - 1)
     return cards(data["hand"], data["turn_up"], data["role"], worlds=worlds, seed=seed,
-                 **text)
+                 **text).to_dict()
 
 
 # --------------------------------------------------------------------------- the app

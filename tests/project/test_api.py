@@ -148,6 +148,169 @@ def test_play_reads_as_the_command_prints_it(cli):
     assert "Trick 1:" in text and "Marks this deal:" in text
 
 
+def _advice(*args, **kw):
+    from ecarte_sim.api.strategy import advice
+    return advice(*args, **kw)
+
+
+@pytest.mark.parametrize("args, call, kind", [
+    (["KS JC 9H 7S KC", "--trump", "TC", "--score", "2-4", "--deals", "1000"],
+     lambda: _advice("KS JC 9H 7S KC", "TC", "2-4", deals=1000), "first"),
+    (["QH AH 7H KS KD", "--trump", "H", "--score", "2-2", "--against", "treatise",
+      "--deals", "1000"],
+     lambda: _advice("QH AH 7H KS KD", "H", "2-2", against="treatise", deals=1000), "first"),
+    (["QH 8H KS 9D 7C", "--turn-up", "JH", "--discard", "--deals", "500"],
+     lambda: _advice("QH 8H KS 9D 7C", turn_up="JH", discard=True, deals=500),
+     "first discard"),
+    (["KH 9H 8S 7D QC", "--turn-up", "JH", "--said", "propose,accept", "--discards",
+      "7S 8D 9C:3", "--no-values"],
+     lambda: _advice("KH 9H 8S 7D QC", turn_up="JH", said="propose,accept",
+                     discards="7S 8D 9C:3", values=False), "later"),
+])
+def test_advice_reads_as_the_command_prints_it(cli, args, call, kind):
+    """The typed advice: ``to_dict()`` is ``advise --json``, and its fields are the
+    figures that dict holds."""
+    from ecarte_sim.api.strategy import ActionValue
+
+    a = call()
+    out = _cli_json(cli, "advise", *args)
+    assert a.kind == kind and json.loads(json.dumps(a.to_dict())) == out
+    assert (a.hand, a.role, a.score) == (out["hand"], out["role"], out["score"])
+    if kind.endswith("discard"):
+        assert (a.throws, a.keeps, a.rule, a.action) == (out["throws"], out["keeps"],
+                                                         out["rule"], None)
+        assert [o.throws for o in a.others] == [o["throws"] for o in out["others"]]
+        assert [o.gain_win_ci95 for o in a.others] == \
+            [tuple(o["gain_win_ci95"]) for o in out["others"]]
+        return
+    assert a.action == out["action"] and a.treatise.says == out["treatise"]["says"]
+    if "values" not in out:
+        assert a.values == {} and a.gain is None and a.n is None
+        assert a.table_action == out["table_action"]["action"]
+        return
+    assert a.n == out["n"] and a.gain_of == out["gain"]["of"]
+    for name, v in out["values"].items():
+        assert a.values[name] == ActionValue(v["p_win"], tuple(v["p_win_ci95"]), v["marks"],
+                                             tuple(v["marks_ci95"]))
+    assert a.gain.p_win_ci95 == tuple(out["gain"]["p_win_ci95"])
+    assert a.too_close is (not out["decided"])
+    assert a.table_action == (out["table_action"]["action"] if "table_action" in out
+                              else None)
+
+
+def test_card_choice_reads_as_the_command_prints_it(cli):
+    """The typed card question: ``to_dict()`` is ``cards --json``; its fields, the figures."""
+    from ecarte_sim.api.strategy import cards
+
+    c = cards("QS 9H 8D 7C", "JS", said="propose,refuse", played="KS AS", score="2-1",
+              worlds=64)
+    out = _cli_json(cli, "cards", "QS 9H 8D 7C", "--turn-up", "JS", "--said",
+                    "propose,refuse", "--played", "KS AS", "--score", "2-1", "--worlds", "64")
+    assert json.loads(json.dumps(c.to_dict())) == out
+    assert (c.best, c.to_play, c.led, c.worlds, c.said) == (out["best"], out["to_play"],
+                                                            out["led"], 64, tuple(out["said"]))
+    assert [v.card for v in c.cards] == [r["card"] for r in out["cards"]]
+    assert [v.point_ci95 for v in c.cards] == [tuple(r["point_ci95"]) for r in out["cards"]]
+    assert c.continuation is None and c.dd_best is None
+
+
+def test_hand_value_reads_as_the_command_prints_it(cli):
+    """The typed hand study: ``to_dict()`` is ``hand --json``; its fields, the figures."""
+    from ecarte_sim.api.ecarte import hand_value
+
+    v = hand_value("QH AH 7H KS KD", "KH", deals=2048, seed=3)
+    out = _cli_json(cli, "hand", "QH AH 7H KS KD", "--trump", "KH", "--deals", "2048",
+                    "--seed", "3", "--quiet")
+    assert json.loads(json.dumps(v.to_dict())) == out
+    for arm, key in ((v.play, "play"), (v.propose, "propose")):
+        assert (arm.point, arm.ci95, arm.n, arm.exact) == (
+            out[key]["point"], tuple(out[key]["ci95"]), out[key]["n"], False)
+    d = out["play_minus_propose"]
+    assert (v.play_minus_propose, v.play_minus_propose_ci95, v.paired_n) == (
+        d["expected_points"], tuple(d["ci95"]), d["n"])
+    assert v.precision is None and out["precision"] is None
+
+
+@pytest.mark.quick
+def test_dealt_reads_as_the_command_prints_it(cli):
+    """The typed deal: ``to_dict()`` is ``deal --json``; its fields, the cards as indices."""
+    from ecarte_sim.api.ecarte import dealt
+    from ecarte_sim.engine.cards import format_card, format_hand
+
+    d = dealt(7, 12345)
+    out = _cli_json(cli, "deal", "--seed", "7", "--index", "12345")
+    assert d.to_dict() == out and (d.seed, d.index) == (7, 12345)
+    assert (format_hand(d.elder), format_hand(d.dealer), format_card(d.turn_up)) == (
+        out["elder"], out["dealer"], out["turn_up"])
+    assert " ".join(format_card(c) for c in d.stock) == out["stock"]
+
+
+def test_simulation_reads_as_the_command_prints_it(cli):
+    """The typed simulation: ``to_dict()`` is ``simulate --json``; its fields, the figures."""
+    from ecarte_sim.api.ecarte import simulation
+
+    settings = es.EcarteSettings.build(play="heuristic")
+    s = simulation(3000, seed=2, settings=settings)
+    out = _cli_json(cli, "simulate", "--deals", "3000", "--seed", "2", "--play", "heuristic",
+                    "--quiet")
+    assert json.loads(json.dumps(s.to_dict())) == out
+    assert (s.deals, s.seed, s.start, s.played) == (3000, 2, 0, out["played"])
+    assert list(s.elder_marks) == out["marks"]["elder"] and sum(s.elder_marks) == 3000
+    assert (s.elder_mean, s.elder_mean_ci95) == (out["mean_marks"]["elder"],
+                                                 tuple(out["mean_marks"]["elder_ci95"]))
+    assert (s.point_rate, s.point_rate_ci95) == (out["elder_point_rate"],
+                                                 tuple(out["elder_point_ci95"]))
+    assert s.inference is None and "inference" not in out
+
+
+def test_versus_reads_as_the_command_prints_it(cli):
+    """The typed versus: ``to_dict()`` is ``versus --json`` (without its files); its
+    fields, the figures."""
+    from ecarte_sim.api.strategy import versus
+
+    v = versus(1000, 2, score=(2, 3), seed=3)
+    out = _cli_json(cli, "versus", "--deals", "1000", "--games", "2", "--score", "2-3",
+                    "--seed", "3", "--quiet")
+    assert out.pop("files") == []
+    assert json.loads(json.dumps(v.to_dict())) == out
+    for side, r in out["deals"].items():
+        d = v.deals[side]
+        assert (d.side, d.score, d.deals) == (side, "2-3", 1000)
+        for who in ("elder", "dealer"):
+            g = getattr(d, who)
+            assert (g is None) == (who not in r)
+            if g is not None:
+                assert (g.gain_win, g.gain_win_ci95, g.n) == (
+                    r[who]["gain_win"], tuple(r[who]["gain_win_ci95"]), r[who]["n"])
+    g = out["games"]
+    assert (v.games.games, v.games.strategy_wins, v.games.ci95) == (4, g["strategy_wins"],
+                                                                   tuple(g["ci95"]))
+    assert v.games.as_first_dealer == (g["as_first_dealer"]["won"], 2)
+
+
+def test_checked_claims_read_as_the_command_prints_them(cli):
+    """The typed claims: ``to_dict()`` is ``claims --json`` (its provenance apart); the
+    claims and the model's run, the rows."""
+    from ecarte_sim.api.ecarte import claims_checked, claims_settings
+
+    c = claims_checked(("dd",), claims_settings(deals=1024, seed=1))
+    out = _cli_json(cli, "claims", "--play", "dd", "--deals", "1024", "--seed", "1",
+                    "--quiet")
+    mine = json.loads(json.dumps(c.to_dict()))
+    mine.pop("provenance")
+    for payload in (mine, out):              # wall-clock time, the one figure that varies
+        for run in payload["models"].values():
+            assert run.pop("seconds") >= 0
+    assert mine == out
+    assert [(k.id, k.model, k.verdict, k.estimate, k.ci95, k.n) for k in c.claims] == [
+        (r["id"], r["model"], r["verdict"], r["estimate"], tuple(r["ci95"]), r["n"])
+        for r in out["claims"]]
+    assert [k.id for k in c.headline] == [r["id"] for r in out["claims"] if r["headline"]]
+    run = out["models"]["dd"]
+    assert (c.models["dd"].worst_half_width, c.models["dd"].precision_reached) == (
+        run["worst_half_width"], run["precision_reached"])
+
+
 def test_game_reads_as_the_command_prints_it(cli):
     g = es.game(2, 3)
     assert json.loads(json.dumps(g.to_dict())) == _cli_json(cli, "game", "--seed", "2",

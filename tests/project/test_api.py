@@ -417,3 +417,22 @@ def test_piquet_deal_order_follows_laws_16_and_71():
         (1, 1, True)]
     with pytest.raises(ValueError, match="first"):
         es.piquet_deal_order(2)
+
+
+def test_audit_reads_as_the_command_prints_it(cli):
+    """The typed audit: ``to_dict()`` is ``audit --json`` (without its files); its cells,
+    the summaries' figures."""
+    from ecarte_sim.api.solving import AuditSettings, audit
+
+    a = audit(AuditSettings(hands=2, deals=64, scores=((0, 0),), roles=("elder",),
+                            rounds=("first",)))
+    out = _cli_json(cli, "audit", "--hands", "2", "--deals", "64", "--score", "0-0",
+                    "--role", "elder", "--round", "first", "--quiet")
+    assert out.pop("files") == []
+    assert json.loads(json.dumps(a.to_dict())) == out
+    assert "rows" not in out and len(a.rows) == 2
+    assert (a.play, a.sha256) == (out["strategy"]["play"], out["strategy"]["sha256"])
+    cell, s = a.cells["elder 0-0"], out["summaries"]["elder 0-0"]
+    assert cell.hands == s["hands"] == 2
+    assert cell.table_regret == (s["table"]["regret"]["mean"], *s["table"]["regret"]["ci95"])
+    assert cell.treatise_wrong[0] == s["treatise"]["wrong"]["share"]

@@ -367,7 +367,8 @@ def test_strategy_calls_what_the_command_calls(monkeypatch):
     assert kw["roles"] == ("elder",) and kw["scores"] == ((2, 3),) and kw["seed"] == 7
     assert kw["decisions"] == ("first", "discard") and kw["fresh_deals"] == 5000
     assert kw["sampling"] == study.Sampling(4, 8)
-    assert out["scores"] == ["2-3"] and out["decision"] == "both" and out["seed"] == 7
+    assert out.scores == ("2-3",) and out.seed == 7 and out.roles == {}
+    assert out.to_dict()["decision"] == "both"
     es.strategy(all_scores=True)
     assert calls[-1][2]["scores"] == study.SCORES
     assert calls[-1][2]["roles"] == ("elder", "dealer")
@@ -395,16 +396,24 @@ def test_strategy_refuses_bad_arguments(kwargs, token):
 
 
 def test_strategy_returns_what_the_command_prints(cli):
+    """The typed strategy run: ``to_dict()`` is ``strategy --json`` (its command and
+    provenance apart); its fields, the figures; its payload keeps the arrays."""
     from ecarte_sim.apps.cli.common import finite
-    from ecarte_sim.apps.cli.strategy import _plain
 
     small = ["--deals-per-state", "2", "--max-deals-per-state", "2", "--fresh-deals", "2000"]
     printed = _cli_json(cli, "strategy", "--role", "elder", "--score", "2-3", *small)
     printed.pop("command")
     out = es.strategy(role="elder", score=(2, 3), deals_per_state=2, max_deals_per_state=2,
                       fresh_deals=2000)
-    assert out["roles"]["elder"]["table"].shape[0] == 25        # the arrays are kept
-    assert json.loads(json.dumps(finite(_plain(out)))) == printed     # NaN printed as null
+    assert out.payload["roles"]["elder"]["table"].shape[0] == 25        # the arrays are kept
+    assert json.loads(json.dumps(finite(out.to_dict()))) == printed     # NaN printed as null
+    row, elder = printed["roles"]["elder"]["rows"][0], out.roles["elder"]
+    assert (out.against, out.scores, out.fresh_deals) == ("treatise", ("2-3",), 2000)
+    assert (elder.replaces, elder.deals) == (printed["roles"]["elder"]["replaces"],
+                                             printed["roles"]["elder"]["deals"])
+    assert (elder.gains[0].score, elder.gains[0].gain_win, elder.gains[0].n) == (
+        "2-3", row["gain_win"], row["n"])
+    assert elder.gains[0].gain_marks_ci95 == tuple(row["gain_marks_ci95"])
 
 
 def test_piquet_deal_order_follows_laws_16_and_71():
@@ -436,3 +445,4 @@ def test_audit_reads_as_the_command_prints_it(cli):
     assert cell.hands == s["hands"] == 2
     assert cell.table_regret == (s["table"]["regret"]["mean"], *s["table"]["regret"]["ci95"])
     assert cell.treatise_wrong[0] == s["treatise"]["wrong"]["share"]
+

@@ -496,15 +496,82 @@ def cards(hand: str, turn_up: str, role: str = "elder", *, continuation: int = 0
     return CardChoice.of(result)
 
 
-def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
-          score: str | tuple[int, int] = "0-0", **options) -> dict:
+@dataclass(frozen=True, slots=True)
+class SuitInference:
+    """What the adversary holds in one suit (:class:`Inferred`): its ``name``, whether it
+    is ``trump``, the ``counts`` of his hands (or draws) holding 0 to 5 of its cards, his
+    ``mean_cards`` and ``mean_high_cards`` (K Q J A) in it, and the hands (draws) holding
+    its king (``king_holders``) and their share (``king``)."""
+    name: str
+    trump: bool
+    counts: tuple[int, ...]
+    mean_cards: float
+    king_holders: int
+    king: float
+    mean_high_cards: float
+
+
+@dataclass(frozen=True)
+class Inferred:
+    """What the adversary's decisions say about his hand (:func:`inferred`): the ``hand``,
+    ``turn_up``, ``role`` and ``history`` read; whether the posterior is ``exact`` (every
+    hand enumerated) or sampled (``seed``; None when exact); the ``consistent`` hands (or
+    draws) ``out_of`` all, the adversary's decision ``model``; his trumps (``trump_counts``,
+    their shares ``trumps``: 0 to 5), ``two_trumps_or_more``, ``king_of_trumps`` and one
+    :class:`SuitInference` a suit letter (``suits``). :meth:`to_dict` is what ``ecarte-sim
+    infer --json`` prints (its provenance included; a copy)."""
+    hand: str
+    turn_up: str
+    role: str
+    history: tuple[str, ...]
+    exact: bool
+    seed: int | None
+    consistent: int
+    out_of: int
+    model: str
+    trump_counts: tuple[int, ...]
+    trumps: tuple[float, ...]
+    two_trumps_or_more: float
+    king_of_trumps: float
+    suits: dict[str, SuitInference]
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict) -> Inferred:
+        suits = {letter: SuitInference(s["name"], s["trump"], tuple(s["counts"]),
+                                       s["mean_cards"], s["king_holders"], s["king"],
+                                       s["mean_high_cards"])
+                 for letter, s in r["suits"].items()}
+        return cls(r["hand"], r["turn_up"], r["role"], tuple(r["history"]), r["exact"],
+                   r.get("seed"), r["consistent"], r["of"], r["model"],
+                   tuple(r["trump_counts"]), tuple(r["trumps"]), r["two_trumps_or_more"],
+                   r["king_of_trumps"], suits, r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
+
+
+def inferred(hand: str, turn_up: str, history: str, role: str = "elder", *,
+             score: str | tuple[int, int] = "0-0", **options) -> Inferred:
     """What the adversary's decisions (``history``, e.g. ``"propose,refuse"``) say about
     his hand — :func:`ecarte_sim.analysis.ecarte.advice.inference.infer`, with ``score`` as
-    ``"E-D"`` or ``(E, D)``; what ``ecarte-sim infer --json`` prints."""
+    ``"E-D"`` or ``(E, D)``, typed (:class:`Inferred`).
+
+    >>> r = inferred("QS JS AH 7C JD", "8D", "propose,refuse")
+    >>> r.exact, r.history, r.suits["D"].trump, r.consistent < r.out_of
+    (True, ('propose', 'refuse'), True, True)
+    """
     from ecarte_sim.analysis.ecarte.advice.inference import infer as infer_hand
 
     x, y = Score.of(score)
-    return infer_hand(hand, turn_up, history, role, score=f"{x}-{y}", **options)
+    return Inferred.of(infer_hand(hand, turn_up, history, role, score=f"{x}-{y}", **options))
+
+
+def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
+          score: str | tuple[int, int] = "0-0", **options) -> dict:
+    """What the adversary's decisions (``history``, e.g. ``"propose,refuse"``) say about
+    his hand — :func:`inferred` as a dict, what ``ecarte-sim infer --json`` prints."""
+    return inferred(hand, turn_up, history, role, score=score, **options).to_dict()
 
 
 @dataclass(frozen=True)

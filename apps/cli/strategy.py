@@ -479,11 +479,12 @@ def infer(hand, turn_up, history, thrown, samples, seed, discard, role, model, t
       ecarte-sim infer "QS KH AH 9C JD" --turn-up 8D --history propose,accept:2,play \\
           --thrown "7C 8H"
     """
-    from ecarte_sim.api.strategy import infer as infer_hand
+    from ecarte_sim.api.strategy import inferred
 
-    result = infer_hand(hand, turn_up, history, role, opponent_model=model,
-                        threshold=threshold, score=score, thrown=thrown,
-                        samples=samples, seed=seed, discard=discard)
+    read = inferred(hand, turn_up, history, role, opponent_model=model,
+                    threshold=threshold, score=score, thrown=thrown,
+                    samples=samples, seed=seed, discard=discard)
+    result = read.to_dict()
     if as_json:
         emit(result)
         return

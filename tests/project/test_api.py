@@ -446,3 +446,23 @@ def test_audit_reads_as_the_command_prints_it(cli):
     assert cell.table_regret == (s["table"]["regret"]["mean"], *s["table"]["regret"]["ci95"])
     assert cell.treatise_wrong[0] == s["treatise"]["wrong"]["share"]
 
+
+def test_inferred_reads_as_the_command_prints_it(cli):
+    """The typed inference: ``to_dict()`` is ``infer --json`` (its provenance apart, which
+    the library writes); its fields, the figures."""
+    from ecarte_sim.api.strategy import inferred
+
+    r = inferred("QS KH AH 9C JD", "8D", "propose,accept:2,play", thrown="7C 8H",
+                 samples=500, seed=5)
+    out = _cli_json(cli, "infer", "QS KH AH 9C JD", "--turn-up", "8D", "--history",
+                    "propose,accept:2,play", "--thrown", "7C 8H", "--samples", "500",
+                    "--seed", "5")
+    mine = json.loads(json.dumps(r.to_dict()))
+    mine.pop("provenance", None)
+    assert mine == out
+    assert (r.exact, r.seed, r.consistent, r.out_of) == (False, 5, out["consistent"],
+                                                         out["of"])
+    assert r.history == tuple(out["history"]) and r.trumps == tuple(out["trumps"])
+    d = r.suits["D"]
+    assert (d.trump, d.counts, d.king) == (True, tuple(out["suits"]["D"]["counts"]),
+                                           out["suits"]["D"]["king"])

@@ -22,8 +22,9 @@ The bounds and defaults the ``piquet`` commands' options show are re-exported he
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, field, replace
 
 from ecarte_sim.analysis.piquet.report import measure
 from ecarte_sim.analysis.piquet.search import (CHUNK, DEFAULT_SAMPLES, TASK,  # noqa: F401
@@ -85,18 +86,77 @@ def piquet_deal(deal: PiquetDeal | None = None, *, seed: int = 0, index: int = 0
             **({"seed": seed, "index": index} if deal is None else {"seed": seed})}
 
 
-def piquet_simulate(deals: int, *, seed: int = 0, start: int = 0,
-                    settings: PiquetSettings = PiquetSettings(), chunk: int | None = None,
-                    progress: Progress = None,
-                    discard: tuple = (Discarding.OWN, Discarding.OWN),
-                    samples: int = DEFAULT_SAMPLES) -> dict:
+@dataclass(frozen=True)
+class PiquetSimulation:
+    """Piquet deals played out (:func:`piquet_simulation`): the run (``deals``, ``seed``,
+    ``start``, the ``players`` (elder, younger), the ``settings`` as ``--json`` echoes
+    them); the deals the ``elder_wins``, the ``younger_wins`` and the ``ties``, each
+    share as (rate, low, high) with its Wilson 95% interval (``elder_win_rate``,
+    ``younger_win_rate``, ``tie_rate``); the mean totals (``mean_elder``,
+    ``mean_younger``, ``mean_difference``: (mean, low, high), normal 95% intervals); the
+    deals with a ``pique``, a ``repique``, a ``capot`` and the ``carte_blanche_hands``.
+    :meth:`to_dict` is what ``ecarte-sim piquet simulate --json`` prints before its
+    provenance (the seats' figures, the mean components and the histograms too; a
+    copy)."""
+    deals: int
+    seed: int
+    start: int
+    players: tuple[str, str]
+    elder_wins: int
+    younger_wins: int
+    ties: int
+    elder_win_rate: tuple[float, float, float]
+    younger_win_rate: tuple[float, float, float]
+    tie_rate: tuple[float, float, float]
+    mean_elder: tuple[float, float, float]
+    mean_younger: tuple[float, float, float]
+    mean_difference: tuple[float, float, float]
+    pique: int
+    repique: int
+    capot: int
+    carte_blanche_hands: int
+    settings: dict = field(repr=False)
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict) -> PiquetSimulation:
+        iv = r["intervals"]
+
+        def rate(k):
+            return (iv[k]["rate"], *iv[k]["ci95"])
+
+        def mean(k):
+            return (iv[k]["mean"], *iv[k]["ci95"])
+
+        return cls(r["deals"], r["seed"], r["start"],
+                   (r["players"]["elder"], r["players"]["younger"]), r["elder_wins"],
+                   r["younger_wins"], r["ties"], rate("elder_win_rate"),
+                   rate("younger_win_rate"), rate("tie_rate"), mean("mean_elder"),
+                   mean("mean_younger"), mean("mean_difference"), r["pique"], r["repique"],
+                   r["capot"], r["carte_blanche_hands"], r["settings"], r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
+
+
+def piquet_simulation(deals: int, *, seed: int = 0, start: int = 0,
+                      settings: PiquetSettings = PiquetSettings(), chunk: int | None = None,
+                      progress: Progress = None,
+                      discard: tuple = (Discarding.OWN, Discarding.OWN),
+                      samples: int = DEFAULT_SAMPLES) -> PiquetSimulation:
     """Deals ``start .. start + deals - 1`` of ``seed`` played out: who wins each deal (the
     higher total; equal totals tie), the mean totals, carte blanche, pique, repique and
     capot by seat (Laws 18, 66, 68, 69), each with its 95% interval.
 
     ``discard`` (the elder's, the younger's): each seat discards as its player does
     (``own``), or by search (``search``: the full take, each candidate evaluated on
-    ``samples`` sampled deals, :mod:`ecarte_sim.engine.piquet.discard_search`)."""
+    ``samples`` sampled deals, :mod:`ecarte_sim.engine.piquet.discard_search`). A
+    :class:`PiquetSimulation`.
+
+    >>> s = piquet_simulation(2000, seed=1)
+    >>> s.elder_wins + s.younger_wins + s.ties == s.deals, s.elder_win_rate[1] < s.elder_win_rate[0]
+    (True, True)
+    """
     discard = check_discarding(settings, discard)
     if discard == (Discarding.OWN, Discarding.OWN):
         counts = deal_counts(seed, start, start + deals, settings.cfg(),
@@ -110,9 +170,21 @@ def piquet_simulate(deals: int, *, seed: int = 0, start: int = 0,
         searched = {"discard": {"elder": name_of(discard[0]), "younger": name_of(discard[1])},
                     "search_samples": samples}
     elder, younger = settings.players
-    return {**deal_summary(counts), "seed": seed, "start": start,
-            "players": {"elder": name_of(elder), "younger": name_of(younger)},
-            "settings": {**settings.echo(), **searched}}
+    return PiquetSimulation.of({**deal_summary(counts), "seed": seed, "start": start,
+                                "players": {"elder": name_of(elder),
+                                            "younger": name_of(younger)},
+                                "settings": {**settings.echo(), **searched}})
+
+
+def piquet_simulate(deals: int, *, seed: int = 0, start: int = 0,
+                    settings: PiquetSettings = PiquetSettings(), chunk: int | None = None,
+                    progress: Progress = None,
+                    discard: tuple = (Discarding.OWN, Discarding.OWN),
+                    samples: int = DEFAULT_SAMPLES) -> dict:
+    """:func:`piquet_simulation` as a dict: what ``ecarte-sim piquet simulate --json``
+    prints (before its provenance)."""
+    return piquet_simulation(deals, seed=seed, start=start, settings=settings, chunk=chunk,
+                             progress=progress, discard=discard, samples=samples).to_dict()
 
 
 def piquet_partie(parties: int, *, seed: int = 0, start: int = 0,
@@ -184,6 +256,7 @@ def piquet_told(result: dict, pretty: bool = False) -> list[str]:
     return tell_deal(result, pretty)
 
 
-__all__ = ["piquet_deal", "piquet_simulate", "piquet_partie", "piquet_report",
+__all__ = ["PiquetSimulation", "piquet_deal", "piquet_simulate", "piquet_simulation",
+           "piquet_partie", "piquet_report",
            "piquet_discard_search", "piquet_deal_order", "piquet_cards", "piquet_discarding",
            "piquet_told"]

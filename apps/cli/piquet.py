@@ -242,7 +242,7 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
            "carte_blanche_hands", "pique", "repique", "capot", "intervals", "by_seat", ...}
     Results are bit-identical for any --threads and --chunk.
     """
-    from ecarte_sim.api.piquet import piquet_simulate
+    from ecarte_sim.api.piquet import piquet_simulation
     from ecarte_sim.analysis.reports.provenance import provenance
     from ecarte_sim.api.piquet import MAX_DEAL_INDEX
 
@@ -258,9 +258,10 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
         parameters["search_samples"] = search_samples
     with long_run("piquet simulate", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers), progress(not quiet and not as_json, n_deals, "playing") as bar:
-        result = piquet_simulate(n_deals, seed=seed, start=start, settings=settings,
-                                 chunk=chunk, progress=bar.update, discard=discard,
-                                 samples=search_samples)
+        simulated = piquet_simulation(n_deals, seed=seed, start=start, settings=settings,
+                                      chunk=chunk, progress=bar.update, discard=discard,
+                                      samples=search_samples)
+    result = simulated.to_dict()
     result["provenance"] = provenance("piquet simulate", parameters, seed, n_deals)
     if as_json:
         emit(result)

@@ -466,3 +466,19 @@ def test_inferred_reads_as_the_command_prints_it(cli):
     d = r.suits["D"]
     assert (d.trump, d.counts, d.king) == (True, tuple(out["suits"]["D"]["counts"]),
                                            out["suits"]["D"]["king"])
+
+
+def test_piquet_simulation_reads_as_the_command_prints_it(cli):
+    """The typed Piquet simulation: ``to_dict()`` is ``piquet simulate --json`` (its
+    provenance apart); its fields, the figures."""
+    from ecarte_sim.api.piquet import piquet_simulation
+
+    s = piquet_simulation(2000, seed=1)
+    out = _cli_json(cli, "piquet", "simulate", "--deals", "2000", "--seed", "1", "--quiet")
+    assert json.loads(json.dumps(s.to_dict())) == out
+    iv = out["intervals"]
+    assert (s.deals, s.seed, s.players) == (2000, 1, (out["players"]["elder"],
+                                                      out["players"]["younger"]))
+    assert (s.elder_wins, s.ties, s.capot) == (out["elder_wins"], out["ties"], out["capot"])
+    assert s.elder_win_rate == (iv["elder_win_rate"]["rate"], *iv["elder_win_rate"]["ci95"])
+    assert s.mean_difference[0] == iv["mean_difference"]["mean"]

@@ -187,26 +187,81 @@ def piquet_simulate(deals: int, *, seed: int = 0, start: int = 0,
                              progress=progress, discard=discard, samples=samples).to_dict()
 
 
-def piquet_partie(parties: int, *, seed: int = 0, start: int = 0,
-                  settings: PiquetSettings = PiquetSettings(), partie: Partie | str = Partie.SIX,
-                  chunk: int | None = None, progress: Progress = None) -> dict:
+@dataclass(frozen=True)
+class PiquetParties:
+    """Piquet parties played (:func:`piquet_parties`): the run (``parties``, ``seed``,
+    ``start``, the ``players`` (A, who deals first, and B), the ``partie``: six or four
+    deals, the first deal's ``settings``); the parties won by the first dealer
+    (``first_dealer_wins``) and by the first elder, the ``drawn``, the ``rubicons`` and
+    the parties decided by ``tie_breaks``; A's win rate and the rubicon rate as (rate,
+    low, high) with their Wilson 95% intervals, A's mean settlement as (mean, low, high).
+    :meth:`to_dict` is what ``ecarte-sim piquet partie --json`` prints before its
+    provenance (the tie-break rate and the mean scores too; a copy)."""
+    parties: int
+    seed: int
+    start: int
+    players: tuple[str, str]
+    partie: str
+    first_dealer_wins: int
+    first_elder_wins: int
+    drawn: int
+    rubicons: int
+    tie_breaks: int
+    first_dealer_win_rate: tuple[float, float, float]
+    rubicon_rate: tuple[float, float, float]
+    first_dealer_settlement: tuple[float, float, float]
+    settings: dict = field(repr=False)
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict) -> PiquetParties:
+        iv = r["intervals"]
+        m = iv["first_dealer_settlement"]
+        return cls(r["parties"], r["seed"], r["start"], (r["players"]["a"], r["players"]["b"]),
+                   r["partie"], r["first_dealer_wins"], r["first_elder_wins"], r["drawn"],
+                   r["rubicons"], r["tie_breaks"],
+                   (iv["first_dealer_win_rate"]["rate"], *iv["first_dealer_win_rate"]["ci95"]),
+                   (iv["rubicon_rate"]["rate"], *iv["rubicon_rate"]["ci95"]),
+                   (m["mean"], *m["ci95"]), r["settings"], r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
+
+
+def piquet_parties(parties: int, *, seed: int = 0, start: int = 0,
+                   settings: PiquetSettings = PiquetSettings(),
+                   partie: Partie | str = Partie.SIX, chunk: int | None = None,
+                   progress: Progress = None) -> PiquetParties:
     """Parties ``start .. start + parties - 1`` of ``seed`` (partie ``p`` deals indices
     ``8p .. 8p+7``): who wins, how often the loser is rubiconed, the mean settlement
     (Laws 71-73), tie-break deals.
 
     ``settings`` are the first deal's: its younger hand is A, the first dealer, its elder
     B; the seats alternate deal by deal. ``partie``: six deals (Law 71) or four, the
-    first and last counting double (its note).
+    first and last counting double (its note). A :class:`PiquetParties`.
+
+    >>> p = piquet_parties(500, seed=1)
+    >>> p.first_dealer_wins + p.first_elder_wins + p.drawn == p.parties, p.partie
+    (True, 'six')
     """
     partie = member(Partie, partie, "partie")
     counts = partie_counts(seed, start, start + parties, settings.cfg(),
                            settings.swapped().cfg(), four=partie == Partie.FOUR,
                            chunk=settings.chunk(parties=True) if chunk is None else chunk,
                            block=settings.task_size(parties=True), progress=progress)
-    return {**partie_summary(counts), "seed": seed, "start": start,
-            "players": {"a": name_of(settings.younger_player),
-                        "b": name_of(settings.elder_player)},
-            "partie": name_of(partie), "settings": settings.echo()}
+    return PiquetParties.of({**partie_summary(counts), "seed": seed, "start": start,
+                             "players": {"a": name_of(settings.younger_player),
+                                         "b": name_of(settings.elder_player)},
+                             "partie": name_of(partie), "settings": settings.echo()})
+
+
+def piquet_partie(parties: int, *, seed: int = 0, start: int = 0,
+                  settings: PiquetSettings = PiquetSettings(), partie: Partie | str = Partie.SIX,
+                  chunk: int | None = None, progress: Progress = None) -> dict:
+    """:func:`piquet_parties` as a dict: what ``ecarte-sim piquet partie --json`` prints
+    (before its provenance)."""
+    return piquet_parties(parties, seed=seed, start=start, settings=settings, partie=partie,
+                          chunk=chunk, progress=progress).to_dict()
 
 
 def piquet_report(deals: dict | None = None, *, seed: int = 0,
@@ -256,7 +311,7 @@ def piquet_told(result: dict, pretty: bool = False) -> list[str]:
     return tell_deal(result, pretty)
 
 
-__all__ = ["PiquetSimulation", "piquet_deal", "piquet_simulate", "piquet_simulation",
-           "piquet_partie", "piquet_report",
+__all__ = ["PiquetParties", "PiquetSimulation", "piquet_deal", "piquet_simulate", "piquet_simulation",
+           "piquet_partie", "piquet_parties", "piquet_report",
            "piquet_discard_search", "piquet_deal_order", "piquet_cards", "piquet_discarding",
            "piquet_told"]

@@ -313,7 +313,7 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
     With the same player on both sides the first dealer's win rate answers the
     classic question: should the winner of the cut choose to deal first?
     """
-    from ecarte_sim.api.piquet import piquet_partie
+    from ecarte_sim.api.piquet import piquet_parties
     from ecarte_sim.analysis.reports.provenance import provenance
 
     if start + n_parties > 2**41:
@@ -325,8 +325,9 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
                   "partie": partie_kind, **opts, **settings.declaring_echo()}
     with long_run("piquet partie", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers), progress(not quiet and not as_json, n_parties, "parties") as bar:
-        result = piquet_partie(n_parties, seed=seed, start=start, settings=settings,
-                               partie=partie_kind, chunk=chunk, progress=bar.update)
+        played = piquet_parties(n_parties, seed=seed, start=start, settings=settings,
+                                partie=partie_kind, chunk=chunk, progress=bar.update)
+    result = played.to_dict()
     result["provenance"] = provenance("piquet partie", parameters, seed, n_parties)
     if as_json:
         emit(result)

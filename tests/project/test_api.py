@@ -482,3 +482,21 @@ def test_piquet_simulation_reads_as_the_command_prints_it(cli):
     assert (s.elder_wins, s.ties, s.capot) == (out["elder_wins"], out["ties"], out["capot"])
     assert s.elder_win_rate == (iv["elder_win_rate"]["rate"], *iv["elder_win_rate"]["ci95"])
     assert s.mean_difference[0] == iv["mean_difference"]["mean"]
+
+
+def test_piquet_parties_read_as_the_command_prints_them(cli):
+    """The typed Piquet parties: ``to_dict()`` is ``piquet partie --json`` (its provenance
+    apart); its fields, the figures."""
+    from ecarte_sim.api.piquet import piquet_parties
+
+    p = piquet_parties(500, seed=1, partie="four")
+    out = _cli_json(cli, "piquet", "partie", "--parties", "500", "--seed", "1", "--partie",
+                    "four", "--quiet")
+    assert json.loads(json.dumps(p.to_dict())) == out
+    iv = out["intervals"]
+    assert (p.parties, p.partie, p.players) == (500, "four", (out["players"]["a"],
+                                                               out["players"]["b"]))
+    assert (p.first_dealer_wins, p.drawn, p.tie_breaks) == (
+        out["first_dealer_wins"], out["drawn"], out["tie_breaks"])
+    assert p.rubicon_rate == (iv["rubicon_rate"]["rate"], *iv["rubicon_rate"]["ci95"])
+    assert p.first_dealer_settlement[0] == iv["first_dealer_settlement"]["mean"]

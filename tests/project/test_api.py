@@ -447,6 +447,29 @@ def test_audit_reads_as_the_command_prints_it(cli):
     assert cell.treatise_wrong[0] == s["treatise"]["wrong"]["share"]
 
 
+def test_exploitability_reads_as_the_command_prints_it(cli):
+    """The typed exploitability: ``to_dict()`` is ``exploitability --json`` (its command,
+    provenance and files apart); a model's fields, its summary's figures."""
+    from ecarte_sim.api.play import ExploitSettings, exploitability
+    from ecarte_sim.apps.cli.common import finite
+
+    x = exploitability(ExploitSettings(models=("heuristic",), per_stratum=1, held_out_seeds=1),
+                       top=3)                                 # the command's default
+    out = _cli_json(cli, "exploitability", "--models", "heuristic", "--per-stratum", "1",
+                    "--held-out", "1", "--quiet")
+    out.pop("command")
+    assert out.pop("files") == []
+    assert json.loads(json.dumps(finite(x.to_dict()))) == out       # NaN printed as null
+    assert (x.seed, list(x.strata)) == (out["seed"], out["strata"])
+    m, printed = x.models["heuristic"], out["models"]["heuristic"]["summary"]
+    assert (m.model, len(m.frame)) == ("heuristic", len(out["models"]["heuristic"]["hands"]))
+    for seat, e in printed["roles"].items():
+        assert finite(list(m.gain_marks[seat])) == [e["gain_marks"]["mean"],
+                                                    *e["gain_marks"]["ci95"]]
+        assert m.held_out_marks[seat][0] == e["held_out_marks"]["mean"]
+    assert m.local_share == printed["local_share"]
+
+
 def test_inferred_reads_as_the_command_prints_it(cli):
     """The typed inference: ``to_dict()`` is ``infer --json`` (its provenance apart, which
     the library writes); its fields, the figures."""

@@ -1,4 +1,5 @@
-"""The Piquet library: one call per question, plain dicts back.
+"""The Piquet library: one call per question, plain dicts back (typed results beside
+the simulation and the parties: :func:`piquet_simulation`, :func:`piquet_parties`).
 
 Each function takes its rules and players as a
 :class:`~ecarte_sim.engine.piquet.settings.PiquetSettings` and returns exactly the

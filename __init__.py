@@ -23,8 +23,9 @@ inference, judged), with
 :func:`piquet_simulate`, :func:`piquet_partie`, :func:`piquet_report`,
 :func:`piquet_discard_search` (discards chosen by search, paired against the keep value)
 and :func:`piquet_deal_order` (who deals each deal of a partie), with
-:class:`PiquetSettings`. Results are dicts of plain values, record objects or pandas
-DataFrames; every figure is a pure function of the seed and the deal indices. A record
+:class:`PiquetSettings`. Results are dicts of plain values, typed results with
+``to_dict()`` (:func:`strategy`'s, for one), record objects or pandas DataFrames; every
+figure is a pure function of the seed and the deal indices. A record
 reads as the command prints it: ``print(es.play(1, 5))`` tells the deal, and
 ``es.play(1, 5).to_dict()`` is what ``ecarte-sim play --seed 1 --index 5 --json``
 prints, without the provenance.

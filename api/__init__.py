@@ -16,13 +16,17 @@ but the registries, the value types, the report writers and the long runs' plumb
 * :mod:`.strategy` — advise, the chart and cards, infer, strategy (its checked
   :class:`~.strategy.StrategyPlan`), versus; typed results with ``to_dict()``:
   :class:`~.strategy.Advice`, :class:`~.strategy.Chart`, :class:`~.strategy.CardChoice`,
-  :class:`~.strategy.Versus`.
+  :class:`~.strategy.Inferred` (:func:`~.strategy.inferred`),
+  :class:`~.strategy.StrategyRun`, :class:`~.strategy.Versus`.
 * :mod:`.inference` — what reading the proposals is worth, and the treatise's claims about
   inference.
 * :mod:`.solving` — five up solved: equilibrium, every decision, the audit of the shipped
-  strategy.
-* :mod:`.play` — the card play: exploit, exploitability, stronger, card regret.
+  strategy (:class:`~.solving.Audit` with ``to_dict()``).
+* :mod:`.play` — the card play: exploit, exploitability (:class:`~.play.Exploitability`
+  with ``to_dict()``), stronger, card regret.
 * :mod:`.practice` — a game record reviewed (:class:`~.practice.Review` with ``to_dict()``).
-* :mod:`.piquet` — Piquet's questions.
+* :mod:`.piquet` — Piquet's questions; typed results with ``to_dict()``:
+  :class:`~.piquet.PiquetSimulation` (:func:`~.piquet.piquet_simulation`),
+  :class:`~.piquet.PiquetParties` (:func:`~.piquet.piquet_parties`).
 * :mod:`.defaults` — the defaults the options show, light to import (no numpy).
 """

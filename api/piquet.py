@@ -1,4 +1,5 @@
-"""The Piquet library: one call per question, plain dicts back.
+"""The Piquet library: one call per question, plain dicts back (typed results beside
+the simulation and the parties: :func:`piquet_simulation`, :func:`piquet_parties`).
 
 Each function takes its rules and players as a
 :class:`~ecarte_sim.engine.piquet.settings.PiquetSettings` and returns exactly the
@@ -22,8 +23,9 @@ The bounds and defaults the ``piquet`` commands' options show are re-exported he
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, field, replace
 
 from ecarte_sim.analysis.piquet.report import measure
 from ecarte_sim.analysis.piquet.search import (CHUNK, DEFAULT_SAMPLES, TASK,  # noqa: F401
@@ -85,18 +87,77 @@ def piquet_deal(deal: PiquetDeal | None = None, *, seed: int = 0, index: int = 0
             **({"seed": seed, "index": index} if deal is None else {"seed": seed})}
 
 
-def piquet_simulate(deals: int, *, seed: int = 0, start: int = 0,
-                    settings: PiquetSettings = PiquetSettings(), chunk: int | None = None,
-                    progress: Progress = None,
-                    discard: tuple = (Discarding.OWN, Discarding.OWN),
-                    samples: int = DEFAULT_SAMPLES) -> dict:
+@dataclass(frozen=True)
+class PiquetSimulation:
+    """Piquet deals played out (:func:`piquet_simulation`): the run (``deals``, ``seed``,
+    ``start``, the ``players`` (elder, younger), the ``settings`` as ``--json`` echoes
+    them); the deals the ``elder_wins``, the ``younger_wins`` and the ``ties``, each
+    share as (rate, low, high) with its Wilson 95% interval (``elder_win_rate``,
+    ``younger_win_rate``, ``tie_rate``); the mean totals (``mean_elder``,
+    ``mean_younger``, ``mean_difference``: (mean, low, high), normal 95% intervals); the
+    deals with a ``pique``, a ``repique``, a ``capot`` and the ``carte_blanche_hands``.
+    :meth:`to_dict` is what ``ecarte-sim piquet simulate --json`` prints before its
+    provenance (the seats' figures, the mean components and the histograms too; a
+    copy)."""
+    deals: int
+    seed: int
+    start: int
+    players: tuple[str, str]
+    elder_wins: int
+    younger_wins: int
+    ties: int
+    elder_win_rate: tuple[float, float, float]
+    younger_win_rate: tuple[float, float, float]
+    tie_rate: tuple[float, float, float]
+    mean_elder: tuple[float, float, float]
+    mean_younger: tuple[float, float, float]
+    mean_difference: tuple[float, float, float]
+    pique: int
+    repique: int
+    capot: int
+    carte_blanche_hands: int
+    settings: dict = field(repr=False)
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict) -> PiquetSimulation:
+        iv = r["intervals"]
+
+        def rate(k):
+            return (iv[k]["rate"], *iv[k]["ci95"])
+
+        def mean(k):
+            return (iv[k]["mean"], *iv[k]["ci95"])
+
+        return cls(r["deals"], r["seed"], r["start"],
+                   (r["players"]["elder"], r["players"]["younger"]), r["elder_wins"],
+                   r["younger_wins"], r["ties"], rate("elder_win_rate"),
+                   rate("younger_win_rate"), rate("tie_rate"), mean("mean_elder"),
+                   mean("mean_younger"), mean("mean_difference"), r["pique"], r["repique"],
+                   r["capot"], r["carte_blanche_hands"], r["settings"], r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
+
+
+def piquet_simulation(deals: int, *, seed: int = 0, start: int = 0,
+                      settings: PiquetSettings = PiquetSettings(), chunk: int | None = None,
+                      progress: Progress = None,
+                      discard: tuple = (Discarding.OWN, Discarding.OWN),
+                      samples: int = DEFAULT_SAMPLES) -> PiquetSimulation:
     """Deals ``start .. start + deals - 1`` of ``seed`` played out: who wins each deal (the
     higher total; equal totals tie), the mean totals, carte blanche, pique, repique and
     capot by seat (Laws 18, 66, 68, 69), each with its 95% interval.
 
     ``discard`` (the elder's, the younger's): each seat discards as its player does
     (``own``), or by search (``search``: the full take, each candidate evaluated on
-    ``samples`` sampled deals, :mod:`ecarte_sim.engine.piquet.discard_search`)."""
+    ``samples`` sampled deals, :mod:`ecarte_sim.engine.piquet.discard_search`). A
+    :class:`PiquetSimulation`.
+
+    >>> s = piquet_simulation(2000, seed=1)
+    >>> s.elder_wins + s.younger_wins + s.ties == s.deals, s.elder_win_rate[1] < s.elder_win_rate[0]
+    (True, True)
+    """
     discard = check_discarding(settings, discard)
     if discard == (Discarding.OWN, Discarding.OWN):
         counts = deal_counts(seed, start, start + deals, settings.cfg(),
@@ -110,31 +171,98 @@ def piquet_simulate(deals: int, *, seed: int = 0, start: int = 0,
         searched = {"discard": {"elder": name_of(discard[0]), "younger": name_of(discard[1])},
                     "search_samples": samples}
     elder, younger = settings.players
-    return {**deal_summary(counts), "seed": seed, "start": start,
-            "players": {"elder": name_of(elder), "younger": name_of(younger)},
-            "settings": {**settings.echo(), **searched}}
+    return PiquetSimulation.of({**deal_summary(counts), "seed": seed, "start": start,
+                                "players": {"elder": name_of(elder),
+                                            "younger": name_of(younger)},
+                                "settings": {**settings.echo(), **searched}})
 
 
-def piquet_partie(parties: int, *, seed: int = 0, start: int = 0,
-                  settings: PiquetSettings = PiquetSettings(), partie: Partie | str = Partie.SIX,
-                  chunk: int | None = None, progress: Progress = None) -> dict:
+def piquet_simulate(deals: int, *, seed: int = 0, start: int = 0,
+                    settings: PiquetSettings = PiquetSettings(), chunk: int | None = None,
+                    progress: Progress = None,
+                    discard: tuple = (Discarding.OWN, Discarding.OWN),
+                    samples: int = DEFAULT_SAMPLES) -> dict:
+    """:func:`piquet_simulation` as a dict: what ``ecarte-sim piquet simulate --json``
+    prints (before its provenance)."""
+    return piquet_simulation(deals, seed=seed, start=start, settings=settings, chunk=chunk,
+                             progress=progress, discard=discard, samples=samples).to_dict()
+
+
+@dataclass(frozen=True)
+class PiquetParties:
+    """Piquet parties played (:func:`piquet_parties`): the run (``parties``, ``seed``,
+    ``start``, the ``players`` (A, who deals first, and B), the ``partie``: six or four
+    deals, the first deal's ``settings``); the parties won by the first dealer
+    (``first_dealer_wins``) and by the first elder, the ``drawn``, the ``rubicons`` and
+    the parties decided by ``tie_breaks``; A's win rate and the rubicon rate as (rate,
+    low, high) with their Wilson 95% intervals, A's mean settlement as (mean, low, high).
+    :meth:`to_dict` is what ``ecarte-sim piquet partie --json`` prints before its
+    provenance (the tie-break rate and the mean scores too; a copy)."""
+    parties: int
+    seed: int
+    start: int
+    players: tuple[str, str]
+    partie: str
+    first_dealer_wins: int
+    first_elder_wins: int
+    drawn: int
+    rubicons: int
+    tie_breaks: int
+    first_dealer_win_rate: tuple[float, float, float]
+    rubicon_rate: tuple[float, float, float]
+    first_dealer_settlement: tuple[float, float, float]
+    settings: dict = field(repr=False)
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict) -> PiquetParties:
+        iv = r["intervals"]
+        m = iv["first_dealer_settlement"]
+        return cls(r["parties"], r["seed"], r["start"], (r["players"]["a"], r["players"]["b"]),
+                   r["partie"], r["first_dealer_wins"], r["first_elder_wins"], r["drawn"],
+                   r["rubicons"], r["tie_breaks"],
+                   (iv["first_dealer_win_rate"]["rate"], *iv["first_dealer_win_rate"]["ci95"]),
+                   (iv["rubicon_rate"]["rate"], *iv["rubicon_rate"]["ci95"]),
+                   (m["mean"], *m["ci95"]), r["settings"], r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
+
+
+def piquet_parties(parties: int, *, seed: int = 0, start: int = 0,
+                   settings: PiquetSettings = PiquetSettings(),
+                   partie: Partie | str = Partie.SIX, chunk: int | None = None,
+                   progress: Progress = None) -> PiquetParties:
     """Parties ``start .. start + parties - 1`` of ``seed`` (partie ``p`` deals indices
     ``8p .. 8p+7``): who wins, how often the loser is rubiconed, the mean settlement
     (Laws 71-73), tie-break deals.
 
     ``settings`` are the first deal's: its younger hand is A, the first dealer, its elder
     B; the seats alternate deal by deal. ``partie``: six deals (Law 71) or four, the
-    first and last counting double (its note).
+    first and last counting double (its note). A :class:`PiquetParties`.
+
+    >>> p = piquet_parties(500, seed=1)
+    >>> p.first_dealer_wins + p.first_elder_wins + p.drawn == p.parties, p.partie
+    (True, 'six')
     """
     partie = member(Partie, partie, "partie")
     counts = partie_counts(seed, start, start + parties, settings.cfg(),
                            settings.swapped().cfg(), four=partie == Partie.FOUR,
                            chunk=settings.chunk(parties=True) if chunk is None else chunk,
                            block=settings.task_size(parties=True), progress=progress)
-    return {**partie_summary(counts), "seed": seed, "start": start,
-            "players": {"a": name_of(settings.younger_player),
-                        "b": name_of(settings.elder_player)},
-            "partie": name_of(partie), "settings": settings.echo()}
+    return PiquetParties.of({**partie_summary(counts), "seed": seed, "start": start,
+                             "players": {"a": name_of(settings.younger_player),
+                                         "b": name_of(settings.elder_player)},
+                             "partie": name_of(partie), "settings": settings.echo()})
+
+
+def piquet_partie(parties: int, *, seed: int = 0, start: int = 0,
+                  settings: PiquetSettings = PiquetSettings(), partie: Partie | str = Partie.SIX,
+                  chunk: int | None = None, progress: Progress = None) -> dict:
+    """:func:`piquet_parties` as a dict: what ``ecarte-sim piquet partie --json`` prints
+    (before its provenance)."""
+    return piquet_parties(parties, seed=seed, start=start, settings=settings, partie=partie,
+                          chunk=chunk, progress=progress).to_dict()
 
 
 def piquet_report(deals: dict | None = None, *, seed: int = 0,
@@ -184,6 +312,7 @@ def piquet_told(result: dict, pretty: bool = False) -> list[str]:
     return tell_deal(result, pretty)
 
 
-__all__ = ["piquet_deal", "piquet_simulate", "piquet_partie", "piquet_report",
+__all__ = ["PiquetParties", "PiquetSimulation", "piquet_deal", "piquet_simulate", "piquet_simulation",
+           "piquet_partie", "piquet_parties", "piquet_report",
            "piquet_discard_search", "piquet_deal_order", "piquet_cards", "piquet_discarding",
            "piquet_told"]

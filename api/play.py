@@ -18,14 +18,17 @@ machine), the others run.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ecarte_sim.analysis.ecarte.play.card_regret import RegretSettings
 from ecarte_sim.analysis.ecarte.play.exploit import STRATA
 from ecarte_sim.analysis.ecarte.play.exploitability import MODELS as EXPLOITED
 from ecarte_sim.analysis.ecarte.play.exploitability import ExploitSettings
 
-__all__ = ["EXPLOITED", "STRATA", "ExploitSettings", "RegretSettings", "card_regret", "exploit",
+__all__ = ["EXPLOITED", "STRATA", "ExploitSettings", "Exploitability", "ModelExploitability",
+           "RegretSettings", "card_regret", "exploit",
            "exploitability", "stronger", "stronger_player", "stronger_players"]
 
 
@@ -56,25 +59,95 @@ def exploit(hand: str, turn_up: str, role: str = "dealer", *, said: str = "play"
                         drew=drew, opponent_threw=opponent_threw, kings=kings)
 
 
+def _estimate(e: dict | None) -> tuple[float, float, float] | None:
+    """A summary's ``{"mean", "ci95"}`` as (mean, low, high)."""
+    return None if e is None else (e["mean"], *e["ci95"])
+
+
+@dataclass(frozen=True)
+class ModelExploitability:
+    """One play model's exploitability (:class:`Exploitability`): its ``label``
+    (``NAME`` or ``NAME:W``), ``model`` and ``worlds``; by seat (``"elder"``,
+    ``"dealer"`` and, when both were sampled, ``"both"``), the best response's gain in
+    marks a deal in sample (``gain_marks``), held out (``held_out_marks``) and the local
+    best response's (``local_gain_marks``), each (mean, low, high) with its 95% interval;
+    the ``local_share`` of the gain (None when there is none); the ``summary`` (per
+    stratum and seat, as ``--json`` prints it), the ``top`` hands and the per-hand
+    ``frame`` (a pandas DataFrame)."""
+    label: str
+    model: str
+    worlds: int
+    gain_marks: dict[str, tuple[float, float, float]]
+    held_out_marks: dict[str, tuple[float, float, float]]
+    local_gain_marks: dict[str, tuple[float, float, float]]
+    local_share: float | None
+    summary: dict = field(repr=False)
+    top: list = field(repr=False)
+    frame: object = field(repr=False)
+
+    @classmethod
+    def of(cls, label: str, m: dict) -> ModelExploitability:
+        roles = m["summary"]["roles"]
+        return cls(label, m["model"], m["worlds"],
+                   {seat: _estimate(e["gain_marks"]) for seat, e in roles.items()},
+                   {seat: _estimate(e["held_out_marks"]) for seat, e in roles.items()},
+                   {seat: _estimate(e["local_gain_marks"]) for seat, e in roles.items()},
+                   m["summary"]["local_share"], m["summary"], m["top"], m["frame"])
+
+    def to_dict(self) -> dict:
+        return {"summary": copy.deepcopy(self.summary), "top": copy.deepcopy(self.top),
+                "hands": self.frame.to_dict(orient="records")}
+
+
+@dataclass(frozen=True)
+class Exploitability:
+    """The exploitability of play models (:func:`exploitability`): the ``seed``, the
+    ``strata`` sampled, the responder ``hands`` of each, the situations' ``shares`` and
+    one :class:`ModelExploitability` a model (``models``, by label); ``settings`` as the
+    run echoes them. :meth:`to_dict` is what ``ecarte-sim exploitability --json`` prints
+    between its command and its provenance and files; :attr:`payload` is the library's
+    dict (the per-hand frames in it), what the report is written from."""
+    seed: int
+    strata: tuple[str, ...]
+    hands: dict[str, int]
+    shares: dict
+    models: dict[str, ModelExploitability]
+    settings: dict = field(repr=False)
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict) -> Exploitability:
+        return cls(r["settings"]["seed"], tuple(r["strata"]), r["hands"], r["shares"],
+                   {label: ModelExploitability.of(label, m) for label, m in r["models"].items()},
+                   r["settings"], r)
+
+    def to_dict(self) -> dict:
+        return {"seed": self.seed, "strata": list(self.strata),
+                "hands": copy.deepcopy(self.hands), "shares": copy.deepcopy(self.shares),
+                "models": {label: m.to_dict() for label, m in self.models.items()}}
+
+
 def exploitability(settings: ExploitSettings, strata: tuple | None = None, *, top: int = 0,
-                   progress: Callable[[str, str, int, int], None] | None = None) -> dict:
+                   progress: Callable[[str, str, int, int], None] | None = None
+                   ) -> Exploitability:
     """The exploitability of each model of ``settings`` over its stratified sample of
     responder hands (``strata``: some of :data:`STRATA` only; None: all) —
     :func:`~ecarte_sim.analysis.ecarte.play.exploitability.measure` — with, for each model,
-    its ``top`` hands and the lines that exploit them (``"top"``). ``progress(model,
-    stratum, done, total)`` is told each stratum's hands.
+    its ``top`` hands and the lines that exploit them: an :class:`Exploitability`.
+    ``progress(model, stratum, done, total)`` is told each stratum's hands. The example
+    runs exact best responses (minutes on a busy machine), so it is marked to skip.
 
     >>> r = exploitability(ExploitSettings(models=("heuristic",), per_stratum=1,
     ...                                    held_out_seeds=0))  # doctest: +SKIP
-    >>> sorted(r["models"])  # doctest: +SKIP
-    ['heuristic']
+    >>> sorted(r.models), r.models["heuristic"].gain_marks["both"][0] > 0  # doctest: +SKIP
+    (['heuristic'], True)
     """
     from ecarte_sim.analysis.ecarte.play import exploitability as X
 
     result = X.measure(settings, strata, progress=progress)
     for model, m in result["models"].items():
         m["top"] = X.top_hands(settings, model, m["frame"], top) if top else []
-    return result
+    return Exploitability.of(result)
 
 
 def stronger_player(label: str) -> tuple[str, int]:

@@ -15,7 +15,9 @@ the others run.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ecarte_sim.analysis.ecarte.advice.audit import DEFAULT_SCORES, AuditSettings
 from ecarte_sim.analysis.ecarte.solving.equilibrium import SolveSettings
@@ -25,7 +27,7 @@ from ecarte_sim.analysis.ecarte.solving.solved import Solved
 from ecarte_sim.engine.ecarte.decisions.states import N_STATES
 from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
-__all__ = ["DEFAULT_SCORES", "N_STATES", "AuditSettings", "EverySettings", "Sampling",
+__all__ = ["DEFAULT_SCORES", "N_STATES", "Audit", "AuditCell", "AuditSettings", "EverySettings", "Sampling",
            "Solved", "SolveSettings", "audit", "default_sampling", "draw_states",
            "equilibrium", "every_decision", "starting_strategy"]
 
@@ -102,15 +104,80 @@ def every_decision(settings: EverySettings, start: Solved, *, progress: Stages =
     return ed.solve(settings, tables, progress=progress)
 
 
-def audit(settings: AuditSettings, *, progress: Stages = None) -> dict:
+@dataclass(frozen=True, slots=True)
+class AuditCell:
+    """One (role, score[, later]) cell of an :class:`Audit`: the ``key`` (``"elder 0-0"``,
+    ``"dealer 2-2 later"``), the ``hands`` valued (0 when none was met; then the figures
+    are None), the mean regret in P(win the game) of the table's action
+    (``table_regret``, plug-in, an upper estimate; ``table_regret_cross``, cross-fitted,
+    a lower one) and of the treatise's, each ``(mean, low, high)`` with its 95% interval,
+    the share of hands whose action the values beat beyond their 95% interval
+    (``table_wrong``, ``treatise_wrong``: ``(share, low, high)``) and, for a later cell,
+    the ``deals_read`` to meet them."""
+    key: str
+    hands: int
+    table_regret: tuple[float, float, float] | None
+    table_regret_cross: tuple[float, float, float] | None
+    table_wrong: tuple[float, float, float] | None
+    treatise_regret: tuple[float, float, float] | None
+    treatise_regret_cross: tuple[float, float, float] | None
+    treatise_wrong: tuple[float, float, float] | None
+    deals_read: int | None
+
+    @classmethod
+    def of(cls, key: str, s: dict) -> AuditCell:
+        def mean(d):
+            return (d["mean"], *d["ci95"])
+
+        def share(d):
+            return (d["share"], *d["ci95"])
+
+        if not s["hands"]:
+            return cls(key, 0, None, None, None, None, None, None, s.get("deals_read"))
+        t, h = s["table"], s["treatise"]
+        return cls(key, s["hands"], mean(t["regret"]), mean(t["regret_cross"]),
+                   share(t["wrong"]), mean(h["regret"]), mean(h["regret_cross"]),
+                   share(h["wrong"]), s.get("deals_read"))
+
+
+@dataclass(frozen=True)
+class Audit:
+    """The shipped strategy checked hand by hand (:func:`audit`): the strategy audited
+    (``play``, its ``sha256``), the run's ``settings`` (as ``--json`` echoes them), one
+    :class:`AuditCell` a (role, score[, later]) in ``cells`` (by key) and the hands'
+    ``rows`` (one dict a hand). :meth:`to_dict` is what ``ecarte-sim audit --json`` prints
+    before its files (the rows left out); :attr:`payload` the library's whole dict (rows
+    included), what the report is written from."""
+    play: str
+    sha256: str | None
+    settings: dict
+    cells: dict[str, AuditCell]
+    rows: tuple[dict, ...] = field(repr=False)
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict) -> Audit:
+        return cls(r["strategy"]["play"], r["strategy"].get("sha256"), r["settings"],
+                   {k: AuditCell.of(k, s) for k, s in r["summaries"].items()},
+                   tuple(r["rows"]), r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy({k: v for k, v in self.payload.items() if k != "rows"})
+
+
+def audit(settings: AuditSettings, *, progress: Stages = None) -> Audit:
     """The shipped strategy checked hand by hand (:mod:`ecarte_sim.analysis.ecarte.advice.audit`):
     held-out hands valued as ``advise`` values them, the regret of the table's action and
-    of the treatise's, the worst hands (``"rows"``: one per hand).
+    of the treatise's, the worst hands — an :class:`Audit` (its ``rows``: one per hand).
     :class:`ValueError` when there is no strategy of that play model, or it is damaged.
+    The example values a few hands on a few deals (seconds once compiled), so it is
+    marked to skip.
 
     >>> r = audit(AuditSettings(hands=2, deals=64, scores=((0, 0),), roles=("elder",),
     ...                         rounds=("first",)))  # doctest: +SKIP
+    >>> r.cells["elder 0-0"].hands, r.play  # doctest: +SKIP
+    (2, 'dd')
     """
     from ecarte_sim.analysis.ecarte.advice.audit import audit as run_audit
 
-    return run_audit(settings, progress=progress)
+    return Audit.of(run_audit(settings, progress=progress))

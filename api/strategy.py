@@ -496,15 +496,82 @@ def cards(hand: str, turn_up: str, role: str = "elder", *, continuation: int = 0
     return CardChoice.of(result)
 
 
-def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
-          score: str | tuple[int, int] = "0-0", **options) -> dict:
+@dataclass(frozen=True, slots=True)
+class SuitInference:
+    """What the adversary holds in one suit (:class:`Inferred`): its ``name``, whether it
+    is ``trump``, the ``counts`` of his hands (or draws) holding 0 to 5 of its cards, his
+    ``mean_cards`` and ``mean_high_cards`` (K Q J A) in it, and the hands (draws) holding
+    its king (``king_holders``) and their share (``king``)."""
+    name: str
+    trump: bool
+    counts: tuple[int, ...]
+    mean_cards: float
+    king_holders: int
+    king: float
+    mean_high_cards: float
+
+
+@dataclass(frozen=True)
+class Inferred:
+    """What the adversary's decisions say about his hand (:func:`inferred`): the ``hand``,
+    ``turn_up``, ``role`` and ``history`` read; whether the posterior is ``exact`` (every
+    hand enumerated) or sampled (``seed``; None when exact); the ``consistent`` hands (or
+    draws) ``out_of`` all, the adversary's decision ``model``; his trumps (``trump_counts``,
+    their shares ``trumps``: 0 to 5), ``two_trumps_or_more``, ``king_of_trumps`` and one
+    :class:`SuitInference` a suit letter (``suits``). :meth:`to_dict` is what ``ecarte-sim
+    infer --json`` prints (its provenance included; a copy)."""
+    hand: str
+    turn_up: str
+    role: str
+    history: tuple[str, ...]
+    exact: bool
+    seed: int | None
+    consistent: int
+    out_of: int
+    model: str
+    trump_counts: tuple[int, ...]
+    trumps: tuple[float, ...]
+    two_trumps_or_more: float
+    king_of_trumps: float
+    suits: dict[str, SuitInference]
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict) -> Inferred:
+        suits = {letter: SuitInference(s["name"], s["trump"], tuple(s["counts"]),
+                                       s["mean_cards"], s["king_holders"], s["king"],
+                                       s["mean_high_cards"])
+                 for letter, s in r["suits"].items()}
+        return cls(r["hand"], r["turn_up"], r["role"], tuple(r["history"]), r["exact"],
+                   r.get("seed"), r["consistent"], r["of"], r["model"],
+                   tuple(r["trump_counts"]), tuple(r["trumps"]), r["two_trumps_or_more"],
+                   r["king_of_trumps"], suits, r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
+
+
+def inferred(hand: str, turn_up: str, history: str, role: str = "elder", *,
+             score: str | tuple[int, int] = "0-0", **options) -> Inferred:
     """What the adversary's decisions (``history``, e.g. ``"propose,refuse"``) say about
     his hand — :func:`ecarte_sim.analysis.ecarte.advice.inference.infer`, with ``score`` as
-    ``"E-D"`` or ``(E, D)``; what ``ecarte-sim infer --json`` prints."""
+    ``"E-D"`` or ``(E, D)``, typed (:class:`Inferred`).
+
+    >>> r = inferred("QS JS AH 7C JD", "8D", "propose,refuse")
+    >>> r.exact, r.history, r.suits["D"].trump, r.consistent < r.out_of
+    (True, ('propose', 'refuse'), True, True)
+    """
     from ecarte_sim.analysis.ecarte.advice.inference import infer as infer_hand
 
     x, y = Score.of(score)
-    return infer_hand(hand, turn_up, history, role, score=f"{x}-{y}", **options)
+    return Inferred.of(infer_hand(hand, turn_up, history, role, score=f"{x}-{y}", **options))
+
+
+def infer(hand: str, turn_up: str, history: str, role: str = "elder", *,
+          score: str | tuple[int, int] = "0-0", **options) -> dict:
+    """What the adversary's decisions (``history``, e.g. ``"propose,refuse"``) say about
+    his hand — :func:`inferred` as a dict, what ``ecarte-sim infer --json`` prints."""
+    return inferred(hand, turn_up, history, role, score=score, **options).to_dict()
 
 
 @dataclass(frozen=True)
@@ -580,10 +647,86 @@ def strategy_plan(settings: EcarteSettings | None = None, *, against: str = "tre
                         iterations, seed, sampling, fresh_deals)
 
 
+@dataclass(frozen=True, slots=True)
+class ScoreGain:
+    """One score's row of a best response against the treatise (:class:`RoleResponse`):
+    the ``score`` (``"E-D"``), the paired gain over the policy it replaces in P(win the
+    game) (``gain_win``) and in marks a deal (``gain_marks``), each with its 95% interval,
+    the share of hands on which it ``agrees`` with the treatise and the ``n`` fresh
+    deals."""
+    score: str
+    gain_win: float
+    gain_win_ci95: tuple[float, float]
+    gain_marks: float
+    gain_marks_ci95: tuple[float, float]
+    agreement: float
+    n: int
+
+    @classmethod
+    def of(cls, r: dict) -> ScoreGain:
+        return cls(r["score"], r["gain_win"], tuple(r["gain_win_ci95"]), r["gain_marks"],
+                   tuple(r["gain_marks_ci95"]), r["agreement"], r["n"])
+
+
+@dataclass(frozen=True, slots=True)
+class RoleResponse:
+    """One best response of a ``strategy --against treatise`` run (:class:`StrategyRun`):
+    the policy it ``replaces``, the ``deals`` that chose it and one :class:`ScoreGain` a
+    score (``gains``)."""
+    replaces: str
+    deals: int
+    gains: tuple[ScoreGain, ...]
+
+
+def _plain(result: dict) -> dict:
+    """A strategy run's dict without its big arrays (tables, per-state gains, ``v`` as a
+    list): what ``--json`` prints of it."""
+    out = {k: v for k, v in result.items() if k not in ("tables",)}
+    if "v" in out:
+        out["v"] = np.asarray(out["v"]).tolist()
+    if "roles" in out:
+        out["roles"] = {role: {k: v for k, v in d.items() if k not in ("table", "gain", "se")}
+                        for role, d in out["roles"].items()}
+    return out
+
+
+@dataclass(frozen=True)
+class StrategyRun:
+    """A ``strategy`` run (:func:`strategy`, :func:`run_strategy`): what was asked
+    (``against``, ``seed``, ``scores``, ``fresh_deals``, the ``settings`` as ``--json``
+    echoes them); against the treatise, one :class:`RoleResponse` a best response
+    (``roles``: ``"elder"``, ``"dealer"``, ``"elder-discard"``, ...; empty against
+    equilibrium); against equilibrium, the ``score`` and the ``steps`` (one dict a step:
+    the exploitability, both gains, the elder's value; empty against the treatise).
+    :meth:`to_dict` is what ``ecarte-sim strategy --json`` prints between its command and
+    its provenance (the arrays left out); :attr:`payload` the library's whole dict (the
+    tables, ``v``, the per-state gains), what the report is written from."""
+    against: str
+    seed: int
+    scores: tuple[str, ...]
+    fresh_deals: int | None
+    settings: dict
+    roles: dict[str, RoleResponse]
+    score: str | None
+    steps: tuple[dict, ...] = field(repr=False)
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict) -> StrategyRun:
+        roles = {key: RoleResponse(d["replaces"], d["deals"],
+                                   tuple(ScoreGain.of(row) for row in d["rows"]))
+                 for key, d in r.get("roles", {}).items()}
+        return cls(r["against"], r["seed"], tuple(r["scores"]), r["fresh_deals"],
+                   r["settings"], roles, r.get("score"), tuple(r.get("steps", ())), r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(_plain(self.payload))
+
+
 def run_strategy(plan: StrategyPlan,
-                 progress: Callable[[str, int, int], None] | None = None) -> dict:
-    """A :class:`StrategyPlan` run: its :meth:`~StrategyPlan.to_dict` and the library's
-    result (see :func:`strategy`)."""
+                 progress: Callable[[str, int, int], None] | None = None) -> StrategyRun:
+    """A :class:`StrategyPlan` run: a :class:`StrategyRun` of its
+    :meth:`~StrategyPlan.to_dict` and the library's result (see :func:`strategy`)."""
     from ecarte_sim.analysis.ecarte.solving import proposal_game as study
 
     if plan.against == "treatise":
@@ -597,7 +740,7 @@ def run_strategy(plan: StrategyPlan,
                                    iterations=plan.iterations, seed=plan.seed,
                                    sampling=plan.sampling, fresh_deals=plan.fresh_deals,
                                    progress=progress, decisions=plan.decisions)
-    return {**plan.to_dict(), **result}
+    return StrategyRun.of({**plan.to_dict(), **result})
 
 
 def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise",
@@ -605,7 +748,7 @@ def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise
              score: str | tuple[int, int] | None = None, all_scores: bool = False,
              iterations: int = 3, seed: int = 0, deals_per_state: int | None = None,
              max_deals_per_state: int | None = None, fresh_deals: int | None = None,
-             progress: Callable[[str, int, int], None] | None = None) -> dict:
+             progress: Callable[[str, int, int], None] | None = None) -> StrategyRun:
     """What should one play: ``ecarte-sim strategy`` from Python, the same library calls
     (:func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.against_treatise` or
     :func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.equilibrium`) with the command's options
@@ -621,10 +764,18 @@ def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise
     ``max_deals_per_state`` (defaults as the command's, by play model). ``progress(stage,
     done, total)`` is told each stage's progress.
 
-    Returns the parameters (as ``--json`` echoes them) and the library's result with its
-    arrays (``v``; the best responses' ``table``, ``gain``, ``se``; ``tables``), which
-    ``--json`` leaves out. :class:`ValueError` names a bad argument
-    (:func:`strategy_plan`; :func:`run_strategy` runs a plan)."""
+    Returns a :class:`StrategyRun`: the parameters (as ``--json`` echoes them) and the
+    figures; its ``payload`` keeps the library's result with its arrays (``v``; the best
+    responses' ``table``, ``gain``, ``se``; ``tables``), which ``to_dict()`` and
+    ``--json`` leave out. :class:`ValueError` names a bad argument
+    (:func:`strategy_plan`; :func:`run_strategy` runs a plan). A run searches best
+    responses over many deals (minutes), so the example is marked to skip.
+
+    >>> r = strategy(role="elder", score=(4, 4), deals_per_state=2,
+    ...              max_deals_per_state=2, fresh_deals=2000)  # doctest: +SKIP
+    >>> r.roles["elder"].gains[0].score, r.to_dict()["scores"]  # doctest: +SKIP
+    ('4-4', ['4-4'])
+    """
     return run_strategy(strategy_plan(settings, against=against, role=role,
                                       decision=decision, score=score, all_scores=all_scores,
                                       iterations=iterations, seed=seed,

@@ -330,12 +330,12 @@ def audit(play, scores, roles, rounds, hands, n_deals, data_dir, top, out, seed,
     files = []
     if out:
         from ecarte_sim.analysis.reports.audit import write_audit
-        files = write_audit(out, result, command_line("audit"), top=top)
+        files = write_audit(out, result.payload, command_line("audit"), top=top)
     if as_json:
-        emit({k: v for k, v in result.items() if k != "rows"} | {"files": files})
+        emit(result.to_dict() | {"files": files})
         return
     from ecarte_sim.analysis.reports.audit import audit_lines
-    for line in audit_lines(result, top=top):
+    for line in audit_lines(result.payload, top=top):
         click.echo(line)
     for path in files:
         click.echo(f"wrote {path}")

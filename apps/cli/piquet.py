@@ -242,7 +242,7 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
            "carte_blanche_hands", "pique", "repique", "capot", "intervals", "by_seat", ...}
     Results are bit-identical for any --threads and --chunk.
     """
-    from ecarte_sim.api.piquet import piquet_simulate
+    from ecarte_sim.api.piquet import piquet_simulation
     from ecarte_sim.analysis.reports.provenance import provenance
     from ecarte_sim.api.piquet import MAX_DEAL_INDEX
 
@@ -258,9 +258,10 @@ def simulate_command(n_deals, seed, start, elder_player, younger_player, chunk, 
         parameters["search_samples"] = search_samples
     with long_run("piquet simulate", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers), progress(not quiet and not as_json, n_deals, "playing") as bar:
-        result = piquet_simulate(n_deals, seed=seed, start=start, settings=settings,
-                                 chunk=chunk, progress=bar.update, discard=discard,
-                                 samples=search_samples)
+        simulated = piquet_simulation(n_deals, seed=seed, start=start, settings=settings,
+                                      chunk=chunk, progress=bar.update, discard=discard,
+                                      samples=search_samples)
+    result = simulated.to_dict()
     result["provenance"] = provenance("piquet simulate", parameters, seed, n_deals)
     if as_json:
         emit(result)
@@ -312,7 +313,7 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
     With the same player on both sides the first dealer's win rate answers the
     classic question: should the winner of the cut choose to deal first?
     """
-    from ecarte_sim.api.piquet import piquet_partie
+    from ecarte_sim.api.piquet import piquet_parties
     from ecarte_sim.analysis.reports.provenance import provenance
 
     if start + n_parties > 2**41:
@@ -324,8 +325,9 @@ def partie_command(n_parties, seed, start, player_a, player_b, partie_kind, chun
                   "partie": partie_kind, **opts, **settings.declaring_echo()}
     with long_run("piquet partie", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers), progress(not quiet and not as_json, n_parties, "parties") as bar:
-        result = piquet_partie(n_parties, seed=seed, start=start, settings=settings,
-                               partie=partie_kind, chunk=chunk, progress=bar.update)
+        played = piquet_parties(n_parties, seed=seed, start=start, settings=settings,
+                                partie=partie_kind, chunk=chunk, progress=bar.update)
+    result = played.to_dict()
     result["provenance"] = provenance("piquet partie", parameters, seed, n_parties)
     if as_json:
         emit(result)

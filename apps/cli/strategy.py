@@ -134,32 +134,19 @@ def strategy(against, role, decision, score, all_scores, iterations, deals_per_s
     parameters = plan.parameters
     with long_run("strategy", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers) as how:
-        result = run_strategy(plan, progress=report)
-    n = (sum(r["deals"] for r in result["roles"].values()) if against == "treatise"
-         else result["fresh_deals"])
-    result = {"command": command_line("strategy"), **result,
-              "provenance": provenance("strategy", parameters, seed, n)}
+        run = run_strategy(plan, progress=report)
+    n = (sum(r.deals for r in run.roles.values()) if against == "treatise"
+         else run.fresh_deals)
+    command, prov = command_line("strategy"), provenance("strategy", parameters, seed, n)
+    payload = {"command": command, **run.to_dict(), "provenance": prov}
     if out_dir:
         write = files.write_report if against == "treatise" else files.write_equilibrium_report
-        result["files"] = write(out_dir, result, how)
-    payload = _plain(result)
+        payload["files"] = write(out_dir, {"command": command, **run.payload,
+                                           "provenance": prov}, how)
     if as_json:
         emit(payload)
         return
     _print(payload, against)
-
-
-def _plain(result: dict) -> dict:
-    """The result without its big arrays (tables, per-state gains), for JSON and print."""
-    import numpy as np      # here: the command modules import no numpy for --help
-
-    out = {k: v for k, v in result.items() if k not in ("tables",)}
-    if "v" in out:
-        out["v"] = np.asarray(out["v"]).tolist()
-    if "roles" in out:
-        out["roles"] = {role: {k: v for k, v in d.items() if k not in ("table", "gain", "se")}
-                        for role, d in out["roles"].items()}
-    return out
 
 
 def _print(result: dict, against: str) -> None:
@@ -492,11 +479,12 @@ def infer(hand, turn_up, history, thrown, samples, seed, discard, role, model, t
       ecarte-sim infer "QS KH AH 9C JD" --turn-up 8D --history propose,accept:2,play \\
           --thrown "7C 8H"
     """
-    from ecarte_sim.api.strategy import infer as infer_hand
+    from ecarte_sim.api.strategy import inferred
 
-    result = infer_hand(hand, turn_up, history, role, opponent_model=model,
-                        threshold=threshold, score=score, thrown=thrown,
-                        samples=samples, seed=seed, discard=discard)
+    read = inferred(hand, turn_up, history, role, opponent_model=model,
+                    threshold=threshold, score=score, thrown=thrown,
+                    samples=samples, seed=seed, discard=discard)
+    result = read.to_dict()
     if as_json:
         emit(result)
         return

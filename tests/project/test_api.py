@@ -367,7 +367,8 @@ def test_strategy_calls_what_the_command_calls(monkeypatch):
     assert kw["roles"] == ("elder",) and kw["scores"] == ((2, 3),) and kw["seed"] == 7
     assert kw["decisions"] == ("first", "discard") and kw["fresh_deals"] == 5000
     assert kw["sampling"] == study.Sampling(4, 8)
-    assert out["scores"] == ["2-3"] and out["decision"] == "both" and out["seed"] == 7
+    assert out.scores == ("2-3",) and out.seed == 7 and out.roles == {}
+    assert out.to_dict()["decision"] == "both"
     es.strategy(all_scores=True)
     assert calls[-1][2]["scores"] == study.SCORES
     assert calls[-1][2]["roles"] == ("elder", "dealer")
@@ -395,16 +396,24 @@ def test_strategy_refuses_bad_arguments(kwargs, token):
 
 
 def test_strategy_returns_what_the_command_prints(cli):
+    """The typed strategy run: ``to_dict()`` is ``strategy --json`` (its command and
+    provenance apart); its fields, the figures; its payload keeps the arrays."""
     from ecarte_sim.apps.cli.common import finite
-    from ecarte_sim.apps.cli.strategy import _plain
 
     small = ["--deals-per-state", "2", "--max-deals-per-state", "2", "--fresh-deals", "2000"]
     printed = _cli_json(cli, "strategy", "--role", "elder", "--score", "2-3", *small)
     printed.pop("command")
     out = es.strategy(role="elder", score=(2, 3), deals_per_state=2, max_deals_per_state=2,
                       fresh_deals=2000)
-    assert out["roles"]["elder"]["table"].shape[0] == 25        # the arrays are kept
-    assert json.loads(json.dumps(finite(_plain(out)))) == printed     # NaN printed as null
+    assert out.payload["roles"]["elder"]["table"].shape[0] == 25        # the arrays are kept
+    assert json.loads(json.dumps(finite(out.to_dict()))) == printed     # NaN printed as null
+    row, elder = printed["roles"]["elder"]["rows"][0], out.roles["elder"]
+    assert (out.against, out.scores, out.fresh_deals) == ("treatise", ("2-3",), 2000)
+    assert (elder.replaces, elder.deals) == (printed["roles"]["elder"]["replaces"],
+                                             printed["roles"]["elder"]["deals"])
+    assert (elder.gains[0].score, elder.gains[0].gain_win, elder.gains[0].n) == (
+        "2-3", row["gain_win"], row["n"])
+    assert elder.gains[0].gain_marks_ci95 == tuple(row["gain_marks_ci95"])
 
 
 def test_piquet_deal_order_follows_laws_16_and_71():
@@ -417,3 +426,100 @@ def test_piquet_deal_order_follows_laws_16_and_71():
         (1, 1, True)]
     with pytest.raises(ValueError, match="first"):
         es.piquet_deal_order(2)
+
+
+def test_audit_reads_as_the_command_prints_it(cli):
+    """The typed audit: ``to_dict()`` is ``audit --json`` (without its files); its cells,
+    the summaries' figures."""
+    from ecarte_sim.api.solving import AuditSettings, audit
+
+    a = audit(AuditSettings(hands=2, deals=64, scores=((0, 0),), roles=("elder",),
+                            rounds=("first",)))
+    out = _cli_json(cli, "audit", "--hands", "2", "--deals", "64", "--score", "0-0",
+                    "--role", "elder", "--round", "first", "--quiet")
+    assert out.pop("files") == []
+    assert json.loads(json.dumps(a.to_dict())) == out
+    assert "rows" not in out and len(a.rows) == 2
+    assert (a.play, a.sha256) == (out["strategy"]["play"], out["strategy"]["sha256"])
+    cell, s = a.cells["elder 0-0"], out["summaries"]["elder 0-0"]
+    assert cell.hands == s["hands"] == 2
+    assert cell.table_regret == (s["table"]["regret"]["mean"], *s["table"]["regret"]["ci95"])
+    assert cell.treatise_wrong[0] == s["treatise"]["wrong"]["share"]
+
+
+def test_exploitability_reads_as_the_command_prints_it(cli):
+    """The typed exploitability: ``to_dict()`` is ``exploitability --json`` (its command,
+    provenance and files apart); a model's fields, its summary's figures."""
+    from ecarte_sim.api.play import ExploitSettings, exploitability
+    from ecarte_sim.apps.cli.common import finite
+
+    x = exploitability(ExploitSettings(models=("heuristic",), per_stratum=1, held_out_seeds=1),
+                       top=3)                                 # the command's default
+    out = _cli_json(cli, "exploitability", "--models", "heuristic", "--per-stratum", "1",
+                    "--held-out", "1", "--quiet")
+    out.pop("command")
+    assert out.pop("files") == []
+    assert json.loads(json.dumps(finite(x.to_dict()))) == out       # NaN printed as null
+    assert (x.seed, list(x.strata)) == (out["seed"], out["strata"])
+    m, printed = x.models["heuristic"], out["models"]["heuristic"]["summary"]
+    assert (m.model, len(m.frame)) == ("heuristic", len(out["models"]["heuristic"]["hands"]))
+    for seat, e in printed["roles"].items():
+        assert finite(list(m.gain_marks[seat])) == [e["gain_marks"]["mean"],
+                                                    *e["gain_marks"]["ci95"]]
+        assert m.held_out_marks[seat][0] == e["held_out_marks"]["mean"]
+    assert m.local_share == printed["local_share"]
+
+
+def test_inferred_reads_as_the_command_prints_it(cli):
+    """The typed inference: ``to_dict()`` is ``infer --json`` (its provenance apart, which
+    the library writes); its fields, the figures."""
+    from ecarte_sim.api.strategy import inferred
+
+    r = inferred("QS KH AH 9C JD", "8D", "propose,accept:2,play", thrown="7C 8H",
+                 samples=500, seed=5)
+    out = _cli_json(cli, "infer", "QS KH AH 9C JD", "--turn-up", "8D", "--history",
+                    "propose,accept:2,play", "--thrown", "7C 8H", "--samples", "500",
+                    "--seed", "5")
+    mine = json.loads(json.dumps(r.to_dict()))
+    mine.pop("provenance", None)
+    assert mine == out
+    assert (r.exact, r.seed, r.consistent, r.out_of) == (False, 5, out["consistent"],
+                                                         out["of"])
+    assert r.history == tuple(out["history"]) and r.trumps == tuple(out["trumps"])
+    d = r.suits["D"]
+    assert (d.trump, d.counts, d.king) == (True, tuple(out["suits"]["D"]["counts"]),
+                                           out["suits"]["D"]["king"])
+
+
+def test_piquet_simulation_reads_as_the_command_prints_it(cli):
+    """The typed Piquet simulation: ``to_dict()`` is ``piquet simulate --json`` (its
+    provenance apart); its fields, the figures."""
+    from ecarte_sim.api.piquet import piquet_simulation
+
+    s = piquet_simulation(2000, seed=1)
+    out = _cli_json(cli, "piquet", "simulate", "--deals", "2000", "--seed", "1", "--quiet")
+    assert json.loads(json.dumps(s.to_dict())) == out
+    iv = out["intervals"]
+    assert (s.deals, s.seed, s.players) == (2000, 1, (out["players"]["elder"],
+                                                      out["players"]["younger"]))
+    assert (s.elder_wins, s.ties, s.capot) == (out["elder_wins"], out["ties"], out["capot"])
+    assert s.elder_win_rate == (iv["elder_win_rate"]["rate"], *iv["elder_win_rate"]["ci95"])
+    assert s.mean_difference[0] == iv["mean_difference"]["mean"]
+
+
+def test_piquet_parties_read_as_the_command_prints_them(cli):
+    """The typed Piquet parties: ``to_dict()`` is ``piquet partie --json`` (its provenance
+    apart); its fields, the figures."""
+    from ecarte_sim.api.piquet import piquet_parties
+
+    p = piquet_parties(500, seed=1, partie="four")
+    out = _cli_json(cli, "piquet", "partie", "--parties", "500", "--seed", "1", "--partie",
+                    "four", "--quiet")
+    assert json.loads(json.dumps(p.to_dict())) == out
+    iv = out["intervals"]
+    assert (p.parties, p.partie, p.players) == (500, "four", (out["players"]["a"],
+                                                               out["players"]["b"]))
+    assert (p.first_dealer_wins, p.drawn, p.tie_breaks) == (
+        out["first_dealer_wins"], out["drawn"], out["tie_breaks"])
+    assert p.rubicon_rate == (iv["rubicon_rate"]["rate"], *iv["rubicon_rate"]["ci95"])
+    assert p.first_dealer_settlement[0] == iv["first_dealer_settlement"]["mean"]

@@ -135,7 +135,8 @@ def write_report(out_dir: str, result: dict, how: dict) -> list[str]:
 
 def ship(ship_dir: str, result: dict, play: str) -> list[str]:
     """The new pair as shipped data (:func:`~ecarte_sim.analysis.ecarte.solving.solved.pack`,
-    its later tables included) with its provenance."""
+    its later tables included) with its provenance, the chain of steps that led to it
+    (``history``: the start's history, then the start) included."""
     from ecarte_sim.analysis.ecarte.solving import solved as shipped
     from ecarte_sim.analysis.ecarte.solving.equilibrium import LATER
     pair, gains = result["pair"], result["gains"]
@@ -148,6 +149,11 @@ def ship(ship_dir: str, result: dict, play: str) -> list[str]:
             "solve": {**result["solve"], "every_decision": True},
             "start": result["start"], "seconds": round(result["seconds"]),
             "scores": score_rows(result)}
+    # the steps that led here: the start's own history, then the start
+    began = result.get("start_provenance") or {}
+    if began.get("sha256"):
+        meta["history"] = [*began.get("history", []),
+                           {"sha256": began["sha256"], "command": began.get("command")}]
     json.dumps(meta)
     return [str(p) for p in shipped.write(ship_dir, play, data, meta)]
 

@@ -134,6 +134,7 @@ def every_decision(start_dir, play, worlds, later_deals, later_steps, later_tole
     result["seconds"] = time.monotonic() - began
     result["start"] = {"sha256": begun.provenance.get("sha256"),
                        "dir": start_dir, "play": begun.play}
+    result["start_provenance"] = begun.provenance
     result["command"] = command_line("every-decision")
     result["provenance"] = provenance("every-decision", parameters, seed,
                                       files.deals_played(result))

@@ -94,6 +94,11 @@ def test_the_command_resumes_and_ships_tables_the_kernels_read(cli, tmp_path):
     assert np.array_equal(table_rows(script, "elder", later=True), t["elder_later"])
     assert np.array_equal(table_rows(script, "dealer"), t["dealer"])
     assert any(f.endswith("every_decision.md") for f in json.loads(first.out)["files"])
+    # the chain of steps: the start's history, then the start itself
+    shipped = json.loads((tmp_path / "ship" / "dd.json").read_text())
+    start = solved.load().provenance
+    assert shipped["history"][-1]["sha256"] == start["sha256"] == shipped["start"]["sha256"]
+    assert shipped["history"][:-1] == start.get("history", [])
 
 
 def test_stats_whose_gains_are_all_zero_are_refused():

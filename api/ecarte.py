@@ -7,8 +7,8 @@ a pandas DataFrame — the same figures the ``ecarte-sim`` commands print, which
 these functions. :func:`dealt`, :func:`hand_value`, :func:`simulation` and
 :func:`claims_checked` return typed results (:class:`DealtCards`, :class:`HandValue`,
 :class:`Simulation`, :class:`CheckedClaims`), whose ``to_dict()`` is what :func:`deal`,
-:func:`hand`, :func:`simulate` and :func:`claims` return. Long runs split their deals into tasks as the current
-:func:`ecarte_sim.engine.batch.execution` says (local threads by default); every
+:func:`hand`, :func:`simulate` and :func:`claims` return. Long runs split their deals into tasks
+as the current :func:`ecarte_sim.engine.batch.execution` says (local threads by default); every
 result is a pure function of the seed and the deal indices.
 
 >>> import ecarte_sim as es

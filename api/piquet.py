@@ -312,7 +312,7 @@ def piquet_told(result: dict, pretty: bool = False) -> list[str]:
     return tell_deal(result, pretty)
 
 
-__all__ = ["PiquetParties", "PiquetSimulation", "piquet_deal", "piquet_simulate", "piquet_simulation",
-           "piquet_partie", "piquet_parties", "piquet_report",
+__all__ = ["PiquetParties", "PiquetSimulation", "piquet_deal", "piquet_simulate",
+           "piquet_simulation", "piquet_partie", "piquet_parties", "piquet_report",
            "piquet_discard_search", "piquet_deal_order", "piquet_cards", "piquet_discarding",
            "piquet_told"]

@@ -27,8 +27,8 @@ from ecarte_sim.analysis.ecarte.solving.solved import Solved
 from ecarte_sim.engine.ecarte.decisions.states import N_STATES
 from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
-__all__ = ["DEFAULT_SCORES", "N_STATES", "Audit", "AuditCell", "AuditSettings", "EverySettings", "Sampling",
-           "Solved", "SolveSettings", "audit", "default_sampling", "draw_states",
+__all__ = ["DEFAULT_SCORES", "N_STATES", "Audit", "AuditCell", "AuditSettings", "EverySettings",
+           "Sampling", "Solved", "SolveSettings", "audit", "default_sampling", "draw_states",
            "equilibrium", "every_decision", "starting_strategy"]
 
 Stages = Callable[[str], None] | None

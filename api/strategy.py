@@ -751,8 +751,8 @@ def strategy(settings: EcarteSettings | None = None, *, against: str = "treatise
              progress: Callable[[str, int, int], None] | None = None) -> StrategyRun:
     """What should one play: ``ecarte-sim strategy`` from Python, the same library calls
     (:func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.against_treatise` or
-    :func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.equilibrium`) with the command's options
-    as arguments.
+    :func:`~ecarte_sim.analysis.ecarte.solving.proposal_game.equilibrium`) with the
+    command's options as arguments.
 
     ``against="treatise"``: each ``role``'s (``"elder"``, ``"dealer"``, ``"both"``) best
     response to the other's treatise policy at ``score`` (default 0-0) or at every score

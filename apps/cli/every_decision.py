@@ -79,7 +79,8 @@ from ecarte_sim.engine.ecarte.settings import play_models
 def every_decision(start_dir, play, worlds, later_deals, later_steps, later_tolerance,
                    no_later_discards, deals_per_state, max_deals_per_state, budget, epsilon,
                    no_first_round, elder_then_dealer, value_deals, scores, seed, threads,
-                   out_dir, ship_dir, run_dir, resume, task_size, scheduler, workers, quiet, as_json):
+                   out_dir, ship_dir, run_dir, resume, task_size, scheduler, workers, quiet,
+                   as_json):
     """One step of the solve of every decision of a deal, score by score from 4-4 down.
 
     At each score: the later decisions (the elder's propose or play after an exchange,

@@ -188,13 +188,7 @@ def _print_later(kind: str, r: dict, role: str, seed: int) -> None:
                    f"{','.join(r['said'])}, score {r['score']}: the computed strategy "
                    f"({r['strategy']['play']}) throws {r['throws'] or 'nothing'}, keeping "
                    f"{r['keeps']} (rule {r['rule']})")
-        for o in r["others"]:
-            lo, hi = o["gain_win_ci95"]
-            click.echo(f"  throwing {o['throws'] or 'nothing'} instead ({o['rule']}): "
-                       f"P(win the game) {o['gain_win']:+.4f} [{lo:+.4f}, {hi:+.4f}], "
-                       f"marks/deal {o['gain_marks']:+.3f}  n={o['n']:,}")
-        if not r["others"]:
-            click.echo("  every discard rule throws the same cards from this hand")
+        _other_discards(r["others"])
         _missed_line(r)
         return
     play_name = r["strategy"]["play"]
@@ -238,6 +232,17 @@ def _print_later(kind: str, r: dict, role: str, seed: int) -> None:
         _missed_line(r)
     t = r["treatise"]
     click.echo(f"  the treatise ({t['policy']}) says {t['says']}: {t['reason']}")
+
+
+def _other_discards(others: list[dict]) -> None:
+    """Each other discard rule's paired gain over the table's, or that they all agree."""
+    for o in others:
+        lo, hi = o["gain_win_ci95"]
+        click.echo(f"  throwing {o['throws'] or 'nothing'} instead ({o['rule']}): "
+                   f"P(win the game) {o['gain_win']:+.4f} [{lo:+.4f}, {hi:+.4f}], "
+                   f"marks/deal {o['gain_marks']:+.3f}  n={o['n']:,}")
+    if not others:
+        click.echo("  every discard rule throws the same cards from this hand")
 
 
 def _missed_line(r: dict) -> None:
@@ -394,14 +399,7 @@ def advise(hand, trump, turn_up, score, role, against, play, worlds, discard, sa
                    f" the computed strategy ({result['strategy']['play']}) throws "
                    f"{result['throws'] or 'nothing'}, keeping {result['keeps']} "
                    f"(rule {result['rule']})")
-        for o in result["others"]:
-            lo, hi = o["gain_win_ci95"]
-            click.echo(f"  throwing {o['throws'] or 'nothing'} instead ({o['rule']}): "
-                       f"P(win the game) "
-                       f"{o['gain_win']:+.4f} [{lo:+.4f}, {hi:+.4f}], marks/deal "
-                       f"{o['gain_marks']:+.3f}  n={o['n']:,}")
-        if not result["others"]:
-            click.echo("  every discard rule throws the same cards from this hand")
+        _other_discards(result["others"])
         return
     if against != "treatise":
         _headline(result, role, seed)

@@ -113,7 +113,8 @@ class AuditCell:
     a lower one) and of the treatise's, each ``(mean, low, high)`` with its 95% interval,
     the share of hands whose action the values beat beyond their 95% interval
     (``table_wrong``, ``treatise_wrong``: ``(share, low, high)``) and, for a later cell,
-    the ``deals_read`` to meet them."""
+    the ``deals_read`` to meet them; with ``resolve``, the resolved strategy's
+    (``resolved_regret``, ``resolved_regret_cross``, ``resolved_wrong``; else None)."""
     key: str
     hands: int
     table_regret: tuple[float, float, float] | None
@@ -123,6 +124,9 @@ class AuditCell:
     treatise_regret_cross: tuple[float, float, float] | None
     treatise_wrong: tuple[float, float, float] | None
     deals_read: int | None
+    resolved_regret: tuple[float, float, float] | None = None
+    resolved_regret_cross: tuple[float, float, float] | None = None
+    resolved_wrong: tuple[float, float, float] | None = None
 
     @classmethod
     def of(cls, key: str, s: dict) -> AuditCell:
@@ -134,10 +138,12 @@ class AuditCell:
 
         if not s["hands"]:
             return cls(key, 0, None, None, None, None, None, None, s.get("deals_read"))
-        t, h = s["table"], s["treatise"]
+        t, h, r = s["table"], s["treatise"], s.get("resolved")
         return cls(key, s["hands"], mean(t["regret"]), mean(t["regret_cross"]),
                    share(t["wrong"]), mean(h["regret"]), mean(h["regret_cross"]),
-                   share(h["wrong"]), s.get("deals_read"))
+                   share(h["wrong"]), s.get("deals_read"),
+                   *((mean(r["regret"]), mean(r["regret_cross"]), share(r["wrong"]))
+                     if r else ()))
 
 
 @dataclass(frozen=True)

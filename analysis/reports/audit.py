@@ -28,6 +28,26 @@ def _share(d: dict) -> str:
     return f"{d['share']:.1%} [{lo:.1%}, {hi:.1%}] ({d['k']} of {d['n']})"
 
 
+def resolved_rows(result: dict) -> list[str]:
+    """The Markdown table of the resolved strategy (``--resolve``) beside the table's: one
+    row a (role, score[, later]); empty when the audit did not resolve."""
+    if not result["settings"].get("resolve"):
+        return []
+    head = ["| role, score | hands | resolved: mean regret (plug-in) | resolved: cross-fitted "
+            "| resolved: resolved wrong | resolved: worst resolved | table: mean regret "
+            "(plug-in) | table: resolved wrong | table: worst resolved |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for key, s in result["summaries"].items():
+        if not s["hands"]:
+            head.append(f"| {key} | 0 | – | – | – | – | – | – | – |")
+            continue
+        r, t = s["resolved"], s["table"]
+        head.append(f"| {key} | {s['hands']} | {_ci(r['regret'])} | {_ci(r['regret_cross'])} "
+                    f"| {_share(r['wrong'])} | {r['worst_wrong']:.4f} | {_ci(t['regret'])} | "
+                    f"{_share(t['wrong'])} | {t['worst_wrong']:.4f} |")
+    return head
+
+
 def table_rows(result: dict) -> list[str]:
     """The Markdown table of every (role, score)."""
     head = ["| role, score | hands | table: mean regret (plug-in) | table: cross-fitted | "
@@ -60,6 +80,21 @@ def worst_lines(result: dict, top: int) -> list[str]:
     return out
 
 
+def resolved_worst_lines(result: dict, top: int) -> list[str]:
+    """The resolved strategy's worst hands (``--resolve``)."""
+    out = []
+    for key, s in result["summaries"].items():
+        for w in s.get("worst_resolved", [])[:top]:
+            out.append(f"- {key}: {w['hand']}, {w['turn_up']} turned up"
+                       + (f" (exchange {w['round'] + 1}; thrown {'; '.join(w['thrown'])}, "
+                          f"the adversary took {', '.join(map(str, w['took']))})"
+                          if w.get("round") else "") + ": resolved to "
+                       f"{w['resolved']} (the table says {w['table']}), the values beat it by "
+                       f"{w['resolved_regret']:.4f} (gain {w['gain']:+.4f} ± "
+                       f"{Z95_ROUNDED * w['se']:.4f})")
+    return out
+
+
 def audit_lines(result: dict, top: int = 5) -> list[str]:
     """The audit as text: one paragraph per (role, score)."""
     s = result["settings"]
@@ -76,10 +111,30 @@ def audit_lines(result: dict, top: int = 5) -> list[str]:
                      f"{_ci(t['regret_cross'])}), resolved wrong on {_share(t['wrong'])}, "
                      f"worst {t['worst_wrong']:.4f}; treatise regret {_ci(h['regret'])}, "
                      f"wrong on {_share(h['wrong'])}")
+        if "resolved" in v:
+            r = v["resolved"]
+            lines.append(f"  resolved: regret {_ci(r['regret'])} (cross-fitted "
+                         f"{_ci(r['regret_cross'])}), resolved wrong on {_share(r['wrong'])}, "
+                         f"worst {r['worst_wrong']:.4f}")
     if top:
         lines.append("worst hands:")
         lines += ["  " + w[2:] for w in worst_lines(result, top)]
     return lines
+
+
+def _resolved_section(result: dict, top: int) -> list[str]:
+    s = result["settings"]
+    if not s.get("resolve"):
+        return []
+    return ["## The resolved strategy", "",
+            "The table is a blueprint. The *resolved* strategy takes each decision as "
+            "`ecarte-sim advise` answers it: both actions valued on "
+            f"{s['resolve']:,} deals (worlds) of its own, drawn as the audit draws them but "
+            "from the other end of the check range (the audit's values never share a deal "
+            "with the resolver's), the better taken (the table's action on an exact tie); "
+            "the adversary and the later rounds still play the tables. Graded on the "
+            "audit's values as the table is.", "", *resolved_rows(result), "",
+            "### Its worst hands", "", *resolved_worst_lines(result, top), ""]
 
 
 def write_audit(out_dir: str, result: dict, command_line: str, top: int = 5) -> list[str]:
@@ -110,10 +165,11 @@ def write_audit(out_dir: str, result: dict, command_line: str, top: int = 5) -> 
           f"on {s['deals']:,} worlds drawn from what the player knows then (his discards, "
           "what was said, how many cards the adversary took, under the strategy); the "
           "treatise's lists read on the hand held then.", "",
-          *table_rows(result), "", "## The worst hands", "", *worst_lines(result, top), ""]
+          *table_rows(result), "", "## The worst hands", "", *worst_lines(result, top), "",
+          *_resolved_section(result, top)]
     files.text("audit.md", "\n".join(md))
     files.provenance(command_line=command_line)
     return files.paths
 
 
-__all__ = ["audit_lines", "write_audit", "table_rows"]
+__all__ = ["audit_lines", "write_audit", "table_rows", "resolved_rows"]

@@ -279,6 +279,11 @@ def _audit_scores(ctx, param, values):
               help="Random dealt hands per role and score.")
 @click.option("--deals", "n_deals", type=click.IntRange(4, 1 << 15), default=1 << 14,
               show_default=True, help="Deals around each hand (even: two halves).")
+@click.option("--resolve", type=click.IntRange(0, 1 << 15), default=0, show_default=True,
+              help="Also audit the resolved strategy: at each decision the better of the "
+                   "two actions on RESOLVE deals of its own (advise's answer; deals the "
+                   "audit never reads: --deals + --resolve <= 32768, even); 0: not "
+                   "audited.")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, exists=True),
               default=None, help="Audit the strategy data in this directory (<play>.npz, "
                                  "<play>.json, as equilibrium --ship writes them) [default: "
@@ -291,8 +296,8 @@ def _audit_scores(ctx, param, values):
 @THREADS
 @quiet_option()
 @JSON
-def audit(play, scores, roles, rounds, hands, n_deals, data_dir, top, out, seed, threads,
-          quiet, as_json):
+def audit(play, scores, roles, rounds, hands, n_deals, resolve, data_dir, top, out, seed,
+          threads, quiet, as_json):
     """The shipped strategy checked hand by hand. For each role and score, HANDS random
     dealt hands (the dealer's from deals whose elder proposes by the strategy), each
     valued as `advise` values it: both actions on --deals deals around the hand (never
@@ -303,13 +308,16 @@ def audit(play, scores, roles, rounds, hands, n_deals, data_dir, top, out, seed,
     Reported: the mean regret of the table's action and of the treatise's on the same
     hands (plug-in, an upper estimate; cross-fitted, a lower one; 95% intervals over the
     hands), the share of hands whose action the values beat beyond their 95% interval,
-    and the worst hands.
+    and the worst hands. With --resolve, the same of the resolved strategy: the table
+    as a blueprint, each decision taken by values on deals of its own (as advise
+    answers), graded on the audit's deals.
 
     \b
     Examples:
       ecarte-sim audit --hands 20 --deals 2048 --score 0-0
       ecarte-sim audit --round later --hands 20 --deals 2048 --score 2-2
       ecarte-sim audit --seed 1 --out results/audit
+      ecarte-sim audit --hands 10 --deals 1024 --resolve 1024 --score 3-3
     """
     from ecarte_sim.api.solving import AuditSettings
     from ecarte_sim.api.solving import audit as run_audit
@@ -318,9 +326,13 @@ def audit(play, scores, roles, rounds, hands, n_deals, data_dir, top, out, seed,
     if n_deals % 2:
         raise click.BadParameter(f"{n_deals} is odd (two halves of the deals)",
                                  param_hint="--deals")
+    if resolve and (resolve % 2 or n_deals + resolve > 1 << 15):
+        raise click.BadParameter(f"{resolve}: even, and --deals + --resolve at most 32768 "
+                                 "(the deals a check has room for)", param_hint="--resolve")
     settings = AuditSettings(hands=hands, deals=n_deals, scores=scores,
                              roles=roles or ("elder", "dealer"), seed=seed, play=play,
-                             data_dir=data_dir, rounds=rounds or ("first", "later"))
+                             data_dir=data_dir, rounds=rounds or ("first", "later"),
+                             resolve=resolve)
     if out:
         writable_dir(out)
     try:

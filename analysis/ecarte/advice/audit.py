@@ -27,6 +27,15 @@ module measures the table where a player meets it, one hand at a time:
   - *resolved wrong*: the hands where the 95% interval of the gain excludes zero on the
     other action's side; the worst hands named.
 
+* the *resolved strategy* (``resolve``, :func:`resolved_action`): the table is the
+  blueprint; at the decision itself the player values both actions on ``resolve`` deals
+  (worlds) of his own, drawn as ``advise`` draws them, and takes the better
+  (``advise``'s ``sampled_better``): decision-time resolution, the later rounds and the
+  adversary still playing the tables. Its deals are the top ``resolve`` of the check
+  range, the audit's its bottom ``deals``: the resolver never sees the deals that grade
+  it. Its regret and share resolved wrong are measured on the audit's values as the
+  table's are.
+
 Every figure is a pure function of (seed, hands, deals, the strategy): the hands of seed
 ``s`` are held out from any solve (a solve reads deals ``k < SOLVE_DEALS`` of a state,
 these values ``k >= CHECK_DEALS_START``), and another seed draws other hands.
@@ -56,7 +65,8 @@ class AuditSettings:
     """What an audit measures: ``hands`` random dealt hands for each role at each of
     ``scores``, ``deals`` deals around each (even: two halves), the hands and deals of
     ``seed``; the strategy of play model ``play`` (None: the default shipped), read from
-    ``data_dir`` (None: the package's own data)."""
+    ``data_dir`` (None: the package's own data); ``resolve``: deals (worlds) the resolved
+    strategy reads at each decision (0: the resolved strategy is not audited)."""
     hands: int = 200
     deals: int = 1 << 14
     scores: tuple[tuple[int, int], ...] = DEFAULT_SCORES
@@ -65,15 +75,22 @@ class AuditSettings:
     play: str | None = None
     data_dir: str | None = None
     rounds: tuple[str, ...] = ROUNDS
+    resolve: int = 0
 
     def __post_init__(self):
         from ecarte_sim.engine.ecarte.deals.action_values import CHECK_DEALS
+        from ecarte_sim.engine.ecarte.deals.later import CHECK_WORLDS
         from ecarte_sim.engine.rng import check_seed
         check_seed(self.seed)
         if not 1 <= int(self.hands) <= 1 << 16:
             raise ValueError(f"hands must lie in [1, 65536], got {self.hands}")
         if not (4 <= int(self.deals) <= CHECK_DEALS and int(self.deals) % 2 == 0):
             raise ValueError(f"deals must be even and in [4, {CHECK_DEALS}], got {self.deals}")
+        room = min(CHECK_DEALS, CHECK_WORLDS) - int(self.deals)
+        if self.resolve and not (2 <= int(self.resolve) <= room and int(self.resolve) % 2 == 0):
+            raise ValueError(f"resolve must be even and in [2, {room}] (the check range's "
+                             f"{min(CHECK_DEALS, CHECK_WORLDS)} deals less the audit's "
+                             f"{self.deals}), got {self.resolve}")
         for role in self.roles:
             if role not in ROLES:
                 raise ValueError(f"unknown role {role!r}; choose from elder, dealer")
@@ -88,7 +105,8 @@ class AuditSettings:
         return {"hands": int(self.hands), "deals": int(self.deals), "seed": int(self.seed),
                 "scores": [f"{x}-{y}" for x, y in self.scores], "roles": list(self.roles),
                 "play": self.play, "rounds": list(self.rounds)} | (
-                    {} if self.data_dir is None else {"data_dir": str(self.data_dir)})
+                    {} if self.data_dir is None else {"data_dir": str(self.data_dir)}) | (
+                    {"resolve": int(self.resolve)} if self.resolve else {})
 
 
 def draw_hands(strategy, role: str, x: int, y: int, hands: int, seed: int):
@@ -117,9 +135,10 @@ def draw_hands(strategy, role: str, x: int, y: int, hands: int, seed: int):
 
 
 def hand_values(strategy, role: str, x: int, y: int, masks, turn_ups, states, *,
-                deals: int, seed: int) -> np.ndarray:
+                deals: int, seed: int, start: int | None = None) -> np.ndarray:
     """(hands, 2, 16, 16): per hand, the joint marks table of its two actions on each half
-    of ``deals`` deals (module docstring); their sum is ``advise``'s table."""
+    of ``deals`` deals (module docstring); their sum is ``advise``'s table. ``start``: the
+    first deal ``k`` read [default: ``CHECK_DEALS_START``, advise's]."""
     from ecarte_sim.analysis.ecarte.advice.first_decision import strategy_settings
     from ecarte_sim.engine.ecarte.deals.action_values import CHECK_DEALS_START, N_MARKS, marks_block
     from ecarte_sim.engine.rng import check_seed
@@ -131,7 +150,7 @@ def hand_values(strategy, role: str, x: int, y: int, masks, turn_ups, states, *,
     out = np.zeros((n, 2, N_MARKS * N_MARKS), dtype=np.int64)
     for h in range(2):
         joint = np.zeros((n, N_MARKS * N_MARKS), dtype=np.int64)
-        lo = CHECK_DEALS_START + h * half
+        lo = (CHECK_DEALS_START if start is None else start) + h * half
         marks_block(np.uint64(check_seed(seed)), st.ROLES[role], masks, turn_ups, states,
                     False, np.full(n, lo, dtype=np.int64),
                     np.full(n, lo + half, dtype=np.int64), cfg_a, cfg_b, script, joint,
@@ -146,10 +165,12 @@ def _gain(joint: np.ndarray, own: np.ndarray) -> tuple[float, float]:
 
 
 def hand_rows(strategy, role: str, x: int, y: int, masks, turn_ups, states,
-              tables: np.ndarray) -> list[dict]:
+              tables: np.ndarray, resolver: np.ndarray | None = None) -> list[dict]:
     """One row per hand: its cards, the table's and the treatise's actions, the gain of
     arm a (propose, accept) over arm b with its standard error, the two halves' gains,
-    and each action's plug-in and cross-fitted regret."""
+    and each action's plug-in and cross-fitted regret. ``resolver``: the same hands'
+    tables on the resolver's own deals (:func:`resolved_action`), adding the resolved
+    strategy's action and regrets."""
     from ecarte_sim.engine.cards import ECARTE, format_card, format_hand
     from ecarte_sim.engine.ecarte.settings import EcarteSettings
 
@@ -170,9 +191,31 @@ def hand_rows(strategy, role: str, x: int, y: int, masks, turn_ups, states,
                "n": int(tables[j].sum()),
                "table": arm_a if table[states[j]] else arm_b,
                "treatise": arm_a if treatise[states[j]] else arm_b}
+        if resolver is not None:
+            row["resolved"] = resolved_action(resolver[j], own, row["table"], arm_a, arm_b)
         _regrets(row, g, se, g1, g2, arm_a)
         rows.append(row)
     return rows
+
+
+#: The actions each row values: the table's and the treatise's (and, with ``resolve``, the
+#: resolved strategy's).
+_WHO = ("table", "treatise")
+
+
+def resolved_action(joint: np.ndarray, own: np.ndarray, table: str, arm_a: str,
+                    arm_b: str) -> str:
+    """The resolved strategy's action at one decision: the better of the two actions on
+    its own deals (``joint``: their joint marks tables, any shape summing to 16 x 16), as
+    ``advise`` reports it (``sampled_better``); the table's where they tie exactly."""
+    g = paired_mean(joint.reshape(-1, joint.shape[-2], joint.shape[-1]).sum(axis=0), own)
+    return arm_a if g["mean"] > 0 else arm_b if g["mean"] < 0 else table
+
+
+def resolve_start(check_start: int, check: int, resolve: int) -> int:
+    """The first deal (world) ``k`` the resolver reads: the top ``resolve`` of the check
+    range, never the audit's (its ``deals`` from the bottom; settings check the room)."""
+    return check_start + check - resolve
 
 
 def _share_ci(k: int, n: int) -> dict:
@@ -185,7 +228,7 @@ def _share_ci(k: int, n: int) -> dict:
 def summary(rows: list[dict], top: int = 5) -> dict:
     """The figures of one (role, score) from its hands' rows (module docstring)."""
     out = {"hands": len(rows)}
-    for who in ("table", "treatise"):
+    for who in _WHO + (("resolved",) if "resolved" in rows[0] else ()):
         plug = np.array([r[f"{who}_regret"] for r in rows])
         cross = np.array([r[f"{who}_regret_cross"] for r in rows])
         wrong = [r for r in rows if r[f"{who}_wrong"]]
@@ -196,6 +239,12 @@ def summary(rows: list[dict], top: int = 5) -> dict:
     out["worst"] = [{k: r[k] for k in ("hand", "turn_up", "table", "treatise", "gain", "se",
                                        "table_regret", "round", "thrown", "took") if k in r}
                     for r in worst if r["table_regret"] > 0]
+    if "resolved" in rows[0]:
+        worst = sorted(rows, key=lambda r: -r["resolved_regret"])[:top]
+        out["worst_resolved"] = [
+            {k: r[k] for k in ("hand", "turn_up", "table", "resolved", "treatise", "gain", "se",
+                               "resolved_regret", "round", "thrown", "took") if k in r}
+            for r in worst if r["resolved_regret"] > 0]
     return out
 
 
@@ -237,7 +286,7 @@ def draw_decisions(strategy, role: str, x: int, y: int, n: int, seed: int,
 
 
 def decision_values(strategy, x: int, y: int, hist: np.ndarray, *, deals: int,
-                    seed: int) -> np.ndarray:
+                    seed: int, start: int | None = None) -> np.ndarray:
     """(decisions, 2, 16, 16): per later decision, the joint marks table of its two actions
     (propose or accept, play or refuse) on each half of ``deals`` worlds drawn from what
     the decider knows (:mod:`~ecarte_sim.engine.ecarte.deals.later`, the check range: never
@@ -257,7 +306,7 @@ def decision_values(strategy, x: int, y: int, hist: np.ndarray, *, deals: int,
     ids = np.arange(n, dtype=np.int64)
     for h in range(2):
         joint = np.zeros((n, N_MARKS * N_MARKS), dtype=np.int64)
-        lo = kern.CHECK_WORLDS_START + h * half
+        lo = (kern.CHECK_WORLDS_START if start is None else start) + h * half
         missed = np.zeros(n, dtype=np.int64)
         kern.marks_block(np.uint64(check_seed(seed)), hist, ids,
                          np.full(n, lo, dtype=np.int64), np.full(n, lo + half, dtype=np.int64),
@@ -267,7 +316,7 @@ def decision_values(strategy, x: int, y: int, hist: np.ndarray, *, deals: int,
 
 
 def decision_rows(strategy, role: str, x: int, y: int, hist: np.ndarray, did: np.ndarray,
-                  tables: np.ndarray) -> list[dict]:
+                  tables: np.ndarray, resolver: np.ndarray | None = None) -> list[dict]:
     """One row per later decision, as :func:`hand_rows` (the table's action is what the
     strategy did there; the treatise's, Hoyle's list or the maxims on the hand held then,
     as every treatise policy decides each round)."""
@@ -298,6 +347,8 @@ def decision_rows(strategy, role: str, x: int, y: int, hist: np.ndarray, did: np
                "n": int(tables[j].sum()),
                "table": arm_a if did[j] else arm_b,
                "treatise": arm_a if treatise[j] else arm_b}
+        if resolver is not None:
+            row["resolved"] = resolved_action(resolver[j], own, row["table"], arm_a, arm_b)
         _regrets(row, g, se, g1, g2, arm_a)
         rows.append(row)
     return rows
@@ -306,7 +357,7 @@ def decision_rows(strategy, role: str, x: int, y: int, hist: np.ndarray, did: np
 def _regrets(row: dict, g: float, se: float, g1: float, g2: float, arm_a: str) -> None:
     """The plug-in and cross-fitted regret and the resolved-wrong flag of the table's and
     the treatise's actions (module docstring)."""
-    for who in ("table", "treatise"):
+    for who in _WHO + (("resolved",) if "resolved" in row else ()):
         sign = 1.0 if row[who] == arm_a else -1.0     # the action's own gain over the other
         row[f"{who}_regret"] = max(0.0, -sign * g)
         # cross-fitted: choose on one half, measure the choice's gain on the other
@@ -324,6 +375,8 @@ def audit(settings: AuditSettings, progress=None) -> dict:
     hands' (decisions') rows and their summary; a later cell holds fewer decisions than
     asked when the strategy seldom reaches them (said in its summary)."""
     from ecarte_sim.analysis.ecarte.solving import solved as shipped
+    from ecarte_sim.engine.ecarte.deals import later as kern
+    from ecarte_sim.engine.ecarte.deals.action_values import CHECK_DEALS, CHECK_DEALS_START
 
     strategy = shipped.load(settings.play, data_dir=settings.data_dir)
     rows, summaries = [], {}
@@ -335,7 +388,14 @@ def audit(settings: AuditSettings, progress=None) -> dict:
                                                  settings.seed)
             tables = hand_values(strategy, role, x, y, masks, turn_ups, states,
                                  deals=settings.deals, seed=settings.seed)
-            these = hand_rows(strategy, role, x, y, masks, turn_ups, states, tables)
+            resolver = None
+            if settings.resolve:
+                resolver = hand_values(strategy, role, x, y, masks, turn_ups, states,
+                                       deals=settings.resolve, seed=settings.seed,
+                                       start=resolve_start(CHECK_DEALS_START, CHECK_DEALS,
+                                                           settings.resolve))
+            these = hand_rows(strategy, role, x, y, masks, turn_ups, states, tables,
+                              resolver)
             key = f"{role} {x}-{y}"
         else:
             hist, did, read = draw_decisions(strategy, role, x, y, settings.hands,
@@ -344,7 +404,13 @@ def audit(settings: AuditSettings, progress=None) -> dict:
             if hist.shape[0]:
                 tables = decision_values(strategy, x, y, hist, deals=settings.deals,
                                          seed=settings.seed)
-                these = decision_rows(strategy, role, x, y, hist, did, tables)
+                resolver = None
+                if settings.resolve:
+                    resolver = decision_values(
+                        strategy, x, y, hist, deals=settings.resolve, seed=settings.seed,
+                        start=resolve_start(kern.CHECK_WORLDS_START, kern.CHECK_WORLDS,
+                                            settings.resolve))
+                these = decision_rows(strategy, role, x, y, hist, did, tables, resolver)
             key = f"{role} {x}-{y} later"
         for r in these:
             r["rounds"] = rnd

@@ -145,7 +145,44 @@ def test_the_audit_is_the_same_for_any_thread_count(cli):
     assert outs[0] == outs[1]
 
 
+@pytest.mark.parametrize("role, x, y", [("elder", 0, 0), ("dealer", 3, 3)])
+def test_the_resolver_graded_on_its_own_deals_never_regrets(role, x, y):
+    """The resolved action is the better one on the resolver's deals (either role's sign):
+    graded on those same deals its plug-in regret is 0 at every hand and later decision;
+    graded on the audit's own, other deals it can err."""
+    s = solved.load()
+    masks, turn_ups, states = au.draw_hands(s, role, x, y, 12, seed=7)
+    tables = au.hand_values(s, role, x, y, masks, turn_ups, states, deals=256, seed=7)
+    rows = au.hand_rows(s, role, x, y, masks, turn_ups, states, tables, tables)
+    assert all(r["resolved_regret"] == 0.0 for r in rows)
+    assert all(not r["resolved_wrong"] for r in rows)
+    hist, did, _ = au.draw_decisions(s, role, x, y, 6, seed=7)
+    later = au.decision_values(s, x, y, hist, deals=256, seed=7)
+    rows = au.decision_rows(s, role, x, y, hist, did, later, later)
+    assert rows and all(r["resolved_regret"] == 0.0 for r in rows)
+
+
+def test_the_resolvers_deals_are_never_the_audits():
+    """The resolver reads the top of the check range, the audit its bottom: disjoint for
+    every size the settings allow; resolving leaves the table's figures unchanged."""
+    from ecarte_sim.engine.ecarte.deals.action_values import CHECK_DEALS, CHECK_DEALS_START
+    for deals, resolve in ((4, 2), (1 << 14, 1 << 14), (1 << 15 - 2, 2), (64, 1000)):
+        lo = au.resolve_start(CHECK_DEALS_START, CHECK_DEALS, resolve)
+        assert lo >= CHECK_DEALS_START + deals and lo + resolve == CHECK_DEALS_START + CHECK_DEALS
+    with pytest.raises(ValueError, match="resolve"):
+        au.AuditSettings(deals=1 << 14, resolve=(1 << 14) + 2)
+    kw = dict(hands=3, deals=128, scores=((2, 4),), seed=11)
+    plain = au.audit(au.AuditSettings(**kw))
+    both = au.audit(au.AuditSettings(**kw, resolve=128))
+    for key, cell in plain["summaries"].items():
+        assert both["summaries"][key]["table"] == cell["table"]
+        assert "resolved" not in cell and "resolved" in both["summaries"][key]
+    assert "resolve" not in plain["settings"] and both["settings"]["resolve"] == 128
+
+
 @pytest.mark.parametrize("args, token", [
+    (["--resolve", "3"], "3"),
+    (["--resolve", "30000"], "30000"),
     (["--deals", "255"], "255"),
     (["--score", "5-1"], "5-1"),
     (["--role", "judge"], "judge"),

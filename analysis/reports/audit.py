@@ -131,9 +131,10 @@ def _resolved_section(result: dict, top: int) -> list[str]:
             "`ecarte-sim advise` answers it: both actions valued on "
             f"{s['resolve']:,} deals (worlds) of its own, drawn as the audit draws them but "
             "from the other end of the check range (the audit's values never share a deal "
-            "with the resolver's), the better taken (the table's action on an exact tie); "
-            "the adversary and the later rounds still play the tables. Graded on the "
-            "audit's values as the table is.", "", *resolved_rows(result), "",
+            "with the resolver's), the table's action kept unless those values resolve the "
+            "other beyond their 95% interval, as `advise` leads; the adversary and the "
+            "later rounds still play the tables. Graded on the audit's values as the table "
+            "is.", "", *resolved_rows(result), "",
             "### Its worst hands", "", *resolved_worst_lines(result, top), ""]
 
 

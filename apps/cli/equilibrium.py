@@ -280,10 +280,10 @@ def _audit_scores(ctx, param, values):
 @click.option("--deals", "n_deals", type=click.IntRange(4, 1 << 15), default=1 << 14,
               show_default=True, help="Deals around each hand (even: two halves).")
 @click.option("--resolve", type=click.IntRange(0, 1 << 15), default=0, show_default=True,
-              help="Also audit the resolved strategy: at each decision the better of the "
-                   "two actions on RESOLVE deals of its own (advise's answer; deals the "
-                   "audit never reads: --deals + --resolve <= 32768, even); 0: not "
-                   "audited.")
+              help="Also audit the resolved strategy, as advise leads: at each decision "
+                   "the table's action unless the two actions' values on RESOLVE deals of "
+                   "its own resolve the other (deals the audit never reads: --deals + "
+                   "--resolve <= 32768, even); 0: not audited.")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, exists=True),
               default=None, help="Audit the strategy data in this directory (<play>.npz, "
                                  "<play>.json, as equilibrium --ship writes them) [default: "

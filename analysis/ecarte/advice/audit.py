@@ -29,9 +29,10 @@ module measures the table where a player meets it, one hand at a time:
 
 * the *resolved strategy* (``resolve``, :func:`resolved_action`): the table is the
   blueprint; at the decision itself the player values both actions on ``resolve`` deals
-  (worlds) of his own, drawn as ``advise`` draws them, and takes the better
-  (``advise``'s ``sampled_better``): decision-time resolution, the later rounds and the
-  adversary still playing the tables. Its deals are the top ``resolve`` of the check
+  (worlds) of his own, drawn as ``advise`` draws them, and does what ``advise`` leads
+  with — the table's action unless those values resolve the other beyond their 95%
+  interval: decision-time resolution, the later rounds and the adversary still playing
+  the tables. Its deals are the top ``resolve`` of the check
   range, the audit's its bottom ``deals``: the resolver never sees the deals that grade
   it. Its regret and share resolved wrong are measured on the audit's values as the
   table's are.
@@ -192,7 +193,8 @@ def hand_rows(strategy, role: str, x: int, y: int, masks, turn_ups, states,
                "table": arm_a if table[states[j]] else arm_b,
                "treatise": arm_a if treatise[states[j]] else arm_b}
         if resolver is not None:
-            row["resolved"] = resolved_action(resolver[j], own, row["table"], arm_a, arm_b)
+            row["resolved"], row["resolver_gain"], row["resolver_se"] = resolved_action(
+                resolver[j], own, row["table"], arm_a, arm_b)
         _regrets(row, g, se, g1, g2, arm_a)
         rows.append(row)
     return rows
@@ -204,12 +206,19 @@ _WHO = ("table", "treatise")
 
 
 def resolved_action(joint: np.ndarray, own: np.ndarray, table: str, arm_a: str,
-                    arm_b: str) -> str:
-    """The resolved strategy's action at one decision: the better of the two actions on
-    its own deals (``joint``: their joint marks tables, any shape summing to 16 x 16), as
-    ``advise`` reports it (``sampled_better``); the table's where they tie exactly."""
+                    arm_b: str) -> tuple[str, float, float]:
+    """The resolved strategy's action at one decision, as ``advise`` leads with it
+    (:func:`~ecarte_sim.analysis.ecarte.advice.first_decision.answer`): the table's, unless
+    the two actions' values on the resolver's own deals (``joint``: their joint marks
+    tables, any shape summing to 16 x 16) resolve the other action — the 95% interval of
+    the paired gain excludes zero on its side. Returns (the action, the resolver's gain of
+    arm a over arm b, its standard error)."""
     g = paired_mean(joint.reshape(-1, joint.shape[-2], joint.shape[-1]).sum(axis=0), own)
-    return arm_a if g["mean"] > 0 else arm_b if g["mean"] < 0 else table
+    lo, hi = g["ci95"]
+    better = arm_a if g["mean"] > 0 else arm_b
+    resolved = not (lo <= 0 <= hi)
+    se = float(hi - g["mean"]) / Z95
+    return (better if resolved else table), float(g["mean"]), se
 
 
 def resolve_start(check_start: int, check: int, resolve: int) -> int:
@@ -348,7 +357,8 @@ def decision_rows(strategy, role: str, x: int, y: int, hist: np.ndarray, did: np
                "table": arm_a if did[j] else arm_b,
                "treatise": arm_a if treatise[j] else arm_b}
         if resolver is not None:
-            row["resolved"] = resolved_action(resolver[j], own, row["table"], arm_a, arm_b)
+            row["resolved"], row["resolver_gain"], row["resolver_se"] = resolved_action(
+                resolver[j], own, row["table"], arm_a, arm_b)
         _regrets(row, g, se, g1, g2, arm_a)
         rows.append(row)
     return rows

@@ -146,20 +146,27 @@ def test_the_audit_is_the_same_for_any_thread_count(cli):
 
 
 @pytest.mark.parametrize("role, x, y", [("elder", 0, 0), ("dealer", 3, 3)])
-def test_the_resolver_graded_on_its_own_deals_never_regrets(role, x, y):
-    """The resolved action is the better one on the resolver's deals (either role's sign):
-    graded on those same deals its plug-in regret is 0 at every hand and later decision;
-    graded on the audit's own, other deals it can err."""
+def test_the_resolver_graded_on_its_own_deals_is_never_resolved_wrong(role, x, y):
+    """The resolved action follows the resolver's values where they resolve (either role's
+    sign) and keeps the table's elsewhere, as advise leads: graded on those same deals it
+    is never resolved wrong, and it loses only where the values cannot tell (within the
+    interval); graded on the audit's own, other deals it can err."""
     s = solved.load()
     masks, turn_ups, states = au.draw_hands(s, role, x, y, 12, seed=7)
     tables = au.hand_values(s, role, x, y, masks, turn_ups, states, deals=256, seed=7)
-    rows = au.hand_rows(s, role, x, y, masks, turn_ups, states, tables, tables)
-    assert all(r["resolved_regret"] == 0.0 for r in rows)
-    assert all(not r["resolved_wrong"] for r in rows)
     hist, did, _ = au.draw_decisions(s, role, x, y, 6, seed=7)
     later = au.decision_values(s, x, y, hist, deals=256, seed=7)
-    rows = au.decision_rows(s, role, x, y, hist, did, later, later)
-    assert rows and all(r["resolved_regret"] == 0.0 for r in rows)
+    rows = (au.hand_rows(s, role, x, y, masks, turn_ups, states, tables, tables)
+            + au.decision_rows(s, role, x, y, hist, did, later, later))
+    assert len(rows) == 12 + len(hist) and len(hist)
+    for r in rows:
+        assert not r["resolved_wrong"]
+        assert r["resolver_gain"] == pytest.approx(r["gain"], abs=1e-12)
+        assert r["resolved_regret"] <= 1.96 * r["se"] + 1e-12
+        if r["resolved_regret"] > 0:
+            assert r["resolved"] == r["table"]
+    assert any(r["resolved"] != r["table"] for r in rows) or \
+        all(not r["table_wrong"] for r in rows)
 
 
 def test_the_resolvers_deals_are_never_the_audits():

@@ -523,3 +523,78 @@ def test_piquet_parties_read_as_the_command_prints_them(cli):
         out["first_dealer_wins"], out["drawn"], out["tie_breaks"])
     assert p.rubicon_rate == (iv["rubicon_rate"]["rate"], *iv["rubicon_rate"]["ci95"])
     assert p.first_dealer_settlement[0] == iv["first_dealer_settlement"]["mean"]
+
+
+# --------------------------------------------------------------------------- issue 52: the rest
+
+def _timeless(x):
+    """``x`` without its wall-clock figures (every key naming seconds), the one thing two
+    runs of the same question print differently."""
+    if isinstance(x, dict):
+        return {k: _timeless(v) for k, v in x.items() if "seconds" not in k}
+    if isinstance(x, list):
+        return [_timeless(v) for v in x]
+    return x
+
+
+def _same(typed: dict, printed: dict) -> bool:
+    from ecarte_sim.apps.cli.common import finite
+
+    return _timeless(json.loads(json.dumps(finite(typed)))) == _timeless(printed)
+
+
+@pytest.mark.quick
+def test_piquet_played_deal_reads_as_the_command_prints_it(cli):
+    """The typed Piquet deal: ``to_dict()`` is ``piquet deal --json`` (its provenance
+    apart) and is what piquet_deal returns; told, it is the command's text."""
+    from ecarte_sim.api.piquet import piquet_deal, piquet_played, piquet_told
+
+    d = piquet_played(seed=3, index=8)
+    out = _cli_json(cli, "piquet", "deal", "--seed", "3", "--index", "8")
+    assert json.loads(json.dumps(d.to_dict())) == out
+    assert d.to_dict() == piquet_deal(seed=3, index=8)
+    assert (d.seed, d.index, d.players) == (3, 8, (out["play"], out["play"]))
+    assert (d.elder_total, d.younger_total) == (out["elder"], out["younger"])
+    assert d.scores == out["scores"] and d.deal == out["deal"]
+    text = _cli_text(cli, "piquet", "deal", "--seed", "3", "--index", "8")
+    assert "\n".join(piquet_told(d)) + "\n" == text
+
+
+def test_piquet_report_reads_as_the_command_prints_it(cli):
+    """The typed Piquet report: ``to_dict()`` is ``piquet report --json`` (its provenance
+    apart); its fields, the same-player pairings' figures."""
+    from ecarte_sim.api.piquet import piquet_measured
+
+    deals = {"random": 1000, "heuristic": 1000, "dd": 0, "pimc": 0, "paired": 1000,
+             "partie": 100, "search": 0}
+    r = piquet_measured(deals, seed=2)
+    out = _cli_json(cli, "piquet", "report", "--seed", "2", "--deals", "1000", "--dd-deals",
+                    "0", "--pimc-deals", "0", "--paired-deals", "1000", "--parties", "100",
+                    "--search-deals", "0", "--quiet")
+    assert _same(r.to_dict(), out)
+    assert (r.seed, sorted(r.elder_win_rate)) == (2, ["heuristic", "random"])
+    for p in out["pairings"]:
+        if p["elder"] == p["younger"]:
+            w, m = p["intervals"]["elder_win_rate"], p["intervals"]["mean_difference"]
+            assert r.elder_win_rate[p["elder"]] == (w["rate"], *w["ci95"])
+            assert r.elder_margin[p["elder"]] == (m["mean"], *m["ci95"])
+            assert r.pairing_deals[p["elder"]] == p["deals"] == 1000
+
+
+def test_piquet_discard_search_reads_as_the_command_prints_it(cli):
+    """The typed discard search: ``to_dict()`` is ``piquet discard-search --json`` (its
+    provenance apart) and what piquet_discard_search returns; its fields, the figures."""
+    from ecarte_sim.api.piquet import piquet_discard_searched
+
+    r = piquet_discard_searched(40, seed=3, samples=8)
+    out = _cli_json(cli, "piquet", "discard-search", "--deals", "40", "--seed", "3",
+                    "--samples", "8", "--quiet")
+    assert _same(r.to_dict(), out) and r.to_dict() == es.piquet_discard_search(
+        40, seed=3, samples=8)
+    assert (r.deals, r.seed, r.samples, r.play, r.worlds) == (40, 3, 8, "heuristic", None)
+    assert [(c.a, c.b) for c in r.comparisons] == [(c["a"], c["b"])
+                                                   for c in out["comparisons"]]
+    first = out["comparisons"][0]["margin_difference"]
+    assert list(r.comparisons[0].margin_difference) == [first["mean"], *first["ci95"]]
+    assert r.elder_free_take["5"][0] == out["elder_free_take"]["5"]["rate"]
+    assert r.search_is_heuristic["younger"][0] == out["search_is_heuristic"]["younger"]["rate"]

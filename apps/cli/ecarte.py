@@ -164,26 +164,25 @@ def classify(hand, trump, turn_up, reading, as_json):
       {"reading": "list", "jeu_de_regle": true, "rule": "three-trumps", ...}
       ecarte-sim classify "KS QS JS 8H 8D" --trump H --reading definition
     """
-    from ecarte_sim.api.classify import RULE_TRUMPS, hand_and_trump
-    from ecarte_sim.api.classify import classify as classify_hand
+    from ecarte_sim.api.classify import RULE_TRUMPS, classification, hand_and_trump
 
-    result = classify_hand(hand, trump, turn_up=turn_up, reading=reading)
+    result = classification(hand, trump, turn_up=turn_up, reading=reading)
     if as_json:
-        emit(result)
+        emit(result.to_dict())
         return
     read = hand_and_trump(hand, trump)
     head = f"{read.hand}, {read.suit_name} trumps: "
     if reading == "definition":
         _tell_definition(head, result)
         return
-    if result["rule"] is not None:
+    if result.rule is not None:
         click.echo(head + "a jeu de règle: play without proposing (Hoyle's list).")
-        click.echo(f"  Rule {result['rule_number']} ({result['rule']}), {result['reason']}.")
-        click.echo(f"  Hoyle: \u201c{result['words']}\u201d")
+        click.echo(f"  Rule {result.rule_number} ({result.rule}), {result.reason}.")
+        click.echo(f"  Hoyle: \u201c{result.words}\u201d")
         return
-    n = result["nearest"]
+    n = result.nearest
     click.echo(head + "not a jeu de règle: propose (by Hoyle's list).")
-    click.echo(f"  Why: {result['reason']}.")
+    click.echo(f"  Why: {result.reason}.")
     click.echo(f"  Nearest: rule {n['rule_number']} ({n['rule']}), {n['rule_name']}.")
     click.echo(f"  Hoyle: \u201c{n['words']}\u201d")
     by = "one card" if n["short_by"] == 1 else f"{n['short_by']} cards"
@@ -200,19 +199,20 @@ def classify(hand, trump, turn_up, reading, as_json):
                    + ", ".join(f"rule {m['rule_number']} ({m['rule']})" for m in other) + ".")
 
 
-def _tell_definition(head: str, result: dict) -> None:
-    """The definition's answer in a player's words."""
-    if result["jeu_de_regle"]:
+def _tell_definition(head: str, result) -> None:
+    """The definition's answer (a :class:`~ecarte_sim.api.classify.Classification`) in a
+    player's words."""
+    if result.jeu_de_regle:
         click.echo(head + "a jeu de règle by the definition: play without proposing.")
-        reason = result["reason"]
+        reason = result.reason
         click.echo(f"  {reason[0].upper()}{reason[1:]}.")
     else:
         click.echo(head + "not a jeu de règle by the definition.")
-        click.echo(f"  No lead wins against them all: {result['reason']}.")
-    leads = ", ".join(f"{card} {won:,}" for card, won in result["leads"].items())
-    click.echo(f"  Wins of each lead (of {result['of']:,}): {leads}.")
-    click.echo(f"  Hoyle: \u201c{result['words']}\u201d")
-    listed = result["by_list"]
+        click.echo(f"  No lead wins against them all: {result.reason}.")
+    leads = ", ".join(f"{card} {won:,}" for card, won in result.leads.items())
+    click.echo(f"  Wins of each lead (of {result.of:,}): {leads}.")
+    click.echo(f"  Hoyle: \u201c{result.words}\u201d")
+    listed = result.by_list
     verdict = (f"a jeu de règle too ({listed['rule']})" if listed["jeu_de_regle"]
                else "not a jeu de règle")
     click.echo(f"  By Hoyle's list: {verdict}.")

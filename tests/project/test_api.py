@@ -543,6 +543,26 @@ def _same(typed: dict, printed: dict) -> bool:
     return _timeless(json.loads(json.dumps(finite(typed)))) == _timeless(printed)
 
 
+def test_classification_reads_as_the_command_prints_it(cli):
+    """The typed classify: ``to_dict()`` is ``classify --json`` by either reading (its
+    provenance apart); its fields, the figures; es.classify keeps its dict."""
+    from ecarte_sim.api.classify import classification
+
+    c = classification("AH KS 7S KD KC", "TH")
+    out = _cli_json(cli, "classify", "AH KS 7S KD KC", "--trump", "TH")
+    assert c.to_dict() == out == es.classify("AH KS 7S KD KC", "TH")
+    assert (c.reading, c.jeu_de_regle, c.rule, c.nearest) == ("list", False, None,
+                                                              out["nearest"])
+    assert c.best_lead is None and c.leads is None
+    d = classification("QH AH 7H KS KD", "TH", reading="definition")
+    out = _cli_json(cli, "classify", "QH AH 7H KS KD", "--trump", "TH", "--reading",
+                    "definition")
+    assert d.to_dict() == out
+    assert (d.jeu_de_regle, d.best_lead, d.won, d.of, d.turn_up) == (
+        out["jeu_de_regle"], out["best_lead"], out["won"], out["of"], "TH")
+    assert d.leads == out["leads"] and d.by_list == out["by_list"] and d.rule is None
+
+
 @pytest.mark.quick
 def test_piquet_played_deal_reads_as_the_command_prints_it(cli):
     """The typed Piquet deal: ``to_dict()`` is ``piquet deal --json`` (its provenance

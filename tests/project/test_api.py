@@ -618,3 +618,61 @@ def test_piquet_discard_search_reads_as_the_command_prints_it(cli):
     assert list(r.comparisons[0].margin_difference) == [first["mean"], *first["ci95"]]
     assert r.elder_free_take["5"][0] == out["elder_free_take"]["5"]["rate"]
     assert r.search_is_heuristic["younger"][0] == out["search_is_heuristic"]["younger"]["rate"]
+
+
+def test_exploit_reads_as_the_command_prints_it(cli):
+    """The typed exploit: ``to_dict()`` is ``exploit --json`` (its provenance and timings
+    apart); its fields, the figures."""
+    from ecarte_sim.api.play import exploit
+
+    r = exploit("KS QS 9S 8H 7D", "TS", "dealer", model="heuristic", held_out_seeds=1,
+                hands=8)
+    out = _cli_json(cli, "exploit", "KS QS 9S 8H 7D", "--turn-up", "TS", "--model",
+                    "heuristic", "--held-out", "1", "--hands", "8")
+    assert _same(r.to_dict(), out)
+    assert (r.hand, r.model, r.hands, r.played) == (out["hand"], "heuristic", 8, ())
+    assert r.best_response == (out["best_response"]["marks"], out["best_response"]["point"])
+    assert r.gain == (out["gain"]["marks"], out["gain"]["point"])
+    ho = out["held_out"]["gain_marks"]
+    assert r.held_out == (ho["mean"], *ho["ci95"]) and r.lines == out["lines"]
+
+
+def test_stronger_reads_as_the_command_prints_it(cli):
+    """The typed stronger, both ways: ``to_dict()`` is ``stronger --json`` and ``stronger
+    --player ... --json`` (their provenance and timings apart); the fields, the figures."""
+    from ecarte_sim.api.play import stronger, stronger_players
+
+    m = stronger(deals=2, worlds=4, last_tricks=1)
+    out = _cli_json(cli, "stronger", "--deals", "2", "--worlds", "4", "--tricks", "1",
+                    "--quiet")
+    assert _same(m.to_dict(), out)
+    assert (m.deals, m.n, m.last_tricks) == (2, out["n"], 1)
+    assert m.marks == (out["marks"]["mean"], *out["marks"]["ci95"])
+    assert m.elder[0] == out["elder"]["marks"]["mean"]
+    assert m.alphamu_decisions == out["alphamu_decisions"]
+    p = stronger_players(["pimc-king:4", "pimc-inference:4"], deals=2, worlds=4)
+    out = _cli_json(cli, "stronger", "--player", "pimc-king:4", "--player",
+                    "pimc-inference:4", "--deals", "2", "--worlds", "4", "--quiet")
+    assert _same(p.to_dict(), out)
+    king = out["players"]["pimc-king:4"]
+    assert (p.players["pimc-king:4"].n, p.players["pimc-king:4"].marks) == (
+        king["n"], (king["marks"]["mean"], *king["marks"]["ci95"]))
+    d = out["differences"]["pimc-king:4 - pimc-inference:4"]
+    assert p.differences["pimc-king:4 - pimc-inference:4"] == (d["mean"], *d["ci95"])
+
+
+def test_card_regret_reads_as_the_command_prints_it(cli):
+    """The typed card regret: ``to_dict()`` is ``card-regret --json`` (its command,
+    provenance, files and timings apart); a player's fields, his summary's figures."""
+    from ecarte_sim.api.play import RegretSettings, card_regret
+
+    r = card_regret(RegretSettings(players=("pimc-king:4",), per_cell=1, cap=4))
+    out = _cli_json(cli, "card-regret", "--players", "pimc-king:4", "--per-cell", "1",
+                    "--worlds", "4", "--quiet")
+    out.pop("command")
+    assert out.pop("files") == []
+    assert _same(r.to_dict(), out)
+    p, a = r.players["pimc-king:4"], out["players"]["pimc-king:4"]["summary"]["all"]
+    assert (r.positions, p.positions) == (out["positions"], a["positions"])
+    assert p.regret == (a["regret"]["mean"], *a["regret"]["ci95"])
+    assert p.beyond[0] == a["beyond"]["mean"] and len(p.worst) <= 5

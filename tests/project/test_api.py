@@ -676,3 +676,43 @@ def test_card_regret_reads_as_the_command_prints_it(cli):
     assert (r.positions, p.positions) == (out["positions"], a["positions"])
     assert p.regret == (a["regret"]["mean"], *a["regret"]["ci95"])
     assert p.beyond[0] == a["beyond"]["mean"] and len(p.worst) <= 5
+
+
+def test_equilibrium_reads_as_the_command_prints_it(cli):
+    """The typed equilibrium: ``to_dict()`` is ``equilibrium --json`` (its command,
+    provenance, files and timings apart); its fields, the summary's figures."""
+    from ecarte_sim.api.solving import Sampling, SolveSettings, draw_states, equilibrium
+
+    r = equilibrium(SolveSettings(states=draw_states(20), scores=((4, 4),),
+                                  sampling=Sampling(2, 2), fresh_deals=1000,
+                                  value_deals=1000, iterations=1))
+    out = _cli_json(cli, "equilibrium", "--states", "20", "--score", "4-4",
+                    "--deals-per-state", "2", "--max-deals-per-state", "2", "--fresh-deals",
+                    "1000", "--value-deals", "1000", "--iterations", "1", "--quiet")
+    out.pop("command")
+    assert out.pop("files") == []
+    assert _same(r.to_dict(), out)
+    s = out["summary"]
+    assert (r.seed, r.converged, r.steps, list(r.unsettled)) == (
+        0, out["converged"], out["steps"], s["unsettled"])
+    assert r.elder_wins_0_0 == (s["elder_wins_0_0"], *s["elder_wins_0_0_ci95"])
+    assert r.v == out["v"] and r.payload["v"].shape == (5, 5)
+
+
+def test_every_decision_reads_as_the_command_prints_it(cli):
+    """The typed every-decision step: ``to_dict()`` is ``every-decision --json`` (its
+    command, provenance, files and timings apart); its fields, the figures."""
+    from ecarte_sim.api.solving import (EverySettings, Sampling, every_decision,
+                                        starting_strategy)
+
+    r = every_decision(EverySettings(scores=((4, 4),), later_deals=4096, later_steps=1,
+                                     first=Sampling(2, 2), value_deals=1024),
+                       starting_strategy())
+    out = _cli_json(cli, "every-decision", "--score", "4-4", "--later-deals", "4096",
+                    "--later-steps", "1", "--deals-per-state", "2", "--max-deals-per-state",
+                    "2", "--value-deals", "1024", "--quiet")
+    out.pop("command")
+    assert out.pop("files") == []
+    assert _same(r.to_dict(), out)
+    assert (r.start, [row["score"] for row in r.scores]) == (out["start"], ["4-4"])
+    assert r.elder_wins_0_0 == out["v"][0][0] and r.seconds >= 0

@@ -1,5 +1,6 @@
 """Is a hand a jeu de règle, and why: :func:`classify`, by Hoyle's list or by the book's
-definition — the front door of ``ecarte-sim classify``.
+definition — the front door of ``ecarte-sim classify`` — and its answer typed,
+:func:`classification` (a :class:`Classification`).
 
 The list's reading is numpy alone (:mod:`ecarte_sim.engine.ecarte.decisions.regle`), so a process
 that only classifies a hand starts without loading numba; the definition's reading

@@ -1,5 +1,7 @@
-"""The Piquet library: one call per question, plain dicts back (typed results beside
-the simulation and the parties: :func:`piquet_simulation`, :func:`piquet_parties`).
+"""The Piquet library: one call per question, plain dicts back; the deal, the simulation,
+the parties, the report and the discard search also typed (:func:`piquet_played`,
+:func:`piquet_simulation`, :func:`piquet_parties`, :func:`piquet_measured`,
+:func:`piquet_discard_searched`: frozen dataclasses whose ``to_dict()`` is the dict).
 
 Each function takes its rules and players as a
 :class:`~ecarte_sim.engine.piquet.settings.PiquetSettings` and returns exactly the

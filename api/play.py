@@ -4,7 +4,8 @@ play model), :func:`exploitability` (over a stratified sample of hands),
 paired on the same deals) and :func:`card_regret` (each card's value with the player's
 own play after it, position by position) — the front door of ``ecarte-sim exploit``,
 ``exploitability``, ``stronger`` and ``card-regret`` (which card to play in one position
-is :func:`ecarte_sim.api.strategy.cards`). Each is a search over many deals; the examples
+is :func:`ecarte_sim.api.strategy.cards`). Each returns a typed result whose ``to_dict()``
+is the command's ``--json``. Each is a search over many deals; the examples
 that run one are marked to skip (a best response compiles the search's kernels and takes
 minutes on a busy machine), the others run.
 

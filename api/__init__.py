@@ -9,8 +9,10 @@ but the registries, the value types, the report writers and the long runs' plumb
   run's settings and plan); typed results with ``to_dict()``: :class:`~.ecarte.DealtCards`
   (:func:`~.ecarte.dealt`), :class:`~.ecarte.HandValue` (:func:`~.ecarte.hand_value`),
   :class:`~.ecarte.Simulation` (:func:`~.ecarte.simulation`),
-  :class:`~.ecarte.CheckedClaims` (:func:`~.ecarte.claims_checked`), beside
-  :class:`~.ecarte.PlayedDeal` and :class:`~.ecarte.PlayedGame`.
+  :class:`~.ecarte.CheckedClaims` (:func:`~.ecarte.claims_checked`),
+  :class:`~.ecarte.Solution` (:func:`~.ecarte.solution`), :class:`~.ecarte.ScoreValues`
+  (:func:`~.ecarte.score_values`), beside :class:`~.ecarte.PlayedDeal` and
+  :class:`~.ecarte.PlayedGame`.
 * :mod:`.classify` — classify: a jeu de règle by Hoyle's list (numpy alone) or by the
   definition, typed as a :class:`~.classify.Classification`
   (:func:`~.classify.classification`); a hand and its trump read

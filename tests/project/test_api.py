@@ -716,3 +716,35 @@ def test_every_decision_reads_as_the_command_prints_it(cli):
     assert _same(r.to_dict(), out)
     assert (r.start, [row["score"] for row in r.scores]) == (out["start"], ["4-4"])
     assert r.elder_wins_0_0 == out["v"][0][0] and r.seconds >= 0
+
+
+@pytest.mark.quick
+def test_solution_reads_as_the_command_prints_it(cli):
+    """The typed solve: ``to_dict()`` is ``solve --json`` (its provenance apart) and what
+    es.solve returns; its fields, the figures."""
+    from ecarte_sim.api.ecarte import solution
+
+    s = solution("QH AH 7H KS KD", "KH JH 9H 8H 9C", "H", forced_trump=False)
+    out = _cli_json(cli, "solve", "QH AH 7H KS KD", "KH JH 9H 8H 9C", "--trump", "H",
+                    "--no-forced-trump")
+    assert s.to_dict() == out == es.solve("QH AH 7H KS KD", "KH JH 9H 8H 9C", "H",
+                                          forced_trump=False)
+    assert (s.elder_tricks, s.moves) == (out["elder_tricks"], out["moves"])
+    assert list(s.moves) == list(out["moves"])                  # the hand's order
+
+
+def test_score_values_read_as_the_command_prints_them(cli):
+    """The typed score tables: ``to_dict()`` is ``scores --json`` (its command and
+    provenance apart), ``tables()`` what es.scores returns; the fields, the tables."""
+    from ecarte_sim.api.ecarte import score_values
+
+    settings = es.EcarteSettings.build(play="heuristic")
+    v = score_values(3000, seed=2, settings=settings, bootstrap=5)
+    out = _cli_json(cli, "scores", "--deals", "3000", "--seed", "2", "--bootstrap", "5",
+                    "--play", "heuristic", "--quiet")
+    assert out.pop("command").startswith("ecarte-sim scores")
+    assert json.loads(json.dumps(v.to_dict())) == out
+    assert v.tables() == es.scores(3000, seed=2, settings=settings, bootstrap=5)
+    assert (v.deals, v.seed, v.bootstrap, v.settings) == (3000, 2, 5, out["settings"])
+    assert v.i_deal_next == out["i_deal_next"]
+    assert v.opponent_deals_next_ci95 == out["opponent_deals_next_ci95"]

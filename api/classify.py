@@ -1,5 +1,6 @@
 """Is a hand a jeu de règle, and why: :func:`classify`, by Hoyle's list or by the book's
-definition — the front door of ``ecarte-sim classify``.
+definition — the front door of ``ecarte-sim classify`` — and its answer typed,
+:func:`classification` (a :class:`Classification`).
 
 The list's reading is numpy alone (:mod:`ecarte_sim.engine.ecarte.decisions.regle`), so a process
 that only classifies a hand starts without loading numba; the definition's reading
@@ -12,7 +13,8 @@ searches double dummy and loads its kernels when asked.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, field
 
 from ecarte_sim.engine.deck import (ECARTE, SUIT_LETTERS, SUIT_NAMES, format_card, format_hand,
                                     parse_hand)
@@ -58,6 +60,58 @@ def hand_and_trump(hand: str, trump: str) -> HandAndTrump:
     return HandAndTrump(mask, format_hand(mask, ECARTE), suit, SUIT_LETTERS[suit],
                         SUIT_NAMES[suit], None if turned is None else format_card(turned, ECARTE),
                         bin(mask & (0xFF << (8 * suit))).count("1"))
+
+
+@dataclass(frozen=True)
+class Classification:
+    """Is a hand a jeu de règle, and why (:func:`classification`): the ``reading``
+    (``"list"`` or ``"definition"``), the verdict (``jeu_de_regle``), the ``words`` read
+    (Hoyle's; None when no rule of the list fits) and the ``reason``. By the list: the
+    ``rule`` (its id, None when no rule fits), ``rule_number`` and ``rule_name``, and the
+    ``nearest`` rule missed (a dict, None when a rule fits). By the definition: the
+    ``best_lead``, the dealer hands it beats (``won``) of how many (``of``), each lead's
+    wins (``leads``), the ``turn_up`` given (None: every trump not in the hand counted)
+    and the list's verdict (``by_list``: its ``jeu_de_regle`` and ``rule``); the
+    turn-ups counted and the hand the best lead loses to are in :meth:`to_dict`. The
+    fields of the other reading are None. :meth:`to_dict` is what ``ecarte-sim classify
+    --json`` prints before its provenance (a copy): the keys of its reading only, as
+    :func:`classify` documents them."""
+    reading: str
+    jeu_de_regle: bool
+    words: str | None
+    reason: str
+    rule: str | None = None
+    rule_number: int | None = None
+    rule_name: str | None = None
+    nearest: dict | None = field(default=None, repr=False)
+    best_lead: str | None = None
+    won: int | None = None
+    of: int | None = None
+    leads: dict[str, int] | None = field(default=None, repr=False)
+    turn_up: str | None = None
+    by_list: dict | None = field(default=None, repr=False)
+    payload: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of_answer(cls, r: dict) -> Classification:
+        keys = ("rule", "rule_number", "rule_name", "nearest", "best_lead", "won", "of",
+                "leads", "turn_up", "by_list")
+        return cls(r["reading"], r["jeu_de_regle"], r["words"], r["reason"],
+                   **{k: r[k] for k in keys if k in r}, payload=r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
+
+
+def classification(hand: str, trump: str, *, turn_up: str | None = None,
+                   reading: str = "list") -> Classification:
+    """:func:`classify`'s answer typed: a :class:`Classification`.
+
+    >>> c = classification("AH KS 7S KD KC", "TH")
+    >>> c.jeu_de_regle, c.nearest["rule"], c.best_lead
+    (False, 'one-trump-three-court', None)
+    """
+    return Classification.of_answer(classify(hand, trump, turn_up=turn_up, reading=reading))
 
 
 def classify(hand: str, trump: str, *, turn_up: str | None = None,

@@ -7,7 +7,9 @@ a pandas DataFrame — the same figures the ``ecarte-sim`` commands print, which
 these functions. :func:`dealt`, :func:`hand_value`, :func:`simulation` and
 :func:`claims_checked` return typed results (:class:`DealtCards`, :class:`HandValue`,
 :class:`Simulation`, :class:`CheckedClaims`), whose ``to_dict()`` is what :func:`deal`,
-:func:`hand`, :func:`simulate` and :func:`claims` return. Long runs split their deals into tasks
+:func:`hand`, :func:`simulate` and :func:`claims` return; :func:`solution` and
+:func:`score_values` (:class:`Solution`, :class:`ScoreValues`) are :func:`solve`'s and
+:func:`scores`' answers typed. Long runs split their deals into tasks
 as the current :func:`ecarte_sim.engine.batch.execution` says (local threads by default); every
 result is a pure function of the seed and the deal indices.
 
@@ -98,14 +100,40 @@ def deal(seed: int, index: int, *, pretty: bool = False) -> dict:
     return dealt(seed, index).to_dict(pretty)
 
 
-def solve(elder: str, dealer: str, trump: str, *, forced_trump: bool = True) -> dict:
-    """Exact double-dummy value of a deal, the elder to lead, no exchange (Law 43):
-    ``{"elder_tricks": best, "moves": {first lead: elder tricks}}``. ``trump`` is a suit
-    or the turned-up card."""
+@dataclass(frozen=True)
+class Solution:
+    """A deal's exact double-dummy value (:func:`solution`): the tricks the elder takes
+    with best play (``elder_tricks``) and, for each first lead he may make, the tricks he
+    takes after it (``moves``, by card, in the hand's order). :meth:`to_dict` is what
+    ``ecarte-sim solve --json`` prints before its provenance (and, with ``--batch``, after
+    each line's number)."""
+    elder_tricks: int
+    moves: dict[str, int]
+
+    def to_dict(self) -> dict:
+        return {"elder_tricks": self.elder_tricks, "moves": dict(self.moves)}
+
+
+def solution(elder: str, dealer: str, trump: str, *, forced_trump: bool = True) -> Solution:
+    """Exact double-dummy value of a deal, the elder to lead, no exchange (Law 43): a
+    :class:`Solution`. ``trump`` is a suit or the turned-up card; ``forced_trump``: a
+    player void in the suit led must trump (Law 43), or need not (the variant).
+
+    >>> s = solution("QH AH 7H KS KD", "KH JH 9H 8H 9C", "TH")
+    >>> s.elder_tricks, s.moves["KS"]
+    (2, 2)
+    """
     e, d, suit, _ = parse_deal(elder, dealer, trump)
     values = move_values(e, d, suit, forced_trump=forced_trump)
-    return {"elder_tricks": max(values.values()),
-            "moves": {format_card(c): values[c] for c in cards_of(sum(1 << c for c in values))}}
+    return Solution(max(values.values()),
+                    {format_card(c): values[c] for c in cards_of(sum(1 << c for c in values))})
+
+
+def solve(elder: str, dealer: str, trump: str, *, forced_trump: bool = True) -> dict:
+    """Exact double-dummy value of a deal, the elder to lead, no exchange (Law 43):
+    ``{"elder_tricks": best, "moves": {first lead: elder tricks}}`` (:func:`solution`
+    as a dict). ``trump`` is a suit or the turned-up card."""
+    return solution(elder, dealer, trump, forced_trump=forced_trump).to_dict()
 
 
 @dataclass(frozen=True)
@@ -353,18 +381,67 @@ def simulate_cards(deals: int, *, seed: int = 0, start: int = 0, forced_trump: b
             "elder_vole_rate": tricks[5] / deals, "dealer_vole_rate": tricks[0] / deals}
 
 
-def scores(deals: int = 1_000_000, *, seed: int = 0, settings: EcarteSettings | None = None,
-           bootstrap: int = 200, progress: Progress = None) -> dict:
+#: The tables of :class:`ScoreValues`, in the order ``scores --json`` prints them.
+SCORE_TABLES = ("i_deal_next", "i_deal_next_ci95", "opponent_deals_next",
+                "opponent_deals_next_ci95")
+
+
+@dataclass(frozen=True)
+class ScoreValues:
+    """P(win five up) from every score (:func:`score_values`): the run (``deals``,
+    ``seed``, ``bootstrap`` replicates, the ``settings`` as ``--json`` echoes them) and
+    two 5 x 5 tables seen by one player, rows his score, columns his opponent's: when the
+    next deal is his (``i_deal_next``) and when it is the opponent's, he being the elder
+    (``opponent_deals_next``), each cell with its 95% bootstrap interval (the ``_ci95``
+    tables, [low, high] a cell). :meth:`to_dict` is what ``ecarte-sim scores --json``
+    prints between its command and its provenance; :meth:`tables` the four tables, what
+    :func:`scores` returns."""
+    deals: int
+    seed: int
+    bootstrap: int
+    settings: dict
+    i_deal_next: list[list[float]] = field(repr=False)
+    i_deal_next_ci95: list = field(repr=False)
+    opponent_deals_next: list[list[float]] = field(repr=False)
+    opponent_deals_next_ci95: list = field(repr=False)
+
+    def tables(self) -> dict:
+        return copy.deepcopy({k: getattr(self, k) for k in SCORE_TABLES})
+
+    def to_dict(self) -> dict:
+        return {"deals": self.deals, "seed": self.seed, "bootstrap": self.bootstrap,
+                "settings": copy.deepcopy(self.settings), "rows": "my score 0-4",
+                "columns": "opponent 0-4", **self.tables()}
+
+
+def score_values(deals: int = 1_000_000, *, seed: int = 0,
+                 settings: EcarteSettings | None = None, bootstrap: int = 200,
+                 progress: Progress = None) -> ScoreValues:
     """P(win five up) from every score by the exact recursion over the outcomes of
-    ``deals`` whole deals, with 95% bootstrap intervals: ``{"i_deal_next": 5 x 5, ...}``
-    (rows the player's score, columns the opponent's)."""
+    ``deals`` whole deals, with 95% bootstrap intervals: a :class:`ScoreValues`.
+
+    >>> v = score_values(2000, bootstrap=0)
+    >>> len(v.i_deal_next), round(v.i_deal_next[4][4] + v.opponent_deals_next[4][4], 12)
+    (5, 1.0)
+    """
     from ecarte_sim.analysis.ecarte.measures.scores import player_tables, win_table
 
     settings = settings or EcarteSettings()
     counts = whole_counts(seed, 0, deals, settings.cfg(), script_for(settings),
                           block=settings.task_size(), progress=progress)
     t = win_table(counts, bootstrap, seed)
-    return player_tables(t["v"], t["lo"], t["hi"])
+    return ScoreValues(deals, seed, bootstrap, settings.echo(),
+                       **player_tables(t["v"], t["lo"], t["hi"]))
+
+
+def scores(deals: int = 1_000_000, *, seed: int = 0, settings: EcarteSettings | None = None,
+           bootstrap: int = 200, progress: Progress = None) -> dict:
+    """P(win five up) from every score by the exact recursion over the outcomes of
+    ``deals`` whole deals, with 95% bootstrap intervals: ``{"i_deal_next": 5 x 5, ...}``
+    (rows the player's score, columns the opponent's; :meth:`ScoreValues.tables` of
+    :func:`score_values`)."""
+    return score_values(deals, seed=seed, settings=settings, bootstrap=bootstrap,
+                        progress=progress).tables()
 
 
 @dataclass(frozen=True, slots=True)

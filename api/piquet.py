@@ -1,5 +1,7 @@
-"""The Piquet library: one call per question, plain dicts back (typed results beside
-the simulation and the parties: :func:`piquet_simulation`, :func:`piquet_parties`).
+"""The Piquet library: one call per question, plain dicts back; the deal, the simulation,
+the parties, the report and the discard search also typed (:func:`piquet_played`,
+:func:`piquet_simulation`, :func:`piquet_parties`, :func:`piquet_measured`,
+:func:`piquet_discard_searched`: frozen dataclasses whose ``to_dict()`` is the dict).
 
 Each function takes its rules and players as a
 :class:`~ecarte_sim.engine.piquet.settings.PiquetSettings` and returns exactly the
@@ -54,18 +56,54 @@ def _players(settings: PiquetSettings):
     return {"elder": name_of(elder), "younger": name_of(younger)}
 
 
-def piquet_deal(deal: PiquetDeal | None = None, *, seed: int = 0, index: int = 0,
-                settings: PiquetSettings | None = None, elder_discard: int = 0,
-                younger_discard: int = 0) -> dict:
+@dataclass(frozen=True)
+class PiquetPlayedDeal:
+    """One Piquet deal played and told (:func:`piquet_played`): the ``seed`` and the deal
+    ``index`` (None for cards given), the ``players`` (elder, younger), each seat's
+    ``elder_total`` and ``younger_total``, the ``events`` as the reference tells them, each
+    seat's ``scores`` (carte blanche, point, sequence, set, the play, the cards, pique,
+    repique, capot: Laws 18-24, 46-69), the ``deal``'s cards and the ``settings`` as
+    ``--json`` echoes them. :meth:`to_dict` is what ``ecarte-sim piquet deal --json``
+    prints before its provenance (a copy); :func:`piquet_told` tells it."""
+    seed: int
+    index: int | None
+    players: tuple[str, str]
+    elder_total: int
+    younger_total: int
+    events: list = field(repr=False)
+    scores: dict = field(repr=False)
+    deal: dict = field(repr=False)
+    settings: dict = field(repr=False)
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict) -> PiquetPlayedDeal:
+        play = r["play"]
+        players = (play, play) if isinstance(play, str) else (play["elder"], play["younger"])
+        return cls(r["seed"], r.get("index"), players, r["elder"], r["younger"], r["events"],
+                   r["scores"], r["deal"], r["settings"], r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
+
+
+def piquet_played(deal: PiquetDeal | None = None, *, seed: int = 0, index: int = 0,
+                  settings: PiquetSettings | None = None, elder_discard: int = 0,
+                  younger_discard: int = 0) -> PiquetPlayedDeal:
     """One deal played by the kernel and told event by event by the reference (carte
     blanche, the exchange, each declaration, every card, the cards, pique and repique:
-    Laws 18-24, 46-69).
+    Laws 18-24, 46-69): a :class:`PiquetPlayedDeal`.
 
     ``deal``: the cards (:func:`~ecarte_sim.engine.piquet.deal.parse_deal`), or None for
     deal ``index`` of ``seed``; ``seed`` and ``index`` also draw the players' random
     choices. ``settings``: both seats ``heuristic`` by default. A discard given (a mask
     of the dealt hand) replaces its player's choice and fixes how many cards he takes
     (Laws 21-22).
+
+    >>> d = piquet_played(seed=3, index=8)
+    >>> d.players, (d.elder_total, d.younger_total) == (d.scores["elder"]["total"],
+    ...                                                 d.scores["younger"]["total"])
+    (('heuristic', 'heuristic'), True)
     """
     if settings is None:
         settings = PiquetSettings(Player.HEURISTIC, Player.HEURISTIC)
@@ -79,12 +117,22 @@ def piquet_deal(deal: PiquetDeal | None = None, *, seed: int = 0, index: int = 0
                      Variant(lead_scoring=name_of(settings.lead_scoring),
                              pique_timing=name_of(settings.pique_timing)),
                      sinks=(name_of(settings.elder_sink), name_of(settings.younger_sink)))
-    return {"elder": record.elder["total"], "younger": record.younger["total"],
-            "events": told.events,
-            "scores": {"elder": record.elder, "younger": record.younger},
-            "deal": the_deal.as_dict(), "play": _players(settings),
-            "settings": settings.echo(),
-            **({"seed": seed, "index": index} if deal is None else {"seed": seed})}
+    return PiquetPlayedDeal.of({
+        "elder": record.elder["total"], "younger": record.younger["total"],
+        "events": told.events, "scores": {"elder": record.elder, "younger": record.younger},
+        "deal": the_deal.as_dict(), "play": _players(settings), "settings": settings.echo(),
+        **({"seed": seed, "index": index} if deal is None else {"seed": seed})})
+
+
+
+
+def piquet_deal(deal: PiquetDeal | None = None, *, seed: int = 0, index: int = 0,
+                settings: PiquetSettings | None = None, elder_discard: int = 0,
+                younger_discard: int = 0) -> dict:
+    """:func:`piquet_played` as a dict: what ``ecarte-sim piquet deal --json`` prints
+    (before its provenance)."""
+    return piquet_played(deal, seed=seed, index=index, settings=settings,
+                         elder_discard=elder_discard, younger_discard=younger_discard).to_dict()
 
 
 @dataclass(frozen=True)
@@ -265,17 +313,145 @@ def piquet_partie(parties: int, *, seed: int = 0, start: int = 0,
                           chunk=chunk, progress=progress).to_dict()
 
 
-def piquet_report(deals: dict | None = None, *, seed: int = 0,
-                  say: Callable[[str], None] | None = None) -> dict:
+@dataclass(frozen=True)
+class PiquetReport:
+    """Every Piquet analysis, measured (:func:`piquet_measured`): the ``seed``, the
+    ``deals`` of each study; by player (the same in both seats), the elder's win rate as
+    (rate, low, high) with its Wilson 95% interval (``elder_win_rate``) and his mean margin
+    as (mean, low, high) with its normal one (``elder_margin``), each with its n
+    (``pairing_deals``); and each study as ``--json`` prints it: the ``pairings``, the
+    ``exchange`` and the rule ``variants`` (paired), ``sinking``, the discard ``search``,
+    the ``parties`` and the ``peer``'s figures. :meth:`to_dict` is what ``ecarte-sim
+    piquet report --json`` prints before its provenance (a copy)."""
+    seed: int
+    deals: dict
+    elder_win_rate: dict[str, tuple[float, float, float]]
+    elder_margin: dict[str, tuple[float, float, float]]
+    pairing_deals: dict[str, int]
+    pairings: list = field(repr=False)
+    exchange: list = field(repr=False)
+    variants: list = field(repr=False)
+    sinking: list = field(repr=False)
+    search: list = field(repr=False)
+    parties: list = field(repr=False)
+    peer: dict = field(repr=False)
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict, seed: int, deals: dict) -> PiquetReport:
+        same = [p for p in r["pairings"] if p["elder"] == p["younger"]]
+        win = {p["elder"]: p["intervals"]["elder_win_rate"] for p in same}
+        margin = {p["elder"]: p["intervals"]["mean_difference"] for p in same}
+        return cls(seed, dict(deals), {k: (w["rate"], *w["ci95"]) for k, w in win.items()},
+                   {k: (m["mean"], *m["ci95"]) for k, m in margin.items()},
+                   {p["elder"]: p["deals"] for p in same}, r["pairings"], r["exchange"],
+                   r["variants"], r["sinking"], r["search"], r["parties"], r["peer"], r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
+
+
+def piquet_measured(deals: dict | None = None, *, seed: int = 0,
+                    say: Callable[[str], None] | None = None) -> PiquetReport:
     """Every Piquet analysis, measured: the elder's advantage for each pairing of players,
     bonuses by seat, deal totals, the exchange and the rule variants (paired on the same
-    deals), the partie, and the peer engine's figures beside ours.
+    deals), the partie, and the peer engine's figures beside ours: a
+    :class:`PiquetReport`.
 
     ``deals``: the sizes, as :data:`~ecarte_sim.engine.piquet.settings.REPORT_DEALS` (the
-    default); ``say`` is told what is being measured.
+    default); ``say`` is told what is being measured. The example runs the report at its
+    smallest sizes without the double-dummy and PIMC players (a minute on a busy machine),
+    so it is marked to skip.
+
+    >>> r = piquet_measured({"random": 1000, "heuristic": 1000, "dd": 0, "pimc": 0,
+    ...                      "paired": 1000, "partie": 100, "search": 0})  # doctest: +SKIP
+    >>> sorted(r.elder_win_rate), r.pairing_deals["heuristic"]  # doctest: +SKIP
+    (['heuristic', 'random'], 1000)
     """
-    return measure(seed, REPORT_DEALS if deals is None else deals,
-                   say or (lambda msg: None))
+    deals = REPORT_DEALS if deals is None else deals
+    return PiquetReport.of(measure(seed, deals, say or (lambda msg: None)), seed, deals)
+
+
+def piquet_report(deals: dict | None = None, *, seed: int = 0,
+                  say: Callable[[str], None] | None = None) -> dict:
+    """:func:`piquet_measured` as a dict: what ``ecarte-sim piquet report --json`` prints
+    (before its provenance)."""
+    return piquet_measured(deals, seed=seed, say=say).to_dict()
+
+
+@dataclass(frozen=True)
+class DiscardComparison:
+    """Two arms of the discard search compared on the same deals
+    (:class:`PiquetDiscardSearch`): arm ``a`` minus arm ``b``, the elder's margin
+    (``margin_difference``) and P(elder wins) (``elder_win_difference``), each (mean,
+    low, high) with its 95% interval, paired."""
+    a: str
+    b: str
+    margin_difference: tuple[float, float, float]
+    elder_win_difference: tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class PiquetDiscardSearch:
+    """Discards chosen by search against the keep value (:func:`piquet_discard_searched`):
+    the run (``deals``, ``seed``, ``start``, ``samples`` a candidate, the ``window`` of
+    lowest keep values, the arms' ``play`` and its ``worlds`` (None but for pimc)); the
+    ``comparisons`` (:class:`DiscardComparison`); by number of cards, the share of deals
+    each seat, free to take fewer, takes them (``elder_free_take``,
+    ``younger_free_take``) and by seat the share where the full take's search discard is
+    the heuristic's (``search_is_heuristic``), each (rate, low, high) with its Wilson 95%
+    interval; the ``arms`` as ``--json`` prints them. :meth:`to_dict` is what
+    ``ecarte-sim piquet discard-search --json`` prints before its provenance (a copy)."""
+    deals: int
+    seed: int
+    start: int
+    samples: int
+    window: int
+    play: str
+    worlds: int | None
+    comparisons: tuple[DiscardComparison, ...]
+    elder_free_take: dict[str, tuple[float, float, float]]
+    younger_free_take: dict[str, tuple[float, float, float]]
+    search_is_heuristic: dict[str, tuple[float, float, float]]
+    arms: dict = field(repr=False)
+    payload: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, r: dict) -> PiquetDiscardSearch:
+        def rate(e):
+            return (e["rate"], *e["ci95"])
+
+        def mean(e):
+            return (e["mean"], *e["ci95"])
+
+        return cls(r["deals"], r["seed"], r["start"], r["samples"], r["window"], r["play"],
+                   r.get("worlds"),
+                   tuple(DiscardComparison(c["a"], c["b"], mean(c["margin_difference"]),
+                                           mean(c["elder_win_difference"]))
+                         for c in r["comparisons"]),
+                   {k: rate(e) for k, e in r["elder_free_take"].items()},
+                   {k: rate(e) for k, e in r["younger_free_take"].items()},
+                   {k: rate(e) for k, e in r["search_is_heuristic"].items()}, r["arms"], r)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.payload)
+
+
+def piquet_discard_searched(deals: int, **options) -> PiquetDiscardSearch:
+    """Deals ``start .. start + deals - 1`` of ``seed``: the elder's and the younger's
+    discards chosen by search (each candidate evaluated on ``samples`` sampled deals)
+    against the heuristic's keep value, the arms played by ``play``, paired; then, under
+    the search, the takes (Laws 21-22, 32-34) —
+    :func:`~ecarte_sim.analysis.piquet.search.discard_search`, whose keyword ``options``
+    (``seed``, ``start``, ``samples``, ``play``, ``worlds``, ``lead_scoring``,
+    ``pique_timing``, ``chunk``, ``progress``) and defaults these are: a
+    :class:`PiquetDiscardSearch`.
+
+    >>> r = piquet_discard_searched(40, seed=3, samples=8)
+    >>> r.deals, r.comparisons[0].margin_difference[1] <= r.comparisons[0].margin_difference[0]
+    (40, True)
+    """
+    return PiquetDiscardSearch.of(piquet_discard_search(deals, **options))
 
 
 def piquet_deal_order(first: int = 0, *, partie: Partie | str = Partie.SIX,
@@ -303,16 +479,20 @@ def piquet_discarding(settings: PiquetSettings, discard) -> tuple[Discarding, Di
     return check_discarding(settings, discard)
 
 
-def piquet_told(result: dict, pretty: bool = False) -> list[str]:
-    """A :func:`piquet_deal` result told as a Piquet player would, line by line, each
-    score with its law (:func:`~ecarte_sim.analysis.piquet.narrative.tell_deal`);
-    ``pretty`` writes the suits as symbols."""
+def piquet_told(result: PiquetPlayedDeal | dict, pretty: bool = False) -> list[str]:
+    """A deal played (:func:`piquet_played`, or :func:`piquet_deal`'s dict) told as a
+    Piquet player would, line by line, each score with its law
+    (:func:`~ecarte_sim.analysis.piquet.narrative.tell_deal`); ``pretty`` writes the suits
+    as symbols."""
     from ecarte_sim.analysis.piquet.narrative import tell_deal
 
-    return tell_deal(result, pretty)
+    return tell_deal(result.payload if isinstance(result, PiquetPlayedDeal) else result,
+                     pretty)
 
 
-__all__ = ["PiquetParties", "PiquetSimulation", "piquet_deal", "piquet_simulate",
+__all__ = ["DiscardComparison", "PiquetDiscardSearch", "PiquetParties", "PiquetPlayedDeal",
+           "PiquetReport", "PiquetSimulation", "piquet_deal", "piquet_discard_searched",
+           "piquet_measured", "piquet_played", "piquet_simulate",
            "piquet_simulation", "piquet_partie", "piquet_parties", "piquet_report",
            "piquet_discard_search", "piquet_deal_order", "piquet_cards", "piquet_discarding",
            "piquet_told"]

@@ -158,14 +158,13 @@ def ship(ship_dir: str, result: dict, play: str) -> list[str]:
     return [str(p) for p in shipped.write(ship_dir, play, data, meta)]
 
 
-def payload(result: dict, files: list[str]) -> dict:
-    """The --json answer: plain values (the tables themselves are in --ship's data)."""
-    return {"command": result.get("command"), "solve": result["solve"],
-            "start": result["start"], "seconds": result["seconds"],
+def payload(result: dict) -> dict:
+    """The --json answer between its command and its provenance and files: plain values
+    (the tables themselves are in --ship's data)."""
+    return {"solve": result["solve"], "start": result["start"], "seconds": result["seconds"],
             "v": np.asarray(result["v"]).tolist(), "scores": score_rows(result),
             "records": json.loads(json.dumps(result["records"], default=_plain)),
-            "first_accepted": [float(a) for a in result["first_accepted"]],
-            "provenance": result["provenance"], "files": files}
+            "first_accepted": [float(a) for a in result["first_accepted"]]}
 
 
 def _plain(x):

@@ -189,23 +189,21 @@ def card_regret(players, per_cell, cap, key_seed, model, run_dir, out_dir, seed,
             click.echo(f"[{time.monotonic() - start:6.0f} s] {label}: {done}/{total} "
                        "positions", err=True)
     result = measure(settings, store=store, progress=say)
-    result["command"] = command_line("card-regret")
-    result["provenance"] = provenance("card-regret", result["settings"], seed,
-                                      {label: len(m["rows"]) for label, m in
-                                       result["players"].items()})
+    report = result.payload
+    report["command"] = command_line("card-regret")
+    report["provenance"] = provenance("card-regret", result.settings, seed,
+                                      {label: len(m.rows) for label, m in
+                                       result.players.items()})
     written = []
     if out_dir:
         from ecarte_sim.analysis.reports.card_regret import write_report
-        written = write_report(out_dir, result)
+        written = write_report(out_dir, report)
     if as_json:
-        emit({"command": result["command"], "settings": result["settings"],
-              "positions": result["positions"],
-              "players": {k: {"summary": m["summary"], "rows": m["rows"]}
-                          for k, m in result["players"].items()},
-              "provenance": result["provenance"], "files": written})
+        emit({"command": report["command"], **result.to_dict(),
+              "provenance": report["provenance"], "files": written})
         return
-    for label, m in result["players"].items():
-        a = m["summary"]["all"]
+    for label, m in result.players.items():
+        a = m.summary["all"]
         r, b, sp = a["regret"], a["beyond"], a["split_regret"]
         click.echo(f"{label}: regret {r['mean']:+.4f} [{r['ci95'][0]:+.4f}, {r['ci95'][1]:+.4f}]"
                    f" marks a position (n={r['n']}); another card better beyond its interval "

@@ -21,7 +21,7 @@ from ecarte_sim.engine.ecarte.settings import play_models
 def _solve_batch(path: str, forced_trump: bool) -> tuple[int, int]:
     """One JSON object per input line; returns the number of bad lines and of lines
     answered."""
-    from ecarte_sim.api.ecarte import solve as solve_deal
+    from ecarte_sim.api.ecarte import solution
     from ecarte_sim.engine.cards import CardError
 
     bad = answered = 0
@@ -40,8 +40,8 @@ def _solve_batch(path: str, forced_trump: bool) -> tuple[int, int]:
                 if len(fields) != 3:
                     raise CardError(f"expected 'ELDER | DEALER | TRUMP', got {line[:60]!r}",
                                     line[:60])
-                result = solve_deal(*fields, forced_trump=forced_trump)
-                result = {"line": number, **result}
+                result = {"line": number,
+                          **solution(*fields, forced_trump=forced_trump).to_dict()}
             except UnicodeDecodeError:
                 bad += 1
                 result = {"line": number, "error": "line is not valid UTF-8"}
@@ -96,18 +96,18 @@ def solve(elder, dealer, trump, batch, forced_trump, as_json):
         return
     if not elder or not dealer or trump is None:
         raise click.UsageError("solve needs ELDER, DEALER and --trump (or --batch FILE)")
-    from ecarte_sim.api.ecarte import solve as solve_deal
+    from ecarte_sim.api.ecarte import solution
 
-    result = solve_deal(elder, dealer, trump, forced_trump=forced_trump)
+    result = solution(elder, dealer, trump, forced_trump=forced_trump)
     if as_json:
-        emit(result)
+        emit(result.to_dict())
         return
-    tricks = result["elder_tricks"]
+    tricks = result.elder_tricks
     verdict = ("elder vole" if tricks == 5 else "elder point" if tricks >= 3
                else "dealer vole" if tricks == 0 else "dealer point")
     click.echo(f"elder takes {tricks} trick{'s' if tricks != 1 else ''} with best play "
                f"({verdict})")
-    for card, value in sorted(result["moves"].items(), key=lambda kv: -kv[1]):
+    for card, value in sorted(result.moves.items(), key=lambda kv: -kv[1]):
         click.echo(f"  lead {card:<3} -> {value}")
 
 
@@ -164,26 +164,25 @@ def classify(hand, trump, turn_up, reading, as_json):
       {"reading": "list", "jeu_de_regle": true, "rule": "three-trumps", ...}
       ecarte-sim classify "KS QS JS 8H 8D" --trump H --reading definition
     """
-    from ecarte_sim.api.classify import RULE_TRUMPS, hand_and_trump
-    from ecarte_sim.api.classify import classify as classify_hand
+    from ecarte_sim.api.classify import RULE_TRUMPS, classification, hand_and_trump
 
-    result = classify_hand(hand, trump, turn_up=turn_up, reading=reading)
+    result = classification(hand, trump, turn_up=turn_up, reading=reading)
     if as_json:
-        emit(result)
+        emit(result.to_dict())
         return
     read = hand_and_trump(hand, trump)
     head = f"{read.hand}, {read.suit_name} trumps: "
     if reading == "definition":
         _tell_definition(head, result)
         return
-    if result["rule"] is not None:
+    if result.rule is not None:
         click.echo(head + "a jeu de règle: play without proposing (Hoyle's list).")
-        click.echo(f"  Rule {result['rule_number']} ({result['rule']}), {result['reason']}.")
-        click.echo(f"  Hoyle: \u201c{result['words']}\u201d")
+        click.echo(f"  Rule {result.rule_number} ({result.rule}), {result.reason}.")
+        click.echo(f"  Hoyle: \u201c{result.words}\u201d")
         return
-    n = result["nearest"]
+    n = result.nearest
     click.echo(head + "not a jeu de règle: propose (by Hoyle's list).")
-    click.echo(f"  Why: {result['reason']}.")
+    click.echo(f"  Why: {result.reason}.")
     click.echo(f"  Nearest: rule {n['rule_number']} ({n['rule']}), {n['rule_name']}.")
     click.echo(f"  Hoyle: \u201c{n['words']}\u201d")
     by = "one card" if n["short_by"] == 1 else f"{n['short_by']} cards"
@@ -200,19 +199,20 @@ def classify(hand, trump, turn_up, reading, as_json):
                    + ", ".join(f"rule {m['rule_number']} ({m['rule']})" for m in other) + ".")
 
 
-def _tell_definition(head: str, result: dict) -> None:
-    """The definition's answer in a player's words."""
-    if result["jeu_de_regle"]:
+def _tell_definition(head: str, result) -> None:
+    """The definition's answer (a :class:`~ecarte_sim.api.classify.Classification`) in a
+    player's words."""
+    if result.jeu_de_regle:
         click.echo(head + "a jeu de règle by the definition: play without proposing.")
-        reason = result["reason"]
+        reason = result.reason
         click.echo(f"  {reason[0].upper()}{reason[1:]}.")
     else:
         click.echo(head + "not a jeu de règle by the definition.")
-        click.echo(f"  No lead wins against them all: {result['reason']}.")
-    leads = ", ".join(f"{card} {won:,}" for card, won in result["leads"].items())
-    click.echo(f"  Wins of each lead (of {result['of']:,}): {leads}.")
-    click.echo(f"  Hoyle: \u201c{result['words']}\u201d")
-    listed = result["by_list"]
+        click.echo(f"  No lead wins against them all: {result.reason}.")
+    leads = ", ".join(f"{card} {won:,}" for card, won in result.leads.items())
+    click.echo(f"  Wins of each lead (of {result.of:,}): {leads}.")
+    click.echo(f"  Hoyle: \u201c{result.words}\u201d")
+    listed = result.by_list
     verdict = (f"a jeu de règle too ({listed['rule']})" if listed["jeu_de_regle"]
                else "not a jeu de règle")
     click.echo(f"  By Hoyle's list: {verdict}.")
@@ -430,7 +430,7 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, 
     deal is his, one for when it is the opponent's (then he is the elder). Each cell
     has a 95% bootstrap interval. Policies do not look at the score here.
     """
-    from ecarte_sim.api.ecarte import scores as score_tables
+    from ecarte_sim.api.ecarte import score_values
     from ecarte_sim.analysis.reports.provenance import provenance
 
     set_threads(threads)
@@ -439,11 +439,9 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, 
     with long_run("scores", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers) as how, \
             progress(not quiet and not as_json, n_deals, "playing") as bar:
-        tables = score_tables(n_deals, seed=seed, settings=settings, bootstrap=bootstrap,
+        values = score_values(n_deals, seed=seed, settings=settings, bootstrap=bootstrap,
                               progress=bar.update)
-    result = {"command": command_line("scores"), "deals": n_deals, "seed": seed,
-              "bootstrap": bootstrap, "settings": settings.echo(), "rows": "my score 0-4",
-              "columns": "opponent 0-4", **tables,
+    result = {"command": command_line("scores"), **values.to_dict(),
               "provenance": provenance("scores", parameters, seed, n_deals)}
     if out_dir:
         from ecarte_sim.analysis.reports.scores import write_report
@@ -451,7 +449,7 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, 
     if as_json:
         emit(result)
         return
-    s = result["settings"]
+    s = values.settings
     click.echo(f"P(win five up) from each score; {n_deals} deals of seed {seed}; elder "
                f"{s['elder_policy']}, dealer {s['dealer_policy']}, play {s['play']['elder']}/"
                f"{s['play']['dealer']}; 95% bootstrap intervals ({bootstrap} replicates)")
@@ -460,8 +458,9 @@ def scores(n_deals, seed, bootstrap, threads, out_dir, quiet, as_json, run_dir, 
         click.echo(f"  {title}: rows = my score, columns = opponent's")
         click.echo("        " + "".join(f"{b:>22}" for b in range(5)))
         for a in range(5):
-            cells = "".join(f"{result[key][a][b]:>8.3f} [{result[key + '_ci95'][a][b][0]:.3f},"
-                            f"{result[key + '_ci95'][a][b][1]:.3f}]" for b in range(5))
+            table, ci95 = getattr(values, key), getattr(values, key + "_ci95")
+            cells = "".join(f"{table[a][b]:>8.3f} [{ci95[a][b][0]:.3f},"
+                            f"{ci95[a][b][1]:.3f}]" for b in range(5))
             click.echo(f"    {a}   {cells}")
     for path in result.get("files", []):
         click.echo(f"wrote {path}")

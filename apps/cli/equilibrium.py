@@ -156,20 +156,21 @@ def equilibrium(play, worlds, deals_per_state, max_deals_per_state, discard_deal
                   workers) as how:
         result = solve_game(solve, start=start, respond=respond,
                             progress=stage_lines(not quiet and not as_json))
-    result["command"] = command_line("equilibrium")
-    result["provenance"] = provenance("equilibrium", parameters, seed,
-                                      sum(h["deals"] for h in result["history"]))
+    report = result.payload
+    report["command"] = command_line("equilibrium")
+    report["provenance"] = provenance("equilibrium", parameters, seed,
+                                      sum(h["deals"] for h in result.history))
     files_written = []
     if out_dir:
-        files_written += files.write_report(out_dir, result, how)
+        files_written += files.write_report(out_dir, report, how)
     if ship_dir:
-        files_written += files.ship(ship_dir, result)
-    s = files.summary(result)
+        files_written += files.ship(ship_dir, report)
     if as_json:
-        emit(_payload(result, s, seed, files_written))
+        emit({"command": report["command"], **result.to_dict(),
+              "provenance": report["provenance"], "files": files_written})
         return
     begin = "Hoyle's pair" if start is None else "the starting pair"
-    for line in _summary_lines(s, play, seed, iterations, respond, begin) + [
+    for line in _summary_lines(result.summary, play, seed, iterations, respond, begin) + [
             f"wrote {path}" for path in files_written]:
         click.echo(line)
 
@@ -227,16 +228,6 @@ def _drawn_states(n_states, seed, extend):
         raise click.BadParameter("needs --states N (the sample the model is fitted on)",
                                  param_hint="--extend")
     return states
-
-
-def _payload(result: dict, s: dict, seed, files_written: list[str]) -> dict:
-    """The --json answer: the summary, the history, V, the provenance and the files."""
-    import numpy as np
-
-    return {"command": result["command"], "seed": seed, "converged": s["converged"],
-            "steps": s["steps"], "summary": s,
-            "history": result["history"], "v": np.asarray(result["v"]).tolist(),
-            "provenance": result["provenance"], "files": files_written}
 
 
 def _summary_lines(s: dict, play, seed, iterations, respond, begin: str) -> list[str]:

@@ -6,8 +6,6 @@ calls the front door (:func:`ecarte_sim.api.solving.every_decision`) and
 
 from __future__ import annotations
 
-import time
-
 import click
 
 from ecarte_sim.apps.cli.common import (CONTEXT, JSON, THREADS, command_line, emit,
@@ -128,26 +126,24 @@ def every_decision(start_dir, play, worlds, later_deals, later_steps, later_tole
                        elder_then_dealer=elder_then_dealer,
                        value_deals=value_deals, seed=seed, scores=tuple(scores))
     parameters = {**es.echo(), "start": begun.provenance.get("sha256")}
-    began = time.monotonic()
     with long_run("every-decision", parameters, seed, run_dir, resume, task_size, scheduler,
                   workers) as how:
-        result = solve_every(es, begun, progress=stage_lines(not quiet and not as_json))
-    result["seconds"] = time.monotonic() - began
-    result["start"] = {"sha256": begun.provenance.get("sha256"),
-                       "dir": start_dir, "play": begun.play}
-    result["start_provenance"] = begun.provenance
-    result["command"] = command_line("every-decision")
-    result["provenance"] = provenance("every-decision", parameters, seed,
-                                      files.deals_played(result))
+        result = solve_every(es, begun, start_dir=start_dir,
+                             progress=stage_lines(not quiet and not as_json))
+    report = result.payload
+    report["command"] = command_line("every-decision")
+    report["provenance"] = provenance("every-decision", parameters, seed,
+                                      files.deals_played(report))
     written = []
     if out_dir:
-        written += files.write_report(out_dir, result, how)
+        written += files.write_report(out_dir, report, how)
     if ship_dir:
-        written += files.ship(ship_dir, result, play)
+        written += files.ship(ship_dir, report, play)
     if as_json:
-        emit(files.payload(result, written))
+        emit({"command": report["command"], **result.to_dict(),
+              "provenance": report["provenance"], "files": written})
         return
-    for line in files.summary_lines(result) + [f"wrote {p}" for p in written]:
+    for line in files.summary_lines(report) + [f"wrote {p}" for p in written]:
         click.echo(line)
 
 

@@ -161,7 +161,7 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
     \b
     JSON: {"elder": total, "younger": total, "events": [...], "scores": {...}, ...}
     """
-    from ecarte_sim.api.piquet import piquet_cards, piquet_deal
+    from ecarte_sim.api.piquet import piquet_cards, piquet_played
     from ecarte_sim.engine.cards import PIQUET, parse_hand
 
     given = [t is not None for t in (elder_text, younger_text, talon_text)]
@@ -190,11 +190,11 @@ def deal_command(elder_text, younger_text, talon_text, elder_discard, younger_di
             raise click.BadParameter(
                 f"--{who}-discard has {size} card{'s' if size != 1 else ''} but --{who}-take "
                 f"is {opts[key]}", param_hint=f"--{who}-take")
-    result = piquet_deal(the_deal, seed=seed, index=index,
-                         settings=PiquetSettings(player, player, **_declaring(opts), **opts),
-                         elder_discard=e_disc, younger_discard=y_disc)
+    result = piquet_played(the_deal, seed=seed, index=index,
+                           settings=PiquetSettings(player, player, **_declaring(opts), **opts),
+                           elder_discard=e_disc, younger_discard=y_disc)
     if as_json:
-        emit(result)
+        emit(result.to_dict())
         return
     from ecarte_sim.api.piquet import piquet_told
 
@@ -390,7 +390,7 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
     Printed as Markdown, or as one JSON object with --json (the provenance included);
     with --out the files are written there, provenance.json among them.
     """
-    from ecarte_sim.api.piquet import piquet_report
+    from ecarte_sim.api.piquet import piquet_measured
     from ecarte_sim.analysis.reports.piquet import headline_lines, markdown, write_report
     from ecarte_sim.analysis.reports.provenance import FILE, caption, provenance
 
@@ -405,14 +405,14 @@ def report_command(seed, n_deals, dd_deals, pimc_deals, paired_deals, n_parties,
 
     with long_run("piquet report", {"deals": deals}, seed, run_dir, resume, task_size,
                   scheduler, workers) as how:
-        result = piquet_report(deals, seed=seed, say=say)
+        measured = piquet_measured(deals, seed=seed, say=say)
     prov = provenance("piquet report", {"deals": deals}, seed, deals)
-    result["provenance"] = prov
+    result = {**measured.payload, "provenance": prov}
     paths = []
     if out_dir is not None:
         paths = write_report(out_dir, result, prov, how, command_line("piquet"))
     if as_json:
-        emit(result)
+        emit({**measured.to_dict(), "provenance": prov})
         return
     if out_dir is not None:
         # as claims does: the headline figures, then the files written

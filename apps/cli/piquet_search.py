@@ -60,7 +60,7 @@ def discard_search_command(n_deals, seed, start, samples, play, worlds, lead_sco
     """
     from ecarte_sim.analysis.reports.provenance import provenance
     from ecarte_sim.api.piquet import MAX_DEAL_INDEX
-    from ecarte_sim.api.piquet import piquet_discard_search as discard_search
+    from ecarte_sim.api.piquet import piquet_discard_searched as discard_search
 
     if start + n_deals > MAX_DEAL_INDEX:
         raise click.BadParameter("start + deals must not exceed 2^44", param_hint="--deals")
@@ -73,23 +73,23 @@ def discard_search_command(n_deals, seed, start, samples, play, worlds, lead_sco
         result = discard_search(n_deals, seed=seed, start=start, samples=samples, play=play,
                                 worlds=worlds, lead_scoring=lead_scoring, pique_timing=pique_timing,
                                 chunk=chunk, progress=bar.update)
-    result["provenance"] = provenance("piquet discard-search", parameters, seed, n_deals)
+    prov = provenance("piquet discard-search", parameters, seed, n_deals)
     if as_json:
-        emit(result)
+        emit({**result.to_dict(), "provenance": prov})
         return
     click.echo(f"{n_deals} deals, seed {seed}: search over each player's lowest keep values "
                f"(window {WINDOW}) on {samples} sampled deals played by the heuristic; arms "
                f"played by {play}" + (f" (W={worlds})" if play == "pimc" else ""))
     click.echo("elder's margin (elder − younger), arm a − arm b, paired:")
-    for c in result["comparisons"]:
-        m, w = c["margin_difference"], c["elder_win_difference"]
-        click.echo(f"  {c['a']:<20} − {c['b']:<18} {m['mean']:+8.3f} "
-                   f"[{m['ci95'][0]:+.3f}, {m['ci95'][1]:+.3f}]   elder wins "
-                   f"{w['mean']:+.4f} [{w['ci95'][0]:+.4f}, {w['ci95'][1]:+.4f}]")
+    for c in result.comparisons:
+        m, w = c.margin_difference, c.elder_win_difference
+        click.echo(f"  {c.a:<20} − {c.b:<18} {m[0]:+8.3f} "
+                   f"[{m[1]:+.3f}, {m[2]:+.3f}]   elder wins "
+                   f"{w[0]:+.4f} [{w[1]:+.4f}, {w[2]:+.4f}]")
     for seat in ("elder", "younger"):
-        takes = ", ".join(f"{k}: {v['rate']:.3f}"
-                          for k, v in result[f"{seat}_free_take"].items())
-        same = result["search_is_heuristic"][seat]["rate"]
+        takes = ", ".join(f"{k}: {v[0]:.3f}"
+                          for k, v in getattr(result, f"{seat}_free_take").items())
+        same = result.search_is_heuristic[seat][0]
         click.echo(f"  {seat}, free to take fewer, takes ({takes}); full-take search discard "
                    f"= heuristic's in {same:.3f} of deals")
 

@@ -55,11 +55,12 @@ def stronger(deals, worlds, tricks, start, decisions, players, seed, quiet, as_j
             bar.update(k - done[0])
             done[0] = k
 
-        r = match(deals=deals, seed=seed, worlds=worlds, last_tricks=tricks, start=start,
-                  decisions=decisions, on_deal=on_deal)
+        result = match(deals=deals, seed=seed, worlds=worlds, last_tricks=tricks, start=start,
+                       decisions=decisions, on_deal=on_deal)
     if as_json:
-        emit(r)
+        emit(result.to_dict())
         return
+    r = result.payload
     click.echo(f"alphamu (αμ, M unbounded, last {r['last_tricks']} tricks) against "
                f"pimc-inference, W={r['worlds']}, seed {r['seed']}, deals {r['start']}.."
                f"{r['start'] + r['deals'] - 1} ({r['decisions_model']} decisions)")
@@ -90,22 +91,23 @@ def _compare(compare, players, deals, worlds, start, decisions, seed, quiet, as_
             bar.update(k - done[0])
             done[0] = k
 
-        r = compare(players, deals=deals, seed=seed, worlds=worlds, start=start,
-                    decisions=decisions, on_deal=on_deal)
+        result = compare(players, deals=deals, seed=seed, worlds=worlds, start=start,
+                         decisions=decisions, on_deal=on_deal)
     if as_json:
-        emit(r)
+        emit(result.to_dict())
         return
+    r = result.payload
     click.echo(f"against {r['against']}, seed {r['seed']}, deals {r['start']}.."
                f"{r['start'] + r['deals'] - 1} ({r['decisions_model']} decisions); marks a "
                "deal-side, the player's side minus the same side in the deal")
-    for label, e in r["players"].items():
-        mk = e["marks"]
-        click.echo(f"{label:<20} n={mk['n']:>7}  {mk['mean']:+.4f} [95% {mk['ci95'][0]:+.4f}, "
-                   f"{mk['ci95'][1]:+.4f}]  elder {e['elder']['mean']:+.4f}, dealer "
-                   f"{e['dealer']['mean']:+.4f}; {100 * e['changed_share']:.2f}% of deal-sides "
-                   f"changed; {1000 * e['seconds_per_deal_side']:.1f} ms a deal-side")
-    for pair, e in r["differences"].items():
-        click.echo(f"{pair}: {e['mean']:+.4f} [95% {e['ci95'][0]:+.4f}, {e['ci95'][1]:+.4f}]")
+    for label, e in result.players.items():
+        (mean, lo, hi), elder, dealer = e.marks, e.elder, e.dealer
+        click.echo(f"{label:<20} n={e.n:>7}  {mean:+.4f} [95% {lo:+.4f}, "
+                   f"{hi:+.4f}]  elder {elder[0]:+.4f}, dealer "
+                   f"{dealer[0]:+.4f}; {100 * e.changed_share:.2f}% of deal-sides "
+                   f"changed; {1000 * e.seconds_per_deal_side:.1f} ms a deal-side")
+    for pair, (mean, lo, hi) in result.differences.items():
+        click.echo(f"{pair}: {mean:+.4f} [95% {lo:+.4f}, {hi:+.4f}]")
     click.echo(f"time: {r['seconds']:.1f} s")
 
 

@@ -523,3 +523,228 @@ def test_piquet_parties_read_as_the_command_prints_them(cli):
         out["first_dealer_wins"], out["drawn"], out["tie_breaks"])
     assert p.rubicon_rate == (iv["rubicon_rate"]["rate"], *iv["rubicon_rate"]["ci95"])
     assert p.first_dealer_settlement[0] == iv["first_dealer_settlement"]["mean"]
+
+
+# --------------------------------------------------------------------------- issue 52: the rest
+
+def _timeless(x):
+    """``x`` without its wall-clock figures (every key naming seconds), the one thing two
+    runs of the same question print differently."""
+    if isinstance(x, dict):
+        return {k: _timeless(v) for k, v in x.items() if "seconds" not in k}
+    if isinstance(x, list):
+        return [_timeless(v) for v in x]
+    return x
+
+
+def _same(typed: dict, printed: dict) -> bool:
+    from ecarte_sim.apps.cli.common import finite
+
+    return _timeless(json.loads(json.dumps(finite(typed)))) == _timeless(printed)
+
+
+def test_classification_reads_as_the_command_prints_it(cli):
+    """The typed classify: ``to_dict()`` is ``classify --json`` by either reading (its
+    provenance apart); its fields, the figures; es.classify keeps its dict."""
+    from ecarte_sim.api.classify import classification
+
+    c = classification("AH KS 7S KD KC", "TH")
+    out = _cli_json(cli, "classify", "AH KS 7S KD KC", "--trump", "TH")
+    assert c.to_dict() == out == es.classify("AH KS 7S KD KC", "TH")
+    assert (c.reading, c.jeu_de_regle, c.rule, c.nearest) == ("list", False, None,
+                                                              out["nearest"])
+    assert c.best_lead is None and c.leads is None
+    d = classification("QH AH 7H KS KD", "TH", reading="definition")
+    out = _cli_json(cli, "classify", "QH AH 7H KS KD", "--trump", "TH", "--reading",
+                    "definition")
+    assert d.to_dict() == out
+    assert (d.jeu_de_regle, d.best_lead, d.won, d.of, d.turn_up) == (
+        out["jeu_de_regle"], out["best_lead"], out["won"], out["of"], "TH")
+    assert d.leads == out["leads"] and d.by_list == out["by_list"] and d.rule is None
+
+
+@pytest.mark.quick
+def test_piquet_played_deal_reads_as_the_command_prints_it(cli):
+    """The typed Piquet deal: ``to_dict()`` is ``piquet deal --json`` (its provenance
+    apart) and is what piquet_deal returns; told, it is the command's text."""
+    from ecarte_sim.api.piquet import piquet_deal, piquet_played, piquet_told
+
+    d = piquet_played(seed=3, index=8)
+    out = _cli_json(cli, "piquet", "deal", "--seed", "3", "--index", "8")
+    assert json.loads(json.dumps(d.to_dict())) == out
+    assert d.to_dict() == piquet_deal(seed=3, index=8)
+    assert (d.seed, d.index, d.players) == (3, 8, (out["play"], out["play"]))
+    assert (d.elder_total, d.younger_total) == (out["elder"], out["younger"])
+    assert d.scores == out["scores"] and d.deal == out["deal"]
+    text = _cli_text(cli, "piquet", "deal", "--seed", "3", "--index", "8")
+    assert "\n".join(piquet_told(d)) + "\n" == text
+
+
+def test_piquet_report_reads_as_the_command_prints_it(cli):
+    """The typed Piquet report: ``to_dict()`` is ``piquet report --json`` (its provenance
+    apart); its fields, the same-player pairings' figures."""
+    from ecarte_sim.api.piquet import piquet_measured
+
+    deals = {"random": 1000, "heuristic": 1000, "dd": 0, "pimc": 0, "paired": 1000,
+             "partie": 100, "search": 0}
+    r = piquet_measured(deals, seed=2)
+    out = _cli_json(cli, "piquet", "report", "--seed", "2", "--deals", "1000", "--dd-deals",
+                    "0", "--pimc-deals", "0", "--paired-deals", "1000", "--parties", "100",
+                    "--search-deals", "0", "--quiet")
+    assert _same(r.to_dict(), out)
+    assert (r.seed, sorted(r.elder_win_rate)) == (2, ["heuristic", "random"])
+    for p in out["pairings"]:
+        if p["elder"] == p["younger"]:
+            w, m = p["intervals"]["elder_win_rate"], p["intervals"]["mean_difference"]
+            assert r.elder_win_rate[p["elder"]] == (w["rate"], *w["ci95"])
+            assert r.elder_margin[p["elder"]] == (m["mean"], *m["ci95"])
+            assert r.pairing_deals[p["elder"]] == p["deals"] == 1000
+
+
+def test_piquet_discard_search_reads_as_the_command_prints_it(cli):
+    """The typed discard search: ``to_dict()`` is ``piquet discard-search --json`` (its
+    provenance apart) and what piquet_discard_search returns; its fields, the figures."""
+    from ecarte_sim.api.piquet import piquet_discard_searched
+
+    r = piquet_discard_searched(40, seed=3, samples=8)
+    out = _cli_json(cli, "piquet", "discard-search", "--deals", "40", "--seed", "3",
+                    "--samples", "8", "--quiet")
+    assert _same(r.to_dict(), out) and r.to_dict() == es.piquet_discard_search(
+        40, seed=3, samples=8)
+    assert (r.deals, r.seed, r.samples, r.play, r.worlds) == (40, 3, 8, "heuristic", None)
+    assert [(c.a, c.b) for c in r.comparisons] == [(c["a"], c["b"])
+                                                   for c in out["comparisons"]]
+    first = out["comparisons"][0]["margin_difference"]
+    assert list(r.comparisons[0].margin_difference) == [first["mean"], *first["ci95"]]
+    assert r.elder_free_take["5"][0] == out["elder_free_take"]["5"]["rate"]
+    assert r.search_is_heuristic["younger"][0] == out["search_is_heuristic"]["younger"]["rate"]
+
+
+def test_exploit_reads_as_the_command_prints_it(cli):
+    """The typed exploit: ``to_dict()`` is ``exploit --json`` (its provenance and timings
+    apart); its fields, the figures."""
+    from ecarte_sim.api.play import exploit
+
+    r = exploit("KS QS 9S 8H 7D", "TS", "dealer", model="heuristic", held_out_seeds=1,
+                hands=8)
+    out = _cli_json(cli, "exploit", "KS QS 9S 8H 7D", "--turn-up", "TS", "--model",
+                    "heuristic", "--held-out", "1", "--hands", "8")
+    assert _same(r.to_dict(), out)
+    assert (r.hand, r.model, r.hands, r.played) == (out["hand"], "heuristic", 8, ())
+    assert r.best_response == (out["best_response"]["marks"], out["best_response"]["point"])
+    assert r.gain == (out["gain"]["marks"], out["gain"]["point"])
+    ho = out["held_out"]["gain_marks"]
+    assert r.held_out == (ho["mean"], *ho["ci95"]) and r.lines == out["lines"]
+
+
+def test_stronger_reads_as_the_command_prints_it(cli):
+    """The typed stronger, both ways: ``to_dict()`` is ``stronger --json`` and ``stronger
+    --player ... --json`` (their provenance and timings apart); the fields, the figures."""
+    from ecarte_sim.api.play import stronger, stronger_players
+
+    m = stronger(deals=2, worlds=4, last_tricks=1)
+    out = _cli_json(cli, "stronger", "--deals", "2", "--worlds", "4", "--tricks", "1",
+                    "--quiet")
+    assert _same(m.to_dict(), out)
+    assert (m.deals, m.n, m.last_tricks) == (2, out["n"], 1)
+    assert m.marks == (out["marks"]["mean"], *out["marks"]["ci95"])
+    assert m.elder[0] == out["elder"]["marks"]["mean"]
+    assert m.alphamu_decisions == out["alphamu_decisions"]
+    p = stronger_players(["pimc-king:4", "pimc-inference:4"], deals=2, worlds=4)
+    out = _cli_json(cli, "stronger", "--player", "pimc-king:4", "--player",
+                    "pimc-inference:4", "--deals", "2", "--worlds", "4", "--quiet")
+    assert _same(p.to_dict(), out)
+    king = out["players"]["pimc-king:4"]
+    assert (p.players["pimc-king:4"].n, p.players["pimc-king:4"].marks) == (
+        king["n"], (king["marks"]["mean"], *king["marks"]["ci95"]))
+    d = out["differences"]["pimc-king:4 - pimc-inference:4"]
+    assert p.differences["pimc-king:4 - pimc-inference:4"] == (d["mean"], *d["ci95"])
+
+
+def test_card_regret_reads_as_the_command_prints_it(cli):
+    """The typed card regret: ``to_dict()`` is ``card-regret --json`` (its command,
+    provenance, files and timings apart); a player's fields, his summary's figures."""
+    from ecarte_sim.api.play import RegretSettings, card_regret
+
+    r = card_regret(RegretSettings(players=("pimc-king:4",), per_cell=1, cap=4))
+    out = _cli_json(cli, "card-regret", "--players", "pimc-king:4", "--per-cell", "1",
+                    "--worlds", "4", "--quiet")
+    out.pop("command")
+    assert out.pop("files") == []
+    assert _same(r.to_dict(), out)
+    p, a = r.players["pimc-king:4"], out["players"]["pimc-king:4"]["summary"]["all"]
+    assert (r.positions, p.positions) == (out["positions"], a["positions"])
+    assert p.regret == (a["regret"]["mean"], *a["regret"]["ci95"])
+    assert p.beyond[0] == a["beyond"]["mean"] and len(p.worst) <= 5
+
+
+def test_equilibrium_reads_as_the_command_prints_it(cli):
+    """The typed equilibrium: ``to_dict()`` is ``equilibrium --json`` (its command,
+    provenance, files and timings apart); its fields, the summary's figures."""
+    from ecarte_sim.api.solving import Sampling, SolveSettings, draw_states, equilibrium
+
+    r = equilibrium(SolveSettings(states=draw_states(20), scores=((4, 4),),
+                                  sampling=Sampling(2, 2), fresh_deals=1000,
+                                  value_deals=1000, iterations=1))
+    out = _cli_json(cli, "equilibrium", "--states", "20", "--score", "4-4",
+                    "--deals-per-state", "2", "--max-deals-per-state", "2", "--fresh-deals",
+                    "1000", "--value-deals", "1000", "--iterations", "1", "--quiet")
+    out.pop("command")
+    assert out.pop("files") == []
+    assert _same(r.to_dict(), out)
+    s = out["summary"]
+    assert (r.seed, r.converged, r.steps, list(r.unsettled)) == (
+        0, out["converged"], out["steps"], s["unsettled"])
+    assert r.elder_wins_0_0 == (s["elder_wins_0_0"], *s["elder_wins_0_0_ci95"])
+    assert r.v == out["v"] and r.payload["v"].shape == (5, 5)
+
+
+def test_every_decision_reads_as_the_command_prints_it(cli):
+    """The typed every-decision step: ``to_dict()`` is ``every-decision --json`` (its
+    command, provenance, files and timings apart); its fields, the figures."""
+    from ecarte_sim.api.solving import (EverySettings, Sampling, every_decision,
+                                        starting_strategy)
+
+    r = every_decision(EverySettings(scores=((4, 4),), later_deals=4096, later_steps=1,
+                                     first=Sampling(2, 2), value_deals=1024),
+                       starting_strategy())
+    out = _cli_json(cli, "every-decision", "--score", "4-4", "--later-deals", "4096",
+                    "--later-steps", "1", "--deals-per-state", "2", "--max-deals-per-state",
+                    "2", "--value-deals", "1024", "--quiet")
+    out.pop("command")
+    assert out.pop("files") == []
+    assert _same(r.to_dict(), out)
+    assert (r.start, [row["score"] for row in r.scores]) == (out["start"], ["4-4"])
+    assert r.elder_wins_0_0 == out["v"][0][0] and r.seconds >= 0
+
+
+@pytest.mark.quick
+def test_solution_reads_as_the_command_prints_it(cli):
+    """The typed solve: ``to_dict()`` is ``solve --json`` (its provenance apart) and what
+    es.solve returns; its fields, the figures."""
+    from ecarte_sim.api.ecarte import solution
+
+    s = solution("QH AH 7H KS KD", "KH JH 9H 8H 9C", "H", forced_trump=False)
+    out = _cli_json(cli, "solve", "QH AH 7H KS KD", "KH JH 9H 8H 9C", "--trump", "H",
+                    "--no-forced-trump")
+    assert s.to_dict() == out == es.solve("QH AH 7H KS KD", "KH JH 9H 8H 9C", "H",
+                                          forced_trump=False)
+    assert (s.elder_tricks, s.moves) == (out["elder_tricks"], out["moves"])
+    assert list(s.moves) == list(out["moves"])                  # the hand's order
+
+
+def test_score_values_read_as_the_command_prints_them(cli):
+    """The typed score tables: ``to_dict()`` is ``scores --json`` (its command and
+    provenance apart), ``tables()`` what es.scores returns; the fields, the tables."""
+    from ecarte_sim.api.ecarte import score_values
+
+    settings = es.EcarteSettings.build(play="heuristic")
+    v = score_values(3000, seed=2, settings=settings, bootstrap=5)
+    out = _cli_json(cli, "scores", "--deals", "3000", "--seed", "2", "--bootstrap", "5",
+                    "--play", "heuristic", "--quiet")
+    assert out.pop("command").startswith("ecarte-sim scores")
+    assert json.loads(json.dumps(v.to_dict())) == out
+    assert v.tables() == es.scores(3000, seed=2, settings=settings, bootstrap=5)
+    assert (v.deals, v.seed, v.bootstrap, v.settings) == (3000, 2, 5, out["settings"])
+    assert v.i_deal_next == out["i_deal_next"]
+    assert v.opponent_deals_next_ci95 == out["opponent_deals_next_ci95"]

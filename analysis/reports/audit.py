@@ -66,14 +66,19 @@ def table_rows(result: dict) -> list[str]:
     return head
 
 
+def _where(key: str, w: dict) -> str:
+    """A worst hand's cell, cards and (in a later round) what was thrown and taken."""
+    return (f"- {key}: {w['hand']}, {w['turn_up']} turned up"
+            + (f" (exchange {w['round'] + 1}; thrown {'; '.join(w['thrown'])}, "
+               f"the adversary took {', '.join(map(str, w['took']))})"
+               if w.get("round") else ""))
+
+
 def worst_lines(result: dict, top: int) -> list[str]:
     out = []
     for key, s in result["summaries"].items():
         for w in s.get("worst", [])[:top]:
-            out.append(f"- {key}: {w['hand']}, {w['turn_up']} turned up"
-                       + (f" (exchange {w['round'] + 1}; thrown {'; '.join(w['thrown'])}, "
-                          f"the adversary took {', '.join(map(str, w['took']))})"
-                          if w.get("round") else "") + ": the table says "
+            out.append(_where(key, w) + ": the table says "
                        f"{w['table']}, the values beat it by {w['table_regret']:.4f} "
                        f"(gain {w['gain']:+.4f} ± {Z95_ROUNDED * w['se']:.4f}); the treatise says "
                        f"{w['treatise']}")
@@ -85,13 +90,9 @@ def resolved_worst_lines(result: dict, top: int) -> list[str]:
     out = []
     for key, s in result["summaries"].items():
         for w in s.get("worst_resolved", [])[:top]:
-            out.append(f"- {key}: {w['hand']}, {w['turn_up']} turned up"
-                       + (f" (exchange {w['round'] + 1}; thrown {'; '.join(w['thrown'])}, "
-                          f"the adversary took {', '.join(map(str, w['took']))})"
-                          if w.get("round") else "") + ": resolved to "
-                       f"{w['resolved']} (the table says {w['table']}), the values beat it by "
-                       f"{w['resolved_regret']:.4f} (gain {w['gain']:+.4f} ± "
-                       f"{Z95_ROUNDED * w['se']:.4f})")
+            out.append(_where(key, w) + f": resolved to {w['resolved']} (the table says "
+                       f"{w['table']}), the values beat it by {w['resolved_regret']:.4f} "
+                       f"(gain {w['gain']:+.4f} ± {Z95_ROUNDED * w['se']:.4f})")
     return out
 
 

@@ -173,7 +173,7 @@ def test_the_resolvers_deals_are_never_the_audits():
     """The resolver reads the top of the check range, the audit its bottom: disjoint for
     every size the settings allow; resolving leaves the table's figures unchanged."""
     from ecarte_sim.engine.ecarte.deals.action_values import CHECK_DEALS, CHECK_DEALS_START
-    for deals, resolve in ((4, 2), (1 << 14, 1 << 14), (1 << 15 - 2, 2), (64, 1000)):
+    for deals, resolve in ((4, 2), (1 << 14, 1 << 14), ((1 << 15) - 2, 2), (64, 1000)):
         lo = au.resolve_start(CHECK_DEALS_START, CHECK_DEALS, resolve)
         assert lo >= CHECK_DEALS_START + deals and lo + resolve == CHECK_DEALS_START + CHECK_DEALS
     with pytest.raises(ValueError, match="resolve"):

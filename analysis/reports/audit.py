@@ -28,6 +28,22 @@ def _share(d: dict) -> str:
     return f"{d['share']:.1%} [{lo:.1%}, {hi:.1%}] ({d['k']} of {d['n']})"
 
 
+#: How each figure of a summary's group (``table``, ``treatise``, ``resolved``) is written.
+_FORMAT = {"regret": _ci, "regret_cross": _ci, "wrong": _share,
+           "worst_wrong": lambda v: f"{v:.4f}"}
+#: A group's four columns.
+_ALL = ("regret", "regret_cross", "wrong", "worst_wrong")
+
+
+def _cells(d: dict, fields: tuple[str, ...]) -> list[str]:
+    """The Markdown cells of one group's ``fields``."""
+    return [_FORMAT[f](d[f]) for f in fields]
+
+
+def _row(key: str, hands: int, cells: list[str]) -> str:
+    return f"| {key} | {hands} | " + " | ".join(cells) + " |"
+
+
 def resolved_rows(result: dict) -> list[str]:
     """The Markdown table of the resolved strategy (``--resolve``) beside the table's: one
     row a (role, score[, later]); empty when the audit did not resolve."""
@@ -41,10 +57,8 @@ def resolved_rows(result: dict) -> list[str]:
         if not s["hands"]:
             head.append(f"| {key} | 0 | – | – | – | – | – | – | – |")
             continue
-        r, t = s["resolved"], s["table"]
-        head.append(f"| {key} | {s['hands']} | {_ci(r['regret'])} | {_ci(r['regret_cross'])} "
-                    f"| {_share(r['wrong'])} | {r['worst_wrong']:.4f} | {_ci(t['regret'])} | "
-                    f"{_share(t['wrong'])} | {t['worst_wrong']:.4f} |")
+        head.append(_row(key, s["hands"], _cells(s["resolved"], _ALL) + _cells(
+            s["table"], ("regret", "wrong", "worst_wrong"))))
     return head
 
 
@@ -59,10 +73,8 @@ def table_rows(result: dict) -> list[str]:
             head.append(f"| {key} | 0 (none met in {s.get('deals_read', 0):,} deals) | – | – "
                         "| – | – | – | – | – |")
             continue
-        t, h = s["table"], s["treatise"]
-        head.append(f"| {key} | {s['hands']} | {_ci(t['regret'])} | {_ci(t['regret_cross'])} "
-                    f"| {_share(t['wrong'])} | {t['worst_wrong']:.4f} | {_ci(h['regret'])} | "
-                    f"{_ci(h['regret_cross'])} | {_share(h['wrong'])} |")
+        head.append(_row(key, s["hands"], _cells(s["table"], _ALL)
+                         + _cells(s["treatise"], _ALL[:3])))
     return head
 
 
